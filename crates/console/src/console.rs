@@ -1,0 +1,347 @@
+//! The console: cvars, commands, statement dispatch, `exec`, completion and
+//! an output buffer.
+//!
+//! The console is sans-IO apart from reading `exec` files: command output is
+//! collected in a buffer the host drains ([`Console::drain_output`]) and
+//! prints wherever it prints (stdout, a remote admin, a test). Execution is
+//! immediate and in order; there is no `wait` command and nothing is
+//! deferred to a later frame.
+//!
+//! `Console<C>` is generic over the host context `C` that command handlers
+//! get mutable access to (the server's state), so this crate never needs to
+//! know what the game is.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::cvar::CvarDef;
+use crate::cvars::{CvarId, CvarSet, SetMode, SetOutcome, valid_name};
+use crate::error::{ConsoleError, CvarError, ExecError};
+use crate::tokenize::tokenize;
+
+/// How deep `exec` may nest before it refuses (a chain this long is a mistake).
+pub const MAX_EXEC_DEPTH: usize = 16;
+/// The largest config file `exec` reads; larger is surely not a config.
+pub const MAX_EXEC_BYTES: u64 = 1 << 20;
+
+/// A command handler: gets the host, the console and the arguments after the name.
+pub type CommandFn<C> = Arc<dyn Fn(&mut C, &mut Console<C>, &[String]) -> Result<(), ConsoleError> + Send + Sync>;
+/// An argument completer: gets the arguments before the one being typed and its partial text.
+pub type CompleteFn<C> = Arc<dyn Fn(&Console<C>, &[String], &str) -> Vec<String> + Send + Sync>;
+
+/// A console command definition.
+pub struct CommandDef<C> {
+    /// The name typed to run it.
+    pub name: String,
+    /// One line on what it does.
+    pub help: String,
+    /// The usage line, e.g. `exec FILE`.
+    pub usage: String,
+    /// What runs.
+    pub handler: CommandFn<C>,
+    /// Optional completion of its arguments.
+    pub completer: Option<CompleteFn<C>>,
+}
+
+impl<C> Clone for CommandDef<C> {
+    fn clone(&self) -> Self {
+        Self {
+            name: self.name.clone(),
+            help: self.help.clone(),
+            usage: self.usage.clone(),
+            handler: Arc::clone(&self.handler),
+            completer: self.completer.clone(),
+        }
+    }
+}
+
+impl<C> CommandDef<C> {
+    /// A command with no argument completion.
+    pub fn new(
+        name: &str,
+        usage: &str,
+        help: &str,
+        handler: impl Fn(&mut C, &mut Console<C>, &[String]) -> Result<(), ConsoleError> + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            name: name.to_owned(),
+            help: help.to_owned(),
+            usage: usage.to_owned(),
+            handler: Arc::new(handler),
+            completer: None,
+        }
+    }
+
+    /// Adds argument completion.
+    #[must_use]
+    pub fn complete_with(
+        mut self,
+        completer: impl Fn(&Console<C>, &[String], &str) -> Vec<String> + Send + Sync + 'static,
+    ) -> Self {
+        self.completer = Some(Arc::new(completer));
+        self
+    }
+}
+
+/// One failed statement and where it was.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    /// Where the text came from, e.g. `server.cfg`, `command line`, `console`.
+    pub origin: String,
+    /// 1-based line within that text.
+    pub line: usize,
+    /// What went wrong.
+    pub error: ConsoleError,
+}
+
+impl std::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.origin, self.line, self.error)
+    }
+}
+
+/// The console of one host.
+pub struct Console<C> {
+    cvars: CvarSet,
+    commands: BTreeMap<String, CommandDef<C>>,
+    output: Vec<String>,
+    config_dir: PathBuf,
+    exec_stack: Vec<PathBuf>,
+    allow_pending: bool,
+}
+
+impl<C: 'static> Default for Console<C> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<C: 'static> Console<C> {
+    /// A console with the built-in commands and no cvars. Values for unknown
+    /// cvars are kept as pending until [`Console::set_allow_pending`] turns
+    /// that off (the server does once startup is over).
+    pub fn new() -> Self {
+        let mut console = Self {
+            cvars: CvarSet::new(),
+            commands: BTreeMap::new(),
+            output: Vec::new(),
+            config_dir: PathBuf::from("."),
+            exec_stack: Vec::new(),
+            allow_pending: true,
+        };
+        crate::builtins::register(&mut console);
+        console
+    }
+}
+
+impl<C> Console<C> {
+    /// The cvars.
+    pub fn cvars(&self) -> &CvarSet {
+        &self.cvars
+    }
+
+    /// The cvars, mutably (for registration and code-side sets).
+    pub fn cvars_mut(&mut self) -> &mut CvarSet {
+        &mut self.cvars
+    }
+
+    /// Registers a cvar; warnings from a pending value go to the output.
+    pub fn register_cvar(&mut self, def: CvarDef) -> Result<CvarId, CvarError> {
+        let id = self.cvars.register(def)?;
+        for w in self.cvars.take_warnings() {
+            tracing::warn!("{w}");
+            self.print(format!("warning: {w}"));
+        }
+        Ok(id)
+    }
+
+    /// Registers a command. A second command of the same name replaces the first.
+    pub fn register_command(&mut self, def: CommandDef<C>) -> Result<(), CvarError> {
+        if !valid_name(&def.name) {
+            return Err(CvarError::InvalidName { name: def.name });
+        }
+        self.commands.insert(def.name.to_ascii_lowercase(), def);
+        Ok(())
+    }
+
+    /// A command by name.
+    pub fn command(&self, name: &str) -> Option<&CommandDef<C>> {
+        self.commands.get(&name.to_ascii_lowercase())
+    }
+
+    /// Commands sorted by name.
+    pub fn commands(&self) -> impl Iterator<Item = &CommandDef<C>> {
+        self.commands.values()
+    }
+
+    /// Whether `set` of an unregistered cvar is kept as pending (startup) or refused.
+    pub fn set_allow_pending(&mut self, allow: bool) {
+        self.allow_pending = allow;
+    }
+
+    /// Whether `set` of an unregistered cvar is kept as pending.
+    pub fn allow_pending(&self) -> bool {
+        self.allow_pending
+    }
+
+    /// The directory relative `exec` paths are looked up in.
+    pub fn set_config_dir(&mut self, dir: impl Into<PathBuf>) {
+        self.config_dir = dir.into();
+    }
+
+    /// The directory relative `exec` paths are looked up in.
+    pub fn config_dir(&self) -> &Path {
+        &self.config_dir
+    }
+
+    /// Appends a line to the output buffer.
+    pub fn print(&mut self, line: impl Into<String>) {
+        self.output.push(line.into());
+    }
+
+    /// Takes everything printed since the last call.
+    pub fn drain_output(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.output)
+    }
+
+    /// Executes console text (one or many statements). Each failing statement
+    /// prints `origin:line: message`, is returned as a diagnostic, and does not
+    /// stop the statements after it.
+    pub fn execute(&mut self, host: &mut C, text: &str, origin: &str) -> Vec<Diagnostic> {
+        let mut diagnostics = Vec::new();
+        for statement in tokenize(text) {
+            let (line, result) = match statement {
+                Ok(s) => (s.line, self.dispatch(host, s.name(), s.args(), origin, s.line)),
+                Err(e) => (line_of(&e), Err(ConsoleError::Tokenize(e))),
+            };
+            if let Err(error) = result {
+                let d = Diagnostic { origin: origin.to_owned(), line, error };
+                self.print(format!("error: {d}"));
+                diagnostics.push(d);
+            }
+        }
+        diagnostics
+    }
+
+    /// Runs one already-tokenized statement.
+    pub fn dispatch(
+        &mut self,
+        host: &mut C,
+        name: &str,
+        args: &[String],
+        origin: &str,
+        line: usize,
+    ) -> Result<(), ConsoleError> {
+        if let Some(cmd) = self.command(name) {
+            let handler = Arc::clone(&cmd.handler);
+            return handler(host, self, args);
+        }
+        if let Some(cvar) = self.cvars.find(name) {
+            if args.is_empty() {
+                let msg = format!("\"{}\" is \"{}\" (default \"{}\")", cvar.def.name, cvar.value(), cvar.def.default);
+                self.print(msg);
+                return Ok(());
+            }
+            let canonical = cvar.def.name.clone();
+            return self.set_cvar(&canonical, &args.join(" "), false, &format!("{origin}:{line}"));
+        }
+        Err(ConsoleError::UnknownCommand { name: name.to_owned() })
+    }
+
+    /// `set`/`seta` with the console's messages for latched and pending values.
+    pub fn set_cvar(&mut self, name: &str, value: &str, archive: bool, origin: &str) -> Result<(), ConsoleError> {
+        let mode = SetMode { allow_pending: self.allow_pending, archive };
+        match self.cvars.set(name, value, mode, origin)? {
+            SetOutcome::Changed | SetOutcome::Unchanged => {}
+            SetOutcome::Latched => self.print(format!("{name} will be changed to \"{value}\" at the next map change")),
+            SetOutcome::Pending => tracing::debug!("{name} is not registered yet; \"{value}\" applies when it is"),
+        }
+        Ok(())
+    }
+
+    /// Executes a config file. Relative paths are looked up in the config
+    /// directory; `.cfg` is added when the name has no extension.
+    pub fn exec_file(&mut self, host: &mut C, path: &str) -> Result<Vec<Diagnostic>, ExecError> {
+        let resolved = self.resolve_cfg(path);
+        if self.exec_stack.len() >= MAX_EXEC_DEPTH {
+            return Err(ExecError::TooDeep { path: resolved, limit: MAX_EXEC_DEPTH });
+        }
+        let canonical = resolved
+            .canonicalize()
+            .map_err(|_| ExecError::NotFound { path: resolved.clone() })?;
+        if self.exec_stack.contains(&canonical) {
+            let chain = self
+                .exec_stack
+                .iter()
+                .chain(std::iter::once(&canonical))
+                .map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join(" -> ");
+            return Err(ExecError::Recursion { path: resolved, chain });
+        }
+        let text = read_config(&canonical).map_err(|reason| ExecError::Unreadable { path: resolved.clone(), reason })?;
+        let origin = resolved.display().to_string();
+        self.exec_stack.push(canonical);
+        let diagnostics = self.execute(host, &text, &origin);
+        self.exec_stack.pop();
+        Ok(diagnostics)
+    }
+
+    fn resolve_cfg(&self, path: &str) -> PathBuf {
+        let mut p = PathBuf::from(path);
+        if p.extension().is_none() {
+            p.set_extension("cfg");
+        }
+        if p.is_relative() { self.config_dir.join(p) } else { p }
+    }
+
+    /// Completion of the statement being typed at the end of `line`: returns
+    /// the byte offset where the word under completion starts and the
+    /// candidates for it (command and cvar names first, then the command's
+    /// own argument completer).
+    pub fn complete(&self, line: &str) -> (usize, Vec<String>) {
+        let stmt_start = line.rfind(';').map_or(0, |i| i + 1);
+        let stmt = &line[stmt_start..];
+        let word_start = stmt.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        let partial = &stmt[word_start..];
+        let before: Vec<String> = stmt[..word_start].split_whitespace().map(str::to_owned).collect();
+        let candidates = match before.split_first() {
+            None => {
+                let p = partial.trim_start_matches(['/', '\\']).to_ascii_lowercase();
+                let mut names: Vec<String> = self
+                    .commands
+                    .range(p.clone()..)
+                    .take_while(|(k, _)| k.starts_with(&p))
+                    .map(|(_, c)| c.name.clone())
+                    .collect();
+                names.extend(self.cvars.names_with_prefix(&p));
+                names.sort();
+                names
+            }
+            Some((name, args)) => match self.command(name).and_then(|c| c.completer.clone()) {
+                Some(f) => f(self, args, partial),
+                None => Vec::new(),
+            },
+        };
+        (stmt_start + word_start, candidates)
+    }
+}
+
+fn line_of(e: &crate::error::TokenizeError) -> usize {
+    match e {
+        crate::error::TokenizeError::UnbalancedQuote { line, .. } => *line,
+    }
+}
+
+fn read_config(path: &Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a file".to_owned());
+    }
+    if meta.len() > MAX_EXEC_BYTES {
+        return Err(format!("larger than {MAX_EXEC_BYTES} bytes"));
+    }
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|e| format!("not UTF-8 text ({e})"))
+}
