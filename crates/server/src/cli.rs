@@ -1,0 +1,134 @@
+//! The command line: flags, and the Quake-style `+command args` list that is
+//! run through the console after the startup config.
+
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+/// How log lines are written to stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    #[default]
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// `quarry-server`: a headless, authoritative Quake-style arena server.
+#[derive(Debug, Parser)]
+#[command(
+    name = "quarry-server",
+    version,
+    about = "Quarry: a headless, authoritative Quake-style arena shooter server whose bots are real players",
+    after_help = "Every +command after the flags runs through the console after the config files, in order:\n  \
+                  quarry-server +set sv_fps 30 +exec duel.cfg +map q_dm1\n\
+                  Type `help NAME`, `cmdlist` or `cvarlist` at the console for the rest.\n\
+                  Logging is filtered with RUST_LOG (default: info)."
+)]
+pub struct Cli {
+    /// Directory holding server.cfg and the archive file (archive.cfg).
+    #[arg(long, value_name = "DIR", default_value = "config")]
+    pub config: PathBuf,
+
+    /// Network port (sets the net_port cvar before the +commands run).
+    #[arg(long, value_name = "N")]
+    pub port: Option<u16>,
+
+    /// Run the tick loop without sleeping (headless matches and benchmarks).
+    #[arg(long)]
+    pub fast: bool,
+
+    /// Log format on stderr.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text, value_name = "FORMAT")]
+    pub log_format: LogFormat,
+
+    /// Also append log lines to this file.
+    #[arg(long, value_name = "FILE")]
+    pub log_file: Option<PathBuf>,
+
+    /// Check a health file written by a running server (sv_healthFile) and exit 0 if it is fresh.
+    #[arg(long, value_name = "FILE")]
+    pub health_check: Option<PathBuf>,
+
+    /// Print information about a .map file (dialect, brushes, entities, spawns, load time) and exit.
+    #[arg(long, value_name = "FILE")]
+    pub map_info: Option<PathBuf>,
+
+    /// With --map-info: print JSON instead of text.
+    #[arg(long, requires = "map_info")]
+    pub json: bool,
+
+    /// With --map-info: also write the solid collision geometry as a Wavefront OBJ file.
+    #[arg(long, value_name = "OUT.obj", requires = "map_info")]
+    pub obj: Option<PathBuf>,
+
+    /// Console commands to run after startup config: `+set NAME VALUE`, `+exec FILE`, `+map NAME`, ...
+    #[arg(value_name = "+COMMAND ARGS", trailing_var_arg = true, allow_hyphen_values = true)]
+    pub commands: Vec<String>,
+}
+
+/// One `+command` from the command line, split into its name and arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlusCommand {
+    /// The command or cvar name, without the `+`.
+    pub name: String,
+    /// Its arguments, as the shell gave them.
+    pub args: Vec<String>,
+}
+
+/// Splits the trailing words into `+command` groups. Words before the first
+/// `+word` are an error, reported with the offending word.
+pub fn split_plus_commands(words: &[String]) -> Result<Vec<PlusCommand>, String> {
+    let mut out: Vec<PlusCommand> = Vec::new();
+    for word in words {
+        if let Some(name) = word.strip_prefix('+').filter(|n| !n.is_empty()) {
+            out.push(PlusCommand { name: name.to_owned(), args: Vec::new() });
+        } else if let Some(last) = out.last_mut() {
+            last.args.push(word.clone());
+        } else {
+            return Err(format!(
+                "unexpected argument '{word}': console commands on the command line start with '+', e.g. +set sv_fps 30"
+            ));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn groups_plus_commands_in_order() {
+        let got = split_plus_commands(&words("+set sv_fps 30 +exec a.cfg +map q_dm1 +set g -5")).expect("ok");
+        let names: Vec<_> = got.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["set", "exec", "map", "set"]);
+        assert_eq!(got[0].args, ["sv_fps", "30"]);
+        assert_eq!(got[3].args, ["g", "-5"]);
+    }
+
+    #[test]
+    fn stray_words_are_an_error() {
+        let e = split_plus_commands(&words("set sv_fps 30")).expect_err("no plus");
+        assert!(e.contains("'set'"), "{e}");
+    }
+
+    #[test]
+    fn clap_accepts_flags_then_plus_commands() {
+        let cli = Cli::try_parse_from(["quarry-server", "--fast", "--port", "27961", "+set", "x", "-1"]).expect("parse");
+        assert!(cli.fast);
+        assert_eq!(cli.port, Some(27961));
+        assert_eq!(cli.commands, ["+set", "x", "-1"]);
+    }
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

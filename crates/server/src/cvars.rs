@@ -1,0 +1,64 @@
+//! The server's own cvars. Every operator-facing one also appears, with its
+//! default and description, in the shipped `config/server.cfg`.
+
+use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId};
+
+/// Handles to the server's cvars, read live every tick.
+#[derive(Debug, Clone, Copy)]
+pub struct ServerCvars {
+    /// `sv_fps`: ticks per second.
+    pub sv_fps: CvarId,
+    /// `sv_hostname`: the name players see.
+    pub sv_hostname: CvarId,
+    /// `net_port`: the UDP port.
+    pub net_port: CvarId,
+    /// `sv_cheats`: whether cheat-protected cvars may be set.
+    pub sv_cheats: CvarId,
+    /// `version`: read-only build string.
+    pub version: CvarId,
+    /// `sv_healthFile`: where the tick loop writes its health file ("" = off).
+    pub sv_health_file: CvarId,
+}
+
+/// The version string: crate version and target.
+pub fn version_string() -> String {
+    format!("quarry-server {} {}-{}", env!("CARGO_PKG_VERSION"), std::env::consts::OS, std::env::consts::ARCH)
+}
+
+impl ServerCvars {
+    /// Registers the server's cvars on `console`.
+    pub fn register<C: 'static>(console: &mut Console<C>) -> Result<Self, CvarError> {
+        let sv_fps = console.register_cvar(CvarDef::int(
+            "sv_fps",
+            60,
+            10,
+            1000,
+            "server ticks per second; the simulation, bots and snapshots all run on this clock",
+        ))?;
+        let sv_hostname = console.register_cvar(
+            CvarDef::string("sv_hostname", "Quarry", "the server name shown to players and server browsers")
+                .flags(CvarFlags::ARCHIVE | CvarFlags::SERVER_INFO),
+        )?;
+        let net_port = console.register_cvar(CvarDef::int(
+            "net_port",
+            27960,
+            1,
+            65535,
+            "UDP port the server listens on; read at startup (--port sets it)",
+        ))?;
+        let sv_cheats = console.register_cvar(
+            CvarDef::bool("sv_cheats", false, "allow cheat-protected cvars and commands")
+                .flags(CvarFlags::SERVER_INFO),
+        )?;
+        let version = console.register_cvar(
+            CvarDef::string("version", &version_string(), "the server's version and platform")
+                .flags(CvarFlags::READ_ONLY | CvarFlags::SERVER_INFO),
+        )?;
+        let sv_health_file = console.register_cvar(CvarDef::string(
+            "sv_healthFile",
+            "",
+            "file the tick loop rewrites every 5 s for container health checks (quarry-server --health-check FILE); empty = off",
+        ))?;
+        Ok(Self { sv_fps, sv_hostname, net_port, sv_cheats, version, sv_health_file })
+    }
+}

@@ -1,0 +1,88 @@
+//! The health file: while the tick loop runs, the server rewrites a small
+//! status file every few seconds (atomically), and `--health-check FILE`
+//! tells whether that file is fresh. Container health checks use the pair;
+//! no network port or shell tool is needed.
+
+use std::path::Path;
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::tick_stats::TickSummary;
+
+/// How often the health file is rewritten.
+pub const HEALTH_INTERVAL: Duration = Duration::from_secs(5);
+/// How old the health file may be before `--health-check` fails (several intervals).
+pub const HEALTH_MAX_AGE: Duration = Duration::from_secs(30);
+
+/// Rewrites the health file at most every [`HEALTH_INTERVAL`].
+#[derive(Debug, Default)]
+pub struct HealthWriter {
+    last: Option<Instant>,
+}
+
+impl HealthWriter {
+    /// Writes the file if `path` is set and the interval has passed.
+    /// The summary is only computed when the file is due.
+    pub fn maybe_write(&mut self, path: &str, now: Instant, summary: impl FnOnce() -> TickSummary) {
+        if path.is_empty() || self.last.is_some_and(|t| now.duration_since(t) < HEALTH_INTERVAL) {
+            return;
+        }
+        self.last = Some(now);
+        let summary = summary();
+        let text = format!(
+            "ok ticks={} rate_hz={:.2} mean_ms={:.4} p99_ms={:.4}\n",
+            summary.total_ticks, summary.rate_hz, summary.mean_ms, summary.p99_ms
+        );
+        if let Err(e) = quarry_console::write_atomic(Path::new(path), &text) {
+            tracing::warn!("health file: {e}");
+        }
+    }
+}
+
+/// Checks a health file: `Ok` with its contents when it was written within
+/// [`HEALTH_MAX_AGE`], otherwise a message saying what is wrong.
+pub fn check(path: &Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("unhealthy: {}: {e}", path.display()))?;
+    let modified = meta.modified().map_err(|e| format!("unhealthy: {}: {e}", path.display()))?;
+    let age = SystemTime::now().duration_since(modified).unwrap_or(Duration::ZERO);
+    if age > HEALTH_MAX_AGE {
+        return Err(format!(
+            "unhealthy: {} is {} s old (the tick loop writes it every {} s)",
+            path.display(),
+            age.as_secs(),
+            HEALTH_INTERVAL.as_secs()
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("unhealthy: {}: {e}", path.display()))?;
+    Ok(text.trim().to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_file_checks_healthy_and_missing_does_not() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h");
+        let p = path.to_string_lossy().into_owned();
+        let mut w = HealthWriter::default();
+        let s = TickSummary { total_ticks: 7, ..TickSummary::default() };
+        w.maybe_write(&p, Instant::now(), || s);
+        assert!(check(&path).expect("healthy").contains("ticks=7"));
+        assert!(check(&dir.path().join("missing")).is_err());
+    }
+
+    #[test]
+    fn rewrites_only_after_interval() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h");
+        let p = path.to_string_lossy().into_owned();
+        let mut w = HealthWriter::default();
+        let t0 = Instant::now();
+        w.maybe_write(&p, t0, || TickSummary { total_ticks: 1, ..TickSummary::default() });
+        w.maybe_write(&p, t0 + Duration::from_secs(1), || TickSummary { total_ticks: 2, ..TickSummary::default() });
+        assert!(check(&path).expect("healthy").contains("ticks=1"));
+        w.maybe_write(&p, t0 + HEALTH_INTERVAL, || TickSummary { total_ticks: 3, ..TickSummary::default() });
+        assert!(check(&path).expect("healthy").contains("ticks=3"));
+    }
+}

@@ -1,0 +1,79 @@
+//! The `quarry-server` binary's library: command line, startup order, the
+//! fixed-rate tick loop, the stdin console, logging, signals and graceful
+//! shutdown. It glues the other crates together and contains no game rules.
+
+pub mod cli;
+pub mod clock;
+mod commands;
+pub mod cvars;
+pub mod health;
+pub mod logging;
+pub mod server;
+pub mod stdin_console;
+pub mod tick_stats;
+
+use std::process::ExitCode;
+
+use cli::Cli;
+use server::{Server, ServerOptions};
+
+/// Runs the server as the binary does and returns its exit code.
+pub fn run(cli: Cli) -> ExitCode {
+    if let Some(path) = &cli.health_check {
+        return match health::check(path) {
+            Ok(text) => {
+                println!("healthy: {text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if let Err(e) = logging::init(cli.log_format, cli.log_file.as_deref()) {
+        eprintln!("quarry-server: {e}");
+        return ExitCode::from(2);
+    }
+    let plus = match cli::split_plus_commands(&cli.commands) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("quarry-server: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = ServerOptions { config_dir: cli.config.clone(), port: cli.port, fast: cli.fast };
+    if !options.config_dir.is_dir() {
+        tracing::warn!("config directory {} does not exist; using defaults", options.config_dir.display());
+    }
+    let mut server = match Server::new(&options) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::error!("startup failed: {e:#}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let stop = server::stop_on_signals();
+    let stdin = stdin_console::StdinConsole::start(true);
+    stdin.printer.print(&cvars::version_string());
+    server.startup(&plus);
+    server.flush(&stdin.printer);
+    for line in server.banner() {
+        stdin.printer.print(&line);
+    }
+    tracing::info!("server running at {} Hz", server.console.cvars().int(server.state.cvars.sv_fps));
+    server.run(&stdin, &stop);
+    let reason = server.state.quit_reason().unwrap_or("quit").to_owned();
+    server.flush(&stdin.printer);
+    stdin.restore_terminal();
+    match server.shutdown() {
+        Ok(path) => {
+            tracing::info!("shut down ({reason}); archived cvars written to {}", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            tracing::error!("shut down ({reason}) but {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

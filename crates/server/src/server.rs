@@ -1,0 +1,296 @@
+//! The server: its console, its state, startup order, the fixed-rate tick
+//! loop and graceful shutdown.
+//!
+//! Startup order (each step sees everything before it):
+//! 1. every crate registers its cvars and commands;
+//! 2. `archive.cfg` (archived cvars from the last run) is executed, then
+//!    `server.cfg`, so the operator's file wins over remembered values;
+//! 3. `--port`, then each `+command` from the command line, in order;
+//! 4. values set for cvars nothing registered are reported (likely typos) and
+//!    from now on `set` of an unknown cvar is refused;
+//! 5. the tick loop starts. Console lines run between ticks.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::{Duration, Instant};
+
+use quarry_console::Console;
+
+use crate::cli::PlusCommand;
+use crate::clock::{TickClock, TickTiming};
+use crate::cvars::ServerCvars;
+use crate::stdin_console::{ConsoleRequest, Printer, StdinConsole};
+use crate::tick_stats::TickStats;
+
+/// The name of the operator's config file in the config directory.
+pub const SERVER_CFG: &str = "server.cfg";
+/// The name of the archive file in the config directory.
+pub const ARCHIVE_CFG: &str = "archive.cfg";
+
+/// What the console's command handlers can reach: the server's state.
+pub struct ServerState {
+    /// When the server started.
+    pub started: Instant,
+    /// Tick timing.
+    pub stats: TickStats,
+    /// Handles to the server's cvars.
+    pub cvars: ServerCvars,
+    /// Running without sleeping.
+    pub fast: bool,
+    quit: Option<String>,
+}
+
+impl ServerState {
+    /// Asks the loop to stop after the current tick.
+    pub fn request_quit(&mut self, reason: String) {
+        self.quit.get_or_insert(reason);
+    }
+
+    /// Why the server is stopping, once it is.
+    pub fn quit_reason(&self) -> Option<&str> {
+        self.quit.as_deref()
+    }
+
+    /// One line about the current map for `status`.
+    pub fn map_description(&self) -> String {
+        "none loaded".to_owned()
+    }
+}
+
+/// How the server was started.
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    /// Directory of server.cfg and archive.cfg.
+    pub config_dir: PathBuf,
+    /// `--port`.
+    pub port: Option<u16>,
+    /// `--fast`.
+    pub fast: bool,
+}
+
+/// One server: console plus state.
+pub struct Server {
+    /// The console (cvars and commands).
+    pub console: Console<ServerState>,
+    /// The state the commands act on.
+    pub state: ServerState,
+    config_dir: PathBuf,
+    clock: TickClock,
+    fps_seen: u64,
+    health: crate::health::HealthWriter,
+}
+
+impl Server {
+    /// Registers every cvar and command. Nothing is executed yet.
+    pub fn new(options: &ServerOptions) -> anyhow::Result<Self> {
+        let mut console = Console::new();
+        console.set_config_dir(&options.config_dir);
+        let cvars = ServerCvars::register(&mut console)?;
+        crate::commands::register(&mut console)?;
+        let state = ServerState { started: Instant::now(), stats: TickStats::default(), cvars, fast: options.fast, quit: None };
+        let mut server = Self {
+            console,
+            state,
+            config_dir: options.config_dir.clone(),
+            clock: TickClock::new(60, Instant::now()),
+            fps_seen: u64::MAX,
+            health: crate::health::HealthWriter::default(),
+        };
+        if let Some(port) = options.port {
+            // Applied before the +commands so an explicit +set net_port still wins.
+            server.run_statement("set", &["net_port".into(), port.to_string()], "--port", 0);
+        }
+        Ok(server)
+    }
+
+    /// The archive file's path.
+    pub fn archive_path(&self) -> PathBuf {
+        self.config_dir.join(ARCHIVE_CFG)
+    }
+
+    /// Runs the startup config and the command-line `+commands` (steps 2-4 above).
+    pub fn startup(&mut self, plus: &[PlusCommand]) {
+        let archive = self.archive_path();
+        if archive.is_file() {
+            self.exec_startup_file(ARCHIVE_CFG);
+        }
+        if self.config_dir.join(SERVER_CFG).is_file() {
+            self.exec_startup_file(SERVER_CFG);
+        } else {
+            tracing::warn!("no {SERVER_CFG} in {}; running on defaults", self.config_dir.display());
+        }
+        for (i, cmd) in plus.iter().enumerate() {
+            self.run_statement(&cmd.name, &cmd.args, "command line", i + 1);
+        }
+        let unclaimed: Vec<String> = self
+            .console
+            .cvars()
+            .pending()
+            .map(|(name, p)| format!("'{name}' (set at {})", p.origin))
+            .collect();
+        for u in unclaimed {
+            tracing::warn!("cvar {u} is not registered by anything; is it a typo? (a seta value is kept in the archive)");
+        }
+        self.console.set_allow_pending(false);
+        self.sync_cvars();
+    }
+
+    fn exec_startup_file(&mut self, name: &str) {
+        if let Err(e) = self.console.exec_file(&mut self.state, name) {
+            self.console.print(format!("error: {e}"));
+        }
+    }
+
+    fn run_statement(&mut self, name: &str, args: &[String], origin: &str, line: usize) {
+        if let Err(error) = self.console.dispatch(&mut self.state, name, args, origin, line) {
+            let d = quarry_console::Diagnostic { origin: origin.to_owned(), line, error };
+            self.console.print(format!("error: {d}"));
+        }
+    }
+
+    /// Executes one console line (as typed at the console).
+    pub fn execute_line(&mut self, line: &str) {
+        // Quake consoles accept a leading slash or backslash.
+        let text = line.trim_start().trim_start_matches(['/', '\\']);
+        self.console.execute(&mut self.state, text, "console");
+        self.sync_cvars();
+    }
+
+    /// Takes the console output produced since the last call.
+    pub fn drain_output(&mut self) -> Vec<String> {
+        self.console.drain_output()
+    }
+
+    /// Applies cvar changes that the loop itself depends on.
+    fn sync_cvars(&mut self) {
+        let ids = self.state.cvars;
+        let cheats = self.console.cvars().bool(ids.sv_cheats);
+        self.console.cvars_mut().set_cheats_allowed(cheats);
+        let fps = self.console.cvars().get(ids.sv_fps);
+        if fps.modification_count() != self.fps_seen {
+            self.fps_seen = fps.modification_count();
+            let hz = u32::try_from(fps.value().as_int()).unwrap_or(60);
+            self.clock.set_rate(hz, Instant::now());
+        }
+    }
+
+    /// The configuration in force, for the startup banner (after [`Server::startup`]).
+    pub fn banner(&self) -> Vec<String> {
+        let cvars = self.console.cvars();
+        let ids = self.state.cvars;
+        let changed: Vec<String> = cvars
+            .iter()
+            .filter(|c| c.value() != c.default_value())
+            .map(|c| format!("{} \"{}\"", c.def.name, c.value()))
+            .collect();
+        vec![
+            format!(
+                "config: dir \"{}\", archive \"{}\", sv_hostname \"{}\", net_port {}, sv_fps {}{}",
+                self.config_dir.display(),
+                self.archive_path().display(),
+                cvars.string(ids.sv_hostname),
+                cvars.int(ids.net_port),
+                cvars.int(ids.sv_fps),
+                if self.state.fast { ", --fast" } else { "" }
+            ),
+            if changed.is_empty() {
+                "config: all cvars at their defaults".to_owned()
+            } else {
+                format!("config: set from defaults: {}", changed.join(", "))
+            },
+        ]
+    }
+
+    /// One tick of game work. The simulation, bots and network plug in here.
+    pub fn tick(&mut self) {
+        let started = Instant::now();
+        self.sync_cvars();
+        self.state.stats.record(started, started.elapsed());
+        let cvars = self.console.cvars();
+        let health_file = cvars.get(self.state.cvars.sv_health_file).value();
+        if let quarry_console::CvarValue::Str(path) = health_file
+            && !path.is_empty()
+        {
+            let stats = &self.state.stats;
+            self.health.maybe_write(path, started, || stats.summary());
+        }
+    }
+
+    /// Runs the loop until `quit`, a signal, or the console asks to stop.
+    pub fn run(&mut self, stdin: &StdinConsole, stop: &AtomicBool) {
+        let printer = &stdin.printer;
+        self.clock.set_rate(self.clock_hz(), Instant::now());
+        loop {
+            self.flush(printer);
+            if stop.load(Ordering::Relaxed) {
+                self.state.request_quit("signal".to_owned());
+            }
+            if self.state.quit.is_some() {
+                return;
+            }
+            // Wait for the next tick, running console requests as they arrive.
+            let wait = if self.state.fast { Duration::ZERO } else { self.clock.wait(Instant::now()) };
+            match stdin.requests.recv_timeout(wait) {
+                Ok(request) => {
+                    self.handle_request(request);
+                    continue;
+                }
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {}
+            }
+            if !self.state.fast && !self.clock.wait(Instant::now()).is_zero() {
+                // Disconnected stdin returns at once; sleep out the rest.
+                std::thread::sleep(self.clock.wait(Instant::now()));
+            }
+            match self.clock.start_tick(Instant::now()) {
+                TickTiming::OnTime => {}
+                TickTiming::Late => self.state.stats.late_ticks += 1,
+                TickTiming::Hitch(skipped) => {
+                    self.state.stats.late_ticks += 1;
+                    tracing::warn!("server hitch: fell {skipped} ticks behind, skipping ahead");
+                }
+            }
+            self.tick();
+        }
+    }
+
+    fn clock_hz(&self) -> u32 {
+        u32::try_from(self.console.cvars().int(self.state.cvars.sv_fps)).unwrap_or(60)
+    }
+
+    fn handle_request(&mut self, request: ConsoleRequest) {
+        match request {
+            ConsoleRequest::Line(line) => self.execute_line(&line),
+            ConsoleRequest::Complete { line, reply } => {
+                let _ = reply.send(self.console.complete(&line));
+            }
+            ConsoleRequest::Quit(reason) => self.state.request_quit(reason.to_owned()),
+        }
+    }
+
+    /// Prints pending console output.
+    pub fn flush(&mut self, printer: &Printer) {
+        for line in self.console.drain_output() {
+            printer.print(&line);
+        }
+    }
+
+    /// Writes the archive file atomically.
+    pub fn shutdown(&mut self) -> Result<PathBuf, quarry_console::ArchiveError> {
+        let path = self.archive_path();
+        quarry_console::write_archive(&path, self.console.cvars())?;
+        Ok(path)
+    }
+}
+
+/// Registers SIGINT and SIGTERM to set the returned flag.
+pub fn stop_on_signals() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+        if let Err(e) = signal_hook::flag::register(sig, Arc::clone(&flag)) {
+            tracing::warn!("couldn't install handler for signal {sig}: {e}");
+        }
+    }
+    flag
+}

@@ -1,0 +1,206 @@
+//! The stdin console: a thread that reads lines from stdin and hands them to
+//! the tick thread, which runs them between ticks.
+//!
+//! With a TTY it uses rustyline (line editing, history, Tab completion of
+//! command and cvar names and of arguments; completion asks the tick thread,
+//! which owns the console). Without one (a pipe, `docker attach`, a service
+//! manager) it reads plain lines; the end of piped input only ends console
+//! input, it does not stop the server. Console output goes through
+//! [`Printer`], which keeps the prompt intact on a TTY.
+
+use std::io::{BufRead, IsTerminal};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rustyline::completion::Completer;
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::DefaultHistory;
+use rustyline::validate::Validator;
+use rustyline::{Context, Editor, ExternalPrinter, Helper};
+
+/// The longest console line accepted from stdin; longer lines are cut here.
+pub const MAX_LINE_BYTES: usize = 16 * 1024;
+/// How long Tab waits for the tick thread's answer.
+const COMPLETION_TIMEOUT: Duration = Duration::from_millis(250);
+
+/// What the stdin thread asks of the tick thread.
+#[derive(Debug)]
+pub enum ConsoleRequest {
+    /// A line to execute.
+    Line(String),
+    /// Completion of the text before the cursor; the answer goes to `reply`.
+    Complete {
+        /// The text before the cursor.
+        line: String,
+        /// Where to send (start offset, candidates).
+        reply: Sender<(usize, Vec<String>)>,
+    },
+    /// The operator asked to stop (Ctrl-C or Ctrl-D at the prompt).
+    Quit(&'static str),
+}
+
+type PrintFn = Box<dyn FnMut(String) + Send>;
+
+/// Prints console output without breaking the prompt.
+#[derive(Clone)]
+pub struct Printer {
+    inner: Arc<Mutex<Option<PrintFn>>>,
+}
+
+impl Printer {
+    fn stdout() -> Self {
+        Self { inner: Arc::new(Mutex::new(None)) }
+    }
+
+    /// Prints one line of console output.
+    pub fn print(&self, line: &str) {
+        let mut guard = match self.inner.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        match guard.as_mut() {
+            Some(f) => f(format!("{line}\n")),
+            None => println!("{line}"),
+        }
+    }
+
+    fn install(&self, f: PrintFn) {
+        if let Ok(mut g) = self.inner.lock() {
+            *g = Some(f);
+        }
+    }
+}
+
+/// The running stdin console.
+pub struct StdinConsole {
+    /// Requests from the stdin thread, drained by the tick thread.
+    pub requests: Receiver<ConsoleRequest>,
+    /// Where console output goes.
+    pub printer: Printer,
+    terminal: Option<rustix::termios::Termios>,
+}
+
+impl StdinConsole {
+    /// Starts the stdin thread (TTY or plain), or none when `enabled` is false.
+    pub fn start(enabled: bool) -> Self {
+        let (tx, rx) = mpsc::channel();
+        let printer = Printer::stdout();
+        let stdin = std::io::stdin();
+        let mut terminal = None;
+        if enabled && stdin.is_terminal() && std::io::stdout().is_terminal() {
+            terminal = rustix::termios::tcgetattr(&stdin).ok();
+            let p = printer.clone();
+            spawn("console-tty", move || run_tty(tx, p));
+        } else if enabled {
+            spawn("console-stdin", move || run_plain(tx));
+        }
+        Self { requests: rx, printer, terminal }
+    }
+
+    /// Puts the terminal back the way it was (rustyline may be mid-prompt in raw mode).
+    pub fn restore_terminal(&self) {
+        if let Some(t) = &self.terminal {
+            let _ = rustix::termios::tcsetattr(std::io::stdin(), rustix::termios::OptionalActions::Now, t);
+        }
+    }
+}
+
+fn spawn(name: &str, f: impl FnOnce() + Send + 'static) {
+    if let Err(e) = std::thread::Builder::new().name(name.to_owned()).spawn(f) {
+        tracing::error!("couldn't start the stdin console thread: {e}");
+    }
+}
+
+fn run_plain(tx: Sender<ConsoleRequest>) {
+    let stdin = std::io::stdin();
+    let mut lock = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match lock.read_until(b'\n', &mut buf) {
+            Ok(0) => {
+                tracing::debug!("stdin closed; console input ended (the server keeps running)");
+                return;
+            }
+            Ok(_) => {
+                buf.truncate(MAX_LINE_BYTES);
+                let line = String::from_utf8_lossy(&buf).trim_end_matches(['\r', '\n']).to_owned();
+                if tx.send(ConsoleRequest::Line(line)).is_err() {
+                    return;
+                }
+            }
+            Err(e) => {
+                tracing::warn!("stdin read failed, console input ended: {e}");
+                return;
+            }
+        }
+    }
+}
+
+fn run_tty(tx: Sender<ConsoleRequest>, printer: Printer) {
+    let mut editor: Editor<ConsoleHelper, DefaultHistory> = match Editor::new() {
+        Ok(e) => e,
+        Err(e) => {
+            tracing::warn!("line editing unavailable ({e}); reading plain lines");
+            return run_plain(tx);
+        }
+    };
+    editor.set_helper(Some(ConsoleHelper { tx: tx.clone() }));
+    if let Ok(mut external) = editor.create_external_printer() {
+        printer.install(Box::new(move |s| {
+            let _ = external.print(s);
+        }));
+    }
+    loop {
+        match editor.readline("] ") {
+            Ok(line) => {
+                if !line.trim().is_empty() {
+                    let _ = editor.add_history_entry(line.as_str());
+                }
+                if tx.send(ConsoleRequest::Line(line)).is_err() {
+                    return;
+                }
+            }
+            Err(ReadlineError::Interrupted) => {
+                let _ = tx.send(ConsoleRequest::Quit("interrupted at the console"));
+                return;
+            }
+            Err(ReadlineError::Eof) => {
+                let _ = tx.send(ConsoleRequest::Quit("end of console input"));
+                return;
+            }
+            Err(e) => {
+                tracing::warn!("console read failed, console input ended: {e}");
+                return;
+            }
+        }
+    }
+}
+
+/// rustyline helper whose completion asks the tick thread.
+struct ConsoleHelper {
+    tx: Sender<ConsoleRequest>,
+}
+
+impl Completer for ConsoleHelper {
+    type Candidate = String;
+
+    fn complete(&self, line: &str, pos: usize, _: &Context<'_>) -> rustyline::Result<(usize, Vec<String>)> {
+        let (reply, answer) = mpsc::channel();
+        let before = line.get(..pos).unwrap_or(line).to_owned();
+        if self.tx.send(ConsoleRequest::Complete { line: before, reply }).is_err() {
+            return Ok((pos, Vec::new()));
+        }
+        Ok(answer.recv_timeout(COMPLETION_TIMEOUT).unwrap_or((pos, Vec::new())))
+    }
+}
+
+impl Hinter for ConsoleHelper {
+    type Hint = String;
+}
+impl Highlighter for ConsoleHelper {}
+impl Validator for ConsoleHelper {}
+impl Helper for ConsoleHelper {}

@@ -1,0 +1,191 @@
+//! End-to-end tests of the `quarry-server` binary: piped console, signals,
+//! command-line `+commands`, bad input and the archive file.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn server(config: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_quarry-server"));
+    c.arg("--config").arg(config).env("RUST_LOG", "warn");
+    c
+}
+
+fn run_piped(config: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut child = server(config)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn quarry-server");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    wait_with_deadline(child, Duration::from_secs(20))
+}
+
+fn wait_with_deadline(mut child: Child, limit: Duration) -> Output {
+    let start = Instant::now();
+    while child.try_wait().expect("try_wait").is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("quarry-server did not exit within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn piped_console_without_a_tty() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = run_piped(dir.path(), &[], "set sv_fps 30\nstatus\nhelp set\ncvarlist sv_\nquit\n");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "exit {:?}\n{stdout}\n{}", out.status, text(&out.stderr));
+    assert!(stdout.contains(&format!("quarry-server {}", env!("CARGO_PKG_VERSION"))), "{stdout}");
+    assert!(stdout.contains("config: dir"), "{stdout}");
+    assert!(stdout.contains("tick    : 30 Hz target"), "{stdout}");
+    assert!(stdout.contains("usage: set NAME VALUE"), "{stdout}");
+    assert!(stdout.contains("sv_hostname"), "{stdout}");
+    let archive = std::fs::read_to_string(dir.path().join("archive.cfg")).expect("archive written on quit");
+    assert!(archive.contains("seta sv_hostname \"Quarry\""), "{archive}");
+}
+
+#[test]
+fn ticks_at_the_configured_rate() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = server(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    std::thread::sleep(Duration::from_millis(1500));
+    stdin.write_all(b"status\nquit\n").expect("write");
+    let out = wait_with_deadline(child, Duration::from_secs(20));
+    let stdout = text(&out.stdout);
+    let line = stdout.lines().find(|l| l.starts_with("tick    :")).expect("status tick line");
+    let measured: f64 = line
+        .split(", ")
+        .nth(1)
+        .and_then(|s| s.split(" Hz").next())
+        .and_then(|s| s.trim().parse().ok())
+        .expect("measured rate");
+    // Timing on a loaded CI machine varies; a fixed-rate loop still lands near 60.
+    assert!((50.0..=62.0).contains(&measured), "measured {measured} Hz: {line}");
+}
+
+#[test]
+fn sigterm_shuts_down_gracefully_and_writes_the_archive() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = server(dir.path())
+        .args(["+seta", "sv_hostname", "Signal Test"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    // Wait until the banner is out, so the loop is running.
+    let stdout = child.stdout.take().expect("stdout");
+    let mut reader = BufReader::new(stdout);
+    let mut line = String::new();
+    while reader.read_line(&mut line).expect("read") > 0 && !line.contains("config: dir") {
+        line.clear();
+    }
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+    assert!(status.success());
+    let out = wait_with_deadline(child, Duration::from_secs(20));
+    assert!(out.status.success(), "exit {:?}: {}", out.status, text(&out.stderr));
+    let archive = std::fs::read_to_string(dir.path().join("archive.cfg")).expect("archive");
+    assert!(archive.contains("seta sv_hostname \"Signal Test\""), "{archive}");
+    // The archive is read back at the next start.
+    let out = run_piped(dir.path(), &[], "sv_hostname\nquit\n");
+    assert!(text(&out.stdout).contains("\"sv_hostname\" is \"Signal Test\""), "{}", text(&out.stdout));
+}
+
+#[test]
+fn end_of_piped_input_does_not_stop_the_server() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = server(dir.path()).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("spawn");
+    std::thread::sleep(Duration::from_millis(700));
+    assert!(child.try_wait().expect("try_wait").is_none(), "server exited on stdin EOF");
+    Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+    let out = wait_with_deadline(child, Duration::from_secs(20));
+    assert!(out.status.success());
+}
+
+#[test]
+fn plus_commands_run_in_order_after_config() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("server.cfg"), "set sv_fps 20\nset sv_hostname FromCfg\n").expect("cfg");
+    std::fs::write(dir.path().join("extra.cfg"), "set sv_fps 40\n").expect("cfg");
+    let out = run_piped(dir.path(), &["--port", "27999", "+set", "sv_fps", "30", "+exec", "extra"], "status\nnet_port\nquit\n");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("tick    : 40 Hz target"), "{stdout}");
+    assert!(stdout.contains("hostname: FromCfg"), "{stdout}");
+    assert!(stdout.contains("\"net_port\" is \"27999\""), "{stdout}");
+}
+
+#[test]
+fn bad_input_gets_clear_messages_and_changes_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("loop.cfg"), "exec loop.cfg\n").expect("cfg");
+    let console = "frobnicate\nset no_such_cvar 1\nset sv_fps fast\nset sv_fps 5000\nset sv_hostname \"oops\n\
+                   exec missing.cfg\nexec loop.cfg\nversion 2\nsv_fps\nquit\n";
+    let out = run_piped(dir.path(), &["+set", "sv_fps", "abc"], console);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    for expected in [
+        "command line:1: sv_fps: 'abc' is not an integer",
+        "unknown command or cvar 'frobnicate'",
+        "unknown cvar 'no_such_cvar'",
+        "sv_fps: 'fast' is not an integer",
+        "sv_fps: 5000 is out of range, allowed 10..=1000",
+        "unbalanced quote",
+        "couldn't find",
+        "recursion",
+        "version is read-only",
+        "\"sv_fps\" is \"60\"",
+    ] {
+        assert!(stdout.contains(expected), "missing {expected:?} in:\n{stdout}");
+    }
+}
+
+#[test]
+fn stray_command_line_words_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = server(dir.path()).arg("set").output().expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("start with '+'"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn help_explains_the_command_line() {
+    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("--help").output().expect("run");
+    let help = text(&out.stdout);
+    assert!(out.status.success());
+    for flag in ["--config", "--port", "--fast", "--log-format", "+set sv_fps 30"] {
+        assert!(help.contains(flag), "{flag} missing from --help:\n{help}");
+    }
+}
+
+#[test]
+fn health_check_reports_fresh_and_missing_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let health = dir.path().join("health");
+    let out = run_piped(dir.path(), &["+set", "sv_healthFile", &health.to_string_lossy()], "quit\n");
+    assert!(out.status.success());
+    let check = Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("--health-check").arg(&health).output().expect("run");
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    let missing = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
+        .arg("--health-check")
+        .arg(dir.path().join("nope"))
+        .output()
+        .expect("run");
+    assert!(!missing.status.success());
+}

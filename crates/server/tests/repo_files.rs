@@ -1,0 +1,117 @@
+//! Checks of the files the repository ships beside the code: the shipped
+//! `config/server.cfg` documents every operator-facing cvar with its real
+//! default, and the Dockerfile refers to binaries, paths and ports that exist
+//! (no Docker engine runs on the build machines, so this is what checks it).
+
+use std::path::{Path, PathBuf};
+
+use quarry_console::CvarFlags;
+use quarry_server::server::{Server, ServerOptions};
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(repo_root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn registered_server() -> Server {
+    let options = ServerOptions { config_dir: repo_root().join("config"), port: None, fast: true };
+    Server::new(&options).expect("server registers its cvars")
+}
+
+#[test]
+fn server_cfg_lists_every_operator_facing_cvar_with_its_default() {
+    let cfg = read("config/server.cfg");
+    let server = registered_server();
+    for cvar in server.console.cvars().iter() {
+        if cvar.def.flags.contains(CvarFlags::READ_ONLY) {
+            continue;
+        }
+        let name = &cvar.def.name;
+        let line = cfg
+            .lines()
+            .map(|l| l.trim_start_matches("//").trim())
+            .find(|l| l.starts_with(&format!("set {name} ")) || l.starts_with(&format!("seta {name} ")))
+            .unwrap_or_else(|| panic!("config/server.cfg does not mention {name}"));
+        let value = line.split_once(name.as_str()).map(|(_, v)| v.trim().trim_matches('"')).unwrap_or("");
+        let commented = cfg.lines().any(|l| l.trim_start().starts_with("//") && l.contains(&format!(" {name} ")));
+        if commented {
+            assert_eq!(value, cvar.def.default, "config/server.cfg shows a stale default for {name}");
+        }
+    }
+}
+
+#[test]
+fn shipped_server_cfg_runs_without_errors() {
+    let mut server = registered_server();
+    server.startup(&[]);
+    let out = server.drain_output();
+    assert!(out.iter().all(|l| !l.starts_with("error")), "{out:?}");
+}
+
+#[test]
+fn a_cvar_registered_after_startup_still_gets_its_command_line_value() {
+    let mut server = registered_server();
+    let plus = quarry_server::cli::split_plus_commands(&[
+        "+set".into(),
+        "some_cvar_registered_late".into(),
+        "5".into(),
+    ])
+    .expect("plus");
+    server.startup(&plus);
+    // A crate that registers its cvars later (e.g. on first use) still gets the value.
+    let id = server
+        .console
+        .register_cvar(quarry_console::CvarDef::int("some_cvar_registered_late", 1, 0, 10, "late"))
+        .expect("register");
+    assert_eq!(server.console.cvars().int(id), 5);
+    // After startup, a set of an unknown name is refused rather than kept.
+    server.execute_line("set another_unknown 1");
+    let out = server.drain_output().join("\n");
+    assert!(out.contains("unknown cvar 'another_unknown'"), "{out}");
+}
+
+#[test]
+fn dockerfile_refers_to_things_that_exist() {
+    let dockerfile = read("docker/Dockerfile");
+    let root = repo_root();
+    // Every COPY source in the build context exists.
+    for line in dockerfile.lines().filter(|l| l.trim_start().starts_with("COPY") && !l.contains("--from=")) {
+        let words: Vec<&str> = line.split_whitespace().filter(|w| !w.starts_with("--")).collect();
+        for src in &words[1..words.len() - 1] {
+            assert!(root.join(src).exists(), "Dockerfile copies {src}, which does not exist: {line}");
+        }
+    }
+    // The binary it builds and runs is the one cargo builds.
+    assert!(dockerfile.contains("--bin quarry-server"));
+    assert!(dockerfile.contains("/src/target/release/quarry-server"));
+    // Entry point flags exist on the real CLI.
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("--help").output().expect("run");
+    let help = String::from_utf8_lossy(&help.stdout);
+    for flag in ["--config", "--log-file", "--health-check"] {
+        assert!(dockerfile.contains(flag) && help.contains(flag), "{flag}");
+    }
+    // The exposed port is the default net_port, over UDP (QUIC).
+    let server = registered_server();
+    let port = server.console.cvars().find("net_port").expect("net_port").def.default.clone();
+    assert!(dockerfile.contains(&format!("EXPOSE {port}/udp")), "EXPOSE must match net_port {port}");
+    let compose = read("docker/compose.yaml");
+    assert!(compose.contains(&format!("{port}:{port}/udp")));
+    assert!(compose.contains("dockerfile: docker/Dockerfile"));
+    // The health file cvar the CMD sets exists.
+    assert!(server.console.cvars().find("sv_healthFile").is_some());
+    // Non-root user, volumes for config and logs.
+    assert!(dockerfile.contains("USER quarry"));
+    assert!(dockerfile.contains("VOLUME [\"/config\"]") && dockerfile.contains("VOLUME [\"/logs\"]"));
+    assert!(dockerfile.contains("HEALTHCHECK"));
+    // The toolchain image is at least the workspace's rust-version.
+    let manifest = read("Cargo.toml");
+    let rust_version = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = \""))
+        .and_then(|l| l.strip_suffix('"'))
+        .expect("rust-version");
+    assert!(dockerfile.contains(&format!("FROM rust:{rust_version}")), "builder image must match rust-version {rust_version}");
+}

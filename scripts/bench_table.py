@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Prints one table from criterion's output directory.
+
+Each benchmark directory holds new/benchmark.json (its id, throughput and the
+bench target that ran it is not recorded, so the command column names the
+crate's bench by its group prefix) and new/estimates.json (mean in ns).
+"""
+import json
+import pathlib
+import sys
+
+# Which `cargo bench` target measures each benchmark group (first path part).
+COMMANDS = {
+    "server": "cargo bench -p quarry-server --bench tick_loop",
+    "map_load": "cargo bench -p quarry-map --bench map_load",
+    "trace": "cargo bench -p quarry-map --bench trace",
+}
+
+
+def human_time(ns):
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if ns >= scale:
+            return ns / scale, unit
+    return ns, "ns"
+
+
+def main(root):
+    rows = []
+    for bench in sorted(pathlib.Path(root).glob("**/new/benchmark.json")):
+        estimates = bench.with_name("estimates.json")
+        if not estimates.exists():
+            continue
+        meta = json.loads(bench.read_text())
+        mean_ns = json.loads(estimates.read_text())["mean"]["point_estimate"]
+        name = meta.get("full_id") or meta.get("title") or str(bench.parent.parent)
+        group = name.split("/")[0]
+        command = COMMANDS.get(group, "cargo bench --workspace")
+        value, unit = human_time(mean_ns)
+        rows.append((name, f"{value:.3f}", f"{unit}/iter", command))
+        throughput = meta.get("throughput") or {}
+        for kind, count in throughput.items():
+            per_second = count / (mean_ns / 1e9)
+            rows.append((f"{name} throughput", f"{per_second:,.0f}", f"{kind.lower()}/s", command))
+    if not rows:
+        print("no criterion results under", root, file=sys.stderr)
+        return 1
+    widths = [max(len(r[i]) for r in rows + [("name", "value", "unit", "command")]) for i in range(4)]
+    header = ("name", "value", "unit", "command")
+    for row in [header] + rows:
+        print("  ".join(cell.ljust(widths[i]) if i != 1 else cell.rjust(widths[i]) for i, cell in enumerate(row)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "target/criterion"))
