@@ -1,0 +1,1 @@
+//! Player movement (in progress).

@@ -1,0 +1,141 @@
+//! The user command: the one unit of input, identical for remote players and
+//! bots. Every command that drives a player goes through the input queue as
+//! one of these; nothing downstream knows who wrote it.
+
+use serde::{Deserialize, Serialize};
+
+/// Buttons held during a command, as bits.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Buttons(pub u16);
+
+impl Buttons {
+    /// Fire the selected weapon (or respawn when dead).
+    pub const ATTACK: Self = Self(1);
+    /// Jump; fires on a fresh press only (holding it does not re-jump).
+    pub const JUMP: Self = Self(1 << 1);
+    /// Crouch: a lower box and slower movement.
+    pub const CROUCH: Self = Self(1 << 2);
+    /// Walk: slower, quiet movement.
+    pub const WALK: Self = Self(1 << 3);
+    /// Use (doors, buttons).
+    pub const USE: Self = Self(1 << 4);
+    /// Every defined button; other bits are cleared on sanitising.
+    pub const ALL: Self = Self(0b1_1111);
+
+    /// Whether every button in `other` is held.
+    pub const fn contains(self, other: Self) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Adds buttons.
+    #[must_use]
+    pub const fn with(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+}
+
+impl std::ops::BitOr for Buttons {
+    type Output = Self;
+    fn bitor(self, rhs: Self) -> Self {
+        Self(self.0 | rhs.0)
+    }
+}
+
+/// One tick of input for one client slot.
+///
+/// Angles are in degrees: `pitch` positive looks down (Quake convention),
+/// `yaw` counter-clockwise from +X. Moves are -127..=127 where 127 is full
+/// speed forward/right/up.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct UserCmd {
+    /// The server tick this command is meant for; the queue drops stale and
+    /// duplicate ticks.
+    pub tick: u32,
+    /// View pitch in degrees, -89..=89 after sanitising.
+    pub pitch: f32,
+    /// View yaw in degrees, wrapped to 0..360 after sanitising.
+    pub yaw: f32,
+    /// Forward (+) / back (-) move.
+    pub forward: i8,
+    /// Right (+) / left (-) move.
+    pub right: i8,
+    /// Up (+, swim up) / down (-) move.
+    pub up: i8,
+    /// Buttons held.
+    pub buttons: Buttons,
+    /// The weapon the player wants selected (a weapon number; 0 = keep current).
+    pub weapon: u8,
+}
+
+/// The largest pitch a command may ask for, in degrees (straight up/down
+/// would make the view basis degenerate).
+pub const MAX_PITCH: f32 = 89.0;
+
+/// Why a command was changed on its way in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sanitised {
+    /// Nothing needed changing.
+    Clean,
+    /// Something was out of range or not finite and was clamped.
+    Clamped,
+}
+
+impl UserCmd {
+    /// Clamps a command from outside into the ranges the simulation assumes:
+    /// non-finite angles become 0, pitch is clamped, yaw wrapped, `-128`
+    /// moves become `-127`, unknown buttons cleared. Returns whether anything
+    /// changed, so the caller can count bad input.
+    pub fn sanitise(&mut self) -> Sanitised {
+        let before = *self;
+        if !self.pitch.is_finite() {
+            self.pitch = 0.0;
+        }
+        if !self.yaw.is_finite() {
+            self.yaw = 0.0;
+        }
+        self.pitch = self.pitch.clamp(-MAX_PITCH, MAX_PITCH);
+        if !(0.0..360.0).contains(&self.yaw) {
+            self.yaw = self.yaw.rem_euclid(360.0);
+            if self.yaw >= 360.0 {
+                self.yaw = 0.0;
+            }
+        }
+        for m in [&mut self.forward, &mut self.right, &mut self.up] {
+            *m = (*m).max(-127);
+        }
+        self.buttons = Buttons(self.buttons.0 & Buttons::ALL.0);
+        // A yaw that only wrapped (e.g. 370 -> 10) is normal client behaviour.
+        let wrapped_only = before.pitch == self.pitch
+            && before.forward == self.forward
+            && before.right == self.right
+            && before.up == self.up
+            && before.buttons == self.buttons
+            && before.yaw.is_finite();
+        if wrapped_only { Sanitised::Clean } else { Sanitised::Clamped }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitise_clamps_bad_values() {
+        let mut c = UserCmd { pitch: f32::NAN, yaw: 1e30, forward: -128, buttons: Buttons(0xffff), ..UserCmd::default() };
+        assert_eq!(c.sanitise(), Sanitised::Clamped);
+        assert_eq!(c.pitch, 0.0);
+        assert!((0.0..360.0).contains(&c.yaw));
+        assert_eq!(c.forward, -127);
+        assert_eq!(c.buttons, Buttons::ALL);
+        let mut c = UserCmd { pitch: 120.0, ..UserCmd::default() };
+        assert_eq!(c.sanitise(), Sanitised::Clamped);
+        assert_eq!(c.pitch, MAX_PITCH);
+    }
+
+    #[test]
+    fn wrapping_yaw_is_clean() {
+        let mut c = UserCmd { yaw: -90.0, forward: 127, ..UserCmd::default() };
+        assert_eq!(c.sanitise(), Sanitised::Clean);
+        assert_eq!(c.yaw, 270.0);
+    }
+}
