@@ -357,10 +357,17 @@ To hand-edit a map in TrenchBroom, save it under a new name (for example
 3. *File > Open* any `maps/*.map`; *File > New* starts from a small sealed
    room with one spawn (`initial_valve.map`).
 
-The game configuration (`GameConfig.cfg`, format version 9) declares the
+The game configuration (`GameConfig.cfg`, format version 9, for TrenchBroom
+2024.2 and later) declares the
 Valve map format, the `quarry.fgd` entity definitions and smart tags that
 make clip, caulk, nodraw, trigger, hint and liquid faces see-through and let
 you hide them, and tag `trigger_*` brush entities with `common/trigger`.
+TrenchBroom 2024.1 reads only version 8: there, set `"version": 8`, rename
+the `"materials"` section to `"textures"`, and in the tags write `"texture"`
+where it says `"material"`.
+
+TrenchBroom writes its layers and groups as `func_group` entities; their
+brushes are ordinary world brushes.
 
 ## Units and rules the maps follow
 

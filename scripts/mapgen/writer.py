@@ -22,7 +22,7 @@ TEXTURES = {
     "common/caulk": ("solid", "solid, never drawn: faces nobody can see"),
     "common/nodraw": ("solid", "solid, never drawn"),
     "common/clip": ("playerclip", "blocks players, not shots"),
-    "common/weapclip": ("weaponclip", "blocks shots, not players"),
+    "common/weapclip": ("weaponclip", "blocks shots and, as in Quake 3, players too"),
     "common/trigger": ("trigger", "trigger volumes; not solid"),
     "skies/quarry_dusk": ("sky", "sky: solid, drawn as sky"),
     "liquids/lava": ("lava", "lava: not solid, hurts"),
@@ -32,10 +32,10 @@ TEXTURES = {
 
 SOLID_MATERIALS = {
     "shell", "sky", "world", "stairs", "ramp", "trim", "metal", "pad", "telepad",
-    "door", "red", "blue", "caulk", "nodraw", "clip",
+    "door", "red", "blue", "caulk", "nodraw", "clip", "weapclip",
 }
 PLAYER_SOLID = SOLID_MATERIALS  # clip blocks players too
-NONSOLID_MATERIALS = {"trigger", "lava", "slime", "water", "weapclip"}
+NONSOLID_MATERIALS = {"trigger", "lava", "slime", "water"}
 
 MIRROR_MATERIALS = {"red": "blue", "blue": "red"}
 
