@@ -1,4 +1,4 @@
-"""q_duel1 "Quarry Steps": a small three-room duel map.
+"""q_duel1 "Quarry Steps": a small duel map, three halls and a middle court.
 
 Plan (x east, y north; floors in brackets):
 

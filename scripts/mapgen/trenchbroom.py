@@ -7,6 +7,7 @@ import json
 import re
 
 from . import textures
+from .checks import SPAWN_CLASSES
 from .writer import TEXTURES
 
 CFG_PATH = "trenchbroom/Quarry/GameConfig.cfg"
@@ -304,7 +305,7 @@ def readme(built) -> str:
     for b in built:
         st = b.stats()
         (x0, y0, z0), (x1, y1, z1) = st["bounds"]
-        spawns = sum(n for c, n in st["classes"].items() if "spawn" in c)
+        spawns = sum(n for c, n in st["classes"].items() if c in SPAWN_CLASSES)
         rows.append(
             f"| `{b.builder.name}.map` | {b.builder.message} | {x1 - x0} x {y1 - y0} x {z1 - z0} "
             f"| {st['world_brushes']} + {st['entity_brushes']} | {spawns} | {st['entities']} |"
