@@ -1,0 +1,109 @@
+//! Entity table tests: raw key/values in, typed entities out.
+
+use super::*;
+use crate::entities::items::{ArmorKind, Powerup, Weapon};
+use crate::entities::{SpawnKind, Team};
+
+fn raw(keys: &[(&str, &str)]) -> RawEntity {
+    RawEntity { line: 1, keys: keys.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), primitives: Vec::new() }
+}
+
+fn one(game: Game, keys: &[(&str, &str)]) -> (Entity, Vec<MapWarning>) {
+    let mut w = Vec::new();
+    let (mut e, _) = extract_entities(&[raw(keys)], game, "t.map", &mut w);
+    (e.remove(0), w)
+}
+
+fn item_of(game: Game, keys: &[(&str, &str)]) -> ItemKind {
+    match one(game, keys).0.kind {
+        EntityKind::Item(i) => i.kind,
+        other => panic!("not an item: {other:?}"),
+    }
+}
+
+#[test]
+fn health_spawnflags_depend_on_the_game() {
+    let q1 = |f: &str| item_of(Game::Quake1, &[("classname", "item_health"), ("spawnflags", f)]);
+    assert_eq!(q1("0"), ItemKind::Health(HealthKind::Medium));
+    assert_eq!(q1("1"), ItemKind::Health(HealthKind::Rotten));
+    assert_eq!(q1("2"), ItemKind::Health(HealthKind::Mega));
+    let (e, _) = one(Game::Quake3, &[("classname", "item_health"), ("spawnflags", "1")]);
+    assert_eq!(e.kind, EntityKind::Item(Item { kind: ItemKind::Health(HealthKind::Medium), suspended: true }));
+}
+
+#[test]
+fn both_games_items() {
+    assert_eq!(item_of(Game::Quake1, &[("classname", "item_armorInv")]), ItemKind::Armor(ArmorKind::Red));
+    assert_eq!(item_of(Game::Quake3, &[("classname", "item_armor_combat")]), ItemKind::Armor(ArmorKind::Yellow));
+    assert_eq!(item_of(Game::Quake1, &[("classname", "weapon_supernailgun")]), ItemKind::Weapon(Weapon::SuperNailgun));
+    assert_eq!(
+        item_of(Game::Quake1, &[("classname", "item_rockets"), ("spawnflags", "1")]),
+        ItemKind::Ammo { ammo: AmmoKind::Rockets, large: true }
+    );
+    assert_eq!(
+        item_of(Game::Quake1, &[("classname", "item_weapon"), ("spawnflags", "6")]),
+        ItemKind::Ammo { ammo: AmmoKind::Rockets, large: false }
+    );
+    assert_eq!(item_of(Game::Quake1, &[("classname", "item_artifact_super_damage")]), ItemKind::Powerup(Powerup::Quad));
+    assert_eq!(item_of(Game::Quake3, &[("classname", "item_key1")]), ItemKind::Key(KeyKind::Silver));
+}
+
+#[test]
+fn spawns() {
+    let (e, w) = one(Game::Quake3, &[("classname", "team_CTF_blueplayer"), ("origin", "1 2 3"), ("angle", "90")]);
+    let EntityKind::PlayerSpawn(s) = e.kind else { panic!("{:?}", e.kind) };
+    assert_eq!(s.kind, SpawnKind::Team { team: Team::Blue, initial: true });
+    assert_eq!((s.spawn_origin, s.yaw), (Vec3::new(1.0, 2.0, 3.0), 90.0));
+    assert!(w.is_empty());
+    let (_, w) = one(Game::Quake3, &[("classname", "info_player_deathmatch")]);
+    assert_eq!(w.len(), 1, "a spawn without origin warns");
+}
+
+#[test]
+fn movers_use_game_defaults_and_keys() {
+    let (e, _) = one(Game::Quake1, &[("classname", "func_door"), ("angle", "-1"), ("spawnflags", "8"), ("targetname", "d")]);
+    let EntityKind::Mover(m) = e.kind else { panic!() };
+    assert_eq!((m.kind, m.speed, m.wait, m.lip), (MoverKind::Door, 100.0, 3.0, 8.0));
+    assert_eq!(m.move_dir, Vec3::Z);
+    assert_eq!(m.key, Some(KeyKind::Gold));
+    assert!(m.triggered);
+    let (e, _) = one(Game::Quake3, &[("classname", "func_door"), ("speed", "200"), ("lip", "0"), ("wait", "-1")]);
+    let EntityKind::Mover(m) = e.kind else { panic!() };
+    assert_eq!((m.speed, m.wait, m.lip, m.key), (200.0, -1.0, 0.0, None));
+    let (e, _) = one(Game::Quake3, &[("classname", "func_bobbing"), ("spawnflags", "2"), ("height", "48")]);
+    let EntityKind::Mover(m) = e.kind else { panic!() };
+    assert_eq!((m.move_dir, m.height, m.speed), (Vec3::Y, Some(48.0), 4.0));
+}
+
+#[test]
+fn jump_pads_by_game() {
+    let (e, _) = one(Game::Quake3, &[("classname", "trigger_push"), ("target", "apex")]);
+    assert_eq!(e.kind, EntityKind::JumpPad(JumpPad { push: Push::Toward { target: None, target_origin: None } }));
+    let (e, _) = one(Game::Quake1, &[("classname", "trigger_push"), ("speed", "60"), ("angle", "-1")]);
+    assert_eq!(e.kind, EntityKind::JumpPad(JumpPad { push: Push::Velocity(Vec3::Z * 600.0) }));
+}
+
+#[test]
+fn unknown_classes_warn_once_and_stay_generic() {
+    let mut w = Vec::new();
+    let raws = [raw(&[("classname", "monster_ogre")]), raw(&[("classname", "Monster_Ogre")]), raw(&[("origin", "0 0 0")])];
+    let (ents, classes) = extract_entities(&raws, Game::Quake1, "t.map", &mut w);
+    assert!(ents.iter().all(|e| e.kind == EntityKind::Unknown));
+    assert_eq!(classes, vec![None, None, None]);
+    assert_eq!(w.len(), 2, "one unknown-class warning and one missing classname: {w:?}");
+    assert!(matches!(w[0].kind, WarningKind::UnknownClass { .. }));
+    assert!(matches!(w[1].kind, WarningKind::MissingClassname));
+    assert_eq!(w[1].location.entity, Some(2));
+}
+
+#[test]
+fn hurt_and_world_info() {
+    let (e, _) = one(Game::Quake3, &[("classname", "trigger_hurt"), ("dmg", "1000")]);
+    assert_eq!(e.kind, EntityKind::Hurt { damage: 1000.0 });
+    let raws = [raw(&[("classname", "worldspawn"), ("message", "The Abandoned Base"), ("gravity", "666"), ("music", "x")])];
+    let mut w = Vec::new();
+    let (ents, _) = extract_entities(&raws, Game::Quake3, "t.map", &mut w);
+    let info = world_info(&raws, &ents, "t.map", &mut w);
+    assert_eq!(info.message.as_deref(), Some("The Abandoned Base"));
+    assert_eq!(info.gravity, Some(666.0));
+}

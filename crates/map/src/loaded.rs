@@ -1,0 +1,201 @@
+//! Loading a file into a [`LoadedMap`]: the entry point the server, the
+//! sim, the navmesh and the tools call.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use glam::Vec3;
+
+use crate::contents::Contents;
+use crate::entities::{Entity, EntityId, EntityKind, Game, PlayerSpawn, WorldInfo, extract_entities, resolve_targets};
+use crate::error::{MapLoadError, NotPlayable};
+use crate::options::LoadOptions;
+use crate::parse::{Dialect, RawMap, looks_like_map, parse_map};
+use crate::spawns::fit_spawns;
+use crate::warning::{MapWarning, WarningKind};
+use crate::world::build::{BuildReport, SkippedPrimitive, build_world};
+use crate::world::{CollisionWorld, Trace, TraceResult};
+
+/// A loaded map: the collision world, the typed entities, and what loading
+/// found. Obtain one with [`load`] or [`load_str`].
+#[derive(Debug, Clone)]
+pub struct LoadedMap {
+    pub(crate) name: String,
+    pub(crate) dialect: Dialect,
+    pub(crate) game: Game,
+    pub(crate) world: CollisionWorld,
+    pub(crate) entities: Vec<Entity>,
+    pub(crate) world_info: WorldInfo,
+    pub(crate) warnings: Vec<MapWarning>,
+    pub(crate) report: BuildReport,
+    pub(crate) load_time: Duration,
+}
+
+/// Loads a `.map` file.
+///
+/// Fails only if the file is missing or unreadable, is not a `.map`, has a
+/// broken entity structure, or has no worldspawn. Bad brushes, unknown
+/// entities and bad keys are warnings ([`LoadedMap::warnings`]), also logged
+/// through `tracing`. A map without usable spawn points loads;
+/// [`LoadedMap::check_playable`] says whether a match can start on it.
+pub fn load(path: impl AsRef<Path>, options: &LoadOptions) -> Result<LoadedMap, MapLoadError> {
+    let start = Instant::now();
+    let path = path.as_ref();
+    let extension = path.extension().map(|e| e.to_string_lossy().into_owned());
+    if !extension.as_deref().is_some_and(|e| e.eq_ignore_ascii_case("map")) {
+        let reason = match extension {
+            Some(e) => format!("extension is .{e}"),
+            None => "no .map extension".to_owned(),
+        };
+        return Err(MapLoadError::NotAMap { path: path.to_owned(), reason });
+    }
+    let bytes = std::fs::read(path).map_err(|source| match source.kind() {
+        std::io::ErrorKind::NotFound => MapLoadError::NotFound { path: path.to_owned() },
+        _ => MapLoadError::Io { path: path.to_owned(), source },
+    })?;
+    load_bytes(&bytes, path, options, start)
+}
+
+/// Loads map text held in memory; `name` stands in for the file name in
+/// warnings and errors. Used by tests with synthetic maps.
+pub fn load_str(text: &str, name: &str, options: &LoadOptions) -> Result<LoadedMap, MapLoadError> {
+    load_bytes(text.as_bytes(), Path::new(name), options, Instant::now())
+}
+
+fn load_bytes(bytes: &[u8], path: &Path, options: &LoadOptions, start: Instant) -> Result<LoadedMap, MapLoadError> {
+    let file = path.display().to_string();
+    if !looks_like_map(bytes) {
+        let reason = if bytes.iter().all(u8::is_ascii_whitespace) { "the file is empty" } else { "it does not start with an entity `{`" };
+        return Err(MapLoadError::NotAMap { path: path.to_owned(), reason: reason.to_owned() });
+    }
+    let raw = parse_map(bytes).map_err(|e| MapLoadError::Parse {
+        path: path.to_owned(),
+        line: e.line,
+        entity: e.entity,
+        message: e.message,
+    })?;
+    let game = game_of(&raw);
+    let mut warnings = Vec::new();
+    let (mut entities, classes) = extract_entities(&raw.entities, game, &file, &mut warnings);
+    if !entities.iter().any(|e| e.kind == EntityKind::World) {
+        return Err(MapLoadError::NoWorldspawn { path: PathBuf::from(path) });
+    }
+    let classnames: Vec<&str> = entities.iter().map(|e| e.classname.as_str()).collect();
+    let (world, report) = build_world(&raw, &classes, &classnames, &file, options);
+    for (e, bounds) in entities.iter_mut().zip(&report.entity_bounds) {
+        e.bounds = *bounds;
+    }
+    resolve_targets(&mut entities, &file, &mut warnings);
+    let world_info = crate::entities::world_info(&raw.entities, &entities, &file, &mut warnings);
+    fit_spawns(&mut entities, &world, options, &file, &mut warnings);
+    let skipped = report.skipped.iter().map(|s| MapWarning {
+        location: s.location.clone(),
+        kind: WarningKind::Skipped { reason: s.reason.clone() },
+    });
+    warnings.splice(0..0, skipped);
+    for w in &warnings {
+        tracing::warn!(target: "quarry_map", "{w}");
+    }
+    Ok(LoadedMap { name: file, dialect: raw.dialect, game, world, entities, world_info, warnings, report, load_time: start.elapsed() })
+}
+
+/// Quake 3 semantics for Quake 3 dialects and for any map using `dir/name`
+/// shader names (Quarry's own maps); Quake 1 otherwise.
+fn game_of(raw: &RawMap) -> Game {
+    let q3_dialect = matches!(raw.dialect, Dialect::Quake3 | Dialect::Quake3BrushDef);
+    if q3_dialect || raw.textures.iter().any(|t| t.contains('/')) { Game::Quake3 } else { Game::Quake1 }
+}
+
+impl LoadedMap {
+    /// The file name given to the loader.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The .map dialect.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Which game's entity semantics were applied.
+    pub fn game(&self) -> Game {
+        self.game
+    }
+
+    /// The collision world.
+    pub fn world(&self) -> &CollisionWorld {
+        &self.world
+    }
+
+    /// The collision world, mutable (to move movers).
+    pub fn world_mut(&mut self) -> &mut CollisionWorld {
+        &mut self.world
+    }
+
+    /// Every entity, in file order (`entities()[id.index()].id == id`).
+    pub fn entities(&self) -> &[Entity] {
+        &self.entities
+    }
+
+    /// One entity.
+    pub fn entity(&self, id: EntityId) -> Option<&Entity> {
+        self.entities.get(id.index())
+    }
+
+    /// The worldspawn keys Quarry reads.
+    pub fn world_info(&self) -> &WorldInfo {
+        &self.world_info
+    }
+
+    /// Every warning, in the order found (skipped primitives first).
+    pub fn warnings(&self) -> &[MapWarning] {
+        &self.warnings
+    }
+
+    /// Brushes and patches that produced no geometry, with reasons.
+    pub fn skipped(&self) -> &[SkippedPrimitive] {
+        &self.report.skipped
+    }
+
+    /// Brushes in the file, including skipped and non-solid ones.
+    pub fn brush_count(&self) -> usize {
+        self.report.brushes
+    }
+
+    /// How long loading took.
+    pub fn load_time(&self) -> Duration {
+        self.load_time
+    }
+
+    /// Every player spawn point with its entity.
+    pub fn spawn_points(&self) -> impl Iterator<Item = (EntityId, &PlayerSpawn)> + '_ {
+        self.entities.iter().filter_map(|e| match &e.kind {
+            EntityKind::PlayerSpawn(s) => Some((e.id, s)),
+            _ => None,
+        })
+    }
+
+    /// Whether a match can start on this map: it needs at least one spawn
+    /// point whose player box fits. The server refuses to start otherwise
+    /// and prints the error.
+    pub fn check_playable(&self) -> Result<(), NotPlayable> {
+        let count = self.spawn_points().count();
+        if count == 0 {
+            return Err(NotPlayable::NoSpawnPoints);
+        }
+        if !self.spawn_points().any(|(_, s)| s.fits) {
+            return Err(NotPlayable::AllSpawnsInSolid { count });
+        }
+        Ok(())
+    }
+}
+
+impl Trace for LoadedMap {
+    fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, mask: Contents) -> TraceResult {
+        self.world.trace(start, end, mins, maxs, mask)
+    }
+
+    fn point_contents(&self, point: Vec3) -> Contents {
+        self.world.point_contents(point)
+    }
+}

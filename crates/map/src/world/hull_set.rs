@@ -1,0 +1,189 @@
+//! A set of convex hulls with a parry3d BVH over their bounds: the static
+//! query structure behind traces, point and box contents.
+//!
+//! Hot data (bounds, plane ranges, contents) is stored flat so the clip loop
+//! walks contiguous memory; the polygon data used only for OBJ export and
+//! parry shapes lives in a separate cold array.
+
+use glam::Vec3;
+use parry3d::bounding_volume::Aabb;
+use parry3d::partitioning::{Bvh, BvhBuildStrategy, TraversalAction};
+
+use super::clip::{Clip, Sweep, aabb_overlap, clip, overlaps};
+use crate::contents::Contents;
+use crate::entities::EntityId;
+use crate::geometry::{ConvexSolid, Plane};
+
+/// The trace-relevant part of one hull.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HullRecord {
+    pub(crate) mins: Vec3,
+    pub(crate) maxs: Vec3,
+    first_plane: u32,
+    plane_count: u32,
+    pub(crate) contents: Contents,
+    pub(crate) entity: Option<EntityId>,
+}
+
+/// Corners and face polygons of one hull (counter-clockwise from outside).
+#[derive(Debug, Clone)]
+pub(crate) struct HullShape {
+    pub(crate) vertices: Vec<Vec3>,
+    pub(crate) faces: Vec<Vec<u32>>,
+}
+
+/// The running result of one trace across several hull sets.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TraceState {
+    pub(crate) fraction: f32,
+    pub(crate) normal: Vec3,
+    pub(crate) start_solid: bool,
+    pub(crate) all_solid: bool,
+    pub(crate) contents: Contents,
+    pub(crate) entity: Option<EntityId>,
+}
+
+impl TraceState {
+    pub(crate) fn new() -> TraceState {
+        TraceState {
+            fraction: 1.0,
+            normal: Vec3::ZERO,
+            start_solid: false,
+            all_solid: false,
+            contents: Contents::empty(),
+            entity: None,
+        }
+    }
+}
+
+/// Hulls plus their BVH.
+#[derive(Clone, Default)]
+pub(crate) struct HullSet {
+    records: Vec<HullRecord>,
+    planes: Vec<Plane>,
+    shapes: Vec<HullShape>,
+    bvh: Bvh,
+    contents: Contents,
+}
+
+impl std::fmt::Debug for HullSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HullSet").field("hulls", &self.records.len()).field("contents", &self.contents).finish()
+    }
+}
+
+impl HullSet {
+    /// Adds a hull; call [`HullSet::rebuild`] when done adding.
+    pub(crate) fn push(&mut self, solid: ConvexSolid, contents: Contents, entity: Option<EntityId>) {
+        self.records.push(HullRecord {
+            mins: solid.mins,
+            maxs: solid.maxs,
+            first_plane: self.planes.len() as u32,
+            plane_count: solid.planes.len() as u32,
+            contents,
+            entity,
+        });
+        self.planes.extend_from_slice(&solid.planes);
+        self.shapes.push(HullShape { vertices: solid.vertices, faces: solid.faces });
+        self.contents |= contents;
+    }
+
+    /// Builds the BVH over the hulls added so far.
+    pub(crate) fn rebuild(&mut self) {
+        let leaves: Vec<Aabb> = self.records.iter().map(|r| Aabb::new(r.mins, r.maxs)).collect();
+        self.bvh = if leaves.is_empty() { Bvh::new() } else { Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves) };
+    }
+
+    /// Number of hulls.
+    pub(crate) fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// The hull records.
+    pub(crate) fn records(&self) -> &[HullRecord] {
+        &self.records
+    }
+
+    /// The polygon data of hull `i`.
+    pub(crate) fn shapes(&self) -> &[HullShape] {
+        &self.shapes
+    }
+
+    /// Bounds of all hulls, or `None` if empty.
+    pub(crate) fn bounds(&self) -> Option<(Vec3, Vec3)> {
+        self.records.iter().fold(None, |acc, r| match acc {
+            None => Some((r.mins, r.maxs)),
+            Some((lo, hi)) => Some((r.mins.min(lo), r.maxs.max(hi))),
+        })
+    }
+
+    fn planes_of(&self, r: &HullRecord) -> &[Plane] {
+        let start = r.first_plane as usize;
+        self.planes.get(start..start + r.plane_count as usize).unwrap_or(&[])
+    }
+
+    /// Clips `sweep` against every hull whose contents intersect `mask`,
+    /// folding the result into `state`.
+    pub(crate) fn trace(&self, sweep: &Sweep, mask: Contents, state: &mut TraceState) {
+        if !self.contents.intersects(mask) || self.records.is_empty() {
+            return;
+        }
+        let (mut lo, mut hi) = sweep.bounds(state.fraction);
+        self.bvh.traverse(|node| {
+            if !aabb_overlap(node.mins(), node.maxs(), lo, hi) {
+                return TraversalAction::Prune;
+            }
+            let Some(leaf) = node.leaf_data() else {
+                return TraversalAction::Continue;
+            };
+            let Some(r) = self.records.get(leaf as usize) else {
+                return TraversalAction::Prune;
+            };
+            if !r.contents.intersects(mask) {
+                return TraversalAction::Prune;
+            }
+            match clip(self.planes_of(r), sweep, state.fraction) {
+                Clip::Miss => {}
+                Clip::Hit { fraction, normal } => {
+                    state.fraction = fraction;
+                    state.normal = normal;
+                    state.contents = r.contents;
+                    state.entity = r.entity;
+                    (lo, hi) = sweep.bounds(fraction);
+                }
+                Clip::StartSolid { all_solid } => {
+                    state.start_solid = true;
+                    if all_solid {
+                        state.all_solid = true;
+                        state.fraction = 0.0;
+                        state.contents = r.contents;
+                        state.entity = r.entity;
+                        return TraversalAction::EarlyExit;
+                    }
+                }
+            }
+            TraversalAction::Continue
+        });
+    }
+
+    /// Calls `f` for every hull overlapping the box `centre ± half` (touching
+    /// counts) whose contents intersect `mask`.
+    pub(crate) fn for_each_overlap(&self, centre: Vec3, half: Vec3, mask: Contents, mut f: impl FnMut(&HullRecord)) {
+        if !self.contents.intersects(mask) || self.records.is_empty() {
+            return;
+        }
+        let (lo, hi) = (centre - half, centre + half);
+        self.bvh.traverse(|node| {
+            if !aabb_overlap(node.mins(), node.maxs(), lo, hi) {
+                return TraversalAction::Prune;
+            }
+            if let Some(r) = node.leaf_data().and_then(|leaf| self.records.get(leaf as usize))
+                && r.contents.intersects(mask)
+                && overlaps(self.planes_of(r), centre, half)
+            {
+                f(r);
+            }
+            TraversalAction::Continue
+        });
+    }
+}

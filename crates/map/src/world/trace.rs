@@ -1,0 +1,162 @@
+//! The trace: the one box sweep player movement, weapons, the navmesh and
+//! bots use, with Quake semantics, and the [`Trace`] trait they take it
+//! through.
+
+use glam::Vec3;
+
+use super::CollisionWorld;
+use super::clip::Sweep;
+use super::hull_set::TraceState;
+use crate::contents::Contents;
+use crate::entities::EntityId;
+
+/// The result of sweeping a box from `start` toward `end`.
+///
+/// Positions are world space, Quake units, Z up. Semantics follow Quake 3's
+/// `trace_t`: the box stops [`SURFACE_CLIP_EPSILON`](crate::SURFACE_CLIP_EPSILON)
+/// short of the first surface it would touch (along that surface's normal),
+/// so `end` never touches solid and a trace starting there is not
+/// `start_solid`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TraceResult {
+    /// How much of the move was completed, 0 to 1; 1 means nothing was hit.
+    pub fraction: f32,
+    /// Where the box's origin ended: `start + fraction * (end - start)`.
+    pub end: Vec3,
+    /// Unit normal of the surface hit, pointing out of it toward the box;
+    /// zero when nothing was hit or when `all_solid`.
+    pub normal: Vec3,
+    /// The box at `start` already overlaps something in the mask (touching
+    /// counts). The trace still moves if it gets out.
+    pub start_solid: bool,
+    /// The box never leaves solid: `fraction` is 0 and `end` is `start`.
+    pub all_solid: bool,
+    /// Contents of the hull hit (empty if nothing was hit).
+    pub contents: Contents,
+    /// The entity whose brush was hit (a mover, `func_wall`, trigger…);
+    /// `None` for worldspawn geometry or when nothing was hit.
+    pub entity: Option<EntityId>,
+}
+
+impl TraceResult {
+    /// Whether the sweep hit something before reaching `end`.
+    pub fn hit(&self) -> bool {
+        self.fraction < 1.0
+    }
+
+    /// A trace that moved all the way without hitting anything.
+    pub fn clear(end: Vec3) -> TraceResult {
+        TraceResult {
+            fraction: 1.0,
+            end,
+            normal: Vec3::ZERO,
+            start_solid: false,
+            all_solid: false,
+            contents: Contents::empty(),
+            entity: None,
+        }
+    }
+}
+
+/// Anything that can be traced against: the loaded world, or a synthetic one
+/// in tests. Player movement, the navmesh and bots take `&dyn Trace`.
+pub trait Trace {
+    /// Sweeps the box `mins..maxs` (relative to the moving point) from
+    /// `start` to `end`, stopping at anything whose contents intersect `mask`.
+    fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, mask: Contents) -> TraceResult;
+
+    /// The union of the contents of every volume containing `point`.
+    fn point_contents(&self, point: Vec3) -> Contents;
+
+    /// Whether the box `mins..maxs` at `origin` overlaps nothing in `mask`.
+    fn fits(&self, origin: Vec3, mins: Vec3, maxs: Vec3, mask: Contents) -> bool {
+        !self.trace(origin, origin, mins, maxs, mask).start_solid
+    }
+}
+
+impl CollisionWorld {
+    /// Sweeps a box through the world; see [`Trace::trace`] and [`TraceResult`].
+    ///
+    /// A non-finite input returns an `all_solid` result at `start` rather than
+    /// garbage: nothing moves.
+    pub fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, mask: Contents) -> TraceResult {
+        if !(start.is_finite() && end.is_finite() && mins.is_finite() && maxs.is_finite()) {
+            return TraceResult { fraction: 0.0, all_solid: true, start_solid: true, ..TraceResult::clear(start) };
+        }
+        let sweep = Sweep::new(start, end, mins, maxs);
+        let mut state = TraceState::new();
+        self.solid.trace(&sweep, mask, &mut state);
+        if !state.all_solid {
+            self.volumes.trace(&sweep, mask, &mut state);
+        }
+        for mover in &self.movers {
+            if state.all_solid {
+                break;
+            }
+            mover.hulls.trace(&sweep.shifted(mover.offset), mask, &mut state);
+        }
+        let fraction = if state.all_solid { 0.0 } else { state.fraction };
+        let end = if fraction >= 1.0 { end } else { start + (end - start) * fraction };
+        TraceResult {
+            fraction,
+            end,
+            normal: if state.all_solid { Vec3::ZERO } else { state.normal },
+            start_solid: state.start_solid,
+            all_solid: state.all_solid,
+            contents: state.contents,
+            entity: state.entity,
+        }
+    }
+
+    /// The union of the contents of every hull containing `point`
+    /// (solid, clips, liquids, triggers, movers at their current offset).
+    pub fn point_contents(&self, point: Vec3) -> Contents {
+        self.box_contents(point, point)
+    }
+
+    /// The union of the contents of every hull overlapping the box
+    /// `mins..maxs` (absolute coordinates; touching counts).
+    pub fn box_contents(&self, mins: Vec3, maxs: Vec3) -> Contents {
+        let mut out = Contents::empty();
+        self.for_each_overlap(mins, maxs, Contents::all(), |c, _| out |= c);
+        out
+    }
+
+    /// Appends to `out` every entity whose brushes overlap the box
+    /// `mins..maxs` (absolute) with contents in `mask`, each once: how the
+    /// sim finds the triggers a player touches.
+    pub fn overlap_entities(&self, mins: Vec3, maxs: Vec3, mask: Contents, out: &mut Vec<EntityId>) {
+        let first = out.len();
+        self.for_each_overlap(mins, maxs, mask, |_, e| {
+            if let Some(e) = e {
+                out.push(e);
+            }
+        });
+        out[first..].sort_unstable();
+        let mut tail = out.split_off(first);
+        tail.dedup();
+        out.extend(tail);
+    }
+
+    fn for_each_overlap(&self, mins: Vec3, maxs: Vec3, mask: Contents, mut f: impl FnMut(Contents, Option<EntityId>)) {
+        if !(mins.is_finite() && maxs.is_finite()) {
+            return;
+        }
+        let (centre, half) = ((mins + maxs) * 0.5, ((maxs - mins) * 0.5).abs());
+        self.solid.for_each_overlap(centre, half, mask, |r| f(r.contents, r.entity));
+        self.volumes.for_each_overlap(centre, half, mask, |r| f(r.contents, r.entity));
+        for m in &self.movers {
+            m.hulls.for_each_overlap(centre - m.offset, half, mask, |r| f(r.contents, r.entity));
+        }
+    }
+}
+
+impl Trace for CollisionWorld {
+    fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, mask: Contents) -> TraceResult {
+        CollisionWorld::trace(self, start, end, mins, maxs, mask)
+    }
+
+    fn point_contents(&self, point: Vec3) -> Contents {
+        CollisionWorld::point_contents(self, point)
+    }
+}
