@@ -1,11 +1,49 @@
 //! The authoritative simulation of one Quarry match.
 //!
-//! It owns the match as a bevy_ecs `World` stepped once per tick: client
-//! slots and the input queue, player movement, weapons, items, rules and
-//! scoring. It does no I/O and knows nothing of sockets or bots: every player
-//! is driven by [`UserCmd`]s pushed into the input queue.
+//! It owns the match as a bevy_ecs `World` stepped once per tick by the
+//! server loop ([`Match`]): client slots and the one input queue per slot,
+//! player movement ([`pmove`], a pure function shared with clients),
+//! weapons, damage, items, triggers, rules and scoring, chat routing, a
+//! seeded RNG and a per-tick state hash.
+//!
+//! What it must not do: any I/O, know about sockets or bots, or branch on
+//! what kind of client filled a slot on the way from a command to the game.
+//! Every player is driven by [`UserCmd`]s pushed into the input queue.
 
+pub mod chat;
+pub mod clock;
+pub mod combat;
+pub mod components;
+pub mod events;
+mod game;
+pub mod hash;
+pub mod input;
+mod lifecycle;
+pub mod movement;
 pub mod pmove;
+pub mod rules;
+pub mod scene;
+pub mod schedule;
+pub mod settings;
+pub mod slots;
+pub mod spawn;
 pub mod usercmd;
 
+use bevy_ecs::prelude::*;
+
+pub use game::{ChatError, Match, MatchError, PlayerView, ScoreRow, Scoreboard};
+pub use settings::{Settings, SimCvars};
+pub use slots::{ClientKind, SlotId, Team, UserInfo};
 pub use usercmd::{Buttons, UserCmd};
+
+/// The loaded map of the match: collision world and entities.
+#[derive(Resource)]
+pub struct MapRes(pub quarry_map::LoadedMap);
+
+/// Content a match is built from (weapon and item tables), loaded by the
+/// server from `config/` and shared by every match it starts.
+#[derive(Debug, Clone, Default)]
+pub struct GameData {}
+
+/// Lets each game module add its resources and systems to a new match.
+fn install_modules(_world: &mut World, _schedule: &mut Schedule, _data: &GameData) {}

@@ -1,0 +1,146 @@
+//! What happened this tick, published for observers (bots, the network, the
+//! match summary). The simulation writes these; it never reads them back to
+//! decide anything.
+
+use bevy_ecs::prelude::*;
+use glam::Vec3;
+
+use crate::chat::ChatScope;
+use crate::slots::{SlotId, Team};
+
+/// How someone died or was hurt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum MeansOfDeath {
+    /// A weapon, by its table index.
+    Weapon(u8),
+    /// Splash of a weapon's projectile.
+    Splash(u8),
+    /// Fell too far.
+    Falling,
+    /// Lava.
+    Lava,
+    /// Slime.
+    Slime,
+    /// Drowned.
+    Water,
+    /// Someone teleported onto them.
+    Telefrag,
+    /// A crushing mover, a trigger_hurt, the void.
+    World,
+    /// Asked to die (`kill` command) or switched team.
+    Suicide,
+}
+
+/// A kind of sound others might hear.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum SoundKind {
+    /// A footstep (running, not walking).
+    Footstep,
+    /// A jump.
+    Jump,
+    /// A landing hard enough to hear.
+    Land,
+    /// A weapon fired.
+    Gunfire(u8),
+    /// A projectile exploded.
+    Explosion,
+    /// An item was picked up.
+    ItemPickup,
+    /// An item respawned.
+    ItemRespawn,
+    /// A player was hurt.
+    Pain,
+    /// A jump pad fired.
+    JumpPad,
+    /// A teleporter fired.
+    Teleport,
+    /// A door or platform started moving.
+    Mover,
+}
+
+/// One thing that happened.
+#[derive(Message, Debug, Clone, PartialEq, serde::Serialize)]
+pub enum GameEvent {
+    /// A client entered the game.
+    Joined {
+        /// Who.
+        slot: SlotId,
+        /// Team they were put on.
+        team: Team,
+    },
+    /// A client left (disconnect, kick).
+    Left {
+        /// Who.
+        slot: SlotId,
+    },
+    /// A player spawned.
+    Spawned {
+        /// Who.
+        slot: SlotId,
+        /// Where.
+        origin: Vec3,
+    },
+    /// Damage was dealt (after armor).
+    Damage {
+        /// Who was hurt.
+        target: SlotId,
+        /// Who did it, if a player.
+        attacker: Option<SlotId>,
+        /// Health lost.
+        amount: i32,
+        /// Armor lost.
+        armor: i32,
+        /// Direction the damage came from (unit, toward the target), zero if none.
+        dir: Vec3,
+        /// How.
+        means: MeansOfDeath,
+    },
+    /// Someone died.
+    Kill {
+        /// The killer; `None` (or the victim) for the world or suicide.
+        killer: Option<SlotId>,
+        /// The victim.
+        victim: SlotId,
+        /// How.
+        means: MeansOfDeath,
+    },
+    /// An item was picked up.
+    ItemPickup {
+        /// Who.
+        slot: SlotId,
+        /// The item's class name, e.g. `item_armor_body`.
+        item: &'static str,
+        /// Where the item was.
+        origin: Vec3,
+    },
+    /// A sound at a place.
+    Sound {
+        /// What.
+        kind: SoundKind,
+        /// Where.
+        origin: Vec3,
+        /// Who made it, if a player.
+        source: Option<SlotId>,
+    },
+    /// Someone said something.
+    Chat {
+        /// The speaker; `None` for the server (`say` from the console).
+        from: Option<SlotId>,
+        /// Who hears it.
+        scope: ChatScope,
+        /// The text (cleaned).
+        text: String,
+    },
+    /// A line from the server to everyone (or one client).
+    Print {
+        /// `None` for everyone.
+        to: Option<SlotId>,
+        /// The text.
+        text: String,
+    },
+    /// The match phase changed.
+    Phase {
+        /// The new phase.
+        phase: crate::rules::Phase,
+    },
+}

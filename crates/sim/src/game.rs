@@ -1,0 +1,409 @@
+//! [`Match`]: one match as a bevy_ecs `World` plus its tick `Schedule`.
+//!
+//! Call order per server tick: push commands into slots
+//! ([`Match::push_cmd`]) and set live settings ([`Match::set_settings`]),
+//! then [`Match::step`], then read [`Match::events`] (what happened this
+//! tick) and [`Match::state_hash`]. The match never reads a clock, a socket
+//! or a global RNG: time is the tick count, randomness comes from the seed.
+
+use bevy_ecs::message::MessageRegistry;
+use bevy_ecs::prelude::*;
+use quarry_map::{LoadedMap, NotPlayable};
+
+use crate::MapRes;
+use crate::chat::{ChatScope, clean_chat};
+use crate::clock::{MatchClock, SimRng};
+use crate::combat::DamageQueue;
+use crate::components::{Body, Health, Life, Player};
+use crate::events::GameEvent;
+use crate::hash::TickHash;
+use crate::input::PushOutcome;
+use crate::rules::{GameType, Phase, RulesState, TeamChangeError, check_team_change, choose_team};
+use crate::settings::Settings;
+use crate::slots::{ClientKind, SlotError, SlotId, SlotState, Slots, Team, UserInfo};
+use crate::spawn::{NetIds, SpawnLoadout};
+use crate::usercmd::UserCmd;
+
+/// Why a match could not be created.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// The map has nowhere to put players.
+    #[error("map '{map}' can't host a match: {reason}")]
+    NotPlayable {
+        /// Map name.
+        map: String,
+        /// Why.
+        reason: NotPlayable,
+    },
+}
+
+/// Why a chat line was not sent.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChatError {
+    /// Nothing left after cleaning.
+    #[error("empty message")]
+    Empty,
+    /// The client is sending too fast.
+    #[error("you are sending messages too fast")]
+    Flood,
+    /// No such client.
+    #[error(transparent)]
+    Slot(#[from] SlotError),
+}
+
+/// One match: the world, its schedule, its seed.
+pub struct Match {
+    world: World,
+    schedule: Schedule,
+    seed: u64,
+}
+
+impl Match {
+    /// A match on `map` with `slots` carried over (all of them re-enter),
+    /// seeded with `seed`, ticking at `hz`.
+    pub fn new(
+        map: LoadedMap,
+        data: &crate::GameData,
+        settings: Settings,
+        seed: u64,
+        mut slots: Slots,
+        hz: u32,
+    ) -> Result<Self, MatchError> {
+        map.check_playable().map_err(|reason| MatchError::NotPlayable { map: map.name().to_owned(), reason })?;
+        let mut world = World::new();
+        MessageRegistry::register_message::<GameEvent>(&mut world);
+        let gametype = settings.gametype;
+        // Everyone carried over re-enters: bodies and scores belong to the old match.
+        for (_, s) in slots.iter_mut() {
+            s.entity = None;
+            s.score = Default::default();
+            s.input.reset();
+        }
+        world.insert_resource(MatchClock { tick: 0, hz: hz.max(1) });
+        world.insert_resource(SimRng::new(seed));
+        world.insert_resource(RulesState::new(gametype));
+        world.insert_resource(settings);
+        world.insert_resource(slots);
+        world.insert_resource(MapRes(map));
+        world.insert_resource(DamageQueue::default());
+        world.insert_resource(TickHash::default());
+        world.insert_resource(NetIds::default());
+        world.insert_resource(SpawnLoadout::default());
+        let mut schedule = crate::schedule::build_schedule();
+        crate::install_modules(&mut world, &mut schedule, data);
+        let mut m = Self { world, schedule, seed };
+        // Re-place carried-over clients on teams for this game type.
+        let ids: Vec<SlotId> = m.slots().iter().filter(|(_, s)| s.state == SlotState::InGame).map(|(id, _)| id).collect();
+        for id in ids {
+            m.place_on_team(id);
+        }
+        Ok(m)
+    }
+
+    /// The seed the match was created with.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Simulates one tick.
+    pub fn step(&mut self) {
+        self.world.resource_mut::<MatchClock>().tick += 1;
+        self.schedule.run(&mut self.world);
+    }
+
+    /// Replaces the live settings (read from cvars by the server each tick).
+    /// The game type is fixed for the match's life (it is latched).
+    pub fn set_settings(&mut self, mut settings: Settings) {
+        settings.gametype = self.world.resource::<RulesState>().gametype;
+        let changed = *self.world.resource::<Settings>() != settings;
+        if changed {
+            self.world.insert_resource(settings);
+        }
+    }
+
+    /// The current settings.
+    pub fn settings(&self) -> &Settings {
+        self.world.resource::<Settings>()
+    }
+
+    /// The tick last simulated.
+    pub fn tick(&self) -> u32 {
+        self.world.resource::<MatchClock>().tick
+    }
+
+    /// Ticks per second.
+    pub fn hz(&self) -> u32 {
+        self.world.resource::<MatchClock>().hz
+    }
+
+    /// The match phase.
+    pub fn phase(&self) -> Phase {
+        self.world.resource::<RulesState>().phase
+    }
+
+    /// The rules' state (game type, phase, team scores, end reason).
+    pub fn rules(&self) -> &RulesState {
+        self.world.resource::<RulesState>()
+    }
+
+    /// The hash of the state after the last tick.
+    pub fn state_hash(&self) -> u64 {
+        self.world.resource::<TickHash>().value
+    }
+
+    /// The map.
+    pub fn map(&self) -> &LoadedMap {
+        &self.world.resource::<MapRes>().0
+    }
+
+    /// The slots.
+    pub fn slots(&self) -> &Slots {
+        self.world.resource::<Slots>()
+    }
+
+    /// The slots, mutably (userinfo changes, latency updates).
+    pub fn slots_mut(&mut self) -> Mut<'_, Slots> {
+        self.world.resource_mut::<Slots>()
+    }
+
+    /// Read-only access to the world, for observers (bots' view, snapshots).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Mutable world access for tests and module setup.
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// Takes the slots out (for a map change) and ends the match.
+    pub fn into_slots(mut self) -> Slots {
+        self.world.remove_resource::<Slots>().unwrap_or_else(|| Slots::new(1))
+    }
+
+    /// Allocates a slot for a new client: the one path for humans and bots.
+    pub fn connect(&mut self, kind: ClientKind, userinfo: UserInfo) -> Result<SlotId, SlotError> {
+        let tick = self.tick();
+        self.slots_mut().allocate(kind, userinfo, tick)
+    }
+
+    /// The client finished loading: it enters the game on the team the rules
+    /// give it and spawns at the next tick.
+    pub fn enter_game(&mut self, slot: SlotId) -> Result<Team, SlotError> {
+        {
+            let mut slots = self.slots_mut();
+            let s = slots.get_mut(slot).ok_or(SlotError::NoSuchSlot(slot.0))?;
+            s.state = SlotState::InGame;
+        }
+        let team = self.place_on_team(slot);
+        self.world.write_message(GameEvent::Joined { slot, team });
+        Ok(team)
+    }
+
+    fn place_on_team(&mut self, slot: SlotId) -> Team {
+        let rules = self.world.resource::<RulesState>();
+        let (gametype, scores) = (rules.gametype, rules.team_scores);
+        let pref = self.slots().get(slot).and_then(|s| s.userinfo.team_pref);
+        // Count everyone else: the client's own old team must not sway the choice.
+        let mut slots = self.world.resource_mut::<Slots>();
+        if let Some(s) = slots.get_mut(slot) {
+            s.team = Team::Spectator;
+        }
+        let team = choose_team(gametype, &slots, pref, scores);
+        if let Some(s) = slots.get_mut(slot) {
+            s.team = team;
+        }
+        team
+    }
+
+    /// A client leaves: its body is removed and its slot freed.
+    pub fn disconnect(&mut self, slot: SlotId) -> Option<crate::slots::Slot> {
+        let freed = self.slots_mut().free(slot)?;
+        if let Some(e) = freed.entity {
+            self.world.despawn(e);
+        }
+        self.world.write_message(GameEvent::Left { slot });
+        Some(freed)
+    }
+
+    /// Offers a command to a slot's input queue.
+    pub fn push_cmd(&mut self, slot: SlotId, cmd: UserCmd) -> Result<PushOutcome, SlotError> {
+        self.slots_mut().push_cmd(slot, cmd)
+    }
+
+    /// Moves a client to another team, if the rules allow it. Switching kills
+    /// a living body (it respawns on the new side).
+    pub fn set_team(&mut self, slot: SlotId, to: Team) -> Result<(), TeamChangeError> {
+        let gametype = self.world.resource::<RulesState>().gametype;
+        let force = self.settings().team_force_balance;
+        let from = self.slots().get(slot).map_or(Team::Spectator, |s| s.team);
+        if from == to {
+            return Ok(());
+        }
+        check_team_change(gametype, self.slots(), from, to, force)?;
+        let entity = self.slots().get(slot).and_then(|s| s.entity);
+        if let Some(e) = entity {
+            self.world.despawn(e);
+        }
+        if let Some(s) = self.slots_mut().get_mut(slot) {
+            s.team = to;
+            s.entity = None;
+            s.joined_tick = 0;
+        }
+        let tick = self.tick();
+        if let Some(s) = self.slots_mut().get_mut(slot) {
+            s.joined_tick = tick;
+        }
+        Ok(())
+    }
+
+    /// Sends chat from a client (`None`: the server console). Team chat goes
+    /// to the speaker's team in team games and to everyone otherwise.
+    pub fn say(&mut self, from: Option<SlotId>, team_only: bool, text: &str) -> Result<(), ChatError> {
+        let (text, _cut) = clean_chat(text).ok_or(ChatError::Empty)?;
+        let tick = self.tick();
+        let team_game = self.world.resource::<RulesState>().gametype.is_team_game();
+        let mut scope = ChatScope::All;
+        if let Some(id) = from {
+            let mut slots = self.slots_mut();
+            let s = slots.get_mut(id).ok_or(SlotError::NoSuchSlot(id.0))?;
+            if !s.chat.allow(tick) {
+                return Err(ChatError::Flood);
+            }
+            if team_only && team_game && matches!(s.team, Team::Red | Team::Blue) {
+                scope = ChatScope::Team(s.team);
+            }
+        }
+        self.world.write_message(GameEvent::Chat { from, scope, text });
+        Ok(())
+    }
+
+    /// Who receives a chat line of `scope`.
+    pub fn chat_recipients(&self, scope: ChatScope) -> Vec<SlotId> {
+        self.slots()
+            .iter()
+            .filter(|(_, s)| match scope {
+                ChatScope::All => true,
+                ChatScope::Team(t) => s.team == t,
+            })
+            .map(|(id, _)| id)
+            .collect()
+    }
+
+    /// Publishes a server line to everyone.
+    pub fn print(&mut self, text: &str) {
+        self.world.write_message(GameEvent::Print { to: None, text: text.to_owned() });
+    }
+
+    /// What happened during the last tick (and anything written since).
+    pub fn events(&self) -> Vec<GameEvent> {
+        self.world.resource::<Messages<GameEvent>>().iter_current_update_messages().cloned().collect()
+    }
+
+    /// Position, health and life of a slot's body, for tests and status.
+    pub fn player_view(&self, slot: SlotId) -> Option<PlayerView> {
+        let e = self.slots().get(slot)?.entity?;
+        let body = self.world.get::<Body>(e)?;
+        let health = self.world.get::<Health>(e)?;
+        let life = self.world.get::<Life>(e)?;
+        let _ = self.world.get::<Player>(e)?;
+        Some(PlayerView { origin: body.0.origin, velocity: body.0.velocity, on_ground: body.0.on_ground(), health: health.hp, alive: *life == Life::Alive })
+    }
+
+    /// The scoreboard: every non-spectator by frags (then fewer deaths, then slot).
+    pub fn scoreboard(&self) -> Scoreboard {
+        let rules = self.world.resource::<RulesState>();
+        let mut rows: Vec<ScoreRow> = self
+            .slots()
+            .iter()
+            .filter(|(_, s)| s.team != Team::Spectator)
+            .map(|(id, s)| ScoreRow {
+                slot: id,
+                name: s.userinfo.name.clone(),
+                team: s.team,
+                bot: s.kind == ClientKind::Bot,
+                score: s.score,
+            })
+            .collect();
+        rows.sort_by(|a, b| b.score.frags.cmp(&a.score.frags).then(a.score.deaths.cmp(&b.score.deaths)).then(a.slot.cmp(&b.slot)));
+        Scoreboard {
+            gametype: rules.gametype,
+            phase: rules.phase,
+            team_scores: rules.gametype.is_team_game().then_some(rules.team_scores),
+            end_reason: rules.end_reason.clone(),
+            rows,
+        }
+    }
+}
+
+/// A snapshot of one player for tests and status lines.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlayerView {
+    /// Box origin.
+    pub origin: glam::Vec3,
+    /// Velocity, units/s.
+    pub velocity: glam::Vec3,
+    /// Standing on ground.
+    pub on_ground: bool,
+    /// Health.
+    pub health: i32,
+    /// Alive.
+    pub alive: bool,
+}
+
+/// One scoreboard line.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ScoreRow {
+    /// Slot.
+    pub slot: SlotId,
+    /// Name.
+    pub name: String,
+    /// Team.
+    pub team: Team,
+    /// Whether a bot holds the slot.
+    pub bot: bool,
+    /// Score.
+    pub score: crate::slots::ScoreCard,
+}
+
+/// The scoreboard of a match.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Scoreboard {
+    /// Game type.
+    pub gametype: GameType,
+    /// Phase.
+    pub phase: Phase,
+    /// Red and blue scores in team games.
+    pub team_scores: Option<(i32, i32)>,
+    /// Why the match ended.
+    pub end_reason: Option<String>,
+    /// Players by frags.
+    pub rows: Vec<ScoreRow>,
+}
+
+impl std::fmt::Display for Scoreboard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "{} ({})", self.gametype.name(), self.phase.name())?;
+        if let Some((r, b)) = self.team_scores {
+            writeln!(f, "red {r}  blue {b}")?;
+        }
+        if let Some(reason) = &self.end_reason {
+            writeln!(f, "{reason}")?;
+        }
+        writeln!(f, "{:>5} {:>6} {:>5}  {:<6} name", "frags", "deaths", "acc%", "team")?;
+        for r in &self.rows {
+            let acc = if r.score.shots > 0 { 100.0 * r.score.hits as f32 / r.score.shots as f32 } else { 0.0 };
+            writeln!(
+                f,
+                "{:>5} {:>6} {:>5.1}  {:<6} {}{}",
+                r.score.frags,
+                r.score.deaths,
+                acc,
+                r.team.name(),
+                r.name,
+                if r.bot { " (bot)" } else { "" }
+            )?;
+        }
+        Ok(())
+    }
+}

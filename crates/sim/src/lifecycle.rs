@@ -1,0 +1,76 @@
+//! Per-tick client life cycle: taking one command per slot from the input
+//! queue, and spawning, respawning and removing bodies as the rules say.
+
+use bevy_ecs::prelude::*;
+
+use crate::clock::MatchClock;
+use crate::components::{CurrentCmd, Life};
+use crate::rules::{GameType, RulesState, duel_rotation};
+use crate::settings::Settings;
+use crate::slots::{SlotId, SlotState, Slots, Team};
+use crate::usercmd::Buttons;
+
+/// Takes this tick's command for every in-game slot: the one path from a
+/// command to its player, whatever kind of client sent it.
+pub fn consume_input(mut slots: ResMut<Slots>, mut cmds: Query<&mut CurrentCmd>) {
+    for (_, slot) in slots.iter_mut() {
+        if slot.state != SlotState::InGame {
+            continue;
+        }
+        let Some(cmd) = slot.input.take() else { continue };
+        if let Some(mut current) = slot.entity.and_then(|e| cmds.get_mut(e).ok()) {
+            current.previous_buttons = current.cmd.buttons;
+            current.cmd = cmd;
+        }
+    }
+}
+
+/// Spawns players who need a body, respawns the dead who asked (attack
+/// after `g_respawnDelay`) or waited out `g_forceRespawn`, removes bodies of
+/// spectators, and fills a Duel from its queue.
+pub fn respawn_players(world: &mut World) {
+    let tick = world.resource::<MatchClock>().tick;
+    let clock = *world.resource::<MatchClock>();
+    let settings = world.resource::<Settings>().clone();
+    let respawn_all = std::mem::take(&mut world.resource_mut::<RulesState>().respawn_all);
+    let gametype = world.resource::<RulesState>().gametype;
+    if gametype == GameType::Duel && world.resource::<RulesState>().phase.allows_play() {
+        duel_rotation(&mut world.resource_mut::<Slots>(), None, tick);
+    }
+    let delay = clock.ticks(settings.respawn_delay_s);
+    let force = clock.ticks(settings.force_respawn_s);
+    let plan: Vec<(SlotId, Option<Entity>, Team)> = world
+        .resource::<Slots>()
+        .iter()
+        .filter(|(_, s)| s.state == SlotState::InGame)
+        .map(|(id, s)| (id, s.entity, s.team))
+        .collect();
+    let allows_play = world.resource::<RulesState>().phase.allows_play();
+    for (slot, entity, team) in plan {
+        if team == Team::Spectator {
+            if let Some(e) = entity {
+                world.despawn(e);
+                if let Some(s) = world.resource_mut::<Slots>().get_mut(slot) {
+                    s.entity = None;
+                }
+            }
+            continue;
+        }
+        let Some(e) = entity else {
+            if allows_play {
+                crate::spawn::spawn_player(world, slot);
+            }
+            continue;
+        };
+        if respawn_all {
+            crate::spawn::spawn_player(world, slot);
+            continue;
+        }
+        let Some(Life::Dead { tick: died }) = world.get::<Life>(e).copied() else { continue };
+        let waited = tick.saturating_sub(died);
+        let wants = world.get::<CurrentCmd>(e).is_some_and(|c| c.cmd.buttons.contains(Buttons::ATTACK));
+        if allows_play && ((wants && waited >= delay) || (force > 0 && waited >= force)) {
+            crate::spawn::spawn_player(world, slot);
+        }
+    }
+}

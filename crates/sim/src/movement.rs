@@ -1,0 +1,101 @@
+//! The movement system: runs pmove for every player body, in slot order,
+//! against the map and the other players' boxes, and turns what pmove
+//! reports into sounds and falling damage.
+
+use bevy_ecs::prelude::*;
+use glam::Vec3;
+
+use crate::MapRes;
+use crate::clock::MatchClock;
+use crate::combat::{DamageQueue, DamageRequest};
+use crate::components::{Body, CurrentCmd, Life, Player};
+use crate::events::{GameEvent, MeansOfDeath, SoundKind};
+use crate::pmove::{self, MoveEvent};
+use crate::rules::RulesState;
+use crate::scene::{Obstacle, SceneTrace};
+use crate::settings::Settings;
+
+/// Landing faster than this (units/s, downward) hurts a little (Quake 3: delta 40).
+pub const FALL_HURT_SPEED: f32 = 632.0;
+/// Landing faster than this hurts more (Quake 3: delta 60).
+pub const FALL_FAR_SPEED: f32 = 775.0;
+
+/// The boxes of all living players, in slot order.
+pub fn player_obstacles(world: &mut World) -> Vec<Obstacle> {
+    let mut q = world.query::<(&Player, &Body, &Life)>();
+    let mut out: Vec<Obstacle> = q
+        .iter(world)
+        .filter(|(_, _, l)| **l == Life::Alive)
+        .map(|(p, b, _)| {
+            let (mins, maxs) = b.0.bbox();
+            Obstacle { slot: p.slot, origin: b.0.origin, mins, maxs }
+        })
+        .collect();
+    out.sort_by_key(|o| o.slot);
+    out
+}
+
+/// Moves every player by its command for this tick.
+pub fn move_players(world: &mut World) {
+    if !world.resource::<RulesState>().phase.allows_play() {
+        return;
+    }
+    let settings = world.resource::<Settings>().clone();
+    let dt = world.resource::<MatchClock>().dt();
+    let mut obstacles = player_obstacles(world);
+    let mut bodies: Vec<(Entity, crate::slots::SlotId)> = world
+        .query::<(Entity, &Player)>()
+        .iter(world)
+        .map(|(e, p)| (e, p.slot))
+        .collect();
+    bodies.sort_by_key(|(_, s)| *s);
+    let mut damage = Vec::new();
+    let mut events = Vec::new();
+    world.resource_scope(|world, map: Mut<MapRes>| {
+        for (entity, slot) in bodies {
+            let Some(cmd) = world.get::<CurrentCmd>(entity).map(|c| c.cmd) else { continue };
+            let Some(mut body) = world.get_mut::<Body>(entity) else { continue };
+            let scene = SceneTrace { world: map.0.world(), obstacles: &obstacles, skip: Some(slot) };
+            let out = pmove::pmove(&mut body.0, &cmd, &scene, &settings.movement, dt);
+            let origin = body.0.origin;
+            let alive = !body.0.dead;
+            if let Some(o) = obstacles.iter_mut().find(|o| o.slot == slot) {
+                o.origin = origin;
+                (o.mins, o.maxs) = body.0.bbox();
+            }
+            if !alive {
+                continue;
+            }
+            for ev in out.events() {
+                match *ev {
+                    MoveEvent::Jumped => events.push(GameEvent::Sound { kind: SoundKind::Jump, origin, source: Some(slot) }),
+                    MoveEvent::Footstep => {
+                        events.push(GameEvent::Sound { kind: SoundKind::Footstep, origin, source: Some(slot) })
+                    }
+                    MoveEvent::Landed { impact_speed } => {
+                        if impact_speed > FALL_HURT_SPEED {
+                            events.push(GameEvent::Sound { kind: SoundKind::Land, origin, source: Some(slot) });
+                        }
+                        if settings.falling_damage && impact_speed > FALL_HURT_SPEED {
+                            let amount = if impact_speed > FALL_FAR_SPEED { 10.0 } else { 5.0 };
+                            damage.push(DamageRequest {
+                                target: slot,
+                                attacker: None,
+                                amount,
+                                dir: Vec3::ZERO,
+                                knockback: false,
+                                armor_protects: false,
+                                means: MeansOfDeath::Falling,
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    });
+    world.resource_mut::<DamageQueue>().0.extend(damage);
+    for e in events {
+        world.write_message(e);
+    }
+}

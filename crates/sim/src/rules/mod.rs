@@ -1,0 +1,56 @@
+//! Game types and the match life cycle: warmup, countdown, live play,
+//! intermission. Team placement and balance, Duel's queue, frag and time
+//! limits. Per-type specifics live in `ffa.rs`, `duel.rs` and `tdm.rs`.
+
+mod duel;
+mod phase;
+mod teams;
+
+pub use duel::duel_rotation;
+pub use phase::{Phase, RulesState, update_phase};
+pub use teams::{TeamChangeError, check_team_change, choose_team, team_counts};
+
+/// A game type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum GameType {
+    /// Free for all.
+    Ffa,
+    /// One on one; everyone else waits as a spectator.
+    Duel,
+    /// Team deathmatch, red against blue.
+    Tdm,
+}
+
+impl GameType {
+    /// Cvar names of the game types, in order.
+    pub const NAMES: &'static [&'static str] = &["ffa", "duel", "tdm"];
+
+    /// The cvar name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Ffa => "ffa",
+            Self::Duel => "duel",
+            Self::Tdm => "tdm",
+        }
+    }
+
+    /// Parses a cvar name.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.to_ascii_lowercase().as_str() {
+            "ffa" => Some(Self::Ffa),
+            "duel" | "tourney" => Some(Self::Duel),
+            "tdm" | "team" => Some(Self::Tdm),
+            _ => None,
+        }
+    }
+
+    /// Whether players are on red and blue teams.
+    pub fn is_team_game(self) -> bool {
+        matches!(self, Self::Tdm)
+    }
+
+    /// The fewest players (in play, not spectating) for the match to start.
+    pub fn min_players(self) -> usize {
+        2
+    }
+}

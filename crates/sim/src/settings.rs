@@ -1,0 +1,146 @@
+//! The simulation's cvars and the plain settings struct the systems read.
+//!
+//! The server owns the console; once per tick it copies the cvars into a
+//! [`Settings`] resource (cheap: a few dozen handle reads), so every system
+//! reads live values without knowing about the console.
+
+use bevy_ecs::prelude::*;
+use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
+
+use crate::pmove::{MoveCvars, MoveParams, register_cvars as register_move_cvars};
+use crate::rules::GameType;
+
+/// Every live setting of a match.
+#[derive(Resource, Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// Movement constants.
+    pub movement: MoveParams,
+    /// Game type (latched: takes effect at the next map change).
+    pub gametype: GameType,
+    /// Frags (or team score) that end the match; 0 = none.
+    pub fraglimit: i32,
+    /// Minutes of live play that end the match; 0 = none.
+    pub timelimit_min: f32,
+    /// Whether to wait in warmup for enough players and count down.
+    pub warmup: bool,
+    /// Countdown seconds before the match goes live.
+    pub countdown_s: f32,
+    /// Seconds of intermission (scoreboard) after the match.
+    pub intermission_s: f32,
+    /// Seconds a dead player must wait before attack respawns them.
+    pub respawn_delay_s: f32,
+    /// Seconds after which a dead player respawns anyway; 0 = never.
+    pub force_respawn_s: f32,
+    /// Whether teammates can hurt each other.
+    pub friendly_fire: bool,
+    /// Refuse team switches that unbalance the teams (TDM).
+    pub team_force_balance: bool,
+    /// Weapons stay on their spawn after pickup (for players who lack them).
+    pub weapon_stay: bool,
+    /// Knockback scale (Quake 3 `g_knockback`).
+    pub knockback: f32,
+    /// Damage multiplier of quad damage.
+    pub quad_factor: f32,
+    /// Whether falling hurts.
+    pub falling_damage: bool,
+    /// Largest rewind for lag compensation, in milliseconds.
+    pub max_unlag_ms: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            movement: MoveParams::default(),
+            gametype: GameType::Ffa,
+            fraglimit: 20,
+            timelimit_min: 10.0,
+            warmup: true,
+            countdown_s: 3.0,
+            intermission_s: 10.0,
+            respawn_delay_s: 1.0,
+            force_respawn_s: 5.0,
+            friendly_fire: false,
+            team_force_balance: true,
+            weapon_stay: false,
+            knockback: 1000.0,
+            quad_factor: 3.0,
+            falling_damage: true,
+            max_unlag_ms: 250,
+        }
+    }
+}
+
+/// Handles of the simulation's cvars.
+#[derive(Debug, Clone)]
+pub struct SimCvars {
+    movement: MoveCvars,
+    gametype: CvarId,
+    fraglimit: CvarId,
+    timelimit: CvarId,
+    warmup: CvarId,
+    countdown: CvarId,
+    intermission: CvarId,
+    respawn_delay: CvarId,
+    force_respawn: CvarId,
+    friendly_fire: CvarId,
+    team_force_balance: CvarId,
+    weapon_stay: CvarId,
+    knockback: CvarId,
+    quad_factor: CvarId,
+    falling_damage: CvarId,
+    max_unlag: CvarId,
+    /// `sv_maxclients`: client slots (latched).
+    pub maxclients: CvarId,
+}
+
+impl SimCvars {
+    /// Registers the simulation's cvars.
+    pub fn register<C: 'static>(console: &mut Console<C>) -> Result<Self, CvarError> {
+        let d = Settings::default();
+        let movement = register_move_cvars(console)?;
+        let mut reg = |def: CvarDef| console.register_cvar(def);
+        let si = CvarFlags::SERVER_INFO;
+        Ok(Self {
+            maxclients: reg(CvarDef::int("sv_maxclients", 16, 1, crate::slots::MAX_SLOTS as i64, "client slots, humans and bots together (latched: next map)").flags(CvarFlags::LATCHED | si))?,
+            gametype: reg(CvarDef::enumeration("g_gametype", d.gametype.name(), GameType::NAMES, "game type: ffa, duel or tdm (latched: next map)").flags(CvarFlags::LATCHED | si))?,
+            fraglimit: reg(CvarDef::int("fraglimit", i64::from(d.fraglimit), 0, 9999, "frags (team score in team games) that end the match; 0 = no limit").flags(si))?,
+            timelimit: reg(CvarDef::float("timelimit", f64::from(d.timelimit_min), 0.0, 1440.0, "minutes of live play that end the match; 0 = no limit").flags(si))?,
+            warmup: reg(CvarDef::bool("g_warmup", d.warmup, "wait for enough players, then count down before the match goes live"))?,
+            countdown: reg(CvarDef::float("g_countdown", f64::from(d.countdown_s), 0.0, 60.0, "seconds of countdown before the match goes live"))?,
+            intermission: reg(CvarDef::float("g_intermission", f64::from(d.intermission_s), 0.0, 120.0, "seconds the scoreboard shows after the match"))?,
+            respawn_delay: reg(CvarDef::float("g_respawnDelay", f64::from(d.respawn_delay_s), 0.0, 30.0, "seconds a dead player waits before attack respawns them"))?,
+            force_respawn: reg(CvarDef::float("g_forceRespawn", f64::from(d.force_respawn_s), 0.0, 120.0, "seconds after which a dead player respawns anyway; 0 = never"))?,
+            friendly_fire: reg(CvarDef::bool("g_friendlyFire", d.friendly_fire, "teammates can hurt each other").flags(si))?,
+            team_force_balance: reg(CvarDef::bool("g_teamForceBalance", d.team_force_balance, "refuse team switches that would unbalance the teams"))?,
+            weapon_stay: reg(CvarDef::bool("g_weaponStay", d.weapon_stay, "weapons stay on their spawn after pickup (for players who lack them)").flags(si))?,
+            knockback: reg(CvarDef::float("g_knockback", f64::from(d.knockback), 0.0, 10000.0, "knockback scale: push in units/s per point of damage, over player mass 200"))?,
+            quad_factor: reg(CvarDef::float("g_quadFactor", f64::from(d.quad_factor), 1.0, 10.0, "damage multiplier of quad damage"))?,
+            falling_damage: reg(CvarDef::bool("g_fallingDamage", d.falling_damage, "falling from a height hurts"))?,
+            max_unlag: reg(CvarDef::int("sv_maxUnlag", i64::from(d.max_unlag_ms), 0, 1000, "largest lag-compensation rewind for remote players' hitscan, in milliseconds"))?,
+            movement,
+        })
+    }
+
+    /// Reads the live values.
+    pub fn read(&self, cvars: &CvarSet) -> Settings {
+        let f = |id| cvars.float(id) as f32;
+        Settings {
+            movement: self.movement.read(cvars),
+            gametype: GameType::parse(&cvars.string(self.gametype)).unwrap_or(GameType::Ffa),
+            fraglimit: cvars.int(self.fraglimit) as i32,
+            timelimit_min: f(self.timelimit),
+            warmup: cvars.bool(self.warmup),
+            countdown_s: f(self.countdown),
+            intermission_s: f(self.intermission),
+            respawn_delay_s: f(self.respawn_delay),
+            force_respawn_s: f(self.force_respawn),
+            friendly_fire: cvars.bool(self.friendly_fire),
+            team_force_balance: cvars.bool(self.team_force_balance),
+            weapon_stay: cvars.bool(self.weapon_stay),
+            knockback: f(self.knockback),
+            quad_factor: f(self.quad_factor),
+            falling_damage: cvars.bool(self.falling_damage),
+            max_unlag_ms: cvars.int(self.max_unlag) as u32,
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Choosing spawn points and putting player bodies into the world.
+//!
+//! A spawn point is chosen away from enemies, as Quake 3 does: the fitting
+//! points not blocked by a player are ranked by distance to the nearest
+//! enemy, and one of the farther half is picked at random (seeded).
+
+use bevy_ecs::prelude::*;
+use glam::Vec3;
+use quarry_map::{LoadedMap, SpawnKind};
+use rand::RngExt;
+
+use crate::clock::{MatchClock, SimRng};
+use crate::components::{Armor, Body, CurrentCmd, Health, Inventory, Life, NetId, Player, Powerups};
+use crate::events::GameEvent;
+use crate::pmove::MoveState;
+use crate::rules::GameType;
+use crate::settings::Settings;
+use crate::slots::{SlotId, Slots, Team};
+use crate::MapRes;
+
+/// Health a player spawns with; it decays to the maximum (Quake 3 gives 125).
+pub const SPAWN_HEALTH_BONUS: i32 = 25;
+
+/// The inventory a player spawns with; the weapon table sets it.
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct SpawnLoadout(pub Inventory);
+
+/// Hands out [`NetId`]s in creation order.
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct NetIds {
+    next: u32,
+}
+
+impl NetIds {
+    /// The next id.
+    pub fn next_id(&mut self) -> NetId {
+        self.next += 1;
+        NetId(self.next)
+    }
+}
+
+/// A place to spawn: origin and yaw.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpawnSpot {
+    /// Where the player box goes.
+    pub origin: Vec3,
+    /// Facing, degrees.
+    pub yaw: f32,
+}
+
+fn spawn_kind_allowed(kind: SpawnKind, _gametype: GameType, _team: Team) -> bool {
+    // Deathmatch and team deathmatch use the deathmatch spots; team spots are
+    // for the flag game types.
+    matches!(kind, SpawnKind::Deathmatch | SpawnKind::Start)
+}
+
+/// Chooses a spawn spot for a player of `team`. `players` are the other
+/// living players (position and team). `None` if the map has no usable spot.
+pub fn select_spawn(
+    map: &LoadedMap,
+    gametype: GameType,
+    team: Team,
+    players: &[(Vec3, Team)],
+    box_half: Vec3,
+    rng: &mut SimRng,
+) -> Option<SpawnSpot> {
+    let mut spots: Vec<SpawnSpot> = map
+        .spawn_points()
+        .filter(|(_, s)| s.fits && spawn_kind_allowed(s.kind, gametype, team))
+        .map(|(_, s)| SpawnSpot { origin: s.spawn_origin, yaw: s.yaw })
+        .collect();
+    if spots.is_empty() {
+        spots = map.spawn_points().filter(|(_, s)| s.fits).map(|(_, s)| SpawnSpot { origin: s.spawn_origin, yaw: s.yaw }).collect();
+    }
+    if spots.is_empty() {
+        return None;
+    }
+    let blocked = |s: &SpawnSpot| {
+        players.iter().any(|(p, _)| ((*p - s.origin).abs().cmplt(box_half * 2.0 + Vec3::ONE)).all())
+    };
+    let free: Vec<SpawnSpot> = spots.iter().copied().filter(|s| !blocked(s)).collect();
+    let pool = if free.is_empty() { spots } else { free };
+    let enemy = |t: Team| gametype != GameType::Tdm || t != team;
+    let mut ranked: Vec<(f32, SpawnSpot)> = pool
+        .into_iter()
+        .map(|s| {
+            let nearest = players
+                .iter()
+                .filter(|(_, t)| enemy(*t))
+                .map(|(p, _)| p.distance(s.origin))
+                .fold(f32::INFINITY, f32::min);
+            (nearest, s)
+        })
+        .collect();
+    // Farthest first; ties keep map order (stable sort) for determinism.
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let half = ranked.len().div_ceil(2);
+    let pick = rng.0.random_range(0..half);
+    ranked.get(pick).map(|(_, s)| *s)
+}
+
+/// Creates or re-creates the body of `slot` at a chosen spot. Returns `false`
+/// when the map has no usable spawn point.
+pub fn spawn_player(world: &mut World, slot: SlotId) -> bool {
+    let Some(team) = world.resource::<Slots>().get(slot).map(|s| s.team) else { return false };
+    let handicap = world.resource::<Slots>().get(slot).map_or(100, |s| i32::from(s.userinfo.handicap));
+    let settings = world.resource::<Settings>().clone();
+    let gametype = world.resource::<crate::rules::RulesState>().gametype;
+    let mut others: Vec<(Vec3, Team)> = Vec::new();
+    let mut q = world.query::<(&Player, &Body, &Life)>();
+    for (p, b, life) in q.iter(world) {
+        if p.slot != slot && *life == Life::Alive {
+            let t = world.resource::<Slots>().get(p.slot).map_or(Team::Free, |s| s.team);
+            others.push((b.0.origin, t));
+        }
+    }
+    let half = Vec3::new(settings.movement.bbox_half_width, settings.movement.bbox_half_width, 28.0);
+    let spot = world.resource_scope(|world, mut rng: Mut<SimRng>| {
+        let map = &world.resource::<MapRes>().0;
+        select_spawn(map, gametype, team, &others, half, &mut rng)
+    });
+    let Some(spot) = spot else { return false };
+    let max = 100 * handicap / 100;
+    let loadout = world.resource::<SpawnLoadout>().0;
+    let tick = world.resource::<MatchClock>().tick;
+    let body = Body(MoveState::spawned(spot.origin, spot.yaw));
+    let components = (
+        body,
+        Health { hp: max + SPAWN_HEALTH_BONUS, max },
+        Armor::default(),
+        Life::Alive,
+        Powerups::default(),
+        Inventory { ready_tick: tick, ..loadout },
+        CurrentCmd::default(),
+    );
+    let existing = world.resource::<Slots>().get(slot).and_then(|s| s.entity);
+    match existing.and_then(|e| world.get_entity_mut(e).ok()) {
+        Some(mut e) => {
+            e.insert(components);
+        }
+        None => {
+            let id = world.resource_mut::<NetIds>().next_id();
+            let e = world.spawn((Player { slot }, id, components)).id();
+            if let Some(s) = world.resource_mut::<Slots>().get_mut(slot) {
+                s.entity = Some(e);
+            }
+        }
+    }
+    world.write_message(GameEvent::Spawned { slot, origin: spot.origin });
+    true
+}
