@@ -8,6 +8,7 @@ mod commands;
 pub mod cvars;
 pub mod health;
 pub mod logging;
+pub mod map_info;
 pub mod server;
 pub mod stdin_console;
 pub mod tick_stats;
@@ -22,7 +23,8 @@ pub fn run(cli: Cli) -> ExitCode {
     if let Some(path) = &cli.health_check {
         return match health::check(path) {
             Ok(text) => {
-                println!("healthy: {text}");
+                use std::io::Write;
+                let _ = writeln!(std::io::stdout(), "healthy: {text}");
                 ExitCode::SUCCESS
             }
             Err(e) => {
@@ -30,6 +32,10 @@ pub fn run(cli: Cli) -> ExitCode {
                 ExitCode::FAILURE
             }
         };
+    }
+    if let Some(path) = &cli.map_info {
+        logging::init(cli.log_format, None).ok();
+        return map_info::run(path, cli.json, cli.obj.as_deref());
     }
     if let Err(e) = logging::init(cli.log_format, cli.log_file.as_deref()) {
         eprintln!("quarry-server: {e}");

@@ -63,7 +63,11 @@ impl Printer {
         };
         match guard.as_mut() {
             Some(f) => f(format!("{line}\n")),
-            None => println!("{line}"),
+            None => {
+                use std::io::Write;
+                // A closed stdout must not take the server down.
+                let _ = writeln!(std::io::stdout(), "{line}");
+            }
         }
     }
 
