@@ -58,6 +58,7 @@ pub struct CvarSet {
     pending: BTreeMap<String, PendingValue>,
     cheats_allowed: bool,
     warnings: Vec<String>,
+    generation: u64,
 }
 
 fn key(name: &str) -> String {
@@ -99,6 +100,7 @@ impl CvarSet {
             archive_requested: false,
         });
         self.by_name.insert(k.clone(), index);
+        self.generation += 1;
         let id = CvarId(index);
         if let Some(p) = self.pending.remove(&k) {
             let cvar = &mut self.cvars[index];
@@ -197,7 +199,15 @@ impl CvarSet {
             cvar.latched = Some(value);
             return Ok(SetOutcome::Latched);
         }
-        Ok(Self::store(cvar, value))
+        let outcome = Self::store(cvar, value);
+        self.bump(&outcome);
+        Ok(outcome)
+    }
+
+    fn bump(&mut self, outcome: &SetOutcome) {
+        if *outcome == SetOutcome::Changed {
+            self.generation += 1;
+        }
     }
 
     /// Sets a cvar from code, bypassing read-only, cheat and latch rules (but
@@ -206,7 +216,9 @@ impl CvarSet {
         let cvar = &mut self.cvars[id.0];
         let value = cvar.def.parse(text)?;
         cvar.latched = None;
-        Ok(Self::store(cvar, value))
+        let outcome = Self::store(cvar, value);
+        self.bump(&outcome);
+        Ok(outcome)
     }
 
     fn store(cvar: &mut Cvar, value: CvarValue) -> SetOutcome {
@@ -216,6 +228,13 @@ impl CvarSet {
         cvar.value = value;
         cvar.modified += 1;
         SetOutcome::Changed
+    }
+
+    /// A counter that changes whenever any registered cvar's value changes
+    /// (or a cvar is registered): compare with a remembered value to know
+    /// whether settings derived from cvars need re-reading.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Puts a cvar back to its default (same rules as [`CvarSet::set`]).
@@ -238,6 +257,7 @@ impl CvarSet {
                 changed.push(cvar.def.name.clone());
             }
         }
+        self.generation += changed.len() as u64;
         changed
     }
 
@@ -338,6 +358,17 @@ mod tests {
         assert_eq!(s.int(id), 16);
         assert_eq!(s.apply_latched(), vec!["sv_maxclients".to_owned()]);
         assert_eq!(s.int(id), 32);
+    }
+
+    #[test]
+    fn generation_moves_on_every_change_only() {
+        let mut s = CvarSet::new();
+        s.register(CvarDef::int("a", 1, 0, 10, "")).expect("r");
+        let g = s.generation();
+        set(&mut s, "a", "1").expect("same");
+        assert_eq!(s.generation(), g);
+        set(&mut s, "a", "2").expect("set");
+        assert!(s.generation() > g);
     }
 
     #[test]
