@@ -73,8 +73,18 @@ fn push_unique(out: &mut Vec<DPlane>, p: DPlane) {
     }
 }
 
-/// The clip planes of one triangle (a zero-thickness solid, as patch
-/// triangles are): both sides, the axial planes and the edge bevels.
+/// Half the thickness given to patch triangles, in units.
+///
+/// A zero-thickness solid never stops a point trace: the enter and leave
+/// fractions of its two faces are equal and the clip needs `enter < leave`.
+/// Pushing each face out by 1/16 unit (far below anything a player could
+/// notice, far above `f32` rounding at map scale) makes patches two-sided
+/// for shots as well as for boxes.
+pub(crate) const PATCH_HALF_THICKNESS: f64 = 0.0625;
+
+/// The clip planes of one patch triangle, a slab `PATCH_HALF_THICKNESS`
+/// either side of its plane: both faces, the axial planes and the edge
+/// bevels (computed on the flat triangle, then pushed out like the faces).
 pub(crate) fn triangle_planes(tri: [DVec3; 3]) -> Option<(Vec<Plane>, Vec3, Vec3)> {
     let [a, b, c] = tri;
     let n = (b - a).cross(c - a);
@@ -84,9 +94,15 @@ pub(crate) fn triangle_planes(tri: [DVec3; 3]) -> Option<(Vec<Plane>, Vec3, Vec3
     let n = n.normalize();
     let d = n.dot(a);
     let faces = [DPlane { normal: n, dist: d }, DPlane { normal: -n, dist: -d }];
-    let planes = collision_planes(&tri, &faces, &[(0, 1), (1, 2), (0, 2)]);
+    let mut planes = collision_planes(&tri, &faces, &[(0, 1), (1, 2), (0, 2)]);
+    // The slab is the Minkowski sum of the triangle and a segment along n:
+    // each supporting plane moves out by the segment's support, h |m . n|.
+    for p in &mut planes {
+        p.dist += (PATCH_HALF_THICKNESS * p.normal.as_dvec3().dot(n).abs()) as f32;
+    }
     let v = tri.map(|p| p.as_vec3());
-    Some((planes, v[0].min(v[1]).min(v[2]), v[0].max(v[1]).max(v[2])))
+    let pad = (n.abs() * PATCH_HALF_THICKNESS).as_vec3();
+    Some((planes, v[0].min(v[1]).min(v[2]) - pad, v[0].max(v[1]).max(v[2]) + pad))
 }
 
 #[cfg(test)]
@@ -111,7 +127,10 @@ mod tests {
             triangle_planes([DVec3::ZERO, DVec3::new(64.0, 0.0, 0.0), DVec3::new(0.0, 64.0, 0.0)]).expect("triangle");
         assert_eq!(planes[0].normal, Vec3::Z);
         assert_eq!(planes[1].normal, -Vec3::Z);
-        assert_eq!((mins, maxs), (Vec3::ZERO, Vec3::new(64.0, 64.0, 0.0)));
+        assert_eq!(planes[0].dist, PATCH_HALF_THICKNESS as f32);
+        assert_eq!(planes[2].dist, 64.0, "side planes are not thickened");
+        let h = PATCH_HALF_THICKNESS as f32;
+        assert_eq!((mins, maxs), (Vec3::new(0.0, 0.0, -h), Vec3::new(64.0, 64.0, h)));
         // +-z, +-x, +-y and the hypotenuse bevel.
         assert_eq!(planes.len(), 6 + 1);
         assert!(triangle_planes([DVec3::ZERO, DVec3::X, DVec3::X * 2.0]).is_none());
