@@ -75,6 +75,7 @@ def build(builder) -> Built:
     checks.check_rooms(builder, report)
     checks.check_links(builder, report)
     checks.check_fit(world, report)
+    checks.check_spawn_facing(world, report)
     checks.check_jumppads(world, report)
     checks.check_teleports(world, report)
     cols = checks.Columns(world)

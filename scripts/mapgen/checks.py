@@ -135,6 +135,26 @@ def check_fit(world: World, report):
     report.append(f"{len(spawn_boxes)} spawns and every item fit the 30x30x56 player box (with 1 unit to spare), 1..8 units above the floor")
 
 
+def check_spawn_facing(world: World, report, clear=192):
+    """Every spawn faces at least `clear` units of open space (the box
+    raised by a step height, so facing up a staircase counts as open)."""
+    bad = []
+    for e in world.b.entities:
+        if e.classname not in SPAWN_CLASSES:
+            continue
+        a = math.radians(int(e.keys["angle"]))
+        d = (math.cos(a), math.sin(a))
+        o = e.origin
+        for step in range(0, clear + 1, 8):
+            p = (o[0] + d[0] * step, o[1] + d[1] * step, o[2] + STEP)
+            if world.hits(*world.player_box(p)):
+                bad.append(f"spawn at {o} angle {e.keys['angle']} faces a wall {step} units ahead")
+                break
+    if bad:
+        raise CheckError(f"{world.b.name}: " + "; ".join(bad))
+    report.append(f"every spawn faces {clear}+ units of open space")
+
+
 def _mover_sweep_hits(ent, solid, bmin, bmax):
     """Does the box overlap the mover anywhere along its travel?"""
     lo, hi = solid.lo, solid.hi

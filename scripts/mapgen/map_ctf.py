@@ -53,7 +53,7 @@ def build_red(m: MapBuilder):
     tgt = m.point("target_position", -384, -48, 280, targetname="red_pad")
     m.jumppads.append((trig, tgt, 192, (-497, -113, -271, 433)))
 
-    for x, y, a in ((-1984, -352, 0), (-1664, -352, 90), (-1600, 128, 180), (-1984, 320, 0), (-1760, -192, 0)):
+    for x, y, a in ((-1984, -352, 0), (-1664, -352, 0), (-1600, 128, 180), (-1984, 320, 315), (-1760, -192, 90)):
         m.point("team_CTF_redspawn", x, y, f(0), angle=a)
     m.point("team_CTF_redflag", -1888, 0, f(32))
     for cls, x, y, z in (
