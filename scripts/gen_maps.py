@@ -137,6 +137,10 @@ def check(maps_dir: Path, reference=None) -> int:
                             print("  ...")
                             break
                         print("  " + line)
+        committed = maps_dir / trenchbroom.CFG_PATH
+        if committed.is_file():
+            trenchbroom.validate_game_config(committed.read_text(encoding="utf-8"))
+            print(f"maps/{trenchbroom.CFG_PATH} parses (JSON with // comments stripped)")
         if bad:
             print(f"{bad} generated file(s) differ from maps/: run python3 scripts/gen_maps.py and commit")
             return 1

@@ -80,6 +80,7 @@ def build(builder) -> Built:
     checks.check_teleports(world, report)
     cols = checks.Columns(world)
     checks.check_headroom(cols, report)
+    checks.check_expectations(cols, report)
     checks.check_reachable(cols, report, world.landings)
     if builder.mirror_x:
         checks.check_mirror(builder, world_brushes, report)

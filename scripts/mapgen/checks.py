@@ -335,6 +335,20 @@ def check_headroom(cols: Columns, report, min_clear=64):
     report.append(f"headroom: {n} floor samples, every one has {worst[0]:.0f}+ units above it (need {min_clear})")
 
 
+def check_expectations(cols: Columns, report):
+    """Feature claims a map makes about its columns: at (x, y) there are
+    walkable floors at exactly these heights with at least this headroom."""
+    for label, (x, y), want in cols.world.b.expect:
+        got = cols.floors.get(cols.cell(x, y), [])
+        if [g[0] for g in got] != [float(z) for z, _ in want]:
+            raise CheckError(f"{cols.world.b.name}: {label}: floors at {(x, y)} are {got}, expected {want}")
+        for (z, need), (_, clear) in zip(want, got):
+            if clear < need:
+                raise CheckError(f"{cols.world.b.name}: {label}: only {clear} above the floor at {z}")
+        desc = ", ".join(f"floor {z:g} with {c:g} clear" for z, c in got)
+        report.append(f"{label} at {(x, y)}: {desc}")
+
+
 def check_reachable(cols: Columns, report, jumps):
     """A walk graph over the column floors (step up <= 18, fall any height,
     jump pads, teleporters): every spawn must reach every spawn and item."""

@@ -66,6 +66,8 @@ def build() -> MapBuilder:
 
     # N: quad ledge at 320, open to G (one-way drop of 320)
     m.air(-320, 384, 320, 320, 768, 576, name="quad ledge N")
+    m.expect.append(("one-way drop, N's edge", (8, 392), [(320, 96)]))
+    m.expect.append(("one-way drop, G below it", (8, 376), [(0, 96)]))
     m.features.append("quad ledge N (-320..320, 384..768, floor 320): overlooks G, a 320-unit one-way drop")
     # NE corridor and the STE stairwell down to E
     m.air(320, 640, 320, 640, 736, 448, kind="corridor", name="NE corridor")
@@ -87,6 +89,7 @@ def build() -> MapBuilder:
     m.box(-96, -704, 144, 96, -576, 160, "metal")
     m.air(-576, -704, 160, -96, -576, 320, kind="corridor", name="Pw passage")
     m.air(96, -704, 160, 576, -576, 320, kind="corridor", name="Pe passage")
+    m.expect.append(("catwalk over corridor C", (8, -632), [(0, 80), (160, 96)]))
     m.features.append("catwalk (x -96..96, y -704..-576, 144..160) crosses corridor C (floor 0, ceiling 352) between passages Pw and Pe at 160")
 
     # S: south hall

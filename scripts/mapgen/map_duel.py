@@ -55,6 +55,8 @@ def build() -> MapBuilder:
 
     # LD: railgun ledge off W overlooking H: a one-way drop of 128
     m.air(-384, -320, 128, -192, -64, 288, kind="corridor", name="ledge LD")
+    m.expect.append(("one-way drop, ledge LD", (-280, -312), [(128, 96)]))
+    m.expect.append(("one-way drop, H below LD", (-280, -328), [(0, 96)]))
     m.features.append("railgun ledge LD (x -384..-192) opens into H 128 units up: a one-way drop")
 
     # B: bridge corridor W -> E, 4 steps up from 128 to 192

@@ -90,6 +90,8 @@ class MapBuilder:
         self.jumppads: list[tuple] = []
         self.teleports: list[tuple] = []
         self.mirror_x = False
+        # (label, (x, y), [(floor z, min headroom), ...]) claims to verify
+        self.expect: list[tuple] = []
         self.features: list[str] = []
 
     # -- play space and detail ----------------------------------------
