@@ -61,6 +61,8 @@ def find_reference(arg):
 
 def generate(out: Path, log, render_dir=None, reference=None):
     """Write every generated file under `out` (a maps/ directory)."""
+    buildmod.selftest()
+    log("selftest: a flipped plane, a missing plane and a leak are all caught")
     ref = find_reference(reference)
     if ref:
         n, ok, flipped = buildmod.reference_check(ref)

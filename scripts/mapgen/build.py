@@ -152,3 +152,33 @@ def reference_check(path):
         if len(planes_vertices(flipped)) >= 4:
             flipped_ok += 1
     return len(brushes), ok, flipped_ok
+
+
+def selftest():
+    """The checks must catch what they claim to: a flipped plane, a missing
+    plane, a leak.  Run before every generation."""
+    from .geometry import Prism, box
+    from .world import Air, Grid
+
+    p = box(0, 0, 0, 64, 64, 64)
+    faces = p.faces()
+    check_brush_planes(faces, p.vertices(), "selftest box")
+    w = Prism(1, ((0, 0), (128, 0), (128, 64)), 0, 64)
+    check_brush_planes(w.faces(), w.vertices(), "selftest wedge")
+    for label, bad in (
+        ("flipped plane", [faces[0], (faces[1][0], faces[1][2], faces[1][1])] + faces[2:]),
+        ("missing plane", faces[:-1]),
+    ):
+        try:
+            check_brush_planes(bad, p.vertices(), label)
+        except GeometryError:
+            continue
+        raise AssertionError(f"selftest: a {label} was not caught")
+    g = Grid([Air((0, 0, 0), (128, 128, 128))], 16)
+    g.check_sealed("selftest room")
+    g.solid[g.idx(0, 1, 1)] = 0  # knock a hole in the west wall
+    try:
+        g.check_sealed("selftest leaky room")
+    except GeometryError:
+        return
+    raise AssertionError("selftest: a leak was not caught")
