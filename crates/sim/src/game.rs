@@ -121,6 +121,12 @@ impl Match {
         }
     }
 
+    /// Changes the tick rate (`sv_fps` changed mid-match); timers already
+    /// running keep their tick deadlines.
+    pub fn set_hz(&mut self, hz: u32) {
+        self.world.resource_mut::<MatchClock>().hz = hz.max(1);
+    }
+
     /// The current settings.
     pub fn settings(&self) -> &Settings {
         self.world.resource::<Settings>()

@@ -45,5 +45,21 @@ pub struct MapRes(pub quarry_map::LoadedMap);
 #[derive(Debug, Clone, Default)]
 pub struct GameData {}
 
+/// A content file under `config/` that could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum GameDataError {
+    /// A table file failed to load; the message names file, entry and field.
+    #[error("{0}")]
+    Table(String),
+}
+
+impl GameData {
+    /// Loads every table from `config_dir` (each module adds its file here).
+    pub fn load(config_dir: &std::path::Path) -> Result<Self, GameDataError> {
+        let _ = config_dir;
+        Ok(Self {})
+    }
+}
+
 /// Lets each game module add its resources and systems to a new match.
 fn install_modules(_world: &mut World, _schedule: &mut Schedule, _data: &GameData) {}

@@ -1,0 +1,107 @@
+//! Shared helpers for the simulation's end-to-end tests: synthetic maps as
+//! .map text, building a match, joining clients through the normal path,
+//! and stepping with commands pushed into the input queue.
+#![allow(dead_code, reason = "each test binary uses a subset of the helpers")]
+
+use glam::Vec3;
+use quarry_sim::slots::Slots;
+use quarry_sim::{ClientKind, GameData, Match, Settings, SlotId, UserCmd, UserInfo};
+
+/// One face through three points, wound so the normal points out of the brush.
+fn face(p0: Vec3, p1: Vec3, p2: Vec3, tex: &str) -> String {
+    format!("( {} {} {} ) ( {} {} {} ) ( {} {} {} ) {tex} 0 0 0 1 1\n", p0.x, p0.y, p0.z, p1.x, p1.y, p1.z, p2.x, p2.y, p2.z)
+}
+
+fn plane_face(n: Vec3, p: Vec3, tex: &str) -> String {
+    let u = n.any_orthonormal_vector();
+    let v = n.cross(u);
+    face(p + u * 64.0, p, p + v * 64.0, tex)
+}
+
+/// An axis-aligned brush from `lo` to `hi`.
+pub fn block(lo: Vec3, hi: Vec3, tex: &str) -> String {
+    let mut s = String::from("{\n");
+    for (n, p) in [(Vec3::NEG_X, lo), (Vec3::X, hi), (Vec3::NEG_Y, lo), (Vec3::Y, hi), (Vec3::NEG_Z, lo), (Vec3::Z, hi)] {
+        s += &plane_face(n, p, tex);
+    }
+    s += "}\n";
+    s
+}
+
+/// A closed room: floor top at z=0, inner space `-half..half` in x and y,
+/// `height` tall, 16-unit walls.
+pub fn room(half: f32, height: f32) -> Vec<String> {
+    let t = 16.0;
+    let tex = "quarry/wall";
+    vec![
+        block(Vec3::new(-half - t, -half - t, -t), Vec3::new(half + t, half + t, 0.0), tex),
+        block(Vec3::new(-half - t, -half - t, height), Vec3::new(half + t, half + t, height + t), tex),
+        block(Vec3::new(-half - t, -half - t, 0.0), Vec3::new(-half, half + t, height), tex),
+        block(Vec3::new(half, -half - t, 0.0), Vec3::new(half + t, half + t, height), tex),
+        block(Vec3::new(-half, -half - t, 0.0), Vec3::new(half, -half, height), tex),
+        block(Vec3::new(-half, half, 0.0), Vec3::new(half, half + t, height), tex),
+    ]
+}
+
+/// A point entity with extra key/values.
+pub fn entity(classname: &str, origin: Vec3, keys: &[(&str, &str)]) -> String {
+    let mut s = format!("{{\n\"classname\" \"{classname}\"\n\"origin\" \"{} {} {}\"\n", origin.x, origin.y, origin.z);
+    for (k, v) in keys {
+        s += &format!("\"{k}\" \"{v}\"\n");
+    }
+    s += "}\n";
+    s
+}
+
+/// A map: worldspawn with `brushes`, then `entities`.
+pub fn map_text(brushes: &[String], entities: &[String]) -> String {
+    format!("{{\n\"classname\" \"worldspawn\"\n{}}}\n{}", brushes.concat(), entities.concat())
+}
+
+/// A 1024x1024 room with spawn points in a ring, facing +X.
+pub fn arena_text(spawns: usize) -> String {
+    let ents: Vec<String> = (0..spawns)
+        .map(|i| {
+            let a = i as f32 / spawns as f32 * std::f32::consts::TAU;
+            entity("info_player_deathmatch", Vec3::new(a.cos() * 380.0, a.sin() * 380.0, 25.0), &[("angle", "0")])
+        })
+        .collect();
+    map_text(&room(512.0, 256.0), &ents)
+}
+
+/// Settings for tests: no warmup, no limits unless a test sets them.
+pub fn test_settings() -> Settings {
+    Settings { warmup: false, fraglimit: 0, timelimit_min: 0.0, ..Settings::default() }
+}
+
+/// A match on map text.
+pub fn match_on(text: &str, settings: Settings, seed: u64) -> Match {
+    let map = match quarry_map::load_str(text, "test.map", &quarry_map::LoadOptions::default()) {
+        Ok(m) => m,
+        Err(e) => panic!("test map failed to load: {e}"),
+    };
+    match Match::new(map, &GameData::default(), settings, seed, Slots::new(16), 60) {
+        Ok(m) => m,
+        Err(e) => panic!("match: {e}"),
+    }
+}
+
+/// Connects and enters a client the way the network layer does.
+pub fn join(m: &mut Match, name: &str, kind: ClientKind) -> SlotId {
+    let slot = m.connect(kind, UserInfo { name: name.into(), ..UserInfo::default() }).expect("slot");
+    m.enter_game(slot).expect("enter");
+    slot
+}
+
+/// Steps `ticks` ticks; `cmd(slot, tick)` gives each listed slot's command.
+pub fn run(m: &mut Match, slots: &[SlotId], ticks: u32, mut cmd: impl FnMut(SlotId, u32) -> UserCmd) {
+    for _ in 0..ticks {
+        let tick = m.tick() + 1;
+        for &s in slots {
+            let mut c = cmd(s, tick);
+            c.tick = tick;
+            m.push_cmd(s, c).expect("push");
+        }
+        m.step();
+    }
+}
