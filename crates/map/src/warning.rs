@@ -54,6 +54,11 @@ pub enum SkipReason {
         /// Distinct planes found.
         planes: usize,
     },
+    /// More distinct planes than a brush may have (a corrupt file).
+    TooManyPlanes {
+        /// Distinct planes found.
+        planes: usize,
+    },
     /// A face's three points are collinear, so it defines no plane.
     DegenerateFace {
         /// Index of the face inside the brush.
@@ -88,6 +93,7 @@ impl fmt::Display for SkipReason {
             SkipReason::Parse { message } => write!(f, "parse error: {message}"),
             SkipReason::Unsupported { keyword } => write!(f, "unsupported primitive `{keyword}`"),
             SkipReason::TooFewPlanes { planes } => write!(f, "only {planes} distinct planes"),
+            SkipReason::TooManyPlanes { planes } => write!(f, "{planes} planes, more than a brush may have"),
             SkipReason::DegenerateFace { face } => write!(f, "face {face} has collinear points"),
             SkipReason::NonFinite => write!(f, "non-finite coordinate"),
             SkipReason::NoVolume { vertices } => write!(f, "no volume ({vertices} corners)"),

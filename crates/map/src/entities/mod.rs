@@ -1,5 +1,5 @@
 //! Entities: every entity of the file as one typed list, through one table
-//! of class names covering Quake 1 and Quake 3 ([`classes`]).
+//! of class names covering Quake 1 and Quake 3 (`entities/classes.rs`).
 //!
 //! Each [`Entity`] keeps its class name, key/value pairs and line, plus an
 //! [`EntityKind`] with the typed meaning: spawn points, items, jump pads,

@@ -26,11 +26,20 @@ const MERGE_EPSILON: f64 = 0.01;
 /// A brush thinner than this (on every corner behind some face) has no volume.
 const MIN_THICKNESS: f64 = 0.05;
 
+/// Most distinct planes a brush may have. Corner finding is cubic in the
+/// plane count, so a corrupt file with a 10,000-sided brush must not stall
+/// the loader; real brushes have well under 50 (q3map2 allows 300 sides
+/// before merging duplicates, qbsp far fewer).
+pub(crate) const MAX_BRUSH_PLANES: usize = 128;
+
 /// Builds the convex solid bounded by `planes` (normals pointing out).
 pub(crate) fn build_brush(planes: &[DPlane]) -> Result<ConvexSolid, SkipReason> {
     let planes = distinct_planes(planes);
     if planes.len() < 4 {
         return Err(SkipReason::TooFewPlanes { planes: planes.len() });
+    }
+    if planes.len() > MAX_BRUSH_PLANES {
+        return Err(SkipReason::TooManyPlanes { planes: planes.len() });
     }
     if is_unbounded(&planes) {
         return Err(SkipReason::Open);
@@ -243,6 +252,17 @@ mod tests {
         let mut empty = cube.clone();
         empty.push(DPlane { normal: DVec3::Z, dist: -5.0 });
         assert!(matches!(build_brush(&empty).unwrap_err(), SkipReason::NoVolume { .. }));
+    }
+
+    #[test]
+    fn too_many_planes_are_refused() {
+        let planes: Vec<DPlane> = (0..200)
+            .map(|i| {
+                let a = i as f64 * 0.1;
+                DPlane { normal: DVec3::new(a.cos(), a.sin(), (i % 3) as f64 - 1.0).normalize(), dist: 64.0 }
+            })
+            .collect();
+        assert!(matches!(build_brush(&planes), Err(SkipReason::TooManyPlanes { .. })));
     }
 
     #[test]

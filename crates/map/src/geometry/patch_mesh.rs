@@ -10,6 +10,11 @@
 
 use glam::DVec3;
 
+/// Most triangles one patch may produce; finer requests are coarsened
+/// evenly. A real patch yields tens to hundreds; a corrupt 129x129 grid at
+/// the full subdivision level would yield half a million.
+pub(crate) const MAX_PATCH_TRIANGLES: usize = 16_384;
+
 /// A triangle mesh from one patch.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PatchMesh {
@@ -64,6 +69,13 @@ pub(crate) fn tessellate(width: usize, height: usize, points: &[DVec3], t: Tesse
             (0..width).map(|c| steps_for(at(2 * sr, c), at(2 * sr + 1, c), at(2 * sr + 2, c), t)).max().unwrap_or(1)
         })
         .collect();
+    let (mut col_steps, mut row_steps) = (col_steps, row_steps);
+    let triangles = |c: &[u32], r: &[u32]| 2 * c.iter().sum::<u32>() as usize * r.iter().sum::<u32>() as usize;
+    while triangles(&col_steps, &row_steps) > MAX_PATCH_TRIANGLES && col_steps.iter().chain(&row_steps).any(|&n| n > 1) {
+        for n in col_steps.iter_mut().chain(row_steps.iter_mut()) {
+            *n = (*n / 2).max(1);
+        }
+    }
     // Parameter samples: (segment, t) pairs along each direction, shared edges once.
     let samples = |steps: &[u32]| -> Vec<(usize, f64)> {
         let mut out = vec![(0, 0.0)];
@@ -139,6 +151,16 @@ mod tests {
         let m = tessellate(5, 3, &pts, FINE);
         assert_eq!(m.vertices.len(), 3 * 2, "two flat segments share one seam column");
         assert_eq!(m.triangles.len(), 4);
+    }
+
+    #[test]
+    fn huge_grids_are_capped() {
+        let (w, h) = (129, 129);
+        let pts: Vec<DVec3> =
+            (0..h).flat_map(|r| (0..w).map(move |c| DVec3::new(c as f64, r as f64, ((c + r) % 2) as f64 * 50.0))).collect();
+        let m = tessellate(w, h, &pts, Tessellation { max_steps: 64, tolerance: 0.0 });
+        assert!(m.triangles.len() <= MAX_PATCH_TRIANGLES, "{}", m.triangles.len());
+        assert!(!m.triangles.is_empty());
     }
 
     #[test]

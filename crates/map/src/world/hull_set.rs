@@ -64,6 +64,9 @@ pub(crate) struct HullSet {
     shapes: Vec<HullShape>,
     bvh: Bvh,
     contents: Contents,
+    /// Bounds of all hulls, cached by `rebuild` for a cheap early-out
+    /// (a map has dozens of small mover sets a trace usually misses).
+    bounds: Option<(Vec3, Vec3)>,
 }
 
 impl std::fmt::Debug for HullSet {
@@ -92,6 +95,10 @@ impl HullSet {
     pub(crate) fn rebuild(&mut self) {
         let leaves: Vec<Aabb> = self.records.iter().map(|r| Aabb::new(r.mins, r.maxs)).collect();
         self.bvh = if leaves.is_empty() { Bvh::new() } else { Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves) };
+        self.bounds = self.records.iter().fold(None, |acc, r| match acc {
+            None => Some((r.mins, r.maxs)),
+            Some((lo, hi)) => Some((r.mins.min(lo), r.maxs.max(hi))),
+        });
     }
 
     /// Number of hulls.
@@ -109,12 +116,9 @@ impl HullSet {
         &self.shapes
     }
 
-    /// Bounds of all hulls, or `None` if empty.
+    /// Bounds of all hulls (as of the last `rebuild`), or `None` if empty.
     pub(crate) fn bounds(&self) -> Option<(Vec3, Vec3)> {
-        self.records.iter().fold(None, |acc, r| match acc {
-            None => Some((r.mins, r.maxs)),
-            Some((lo, hi)) => Some((r.mins.min(lo), r.maxs.max(hi))),
-        })
+        self.bounds
     }
 
     fn planes_of(&self, r: &HullRecord) -> &[Plane] {
@@ -125,10 +129,11 @@ impl HullSet {
     /// Clips `sweep` against every hull whose contents intersect `mask`,
     /// folding the result into `state`.
     pub(crate) fn trace(&self, sweep: &Sweep, mask: Contents, state: &mut TraceState) {
-        if !self.contents.intersects(mask) || self.records.is_empty() {
-            return;
-        }
         let (mut lo, mut hi) = sweep.bounds(state.fraction);
+        match self.bounds {
+            Some((min, max)) if self.contents.intersects(mask) && aabb_overlap(min, max, lo, hi) => {}
+            _ => return,
+        }
         self.bvh.traverse(|node| {
             if !aabb_overlap(node.mins(), node.maxs(), lo, hi) {
                 return TraversalAction::Prune;
@@ -169,10 +174,11 @@ impl HullSet {
     /// Calls `f` for every hull overlapping the box `centre ± half` (touching
     /// counts) whose contents intersect `mask`.
     pub(crate) fn for_each_overlap(&self, centre: Vec3, half: Vec3, mask: Contents, mut f: impl FnMut(&HullRecord)) {
-        if !self.contents.intersects(mask) || self.records.is_empty() {
-            return;
-        }
         let (lo, hi) = (centre - half, centre + half);
+        match self.bounds {
+            Some((min, max)) if self.contents.intersects(mask) && aabb_overlap(min, max, lo, hi) => {}
+            _ => return,
+        }
         self.bvh.traverse(|node| {
             if !aabb_overlap(node.mins(), node.maxs(), lo, hi) {
                 return TraversalAction::Prune;
