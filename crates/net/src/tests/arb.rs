@@ -1,0 +1,116 @@
+//! proptest strategies for every wire type, shared by the unit tests, the
+//! fuzz-style decoder tests and the harness tests.
+
+use proptest::prelude::*;
+
+use crate::snapshot::{AMMO_SLOTS, EntityKind, EntityState, PlayerState, Snapshot};
+
+/// A finite float in a game-like range (NaN never round-trips through `==`).
+pub(crate) fn coord() -> impl Strategy<Value = f32> {
+    prop_oneof![Just(0.0f32), -70000.0f32..70000.0]
+}
+
+/// Any player state.
+pub(crate) fn player() -> impl Strategy<Value = PlayerState> {
+    (
+        (prop::array::uniform3(coord()), prop::array::uniform3(coord()), coord(), coord()),
+        (any::<i32>(), any::<i32>(), any::<u8>(), prop::array::uniform16(any::<i32>())),
+        (any::<u32>(), any::<u8>(), any::<u16>(), any::<i32>(), any::<u8>()),
+    )
+        .prop_map(|((origin, velocity, pitch, yaw), (health, armor, weapon, ammo), (weapons, powerups, flags, score, team))| {
+            let ammo: [i32; AMMO_SLOTS] = ammo;
+            PlayerState { origin, velocity, pitch, yaw, health, armor, weapon, ammo, weapons, powerups, flags, score, team }
+        })
+}
+
+/// Any entity kind.
+pub(crate) fn kind() -> impl Strategy<Value = EntityKind> {
+    (0u8..5).prop_map(|t| EntityKind::from_tag(t).unwrap_or_default())
+}
+
+/// Any entity with the given id.
+pub(crate) fn entity(id: u32) -> impl Strategy<Value = EntityState> {
+    (
+        kind(),
+        prop::array::uniform3(any::<i32>()),
+        prop::array::uniform3(any::<u16>()),
+        prop::array::uniform3(any::<i16>()),
+        (any::<u16>(), any::<u8>(), any::<u8>(), any::<u16>(), any::<u32>()),
+    )
+        .prop_map(move |(kind, origin, angles, velocity, (model, team, weapon, flags, aux))| EntityState {
+            id,
+            kind,
+            origin,
+            angles,
+            velocity,
+            model,
+            team,
+            weapon,
+            flags,
+            aux,
+        })
+}
+
+/// A sorted entity list with ids drawn from `0..id_space` (small spaces make
+/// base and new snapshots overlap, exercising changed/new/removed).
+pub(crate) fn entities(id_space: u32, max: usize) -> impl Strategy<Value = Vec<EntityState>> {
+    prop::collection::btree_set(0..id_space, 0..=max)
+        .prop_flat_map(|ids| ids.into_iter().map(entity).collect::<Vec<_>>())
+}
+
+/// Any snapshot at a tick in `ticks`.
+pub(crate) fn snapshot(ticks: std::ops::Range<u32>) -> impl Strategy<Value = Snapshot> {
+    (ticks, any::<u32>(), player(), entities(64, 24)).prop_map(|(server_tick, acked_cmd_tick, player, entities)| Snapshot {
+        server_tick,
+        acked_cmd_tick,
+        player,
+        entities,
+    })
+}
+
+/// A base and a newer snapshot derived from it: some entities moved a
+/// little, some removed, some added, the player perturbed (what real play
+/// looks like), or an unrelated newer snapshot.
+pub(crate) fn base_and_next() -> impl Strategy<Value = (Snapshot, Snapshot)> {
+    let related = (snapshot(0..1_000_000), 1u32..40, prop::collection::vec((any::<u8>(), -200i32..200), 0..24), player(), any::<bool>(), entities(96, 6))
+        .prop_map(|(base, gap, edits, other_player, swap_player, extra)| {
+            let mut next = base.clone();
+            next.server_tick = base.server_tick + gap;
+            next.acked_cmd_tick = next.server_tick.saturating_sub(3);
+            if swap_player {
+                next.player = other_player;
+            } else {
+                next.player.origin[0] += 1.5;
+            }
+            for (pick, d) in edits {
+                let n = next.entities.len();
+                if n == 0 {
+                    break;
+                }
+                let i = usize::from(pick) % n;
+                match pick % 5 {
+                    0 => {
+                        next.entities.remove(i);
+                    }
+                    _ => {
+                        if let Some(e) = next.entities.get_mut(i) {
+                            e.origin[0] = e.origin[0].wrapping_add(d);
+                            e.angles[1] = e.angles[1].wrapping_add(d as u16);
+                            e.velocity[2] = e.velocity[2].wrapping_add(d as i16);
+                        }
+                    }
+                }
+            }
+            for e in extra {
+                if let Err(at) = next.entities.binary_search_by_key(&e.id, |x| x.id) {
+                    next.entities.insert(at, e);
+                }
+            }
+            (base, next)
+        });
+    let unrelated = (snapshot(0..1_000_000), snapshot(0..1_000_000)).prop_map(|(a, mut b)| {
+        b.server_tick = a.server_tick + 1 + b.server_tick % 100;
+        (a, b)
+    });
+    prop_oneof![3 => related, 1 => unrelated]
+}

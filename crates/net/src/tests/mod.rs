@@ -1,0 +1,4 @@
+//! In-crate tests that need `pub(crate)` items: strategies, decoder fuzzing
+//! and the simulated-network harness.
+
+pub(crate) mod arb;
