@@ -110,11 +110,13 @@ impl<'a> Keys<'a> {
 }
 
 /// Quake's `AngleVectors` forward vector for (pitch, yaw, roll) in degrees:
-/// positive pitch looks down.
+/// positive pitch looks down. Components within `f32` noise of zero (from
+/// `cos(90°)`) are made exactly zero, so a door at angle 90 moves along +Y.
 pub(crate) fn forward(angles: Vec3) -> Vec3 {
     let (sp, cp) = angles.x.to_radians().sin_cos();
     let (sy, cy) = angles.y.to_radians().sin_cos();
-    Vec3::new(cp * cy, cp * sy, -sp)
+    let snap = |v: f32| if v.abs() < 1e-6 { 0.0 } else { v };
+    Vec3::new(snap(cp * cy), snap(cp * sy), snap(-sp))
 }
 
 #[cfg(test)]
@@ -149,7 +151,8 @@ mod tests {
         let dir = |keys: &[(&str, &str)]| Keys::new(&ent(keys), "m", 0).move_dir();
         assert_eq!(dir(&[("angle", "-1")]), Vec3::Z);
         assert_eq!(dir(&[("angle", "-2")]), Vec3::NEG_Z);
-        assert!((dir(&[("angle", "90")]) - Vec3::Y).length() < 1e-6);
+        assert_eq!(dir(&[("angle", "90")]), Vec3::Y);
+        assert_eq!(dir(&[("angles", "-90 0 0")]), Vec3::Z);
         assert!((dir(&[]) - Vec3::X).length() < 1e-6);
         // A Quake 1 push pad: pitch -86 points almost straight up.
         let up = dir(&[("angles", "-86 270 0")]);
