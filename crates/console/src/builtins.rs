@@ -63,6 +63,28 @@ pub(crate) fn register<C: 'static>(console: &mut Console<C>) {
             console.print(format!("{count} cvars (A archive, S server info, C cheat, R read-only, L latched)"));
             Ok(())
         }),
+        CommandDef::new(
+            "cvardump",
+            "cvardump [PREFIX]",
+            "print cvars as a commented config: each description, allowed values and `// set NAME DEFAULT`",
+            |_, console, args| {
+                let prefix = args.first().map(String::as_str).unwrap_or("");
+                let mut lines = Vec::new();
+                for name in console.cvars().names_with_prefix(prefix) {
+                    let Some(c) = console.cvars().find(&name) else { continue };
+                    if c.def.flags.contains(crate::CvarFlags::READ_ONLY) {
+                        continue;
+                    }
+                    lines.push(format!("// {} ({}: {})", c.def.description, c.def.kind.type_name(), c.def.kind.allowed()));
+                    lines.push(format!("// set {} {}", c.def.name, crate::quote(&c.def.default)));
+                    lines.push(String::new());
+                }
+                for l in lines {
+                    console.print(l);
+                }
+                Ok(())
+            },
+        ),
         CommandDef::new("cmdlist", "cmdlist [PREFIX]", "list commands", |_, console, args| {
             let prefix = args.first().map(|p| p.to_ascii_lowercase()).unwrap_or_default();
             let lines: Vec<String> = console

@@ -35,7 +35,8 @@ pub struct Cli {
     #[arg(long, value_name = "N")]
     pub port: Option<u16>,
 
-    /// Run the tick loop without sleeping (headless matches and benchmarks).
+    /// Headless match: run the tick loop without sleeping or network until the match ends,
+    /// then print the scoreboard and ticks per second (with --json: one JSON object).
     #[arg(long)]
     pub fast: bool,
 
@@ -55,9 +56,17 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub map_info: Option<PathBuf>,
 
-    /// With --map-info: print JSON instead of text.
-    #[arg(long, requires = "map_info")]
+    /// Print JSON instead of text: the --map-info report, or the headless match summary with --fast.
+    #[arg(long)]
     pub json: bool,
+
+    /// Seed of the match RNG (every later match's seed derives from it); default: from the clock.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+
+    /// Directory bare map names are looked up in (`map NAME` loads DIR/NAME.map).
+    #[arg(long, value_name = "DIR", default_value = "maps")]
+    pub maps: PathBuf,
 
     /// With --map-info: also write the solid collision geometry as a Wavefront OBJ file.
     #[arg(long, value_name = "OUT.obj", requires = "map_info")]

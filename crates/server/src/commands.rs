@@ -23,7 +23,77 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
             Ok(())
         },
     ))?;
+    console.register_command(
+        CommandDef::new(
+            "map",
+            "map NAME|PATH",
+            "load a map and start a new match on it (NAME: maps/NAME.map; PATH: any .map file); everyone stays connected",
+            |state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]| {
+                let [name] = args else { return Err(ConsoleError::Usage { usage: "map NAME|PATH".into() }) };
+                let hz = u32::try_from(console.cvars().int(state.cvars.sv_fps)).unwrap_or(60);
+                let line = state
+                    .game
+                    .change_map(console.cvars_mut(), name, hz)
+                    .map_err(|e| ConsoleError::Command { command: "map".into(), message: e.to_string() })?;
+                console.print(line);
+                Ok(())
+            },
+        )
+        .complete_with(|_, args, partial| if args.is_empty() { map_names(partial) } else { Vec::new() }),
+    )?;
+    console.register_command(CommandDef::new(
+        "map_restart",
+        "map_restart",
+        "restart the current map with a new match (latched cvars apply)",
+        |state: &mut ServerState, console: &mut Console<ServerState>, _: &[String]| {
+            let hz = u32::try_from(console.cvars().int(state.cvars.sv_fps)).unwrap_or(60);
+            let line = state
+                .game
+                .restart(console.cvars_mut(), hz)
+                .map_err(|e| ConsoleError::Command { command: "map_restart".into(), message: e.to_string() })?;
+            console.print(line);
+            Ok(())
+        },
+    ))?;
+    console.register_command(CommandDef::new(
+        "say",
+        "say TEXT",
+        "send a chat line to everyone as the server",
+        |state: &mut ServerState, _: &mut Console<ServerState>, args: &[String]| {
+            let Some(game) = state.game.game.as_mut() else {
+                return Err(ConsoleError::Command { command: "say".into(), message: "no map is loaded".into() });
+            };
+            game.say(None, false, &args.join(" "))
+                .map_err(|e| ConsoleError::Command { command: "say".into(), message: e.to_string() })
+        },
+    ))?;
+    console.register_command(CommandDef::new(
+        "scores",
+        "scores",
+        "show the scoreboard of the running match",
+        |state: &mut ServerState, console: &mut Console<ServerState>, _: &[String]| {
+            let Some(game) = state.game.game.as_ref() else {
+                return Err(ConsoleError::Command { command: "scores".into(), message: "no map is loaded".into() });
+            };
+            for line in game.scoreboard().to_string().lines() {
+                console.print(line.to_owned());
+            }
+            Ok(())
+        },
+    ))?;
     Ok(())
+}
+
+fn map_names(partial: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("maps") else { return Vec::new() };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".map").map(str::to_owned))
+        .filter(|n| n.starts_with(partial))
+        .collect();
+    names.sort();
+    names
 }
 
 fn status(state: &mut ServerState, console: &mut Console<ServerState>, _: &[String]) -> Result<(), ConsoleError> {
@@ -52,6 +122,32 @@ fn status(state: &mut ServerState, console: &mut Console<ServerState>, _: &[Stri
         ),
         format!("map     : {}", state.map_description()),
     ];
+    let mut lines = lines;
+    if let Some(game) = state.game.game.as_ref() {
+        let slots = game.slots();
+        lines.push(format!(
+            "players : {} humans, {} bots ({} of {} slots)",
+            slots.humans(),
+            slots.bots(),
+            slots.humans() + slots.bots(),
+            slots.max()
+        ));
+        for (id, s) in slots.iter() {
+            lines.push(format!(
+                "  {:>2} {:<24} {:<9} {:<5} frags {:>3}  cmds {} stale {} dup {} flood {} clamped {}",
+                id.0,
+                s.userinfo.name,
+                s.team.name(),
+                if s.kind == quarry_sim::ClientKind::Bot { "bot" } else { "human" },
+                s.score.frags,
+                s.input.counters.accepted,
+                s.input.counters.stale,
+                s.input.counters.duplicate,
+                s.input.counters.flood,
+                s.input.counters.clamped
+            ));
+        }
+    }
     for l in lines {
         console.print(l);
     }

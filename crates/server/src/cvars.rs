@@ -18,6 +18,8 @@ pub struct ServerCvars {
     pub version: CvarId,
     /// `sv_healthFile`: where the tick loop writes its health file ("" = off).
     pub sv_health_file: CvarId,
+    /// `sv_mapRotation`: maps to cycle through when a match ends.
+    pub sv_map_rotation: CvarId,
 }
 
 /// The version string: crate version and target.
@@ -59,6 +61,14 @@ impl ServerCvars {
             "",
             "file the tick loop rewrites every 5 s for container health checks (quarry-server --health-check FILE); empty = off",
         ))?;
-        Ok(Self { sv_fps, sv_hostname, net_port, sv_cheats, version, sv_health_file })
+        let sv_map_rotation = console.register_cvar(
+            CvarDef::string(
+                "sv_mapRotation",
+                "q_dm1 q_duel1 q_ctf1",
+                "maps (names in the maps dir or paths) played in turn; when a match ends the next one loads; empty = replay the same map",
+            )
+            .flags(CvarFlags::ARCHIVE),
+        )?;
+        Ok(Self { sv_fps, sv_hostname, net_port, sv_cheats, version, sv_health_file, sv_map_rotation })
     }
 }

@@ -6,6 +6,8 @@ pub mod cli;
 pub mod clock;
 mod commands;
 pub mod cvars;
+pub mod game;
+pub mod headless;
 pub mod health;
 pub mod logging;
 pub mod map_info;
@@ -48,7 +50,13 @@ pub fn run(cli: Cli) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let options = ServerOptions { config_dir: cli.config.clone(), port: cli.port, fast: cli.fast };
+    let options = ServerOptions {
+        config_dir: cli.config.clone(),
+        port: cli.port,
+        fast: cli.fast,
+        maps_dir: cli.maps.clone(),
+        seed: cli.seed,
+    };
     if !options.config_dir.is_dir() {
         tracing::warn!("config directory {} does not exist; using defaults", options.config_dir.display());
     }
@@ -60,15 +68,27 @@ pub fn run(cli: Cli) -> ExitCode {
         }
     };
     let stop = server::stop_on_signals();
-    let stdin = stdin_console::StdinConsole::start(true);
+    // A headless match takes no console input.
+    let stdin = stdin_console::StdinConsole::start(!cli.fast, cli.fast && cli.json);
     stdin.printer.print(&cvars::version_string());
     server.startup(&plus);
     server.flush(&stdin.printer);
     for line in server.banner() {
         stdin.printer.print(&line);
     }
+    if cli.fast
+        && let Err(e) = headless::check_ready(&server)
+    {
+        eprintln!("quarry-server: {e}");
+        return ExitCode::from(2);
+    }
     tracing::info!("server running at {} Hz", server.console.cvars().int(server.state.cvars.sv_fps));
+    let wall = std::time::Instant::now();
     server.run(&stdin, &stop);
+    if cli.fast {
+        server.flush(&stdin.printer);
+        headless::print_summary(&server, wall.elapsed(), cli.json);
+    }
     let reason = server.state.quit_reason().unwrap_or("quit").to_owned();
     server.flush(&stdin.printer);
     stdin.restore_terminal();

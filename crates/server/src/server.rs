@@ -39,6 +39,8 @@ pub struct ServerState {
     pub cvars: ServerCvars,
     /// Running without sleeping.
     pub fast: bool,
+    /// The match and what starts the next one.
+    pub game: crate::game::GameHost,
     quit: Option<String>,
 }
 
@@ -55,7 +57,7 @@ impl ServerState {
 
     /// One line about the current map for `status`.
     pub fn map_description(&self) -> String {
-        "none loaded".to_owned()
+        self.game.describe()
     }
 }
 
@@ -68,6 +70,10 @@ pub struct ServerOptions {
     pub port: Option<u16>,
     /// `--fast`.
     pub fast: bool,
+    /// `--maps`.
+    pub maps_dir: PathBuf,
+    /// `--seed`.
+    pub seed: Option<u64>,
 }
 
 /// One server: console plus state.
@@ -88,8 +94,18 @@ impl Server {
         let mut console = Console::new();
         console.set_config_dir(&options.config_dir);
         let cvars = ServerCvars::register(&mut console)?;
+        let sim_cvars = quarry_sim::SimCvars::register(&mut console)?;
         crate::commands::register(&mut console)?;
-        let state = ServerState { started: Instant::now(), stats: TickStats::default(), cvars, fast: options.fast, quit: None };
+        let data = quarry_sim::GameData::load(&options.config_dir)?;
+        let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast);
+        let state = ServerState {
+            started: Instant::now(),
+            stats: TickStats::default(),
+            cvars,
+            fast: options.fast,
+            game,
+            quit: None,
+        };
         let mut server = Self {
             console,
             state,
@@ -203,10 +219,17 @@ impl Server {
         ]
     }
 
-    /// One tick of game work. The simulation, bots and network plug in here.
+    /// One tick of game work: the match steps; bots and network plug in here.
     pub fn tick(&mut self) {
         let started = Instant::now();
         self.sync_cvars();
+        let hz = self.clock_hz();
+        for line in self.state.game.tick(self.console.cvars(), hz) {
+            self.console.print(line);
+        }
+        if self.state.game.match_over() {
+            self.end_of_match();
+        }
         self.state.stats.record(started, started.elapsed());
         let cvars = self.console.cvars();
         let health_file = cvars.get(self.state.cvars.sv_health_file).value();
@@ -252,6 +275,31 @@ impl Server {
                 }
             }
             self.tick();
+        }
+    }
+
+    /// The match ended: a headless run stops; a server moves to the next
+    /// map of `sv_mapRotation` (or restarts this one).
+    fn end_of_match(&mut self) {
+        if self.state.fast {
+            self.state.request_quit("match over".to_owned());
+            return;
+        }
+        let rotation = self.console.cvars().string(self.state.cvars.sv_map_rotation);
+        let next = crate::game::next_in_rotation(&rotation, self.state.game.map_path.as_deref());
+        let hz = self.clock_hz();
+        let result = match next {
+            Some(name) => self.state.game.change_map(self.console.cvars_mut(), &name, hz),
+            None => self.state.game.restart(self.console.cvars_mut(), hz),
+        };
+        match result {
+            Ok(line) => self.console.print(line),
+            Err(e) => {
+                self.console.print(format!("error: next map: {e}; restarting the current one"));
+                if let Err(e) = self.state.game.restart(self.console.cvars_mut(), hz) {
+                    self.console.print(format!("error: restart failed: {e}"));
+                }
+            }
         }
     }
 

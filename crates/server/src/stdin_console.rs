@@ -55,6 +55,17 @@ impl Printer {
         Self { inner: Arc::new(Mutex::new(None)) }
     }
 
+    /// A printer that writes console output to stderr (headless `--json`,
+    /// where stdout carries only the summary).
+    pub fn stderr() -> Self {
+        let p = Self::stdout();
+        p.install(Box::new(|s| {
+            use std::io::Write;
+            let _ = std::io::stderr().write_all(s.as_bytes());
+        }));
+        p
+    }
+
     /// Prints one line of console output.
     pub fn print(&self, line: &str) {
         let mut guard = match self.inner.lock() {
@@ -88,10 +99,11 @@ pub struct StdinConsole {
 }
 
 impl StdinConsole {
-    /// Starts the stdin thread (TTY or plain), or none when `enabled` is false.
-    pub fn start(enabled: bool) -> Self {
+    /// Starts the stdin thread (TTY or plain), or none when `enabled` is false
+    /// (then console output goes to stderr if `output_to_stderr`).
+    pub fn start(enabled: bool, output_to_stderr: bool) -> Self {
         let (tx, rx) = mpsc::channel();
-        let printer = Printer::stdout();
+        let printer = if output_to_stderr { Printer::stderr() } else { Printer::stdout() };
         let stdin = std::io::stdin();
         let mut terminal = None;
         if enabled && stdin.is_terminal() && std::io::stdout().is_terminal() {

@@ -17,7 +17,13 @@ fn read(rel: &str) -> String {
 }
 
 fn registered_server() -> Server {
-    let options = ServerOptions { config_dir: repo_root().join("config"), port: None, fast: true };
+    let options = ServerOptions {
+        config_dir: repo_root().join("config"),
+        port: None,
+        fast: true,
+        maps_dir: repo_root().join("maps"),
+        seed: Some(1),
+    };
     Server::new(&options).expect("server registers its cvars")
 }
 
@@ -44,11 +50,31 @@ fn server_cfg_lists_every_operator_facing_cvar_with_its_default() {
 }
 
 #[test]
-fn shipped_server_cfg_runs_without_errors() {
+fn shipped_server_cfg_runs_without_errors_and_starts_the_default_map() {
     let mut server = registered_server();
     server.startup(&[]);
     let out = server.drain_output();
     assert!(out.iter().all(|l| !l.starts_with("error")), "{out:?}");
+    assert!(server.state.game.game.is_some(), "server.cfg must start a map: {out:?}");
+    for _ in 0..10 {
+        server.tick();
+    }
+}
+
+#[test]
+fn shipped_maps_are_what_the_generator_makes() {
+    // scripts/gen_maps.py regenerates maps/ and checks its own output; CI
+    // runs it through this test. Without python3 the check cannot run.
+    let Ok(status) = std::process::Command::new("python3")
+        .arg(repo_root().join("scripts/gen_maps.py"))
+        .arg("--check")
+        .current_dir(repo_root())
+        .status()
+    else {
+        eprintln!("skipping: python3 not found");
+        return;
+    };
+    assert!(status.success(), "scripts/gen_maps.py --check failed: maps/ differs from the generator's output");
 }
 
 #[test]

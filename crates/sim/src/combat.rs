@@ -160,7 +160,7 @@ pub fn kill(world: &mut World, victim: SlotId, killer: Option<SlotId>, means: Me
     }
     let counts = world.resource::<RulesState>().phase.counts();
     let gametype = world.resource::<RulesState>().gametype;
-    let mut team_delta = (Team::Free, 0);
+    let team_delta;
     {
         let mut slots = world.resource_mut::<Slots>();
         let victim_team = slots.get(victim).map_or(Team::Free, |s| s.team);

@@ -18,8 +18,10 @@ pub mod events;
 mod game;
 pub mod hash;
 pub mod input;
+pub mod items;
 mod lifecycle;
 pub mod movement;
+pub mod movers;
 pub mod pmove;
 pub mod rules;
 pub mod scene;
@@ -27,7 +29,9 @@ pub mod schedule;
 pub mod settings;
 pub mod slots;
 pub mod spawn;
+pub mod triggers;
 pub mod usercmd;
+pub mod weapons;
 
 use bevy_ecs::prelude::*;
 
@@ -43,7 +47,12 @@ pub struct MapRes(pub quarry_map::LoadedMap);
 /// Content a match is built from (weapon and item tables), loaded by the
 /// server from `config/` and shared by every match it starts.
 #[derive(Debug, Clone, Default)]
-pub struct GameData {}
+pub struct GameData {
+    /// The weapon table (`config/weapons.toml`).
+    pub weapons: weapons::WeaponTable,
+    /// The item table (`config/items.toml`).
+    pub items: items::ItemTable,
+}
 
 /// A content file under `config/` that could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -55,11 +64,34 @@ pub enum GameDataError {
 
 impl GameData {
     /// Loads every table from `config_dir` (each module adds its file here).
+    /// A table file that is absent means the built-in table (the same as the
+    /// shipped file), with a warning; a file that is present but wrong is an
+    /// error naming file, entry and field, so a typo never silently changes
+    /// the game.
     pub fn load(config_dir: &std::path::Path) -> Result<Self, GameDataError> {
-        let _ = config_dir;
-        Ok(Self {})
+        let table = |e: &dyn std::fmt::Display| GameDataError::Table(e.to_string());
+        let weapons_path = config_dir.join("weapons.toml");
+        let weapons = if weapons_path.exists() {
+            weapons::WeaponTable::load(&weapons_path).map_err(|e| table(&e))?
+        } else {
+            tracing::warn!("{} not found; using the built-in weapon table", weapons_path.display());
+            weapons::WeaponTable::default()
+        };
+        let items_path = config_dir.join("items.toml");
+        let items = if items_path.exists() {
+            items::ItemTable::load(&items_path).map_err(|e| table(&e))?
+        } else {
+            tracing::warn!("{} not found; using the built-in item table", items_path.display());
+            items::ItemTable::default()
+        };
+        Ok(Self { weapons, items })
     }
 }
 
 /// Lets each game module add its resources and systems to a new match.
-fn install_modules(_world: &mut World, _schedule: &mut Schedule, _data: &GameData) {}
+fn install_modules(world: &mut World, schedule: &mut Schedule, data: &GameData) {
+    weapons::install(world, schedule, &data.weapons);
+    items::install(world, schedule, &data.items, &data.weapons);
+    triggers::install(world, schedule);
+    movers::install(world, schedule);
+}

@@ -12,7 +12,7 @@ use crate::usercmd::Buttons;
 
 /// Takes this tick's command for every in-game slot: the one path from a
 /// command to its player, whatever kind of client sent it.
-pub fn consume_input(mut slots: ResMut<Slots>, mut cmds: Query<&mut CurrentCmd>) {
+pub(crate) fn consume_input(mut slots: ResMut<Slots>, mut cmds: Query<&mut CurrentCmd>) {
     for (_, slot) in slots.iter_mut() {
         if slot.state != SlotState::InGame {
             continue;
@@ -28,7 +28,7 @@ pub fn consume_input(mut slots: ResMut<Slots>, mut cmds: Query<&mut CurrentCmd>)
 /// Spawns players who need a body, respawns the dead who asked (attack
 /// after `g_respawnDelay`) or waited out `g_forceRespawn`, removes bodies of
 /// spectators, and fills a Duel from its queue.
-pub fn respawn_players(world: &mut World) {
+pub(crate) fn respawn_players(world: &mut World) {
     let tick = world.resource::<MatchClock>().tick;
     let clock = *world.resource::<MatchClock>();
     let settings = world.resource::<Settings>().clone();

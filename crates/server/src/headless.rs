@@ -1,0 +1,96 @@
+//! Headless matches (`--fast`): one match with no network and no sleeping,
+//! ended by its frag or time limit, then a summary of the result and of how
+//! fast it ran. Later issues add their figures to [`HeadlessSummary`].
+
+use std::io::Write;
+use std::time::Duration;
+
+use crate::server::Server;
+use crate::tick_stats::TickSummary;
+
+/// Whether a headless match can start: a map is loaded and the match can end.
+pub fn check_ready(server: &Server) -> Result<(), String> {
+    let Some(game) = server.state.game.game.as_ref() else {
+        return Err("--fast runs one headless match: give it a map, e.g. +map q_dm1".into());
+    };
+    let s = game.settings();
+    if s.timelimit_min <= 0.0 {
+        return Err("a headless match needs a timelimit (e.g. +set timelimit 10) so it is sure to end".into());
+    }
+    Ok(())
+}
+
+/// What a headless match reports.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct HeadlessSummary {
+    /// The map file.
+    pub map: String,
+    /// Game type.
+    pub gametype: String,
+    /// The match seed (replays the match with the same inputs).
+    pub seed: u64,
+    /// Ticks simulated.
+    pub ticks: u32,
+    /// Tick rate.
+    pub hz: u32,
+    /// Simulated seconds.
+    pub simulated_seconds: f64,
+    /// Wall-clock seconds the run took.
+    pub wall_seconds: f64,
+    /// Ticks simulated per wall-clock second.
+    pub ticks_per_second: f64,
+    /// How many times faster than real time.
+    pub realtime_factor: f64,
+    /// Tick work time over the last ticks.
+    pub tick_time: TickSummary,
+    /// The state hash after the last tick.
+    pub final_hash: String,
+    /// The final scoreboard.
+    pub scoreboard: quarry_sim::Scoreboard,
+}
+
+/// Builds the summary of the finished match.
+pub fn summary(server: &Server, wall: Duration) -> Option<HeadlessSummary> {
+    let game = server.state.game.game.as_ref()?;
+    let ticks = game.tick();
+    let hz = game.hz();
+    let simulated = f64::from(ticks) / f64::from(hz);
+    let wall_s = wall.as_secs_f64().max(1e-9);
+    Some(HeadlessSummary {
+        map: server.state.game.map_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+        gametype: game.rules().gametype.name().to_owned(),
+        seed: game.seed(),
+        ticks,
+        hz,
+        simulated_seconds: simulated,
+        wall_seconds: wall_s,
+        ticks_per_second: f64::from(ticks) / wall_s,
+        realtime_factor: simulated / wall_s,
+        tick_time: server.state.stats.summary(),
+        final_hash: format!("{:016x}", game.state_hash()),
+        scoreboard: game.scoreboard(),
+    })
+}
+
+/// Prints the summary on stdout: text, or one JSON object with `json`.
+pub fn print_summary(server: &Server, wall: Duration, json: bool) {
+    let Some(s) = summary(server, wall) else { return };
+    let mut out = std::io::stdout().lock();
+    if json {
+        match serde_json::to_string(&s) {
+            Ok(text) => {
+                let _ = writeln!(out, "{text}");
+            }
+            Err(e) => tracing::error!("couldn't encode the summary: {e}"),
+        }
+        return;
+    }
+    let _ = writeln!(out, "headless match on {} ({}), seed {}", s.map, s.gametype, s.seed);
+    let _ = write!(out, "{}", s.scoreboard);
+    let _ = writeln!(
+        out,
+        "simulated {} ticks ({:.1} s at {} Hz) in {:.3} s: {:.0} ticks/s, {:.1}x real time; tick mean {:.4} ms, p99 {:.4} ms",
+        s.ticks, s.simulated_seconds, s.hz, s.wall_seconds, s.ticks_per_second, s.realtime_factor, s.tick_time.mean_ms, s.tick_time.p99_ms
+    );
+    let _ = writeln!(out, "final state hash {}", s.final_hash);
+}
