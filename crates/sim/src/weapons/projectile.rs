@@ -1,0 +1,222 @@
+//! Projectiles: rockets, grenades and plasma as entities that fly each
+//! tick with a swept test against the map and the player boxes.
+//!
+//! A projectile is an entity with a [`Projectile`] and a
+//! [`NetId`](crate::components::NetId). [`move_projectiles`] (the
+//! `Projectiles` set, after player movement) moves each one in `NetId`
+//! order along its tick's path (a parabola chord under gravity) with a
+//! point trace (`MASK_SHOT`) that never hits its owner, as Quake 3's
+//! `G_RunMissile`:
+//!
+//! - reaching a player: explodes there, direct damage to that player and
+//!   splash to everyone else;
+//! - reaching the map: bounces if the weapon bounces (velocity reflected
+//!   and scaled; it comes to rest on a floor when slower than
+//!   [`REST_SPEED`]), else explodes; sky removes it without a blast;
+//! - starting inside solid: explodes at once;
+//! - fuse out: explodes where it is (grenades after 2.5 s, stray rockets
+//!   after 15 s).
+//!
+//! A new projectile's first move also covers [`PRESTEP_S`] (Quake 3
+//! `MISSILE_PRESTEP_TIME`), so point-blank shots land on the tick they are
+//! fired.
+
+use bevy_ecs::prelude::*;
+use glam::Vec3;
+use quarry_map::{CollisionWorld, Contents};
+
+use crate::MapRes;
+use crate::clock::MatchClock;
+use crate::combat::{DamageQueue, DamageRequest};
+use crate::components::NetId;
+use crate::events::{GameEvent, MeansOfDeath, SoundKind};
+use crate::rules::RulesState;
+use crate::scene::{Obstacle, SceneTrace};
+use crate::settings::Settings;
+use crate::slots::SlotId;
+
+use super::splash::splash_hits;
+use super::table::{WeaponDef, WeaponTable};
+
+/// Extra time a new projectile's first move covers, s (Quake 3: 50 ms).
+pub const PRESTEP_S: f32 = 0.05;
+/// A bouncing projectile slower than this after bouncing off a floor
+/// stops there (Quake 3 `G_BounceMissile`: 40 units/s).
+pub const REST_SPEED: f32 = 40.0;
+/// Surfaces with a normal z above this count as floors to rest on.
+const FLOOR_NORMAL_Z: f32 = 0.2;
+
+/// A flying (or resting) projectile.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct Projectile {
+    /// Who fired it; damage is theirs even after they die.
+    pub owner: SlotId,
+    /// The weapon number it came from (its numbers are in the table).
+    pub weapon: u8,
+    /// Position, world space.
+    pub origin: Vec3,
+    /// Velocity, units/s.
+    pub velocity: Vec3,
+    /// The tick its fuse runs out and it explodes where it is.
+    pub explode_tick: u32,
+    /// Lying still on a floor, waiting for the fuse.
+    pub resting: bool,
+    /// Not moved yet (its first move covers [`PRESTEP_S`] more).
+    pub fresh: bool,
+}
+
+/// What one tick of flight ended in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Flight {
+    /// Still flying (or resting).
+    Flying,
+    /// Bounced off the map this tick.
+    Bounced,
+    /// Explodes at `at`; `direct` is the player it struck, if any.
+    Explode {
+        /// Explosion point (just off the surface hit).
+        at: Vec3,
+        /// Player hit directly.
+        direct: Option<SlotId>,
+    },
+    /// Flew into the sky: removed without an explosion.
+    Vanish,
+}
+
+/// Moves one projectile through one tick of `dt` seconds.
+pub fn fly(
+    p: &mut Projectile,
+    def: &WeaponDef,
+    map: &CollisionWorld,
+    obstacles: &[Obstacle],
+    gravity: f32,
+    dt: f32,
+    tick: u32,
+) -> Flight {
+    let fused = tick >= p.explode_tick;
+    if p.resting {
+        return if fused { Flight::Explode { at: p.origin, direct: None } } else { Flight::Flying };
+    }
+    let t = if p.fresh { dt + PRESTEP_S } else { dt };
+    p.fresh = false;
+    let g = if def.gravity { gravity } else { 0.0 };
+    let end = p.origin + p.velocity * t - Vec3::Z * (0.5 * g * t * t);
+    let scene = SceneTrace { world: map, obstacles, skip: Some(p.owner) };
+    let hit = scene.trace_scene(p.origin, end, Vec3::ZERO, Vec3::ZERO, Contents::MASK_SHOT);
+    if hit.trace.start_solid || hit.trace.all_solid {
+        return Flight::Explode { at: p.origin, direct: hit.player };
+    }
+    if !hit.trace.hit() {
+        p.origin = end;
+        p.velocity.z -= g * t;
+        return if fused { Flight::Explode { at: p.origin, direct: None } } else { Flight::Flying };
+    }
+    if let Some(player) = hit.player {
+        return Flight::Explode { at: hit.trace.end, direct: Some(player) };
+    }
+    if hit.trace.contents.contains(Contents::SKY) {
+        return Flight::Vanish;
+    }
+    if def.bounce <= 0.0 {
+        return Flight::Explode { at: hit.trace.end, direct: None };
+    }
+    let n = hit.trace.normal;
+    let v_hit = p.velocity - Vec3::Z * (g * t * hit.trace.fraction);
+    let v = (v_hit - 2.0 * v_hit.dot(n) * n) * def.bounce;
+    if n.z > FLOOR_NORMAL_Z && v.length() < REST_SPEED {
+        p.origin = hit.trace.end;
+        p.velocity = Vec3::ZERO;
+        p.resting = true;
+    } else {
+        // Off the surface by a unit, as Quake 3 does, so the next trace starts clear.
+        let off = hit.trace.end + n;
+        p.origin = if map.point_contents(off).intersects(Contents::MASK_SHOT) { hit.trace.end } else { off };
+        p.velocity = v;
+    }
+    if fused { Flight::Explode { at: p.origin, direct: None } } else { Flight::Bounced }
+}
+
+/// The damage of an explosion at `at`: the direct hit and the splash.
+pub fn blast(def: &WeaponDef, p: &Projectile, at: Vec3, direct: Option<SlotId>, map: &CollisionWorld, obstacles: &[Obstacle]) -> Vec<DamageRequest> {
+    let mut out = Vec::new();
+    if let Some(target) = direct {
+        out.push(DamageRequest {
+            target,
+            attacker: Some(p.owner),
+            amount: def.damage,
+            dir: p.velocity,
+            knockback: def.knockback,
+            armor_protects: true,
+            means: MeansOfDeath::Weapon(def.number),
+        });
+    }
+    for h in splash_hits(map, at, def.splash_damage, def.splash_radius, obstacles, direct) {
+        out.push(DamageRequest {
+            target: h.slot,
+            attacker: Some(p.owner),
+            amount: h.amount,
+            dir: h.dir,
+            knockback: def.knockback,
+            armor_protects: true,
+            means: MeansOfDeath::Splash(def.number),
+        });
+    }
+    out
+}
+
+/// Moves every projectile one tick and sets off the ones that explode.
+pub fn move_projectiles(world: &mut World) {
+    if !world.resource::<RulesState>().phase.allows_play() {
+        return;
+    }
+    let clock = *world.resource::<MatchClock>();
+    let gravity = world.resource::<Settings>().movement.gravity;
+    let mut list: Vec<(NetId, Entity, Projectile)> =
+        world.query::<(Entity, &NetId, &Projectile)>().iter(world).map(|(e, id, p)| (*id, e, *p)).collect();
+    if list.is_empty() {
+        return;
+    }
+    list.sort_by_key(|(id, _, _)| *id);
+    let obstacles = crate::movement::player_obstacles(world);
+    let mut damage = Vec::new();
+    let mut events = Vec::new();
+    let mut credits: Vec<(SlotId, Vec<SlotId>)> = Vec::new();
+    let mut gone = Vec::new();
+    let mut moved = Vec::new();
+    {
+        let table = world.resource::<WeaponTable>();
+        let map = world.resource::<MapRes>().0.world();
+        for (_, entity, mut p) in list {
+            let Some(def) = table.get(p.weapon) else {
+                gone.push(entity);
+                continue;
+            };
+            match fly(&mut p, def, map, &obstacles, gravity, clock.dt(), clock.tick) {
+                Flight::Flying | Flight::Bounced => moved.push((entity, p)),
+                Flight::Vanish => gone.push(entity),
+                Flight::Explode { at, direct } => {
+                    let hurt = blast(def, &p, at, direct, map, &obstacles);
+                    credits.push((p.owner, hurt.iter().map(|d| d.target).collect()));
+                    damage.extend(hurt);
+                    events.push(GameEvent::Sound { kind: SoundKind::Explosion, origin: at, source: Some(p.owner) });
+                    gone.push(entity);
+                }
+            }
+        }
+    }
+    for (entity, p) in moved {
+        if let Some(mut c) = world.get_mut::<Projectile>(entity) {
+            *c = p;
+        }
+    }
+    for e in gone {
+        world.despawn(e);
+    }
+    for (owner, targets) in credits {
+        super::fire::credit_hit(world, owner, &targets);
+    }
+    world.resource_mut::<DamageQueue>().0.extend(damage);
+    for e in events {
+        world.write_message(e);
+    }
+}
