@@ -135,6 +135,12 @@ impl Writer {
         self.varint(((v << 1) ^ (v >> 63)) as u64);
     }
 
+    /// A string cut to at most `max` bytes (at a character boundary), so
+    /// the encoder never writes what the decoder would reject.
+    pub fn str_max(&mut self, s: &str, max: usize) {
+        self.str(truncate(s, max));
+    }
+
     /// Raw bytes, no length.
     pub fn bytes(&mut self, b: &[u8]) {
         self.buf.extend_from_slice(b);
@@ -146,6 +152,15 @@ impl Writer {
         self.varint(s.len() as u64);
         self.bytes(s.as_bytes());
     }
+}
+
+/// `s` cut to at most `max` bytes at a character boundary.
+pub fn truncate(s: &str, max: usize) -> &str {
+    let mut end = s.len().min(max);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.get(..end).unwrap_or_default()
 }
 
 /// Reads encoded values from a byte slice without ever panicking.

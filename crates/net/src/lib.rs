@@ -3,7 +3,11 @@
 //! Work in progress.
 
 pub mod codec;
+pub mod datagram;
 pub mod delta;
+pub mod fragment;
+pub mod handshake;
+pub mod reliable;
 pub mod snapshot;
 pub mod usercmd;
 

@@ -114,3 +114,95 @@ pub(crate) fn base_and_next() -> impl Strategy<Value = (Snapshot, Snapshot)> {
     });
     prop_oneof![3 => related, 1 => unrelated]
 }
+
+use crate::handshake::{Hello, RejectReason, ServerInfo, Welcome};
+use crate::reliable::{ChatScope, ClientMessage, DisconnectReason, ScoreRow, Scoreboard, ServerMessage};
+
+/// A short string with some non-ASCII characters.
+pub(crate) fn text() -> impl Strategy<Value = String> {
+    "[a-zA-Z0-9 _é☃]{0,24}"
+}
+
+fn pairs() -> impl Strategy<Value = Vec<(String, String)>> {
+    prop::collection::vec((text(), text()), 0..5)
+}
+
+/// Any Hello.
+pub(crate) fn hello() -> impl Strategy<Value = Hello> {
+    (any::<u32>(), text(), prop::option::of(text()), any::<u32>(), pairs())
+        .prop_map(|(version, name, password, capabilities, userinfo)| Hello { version, name, password, capabilities, userinfo })
+}
+
+/// Any Welcome.
+pub(crate) fn welcome() -> impl Strategy<Value = Welcome> {
+    (any::<u8>(), text(), any::<u16>(), any::<u16>(), (text(), text(), any::<u16>(), any::<u16>(), any::<u16>(), pairs()), prop::collection::vec((any::<u16>(), text()), 0..6))
+        .prop_map(|(slot, map, tick_rate, snapshot_rate, (hostname, gametype, humans, bots, max_clients, extra), config_strings)| Welcome {
+            slot,
+            map,
+            tick_rate,
+            snapshot_rate,
+            server_info: ServerInfo { hostname, gametype, humans, bots, max_clients, extra },
+            config_strings,
+        })
+}
+
+/// Any reject reason.
+pub(crate) fn reject() -> impl Strategy<Value = RejectReason> {
+    prop_oneof![
+        Just(RejectReason::Full),
+        (any::<u32>(), any::<u32>()).prop_map(|(server, client)| RejectReason::WrongVersion { server, client }),
+        Just(RejectReason::WrongPassword),
+        Just(RejectReason::Banned),
+        Just(RejectReason::BadName),
+        Just(RejectReason::ServerShuttingDown),
+        text().prop_map(RejectReason::Other),
+    ]
+}
+
+/// Any disconnect reason.
+pub(crate) fn disconnect() -> impl Strategy<Value = DisconnectReason> {
+    prop_oneof![
+        Just(DisconnectReason::Quit),
+        Just(DisconnectReason::Timeout),
+        text().prop_map(DisconnectReason::Kicked),
+        reject().prop_map(DisconnectReason::Rejected),
+        Just(DisconnectReason::ServerShuttingDown),
+        text().prop_map(DisconnectReason::Misbehaving),
+        text().prop_map(DisconnectReason::ConnectionLost),
+    ]
+}
+
+fn scope() -> impl Strategy<Value = ChatScope> {
+    prop_oneof![Just(ChatScope::All), Just(ChatScope::Team), any::<u8>().prop_map(ChatScope::Private)]
+}
+
+fn scoreboard() -> impl Strategy<Value = Scoreboard> {
+    let row = (any::<u8>(), text(), any::<u8>(), any::<bool>(), any::<i32>(), any::<i32>(), any::<u16>())
+        .prop_map(|(slot, name, team, bot, score, deaths, ping_ms)| ScoreRow { slot, name, team, bot, score, deaths, ping_ms });
+    (text(), text(), prop::option::of((any::<i32>(), any::<i32>())), prop::collection::vec(row, 0..8))
+        .prop_map(|(gametype, phase, team_scores, rows)| Scoreboard { gametype, phase, team_scores, rows })
+}
+
+/// Any server message.
+pub(crate) fn server_message() -> impl Strategy<Value = ServerMessage> {
+    prop_oneof![
+        (prop::option::of(any::<u8>()), text(), scope(), text()).prop_map(|(from, name, scope, text)| ServerMessage::Chat { from, name, scope, text }),
+        text().prop_map(ServerMessage::Print),
+        scoreboard().prop_map(ServerMessage::Scoreboard),
+        (text(), prop::collection::vec((any::<u16>(), text()), 0..4)).prop_map(|(map, config_strings)| ServerMessage::MapChange { map, config_strings }),
+        (any::<u16>(), text()).prop_map(|(index, value)| ServerMessage::ConfigString { index, value }),
+        text().prop_map(ServerMessage::ConsoleOutput),
+        disconnect().prop_map(ServerMessage::Disconnect),
+    ]
+}
+
+/// Any client message.
+pub(crate) fn client_message() -> impl Strategy<Value = ClientMessage> {
+    prop_oneof![
+        (scope(), text()).prop_map(|(scope, text)| ClientMessage::Chat { scope, text }),
+        text().prop_map(ClientMessage::Command),
+        pairs().prop_map(ClientMessage::UserInfo),
+        text().prop_map(ClientMessage::MapLoaded),
+        Just(ClientMessage::Quit),
+    ]
+}

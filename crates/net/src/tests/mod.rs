@@ -2,3 +2,5 @@
 //! and the simulated-network harness.
 
 pub(crate) mod arb;
+mod fuzz;
+mod roundtrip;
