@@ -153,8 +153,16 @@ impl Move<'_> {
         if !walkable {
             return;
         }
+        // Rest on the ground (Quake 3 hovers up to the probe depth above it).
+        self.state.origin = tr.end;
         self.state.water_jump_time = 0.0;
         self.out.touch(tr.entity);
+        if self.state.velocity.dot(tr.normal) < 0.0 {
+            // Stop going into the ground found within the probe (the slide
+            // did not touch it). Quake 3 keeps that speed, and its walk move
+            // turns it into an upward bounce that never settles.
+            self.state.velocity = clip_velocity(self.state.velocity, tr.normal, OVERCLIP);
+        }
         if report && !self.started_on_ground {
             self.crash_land();
             if self.previous_velocity.z < -HARD_LANDING_SPEED {
