@@ -14,6 +14,8 @@ COMMANDS = {
     "server": "cargo bench -p quarry-server --bench tick_loop",
     "map_load": "cargo bench -p quarry-map --bench map_load",
     "trace": "cargo bench -p quarry-map --bench trace",
+    "sim_tick": "cargo bench -p quarry-sim --bench sim_tick",
+    "pmove": "cargo bench -p quarry-sim --bench pmove",
 }
 
 
