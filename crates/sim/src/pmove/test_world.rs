@@ -38,6 +38,43 @@ impl TestWorld {
         w
     }
 
+    /// A closed room of x, y in -512..512, floor at z 0, ceiling at 160
+    /// (low enough for jumps from the steps to hit it), full of things to
+    /// get stuck on: stairs of 16, 18 and 20, boxes, a thin plank at head
+    /// height, a 30 and a 60 degree ramp, a 42-unit tunnel, a crease of a
+    /// wall and a steep slope, a pool of water and slime, a player clip.
+    /// [`TestWorld::ARENA_STARTS`] are free places to start from.
+    pub fn arena() -> Self {
+        let mut w = Self::new();
+        w.add_room(Vec3::new(-512.0, -512.0, 0.0), Vec3::new(512.0, 512.0, 160.0), 16.0);
+        w.add_stairs(Vec3::new(-400.0, -300.0, 0.0), 5, 16.0, 24.0, 96.0);
+        w.add_stairs(Vec3::new(-400.0, -150.0, 0.0), 3, 18.0, 20.0, 64.0);
+        w.add_stairs(Vec3::new(-400.0, -50.0, 0.0), 3, 20.0, 32.0, 64.0);
+        w.add_solid(Vec3::new(0.0, 0.0, 0.0), Vec3::new(64.0, 64.0, 12.0));
+        w.add_solid(Vec3::new(100.0, 100.0, 0.0), Vec3::new(164.0, 164.0, 64.0));
+        w.add_solid(Vec3::new(-40.0, 200.0, 0.0), Vec3::new(-8.0, 232.0, 160.0));
+        w.add_solid(Vec3::new(200.0, -100.0, 50.0), Vec3::new(300.0, 0.0, 54.0));
+        w.add_ramp(Vec3::new(200.0, 200.0, 0.0), Vec3::new(200.0 + 64.0 * 3f32.sqrt(), 300.0, 64.0));
+        w.add_ramp(Vec3::new(300.0, -400.0, 0.0), Vec3::new(300.0 + 80.0 / 3f32.sqrt(), -300.0, 80.0));
+        w.add_solid(Vec3::new(-200.0, 300.0, 42.0), Vec3::new(-100.0, 400.0, 160.0));
+        w.add_solid(Vec3::new(400.0, 400.0, 0.0), Vec3::new(512.0, 410.0, 160.0));
+        w.add_ramp(Vec3::new(420.0, 300.0, 0.0), Vec3::new(512.0, 400.0, 160.0));
+        w.add_box(Vec3::new(-512.0, 300.0, 0.0), Vec3::new(-300.0, 512.0, 60.0), Contents::WATER, None);
+        w.add_box(Vec3::new(-512.0, 450.0, 0.0), Vec3::new(-450.0, 512.0, 60.0), Contents::SLIME, None);
+        w.add_box(Vec3::new(-60.0, 180.0, 0.0), Vec3::new(12.0, 252.0, 40.0), Contents::PLAYERCLIP, None);
+        w
+    }
+
+    /// Free places to start from in [`TestWorld::arena`].
+    pub const ARENA_STARTS: [Vec3; 6] = [
+        Vec3::new(0.0, -200.0, 30.0),
+        Vec3::new(-300.0, -280.0, 120.0),
+        Vec3::new(350.0, 350.0, 60.0),
+        Vec3::new(-400.0, 400.0, 40.0),
+        Vec3::new(150.0, -50.0, 100.0),
+        Vec3::new(450.0, 250.0, 30.0),
+    ];
+
     /// Adds six solid slabs `thickness` thick enclosing the box `inner_mins..inner_maxs`.
     pub fn add_room(&mut self, inner_mins: Vec3, inner_maxs: Vec3, thickness: f32) -> &mut Self {
         let (lo, hi, t) = (inner_mins, inner_maxs, Vec3::splat(thickness));
@@ -215,6 +252,14 @@ mod tests {
         assert_eq!(tr.normal, Vec3::Z);
         assert!(w.fits(tr.end, BOX.0, BOX.1, Contents::SOLID));
         assert!(!w.fits(Vec3::new(0.0, 0.0, 23.0), BOX.0, BOX.1, Contents::SOLID));
+    }
+
+    #[test]
+    fn arena_starts_are_free() {
+        let w = TestWorld::arena();
+        for start in TestWorld::ARENA_STARTS {
+            assert!(w.fits(start, BOX.0, BOX.1, Contents::MASK_PLAYER_SOLID), "{start}");
+        }
     }
 
     #[test]
