@@ -1,0 +1,154 @@
+//! Turning the map's mover entities into [`Mover`] components at match
+//! start: their motion, what opens them, their teams, and their starting
+//! offsets in the collision world.
+
+use std::collections::BTreeMap;
+
+use bevy_ecs::prelude::*;
+use glam::Vec3;
+use quarry_map::entities::movers::{Mover as MapMover, MoverKind};
+use quarry_map::{EntityKind, Game};
+
+use super::binary::Binary;
+use super::{Activation, Motion, Mover};
+use crate::MapRes;
+use crate::spawn::NetIds;
+
+/// How far a door's touch volume reaches out along its thinnest axis
+/// (Quake 3 `Think_SpawnNewDoorTrigger`).
+const DOOR_TRIGGER_REACH: f32 = 120.0;
+/// A plat's touch volume is its top face shrunk by this at each side
+/// (Quake 3 `SpawnPlatTrigger`)…
+const PLAT_TRIGGER_INSET: f32 = 33.0;
+/// …and reaches this far above it.
+const PLAT_TRIGGER_ABOVE: f32 = 8.0;
+/// Quake 3 `func_door` spawnflag: crushes instead of reversing.
+const DOOR_CRUSHER: u32 = 4;
+
+fn motion_of(m: &MapMover, bounds: (Vec3, Vec3)) -> Motion {
+    let Some(travel) = m.travel(bounds.0, bounds.1) else { return Motion::Fixed };
+    match m.kind {
+        MoverKind::Door if m.start_open => Motion::Binary(Binary::new(travel, Vec3::ZERO, m.speed, m.wait)),
+        MoverKind::Door => Motion::Binary(Binary::new(Vec3::ZERO, travel, m.speed, m.wait)),
+        // Drawn at the top, resting lowered.
+        MoverKind::Plat => Motion::Binary(Binary::new(travel, Vec3::ZERO, m.speed, m.wait)),
+        MoverKind::Bobbing if m.speed > 0.0 => Motion::Bobbing { travel, period_s: m.speed, phase: m.phase },
+        _ => Motion::Fixed,
+    }
+}
+
+fn union(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> (Vec3, Vec3) {
+    (a.0.min(b.0), a.1.max(b.1))
+}
+
+/// The volume around a door (or its team) that opens it: grown along its
+/// thinnest axis.
+fn door_volume(bounds: (Vec3, Vec3)) -> Activation {
+    let (mut lo, mut hi) = bounds;
+    let size = hi - lo;
+    let mut best = 0;
+    for axis in 1..3 {
+        if size[axis] < size[best] {
+            best = axis;
+        }
+    }
+    lo[best] -= DOOR_TRIGGER_REACH;
+    hi[best] += DOOR_TRIGGER_REACH;
+    Activation::Volume { lo, hi }
+}
+
+/// The volume on top of a lowered plat that raises it.
+fn plat_volume(bounds: (Vec3, Vec3)) -> Activation {
+    let (b_lo, b_hi) = bounds;
+    let mut lo = b_lo + Vec3::new(PLAT_TRIGGER_INSET, PLAT_TRIGGER_INSET, 0.0);
+    let mut hi = b_hi - Vec3::new(PLAT_TRIGGER_INSET, PLAT_TRIGGER_INSET, 0.0);
+    for axis in 0..2 {
+        if lo[axis] >= hi[axis] {
+            let mid = (b_lo[axis] + b_hi[axis]) * 0.5;
+            lo[axis] = mid - 1.0;
+            hi[axis] = mid + 1.0;
+        }
+    }
+    hi.z = b_hi.z + PLAT_TRIGGER_ABOVE;
+    Activation::Volume { lo, hi }
+}
+
+/// Spawns a [`Mover`] for every map mover with collision, in entity order,
+/// and puts each at its starting offset.
+pub(super) fn spawn_movers(world: &mut World) {
+    let mut movers = Vec::new();
+    {
+        let map = &world.resource::<MapRes>().0;
+        let mut teams: BTreeMap<String, u32> = BTreeMap::new();
+        for e in map.entities() {
+            let EntityKind::Mover(m) = &e.kind else { continue };
+            let Some(id) = map.world().mover_of(e.id) else { continue };
+            let Some(rest_bounds) = map.world().mover_bounds(id) else { continue };
+            let group = m.team.as_ref().map(|t| {
+                let next = teams.len() as u32;
+                *teams.entry(t.to_ascii_lowercase()).or_insert(next)
+            });
+            let motion = motion_of(m, rest_bounds);
+            let offset = match motion {
+                Motion::Binary(b) => b.offset(),
+                _ => Vec3::ZERO,
+            };
+            let crusher = map.game() == Game::Quake3 && m.kind == MoverKind::Door && e.spawnflags & DOOR_CRUSHER != 0;
+            let locked = m.triggered || m.key.is_some();
+            movers.push((locked, Mover {
+                id,
+                entity: e.id,
+                kind: m.kind,
+                motion,
+                activation: Activation::Never,
+                rest_bounds,
+                offset,
+                damage: m.damage,
+                crusher,
+                group,
+                next_crush: 0,
+            }));
+        }
+    }
+    // Touch volumes: a door's spans its whole team at rest; a plat's sits on it lowered.
+    let snapshot: Vec<Mover> = movers.iter().map(|(_, m)| *m).collect();
+    for (locked, m) in movers.iter_mut() {
+        if *locked || !matches!(m.motion, Motion::Binary(_)) {
+            continue;
+        }
+        let at_rest = |o: &Mover| (o.rest_bounds.0 + o.offset, o.rest_bounds.1 + o.offset);
+        m.activation = match m.kind {
+            MoverKind::Plat => plat_volume(at_rest(m)),
+            _ => {
+                let team = snapshot.iter().filter(|o| o.group.is_some() && o.group == m.group).map(at_rest).reduce(union);
+                door_volume(team.unwrap_or(at_rest(m)))
+            }
+        };
+    }
+    for (_, m) in movers {
+        world.resource_mut::<MapRes>().0.world_mut().set_mover_offset(m.id, m.offset);
+        let id = world.resource_mut::<NetIds>().next_id();
+        world.spawn((id, m));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn door_volume_grows_thinnest_axis() {
+        let Activation::Volume { lo, hi } = door_volume((Vec3::new(0.0, 0.0, 0.0), Vec3::new(64.0, 8.0, 128.0))) else {
+            panic!("volume")
+        };
+        assert_eq!((lo, hi), (Vec3::new(0.0, -120.0, 0.0), Vec3::new(64.0, 128.0, 128.0)));
+    }
+
+    #[test]
+    fn plat_volume_sits_on_top() {
+        let Activation::Volume { lo, hi } = plat_volume((Vec3::ZERO, Vec3::new(128.0, 40.0, 16.0))) else { panic!("volume") };
+        assert_eq!((lo.x, hi.x), (33.0, 95.0));
+        assert_eq!((lo.y, hi.y), (19.0, 21.0), "too narrow: a sliver in the middle");
+        assert_eq!((lo.z, hi.z), (0.0, 24.0));
+    }
+}
