@@ -69,6 +69,38 @@ fn projectile_direct_hits() {
     assert!(explosions(&events)[0].0 < 31 + 20, "burst on the player, not on the fuse");
 }
 
+#[test]
+fn accuracy_counts_trigger_pulls_and_shots_that_hurt_enemies() {
+    // (weapon, distance, game type, shots, hits): pellets count once; a
+    // gauntlet swing at air is no shot; a teammate is no hit.
+    use quarry_sim::rules::GameType;
+    for (w, d, gametype, shots, hits) in [
+        (SHOTGUN, 64.0, GameType::Ffa, 1, 1),
+        (RAILGUN, 300.0, GameType::Ffa, 1, 1),
+        (RAILGUN, 300.0, GameType::Tdm, 1, 0),
+        (GAUNTLET, 40.0, GameType::Ffa, 0, 0),
+        (GAUNTLET, 100.0, GameType::Ffa, 0, 0),
+    ] {
+        let settings = quarry_sim::Settings { gametype, team_force_balance: false, ..support::test_settings() };
+        let kinds = [HUMAN, HUMAN];
+        let (mut m, s) = start_with(&arena_with(&[(0.0, 0.0), (d, 0.0)], &[]), &kinds, 1, settings);
+        if gametype == GameType::Tdm {
+            let team = m.slots().get(s[0]).expect("slot").team;
+            m.set_team(s[1], team).expect("same team");
+            step_collect(&mut m, &s, 30, &mut idle);
+        }
+        equip(&mut m, s[0], w, 5);
+        let angles = aim(&m, s[0], origin(&m, s[1]));
+        let shooter = s[0];
+        let events = step_collect(&mut m, &s, 3, &mut |slot, _| if slot == shooter { fire(angles) } else { idle(slot, 0) });
+        let score = m.slots().get(shooter).expect("slot").score;
+        let hurt = !damage_to(&events, s[1]).is_empty();
+        assert_eq!((score.shots, score.hits), (shots, hits), "weapon {w} at {d} in {gametype:?}");
+        let reaches = w != GAUNTLET || d < 50.0; // 32 units past the muzzle
+        assert_eq!(hurt, reaches && gametype == GameType::Ffa, "weapon {w} at {d} in {gametype:?} (no friendly fire)");
+    }
+}
+
 /// Fires `w` at the floor `gap` units short of the target's box (beyond a
 /// wall if given); returns the damage to the target and the expected splash.
 fn splash_at(w: u8, gap: f32, target_x: f32, extra: &[String], aim_at: Option<Vec3>) -> (i32, f32, Vec<(u32, i32, MeansOfDeath)>) {
@@ -230,6 +262,23 @@ fn rocket_jump_lifts_far_above_a_jump() {
     assert!((40..=50).contains(&own[0].1) && own[0].2 == MeansOfDeath::Splash(ROCKET), "self-damage is halved: {own:?}");
     let score = m.slots().get(p).expect("slot").score;
     assert_eq!((score.shots, score.hits), (1, 0), "hurting yourself is not a hit");
+}
+
+#[test]
+fn a_rocket_fired_into_an_adjacent_ceiling_bursts_at_once() {
+    // A ceiling 4 units above the head: looking straight up, the muzzle
+    // (14 units above the eye) is inside it.
+    let ceiling = wall(Vec3::new(-64.0, -64.0, 60.0), Vec3::new(64.0, 64.0, 76.0));
+    let (mut m, s) = start(&arena_with(&[(0.0, 0.0)], &[ceiling]), &[HUMAN], 1);
+    let p = s[0];
+    equip(&mut m, p, ROCKET, 5);
+    let events = step_collect(&mut m, &s, 10, &mut |_, tick| if tick == 31 { fire((-89.0, 0.0)) } else { UserCmd::default() });
+    let blasts = explosions(&events);
+    assert_eq!(blasts.len(), 1);
+    assert_eq!(blasts[0].0, 31, "on the tick it was fired");
+    assert!(blasts[0].1.z < 60.0, "below the ceiling, not inside it: {}", blasts[0].1);
+    let own = damage_to(&events, p);
+    assert!(own.len() == 1 && own[0].1 > 30, "the blast reaches the shooter: {own:?}");
 }
 
 #[test]

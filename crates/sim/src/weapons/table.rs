@@ -8,8 +8,6 @@
 //! which weapon to fall back to when out of ammo, and how to add a weapon
 //! or ammo to an inventory within the caps.
 
-use std::collections::BTreeMap;
-
 use bevy_ecs::prelude::*;
 use serde::Deserialize;
 
@@ -383,11 +381,6 @@ impl WeaponTable {
             },
         ];
         Self::from_checked(defs)
-    }
-
-    /// Weapon numbers by table key, for messages.
-    pub fn numbers(&self) -> BTreeMap<&str, u8> {
-        self.defs.iter().map(|d| (d.name.as_str(), d.number)).collect()
     }
 }
 

@@ -51,7 +51,12 @@ pub(crate) fn wall(lo: Vec3, hi: Vec3) -> String {
 
 /// A live match on `text` with `kinds` joined in order, settled on the floor.
 pub(crate) fn start(text: &str, kinds: &[ClientKind], seed: u64) -> (Match, Vec<SlotId>) {
-    let mut m = match_on(text, test_settings(), seed);
+    start_with(text, kinds, seed, test_settings())
+}
+
+/// [`start`] with other settings (a game type).
+pub(crate) fn start_with(text: &str, kinds: &[ClientKind], seed: u64, settings: quarry_sim::Settings) -> (Match, Vec<SlotId>) {
+    let mut m = match_on(text, settings, seed);
     let slots: Vec<SlotId> = kinds.iter().enumerate().map(|(i, k)| join(&mut m, &format!("p{i}"), *k)).collect();
     let mut idle = |_: SlotId, _: u32| UserCmd::default();
     step_collect(&mut m, &slots, 30, &mut idle);
