@@ -230,6 +230,12 @@ mod tests {
     }
 
     #[test]
+    fn serializes_as_flag_names() {
+        let json = serde_json::to_string(&(Contents::SOLID | Contents::SKY)).expect("json");
+        assert_eq!(json, "\"SOLID | SKY\"");
+    }
+
+    #[test]
     fn masks() {
         assert!(Contents::MASK_PLAYER_SOLID.contains(Contents::PLAYERCLIP));
         assert!(!Contents::MASK_SHOT.contains(Contents::PLAYERCLIP));

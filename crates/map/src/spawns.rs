@@ -54,3 +54,37 @@ pub(crate) fn nudge_to_fit(world: &dyn Trace, origin: Vec3, options: &LoadOption
         .map(|i| origin + Vec3::Z * (i as f32).min(max))
         .find(|&p| world.fits(p, options.player_mins, options.player_maxs, Contents::MASK_PLAYER_SOLID))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::TraceResult;
+
+    /// A synthetic world: solid below z = 0, nothing else. Shows how tests
+    /// (and the navmesh's) can stand in for the loaded world.
+    struct HalfSpace;
+
+    impl Trace for HalfSpace {
+        fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, _maxs: Vec3, _mask: Contents) -> TraceResult {
+            if start.z + mins.z <= 0.0 {
+                return TraceResult { fraction: 0.0, start_solid: true, all_solid: true, ..TraceResult::clear(start) };
+            }
+            TraceResult::clear(end)
+        }
+
+        fn point_contents(&self, point: Vec3) -> Contents {
+            if point.z <= 0.0 { Contents::SOLID } else { Contents::empty() }
+        }
+    }
+
+    #[test]
+    fn nudges_by_whole_units_up_to_the_limit() {
+        let options = LoadOptions::default();
+        assert_eq!(nudge_to_fit(&HalfSpace, Vec3::new(0.0, 0.0, 30.0), &options), Some(Vec3::new(0.0, 0.0, 30.0)));
+        assert_eq!(nudge_to_fit(&HalfSpace, Vec3::new(0.0, 0.0, 24.0), &options), Some(Vec3::new(0.0, 0.0, 25.0)));
+        assert_eq!(nudge_to_fit(&HalfSpace, Vec3::new(0.0, 0.0, 15.5), &options), Some(Vec3::new(0.0, 0.0, 24.5)));
+        assert_eq!(nudge_to_fit(&HalfSpace, Vec3::new(0.0, 0.0, 10.0), &options), None);
+        let none = LoadOptions { max_spawn_nudge: 0.0, ..LoadOptions::default() };
+        assert_eq!(nudge_to_fit(&HalfSpace, Vec3::new(0.0, 0.0, 24.0), &none), None);
+    }
+}

@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::CollisionWorld;
-use super::clip::Sweep;
+use super::clip::{Sweep, aabb_overlap};
 use super::hull_set::TraceState;
 use crate::contents::Contents;
 use crate::entities::EntityId;
@@ -89,11 +89,20 @@ impl CollisionWorld {
         if !state.all_solid {
             self.volumes.trace(&sweep, mask, &mut state);
         }
-        for mover in &self.movers {
-            if state.all_solid {
-                break;
+        if !state.all_solid && !self.movers.is_empty() {
+            // One world-space bounds test per mover before shifting into its
+            // frame: maps have dozens of doors and a trace touches few.
+            let (lo, hi) = sweep.bounds(state.fraction);
+            for mover in &self.movers {
+                let Some((min, max)) = mover.hulls.bounds() else { continue };
+                if !aabb_overlap(min + mover.offset, max + mover.offset, lo, hi) {
+                    continue;
+                }
+                mover.hulls.trace(&sweep.shifted(mover.offset), mask, &mut state);
+                if state.all_solid {
+                    break;
+                }
             }
-            mover.hulls.trace(&sweep.shifted(mover.offset), mask, &mut state);
         }
         let fraction = if state.all_solid { 0.0 } else { state.fraction };
         let end = if fraction >= 1.0 { end } else { start + (end - start) * fraction };
