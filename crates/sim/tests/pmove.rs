@@ -59,7 +59,7 @@ fn ground_speed_converges_to_320_in_a_sixth_of_a_second() {
     assert!(s.velocity.y > 200.0, "right -127 strafes left (+y at yaw 0)");
     // Friction stops the player within half a second.
     let _ = run_cmd(&mut s, UserCmd::default(), &world, 30);
-    assert_eq!(horizontal_speed(&s), 0.0);
+    assert_eq!(s.velocity, Vec3::ZERO, "standing still is exactly still");
 }
 
 #[test]
@@ -362,4 +362,22 @@ fn dead_players_fall_without_control() {
     assert!(s.on_ground() && s.origin.x == 0.0);
     assert!((s.origin.z - STAND_Z).abs() < 1e-3, "dead box still stands on its bottom: {}", s.origin);
     assert_eq!(s.maxs.z, -8.0);
+}
+
+#[test]
+fn riding_a_platform_down_stays_on_it() {
+    // The platform sinks 3 units a tick (180 units/s), as a plat would; the
+    // world is rebuilt each tick, as the sim moves a mover's hulls.
+    let platform = |top: f32| {
+        let mut w = TestWorld::room();
+        w.add_solid(Vec3::new(-64.0, -64.0, 0.0), Vec3::new(64.0, 64.0, top));
+        w
+    };
+    let mut s = standing(&platform(200.0), 0.0, 0.0, 200.0);
+    for tick in 1..=60 {
+        let top = 200.0 - 3.0 * tick as f32;
+        let out = run_cmd(&mut s, UserCmd::default(), &platform(top), 1);
+        assert!(s.on_ground() && out[0].landed().is_none(), "tick {tick}: {}", s.origin);
+        assert!((s.origin.z - (top + STAND_Z)).abs() < 1e-3, "tick {tick}: {}", s.origin);
+    }
 }

@@ -79,10 +79,12 @@ impl Move<'_> {
         // Follow the ground plane without losing speed.
         let speed = self.state.velocity.length();
         self.state.velocity = clip_velocity(self.state.velocity, normal, OVERCLIP).normalize_or_zero() * speed;
+        // Standing or walking, stay on ground that drops away by less than
+        // a step (stairs, ramps, a platform going down).
+        self.may_step_down = true;
         if self.state.velocity.x == 0.0 && self.state.velocity.y == 0.0 {
             return;
         }
-        self.may_step_down = true;
         self.step_slide_move(false);
     }
 
@@ -133,16 +135,10 @@ impl Move<'_> {
             return;
         }
         let dropped = self.state.origin.z - tr.end.z;
-        if dropped > GROUND_PROBE {
-            // Only reachable with `step_down`: snap onto walkable ground.
-            if !self.params.walkable(tr.normal) {
-                self.state.ground = None;
-                return;
-            }
-            self.state.origin = tr.end;
-            if dropped > STEP_EVENT_HEIGHT {
-                self.out.push(MoveEvent::SteppedDown { height: dropped });
-            }
+        if dropped > GROUND_PROBE && !self.params.walkable(tr.normal) {
+            // Only a step down reaches this deep, and only onto walkable ground.
+            self.state.ground = None;
+            return;
         }
         if self.state.velocity.z > 0.0 && self.state.velocity.dot(tr.normal) > KICKOFF_SPEED {
             self.state.ground = None;
@@ -153,15 +149,18 @@ impl Move<'_> {
         if !walkable {
             return;
         }
+        if dropped > STEP_EVENT_HEIGHT {
+            self.out.push(MoveEvent::SteppedDown { height: dropped });
+        }
         // Rest on the ground (Quake 3 hovers up to the probe depth above it).
         self.state.origin = tr.end;
         self.state.water_jump_time = 0.0;
         self.out.touch(tr.entity);
-        if self.state.velocity.dot(tr.normal) < 0.0 {
-            // Stop going into the ground found within the probe (the slide
-            // did not touch it). Quake 3 keeps that speed, and its walk move
-            // turns it into an upward bounce that never settles.
-            self.state.velocity = clip_velocity(self.state.velocity, tr.normal, OVERCLIP);
+        if self.state.velocity.dot(tr.normal) != 0.0 {
+            // Move along the ground exactly. Quake 3 keeps a speed into ground
+            // found by the probe (which its walk move turns into a bounce that
+            // never settles) and the overclip's slight lift off it.
+            self.state.velocity = clip_velocity(self.state.velocity, tr.normal, 1.0);
         }
         if report && !self.started_on_ground {
             self.crash_land();

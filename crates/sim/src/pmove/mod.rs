@@ -242,7 +242,7 @@ impl<'a> Move<'a> {
             self.air_move();
         }
 
-        self.ground_trace(self.may_step_down && self.state.velocity.z <= 0.0, true);
+        self.ground_trace(self.may_step_down, true);
         self.set_water_level();
         self.footsteps();
         self.water_events(previous_level);
