@@ -3,12 +3,14 @@
 //! Work in progress.
 
 pub mod codec;
+pub mod conn;
 pub mod datagram;
 pub mod delta;
 pub mod fragment;
 pub mod handshake;
 pub mod reliable;
 pub mod snapshot;
+pub mod transport;
 pub mod usercmd;
 
 #[cfg(test)]

@@ -209,6 +209,17 @@ impl ClientFrame {
         w.into_inner()
     }
 
+    /// The protocol version of a Hello frame, read without decoding the
+    /// rest (so a server can answer "wrong version" to any future client);
+    /// `None` if the payload is not a Hello.
+    pub fn peek_hello_version(payload: &[u8]) -> Option<u32> {
+        let mut r = Reader::new(payload);
+        match r.u8() {
+            Ok(C_HELLO) => Hello::peek_version(&mut r).ok(),
+            _ => None,
+        }
+    }
+
     /// Decodes one frame payload; trailing bytes are an error.
     pub fn decode(payload: &[u8]) -> Result<Self, DecodeError> {
         let mut r = Reader::new(payload);

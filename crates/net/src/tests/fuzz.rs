@@ -96,3 +96,30 @@ proptest! {
         decode_everything(&bytes, &base_for_fuzz());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Whole connections fed garbage on both channels keep running or close
+    /// with a reason; they never panic.
+    #[test]
+    fn connections_survive_garbage(datagrams in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..64), 0..20), stream in prop::collection::vec(any::<u8>(), 0..128)) {
+        let mut p = super::util::Pair::connect(99);
+        let now = p.time;
+        for d in &datagrams {
+            p.server.handle_datagram(now, d);
+            p.client.handle_datagram(now, d);
+            // Garbage behind a valid header, too.
+            let mut framed = vec![1, 0, 0];
+            framed.extend_from_slice(d);
+            p.server.handle_datagram(now, &framed);
+            framed[0] = 2;
+            p.client.handle_datagram(now, &framed);
+        }
+        p.server.handle_stream_data(now, &stream);
+        p.client.handle_stream_data(now, &stream);
+        p.advance(std::time::Duration::from_millis(30));
+        let _ = p.server.stats();
+        let _ = p.client.stats();
+    }
+}

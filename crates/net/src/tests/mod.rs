@@ -3,4 +3,7 @@
 
 pub(crate) mod arb;
 mod fuzz;
+mod pair;
 mod roundtrip;
+pub(crate) mod util;
+pub(crate) mod world;
