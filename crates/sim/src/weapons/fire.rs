@@ -136,10 +136,12 @@ pub fn fire_weapons(world: &mut World) {
                             }
                             let interval = def.interval_ms as f32 / 1000.0 * clock.hz as f32
                                 / if haste { HASTE_FIRE_SCALE } else { 1.0 };
+                            // Ticks from now to the next shot, relative (no large floats).
                             let late = if inv.ready_tick == clock.tick { state.carry } else { 0.0 };
-                            let next = clock.tick as f32 - late + interval;
-                            inv.ready_tick = (next.ceil() as u32).max(clock.tick + 1);
-                            state.carry = inv.ready_tick as f32 - next;
+                            let wait = (interval - late).max(1.0);
+                            let whole = wait.ceil();
+                            inv.ready_tick = clock.tick.saturating_add(whole as u32);
+                            state.carry = whole - wait;
                         }
                     }
                 }

@@ -74,17 +74,17 @@ impl LagHistory {
     /// The box of `slot`'s body `entity` `ticks_back` ticks (fractional)
     /// before the end of tick `last_tick`, if it was alive then.
     pub fn box_at(&self, slot: SlotId, entity: Entity, last_tick: u32, ticks_back: f32) -> Option<(Vec3, Vec3, Vec3)> {
-        let ticks_back = ticks_back.clamp(0.0, (self.len.saturating_sub(2)) as f32);
-        let t = last_tick as f32 - ticks_back;
-        let t0 = t.floor();
-        let frac = t - t0;
-        let t0 = t0.max(0.0) as u32;
-        let a = self.sample(slot, entity, t0);
-        let b = if frac > 0.0 { self.sample(slot, entity, t0 + 1) } else { None };
-        match (a, b) {
-            (Some(a), Some(b)) => {
-                let near = if frac < 0.5 { a } else { b };
-                Some((a.origin.lerp(b.origin, frac), near.mins, near.maxs))
+        let back = ticks_back.clamp(0.0, self.len.saturating_sub(2) as f32);
+        let whole = back.floor();
+        let frac = back - whole;
+        // Between the sample `whole` ticks back (weight 1 - frac) and the one before it.
+        let newer_tick = last_tick.checked_sub(whole as u32)?;
+        let newer = self.sample(slot, entity, newer_tick);
+        let older = if frac > 0.0 { newer_tick.checked_sub(1).and_then(|t| self.sample(slot, entity, t)) } else { None };
+        match (newer, older) {
+            (Some(n), Some(o)) => {
+                let near = if frac < 0.5 { n } else { o };
+                Some((n.origin.lerp(o.origin, frac), near.mins, near.maxs))
             }
             (Some(s), None) | (None, Some(s)) => Some((s.origin, s.mins, s.maxs)),
             (None, None) => None,
