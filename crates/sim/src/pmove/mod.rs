@@ -19,8 +19,9 @@
 //!    (`water.rs`, `ground.rs`, `air.rs`), each ending in the slide move
 //!    (`slide.rs`) that clips against up to five planes and steps up
 //!    `pm_stepsize`;
-//! 7. one ground trace: stands on, lands on, snaps down to (`pm_stepsize`
-//!    while walking) or leaves the ground; nudges out of solid if stuck;
+//! 7. one ground trace: stands on, lands on, snaps down to (up to
+//!    `pm_stepsize` while on the ground and not jumping) or leaves the
+//!    ground; nudges out of solid if stuck;
 //! 8. water level from up to three point samples; footsteps and water
 //!    events.
 //!
@@ -44,8 +45,13 @@
 //!   by sending 64 instead of 127, which gives the same 50 %); moves of 64
 //!   still walk at half speed, as in Quake 3.
 //! - **Water jump needs intent** (forward, up or jump), and its forward
-//!   speed is kept against the ledge for the whole jump (Quake 3 keeps the
-//!   whole velocity through its movement timers).
+//!   speed is kept against the ledge for the whole jump. Quake 3 keeps the
+//!   whole velocity unclipped while any movement timer runs (knockback,
+//!   landing, water jump); here walls clip it except in a water jump.
+//! - **Resting on the ground is exact.** The box rests on the ground the
+//!   trace finds (Quake 3 hovers up to 0.25 above it) and the velocity is
+//!   made parallel to it, so a standing player's velocity is exactly zero
+//!   and a landing found by the probe does not bounce.
 //!
 //! # Callers
 //!
