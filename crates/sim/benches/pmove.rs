@@ -54,7 +54,7 @@ impl Crowd {
         self.tick += 1;
         let mut traces = 0;
         for (i, (state, cmd)) in self.players.iter_mut().enumerate() {
-            if (self.tick + i as u64) % 20 == 0 {
+            if (self.tick + i as u64).is_multiple_of(20) {
                 *cmd = random_cmd(&mut self.rng);
             }
             traces += pmove::pmove(state, cmd, world, params, DT).traces;
