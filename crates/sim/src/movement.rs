@@ -20,6 +20,10 @@ pub const FALL_HURT_SPEED: f32 = 632.0;
 /// Landing faster than this hurts more (Quake 3: delta 60).
 pub const FALL_FAR_SPEED: f32 = 775.0;
 
+/// How far beyond its own speed a move may reach (step-up, ground probe,
+/// jump): other players' boxes beyond this cannot be touched this tick.
+const REACH_MARGIN: f32 = 64.0;
+
 /// The boxes of all living players, in slot order.
 pub fn player_obstacles(world: &mut World) -> Vec<Obstacle> {
     let mut q = world.query::<(&Player, &Body, &Life)>();
@@ -52,10 +56,19 @@ pub fn move_players(world: &mut World) {
     let mut damage = Vec::new();
     let mut events = Vec::new();
     world.resource_scope(|world, map: Mut<MapRes>| {
+        let mut near = Vec::with_capacity(obstacles.len());
         for (entity, slot) in bodies {
             let Some(cmd) = world.get::<CurrentCmd>(entity).map(|c| c.cmd) else { continue };
             let Some(mut body) = world.get_mut::<Body>(entity) else { continue };
-            let scene = SceneTrace { world: map.0.world(), obstacles: &obstacles, skip: Some(slot) };
+            // Broad phase: only boxes this move could reach are traced against.
+            let reach = body.0.velocity.length() * dt + REACH_MARGIN;
+            let (mins, maxs) = body.0.bbox();
+            let (lo, hi) = (body.0.origin + mins - Vec3::splat(reach), body.0.origin + maxs + Vec3::splat(reach));
+            near.clear();
+            near.extend(obstacles.iter().filter(|o| {
+                o.slot != slot && (o.origin + o.mins).cmple(hi).all() && (o.origin + o.maxs).cmpge(lo).all()
+            }));
+            let scene = SceneTrace { world: map.0.world(), obstacles: &near, skip: Some(slot) };
             let out = pmove::pmove(&mut body.0, &cmd, &scene, &settings.movement, dt);
             let origin = body.0.origin;
             let alive = !body.0.dead;
