@@ -10,11 +10,10 @@
 //! 3 way (`clip.rs`), with a parry3d [`Bvh`](parry3d::partitioning::Bvh)
 //! over hull bounds as the broad phase. The alternative, rapier's
 //! `QueryPipeline::cast_shape` of a cuboid against `ConvexPolyhedron`
-//! colliders over the same hulls, measured 2 to 6 times slower on the shared
-//! maps (0.65-1.4 M against 2.1-4.7 M sweeps/s for 64-unit moves;
-//! `benches/trace.rs` runs both), and it would need its own epsilon handling
-//! and start-solid test to give Quake semantics, which the plane clipper
-//! gives by construction.
+//! colliders over the same hulls, measured 3.5 to 6.5 times slower on the
+//! shared maps for the same 64-unit moves (`benches/trace.rs` runs both),
+//! and it would need its own epsilon handling and start-solid test to give
+//! Quake semantics, which the plane clipper gives by construction.
 //!
 //! A mover is a separate hull set with an offset: moving it is one store,
 //! with no broad-phase update, and traces shift into its frame. Movers
