@@ -109,7 +109,7 @@ pub fn sweep_box(start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, o: &Obstacle) -
         }
         t_exit = t_exit.min(far);
     }
-    if t_enter > t_exit || t_enter > 1.0 || t_enter < 0.0 {
+    if t_enter > t_exit || !(0.0..=1.0).contains(&t_enter) {
         return None;
     }
     let len = d.length();

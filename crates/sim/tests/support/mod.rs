@@ -19,7 +19,7 @@ fn plane_face(n: Vec3, p: Vec3, tex: &str) -> String {
 }
 
 /// An axis-aligned brush from `lo` to `hi`.
-pub fn block(lo: Vec3, hi: Vec3, tex: &str) -> String {
+pub(crate) fn block(lo: Vec3, hi: Vec3, tex: &str) -> String {
     let mut s = String::from("{\n");
     for (n, p) in [(Vec3::NEG_X, lo), (Vec3::X, hi), (Vec3::NEG_Y, lo), (Vec3::Y, hi), (Vec3::NEG_Z, lo), (Vec3::Z, hi)] {
         s += &plane_face(n, p, tex);
@@ -30,7 +30,7 @@ pub fn block(lo: Vec3, hi: Vec3, tex: &str) -> String {
 
 /// A closed room: floor top at z=0, inner space `-half..half` in x and y,
 /// `height` tall, 16-unit walls.
-pub fn room(half: f32, height: f32) -> Vec<String> {
+pub(crate) fn room(half: f32, height: f32) -> Vec<String> {
     let t = 16.0;
     let tex = "quarry/wall";
     vec![
@@ -44,7 +44,7 @@ pub fn room(half: f32, height: f32) -> Vec<String> {
 }
 
 /// A point entity with extra key/values.
-pub fn entity(classname: &str, origin: Vec3, keys: &[(&str, &str)]) -> String {
+pub(crate) fn entity(classname: &str, origin: Vec3, keys: &[(&str, &str)]) -> String {
     let mut s = format!("{{\n\"classname\" \"{classname}\"\n\"origin\" \"{} {} {}\"\n", origin.x, origin.y, origin.z);
     for (k, v) in keys {
         s += &format!("\"{k}\" \"{v}\"\n");
@@ -54,12 +54,12 @@ pub fn entity(classname: &str, origin: Vec3, keys: &[(&str, &str)]) -> String {
 }
 
 /// A map: worldspawn with `brushes`, then `entities`.
-pub fn map_text(brushes: &[String], entities: &[String]) -> String {
+pub(crate) fn map_text(brushes: &[String], entities: &[String]) -> String {
     format!("{{\n\"classname\" \"worldspawn\"\n{}}}\n{}", brushes.concat(), entities.concat())
 }
 
 /// A 1024x1024 room with spawn points in a ring, facing +X.
-pub fn arena_text(spawns: usize) -> String {
+pub(crate) fn arena_text(spawns: usize) -> String {
     let ents: Vec<String> = (0..spawns)
         .map(|i| {
             let a = i as f32 / spawns as f32 * std::f32::consts::TAU;
@@ -70,12 +70,12 @@ pub fn arena_text(spawns: usize) -> String {
 }
 
 /// Settings for tests: no warmup, no limits unless a test sets them.
-pub fn test_settings() -> Settings {
+pub(crate) fn test_settings() -> Settings {
     Settings { warmup: false, fraglimit: 0, timelimit_min: 0.0, ..Settings::default() }
 }
 
 /// A match on map text.
-pub fn match_on(text: &str, settings: Settings, seed: u64) -> Match {
+pub(crate) fn match_on(text: &str, settings: Settings, seed: u64) -> Match {
     let map = match quarry_map::load_str(text, "test.map", &quarry_map::LoadOptions::default()) {
         Ok(m) => m,
         Err(e) => panic!("test map failed to load: {e}"),
@@ -87,14 +87,14 @@ pub fn match_on(text: &str, settings: Settings, seed: u64) -> Match {
 }
 
 /// Connects and enters a client the way the network layer does.
-pub fn join(m: &mut Match, name: &str, kind: ClientKind) -> SlotId {
+pub(crate) fn join(m: &mut Match, name: &str, kind: ClientKind) -> SlotId {
     let slot = m.connect(kind, UserInfo { name: name.into(), ..UserInfo::default() }).expect("slot");
     m.enter_game(slot).expect("enter");
     slot
 }
 
 /// Steps `ticks` ticks; `cmd(slot, tick)` gives each listed slot's command.
-pub fn run(m: &mut Match, slots: &[SlotId], ticks: u32, mut cmd: impl FnMut(SlotId, u32) -> UserCmd) {
+pub(crate) fn run(m: &mut Match, slots: &[SlotId], ticks: u32, mut cmd: impl FnMut(SlotId, u32) -> UserCmd) {
     for _ in 0..ticks {
         let tick = m.tick() + 1;
         for &s in slots {
