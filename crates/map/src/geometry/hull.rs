@@ -2,11 +2,13 @@
 //!
 //! The corners are the intersections of every plane triple (in `f64`) that
 //! lie inside all planes; each plane's face is the corners on it, sorted
-//! around their centroid. A brush is skipped with a [`SkipReason`] when its
+//! around their centroid; parry3d builds the convex hull of the corners
+//! (kept for rapier/parry queries and as a cross-check). A brush is skipped with a [`SkipReason`] when its
 //! planes enclose no volume or do not close (some face edge belongs to only
 //! one face).
 
 use glam::{DVec3, Vec3};
+use parry3d::shape::SharedShape;
 
 use super::bevel::collision_planes;
 use super::{ConvexSolid, DPlane};
@@ -66,10 +68,11 @@ pub(crate) fn build_brush(planes: &[DPlane]) -> Result<ConvexSolid, SkipReason> 
         return Err(SkipReason::Open);
     }
     let vertices: Vec<Vec3> = corners.iter().map(|c| c.as_vec3()).collect();
+    let shape = SharedShape::convex_hull(&vertices).ok_or(SkipReason::HullFailed)?;
     let edges = unique_edges(&faces);
     let planes = collision_planes(&corners, &face_planes, &edges);
     let (mins, maxs) = bounds(&vertices);
-    Ok(ConvexSolid { vertices, faces, planes, mins, maxs })
+    Ok(ConvexSolid { vertices, faces, planes, shape, mins, maxs })
 }
 
 /// Drops exact and near duplicates (same normal and distance).

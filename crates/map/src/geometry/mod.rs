@@ -11,6 +11,7 @@ pub(crate) mod hull;
 pub(crate) mod patch_mesh;
 
 use glam::{DVec3, Vec3};
+use parry3d::shape::SharedShape;
 
 /// A plane `normal · p = dist`; points with `normal · p > dist` are outside.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -64,6 +65,9 @@ pub(crate) struct ConvexSolid {
     pub(crate) faces: Vec<Vec<u32>>,
     /// Clip planes for box traces: faces, axial planes and edge bevels.
     pub(crate) planes: Vec<Plane>,
+    /// The parry3d shape: the convex hull of `vertices` for brushes (built
+    /// by parry3d, which also validates the brush), a triangle for patches.
+    pub(crate) shape: SharedShape,
     /// Bounds of `vertices`.
     pub(crate) mins: Vec3,
     /// Bounds of `vertices`.

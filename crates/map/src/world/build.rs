@@ -6,6 +6,7 @@
 //! `brushes == hulls + nonsolid + skipped brushes` always holds.
 
 use glam::{DVec3, Vec3};
+use parry3d::shape::SharedShape;
 use serde::Serialize;
 
 use super::hull_set::HullSet;
@@ -191,7 +192,9 @@ fn patch_solids(p: &RawPatch, tess: Tessellation) -> Vec<ConvexSolid> {
         let Some((planes, mins, maxs)) = triangle_planes(corners) else { continue };
         let normal = (corners[1] - corners[0]).cross(corners[2] - corners[0]);
         let face = if normal.z >= 0.0 { vec![0, 1, 2] } else { vec![0, 2, 1] };
-        out.push(ConvexSolid { vertices: corners.map(|c| c.as_vec3()).to_vec(), faces: vec![face], planes, mins, maxs });
+        let [a, b, c] = corners.map(|c| c.as_vec3());
+        let shape = SharedShape::triangle(a, b, c);
+        out.push(ConvexSolid { vertices: vec![a, b, c], faces: vec![face], planes, shape, mins, maxs });
     }
     out
 }

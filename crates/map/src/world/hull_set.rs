@@ -8,6 +8,7 @@
 use glam::Vec3;
 use parry3d::bounding_volume::Aabb;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy, TraversalAction};
+use parry3d::shape::SharedShape;
 
 use super::clip::{Clip, Sweep, aabb_overlap, clip, overlaps};
 use crate::contents::Contents;
@@ -25,11 +26,13 @@ pub(crate) struct HullRecord {
     pub(crate) entity: Option<EntityId>,
 }
 
-/// Corners and face polygons of one hull (counter-clockwise from outside).
+/// Corners, face polygons (counter-clockwise from outside) and the parry3d
+/// shape of one hull.
 #[derive(Debug, Clone)]
 pub(crate) struct HullShape {
     pub(crate) vertices: Vec<Vec3>,
     pub(crate) faces: Vec<Vec<u32>>,
+    pub(crate) shape: SharedShape,
 }
 
 /// The running result of one trace across several hull sets.
@@ -87,7 +90,7 @@ impl HullSet {
             entity,
         });
         self.planes.extend_from_slice(&solid.planes);
-        self.shapes.push(HullShape { vertices: solid.vertices, faces: solid.faces });
+        self.shapes.push(HullShape { vertices: solid.vertices, faces: solid.faces, shape: solid.shape });
         self.contents |= contents;
     }
 

@@ -32,8 +32,8 @@ impl std::fmt::Debug for ParryHull {
 }
 
 impl CollisionWorld {
-    /// Every hull whose contents intersect `mask`, as parry3d shapes.
-    /// Builds the shapes on each call: meant for tools and benchmarks.
+    /// Every hull whose contents intersect `mask`, as parry3d shapes (shared,
+    /// cheap to clone), with movers at their current offset.
     pub fn parry_hulls(&self, mask: Contents) -> Vec<ParryHull> {
         let mut out = Vec::new();
         collect(&self.solid, Vec3::ZERO, mask, &mut out);
@@ -50,12 +50,6 @@ fn collect(set: &HullSet, offset: Vec3, mask: Contents, out: &mut Vec<ParryHull>
         if !r.contents.intersects(mask) {
             continue;
         }
-        let shape = match s.vertices.as_slice() {
-            &[a, b, c] => Some(SharedShape::triangle(a, b, c)),
-            v => SharedShape::convex_hull(v),
-        };
-        if let Some(shape) = shape {
-            out.push(ParryHull { shape, pose: Pose::from_translation(offset), contents: r.contents, entity: r.entity });
-        }
+        out.push(ParryHull { shape: s.shape.clone(), pose: Pose::from_translation(offset), contents: r.contents, entity: r.entity });
     }
 }
