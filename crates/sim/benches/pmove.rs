@@ -20,7 +20,11 @@ const DT: f32 = 1.0 / 60.0;
 
 fn random_cmd(rng: &mut rand_pcg::Pcg32) -> UserCmd {
     let mut buttons = Buttons::default();
-    for (button, p) in [(Buttons::JUMP, 0.15), (Buttons::CROUCH, 0.1), (Buttons::WALK, 0.1)] {
+    for (button, p) in [
+        (Buttons::JUMP, 0.15),
+        (Buttons::CROUCH, 0.1),
+        (Buttons::WALK, 0.1),
+    ] {
         if rng.random_bool(p) {
             buttons = buttons | button;
         }
@@ -28,7 +32,11 @@ fn random_cmd(rng: &mut rand_pcg::Pcg32) -> UserCmd {
     UserCmd {
         pitch: rng.random_range(-30.0..30.0),
         yaw: rng.random_range(0.0..360.0),
-        forward: if rng.random_bool(0.8) { 127 } else { rng.random_range(-127..=127) },
+        forward: if rng.random_bool(0.8) {
+            127
+        } else {
+            rng.random_range(-127..=127)
+        },
         right: rng.random_range(-127..=127),
         buttons,
         ..UserCmd::default()
@@ -45,8 +53,19 @@ struct Crowd {
 impl Crowd {
     fn new(starts: &[Vec3]) -> Self {
         let mut rng = rand_pcg::Pcg32::seed_from_u64(7);
-        let players = (0..PLAYERS).map(|i| (MoveState::new(starts[i % starts.len()]), random_cmd(&mut rng))).collect();
-        Self { players, rng, tick: 0 }
+        let players = (0..PLAYERS)
+            .map(|i| {
+                (
+                    MoveState::new(starts[i % starts.len()]),
+                    random_cmd(&mut rng),
+                )
+            })
+            .collect();
+        Self {
+            players,
+            rng,
+            tick: 0,
+        }
     }
 
     /// One tick: every player moves once. Returns the traces spent.
@@ -71,10 +90,15 @@ fn bench_world(c: &mut Criterion, name: &str, world: &dyn Trace, starts: &[Vec3]
     for _ in 0..600 {
         traces += crowd.tick(world, &params);
     }
-    eprintln!("pmove/{name}: {:.2} traces per move", f64::from(traces) / (600 * PLAYERS) as f64);
+    eprintln!(
+        "pmove/{name}: {:.2} traces per move",
+        f64::from(traces) / (600 * PLAYERS) as f64
+    );
     let mut group = c.benchmark_group("pmove");
     group.throughput(Throughput::Elements(PLAYERS as u64));
-    group.bench_function(BenchmarkId::new("tick_64_players", name), |b| b.iter(|| black_box(crowd.tick(world, &params))));
+    group.bench_function(BenchmarkId::new("tick_64_players", name), |b| {
+        b.iter(|| black_box(crowd.tick(world, &params)))
+    });
     group.finish();
 }
 
@@ -83,7 +107,10 @@ fn pmove_benches(c: &mut Criterion) {
     bench_world(c, "arena", &arena, &TestWorld::ARENA_STARTS);
 
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    for (name, path) in [("q_dm1", root.join("maps/q_dm1.map")), ("oacmpdm8", root.join("../shared/maps/q3/oacmpdm8.map"))] {
+    for (name, path) in [
+        ("q_dm1", root.join("maps/q_dm1.map")),
+        ("oacmpdm8", root.join("../shared/maps/q3/oacmpdm8.map")),
+    ] {
         let map = match quarry_map::load(&path, &LoadOptions::default()) {
             Ok(map) => map,
             Err(e) => {
@@ -91,7 +118,11 @@ fn pmove_benches(c: &mut Criterion) {
                 continue;
             }
         };
-        let starts: Vec<Vec3> = map.spawn_points().filter(|(_, s)| s.fits).map(|(_, s)| s.spawn_origin).collect();
+        let starts: Vec<Vec3> = map
+            .spawn_points()
+            .filter(|(_, s)| s.fits)
+            .map(|(_, s)| s.spawn_origin)
+            .collect();
         if starts.is_empty() {
             eprintln!("pmove/{name}: skipped (no spawn point fits)");
             continue;

@@ -76,11 +76,21 @@ fn random_walks(map: &LoadedMap, ticks: usize) -> usize {
             moves += 1;
             let at = format!("{} spawn {i} tick {tick} at {}", map.name(), s.origin);
             assert!(!out.stuck && !out.unstuck, "stuck: {at}");
-            assert!(map.fits(s.origin, s.mins, s.maxs, MOVE_MASK), "in solid: {at}");
-            assert!(s.origin.cmpge(lo).all() && s.origin.cmple(hi).all(), "left the map: {at}");
+            assert!(
+                map.fits(s.origin, s.mins, s.maxs, MOVE_MASK),
+                "in solid: {at}"
+            );
+            assert!(
+                s.origin.cmpge(lo).all() && s.origin.cmple(hi).all(),
+                "left the map: {at}"
+            );
             travelled += s.origin.distance(before);
         }
-        assert!(travelled > ticks as f32 * 1.5, "{} spawn {i} hardly moved: {travelled}", map.name());
+        assert!(
+            travelled > ticks as f32 * 1.5,
+            "{} spawn {i} hardly moved: {travelled}",
+            map.name()
+        );
     }
     moves
 }
@@ -125,7 +135,16 @@ fn q_dm1_jump_pad_reaches_its_target() {
     let params = MoveParams::default();
     let mut pads = 0;
     for e in map.entities() {
-        let EntityKind::JumpPad(JumpPad { push: Push::Toward { target_origin: Some(target), .. } }) = e.kind else { continue };
+        let EntityKind::JumpPad(JumpPad {
+            push:
+                Push::Toward {
+                    target_origin: Some(target),
+                    ..
+                },
+        }) = e.kind
+        else {
+            continue;
+        };
         let Some((lo, hi)) = e.bounds else { continue };
         pads += 1;
         let centre = (lo + hi) * 0.5;

@@ -12,19 +12,50 @@ use quarry_sim::{Buttons, UserCmd};
 
 fn command() -> impl Strategy<Value = (UserCmd, u8)> {
     let moves = prop_oneof![Just(0i8), Just(127), Just(-127), Just(64), -127i8..=127];
-    (moves.clone(), moves.clone(), moves, 0u16..32, 0.0f32..360.0, -89.0f32..89.0, 1u8..20).prop_map(
-        |(forward, right, up, buttons, yaw, pitch, hold)| {
-            let cmd = UserCmd { forward, right, up, buttons: Buttons(buttons & Buttons::ALL.0), yaw, pitch, ..UserCmd::default() };
-            (cmd, hold)
-        },
+    (
+        moves.clone(),
+        moves.clone(),
+        moves,
+        0u16..32,
+        0.0f32..360.0,
+        -89.0f32..89.0,
+        1u8..20,
     )
+        .prop_map(|(forward, right, up, buttons, yaw, pitch, hold)| {
+            let cmd = UserCmd {
+                forward,
+                right,
+                up,
+                buttons: Buttons(buttons & Buttons::ALL.0),
+                yaw,
+                pitch,
+                ..UserCmd::default()
+            };
+            (cmd, hold)
+        })
 }
 
 fn check(world: &TestWorld, s: &MoveState, step: usize) -> Result<(), TestCaseError> {
-    prop_assert!(s.origin.is_finite() && s.velocity.is_finite(), "step {step}: {s:?}");
-    prop_assert!(world.fits(s.origin, s.mins, s.maxs, MOVE_MASK), "step {step}: in solid at {} ({:?})", s.origin, s.bbox());
-    prop_assert!(s.origin.z + s.mins.z > -0.01, "step {step}: fell through the floor to {}", s.origin);
-    prop_assert!(s.origin.truncate().abs().max_element() < 512.0, "step {step}: left the room at {}", s.origin);
+    prop_assert!(
+        s.origin.is_finite() && s.velocity.is_finite(),
+        "step {step}: {s:?}"
+    );
+    prop_assert!(
+        world.fits(s.origin, s.mins, s.maxs, MOVE_MASK),
+        "step {step}: in solid at {} ({:?})",
+        s.origin,
+        s.bbox()
+    );
+    prop_assert!(
+        s.origin.z + s.mins.z > -0.01,
+        "step {step}: fell through the floor to {}",
+        s.origin
+    );
+    prop_assert!(
+        s.origin.truncate().abs().max_element() < 512.0,
+        "step {step}: left the room at {}",
+        s.origin
+    );
     Ok(())
 }
 

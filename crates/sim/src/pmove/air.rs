@@ -53,7 +53,10 @@ mod tests {
         let world = TestWorld::room();
         let p = MoveParams::default();
         let mut s = MoveState::new(Vec3::new(0.0, 0.0, 400.0));
-        let cmd = UserCmd { forward: 127, ..UserCmd::default() };
+        let cmd = UserCmd {
+            forward: 127,
+            ..UserCmd::default()
+        };
         for _ in 0..6 {
             let _ = pmove(&mut s, &cmd, &world, &p, 1.0 / 60.0);
         }

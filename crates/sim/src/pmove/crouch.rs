@@ -44,7 +44,10 @@ mod tests {
     use crate::usercmd::{Buttons, UserCmd};
 
     fn crouch_cmd() -> UserCmd {
-        UserCmd { buttons: Buttons::CROUCH, ..UserCmd::default() }
+        UserCmd {
+            buttons: Buttons::CROUCH,
+            ..UserCmd::default()
+        }
     }
 
     #[test]

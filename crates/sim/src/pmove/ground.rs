@@ -6,10 +6,10 @@
 
 use glam::Vec3;
 
+use super::Move;
 use super::output::{FallSeverity, MoveEvent};
 use super::slide::{OVERCLIP, clip_velocity};
 use super::state::Ground;
-use super::Move;
 
 /// How far below the box the ground is looked for, units (Quake 3: 0.25).
 const GROUND_PROBE: f32 = 0.25;
@@ -70,7 +70,11 @@ impl Move<'_> {
             let depth = f32::from(self.state.water_level) / 3.0;
             wish_speed = wish_speed.min(p.speed * (1.0 - (1.0 - p.swim_scale) * depth));
         }
-        let accel = if self.knocked_back() { p.air_accelerate } else { p.accelerate };
+        let accel = if self.knocked_back() {
+            p.air_accelerate
+        } else {
+            p.accelerate
+        };
         self.accelerate(wish_dir, wish_speed, accel);
         if self.knocked_back() {
             self.state.velocity.z -= p.gravity * self.dt;
@@ -78,7 +82,8 @@ impl Move<'_> {
 
         // Follow the ground plane without losing speed.
         let speed = self.state.velocity.length();
-        self.state.velocity = clip_velocity(self.state.velocity, normal, OVERCLIP).normalize_or_zero() * speed;
+        self.state.velocity =
+            clip_velocity(self.state.velocity, normal, OVERCLIP).normalize_or_zero() * speed;
         // Standing or walking, stay on ground that drops away by less than
         // a step (stairs, ramps, a platform going down).
         self.may_step_down = true;
@@ -115,7 +120,11 @@ impl Move<'_> {
     /// not jump) it reaches `pm_stepsize` deeper and snaps onto walkable
     /// ground found there; with `report`, landings become events.
     pub(super) fn ground_trace(&mut self, step_down: bool, report: bool) {
-        let depth = if step_down { GROUND_PROBE + self.params.step_size } else { GROUND_PROBE };
+        let depth = if step_down {
+            GROUND_PROBE + self.params.step_size
+        } else {
+            GROUND_PROBE
+        };
         let start = self.state.origin;
         let mut tr = self.trace(start, start - Vec3::Z * depth);
         if tr.all_solid {
@@ -145,7 +154,11 @@ impl Move<'_> {
             return;
         }
         let walkable = self.params.walkable(tr.normal);
-        self.state.ground = Some(Ground { normal: tr.normal, walkable, entity: tr.entity });
+        self.state.ground = Some(Ground {
+            normal: tr.normal,
+            walkable,
+            entity: tr.entity,
+        });
         if !walkable {
             return;
         }
@@ -197,7 +210,9 @@ impl Move<'_> {
         };
         match FallSeverity::from_delta(delta) {
             Some(severity) => self.out.push(MoveEvent::Fall(severity)),
-            None if delta >= 1.0 && self.state.water_level == 0 => self.out.push(MoveEvent::Footstep),
+            None if delta >= 1.0 && self.state.water_level == 0 => {
+                self.out.push(MoveEvent::Footstep)
+            }
             None => {}
         }
         self.state.step_phase = 0.0;

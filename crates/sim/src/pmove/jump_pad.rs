@@ -2,16 +2,21 @@
 
 use glam::Vec3;
 
+/// A target less than this above `from` (units) gets the level-ground arc:
+/// peaking exactly at a target barely above would need absurd speed.
+const MIN_RISE: f32 = 1.0;
+
 /// The launch velocity that carries a body from `from` through `target`
 /// under `gravity` (units/s², downward), in units/s.
 ///
 /// When the target is above `from`, this is Quake 3's `AimAtTarget`: the
 /// arc peaks exactly at the target (the vertical speed is `sqrt(2 g h)`, the
 /// horizontal speed covers the distance in the rise time). Quake 3 drops a
-/// pad whose target is not above it; here such an arc instead peaks a
-/// quarter of the horizontal distance above `from` (the lowest-speed arc
-/// over level ground) and passes through the target on the way down, so a
-/// target at standing height on the landing floor is where the player lands.
+/// pad whose target is not above it; here such an arc (and one whose target
+/// is less than a unit above) instead peaks a quarter of the horizontal
+/// distance above `from` (the lowest-speed arc over level ground) and passes
+/// through the target on the way down, so a target at standing height on
+/// the landing floor is where the player lands.
 ///
 /// The caller applies it with [`MoveState::launch`](super::MoveState::launch)
 /// when a player touches the pad, computing `from` as Quake 3 does (the
@@ -28,10 +33,10 @@ pub fn jump_pad_velocity(from: Vec3, target: Vec3, gravity: f32) -> Vec3 {
     }
     let horizontal = delta.truncate();
     let distance = horizontal.length();
-    let (rise, fall) = if delta.z > 0.0 {
+    let (rise, fall) = if delta.z >= MIN_RISE {
         (delta.z, 0.0)
     } else {
-        let rise = (distance / 4.0).max(1.0);
+        let rise = (distance / 4.0).max(MIN_RISE);
         (rise, rise - delta.z)
     };
     let time_up = (2.0 * rise / gravity).sqrt();
@@ -65,7 +70,11 @@ mod tests {
     #[test]
     fn arc_peaks_at_a_target_above() {
         let from = Vec3::new(0.0, 0.0, 0.0);
-        for target in [Vec3::new(600.0, 0.0, 300.0), Vec3::new(-100.0, 250.0, 700.0), Vec3::new(0.0, 0.0, 128.0)] {
+        for target in [
+            Vec3::new(600.0, 0.0, 300.0),
+            Vec3::new(-100.0, 250.0, 700.0),
+            Vec3::new(0.0, 0.0, 128.0),
+        ] {
             let v = jump_pad_velocity(from, target, 800.0);
             assert!(closest_approach(from, v, target, 800.0) < 4.0, "{target}");
             // The apex is the target's height.
@@ -76,10 +85,17 @@ mod tests {
     #[test]
     fn arc_passes_a_target_level_or_below() {
         let from = Vec3::new(10.0, 20.0, 100.0);
-        for target in [Vec3::new(700.0, 20.0, 100.0), Vec3::new(10.0, 520.0, -200.0), Vec3::new(11.0, 20.0, 100.0)] {
+        for target in [
+            Vec3::new(700.0, 20.0, 100.0),
+            Vec3::new(10.0, 520.0, -200.0),
+            Vec3::new(11.0, 20.0, 100.0),
+        ] {
             for gravity in [800.0, 400.0] {
                 let v = jump_pad_velocity(from, target, gravity);
-                assert!(closest_approach(from, v, target, gravity) < 4.0, "{target} g {gravity}");
+                assert!(
+                    closest_approach(from, v, target, gravity) < 4.0,
+                    "{target} g {gravity}"
+                );
             }
         }
     }
@@ -87,9 +103,21 @@ mod tests {
     #[test]
     fn degenerate_inputs() {
         assert_eq!(jump_pad_velocity(Vec3::NAN, Vec3::ZERO, 800.0), Vec3::ZERO);
-        assert_eq!(jump_pad_velocity(Vec3::ZERO, Vec3::X, f32::INFINITY), Vec3::ZERO);
-        assert_eq!(jump_pad_velocity(Vec3::ZERO, Vec3::X * 50.0, 0.0), Vec3::X * 50.0);
+        assert_eq!(
+            jump_pad_velocity(Vec3::ZERO, Vec3::X, f32::INFINITY),
+            Vec3::ZERO
+        );
+        assert_eq!(
+            jump_pad_velocity(Vec3::ZERO, Vec3::X * 50.0, 0.0),
+            Vec3::X * 50.0
+        );
         let v = jump_pad_velocity(Vec3::ZERO, Vec3::ZERO, 800.0);
         assert!(v.is_finite() && v.truncate() == glam::Vec2::ZERO);
+        for dz in [1e-30, 1e-6, 0.5] {
+            let v = jump_pad_velocity(Vec3::ZERO, Vec3::new(0.0, 0.0, dz), 800.0);
+            assert!(v.is_finite() && v.z > 0.0, "{dz}: {v}");
+            let v = jump_pad_velocity(Vec3::ZERO, Vec3::new(300.0, 0.0, dz), 1e30);
+            assert!(v.is_finite(), "{dz}: {v}");
+        }
     }
 }

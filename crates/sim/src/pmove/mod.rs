@@ -74,10 +74,11 @@ mod water;
 pub mod test_world;
 
 pub use jump_pad::jump_pad_velocity;
-pub use params::{MoveCvars, MoveParams, cvar_defs, register_cvars};
 pub use output::{FallSeverity, MAX_EVENTS, MAX_TOUCHED, MoveEvent, MoveOutput};
+pub use params::{MoveCvars, MoveParams, cvar_defs, register_cvars};
 pub use state::{
-    Ground, KNOCKBACK_TIME_PER_SPEED, MAX_KNOCKBACK_TIME, MIN_KNOCKBACK_TIME, MoveState, TELEPORT_TIME,
+    Ground, KNOCKBACK_TIME_PER_SPEED, MAX_KNOCKBACK_TIME, MIN_KNOCKBACK_TIME, MoveState,
+    TELEPORT_TIME,
 };
 
 use glam::Vec3;
@@ -107,12 +108,22 @@ pub const MAX_SANE_SPEED: f32 = 100_000.0;
 /// zeroed), a non-finite or negative `dt` moves nothing, a command with
 /// bad angles is sanitised, and inconsistent parameters are made consistent
 /// ([`MoveParams::consistent`]). Steps longer than [`MAX_STEP`] are split.
-pub fn pmove(state: &mut MoveState, cmd: &UserCmd, world: &dyn Trace, params: &MoveParams, dt: f32) -> MoveOutput {
+pub fn pmove(
+    state: &mut MoveState,
+    cmd: &UserCmd,
+    world: &dyn Trace,
+    params: &MoveParams,
+    dt: f32,
+) -> MoveOutput {
     let params = params.consistent();
     let mut cmd = *cmd;
     cmd.sanitise();
     let sanitised = state.sanitise(MAX_SANE_SPEED);
-    let dt = if dt.is_finite() { dt.clamp(0.0, MAX_DT) } else { 0.0 };
+    let dt = if dt.is_finite() {
+        dt.clamp(0.0, MAX_DT)
+    } else {
+        0.0
+    };
     let pieces = (dt / MAX_STEP).ceil().max(1.0);
     let piece = dt / pieces;
     let mut out = Move::new(state, &cmd, world, &params, piece).run();
@@ -158,7 +169,14 @@ impl Input {
     }
 
     /// No input at all (a dead player).
-    const NONE: Self = Self { forward: 0.0, right: 0.0, up: 0.0, jump: false, crouch: false, walk: false };
+    const NONE: Self = Self {
+        forward: 0.0,
+        right: 0.0,
+        up: 0.0,
+        jump: false,
+        crouch: false,
+        walk: false,
+    };
 
     /// Whether the player asks to move along the ground.
     fn moving(&self) -> bool {
@@ -195,10 +213,20 @@ pub(super) struct Move<'a> {
 }
 
 impl<'a> Move<'a> {
-    fn new(state: &'a mut MoveState, cmd: &UserCmd, world: &'a dyn Trace, params: &'a MoveParams, dt: f32) -> Self {
+    fn new(
+        state: &'a mut MoveState,
+        cmd: &UserCmd,
+        world: &'a dyn Trace,
+        params: &'a MoveParams,
+        dt: f32,
+    ) -> Self {
         let (sy, cy) = cmd.yaw.to_radians().sin_cos();
         let (sp, cp) = cmd.pitch.to_radians().sin_cos();
-        let input = if state.dead { Input::NONE } else { Input::from_cmd(cmd) };
+        let input = if state.dead {
+            Input::NONE
+        } else {
+            Input::from_cmd(cmd)
+        };
         if !state.dead {
             (state.yaw, state.pitch) = (cmd.yaw, cmd.pitch);
         }
@@ -253,7 +281,8 @@ impl<'a> Move<'a> {
         self.footsteps();
         self.water_events(previous_level);
         self.state.settle();
-        (self.state.mins, self.state.maxs, self.state.view_height) = (self.mins, self.maxs, self.view_height);
+        (self.state.mins, self.state.maxs, self.state.view_height) =
+            (self.mins, self.maxs, self.view_height);
         self.out.mins = self.mins;
         self.out.maxs = self.maxs;
         self.out.water_level = self.state.water_level;
@@ -264,7 +293,12 @@ impl<'a> Move<'a> {
     fn drop_timers(&mut self) {
         let dt = self.dt;
         let s = &mut *self.state;
-        for t in [&mut s.knockback_time, &mut s.land_time, &mut s.teleport_time, &mut s.water_jump_time] {
+        for t in [
+            &mut s.knockback_time,
+            &mut s.land_time,
+            &mut s.teleport_time,
+            &mut s.water_jump_time,
+        ] {
             *t = (*t - dt).max(0.0);
         }
     }
@@ -279,11 +313,18 @@ impl<'a> Move<'a> {
     /// `Trace` implementation) is treated as solid.
     pub(super) fn trace(&mut self, start: Vec3, end: Vec3) -> TraceResult {
         self.out.traces += 1;
-        let tr = self.world.trace(start, end, self.mins, self.maxs, MOVE_MASK);
+        let tr = self
+            .world
+            .trace(start, end, self.mins, self.maxs, MOVE_MASK);
         if tr.fraction.is_finite() && tr.end.is_finite() && tr.normal.is_finite() {
             tr
         } else {
-            TraceResult { fraction: 0.0, start_solid: true, all_solid: true, ..TraceResult::clear(start) }
+            TraceResult {
+                fraction: 0.0,
+                start_solid: true,
+                all_solid: true,
+                ..TraceResult::clear(start)
+            }
         }
     }
 
@@ -315,7 +356,11 @@ impl<'a> Move<'a> {
     pub(super) fn friction(&mut self) {
         let walking = self.state.on_ground();
         let v = self.state.velocity;
-        let speed = if walking { v.truncate().length() } else { v.length() };
+        let speed = if walking {
+            v.truncate().length()
+        } else {
+            v.length()
+        };
         if speed < 1.0 {
             // Keep vertical speed so players can sink in water.
             self.state.velocity.x = 0.0;
@@ -337,7 +382,9 @@ impl<'a> Move<'a> {
     /// Quake 3 `PM_CmdScale` over the ground moves (`up` only counts when
     /// swimming): scales -127..127 moves to speed without a diagonal bonus.
     pub(super) fn cmd_scale(&self, with_up: bool) -> f32 {
-        let Input { forward, right, up, .. } = self.input;
+        let Input {
+            forward, right, up, ..
+        } = self.input;
         let up = if with_up { up } else { 0.0 };
         let max = forward.abs().max(right.abs()).max(up.abs());
         if max == 0.0 {
@@ -358,7 +405,12 @@ mod tests {
         let world = TestWorld::room();
         let p = MoveParams::default();
         let mut s = MoveState::new(Vec3::new(0.0, 0.0, 24.1));
-        let cmd = UserCmd { yaw: f32::NAN, pitch: f32::INFINITY, forward: -128, ..UserCmd::default() };
+        let cmd = UserCmd {
+            yaw: f32::NAN,
+            pitch: f32::INFINITY,
+            forward: -128,
+            ..UserCmd::default()
+        };
         for dt in [f32::NAN, -1.0, 0.0, 1e9, 0.016] {
             let _ = pmove(&mut s, &cmd, &world, &p, dt);
             assert!(s.origin.is_finite() && s.velocity.is_finite());
@@ -368,7 +420,12 @@ mod tests {
         let out = pmove(&mut s, &cmd, &world, &p, 0.016);
         assert!(out.sanitised);
         assert!(s.origin.is_finite() && s.velocity.is_finite());
-        let weird = MoveParams { speed: f32::NAN, bbox_max_z: -50.0, gravity: -5.0, ..p };
+        let weird = MoveParams {
+            speed: f32::NAN,
+            bbox_max_z: -50.0,
+            gravity: -5.0,
+            ..p
+        };
         let _ = pmove(&mut s, &cmd, &world, &weird, 0.016);
         assert!(s.origin.is_finite());
     }
@@ -377,7 +434,13 @@ mod tests {
     fn long_steps_are_split() {
         let world = TestWorld::room();
         let mut s = MoveState::new(Vec3::new(0.0, 0.0, 200.0));
-        let out = pmove(&mut s, &UserCmd::default(), &world, &MoveParams::default(), 0.2);
+        let out = pmove(
+            &mut s,
+            &UserCmd::default(),
+            &world,
+            &MoveParams::default(),
+            0.2,
+        );
         assert!(out.traces >= 4, "four pieces of 50 ms: {}", out.traces);
         // Falling for 0.2 s from rest: v = g t.
         assert!((s.velocity.z + 160.0).abs() < 0.01, "{}", s.velocity.z);
@@ -388,7 +451,11 @@ mod tests {
         let world = TestWorld::room();
         let p = MoveParams::default();
         let mut s = MoveState::new(Vec3::ZERO);
-        let cmd = UserCmd { forward: 127, right: 127, ..UserCmd::default() };
+        let cmd = UserCmd {
+            forward: 127,
+            right: 127,
+            ..UserCmd::default()
+        };
         let m = Move::new(&mut s, &cmd, &world, &p, 0.016);
         let wish = (m.flat_forward * 127.0 + m.right * 127.0).length() * m.cmd_scale(false);
         assert!((wish - 320.0).abs() < 1e-3, "{wish}");

@@ -181,7 +181,11 @@ impl MoveOutput {
 
     /// Brush entities (movers, `func_wall`s) the box bumped into or stood on.
     pub fn touched(&self) -> impl Iterator<Item = EntityId> + '_ {
-        self.touched.iter().take(usize::from(self.touched_count)).flatten().copied()
+        self.touched
+            .iter()
+            .take(usize::from(self.touched_count))
+            .flatten()
+            .copied()
     }
 
     /// Records an event; drops it when the list is full.
@@ -207,7 +211,11 @@ impl MoveOutput {
     /// Combines the outputs of two consecutive pieces of one call: events
     /// and touches in order, flags or-ed, the box and liquid of the last.
     pub(super) fn then(self, next: MoveOutput) -> MoveOutput {
-        let mut out = MoveOutput { events: self.events, event_count: self.event_count, ..next };
+        let mut out = MoveOutput {
+            events: self.events,
+            event_count: self.event_count,
+            ..next
+        };
         for &e in next.events() {
             out.push(e);
         }
@@ -232,7 +240,10 @@ mod tests {
         assert_eq!(FallSeverity::from_delta(7.0), None);
         assert_eq!(FallSeverity::from_delta(7.1), Some(FallSeverity::Short));
         assert_eq!(FallSeverity::from_delta(41.0), Some(FallSeverity::Medium));
-        assert_eq!(FallSeverity::from_delta(61.0).map(FallSeverity::damage), Some(10));
+        assert_eq!(
+            FallSeverity::from_delta(61.0).map(FallSeverity::damage),
+            Some(10)
+        );
     }
 
     #[test]
@@ -250,13 +261,26 @@ mod tests {
         b.touch(Some(EntityId(3)));
         b.traces = 2;
         let mut c = MoveOutput::default();
-        c.push(MoveEvent::Landed { impact_speed: 500.0 });
+        c.push(MoveEvent::Landed {
+            impact_speed: 500.0,
+        });
         c.touch(Some(EntityId(4)));
         c.water_level = 2;
         c.traces = 3;
         let d = b.then(c);
-        assert_eq!(d.events(), &[MoveEvent::Jumped, MoveEvent::Landed { impact_speed: 500.0 }]);
-        assert_eq!(d.touched().collect::<Vec<_>>(), vec![EntityId(3), EntityId(4)]);
+        assert_eq!(
+            d.events(),
+            &[
+                MoveEvent::Jumped,
+                MoveEvent::Landed {
+                    impact_speed: 500.0
+                }
+            ]
+        );
+        assert_eq!(
+            d.touched().collect::<Vec<_>>(),
+            vec![EntityId(3), EntityId(4)]
+        );
         assert_eq!((d.water_level, d.traces), (2, 5));
         assert!(d.jumped() && d.landed() == Some(500.0));
     }

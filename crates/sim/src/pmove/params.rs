@@ -181,13 +181,25 @@ impl MoveParams {
         self.bbox_half_width = self.bbox_half_width.max(1.0);
         self.bbox_min_z = self.bbox_min_z.min(0.0);
         self.bbox_max_z = self.bbox_max_z.max(self.bbox_min_z + 1.0);
-        self.crouch_max_z = self.crouch_max_z.clamp(self.bbox_min_z + 1.0, self.bbox_max_z);
-        self.dead_max_z = self.dead_max_z.clamp(self.bbox_min_z + 1.0, self.bbox_max_z);
+        self.crouch_max_z = self
+            .crouch_max_z
+            .clamp(self.bbox_min_z + 1.0, self.bbox_max_z);
+        self.dead_max_z = self
+            .dead_max_z
+            .clamp(self.bbox_min_z + 1.0, self.bbox_max_z);
         self.view_height = self.view_height.clamp(self.bbox_min_z, self.bbox_max_z);
-        self.crouch_view_height = self.crouch_view_height.clamp(self.bbox_min_z, self.crouch_max_z);
-        self.dead_view_height = self.dead_view_height.clamp(self.bbox_min_z, self.dead_max_z);
+        self.crouch_view_height = self
+            .crouch_view_height
+            .clamp(self.bbox_min_z, self.crouch_max_z);
+        self.dead_view_height = self
+            .dead_view_height
+            .clamp(self.bbox_min_z, self.dead_max_z);
         self.min_walk_normal = self.min_walk_normal.clamp(0.0, 1.0);
-        for scale in [&mut self.crouch_scale, &mut self.walk_scale, &mut self.swim_scale] {
+        for scale in [
+            &mut self.crouch_scale,
+            &mut self.walk_scale,
+            &mut self.swim_scale,
+        ] {
             *scale = scale.clamp(0.0, 1.0);
         }
         for v in [
@@ -251,8 +263,14 @@ mod tests {
     #[test]
     fn defaults_are_quake3() {
         let p = MoveParams::default();
-        assert_eq!((p.gravity, p.speed, p.step_size, p.jump_velocity), (800.0, 320.0, 18.0, 270.0));
-        assert_eq!(p.player_box(), (Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)));
+        assert_eq!(
+            (p.gravity, p.speed, p.step_size, p.jump_velocity),
+            (800.0, 320.0, 18.0, 270.0)
+        );
+        assert_eq!(
+            p.player_box(),
+            (Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0))
+        );
         assert_eq!(p.crouch_box().1.z, 16.0);
         assert!((p.max_jump_height() - 45.5625).abs() < 1e-4);
         assert!((p.max_walk_slope_degrees() - 45.57).abs() < 0.01);
@@ -265,22 +283,40 @@ mod tests {
         let mut console: Console<()> = Console::new();
         console.execute(&mut (), "set g_speed 400", "command line");
         let cvars = register_cvars(&mut console).expect("fresh console");
-        assert_eq!(cvars.read(console.cvars()).speed, 400.0, "pending value applied at registration");
+        assert_eq!(
+            cvars.read(console.cvars()).speed,
+            400.0,
+            "pending value applied at registration"
+        );
         console.execute(&mut (), "set pm_stepsize 24; set g_gravity 0", "test");
         let p = cvars.read(console.cvars());
         assert_eq!((p.step_size, p.gravity), (24.0, 0.0));
         assert_eq!(p.max_jump_height(), f32::INFINITY);
-        assert!(console.set_cvar("pm_minWalkNormal", "2", false, "test").is_err());
+        assert!(
+            console
+                .set_cvar("pm_minWalkNormal", "2", false, "test")
+                .is_err()
+        );
         assert!(register_cvars(&mut console).is_err(), "names are taken");
         assert_eq!(cvar_defs().len(), 24);
         for def in cvar_defs() {
-            assert!(def.description.ends_with('.') && def.description.len() > 20, "{}", def.name);
+            assert!(
+                def.description.ends_with('.') && def.description.len() > 20,
+                "{}",
+                def.name
+            );
         }
     }
 
     #[test]
     fn contradictions_are_resolved() {
-        let p = MoveParams { crouch_max_z: 100.0, bbox_max_z: 10.0, view_height: 50.0, speed: f32::NAN, ..MoveParams::default() };
+        let p = MoveParams {
+            crouch_max_z: 100.0,
+            bbox_max_z: 10.0,
+            view_height: 50.0,
+            speed: f32::NAN,
+            ..MoveParams::default()
+        };
         let c = p.consistent();
         assert_eq!(c.crouch_max_z, 10.0);
         assert_eq!(c.view_height, 10.0);

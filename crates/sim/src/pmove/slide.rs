@@ -35,7 +35,11 @@ const INTO_EPSILON: f32 = 0.1;
 /// `overbounce` above 1.
 pub(super) fn clip_velocity(v: Vec3, normal: Vec3, overbounce: f32) -> Vec3 {
     let backoff = v.dot(normal);
-    let backoff = if backoff < 0.0 { backoff * overbounce } else { backoff / overbounce };
+    let backoff = if backoff < 0.0 {
+        backoff * overbounce
+    } else {
+        backoff / overbounce
+    };
     v - normal * backoff
 }
 
@@ -157,13 +161,22 @@ impl Move<'_> {
 /// plane in `planes` that it enters: along one plane, along the crease of
 /// two, or `None` (stop dead) in a corner of three. The last plane is the
 /// one just hit.
-fn clip_against(planes: &[Vec3], velocity: Vec3, end_velocity: Vec3, gravity: bool) -> Option<(Vec3, Vec3)> {
+fn clip_against(
+    planes: &[Vec3],
+    velocity: Vec3,
+    end_velocity: Vec3,
+    gravity: bool,
+) -> Option<(Vec3, Vec3)> {
     for (i, &pi) in planes.iter().enumerate() {
         if velocity.dot(pi) >= INTO_EPSILON {
             continue;
         }
         let mut clipped = clip_velocity(velocity, pi, OVERCLIP);
-        let mut end_clipped = if gravity { clip_velocity(end_velocity, pi, OVERCLIP) } else { end_velocity };
+        let mut end_clipped = if gravity {
+            clip_velocity(end_velocity, pi, OVERCLIP)
+        } else {
+            end_velocity
+        };
         for (j, &pj) in planes.iter().enumerate() {
             if j == i || clipped.dot(pj) >= INTO_EPSILON {
                 continue;
@@ -201,7 +214,10 @@ mod tests {
         let v = clip_velocity(Vec3::new(100.0, 50.0, 0.0), Vec3::NEG_X, OVERCLIP);
         assert!(v.x.abs() < 0.2 && v.x < 0.0 + 1e-3, "{v}");
         assert_eq!(v.y, 50.0);
-        assert!(v.dot(Vec3::NEG_X) > 0.0, "moves slightly away from the wall");
+        assert!(
+            v.dot(Vec3::NEG_X) > 0.0,
+            "moves slightly away from the wall"
+        );
     }
 
     #[test]
@@ -210,7 +226,10 @@ mod tests {
         let walls = [Vec3::NEG_X, Vec3::NEG_Y];
         let v = Vec3::new(100.0, 100.0, 10.0);
         let (c, _) = clip_against(&walls, v, v, false).expect("slides");
-        assert!(c.x.abs() < 0.2 && c.y.abs() < 0.2 && (c.z - 10.0).abs() < 1e-3, "{c}");
+        assert!(
+            c.x.abs() < 0.2 && c.y.abs() < 0.2 && (c.z - 10.0).abs() < 1e-3,
+            "{c}"
+        );
         // Floor and an overhanging wall: an acute crease, slide along it (y).
         let crease = [Vec3::Z, Vec3::new(-1.0, 0.0, -1.0).normalize()];
         let v = Vec3::new(100.0, 50.0, -10.0);

@@ -134,7 +134,11 @@ impl MoveState {
     /// from respawning with it) does not jump at once (Quake 3
     /// `PMF_RESPAWNED` does the same for all buttons).
     pub fn spawned(origin: Vec3, yaw: f32) -> Self {
-        Self { yaw: if yaw.is_finite() { yaw } else { 0.0 }, jump_held: true, ..Self::new(origin) }
+        Self {
+            yaw: if yaw.is_finite() { yaw } else { 0.0 },
+            jump_held: true,
+            ..Self::new(origin)
+        }
     }
 
     /// Whether the player stands on walkable ground.
@@ -166,7 +170,11 @@ impl MoveState {
             return;
         }
         self.origin = destination;
-        self.velocity = if exit_velocity.is_finite() { exit_velocity } else { Vec3::ZERO };
+        self.velocity = if exit_velocity.is_finite() {
+            exit_velocity
+        } else {
+            Vec3::ZERO
+        };
         if yaw.is_finite() {
             self.yaw = yaw;
         }
@@ -204,7 +212,11 @@ impl MoveState {
             return;
         }
         self.velocity += push;
-        let time = if time.is_finite() { time.clamp(0.0, MAX_KNOCKBACK_TIME) } else { 0.0 };
+        let time = if time.is_finite() {
+            time.clamp(0.0, MAX_KNOCKBACK_TIME)
+        } else {
+            0.0
+        };
         self.knockback_time = self.knockback_time.max(time);
     }
 
@@ -225,7 +237,10 @@ impl MoveState {
     pub(super) fn sanitise(&mut self, max_speed: f32) -> bool {
         let mut repaired = false;
         if !self.origin.is_finite() {
-            self.origin = self.settled_at.filter(|o| o.is_finite()).unwrap_or(Vec3::ZERO);
+            self.origin = self
+                .settled_at
+                .filter(|o| o.is_finite())
+                .unwrap_or(Vec3::ZERO);
             self.velocity = Vec3::ZERO;
             self.settled_at = None;
             repaired = true;
@@ -238,8 +253,16 @@ impl MoveState {
             self.velocity = self.velocity.normalize_or_zero() * max_speed;
             repaired = true;
         }
-        let timers = [&mut self.knockback_time, &mut self.land_time, &mut self.teleport_time, &mut self.water_jump_time];
-        for t in timers.into_iter().chain([&mut self.step_phase, &mut self.yaw, &mut self.pitch]) {
+        let timers = [
+            &mut self.knockback_time,
+            &mut self.land_time,
+            &mut self.teleport_time,
+            &mut self.water_jump_time,
+        ];
+        for t in timers
+            .into_iter()
+            .chain([&mut self.step_phase, &mut self.yaw, &mut self.pitch])
+        {
             if !t.is_finite() {
                 *t = 0.0;
                 repaired = true;
@@ -282,7 +305,11 @@ mod tests {
     fn helpers_set_timers_and_leave_ground() {
         let mut s = MoveState::spawned(Vec3::ZERO, 90.0);
         assert!(s.jump_held && s.yaw == 90.0);
-        s.ground = Some(Ground { normal: Vec3::Z, walkable: true, entity: None });
+        s.ground = Some(Ground {
+            normal: Vec3::Z,
+            walkable: true,
+            entity: None,
+        });
         assert!(s.on_ground());
         s.apply_knockback(Vec3::new(0.0, 0.0, 100.0));
         assert_eq!(s.knockback_time, MIN_KNOCKBACK_TIME);

@@ -34,7 +34,11 @@ impl TestWorld {
     /// x, y in -1024..1024, ceiling at z 512.
     pub fn room() -> Self {
         let mut w = Self::new();
-        w.add_room(Vec3::new(-1024.0, -1024.0, 0.0), Vec3::new(1024.0, 1024.0, 512.0), 16.0);
+        w.add_room(
+            Vec3::new(-1024.0, -1024.0, 0.0),
+            Vec3::new(1024.0, 1024.0, 512.0),
+            16.0,
+        );
         w
     }
 
@@ -46,7 +50,11 @@ impl TestWorld {
     /// [`TestWorld::ARENA_STARTS`] are free places to start from.
     pub fn arena() -> Self {
         let mut w = Self::new();
-        w.add_room(Vec3::new(-512.0, -512.0, 0.0), Vec3::new(512.0, 512.0, 160.0), 16.0);
+        w.add_room(
+            Vec3::new(-512.0, -512.0, 0.0),
+            Vec3::new(512.0, 512.0, 160.0),
+            16.0,
+        );
         w.add_stairs(Vec3::new(-400.0, -300.0, 0.0), 5, 16.0, 24.0, 96.0);
         w.add_stairs(Vec3::new(-400.0, -150.0, 0.0), 3, 18.0, 20.0, 64.0);
         w.add_stairs(Vec3::new(-400.0, -50.0, 0.0), 3, 20.0, 32.0, 64.0);
@@ -54,14 +62,38 @@ impl TestWorld {
         w.add_solid(Vec3::new(100.0, 100.0, 0.0), Vec3::new(164.0, 164.0, 64.0));
         w.add_solid(Vec3::new(-40.0, 200.0, 0.0), Vec3::new(-8.0, 232.0, 160.0));
         w.add_solid(Vec3::new(200.0, -100.0, 50.0), Vec3::new(300.0, 0.0, 54.0));
-        w.add_ramp(Vec3::new(200.0, 200.0, 0.0), Vec3::new(200.0 + 64.0 * 3f32.sqrt(), 300.0, 64.0));
-        w.add_ramp(Vec3::new(300.0, -400.0, 0.0), Vec3::new(300.0 + 80.0 / 3f32.sqrt(), -300.0, 80.0));
-        w.add_solid(Vec3::new(-200.0, 300.0, 42.0), Vec3::new(-100.0, 400.0, 160.0));
+        w.add_ramp(
+            Vec3::new(200.0, 200.0, 0.0),
+            Vec3::new(200.0 + 64.0 * 3f32.sqrt(), 300.0, 64.0),
+        );
+        w.add_ramp(
+            Vec3::new(300.0, -400.0, 0.0),
+            Vec3::new(300.0 + 80.0 / 3f32.sqrt(), -300.0, 80.0),
+        );
+        w.add_solid(
+            Vec3::new(-200.0, 300.0, 42.0),
+            Vec3::new(-100.0, 400.0, 160.0),
+        );
         w.add_solid(Vec3::new(400.0, 400.0, 0.0), Vec3::new(512.0, 410.0, 160.0));
         w.add_ramp(Vec3::new(420.0, 300.0, 0.0), Vec3::new(512.0, 400.0, 160.0));
-        w.add_box(Vec3::new(-512.0, 300.0, 0.0), Vec3::new(-300.0, 512.0, 60.0), Contents::WATER, None);
-        w.add_box(Vec3::new(-512.0, 450.0, 0.0), Vec3::new(-450.0, 512.0, 60.0), Contents::SLIME, None);
-        w.add_box(Vec3::new(-60.0, 180.0, 0.0), Vec3::new(12.0, 252.0, 40.0), Contents::PLAYERCLIP, None);
+        w.add_box(
+            Vec3::new(-512.0, 300.0, 0.0),
+            Vec3::new(-300.0, 512.0, 60.0),
+            Contents::WATER,
+            None,
+        );
+        w.add_box(
+            Vec3::new(-512.0, 450.0, 0.0),
+            Vec3::new(-450.0, 512.0, 60.0),
+            Contents::SLIME,
+            None,
+        );
+        w.add_box(
+            Vec3::new(-60.0, 180.0, 0.0),
+            Vec3::new(12.0, 252.0, 40.0),
+            Contents::PLAYERCLIP,
+            None,
+        );
         w
     }
 
@@ -94,7 +126,13 @@ impl TestWorld {
 
     /// Adds an axis-aligned box of any contents (water, player clip…),
     /// optionally owned by an entity.
-    pub fn add_box(&mut self, mins: Vec3, maxs: Vec3, contents: Contents, entity: Option<EntityId>) -> &mut Self {
+    pub fn add_box(
+        &mut self,
+        mins: Vec3,
+        maxs: Vec3,
+        contents: Contents,
+        entity: Option<EntityId>,
+    ) -> &mut Self {
         let planes = vec![
             (Vec3::X, maxs.x),
             (-Vec3::X, -mins.x),
@@ -103,7 +141,13 @@ impl TestWorld {
             (Vec3::Z, maxs.z),
             (-Vec3::Z, -mins.z),
         ];
-        self.brushes.push(Brush { planes, mins, maxs, contents, entity });
+        self.brushes.push(Brush {
+            planes,
+            mins,
+            maxs,
+            contents,
+            entity,
+        });
         self
     }
 
@@ -124,19 +168,35 @@ impl TestWorld {
             (-Vec3::X, -mins.x),
             (Vec3::Z, maxs.z),
         ];
-        self.brushes.push(Brush { planes, mins, maxs, contents: Contents::SOLID, entity: None });
+        self.brushes.push(Brush {
+            planes,
+            mins,
+            maxs,
+            contents: Contents::SOLID,
+            entity: None,
+        });
         self
     }
 
     /// Adds stairs rising along +x from `start` (the bottom of the first
     /// step's front edge): `count` steps of `height` and `depth`, `width`
     /// wide centred on `start.y`, each a solid box down to `start.z`.
-    pub fn add_stairs(&mut self, start: Vec3, count: u32, height: f32, depth: f32, width: f32) -> &mut Self {
+    pub fn add_stairs(
+        &mut self,
+        start: Vec3,
+        count: u32,
+        height: f32,
+        depth: f32,
+        width: f32,
+    ) -> &mut Self {
         for i in 0..count {
             let x0 = start.x + depth * i as f32;
             let top = start.z + height * (i + 1) as f32;
             let mins = Vec3::new(x0, start.y - width / 2.0, start.z);
-            self.add_solid(mins, Vec3::new(start.x + depth * count as f32, start.y + width / 2.0, top));
+            self.add_solid(
+                mins,
+                Vec3::new(start.x + depth * count as f32, start.y + width / 2.0, top),
+            );
         }
         self
     }
@@ -153,7 +213,14 @@ impl TestWorld {
 }
 
 /// Quake 3 `CM_TraceThroughBrush` for one brush; updates `best`.
-fn clip_brush(brush: &Brush, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, best: &mut TraceResult) {
+fn clip_brush(
+    brush: &Brush,
+    start: Vec3,
+    end: Vec3,
+    mins: Vec3,
+    maxs: Vec3,
+    best: &mut TraceResult,
+) {
     let mut enter = -1.0_f32;
     let mut leave = 1.0_f32;
     let mut clip_normal = Vec3::ZERO;
@@ -205,13 +272,21 @@ impl Trace for TestWorld {
     fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, mask: Contents) -> TraceResult {
         let mut best = TraceResult::clear(end);
         if !(start.is_finite() && end.is_finite() && mins.is_finite() && maxs.is_finite()) {
-            return TraceResult { fraction: 0.0, start_solid: true, all_solid: true, ..TraceResult::clear(start) };
+            return TraceResult {
+                fraction: 0.0,
+                start_solid: true,
+                all_solid: true,
+                ..TraceResult::clear(start)
+            };
         }
         let margin = Vec3::splat(SURFACE_CLIP_EPSILON + 1.0);
         let sweep_lo = start.min(end) + mins - margin;
         let sweep_hi = start.max(end) + maxs + margin;
         for brush in &self.brushes {
-            if !brush.contents.intersects(mask) || brush.mins.cmpgt(sweep_hi).any() || brush.maxs.cmplt(sweep_lo).any() {
+            if !brush.contents.intersects(mask)
+                || brush.mins.cmpgt(sweep_hi).any()
+                || brush.maxs.cmplt(sweep_lo).any()
+            {
                 continue;
             }
             clip_brush(brush, start, end, mins, maxs, &mut best);
@@ -246,9 +321,19 @@ mod tests {
     #[test]
     fn box_stops_short_of_the_floor() {
         let w = TestWorld::room();
-        let tr = w.trace(Vec3::new(0.0, 0.0, 100.0), Vec3::new(0.0, 0.0, 0.0), BOX.0, BOX.1, Contents::SOLID);
+        let tr = w.trace(
+            Vec3::new(0.0, 0.0, 100.0),
+            Vec3::new(0.0, 0.0, 0.0),
+            BOX.0,
+            BOX.1,
+            Contents::SOLID,
+        );
         assert!(tr.hit() && !tr.start_solid);
-        assert!((tr.end.z - (24.0 + SURFACE_CLIP_EPSILON)).abs() < 1e-3, "{}", tr.end.z);
+        assert!(
+            (tr.end.z - (24.0 + SURFACE_CLIP_EPSILON)).abs() < 1e-3,
+            "{}",
+            tr.end.z
+        );
         assert_eq!(tr.normal, Vec3::Z);
         assert!(w.fits(tr.end, BOX.0, BOX.1, Contents::SOLID));
         assert!(!w.fits(Vec3::new(0.0, 0.0, 23.0), BOX.0, BOX.1, Contents::SOLID));
@@ -258,7 +343,10 @@ mod tests {
     fn arena_starts_are_free() {
         let w = TestWorld::arena();
         for start in TestWorld::ARENA_STARTS {
-            assert!(w.fits(start, BOX.0, BOX.1, Contents::MASK_PLAYER_SOLID), "{start}");
+            assert!(
+                w.fits(start, BOX.0, BOX.1, Contents::MASK_PLAYER_SOLID),
+                "{start}"
+            );
         }
     }
 
@@ -266,14 +354,40 @@ mod tests {
     fn ramp_normal_and_contents() {
         let mut w = TestWorld::new();
         w.add_ramp(Vec3::new(0.0, -64.0, 0.0), Vec3::new(100.0, 64.0, 100.0));
-        w.add_box(Vec3::new(200.0, 0.0, 0.0), Vec3::new(300.0, 100.0, 100.0), Contents::WATER, None);
-        let tr = w.trace(Vec3::new(50.0, 0.0, 200.0), Vec3::new(50.0, 0.0, -50.0), Vec3::ZERO, Vec3::ZERO, Contents::SOLID);
+        w.add_box(
+            Vec3::new(200.0, 0.0, 0.0),
+            Vec3::new(300.0, 100.0, 100.0),
+            Contents::WATER,
+            None,
+        );
+        let tr = w.trace(
+            Vec3::new(50.0, 0.0, 200.0),
+            Vec3::new(50.0, 0.0, -50.0),
+            Vec3::ZERO,
+            Vec3::ZERO,
+            Contents::SOLID,
+        );
         assert!((tr.normal - Vec3::new(-1.0, 0.0, 1.0).normalize()).length() < 1e-5);
         assert!((tr.end.z - 50.0).abs() < 0.1);
-        assert_eq!(w.point_contents(Vec3::new(250.0, 50.0, 50.0)), Contents::WATER);
-        assert_eq!(w.point_contents(Vec3::new(90.0, 0.0, 10.0)), Contents::SOLID);
-        assert_eq!(w.point_contents(Vec3::new(10.0, 0.0, 90.0)), Contents::empty());
-        let tr = w.trace(Vec3::new(150.0, 50.0, 50.0), Vec3::new(350.0, 50.0, 50.0), BOX.0, BOX.1, Contents::SOLID);
+        assert_eq!(
+            w.point_contents(Vec3::new(250.0, 50.0, 50.0)),
+            Contents::WATER
+        );
+        assert_eq!(
+            w.point_contents(Vec3::new(90.0, 0.0, 10.0)),
+            Contents::SOLID
+        );
+        assert_eq!(
+            w.point_contents(Vec3::new(10.0, 0.0, 90.0)),
+            Contents::empty()
+        );
+        let tr = w.trace(
+            Vec3::new(150.0, 50.0, 50.0),
+            Vec3::new(350.0, 50.0, 50.0),
+            BOX.0,
+            BOX.1,
+            Contents::SOLID,
+        );
         assert!(!tr.hit(), "water does not block a solid mask");
     }
 }

@@ -61,7 +61,10 @@ impl Move<'_> {
         let wish = if scale == 0.0 {
             Vec3::new(0.0, 0.0, -SINK_SPEED)
         } else {
-            (self.forward * self.input.forward + self.right * self.input.right + Vec3::Z * self.input.up) * scale
+            (self.forward * self.input.forward
+                + self.right * self.input.right
+                + Vec3::Z * self.input.up)
+                * scale
         };
         let wish_speed = wish.length().min(p.speed * p.swim_scale);
         self.accelerate(wish.normalize_or_zero(), wish_speed, p.water_accelerate);
@@ -70,7 +73,8 @@ impl Move<'_> {
         {
             // Swim up slopes along the bottom without losing speed.
             let speed = self.state.velocity.length();
-            self.state.velocity = clip_velocity(self.state.velocity, g.normal, OVERCLIP).normalize_or_zero() * speed;
+            self.state.velocity =
+                clip_velocity(self.state.velocity, g.normal, OVERCLIP).normalize_or_zero() * speed;
         }
         self.slide_move(false);
     }
@@ -86,14 +90,21 @@ impl Move<'_> {
         }
         let ahead = self.state.origin + self.flat_forward * LEDGE_REACH;
         let (low, high) = LEDGE_SAMPLES;
-        if !self.point_contents(ahead + Vec3::Z * low).intersects(super::MOVE_MASK) {
+        if !self
+            .point_contents(ahead + Vec3::Z * low)
+            .intersects(super::MOVE_MASK)
+        {
             return false;
         }
-        if self.point_contents(ahead + Vec3::Z * high).intersects(super::MOVE_MASK | Contents::MASK_LIQUID) {
+        if self
+            .point_contents(ahead + Vec3::Z * high)
+            .intersects(super::MOVE_MASK | Contents::MASK_LIQUID)
+        {
             return false;
         }
         let p = self.params;
-        self.state.velocity = self.flat_forward * p.water_jump_speed + Vec3::Z * p.water_jump_velocity;
+        self.state.velocity =
+            self.flat_forward * p.water_jump_speed + Vec3::Z * p.water_jump_velocity;
         self.state.water_jump_time = WATER_JUMP_TIME;
         self.out.push(MoveEvent::WaterJumped);
         true
@@ -140,7 +151,12 @@ mod tests {
 
     fn pool(liquid: Contents) -> TestWorld {
         let mut w = TestWorld::room();
-        w.add_box(Vec3::new(-512.0, -512.0, 0.0), Vec3::new(512.0, 512.0, 200.0), liquid, None);
+        w.add_box(
+            Vec3::new(-512.0, -512.0, 0.0),
+            Vec3::new(512.0, 512.0, 200.0),
+            liquid,
+            None,
+        );
         w
     }
 
