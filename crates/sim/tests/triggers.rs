@@ -135,3 +135,43 @@ fn trigger_hurt_paces_its_damage() {
     assert_eq!(slow.len(), 3, "SLOW: once a second: {slow:?}");
     assert!(stand_in_hurt(&[("spawnflags", "1")], 60).is_empty(), "START_OFF never hurts");
 }
+
+#[test]
+fn shipped_map_jump_pad_throws_onto_the_north_ledge() {
+    // q_dm1: pad (-64..64, -32..96) in the great hall, target (0, 432, 408),
+    // the north ledge (y 384..768) has its floor at 320.
+    let (mut m, s) = start_shipped("q_dm1", 1);
+    setup_place(&mut m, s[0], Vec3::new(0.0, -150.0, 24.5));
+    let mut launched = false;
+    let mut landed = None;
+    for _ in 0..300 {
+        let c = if launched { UserCmd::default() } else { UserCmd { yaw: 90.0, forward: 127, ..UserCmd::default() } };
+        let ev = step(&mut m, &s, 1, &mut |_, _| c);
+        launched |= !sounds(&ev, SoundKind::JumpPad).is_empty();
+        let v = m.player_view(s[0]).expect("alive");
+        if launched && v.on_ground && v.origin.z > 100.0 {
+            landed = Some(v.origin);
+            break;
+        }
+    }
+    let landed = landed.expect("landed high");
+    assert!((landed.z - 344.0).abs() < 1.0 && (384.0..768.0).contains(&landed.y), "on the north ledge: {landed}");
+}
+
+#[test]
+fn shipped_map_teleporter_sends_the_player_west_facing_east() {
+    // q_dm1: pad (-560..-432, -1392..-1264) in the south hall, destination (-960, -256) facing east.
+    let (mut m, s) = start_shipped("q_dm1", 1);
+    setup_place(&mut m, s[0], Vec3::new(-496.0, -1180.0, 24.5));
+    let mut arrived = None;
+    for _ in 0..120 {
+        let ev = step(&mut m, &s, 1, &mut |_, _| UserCmd { yaw: 270.0, forward: 127, ..UserCmd::default() });
+        if !sounds(&ev, SoundKind::Teleport).is_empty() {
+            arrived = m.player_view(s[0]);
+            break;
+        }
+    }
+    let v = arrived.expect("teleported");
+    assert!((v.origin.truncate() - Vec3::new(-960.0, -256.0, 0.0).truncate()).length() < 1.0, "{}", v.origin);
+    assert!(v.velocity.x > 399.0, "leaves east: {}", v.velocity);
+}

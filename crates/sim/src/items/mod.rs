@@ -97,7 +97,8 @@ pub struct ResolvedItem {
 
 /// What a map item of `kind` (entity class `class`) gives and when it
 /// respawns: health, armor and powerups from the item table, weapons and
-/// ammo from the weapon table by class name. `Err` says why it is not
+/// ammo from the weapon table by class name (the entity's own, else the
+/// kind's Quake 3 name, so Quake 1 `item_weapon` boxes resolve). `Err` says why it is not
 /// spawned (no entry, a class the weapon table lacks, a kind not modelled).
 pub fn resolve_item(table: &ItemTable, weapons: &WeaponTable, class: &str, kind: ItemKind) -> Result<ResolvedItem, String> {
     let name = kind_name(kind).ok_or_else(|| format!("{class} ({kind:?}) is not modelled"))?;
@@ -111,11 +112,18 @@ pub fn resolve_item(table: &ItemTable, weapons: &WeaponTable, class: &str, kind:
     };
     match name.section {
         Section::Weapon => {
-            let w = weapons.weapon_for_class(class).ok_or_else(|| format!("the weapon table has no weapon for {class}"))?;
+            let w = weapons
+                .weapon_for_class(class)
+                .or_else(|| weapons.weapon_for_class(name.classname))
+                .ok_or_else(|| format!("the weapon table has no weapon for {class}"))?;
             Ok(timed(&table.weapon, Gift::Weapon { weapon: w.number, ammo: w.pickup_ammo, ammo_cap: w.max_ammo }))
         }
         Section::Ammo => {
-            let w = weapons.ammo_for_class(class).ok_or_else(|| format!("the weapon table has no ammo for {class}"))?;
+            // Quake 1 `item_weapon` boxes are known by the ammo they hold.
+            let w = weapons
+                .ammo_for_class(class)
+                .or_else(|| weapons.ammo_for_class(name.classname))
+                .ok_or_else(|| format!("the weapon table has no ammo for {class}"))?;
             let large = matches!(kind, ItemKind::Ammo { large: true, .. });
             let amount = if large { w.box_ammo * table.rules.large_ammo_factor } else { w.box_ammo };
             Ok(timed(&table.ammo, Gift::Ammo { weapon: w.number, amount, cap: w.max_ammo }))

@@ -147,6 +147,22 @@ pub(crate) fn setup_health(m: &mut Match, slot: SlotId, hp: i32) {
     m.world_mut().get_mut::<Health>(e).expect("health").hp = hp;
 }
 
+/// Puts `slot`'s body at `origin`, still (setup only: a shipped map's
+/// spawn is random).
+pub(crate) fn setup_place(m: &mut Match, slot: SlotId, origin: Vec3) {
+    let e = body(m, slot);
+    let mut b = m.world_mut().get_mut::<quarry_sim::components::Body>(e).expect("body");
+    b.0.origin = origin;
+    b.0.velocity = Vec3::ZERO;
+}
+
+/// A live match on a shipped map (`maps/NAME.map`) with `players` humans.
+pub(crate) fn start_shipped(name: &str, players: usize) -> (Match, Vec<SlotId>) {
+    let path = format!("{}/../../maps/{name}.map", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    start(&text, players)
+}
+
 /// Pickups: `(tick, who, class name)`.
 pub(crate) fn pickups(events: &[(u32, GameEvent)]) -> Vec<(u32, SlotId, &'static str)> {
     events
