@@ -14,7 +14,7 @@ use super::pickup::Gift;
 use super::{Item, ItemCatalog};
 use crate::MapRes;
 use crate::clock::{MatchClock, SimRng};
-use crate::components::{Body, CurrentCmd, Inventory, Life, NetId, Player};
+use crate::components::{Body, Inventory, Life, NetId, Player};
 use crate::settings::Settings;
 use crate::slots::SlotId;
 use crate::spawn::{NetIds, SpawnLoadout};
@@ -46,10 +46,10 @@ pub fn drop_weapons(world: &mut World) {
     let clock = *world.resource::<MatchClock>();
     let loadout = world.resource::<SpawnLoadout>().0.weapons;
     let mut dead: Vec<(SlotId, u32, Vec3, f32, Inventory)> = world
-        .query::<(&Player, &Life, &Body, &Inventory, Option<&CurrentCmd>)>()
+        .query::<(&Player, &Life, &Body, &Inventory)>()
         .iter(world)
-        .filter_map(|(p, life, body, inv, cmd)| match life {
-            Life::Dead { tick } => Some((p.slot, *tick, body.0.origin, cmd.map_or(0.0, |c| c.cmd.yaw), *inv)),
+        .filter_map(|(p, life, body, inv)| match life {
+            Life::Dead { tick } => Some((p.slot, *tick, body.0.origin, body.0.yaw, *inv)),
             Life::Alive => None,
         })
         .collect();
