@@ -1,6 +1,7 @@
 //! The movement system: runs pmove for every player body, in slot order,
 //! against the map and the other players' boxes, and turns what pmove
-//! reports into sounds and falling damage.
+//! reports into sounds and falling damage (pmove's Quake 3 fall severity:
+//! medium 5, far 10; crouching doubles, water reduces, as in bg_pmove).
 
 use bevy_ecs::prelude::*;
 use glam::Vec3;
@@ -15,10 +16,6 @@ use crate::rules::RulesState;
 use crate::scene::{Obstacle, SceneTrace};
 use crate::settings::Settings;
 
-/// Landing faster than this (units/s, downward) hurts a little (Quake 3: delta 40).
-pub const FALL_HURT_SPEED: f32 = 632.0;
-/// Landing faster than this hurts more (Quake 3: delta 60).
-pub const FALL_FAR_SPEED: f32 = 775.0;
 
 /// How far beyond its own speed a move may reach (step-up, ground probe,
 /// jump): other players' boxes beyond this cannot be touched this tick.
@@ -55,6 +52,7 @@ pub fn move_players(world: &mut World) {
     bodies.sort_by_key(|(_, s)| *s);
     let mut damage = Vec::new();
     let mut events = Vec::new();
+    let mut crushed = Vec::new();
     world.resource_scope(|world, map: Mut<MapRes>| {
         let mut near = Vec::with_capacity(obstacles.len());
         for (entity, slot) in bodies {
@@ -79,22 +77,23 @@ pub fn move_players(world: &mut World) {
             if !alive {
                 continue;
             }
+            if out.stuck {
+                // Nowhere within reach is free (a mover closed on it): crushed.
+                crushed.push(slot);
+            }
             for ev in out.events() {
                 match *ev {
                     MoveEvent::Jumped => events.push(GameEvent::Sound { kind: SoundKind::Jump, origin, source: Some(slot) }),
                     MoveEvent::Footstep => {
                         events.push(GameEvent::Sound { kind: SoundKind::Footstep, origin, source: Some(slot) })
                     }
-                    MoveEvent::Landed { impact_speed } => {
-                        if impact_speed > FALL_HURT_SPEED {
-                            events.push(GameEvent::Sound { kind: SoundKind::Land, origin, source: Some(slot) });
-                        }
-                        if settings.falling_damage && impact_speed > FALL_HURT_SPEED {
-                            let amount = if impact_speed > FALL_FAR_SPEED { 10.0 } else { 5.0 };
+                    MoveEvent::Fall(severity) => {
+                        events.push(GameEvent::Sound { kind: SoundKind::Land, origin, source: Some(slot) });
+                        if settings.falling_damage && severity.damage() > 0 {
                             damage.push(DamageRequest {
                                 target: slot,
                                 attacker: None,
-                                amount,
+                                amount: severity.damage() as f32,
                                 dir: Vec3::ZERO,
                                 knockback: false,
                                 armor_protects: false,
@@ -108,6 +107,10 @@ pub fn move_players(world: &mut World) {
         }
     });
     world.resource_mut::<DamageQueue>().0.extend(damage);
+    let tick = world.resource::<MatchClock>().tick;
+    for slot in crushed {
+        crate::combat::kill(world, slot, None, MeansOfDeath::World, tick);
+    }
     for e in events {
         world.write_message(e);
     }
