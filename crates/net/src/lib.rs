@@ -2,6 +2,7 @@
 //!
 //! Work in progress.
 
+pub mod cert;
 pub mod codec;
 pub mod conn;
 pub mod datagram;

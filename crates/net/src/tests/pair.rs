@@ -31,7 +31,7 @@ fn play(p: &mut Pair, w: &mut World, ticks: u32, run: &mut Run) {
         w.step(1, 1.0 / 60.0);
         let cmd = WireUserCmd { tick: w.tick, yaw: (w.tick % 360) as f32, forward: 127, ..WireUserCmd::default() };
         p.client.send_cmd(cmd).expect("client active");
-        if w.tick % 2 == 0 {
+        if w.tick.is_multiple_of(2) {
             let s = w.snapshot_for(0);
             let outcome = p.server.send_snapshot(p.time, &s, p.mtu).expect("snapshot sent");
             run.outcomes.push((s.server_tick, outcome));

@@ -1,0 +1,339 @@
+//! The server endpoint, polled from the synchronous tick thread.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+use tracing::{debug, info, warn};
+
+use super::io::{EVENT_QUEUE, IoEvent, PathInfo, Side, drive};
+use super::{ConnId, TransportError, TransportSettings, quinn_transport, runtime};
+use crate::cert::{Fingerprint, Identity, provider};
+use crate::conn::{ConnStats, ServerConn, ServerConnEvent, SnapshotOutcome, Transmit};
+use crate::handshake::{ALPN, Hello, RejectReason, Welcome};
+use crate::reliable::{ClientMessage, DisconnectReason, ServerMessage};
+use crate::snapshot::Snapshot;
+use crate::usercmd::WireUserCmd;
+
+/// How to start a server endpoint.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Where to listen (e.g. `0.0.0.0:27960`, or `127.0.0.1:0` in tests).
+    pub bind: SocketAddr,
+    /// The TLS identity (see [`Identity::load_or_generate`]).
+    pub identity: Identity,
+    /// QUIC, runtime and protocol settings.
+    pub settings: TransportSettings,
+}
+
+/// What happened on the server's connections since the last poll.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerEvent {
+    /// A client said hello with the right protocol version; answer with
+    /// [`ServerTransport::accept`] or [`ServerTransport::reject`].
+    Connected {
+        /// The connection.
+        conn: ConnId,
+        /// Its address now (for bans and logs; never a key).
+        addr: SocketAddr,
+        /// What the client sent.
+        hello: Hello,
+    },
+    /// New user commands from an accepted client, oldest first, each tick once.
+    UserCmds {
+        /// The connection.
+        conn: ConnId,
+        /// The commands.
+        cmds: Vec<WireUserCmd>,
+    },
+    /// The client acknowledged snapshot `tick` (it is what the client now shows).
+    SnapshotAcked {
+        /// The connection.
+        conn: ConnId,
+        /// The snapshot tick.
+        tick: u32,
+    },
+    /// A reliable message from an accepted client.
+    Message {
+        /// The connection.
+        conn: ConnId,
+        /// The message.
+        msg: ClientMessage,
+    },
+    /// The client sent a malformed datagram (dropped); `count` is its total.
+    /// Past the configured rate the client is disconnected.
+    Misbehaving {
+        /// The connection.
+        conn: ConnId,
+        /// Malformed datagrams and frames so far.
+        count: u64,
+    },
+    /// The connection is over. Sent exactly once for every connection that
+    /// produced `Connected`, whoever ended it (also after `reject` and
+    /// `disconnect`); free the slot here.
+    Disconnected {
+        /// The connection.
+        conn: ConnId,
+        /// Why.
+        reason: DisconnectReason,
+    },
+}
+
+struct Peer {
+    conn: ServerConn,
+    tx: mpsc::UnboundedSender<Transmit>,
+    addr: SocketAddr,
+    path: PathInfo,
+    announced: bool,
+}
+
+/// The server endpoint: quinn on background threads, the protocol state on
+/// the caller's thread. Call [`ServerTransport::poll_events`] every tick.
+pub struct ServerTransport {
+    runtime: Option<tokio::runtime::Runtime>,
+    endpoint: quinn::Endpoint,
+    events: mpsc::Receiver<IoEvent>,
+    peers: BTreeMap<ConnId, Peer>,
+    settings: TransportSettings,
+    fingerprint: Fingerprint,
+    local_addr: SocketAddr,
+}
+
+impl ServerTransport {
+    /// Binds the UDP socket and starts accepting connections.
+    pub fn bind(config: ServerConfig) -> Result<Self, TransportError> {
+        let ServerConfig { bind, identity, settings } = config;
+        let fingerprint = identity.fingerprint();
+        let mut tls = rustls::ServerConfig::builder_with_provider(provider())
+            .with_protocol_versions(&[&rustls::version::TLS13])?
+            .with_no_client_auth()
+            .with_single_cert(vec![identity.cert], identity.key.into())?;
+        tls.alpn_protocols = vec![ALPN.to_vec()];
+        let quic = quinn::crypto::rustls::QuicServerConfig::try_from(tls).map_err(|e| TransportError::Config(e.to_string()))?;
+        let mut server_config = quinn::ServerConfig::with_crypto(Arc::new(quic));
+        server_config.transport_config(quinn_transport(&settings, 1)?);
+
+        let rt = runtime(settings.worker_threads, "quarry-net-server")?;
+        let endpoint = {
+            let _guard = rt.enter();
+            quinn::Endpoint::server(server_config, bind).map_err(|source| TransportError::Bind { addr: bind, source })?
+        };
+        let local_addr = endpoint.local_addr().map_err(|source| TransportError::Bind { addr: bind, source })?;
+        let (tx, events) = mpsc::channel(EVENT_QUEUE);
+        rt.spawn(accept_loop(endpoint.clone(), tx, settings.loss));
+        info!(%local_addr, %fingerprint, "listening");
+        Ok(Self { runtime: Some(rt), endpoint, events, peers: BTreeMap::new(), settings, fingerprint, local_addr })
+    }
+
+    /// The bound address (with the real port when bound to port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// The certificate fingerprint clients pin.
+    pub fn fingerprint(&self) -> Fingerprint {
+        self.fingerprint
+    }
+
+    /// Takes in everything the network delivered, runs timers, and returns
+    /// what happened. Call once per tick; never blocks.
+    pub fn poll_events(&mut self) -> Vec<ServerEvent> {
+        let now = Instant::now();
+        while let Ok(ev) = self.events.try_recv() {
+            match ev {
+                IoEvent::Opened { id, addr, tx, path } => {
+                    debug!(conn = %id, %addr, "connection opened");
+                    self.peers.insert(id, Peer { conn: ServerConn::new(&self.settings.conn, now), tx, addr, path, announced: false });
+                }
+                IoEvent::Stream { id, data } => self.with(id, |p| p.conn.handle_stream_data(now, &data)),
+                IoEvent::Datagram { id, data } => self.with(id, |p| p.conn.handle_datagram(now, &data)),
+                IoEvent::Path { id, path } => self.with(id, |p| p.path = path),
+                IoEvent::Closed { id, reason } => self.with(id, |p| p.conn.handle_closed(reason)),
+            }
+        }
+        let mut out = Vec::new();
+        let mut gone = Vec::new();
+        for (&id, peer) in &mut self.peers {
+            peer.conn.handle_timeout(now);
+            flush(peer);
+            while let Some(e) = peer.conn.poll_event() {
+                match e {
+                    ServerConnEvent::Hello(hello) => {
+                        peer.announced = true;
+                        out.push(ServerEvent::Connected { conn: id, addr: peer.addr, hello });
+                    }
+                    ServerConnEvent::UserCmds(cmds) => out.push(ServerEvent::UserCmds { conn: id, cmds }),
+                    ServerConnEvent::SnapshotAcked(tick) => out.push(ServerEvent::SnapshotAcked { conn: id, tick }),
+                    ServerConnEvent::Message(msg) => out.push(ServerEvent::Message { conn: id, msg }),
+                    ServerConnEvent::Misbehaving { count } => out.push(ServerEvent::Misbehaving { conn: id, count }),
+                    ServerConnEvent::Closed(reason) => {
+                        debug!(conn = %id, %reason, "disconnected");
+                        if peer.announced {
+                            out.push(ServerEvent::Disconnected { conn: id, reason });
+                        }
+                        gone.push(id);
+                    }
+                }
+            }
+        }
+        // The I/O task finishes closing on its own; nothing more is read.
+        for id in gone {
+            self.peers.remove(&id);
+        }
+        out
+    }
+
+    fn with(&mut self, id: ConnId, f: impl FnOnce(&mut Peer)) {
+        if let Some(p) = self.peers.get_mut(&id) {
+            f(p);
+        }
+    }
+
+    fn peer(&mut self, conn: ConnId) -> Result<&mut Peer, TransportError> {
+        self.peers.get_mut(&conn).ok_or(TransportError::UnknownConnection(conn))
+    }
+
+    /// Lets a `Connected` client in.
+    pub fn accept(&mut self, conn: ConnId, welcome: &Welcome) -> Result<(), TransportError> {
+        let p = self.peer(conn)?;
+        p.conn.accept(welcome)?;
+        flush(p);
+        Ok(())
+    }
+
+    /// Refuses a `Connected` client; `Disconnected` follows on the next poll.
+    pub fn reject(&mut self, conn: ConnId, reason: RejectReason) -> Result<(), TransportError> {
+        let p = self.peer(conn)?;
+        p.conn.reject(reason)?;
+        flush(p);
+        Ok(())
+    }
+
+    /// Sends this tick's snapshot for one accepted client: a delta against
+    /// what it acknowledged, fragmented to the path's datagram size, or
+    /// skipped if its byte rate is spent.
+    pub fn send_snapshot(&mut self, conn: ConnId, snapshot: &Snapshot) -> Result<SnapshotOutcome, TransportError> {
+        let p = self.peer(conn)?;
+        let max = if p.path.max_datagram == 0 { super::io::INITIAL_MAX_DATAGRAM } else { p.path.max_datagram };
+        let outcome = p.conn.send_snapshot(Instant::now(), snapshot, max)?;
+        flush(p);
+        Ok(outcome)
+    }
+
+    /// Queues a reliable message for one accepted client.
+    pub fn send_reliable(&mut self, conn: ConnId, msg: &ServerMessage) -> Result<(), TransportError> {
+        let p = self.peer(conn)?;
+        p.conn.send_message(msg)?;
+        flush(p);
+        Ok(())
+    }
+
+    /// Sends a reliable message to every accepted client.
+    pub fn broadcast(&mut self, msg: &ServerMessage) {
+        for p in self.peers.values_mut().filter(|p| p.conn.is_active()) {
+            if p.conn.send_message(msg).is_ok() {
+                flush(p);
+            }
+        }
+    }
+
+    /// Ends a connection with a reason the client shows (kick, shutdown);
+    /// `Disconnected` follows on the next poll.
+    pub fn disconnect(&mut self, conn: ConnId, reason: DisconnectReason) -> Result<(), TransportError> {
+        let p = self.peer(conn)?;
+        p.conn.disconnect(reason);
+        flush(p);
+        Ok(())
+    }
+
+    /// Sets a client's byte-rate cap (bytes/s, clamped to the configured range).
+    pub fn set_rate(&mut self, conn: ConnId, bytes_per_sec: u32) -> Result<(), TransportError> {
+        self.peer(conn)?.conn.set_rate(bytes_per_sec);
+        Ok(())
+    }
+
+    /// Makes the next snapshot to `conn` a full one (e.g. after a map change).
+    pub fn reset_baseline(&mut self, conn: ConnId) -> Result<(), TransportError> {
+        self.peer(conn)?.conn.reset_baseline();
+        Ok(())
+    }
+
+    /// Ping, loss, byte rates and counters of a connection.
+    pub fn stats(&self, conn: ConnId) -> Option<ConnStats> {
+        self.peers.get(&conn).map(|p| ConnStats { ping: Some(p.path.rtt), path_loss: p.path.loss(), ..p.conn.stats() })
+    }
+
+    /// The current address of a connection.
+    pub fn remote_addr(&self, conn: ConnId) -> Option<SocketAddr> {
+        self.peers.get(&conn).map(|p| p.addr)
+    }
+
+    /// Accepted connections, in id order.
+    pub fn connections(&self) -> Vec<ConnId> {
+        self.peers.iter().filter(|(_, p)| p.conn.is_active()).map(|(&id, _)| id).collect()
+    }
+
+    /// Disconnects everyone with `reason` and waits up to `grace` for the
+    /// goodbyes to leave (blocking the caller).
+    pub fn shutdown(&mut self, reason: DisconnectReason, grace: Duration) {
+        for p in self.peers.values_mut() {
+            p.conn.disconnect(reason.clone());
+            flush(p);
+        }
+        let _ = self.poll_events();
+        if let Some(rt) = &self.runtime {
+            let endpoint = self.endpoint.clone();
+            rt.block_on(async move {
+                let _ = tokio::time::timeout(grace, async {
+                    while endpoint.open_connections() > 0 {
+                        tokio::time::sleep(Duration::from_millis(10)).await;
+                    }
+                })
+                .await;
+            });
+        }
+    }
+}
+
+impl Drop for ServerTransport {
+    fn drop(&mut self) {
+        let (code, reason) = crate::reliable::disconnect_to_close(&DisconnectReason::ServerShuttingDown);
+        self.endpoint.close(code.into(), &reason);
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_timeout(Duration::from_millis(100));
+        }
+    }
+}
+
+fn flush(p: &mut Peer) {
+    while let Some(t) = p.conn.poll_transmit() {
+        if p.tx.send(t).is_err() {
+            // The I/O task already ended; its Closed event is on the way.
+            while p.conn.poll_transmit().is_some() {}
+            return;
+        }
+    }
+}
+
+async fn accept_loop(endpoint: quinn::Endpoint, events: mpsc::Sender<IoEvent>, loss: Option<super::LossHook>) {
+    let mut next = 1u64;
+    while let Some(incoming) = endpoint.accept().await {
+        let id = ConnId(next);
+        next += 1;
+        let events = events.clone();
+        tokio::spawn(async move {
+            let conn = match incoming.await {
+                Ok(c) => c,
+                Err(e) => return debug!(conn = %id, error = %e, "handshake failed"),
+            };
+            let (tx, rx) = mpsc::unbounded_channel();
+            let opened = IoEvent::Opened { id, addr: conn.remote_address(), tx, path: PathInfo::of(&conn) };
+            if events.send(opened).await.is_err() {
+                return warn!("server transport gone");
+            }
+            drive(conn, id, Side::Server, events, rx, loss).await;
+        });
+    }
+}
