@@ -1,9 +1,9 @@
 //! Items end to end: players run over pickups through the input queue;
 //! what they got is read from `ItemPickup` events and their state.
 
-mod support;
 #[path = "support/items_support.rs"]
 mod items_support;
+mod support;
 
 use glam::Vec3;
 use items_support::*;
@@ -60,7 +60,11 @@ fn large_health_heals_only_to_max_and_mega_decays_one_per_second() {
 
 #[test]
 fn armor_stacks_to_200_and_decays_to_100() {
-    let items = [item("item_armor_body", 96.0, 0.0), item("item_armor_combat", 192.0, 0.0), item("item_armor_body", 288.0, 0.0)];
+    let items = [
+        item("item_armor_body", 96.0, 0.0),
+        item("item_armor_combat", 192.0, 0.0),
+        item("item_armor_body", 288.0, 0.0),
+    ];
     let (mut m, s) = start(&arena(&[(0.0, 0.0)], &[], &items), 1);
     let events = run_to(&mut m, &s, s[0], Vec3::new(140.0, 0.0, 0.0), 4.0, 60);
     assert_eq!(pickups(&events).iter().map(|p| p.2).collect::<Vec<_>>(), ["item_armor_body"]);
@@ -89,7 +93,11 @@ fn respawn_timing_to_the_tick_and_hidden_while_waiting() {
 
 #[test]
 fn item_respawn_times_follow_the_table() {
-    let items = [item("weapon_rocketlauncher", 100.0, 0.0), item("ammo_rockets", 0.0, 200.0), item("item_health_small", 0.0, -200.0)];
+    let items = [
+        item("weapon_rocketlauncher", 100.0, 0.0),
+        item("ammo_rockets", 0.0, 200.0),
+        item("item_health_small", 0.0, -200.0),
+    ];
     let (mut m, s) = start(&arena(&[(0.0, 0.0)], &[], &items), 1);
     let mut events = run_to(&mut m, &s, s[0], Vec3::new(100.0, 0.0, 0.0), 2.0, 60);
     events.extend(run_to(&mut m, &s, s[0], Vec3::new(0.0, 200.0, 0.0), 2.0, 90));
@@ -138,7 +146,8 @@ fn powerups_first_appear_late_and_last_thirty_seconds() {
     let taken = got[0].0;
     assert!((30 * 60..=60 * 60 + 2).contains(&(taken - live)), "first quad between 30 and 60 s, at tick {taken}");
     assert_eq!(powerups(&m, s[0]).quad, taken + 30 * 60);
-    let hidden: Vec<bool> = m.world().iter_entities().filter_map(|e| e.get::<ItemSpawn>().map(|i| i.available)).collect();
+    let hidden: Vec<bool> =
+        m.world().iter_entities().filter_map(|e| e.get::<ItemSpawn>().map(|i| i.available)).collect();
     assert_eq!(hidden, [false], "hidden after pickup");
 }
 
@@ -151,7 +160,13 @@ fn regen_heals_and_quad_runs_out_after_thirty_seconds() {
             (def.first_spawn_s, def.first_spawn_jitter_s) = (0.0, 0.0);
         }
     }
-    let (mut m, s) = start_with(&arena(&[(0.0, 0.0)], &[], &[item("item_quad", 0.0, 0.0), item("item_regen", 200.0, 0.0)]), &data, support::test_settings(), 1, 5);
+    let (mut m, s) = start_with(
+        &arena(&[(0.0, 0.0)], &[], &[item("item_quad", 0.0, 0.0), item("item_regen", 200.0, 0.0)]),
+        &data,
+        support::test_settings(),
+        1,
+        5,
+    );
     let p = powerups(&m, s[0]);
     assert!(p.quad > m.tick() && p.quad <= m.tick() + 30 * 60, "taken at once: {p:?}");
     setup_health(&mut m, s[0], 50);
@@ -172,7 +187,11 @@ fn regen_heals_and_quad_runs_out_after_thirty_seconds() {
 /// A thin deadly curtain at x 300..316: a weapon dropped by someone dying
 /// in it flies out on the far side.
 fn hurt_curtain() -> String {
-    brush_entity("trigger_hurt", &[("dmg", "1000")], &[trigger_brush(Vec3::new(300.0, -64.0, 0.0), Vec3::new(316.0, 64.0, 64.0))])
+    brush_entity(
+        "trigger_hurt",
+        &[("dmg", "1000")],
+        &[trigger_brush(Vec3::new(300.0, -64.0, 0.0), Vec3::new(316.0, 64.0, 64.0))],
+    )
 }
 
 /// Player 0 takes the rocket launcher, switches to it and runs into a
@@ -181,7 +200,9 @@ fn die_with_rocket_launcher() -> (quarry_sim::Match, Vec<SlotId>, Vec<(u32, Game
     let text = arena(&[(0.0, 0.0), (700.0, 0.0)], &[], &[item("weapon_rocketlauncher", 100.0, 0.0), hurt_curtain()]);
     let (mut m, s) = start(&text, 2);
     let mut events = run_to(&mut m, &s, s[0], Vec3::new(130.0, 0.0, 0.0), 4.0, 60);
-    events.extend(step(&mut m, &s, 40, &mut |slot, _| if slot == s[0] { UserCmd { weapon: ROCKET, ..UserCmd::default() } } else { UserCmd::default() }));
+    events.extend(step(&mut m, &s, 40, &mut |slot, _| {
+        if slot == s[0] { UserCmd { weapon: ROCKET, ..UserCmd::default() } } else { UserCmd::default() }
+    }));
     assert_eq!(inventory(&m, s[0]).current, ROCKET);
     for _ in 0..60 {
         let c = UserCmd { weapon: ROCKET, ..run_toward(&m, s[0], Vec3::new(340.0, 0.0, 0.0), 1.0) };
@@ -196,7 +217,11 @@ fn die_with_rocket_launcher() -> (quarry_sim::Match, Vec<SlotId>, Vec<(u32, Game
 #[test]
 fn dropped_weapon_can_be_picked_up_by_another_player() {
     let (mut m, s, events) = die_with_rocket_launcher();
-    assert!(events.iter().any(|(_, e)| matches!(e, GameEvent::Kill { victim, means: MeansOfDeath::World, .. } if *victim == s[0])));
+    assert!(
+        events
+            .iter()
+            .any(|(_, e)| matches!(e, GameEvent::Kill { victim, means: MeansOfDeath::World, .. } if *victim == s[0]))
+    );
     step(&mut m, &s, 60, &mut idle);
     let drop = m.world().iter_entities().find_map(|e| e.get::<Item>().copied().filter(|_| e.contains::<Dropped>()));
     let drop = drop.expect("a dropped rocket launcher");
@@ -218,7 +243,13 @@ fn dropped_weapon_vanishes_after_thirty_seconds_and_spawn_weapons_are_not_droppe
     step(&mut m, &s, 60, &mut idle);
     assert_eq!(count(&m), 0, "gone after 30 s");
     // Respawned with the machinegun in hand, player 0 dies again: nothing drops.
-    step(&mut m, &s, 10, &mut |slot, _| if slot == s[0] { UserCmd { buttons: quarry_sim::Buttons::ATTACK, ..UserCmd::default() } } else { UserCmd::default() });
+    step(&mut m, &s, 10, &mut |slot, _| {
+        if slot == s[0] {
+            UserCmd { buttons: quarry_sim::Buttons::ATTACK, ..UserCmd::default() }
+        } else {
+            UserCmd::default()
+        }
+    });
     let _ = run_to(&mut m, &s, s[0], Vec3::new(340.0, 0.0, 0.0), 1.0, 120);
     step(&mut m, &s, 5, &mut idle);
     assert_eq!(count(&m), 0);

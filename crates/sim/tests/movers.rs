@@ -2,9 +2,9 @@
 //! after their wait, plats lift the player standing on them, and every
 //! trace sees a mover where it is.
 
-mod support;
 #[path = "support/items_support.rs"]
 mod items_support;
+mod support;
 
 use glam::Vec3;
 use items_support::*;
@@ -13,7 +13,12 @@ use quarry_sim::Match;
 use quarry_sim::movers::Mover;
 
 fn mover_id(m: &Match, classname: &str) -> MoverId {
-    let e = m.map().entities().iter().find(|e| e.classname == classname && matches!(e.kind, EntityKind::Mover(_))).expect("mover");
+    let e = m
+        .map()
+        .entities()
+        .iter()
+        .find(|e| e.classname == classname && matches!(e.kind, EntityKind::Mover(_)))
+        .expect("mover");
     m.map().world().mover_of(e.id).expect("mover collision")
 }
 
@@ -31,12 +36,19 @@ fn door_map(keys: &[(&str, &str)]) -> String {
     ];
     let mut door_keys = vec![("angle", "-1")];
     door_keys.extend_from_slice(keys);
-    let door = brush_entity("func_door", &door_keys, &[solid(Vec3::new(300.0, -64.0, 0.0), Vec3::new(316.0, 64.0, 128.0))]);
+    let door =
+        brush_entity("func_door", &door_keys, &[solid(Vec3::new(300.0, -64.0, 0.0), Vec3::new(316.0, 64.0, 128.0))]);
     arena(&[(0.0, 0.0)], &walls, &[door])
 }
 
 fn doorway_blocked(m: &Match) -> bool {
-    let tr = m.map().world().trace(Vec3::new(250.0, 0.0, 60.0), Vec3::new(400.0, 0.0, 60.0), Vec3::ZERO, Vec3::ZERO, Contents::MASK_SHOT);
+    let tr = m.map().world().trace(
+        Vec3::new(250.0, 0.0, 60.0),
+        Vec3::new(400.0, 0.0, 60.0),
+        Vec3::ZERO,
+        Vec3::ZERO,
+        Contents::MASK_SHOT,
+    );
     tr.hit()
 }
 
@@ -95,7 +107,11 @@ fn targeted_doors_do_not_open_on_touch_and_wait_minus_one_stays_open() {
 #[test]
 fn plat_rises_with_its_rider_and_lowers_after_it_leaves() {
     // Drawn at the top (z 112..128), resting 112 lower: its top at z 16, a step.
-    let plat = brush_entity("func_plat", &[("height", "112")], &[solid(Vec3::new(200.0, -64.0, 112.0), Vec3::new(328.0, 64.0, 128.0))]);
+    let plat = brush_entity(
+        "func_plat",
+        &[("height", "112")],
+        &[solid(Vec3::new(200.0, -64.0, 112.0), Vec3::new(328.0, 64.0, 128.0))],
+    );
     let ledge = solid(Vec3::new(328.0, -256.0, 0.0), Vec3::new(600.0, 256.0, 128.0));
     let (mut m, s) = start(&arena(&[(0.0, 0.0)], &[ledge], &[plat]), 1);
     let id = mover_id(&m, "func_plat");
@@ -124,7 +140,11 @@ fn plat_rises_with_its_rider_and_lowers_after_it_leaves() {
 
 #[test]
 fn bobbing_platform_follows_its_sine() {
-    let bob = brush_entity("func_bobbing", &[("height", "64"), ("speed", "4")], &[solid(Vec3::new(-600.0, -64.0, 200.0), Vec3::new(-472.0, 64.0, 216.0))]);
+    let bob = brush_entity(
+        "func_bobbing",
+        &[("height", "64"), ("speed", "4")],
+        &[solid(Vec3::new(-600.0, -64.0, 200.0), Vec3::new(-472.0, 64.0, 216.0))],
+    );
     let (mut m, s) = start(&arena(&[(0.0, 0.0)], &[], &[bob]), 1);
     let id = mover_id(&m, "func_bobbing");
     let mut lo = f32::MAX;
@@ -145,7 +165,11 @@ fn bobbing_platform_follows_its_sine() {
 
 #[test]
 fn a_plat_lowering_onto_a_player_reverses_instead_of_crushing() {
-    let plat = brush_entity("func_plat", &[("height", "112")], &[solid(Vec3::new(200.0, -64.0, 112.0), Vec3::new(328.0, 64.0, 128.0))]);
+    let plat = brush_entity(
+        "func_plat",
+        &[("height", "112")],
+        &[solid(Vec3::new(200.0, -64.0, 112.0), Vec3::new(328.0, 64.0, 128.0))],
+    );
     let ledge = solid(Vec3::new(328.0, -256.0, 0.0), Vec3::new(600.0, 256.0, 128.0));
     let (mut m, s) = start(&arena(&[(0.0, 0.0), (264.0, -300.0)], &[ledge], &[plat]), 2);
     let id = mover_id(&m, "func_plat");
@@ -155,7 +179,10 @@ fn a_plat_lowering_onto_a_player_reverses_instead_of_crushing() {
     // The rider steps off onto the ledge while the other walks in under the plat.
     let mut events = Vec::new();
     for _ in 0..120 {
-        let (a, b) = (run_toward(&m, rider, Vec3::new(450.0, 0.0, 0.0), 4.0), run_toward(&m, under, Vec3::new(264.0, 0.0, 0.0), 4.0));
+        let (a, b) = (
+            run_toward(&m, rider, Vec3::new(450.0, 0.0, 0.0), 4.0),
+            run_toward(&m, under, Vec3::new(264.0, 0.0, 0.0), 4.0),
+        );
         events.extend(step(&mut m, &s, 1, &mut |slot, _| if slot == rider { a } else { b }));
     }
     assert!((origin(&m, under).truncate() - Vec3::new(264.0, 0.0, 0.0).truncate()).length() < 8.0);
@@ -179,7 +206,12 @@ fn a_plat_lowering_onto_a_player_reverses_instead_of_crushing() {
     let crushed: Vec<i32> = events
         .iter()
         .filter_map(|(_, e)| match e {
-            quarry_sim::events::GameEvent::Damage { target, amount, means: quarry_sim::events::MeansOfDeath::World, .. } if *target == under => Some(*amount),
+            quarry_sim::events::GameEvent::Damage {
+                target,
+                amount,
+                means: quarry_sim::events::MeansOfDeath::World,
+                ..
+            } if *target == under => Some(*amount),
             _ => None,
         })
         .collect();

@@ -1,9 +1,9 @@
 //! Triggers end to end: players run into jump pads, teleporters, hurt
 //! volumes and liquids through the input queue.
 
-mod support;
 #[path = "support/items_support.rs"]
 mod items_support;
+mod support;
 
 use glam::Vec3;
 use items_support::*;
@@ -12,7 +12,11 @@ use quarry_sim::{SlotId, UserCmd};
 use support::{block, entity};
 
 fn pad(target: &str) -> String {
-    brush_entity("trigger_push", &[("target", target)], &[trigger_brush(Vec3::new(-32.0, -32.0, 0.0), Vec3::new(32.0, 32.0, 16.0))])
+    brush_entity(
+        "trigger_push",
+        &[("target", target)],
+        &[trigger_brush(Vec3::new(-32.0, -32.0, 0.0), Vec3::new(32.0, 32.0, 16.0))],
+    )
 }
 
 /// Runs `slot` onto the pad at the origin from -X until it is launched,
@@ -44,7 +48,11 @@ fn ride_pad(text: &str) -> (Vec<(u32, GameEvent)>, Vec3, f32) {
 
 #[test]
 fn jump_pad_lands_within_a_small_radius_of_its_target() {
-    let text = arena(&[(-200.0, 0.0)], &[], &[pad("t1"), entity("target_position", Vec3::new(600.0, 0.0, 24.0), &[("targetname", "t1")])]);
+    let text = arena(
+        &[(-200.0, 0.0)],
+        &[],
+        &[pad("t1"), entity("target_position", Vec3::new(600.0, 0.0, 24.0), &[("targetname", "t1")])],
+    );
     let (events, landed, _) = ride_pad(&text);
     assert_eq!(sounds(&events, SoundKind::JumpPad).len(), 1, "one launch per touch");
     let miss = (landed.truncate() - Vec3::new(600.0, 0.0, 0.0).truncate()).length();
@@ -54,7 +62,11 @@ fn jump_pad_lands_within_a_small_radius_of_its_target() {
 #[test]
 fn quake3_jump_pad_arc_peaks_at_a_raised_target() {
     let ledge = solid(Vec3::new(480.0, -128.0, 0.0), Vec3::new(1024.0, 128.0, 128.0));
-    let text = arena(&[(-200.0, 0.0)], &[ledge], &[pad("t1"), entity("target_position", Vec3::new(480.0, 0.0, 200.0), &[("targetname", "t1")])]);
+    let text = arena(
+        &[(-200.0, 0.0)],
+        &[ledge],
+        &[pad("t1"), entity("target_position", Vec3::new(480.0, 0.0, 200.0), &[("targetname", "t1")])],
+    );
     let (_, landed, closest) = ride_pad(&text);
     assert!(closest < 8.0, "the arc passes {closest} units from the target");
     assert!((landed.z - 152.0).abs() < 1.0, "lands on the ledge: {landed}");
@@ -62,7 +74,11 @@ fn quake3_jump_pad_arc_peaks_at_a_raised_target() {
 
 #[test]
 fn teleporter_moves_the_player_and_telefrags_whoever_stands_there() {
-    let tele = brush_entity("trigger_teleport", &[("target", "d1")], &[trigger_brush(Vec3::new(200.0, -64.0, 0.0), Vec3::new(232.0, 64.0, 96.0))]);
+    let tele = brush_entity(
+        "trigger_teleport",
+        &[("target", "d1")],
+        &[trigger_brush(Vec3::new(200.0, -64.0, 0.0), Vec3::new(232.0, 64.0, 96.0))],
+    );
     let dest = entity("misc_teleporter_dest", Vec3::new(-400.0, 400.0, 24.0), &[("targetname", "d1"), ("angle", "90")]);
     let (mut m, s) = start(&arena(&[(0.0, 0.0), (-400.0, 400.0)], &[], &[tele, dest]), 2);
     let mut events = Vec::new();
@@ -76,8 +92,16 @@ fn teleporter_moves_the_player_and_telefrags_whoever_stands_there() {
         }
     }
     let v = m.player_view(s[0]).expect("alive");
-    assert!((v.origin.truncate() - Vec3::new(-400.0, 400.0, 0.0).truncate()).length() < 1.0, "at the destination: {}", v.origin);
-    assert!((v.velocity - Vec3::new(0.0, 400.0, 0.0)).length() < 1.0, "leaves at 400 along the destination's angle: {}", v.velocity);
+    assert!(
+        (v.origin.truncate() - Vec3::new(-400.0, 400.0, 0.0).truncate()).length() < 1.0,
+        "at the destination: {}",
+        v.origin
+    );
+    assert!(
+        (v.velocity - Vec3::new(0.0, 400.0, 0.0)).length() < 1.0,
+        "leaves at 400 along the destination's angle: {}",
+        v.velocity
+    );
     let kills: Vec<(Option<SlotId>, SlotId, MeansOfDeath)> = events
         .iter()
         .filter_map(|(_, e)| match e {
@@ -93,7 +117,9 @@ fn damage_ticks(events: &[(u32, GameEvent)], slot: SlotId, means: MeansOfDeath) 
     events
         .iter()
         .filter_map(|(t, e)| match e {
-            GameEvent::Damage { target, amount, armor, means: m, .. } if *target == slot && *m == means => Some((*t, amount + armor)),
+            GameEvent::Damage { target, amount, armor, means: m, .. } if *target == slot && *m == means => {
+                Some((*t, amount + armor))
+            }
             _ => None,
         })
         .collect()
@@ -109,7 +135,9 @@ fn wade_in(texture: &str, means: MeansOfDeath) -> Vec<(u32, i32)> {
 
 #[test]
 fn lava_and_slime_hurt_once_a_second_by_depth() {
-    for (texture, means, per_level) in [("liquids/lava", MeansOfDeath::Lava, 30), ("liquids/slime", MeansOfDeath::Slime, 10)] {
+    for (texture, means, per_level) in
+        [("liquids/lava", MeansOfDeath::Lava, 30), ("liquids/slime", MeansOfDeath::Slime, 10)]
+    {
         let hits = wade_in(texture, means);
         assert!(hits.len() >= 3, "{texture}: {hits:?}");
         for w in hits.windows(2) {
@@ -120,7 +148,8 @@ fn lava_and_slime_hurt_once_a_second_by_depth() {
 }
 
 fn stand_in_hurt(keys: &[(&str, &str)], ticks: u32) -> Vec<(u32, i32)> {
-    let hurt = brush_entity("trigger_hurt", keys, &[trigger_brush(Vec3::new(-64.0, -64.0, 0.0), Vec3::new(64.0, 64.0, 64.0))]);
+    let hurt =
+        brush_entity("trigger_hurt", keys, &[trigger_brush(Vec3::new(-64.0, -64.0, 0.0), Vec3::new(64.0, 64.0, 64.0))]);
     let (mut m, s) = start(&arena(&[(0.0, 0.0)], &[], &[hurt]), 1);
     let events = step(&mut m, &s, ticks, &mut idle);
     damage_ticks(&events, s[0], MeansOfDeath::World)

@@ -72,7 +72,8 @@ pub fn drop_weapons(world: &mut World) {
             0.0
         };
         let yaw = yaw.to_radians();
-        let velocity = Vec3::new(yaw.cos(), yaw.sin(), 0.0) * rules.dropped_speed + Vec3::Z * (rules.dropped_up + jitter);
+        let velocity =
+            Vec3::new(yaw.cos(), yaw.sin(), 0.0) * rules.dropped_speed + Vec3::Z * (rules.dropped_up + jitter);
         let item = Item {
             classname,
             gift: Gift::Weapon { weapon: w, ammo, ammo_cap },
@@ -94,7 +95,9 @@ pub fn move_dropped(world: &mut World) {
         world.query_filtered::<(Entity, &NetId), With<Dropped>>().iter(world).map(|(e, id)| (*id, e)).collect();
     rows.sort_by_key(|r| r.0);
     for (_, e) in rows {
-        let (Some(mut item), Some(mut d)) = (world.get::<Item>(e).copied(), world.get::<Dropped>(e).copied()) else { continue };
+        let (Some(mut item), Some(mut d)) = (world.get::<Item>(e).copied(), world.get::<Dropped>(e).copied()) else {
+            continue;
+        };
         if clock.tick >= d.expires {
             world.despawn(e);
             continue;

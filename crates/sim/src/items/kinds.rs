@@ -60,9 +60,19 @@ impl Section {
                 "prox_launcher",
                 "chaingun",
             ],
-            Section::Ammo => {
-                &["shells", "bullets", "nails", "grenades", "rockets", "cells", "lightning", "slugs", "bfg", "mines", "belt"]
-            }
+            Section::Ammo => &[
+                "shells",
+                "bullets",
+                "nails",
+                "grenades",
+                "rockets",
+                "cells",
+                "lightning",
+                "slugs",
+                "bfg",
+                "mines",
+                "belt",
+            ],
             // Only the powerups `Powerups` can hold.
             Section::Powerup => &["quad", "haste", "regen", "invis"],
         }

@@ -100,7 +100,12 @@ pub struct ResolvedItem {
 /// ammo from the weapon table by class name (the entity's own, else the
 /// kind's Quake 3 name, so Quake 1 `item_weapon` boxes resolve). `Err` says why it is not
 /// spawned (no entry, a class the weapon table lacks, a kind not modelled).
-pub fn resolve_item(table: &ItemTable, weapons: &WeaponTable, class: &str, kind: ItemKind) -> Result<ResolvedItem, String> {
+pub fn resolve_item(
+    table: &ItemTable,
+    weapons: &WeaponTable,
+    class: &str,
+    kind: ItemKind,
+) -> Result<ResolvedItem, String> {
     let name = kind_name(kind).ok_or_else(|| format!("{class} ({kind:?}) is not modelled"))?;
     let box_half = table.rules.box_half;
     let timed = |t: &PickupTiming, gift| ResolvedItem {
@@ -129,12 +134,15 @@ pub fn resolve_item(table: &ItemTable, weapons: &WeaponTable, class: &str, kind:
             Ok(timed(&table.ammo, Gift::Ammo { weapon: w.number, amount, cap: w.max_ammo }))
         }
         section => {
-            let def = table.get(section, name.key).ok_or_else(|| format!("no [{}.{}] in the item table", section.name(), name.key))?;
+            let def = table
+                .get(section, name.key)
+                .ok_or_else(|| format!("no [{}.{}] in the item table", section.name(), name.key))?;
             let gift = match section {
                 Section::Health => Gift::Health { amount: def.amount, cap: def.max.unwrap_or(100) },
                 Section::Armor => Gift::Armor { amount: def.amount, cap: def.max.unwrap_or(200) },
                 _ => {
-                    let kind = PowerupKind::from_key(name.key).ok_or_else(|| format!("powerup {} is not modelled", name.key))?;
+                    let kind = PowerupKind::from_key(name.key)
+                        .ok_or_else(|| format!("powerup {} is not modelled", name.key))?;
                     Gift::Powerup { kind, seconds: def.amount as f32 }
                 }
             };
@@ -199,7 +207,8 @@ fn spawn_map_items(world: &mut World, table: &ItemTable, weapons: &WeaponTable) 
     let clock = *world.resource::<MatchClock>();
     for (item, respawn_s, first) in placed {
         let id = world.resource_mut::<NetIds>().next_id();
-        let mut spawn = ItemSpawn { available: true, respawn_at: 0, respawn_ticks: clock.ticks(respawn_s), first_spawn: first };
+        let mut spawn =
+            ItemSpawn { available: true, respawn_at: 0, respawn_ticks: clock.ticks(respawn_s), first_spawn: first };
         delay_first_spawn(&mut spawn, clock, world.resource_mut::<SimRng>().as_mut());
         world.spawn((id, item, spawn));
     }

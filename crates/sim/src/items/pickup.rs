@@ -123,7 +123,9 @@ pub fn can_take(gift: &Gift, r: &Receiver<'_>, weapon_stay: bool) -> bool {
     match *gift {
         Gift::Health { cap, .. } => r.health.hp < scaled(cap, r.health.max),
         Gift::Armor { cap, .. } => r.armor.points < scaled(cap, r.health.max),
-        Gift::Weapon { weapon, .. } => usize::from(weapon) < r.inventory.ammo.len() && !(weapon_stay && r.inventory.has(weapon)),
+        Gift::Weapon { weapon, .. } => {
+            usize::from(weapon) < r.inventory.ammo.len() && !(weapon_stay && r.inventory.has(weapon))
+        }
         Gift::Ammo { weapon, cap, .. } => r.inventory.ammo.get(usize::from(weapon)).is_some_and(|a| *a < cap),
         Gift::Powerup { .. } => true,
     }
@@ -202,7 +204,11 @@ pub fn touch_items(world: &mut World) {
                 continue;
             }
             world.write_message(GameEvent::ItemPickup { slot, item: item.classname, origin: item.origin });
-            world.write_message(GameEvent::Sound { kind: SoundKind::ItemPickup, origin: item.origin, source: Some(slot) });
+            world.write_message(GameEvent::Sound {
+                kind: SoundKind::ItemPickup,
+                origin: item.origin,
+                source: Some(slot),
+            });
             if weapon_stay {
                 continue;
             }
@@ -217,7 +223,14 @@ pub fn touch_items(world: &mut World) {
     }
 }
 
-fn try_give(world: &mut World, player: Entity, gift: &Gift, dropped: bool, weapon_stay: bool, clock: MatchClock) -> bool {
+fn try_give(
+    world: &mut World,
+    player: Entity,
+    gift: &Gift,
+    dropped: bool,
+    weapon_stay: bool,
+    clock: MatchClock,
+) -> bool {
     let Ok(mut e) = world.get_entity_mut(player) else { return false };
     let Some(mut health) = e.get::<Health>().copied() else { return false };
     let Some(mut armor) = e.get::<Armor>().copied() else { return false };

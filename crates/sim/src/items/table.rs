@@ -138,14 +138,20 @@ impl Default for ItemTable {
         let mut put = |s: Section, k: &str, d: ItemDef| {
             entries.insert((s, k.to_owned()), d);
         };
-        for (k, amount, max) in [("small", 5, 200), ("rotten", 15, 100), ("medium", 25, 100), ("large", 50, 100), ("mega", 100, 200)] {
+        for (k, amount, max) in
+            [("small", 5, 200), ("rotten", 15, 100), ("medium", 25, 100), ("large", 50, 100), ("mega", 100, 200)]
+        {
             put(Health, k, ItemDef::new(amount, Some(max), 35.0));
         }
         for (k, amount) in [("shard", 5), ("green", 25), ("yellow", 50), ("red", 100)] {
             put(Armor, k, ItemDef::new(amount, Some(200), 25.0));
         }
         for k in ["quad", "haste", "regen", "invis"] {
-            put(Powerup, k, ItemDef { first_spawn_s: 45.0, first_spawn_jitter_s: 15.0, ..ItemDef::new(30, None, 120.0) });
+            put(
+                Powerup,
+                k,
+                ItemDef { first_spawn_s: 45.0, first_spawn_jitter_s: 15.0, ..ItemDef::new(30, None, 120.0) },
+            );
         }
         Self {
             rules: ItemRules::default(),
@@ -186,14 +192,17 @@ impl ItemTable {
         let mut table = ItemTable { entries: BTreeMap::new(), ..defaults };
         if let Some(rules) = raw.rules {
             let span = rules.span();
-            table.rules = rules.into_inner().apply(ItemRules::default()).map_err(|(f, m)| fail(span, format!("rules.{f}"), m))?;
+            table.rules =
+                rules.into_inner().apply(ItemRules::default()).map_err(|(f, m)| fail(span, format!("rules.{f}"), m))?;
         }
         for (name, raw, slot) in [("weapon", raw.weapon, &mut table.weapon), ("ammo", raw.ammo, &mut table.ammo)] {
             let Some(raw) = raw else { continue };
             let span = raw.span();
             *slot = raw.into_inner().check().map_err(|(f, m)| fail(span, format!("{name}.{f}"), m))?;
         }
-        for (section, map) in [(Section::Health, raw.health), (Section::Armor, raw.armor), (Section::Powerup, raw.powerup)] {
+        for (section, map) in
+            [(Section::Health, raw.health), (Section::Armor, raw.armor), (Section::Powerup, raw.powerup)]
+        {
             for (key, entry) in map.unwrap_or_default() {
                 let span = entry.span();
                 let field = format!("{}.{key}", section.name());
@@ -201,7 +210,10 @@ impl ItemTable {
                     let known = section.known_keys().join(", ");
                     return Err(fail(span, field, format!("unknown {} item (known: {known})", section.name())));
                 }
-                let def = entry.into_inner().check(section).map_err(|(f, m)| fail(span.clone(), format!("{field}.{f}"), m))?;
+                let def = entry
+                    .into_inner()
+                    .check(section)
+                    .map_err(|(f, m)| fail(span.clone(), format!("{field}.{f}"), m))?;
                 table.entries.insert((section, key), def);
             }
         }
@@ -331,7 +343,10 @@ impl RawDef {
         let first_spawn_s = non_negative("first_spawn", self.first_spawn.unwrap_or(0.0))?;
         let first_spawn_jitter_s = non_negative("first_spawn_jitter", self.first_spawn_jitter.unwrap_or(0.0))?;
         if first_spawn_jitter_s > first_spawn_s {
-            return Err(("first_spawn_jitter", format!("{first_spawn_jitter_s} is more than first_spawn {first_spawn_s}")));
+            return Err((
+                "first_spawn_jitter",
+                format!("{first_spawn_jitter_s} is more than first_spawn {first_spawn_s}"),
+            ));
         }
         let half_size = self.half_size.map(|v| positive("half_size", v)).transpose()?;
         let max = self.max.map(|v| non_negative_int("max", v)).transpose()?;
@@ -357,10 +372,12 @@ mod tests {
         let msg = err.to_string();
         assert!(msg.starts_with("items.toml:4: health.mega.max:"), "{msg}");
 
-        let err = ItemTable::from_toml("[health.hudge]\namount = 1\nmax = 2\nrespawn = 1.0\n", "i.toml").expect_err("unknown");
+        let err = ItemTable::from_toml("[health.hudge]\namount = 1\nmax = 2\nrespawn = 1.0\n", "i.toml")
+            .expect_err("unknown");
         assert!(err.to_string().contains("i.toml:1: health.hudge: unknown health item"), "{err}");
 
-        let err = ItemTable::from_toml("[armor.red]\namount = 1\nmax = 2\nrespawn = 1.0\nbogus = 3\n", "i.toml").expect_err("field");
+        let err = ItemTable::from_toml("[armor.red]\namount = 1\nmax = 2\nrespawn = 1.0\nbogus = 3\n", "i.toml")
+            .expect_err("field");
         assert!(err.to_string().contains("i.toml:") && err.to_string().contains("bogus"), "{err}");
 
         let err = ItemTable::from_toml("[weapon]\nrespawn = -5.0\n", "i.toml").expect_err("weapon");

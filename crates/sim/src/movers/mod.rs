@@ -213,7 +213,15 @@ pub fn run_movers(world: &mut World) {
 }
 
 fn crush(target: crate::slots::SlotId, amount: f32) -> DamageRequest {
-    DamageRequest { target, attacker: None, amount, dir: Vec3::ZERO, knockback: false, armor_protects: true, means: MeansOfDeath::World }
+    DamageRequest {
+        target,
+        attacker: None,
+        amount,
+        dir: Vec3::ZERO,
+        knockback: false,
+        armor_protects: true,
+        means: MeansOfDeath::World,
+    }
 }
 
 fn centre(m: &Mover) -> Vec3 {
@@ -222,7 +230,13 @@ fn centre(m: &Mover) -> Vec3 {
 
 /// Uses every binary mover whose volume a living player is in (and its
 /// whole group); holds plats up while someone stands on them.
-fn activate(world: &World, movers: &mut [(NetId, Entity, Mover)], players: &[(PlayerBox, Entity)], clock: MatchClock, events: &mut Vec<GameEvent>) {
+fn activate(
+    world: &World,
+    movers: &mut [(NetId, Entity, Mover)],
+    players: &[(PlayerBox, Entity)],
+    clock: MatchClock,
+    events: &mut Vec<GameEvent>,
+) {
     let cw = world.resource::<MapRes>().0.world();
     let mut used_groups = Vec::new();
     let mut used = vec![false; movers.len()];

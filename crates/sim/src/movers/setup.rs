@@ -95,19 +95,22 @@ pub(super) fn spawn_movers(world: &mut World) {
             };
             let crusher = map.game() == Game::Quake3 && m.kind == MoverKind::Door && e.spawnflags & DOOR_CRUSHER != 0;
             let locked = m.triggered || m.key.is_some();
-            movers.push((locked, Mover {
-                id,
-                entity: e.id,
-                kind: m.kind,
-                motion,
-                activation: Activation::Never,
-                rest_bounds,
-                offset,
-                damage: m.damage,
-                crusher,
-                group,
-                next_crush: 0,
-            }));
+            movers.push((
+                locked,
+                Mover {
+                    id,
+                    entity: e.id,
+                    kind: m.kind,
+                    motion,
+                    activation: Activation::Never,
+                    rest_bounds,
+                    offset,
+                    damage: m.damage,
+                    crusher,
+                    group,
+                    next_crush: 0,
+                },
+            ));
         }
     }
     // Touch volumes: a door's spans its whole team at rest; a plat's sits on it lowered.
@@ -120,7 +123,8 @@ pub(super) fn spawn_movers(world: &mut World) {
         m.activation = match m.kind {
             MoverKind::Plat => plat_volume(at_rest(m)),
             _ => {
-                let team = snapshot.iter().filter(|o| o.group.is_some() && o.group == m.group).map(at_rest).reduce(union);
+                let team =
+                    snapshot.iter().filter(|o| o.group.is_some() && o.group == m.group).map(at_rest).reduce(union);
                 door_volume(team.unwrap_or(at_rest(m)))
             }
         };
@@ -146,7 +150,9 @@ mod tests {
 
     #[test]
     fn plat_volume_sits_on_top() {
-        let Activation::Volume { lo, hi } = plat_volume((Vec3::ZERO, Vec3::new(128.0, 40.0, 16.0))) else { panic!("volume") };
+        let Activation::Volume { lo, hi } = plat_volume((Vec3::ZERO, Vec3::new(128.0, 40.0, 16.0))) else {
+            panic!("volume")
+        };
         assert_eq!((lo.x, hi.x), (33.0, 95.0));
         assert_eq!((lo.y, hi.y), (19.0, 21.0), "too narrow: a sliver in the middle");
         assert_eq!((lo.z, hi.z), (0.0, 24.0));

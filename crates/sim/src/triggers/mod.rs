@@ -146,7 +146,12 @@ pub fn touch_triggers(world: &mut World) {
         };
         let (mins, maxs) = state.bbox();
         hits.clear();
-        world.resource::<MapRes>().0.world().overlap_entities(state.origin + mins, state.origin + maxs, Contents::TRIGGER, &mut hits);
+        world.resource::<MapRes>().0.world().overlap_entities(
+            state.origin + mins,
+            state.origin + maxs,
+            Contents::TRIGGER,
+            &mut hits,
+        );
         let mut contact = world.resource_mut::<TriggerContacts>().0.remove(&slot).unwrap_or_default();
         for id in &hits {
             let Some(action) = world.resource::<TriggerSet>().0.get(id).copied() else { continue };

@@ -43,8 +43,10 @@ pub(crate) fn solid(lo: Vec3, hi: Vec3) -> String {
 pub(crate) fn arena(spots: &[(f32, f32)], brushes: &[String], entities: &[String]) -> String {
     let mut all = room(1024.0, 512.0);
     all.extend(brushes.iter().cloned());
-    let mut ents: Vec<String> =
-        spots.iter().map(|&(x, y)| entity("info_player_deathmatch", Vec3::new(x, y, 25.0), &[("angle", "0")])).collect();
+    let mut ents: Vec<String> = spots
+        .iter()
+        .map(|&(x, y)| entity("info_player_deathmatch", Vec3::new(x, y, 25.0), &[("angle", "0")]))
+        .collect();
     ents.extend(entities.iter().cloned());
     map_text(&all, &ents)
 }
@@ -56,8 +58,15 @@ pub(crate) fn item(classname: &str, x: f32, y: f32) -> String {
 
 /// A live match on `text` with `data`, `players` humans joined in order and
 /// settled on the floor (30 ticks).
-pub(crate) fn start_with(text: &str, data: &GameData, settings: Settings, players: usize, seed: u64) -> (Match, Vec<SlotId>) {
-    let map = quarry_map::load_str(text, "test.map", &quarry_map::LoadOptions::default()).unwrap_or_else(|e| panic!("map: {e}"));
+pub(crate) fn start_with(
+    text: &str,
+    data: &GameData,
+    settings: Settings,
+    players: usize,
+    seed: u64,
+) -> (Match, Vec<SlotId>) {
+    let map = quarry_map::load_str(text, "test.map", &quarry_map::LoadOptions::default())
+        .unwrap_or_else(|e| panic!("map: {e}"));
     let mut m = Match::new(map, data, settings, seed, Slots::new(16), 60).unwrap_or_else(|e| panic!("match: {e}"));
     let slots: Vec<SlotId> = (0..players).map(|i| join(&mut m, &format!("p{i}"), HUMAN)).collect();
     step(&mut m, &slots, 30, &mut |_, _| UserCmd::default());
@@ -70,7 +79,12 @@ pub(crate) fn start(text: &str, players: usize) -> (Match, Vec<SlotId>) {
 }
 
 /// Steps `ticks` ticks with `cmd(slot, tick)` per slot; returns every event with its tick.
-pub(crate) fn step(m: &mut Match, slots: &[SlotId], ticks: u32, cmd: &mut dyn FnMut(SlotId, u32) -> UserCmd) -> Vec<(u32, GameEvent)> {
+pub(crate) fn step(
+    m: &mut Match,
+    slots: &[SlotId],
+    ticks: u32,
+    cmd: &mut dyn FnMut(SlotId, u32) -> UserCmd,
+) -> Vec<(u32, GameEvent)> {
     let mut out = Vec::new();
     for _ in 0..ticks {
         let tick = m.tick() + 1;
@@ -108,7 +122,14 @@ pub(crate) fn run_toward(m: &Match, slot: SlotId, target: Vec3, stop: f32) -> Us
 
 /// Runs `slot` toward `target` for up to `ticks` ticks (others idle),
 /// stopping within `stop` units; returns the events.
-pub(crate) fn run_to(m: &mut Match, slots: &[SlotId], slot: SlotId, target: Vec3, stop: f32, ticks: u32) -> Vec<(u32, GameEvent)> {
+pub(crate) fn run_to(
+    m: &mut Match,
+    slots: &[SlotId],
+    slot: SlotId,
+    target: Vec3,
+    stop: f32,
+    ticks: u32,
+) -> Vec<(u32, GameEvent)> {
     let mut out = Vec::new();
     for _ in 0..ticks {
         let c = run_toward(m, slot, target, stop);
