@@ -178,10 +178,24 @@ fn help_explains_the_command_line() {
 fn health_check_reports_fresh_and_missing_files() {
     let dir = tempfile::tempdir().expect("tempdir");
     let health = dir.path().join("health");
-    let out = run_piped(dir.path(), &["+set", "sv_healthFile", &health.to_string_lossy()], "quit\n");
+    let mut child = server(dir.path())
+        .args(["+set", "sv_healthFile", &health.to_string_lossy()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    // The tick loop writes the file on its first tick; wait for it.
+    let start = Instant::now();
+    while !health.exists() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.stdin.take().expect("stdin").write_all(b"quit\n").expect("write");
+    let out = wait_with_deadline(child, Duration::from_secs(20));
     assert!(out.status.success());
     let check = Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("--health-check").arg(&health).output().expect("run");
     assert!(check.status.success(), "{}", text(&check.stderr));
+    assert!(text(&check.stdout).contains("healthy: ok ticks="), "{}", text(&check.stdout));
     let missing = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
         .arg("--health-check")
         .arg(dir.path().join("nope"))
