@@ -10,7 +10,7 @@
 //! 3 way (`clip.rs`), with a parry3d [`Bvh`](parry3d::partitioning::Bvh)
 //! over hull bounds as the broad phase. The alternative, rapier's
 //! `QueryPipeline::cast_shape` of a cuboid against `ConvexPolyhedron`
-//! colliders over the same hulls, measured 3.5 to 6.5 times slower on the
+//! colliders over the same hulls, measured 3.5 to 7.5 times slower on the
 //! shared maps for the same 64-unit moves (`benches/trace.rs` runs both),
 //! and it would need its own epsilon handling and start-solid test to give
 //! Quake semantics, which the plane clipper gives by construction.
