@@ -9,7 +9,7 @@ use glam::Vec3;
 use crate::MapRes;
 use crate::clock::MatchClock;
 use crate::combat::{DamageQueue, DamageRequest};
-use crate::components::{Body, CurrentCmd, Life, Player};
+use crate::components::{Body, CurrentCmd, Life, Player, Powerups};
 use crate::events::{GameEvent, MeansOfDeath, SoundKind};
 use crate::pmove::{self, MoveEvent};
 use crate::rules::RulesState;
@@ -43,6 +43,8 @@ pub fn move_players(world: &mut World) {
     }
     let settings = world.resource::<Settings>().clone();
     let dt = world.resource::<MatchClock>().dt();
+    let tick = world.resource::<MatchClock>().tick;
+    let item_rules = world.get_resource::<crate::items::ItemCatalog>().map(|c| c.rules.clone());
     let mut obstacles = player_obstacles(world);
     let mut bodies: Vec<(Entity, crate::slots::SlotId)> = world
         .query::<(Entity, &Player)>()
@@ -57,6 +59,11 @@ pub fn move_players(world: &mut World) {
         let mut near = Vec::with_capacity(obstacles.len());
         for (entity, slot) in bodies {
             let Some(cmd) = world.get::<CurrentCmd>(entity).map(|c| c.cmd) else { continue };
+            // Haste speeds movement (the item rules say by how much).
+            let params = match (&item_rules, world.get::<Powerups>(entity)) {
+                (Some(rules), Some(p)) => crate::items::decay::haste_move_params(&settings.movement, p, tick, rules),
+                _ => settings.movement,
+            };
             let Some(mut body) = world.get_mut::<Body>(entity) else { continue };
             // Broad phase: only boxes this move could reach are traced against.
             let reach = body.0.velocity.length() * dt + REACH_MARGIN;
@@ -67,7 +74,7 @@ pub fn move_players(world: &mut World) {
                 o.slot != slot && (o.origin + o.mins).cmple(hi).all() && (o.origin + o.maxs).cmpge(lo).all()
             }));
             let scene = SceneTrace { world: map.0.world(), obstacles: &near, skip: Some(slot) };
-            let out = pmove::pmove(&mut body.0, &cmd, &scene, &settings.movement, dt);
+            let out = pmove::pmove(&mut body.0, &cmd, &scene, &params, dt);
             let origin = body.0.origin;
             let alive = !body.0.dead;
             if let Some(o) = obstacles.iter_mut().find(|o| o.slot == slot) {
@@ -107,7 +114,6 @@ pub fn move_players(world: &mut World) {
         }
     });
     world.resource_mut::<DamageQueue>().0.extend(damage);
-    let tick = world.resource::<MatchClock>().tick;
     for slot in crushed {
         crate::combat::kill(world, slot, None, MeansOfDeath::World, tick);
     }

@@ -40,6 +40,25 @@ pub enum SimSystems {
     Hash,
 }
 
+/// The order inside [`SimSystems::Hash`]: each module feeds the hash in
+/// its own step, so the order of the bytes never depends on how systems
+/// happen to be sorted.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HashSystems {
+    /// Clock, rules, slots and players.
+    Begin,
+    /// Projectiles and lag-compensation history.
+    Weapons,
+    /// Items.
+    Items,
+    /// Triggers.
+    Triggers,
+    /// Movers.
+    Movers,
+    /// The hash is finished.
+    Finish,
+}
+
 /// Builds the tick schedule with the core systems; modules add their own
 /// systems to their sets.
 pub fn build_schedule() -> Schedule {
@@ -56,6 +75,11 @@ pub fn build_schedule() -> Schedule {
     schedule.add_systems(crate::movement::move_players.in_set(Movement));
     schedule.add_systems(crate::combat::apply_damage.in_set(Damage));
     schedule.add_systems(crate::rules::update_phase.in_set(Rules));
-    schedule.add_systems((crate::hash::begin_hash, crate::hash::finish_hash).chain().in_set(Hash));
+    {
+        use HashSystems as H;
+        schedule.configure_sets((H::Begin, H::Weapons, H::Items, H::Triggers, H::Movers, H::Finish).chain().in_set(Hash));
+    }
+    schedule.add_systems(crate::hash::begin_hash.in_set(HashSystems::Begin));
+    schedule.add_systems(crate::hash::finish_hash.in_set(HashSystems::Finish));
     schedule
 }

@@ -174,7 +174,7 @@ pub fn install(world: &mut World, schedule: &mut Schedule, table: &ItemTable, we
     );
     schedule.add_systems((drop::drop_weapons, decay::decay_and_regen).chain().in_set(SimSystems::AfterDamage));
     schedule.add_systems(
-        hash_items.in_set(SimSystems::Hash).after(crate::hash::begin_hash).before(crate::hash::finish_hash),
+        hash_items.in_set(crate::schedule::HashSystems::Items),
     );
 }
 

@@ -110,7 +110,7 @@ pub fn install(world: &mut World, schedule: &mut Schedule) {
     setup::spawn_movers(world);
     schedule.add_systems(run_movers.in_set(SimSystems::Movers));
     schedule.add_systems(
-        hash_movers.in_set(SimSystems::Hash).after(crate::hash::begin_hash).before(crate::hash::finish_hash),
+        hash_movers.in_set(crate::schedule::HashSystems::Movers),
     );
 }
 

@@ -122,7 +122,7 @@ pub fn install(world: &mut World, schedule: &mut Schedule) {
     world.init_resource::<TriggerContacts>();
     schedule.add_systems(touch_triggers.in_set(SimSystems::Triggers));
     schedule.add_systems(
-        hash_triggers.in_set(SimSystems::Hash).after(crate::hash::begin_hash).before(crate::hash::finish_hash),
+        hash_triggers.in_set(crate::schedule::HashSystems::Triggers),
     );
 }
 

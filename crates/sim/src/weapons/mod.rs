@@ -67,9 +67,7 @@ pub fn install(world: &mut World, schedule: &mut Schedule, table: &WeaponTable) 
     schedule.add_systems(
         (record_history, hash_weapons)
             .chain()
-            .in_set(SimSystems::Hash)
-            .after(crate::hash::begin_hash)
-            .before(crate::hash::finish_hash),
+            .in_set(crate::schedule::HashSystems::Weapons),
     );
 }
 
