@@ -306,6 +306,16 @@ impl Match {
         self.world.resource::<Messages<GameEvent>>().iter_current_update_messages().cloned().collect()
     }
 
+    /// Every entity a client is shown this tick, sorted by id (for snapshots).
+    pub fn entity_views(&mut self) -> Vec<crate::view::EntityView> {
+        crate::view::entity_views(&mut self.world)
+    }
+
+    /// A slot's own full state (for its snapshot), if it has a body.
+    pub fn own_view(&self, slot: SlotId) -> Option<crate::view::OwnView> {
+        crate::view::own_view(&self.world, slot)
+    }
+
     /// Position, health and life of a slot's body, for tests and status.
     pub fn player_view(&self, slot: SlotId) -> Option<PlayerView> {
         let e = self.slots().get(slot)?.entity?;

@@ -31,6 +31,7 @@ pub mod slots;
 pub mod spawn;
 pub mod triggers;
 pub mod usercmd;
+pub mod view;
 pub mod weapons;
 
 use bevy_ecs::prelude::*;
