@@ -170,3 +170,40 @@ fn map_change_keeps_every_client_in_its_slot() {
     assert!(next.player_view(a).is_some_and(|p| p.alive));
     assert!(next.player_view(b).is_some_and(|p| p.alive));
 }
+
+/// Yaw and pitch (Quake convention: pitch positive looks down) from `from` to `to`.
+fn aim(from: glam::Vec3, to: glam::Vec3) -> (f32, f32) {
+    let d = to - from;
+    let yaw = d.y.atan2(d.x).to_degrees();
+    let pitch = -(d.z.atan2(d.truncate().length())).to_degrees();
+    (yaw, pitch)
+}
+
+#[test]
+fn fraglimit_ends_the_match_and_scores_the_kill() {
+    let settings = Settings { fraglimit: 1, intermission_s: 1.0, force_respawn_s: 0.0, ..test_settings() };
+    let mut m = match_on(&arena_text(4), settings, 3);
+    let shooter = join(&mut m, "shooter", HUMAN);
+    let target = join(&mut m, "target", ClientKind::Bot);
+    run(&mut m, &[shooter, target], 2, idle);
+    for _ in 0..600 {
+        if !matches!(m.phase(), Phase::Live { .. }) {
+            break;
+        }
+        let (Some(s), Some(t)) = (m.player_view(shooter), m.player_view(target)) else { break };
+        // Aim from the eye (26 units above the origin) at the target's chest.
+        let (yaw, pitch) = aim(s.origin + glam::Vec3::Z * 26.0, t.origin + glam::Vec3::Z * 10.0);
+        let tick = m.tick() + 1;
+        let fire = UserCmd { tick, yaw, pitch, buttons: quarry_sim::Buttons::ATTACK, ..UserCmd::default() };
+        m.push_cmd(shooter, fire).expect("push");
+        m.push_cmd(target, UserCmd { tick, ..UserCmd::default() }).expect("push");
+        m.step();
+    }
+    assert!(matches!(m.phase(), Phase::Intermission { .. }), "{:?}", m.phase());
+    assert_eq!(m.rules().end_reason.as_deref(), Some("Fraglimit hit by shooter."));
+    let board = m.scoreboard();
+    assert_eq!(board.rows[0].name, "shooter");
+    assert_eq!(board.rows[0].score.frags, 1);
+    assert_eq!(board.rows[1].score.deaths, 1);
+    assert!(board.rows[0].score.hits > 0 && board.rows[0].score.shots >= board.rows[0].score.hits);
+}
