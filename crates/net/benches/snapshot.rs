@@ -91,9 +91,10 @@ impl Arena {
             let len = (wish[0] * wish[0] + wish[1] * wish[1]).sqrt().max(1e-3);
             let on_ground = b.origin[2] <= 24.0;
             let accel = if on_ground { 10.0 } else { 1.0 };
-            for i in 0..2 {
-                let target = wish[i] / len * 320.0 * if b.forward == 0.0 && b.side == 0.0 { 0.0 } else { 1.0 };
-                b.vel[i] += (target - b.vel[i]) * (accel * DT).min(1.0);
+            let moving = if b.forward == 0.0 && b.side == 0.0 { 0.0 } else { 1.0 };
+            for (v, w) in b.vel.iter_mut().zip(wish) {
+                let target = w / len * 320.0 * moving;
+                *v += (target - *v) * (accel * DT).min(1.0);
             }
             if on_ground && rng.f() < 0.01 {
                 b.vel[2] = 270.0;
@@ -106,7 +107,10 @@ impl Arena {
                 b.origin[2] = 24.0;
                 b.vel[2] = 0.0;
             }
-            b.firing = rng.f() < 0.2;
+            // The attack button is held in bursts.
+            if rng.f() < 0.03 {
+                b.firing = !b.firing;
+            }
         }
         for i in 0..PLAYERS {
             if self.rng.f() < 1.0 / 90.0 {
@@ -187,7 +191,7 @@ fn connections(now: Instant) -> Vec<ServerConn> {
             let mut hello = Vec::new();
             quarry_net::codec::encode_frame(&ClientFrame::Hello(Hello::new(format!("p{i}"))).encode(), &mut hello);
             c.handle_stream_data(now, &hello);
-            c.accept(&Welcome::default()).expect("accept");
+            c.accept(&Welcome { tick_rate: 60, snapshot_rate: 30, ..Welcome::default() }).expect("accept");
             while c.poll_transmit().is_some() {}
             while c.poll_event().is_some() {}
             c
@@ -236,7 +240,7 @@ fn bandwidth_table() {
         for _ in 0..seconds * 60 {
             arena.step();
             let now = t0 + Duration::from_secs_f32(arena.tick as f32 * DT);
-            if arena.tick % 2 != 0 {
+            if !arena.tick.is_multiple_of(2) {
                 continue;
             }
             // The client acks what it had received one round trip ago.
@@ -311,12 +315,12 @@ fn bench(c: &mut Criterion) {
     g.bench_function("encode_one_delta", |b| {
         b.iter(|| {
             let mut w = Writer::with_capacity(512);
-            encode_snapshot(Some(&base), &next, &mut w).expect("encode");
+            encode_snapshot(Some(&base), &next, 60, &mut w).expect("encode");
             std::hint::black_box(w.len())
         });
     });
     let mut w = Writer::new();
-    encode_snapshot(Some(&base), &next, &mut w).expect("encode");
+    encode_snapshot(Some(&base), &next, 60, &mut w).expect("encode");
     let bytes = w.into_inner();
     g.bench_function("decode_one_delta", |b| b.iter(|| quarry_net::delta::decode_snapshot(&bytes, |_| Some(&base)).expect("decode")));
     g.finish();

@@ -7,13 +7,14 @@
 //!
 //! ```text
 //! u8      kind = 2, u16 seq      datagram header (crate::datagram)
-//! varint  snapshot_tick
-//! u8      index                  0..count
 //! u8      count                  1..=MAX_FRAGMENTS
+//! u8      index                  0..count         only if count > 1
+//! varint  snapshot_tick                           only if count > 1
 //! ...     payload                bytes index*chunk .. of the encoded snapshot
 //! ```
 //!
-//! Small snapshots are one fragment of one. The client keeps a few
+//! Most snapshots are one fragment of one, with a one-byte header (the
+//! snapshot carries its own tick). The client keeps a few
 //! incomplete snapshots; when one completes, every older incomplete one is
 //! dropped (it can never be used: the client acknowledges the newest and the
 //! server deltas against that). Losing one fragment loses that snapshot, but
@@ -31,7 +32,7 @@ pub const MAX_FRAGMENTS: usize = 32;
 const MAX_PARTIALS: usize = 4;
 
 /// Header bytes a fragment adds besides the datagram header, at most.
-const FRAGMENT_HEADER_MAX: usize = 5 + 1 + 1;
+const FRAGMENT_HEADER_MAX: usize = 1 + 1 + 5;
 
 /// Why a snapshot could not be split.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -65,9 +66,11 @@ pub fn split(tick: u32, payload: &[u8], max_datagram: usize, mut next_seq: impl 
         let part = payload.get(index * chunk..payload.len().min((index + 1) * chunk)).unwrap_or_default();
         let mut w = Writer::with_capacity(HEADER_LEN + FRAGMENT_HEADER_MAX + part.len());
         write_header(&mut w, DatagramKind::SnapshotFragment, next_seq());
-        w.varint(u64::from(tick));
-        w.u8(index as u8);
         w.u8(count as u8);
+        if count > 1 {
+            w.u8(index as u8);
+            w.varint(u64::from(tick));
+        }
         w.bytes(part);
         out.push(w.into_inner());
     }
@@ -109,18 +112,26 @@ impl Reassembler {
     /// than every snapshot completed before; `Ok(None)` for a fragment that
     /// is stale, duplicate or not the last one; `Err` for a malformed one.
     pub fn push(&mut self, r: &mut Reader<'_>) -> Result<Option<(u32, Vec<u8>)>, DecodeError> {
-        let tick = r.varint_u32()?;
-        let index = usize::from(r.u8()?);
         let count = usize::from(r.u8()?);
-        if count == 0 || count > MAX_FRAGMENTS || index >= count {
-            return Err(DecodeError::Invalid("fragment index or count"));
+        if count == 0 || count > MAX_FRAGMENTS {
+            return Err(DecodeError::Invalid("fragment count"));
+        }
+        if count == 1 {
+            let data = r.take_rest();
+            let tick = crate::delta::peek_snapshot_ticks(data)?.server_tick;
+            if self.last_complete.is_some_and(|t| tick <= t) {
+                return Ok(None);
+            }
+            return Ok(Some(self.complete(tick, data.to_vec())));
+        }
+        let index = usize::from(r.u8()?);
+        let tick = r.varint_u32()?;
+        if index >= count {
+            return Err(DecodeError::Invalid("fragment index"));
         }
         let data = r.take_rest();
         if self.last_complete.is_some_and(|t| tick <= t) {
             return Ok(None);
-        }
-        if count == 1 {
-            return Ok(Some(self.complete(tick, data.to_vec())));
         }
         let pos = match self.partials.iter().position(|p| p.tick == tick) {
             Some(pos) => pos,
@@ -198,7 +209,7 @@ mod tests {
     fn newer_completion_drops_older_partials() {
         let mut r = Reassembler::new();
         let old = split(10, &[1; 3000], 1200, || 0).expect("fits");
-        let new = split(11, &[2; 100], 1200, || 0).expect("fits");
+        let new = split(11, &[11, 0, 2, 2], 1200, || 0).expect("fits");
         r.push(&mut body(&old[0])).expect("valid");
         assert_eq!(r.pending(), 1);
         assert!(r.push(&mut body(&new[0])).expect("valid").is_some());
@@ -211,8 +222,9 @@ mod tests {
         assert!(matches!(split(1, &[0; 100_000], 1200, || 0), Err(FragmentError::TooLarge { .. })));
         assert!(matches!(split(1, &[0; 10], 8, || 0), Err(FragmentError::DatagramTooSmall(8))));
         let mut r = Reassembler::new();
-        assert!(r.push(&mut Reader::new(&[1, 3, 3])).is_err());
-        assert!(r.push(&mut Reader::new(&[1, 0, 0])).is_err());
-        assert!(r.push(&mut Reader::new(&[1, 0, 33])).is_err());
+        assert!(r.push(&mut Reader::new(&[3, 3, 1])).is_err());
+        assert!(r.push(&mut Reader::new(&[0])).is_err());
+        assert!(r.push(&mut Reader::new(&[33, 0, 1])).is_err());
+        assert!(r.push(&mut Reader::new(&[1])).is_err());
     }
 }

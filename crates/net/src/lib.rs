@@ -1,6 +1,31 @@
 //! Quarry networking: the wire protocol and its thin QUIC transport.
 //!
-//! Work in progress.
+//! What it is:
+//!
+//! - **The protocol, sans-IO** (like quinn-proto under quinn): plain encode
+//!   and decode functions for every message ([`usercmd`], [`snapshot`] +
+//!   [`delta`], [`fragment`], [`handshake`], [`reliable`]) over a
+//!   bounds-checked [`codec`], and per-connection state machines
+//!   ([`conn::ServerConn`], [`conn::ClientConn`]) that take bytes and `now`
+//!   and return bytes and events: handshake, Quake 3 style delta snapshots
+//!   against the last acknowledged one, redundant user commands, a byte-rate
+//!   cap, loss measurement, and a policy for clients that send garbage.
+//! - **The transport** ([`transport`]): quinn on a small tokio runtime, with a
+//!   server endpoint the synchronous tick thread polls once per tick and a
+//!   client endpoint with the mirror API. Certificates and pinning are in
+//!   [`cert`].
+//!
+//! Channels: one bidirectional QUIC stream per connection carries the
+//! handshake and every reliable message, in order; user commands (client to
+//! server) and snapshots (server to client) are QUIC datagrams.
+//!
+//! What it must not do: know about the ECS or the simulation (the server
+//! converts its world to [`snapshot::Snapshot`]s and [`usercmd::WireUserCmd`]s
+//! to its own commands), decide who may play (passwords, bans, slots are the
+//! server's), touch sockets, clocks or threads outside [`transport`], or panic
+//! on anything a peer sends: every decoder returns a [`codec::DecodeError`]
+//! and bad input costs the sender its packet or its connection, never the
+//! server.
 
 pub mod cert;
 pub mod codec;

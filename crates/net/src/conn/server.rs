@@ -86,6 +86,7 @@ pub struct ServerConn {
     full: u64,
     malformed: u64,
     max_datagram: usize,
+    tick_rate: u16,
 }
 
 impl ServerConn {
@@ -114,6 +115,7 @@ impl ServerConn {
             full: 0,
             malformed: 0,
             max_datagram: 0,
+            tick_rate: 0,
         }
     }
 
@@ -232,6 +234,7 @@ impl ServerConn {
         match self.phase {
             Phase::AwaitingDecision => {
                 self.send_frame(&ServerFrame::Welcome(welcome.clone()));
+                self.tick_rate = welcome.tick_rate;
                 self.phase = Phase::Active;
                 Ok(())
             }
@@ -297,6 +300,12 @@ impl ServerConn {
         self.budget.set_rate(bytes_per_sec.clamp(lo, hi.max(lo)));
     }
 
+    /// Sets the server tick rate used to predict entity motion in deltas
+    /// (taken from the Welcome; call again if the tick rate changes).
+    pub fn set_tick_rate(&mut self, ticks_per_second: u16) {
+        self.tick_rate = ticks_per_second;
+    }
+
     /// Forgets every delta base, so the next snapshot is full (e.g. after a
     /// map change). Server ticks must still increase.
     pub fn reset_baseline(&mut self) {
@@ -328,7 +337,7 @@ impl ServerConn {
         let base = self.acked.and_then(|a| self.history.iter().find(|s| s.server_tick == a));
         let base_tick = base.map(|b| b.server_tick);
         let mut w = Writer::with_capacity(512);
-        encode_snapshot(base, snapshot, &mut w)?;
+        encode_snapshot(base, snapshot, self.tick_rate, &mut w)?;
         let payload = w.into_inner();
         let mut seq = self.seq;
         let datagrams = crate::fragment::split(snapshot.server_tick, &payload, max_datagram, || {

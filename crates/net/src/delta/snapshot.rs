@@ -1,6 +1,6 @@
 //! A whole snapshot against a base: header, own player, merged entity list.
 
-use super::{EncodeError, OP_CHANGED, OP_NEW, OP_REMOVED, decode_entity, decode_player, encode_entity, encode_player};
+use super::{EncodeError, Motion, OP_CHANGED, OP_NEW, OP_REMOVED, decode_entity, decode_player, encode_entity, encode_player, predict_entity};
 use crate::codec::{DecodeError, Reader, Writer};
 use crate::snapshot::{EntityState, MAX_SNAPSHOT_ENTITIES, PlayerState, Snapshot, is_sorted_by_id};
 
@@ -14,10 +14,13 @@ pub struct SnapshotTicks {
 }
 
 /// Appends `new` encoded against `base` (`None`: a full snapshot).
+/// `tick_rate` (server ticks per second) lets entity origins be predicted
+/// from the base's velocities; 0 turns prediction off.
 ///
 /// ```text
 /// varint  server_tick
 /// varint  base_gap      0 = full snapshot, else server_tick - base_tick
+/// varint  tick_rate     only if base_gap != 0; for predict_entity
 /// svarint cmd_lag       server_tick - acked_cmd_tick
 /// player  delta         encode_player(base player or all-zero, new player)
 /// varint  op_count      entity entries that follow, in increasing id order
@@ -26,11 +29,14 @@ pub struct SnapshotTicks {
 ///                       op 0 changed: the base has this id; entity delta follows
 ///                       op 1 new:     the base lacks it; delta against an empty entity
 ///                       op 2 removed: the base has it, the new snapshot does not
-///   entity  delta       encode_entity(..), absent for op 2
+///   entity  delta       op 0: encode_entity(base entity, new, Motion { gap, tick_rate })
+///                       op 1: encode_entity(empty entity, new, Motion::NONE); op 2: nothing
 /// ```
 ///
-/// Entities equal in base and new snapshot are not written at all.
-pub fn encode_snapshot(base: Option<&Snapshot>, new: &Snapshot, w: &mut Writer) -> Result<(), EncodeError> {
+/// Base entities not listed are their prediction in the new snapshot: an
+/// entity that is where its velocity took it, and otherwise unchanged,
+/// costs nothing.
+pub fn encode_snapshot(base: Option<&Snapshot>, new: &Snapshot, tick_rate: u16, w: &mut Writer) -> Result<(), EncodeError> {
     if new.entities.len() > MAX_SNAPSHOT_ENTITIES {
         return Err(EncodeError::TooManyEntities(new.entities.len()));
     }
@@ -43,7 +49,12 @@ pub fn encode_snapshot(base: Option<&Snapshot>, new: &Snapshot, w: &mut Writer) 
         return Err(EncodeError::BaseNotOlder { base: b.server_tick, tick: new.server_tick });
     }
     w.varint(u64::from(new.server_tick));
-    w.varint(base.map_or(0, |b| u64::from(new.server_tick - b.server_tick)));
+    let gap = base.map_or(0, |b| new.server_tick - b.server_tick);
+    w.varint(u64::from(gap));
+    if gap != 0 {
+        w.varint(u64::from(tick_rate));
+    }
+    let motion = Motion { gap, tick_rate };
     w.svarint(i64::from(new.server_tick) - i64::from(new.acked_cmd_tick));
     let zero = PlayerState::default();
     encode_player(base.map_or(&zero, |b| &b.player), &new.player, w);
@@ -62,9 +73,9 @@ pub fn encode_snapshot(base: Option<&Snapshot>, new: &Snapshot, w: &mut Writer) 
     loop {
         match (old.get(i), new.entities.get(j)) {
             (Some(b), Some(n)) if b.id == n.id => {
-                if b != n {
+                if predict_entity(b, motion) != *n {
                     op(&mut ops, n.id, OP_CHANGED);
-                    encode_entity(b, n, &mut ops);
+                    encode_entity(b, n, motion, &mut ops);
                 }
                 i += 1;
                 j += 1;
@@ -75,7 +86,7 @@ pub fn encode_snapshot(base: Option<&Snapshot>, new: &Snapshot, w: &mut Writer) 
             }
             (_, Some(n)) => {
                 op(&mut ops, n.id, OP_NEW);
-                encode_entity(&EntityState::empty(n.id), n, &mut ops);
+                encode_entity(&EntityState::empty(n.id), n, Motion::NONE, &mut ops);
                 j += 1;
             }
             (_, None) => break,
@@ -112,6 +123,10 @@ pub fn decode_snapshot<'a>(bytes: &[u8], base_for: impl FnOnce(u32) -> Option<&'
         None => None,
         Some(t) => Some(base_for(t).filter(|b| b.server_tick == t).ok_or(DecodeError::MissingBase(t))?),
     };
+    let gap = ticks.base_tick.map_or(0, |b| ticks.server_tick - b);
+    let tick_rate = if gap == 0 { 0 } else { u16::try_from(r.varint()?).map_err(|_| DecodeError::OutOfRange { what: "tick rate" })? };
+    let motion = Motion { gap, tick_rate };
+    let predict = |b: &EntityState| predict_entity(b, motion);
     let lag = r.svarint()?;
     let acked_cmd_tick = i64::from(ticks.server_tick)
         .checked_sub(lag)
@@ -133,21 +148,21 @@ pub fn decode_snapshot<'a>(bytes: &[u8], base_for: impl FnOnce(u32) -> Option<&'
         while let Some(b) = old.get(bi)
             && b.id < id
         {
-            out.push(*b);
+            out.push(predict(b));
             bi += 1;
         }
         let in_base = old.get(bi).filter(|b| b.id == id);
         match v & 3 {
             OP_CHANGED => {
                 let b = in_base.ok_or(DecodeError::Invalid("changed entity missing from base"))?;
-                out.push(decode_entity(b, &mut r)?);
+                out.push(decode_entity(b, motion, &mut r)?);
                 bi += 1;
             }
             OP_NEW => {
                 if in_base.is_some() {
                     return Err(DecodeError::Invalid("new entity already in base"));
                 }
-                out.push(decode_entity(&EntityState::empty(id), &mut r)?);
+                out.push(decode_entity(&EntityState::empty(id), Motion::NONE, &mut r)?);
             }
             OP_REMOVED => {
                 in_base.ok_or(DecodeError::Invalid("removed entity missing from base"))?;
@@ -159,7 +174,7 @@ pub fn decode_snapshot<'a>(bytes: &[u8], base_for: impl FnOnce(u32) -> Option<&'
             return Err(DecodeError::TooLong { what: "entities", len: out.len() as u64, max: MAX_SNAPSHOT_ENTITIES as u64 });
         }
     }
-    out.extend_from_slice(old.get(bi..).unwrap_or_default());
+    out.extend(old.get(bi..).unwrap_or_default().iter().map(predict));
     if out.len() > MAX_SNAPSHOT_ENTITIES {
         return Err(DecodeError::TooLong { what: "entities", len: out.len() as u64, max: MAX_SNAPSHOT_ENTITIES as u64 });
     }

@@ -1,11 +1,13 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::codec::{DecodeError, Reader, Writer};
+use crate::snapshot::{EntityKind, EntityState, PlayerState, Snapshot};
 use crate::tests::arb;
 
 fn encode(base: Option<&Snapshot>, new: &Snapshot) -> Vec<u8> {
     let mut w = Writer::new();
-    encode_snapshot(base, new, &mut w).expect("valid snapshot");
+    encode_snapshot(base, new, 60, &mut w).expect("valid snapshot");
     w.into_inner()
 }
 
@@ -21,12 +23,13 @@ proptest! {
     }
 
     #[test]
-    fn entity_delta_reproduces_state(base in arb::entity(7), new in arb::entity(7)) {
+    fn entity_delta_reproduces_state(base in arb::entity(7), new in arb::entity(7), gap in 0u32..300, tick_rate in any::<u16>()) {
+        let motion = Motion { gap, tick_rate };
         let mut w = Writer::new();
-        encode_entity(&base, &new, &mut w);
+        encode_entity(&base, &new, motion, &mut w);
         let bytes = w.into_inner();
         let mut r = Reader::new(&bytes);
-        prop_assert_eq!(decode_entity(&base, &mut r)?, new);
+        prop_assert_eq!(decode_entity(&base, motion, &mut r)?, new);
         r.finish()?;
     }
 
@@ -35,6 +38,23 @@ proptest! {
         let bytes = encode(Some(&base), &new);
         let ticks = peek_snapshot_ticks(&bytes)?;
         prop_assert_eq!(ticks.base_tick, Some(base.server_tick));
+        prop_assert_eq!(decode_snapshot(&bytes, |_| Some(&base))?, new);
+    }
+
+    #[test]
+    fn prediction_round_trips_at_any_tick_rate((base, mut new) in arb::base_and_next(), tick_rate in any::<u16>(), drift in -3i32..3) {
+        // Entities that moved exactly (or nearly) as their velocity says.
+        let gap = new.server_tick - base.server_tick;
+        for e in &mut new.entities {
+            if let Some(b) = base.entities.iter().find(|b| b.id == e.id) {
+                let mut p = predict_entity(b, Motion { gap, tick_rate });
+                p.origin[0] = p.origin[0].wrapping_add(drift);
+                *e = p;
+            }
+        }
+        let mut w = Writer::new();
+        encode_snapshot(Some(&base), &new, tick_rate, &mut w).expect("valid");
+        let bytes = w.into_inner();
         prop_assert_eq!(decode_snapshot(&bytes, |_| Some(&base))?, new);
     }
 
@@ -60,6 +80,24 @@ fn identical_snapshot_costs_a_few_bytes() {
 }
 
 #[test]
+fn entities_on_their_predicted_path_cost_nothing() {
+    let rocket = |x: i32| EntityState { kind: EntityKind::Projectile, origin: [x, 0, 64], velocity: [900, 0, 0], ..EntityState::empty(7) };
+    let base = Snapshot { server_tick: 100, entities: vec![rocket(0)], ..Default::default() };
+    // 6 ticks at 60 Hz: 900 u/s * 0.1 s = 90 units = 720 eighths.
+    let next = Snapshot { server_tick: 106, entities: vec![rocket(720)], ..Default::default() };
+    let empty = Snapshot { server_tick: 106, entities: vec![rocket(0)], ..Default::default() };
+    let moved = encode(Some(&base), &next).len();
+    let bytes = {
+        let mut w = Writer::new();
+        encode_snapshot(Some(&base), &empty, 60, &mut w).expect("valid");
+        w.len()
+    };
+    assert!(moved < bytes, "{moved} vs {bytes}");
+    assert_eq!(moved, 7, "header only: tick, gap, rate, cmd lag (2), player mask, entry count");
+    assert_eq!(predict_entity(&rocket(0), Motion { gap: 6, tick_rate: 0 }), rocket(0));
+}
+
+#[test]
 fn missing_base_is_reported() {
     let base = Snapshot { server_tick: 10, ..Default::default() };
     let new = Snapshot { server_tick: 12, ..Default::default() };
@@ -72,7 +110,7 @@ fn missing_base_is_reported() {
 #[test]
 fn encoder_rejects_caller_bugs() {
     let s = Snapshot { server_tick: 5, entities: vec![EntityState::empty(3), EntityState::empty(2)], ..Default::default() };
-    assert_eq!(encode_snapshot(None, &s, &mut Writer::new()), Err(EncodeError::UnsortedEntities));
+    assert_eq!(encode_snapshot(None, &s, 60, &mut Writer::new()), Err(EncodeError::UnsortedEntities));
     let s = Snapshot { server_tick: 5, ..Default::default() };
-    assert!(matches!(encode_snapshot(Some(&s), &s, &mut Writer::new()), Err(EncodeError::BaseNotOlder { .. })));
+    assert!(matches!(encode_snapshot(Some(&s), &s, 60, &mut Writer::new()), Err(EncodeError::BaseNotOlder { .. })));
 }

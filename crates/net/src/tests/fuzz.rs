@@ -64,14 +64,14 @@ proptest! {
     #[test]
     fn flipped_snapshots_never_panic((base, new) in arb::base_and_next(), flips in prop::collection::vec(any::<usize>(), 1..6), cut in any::<prop::sample::Index>()) {
         let mut w = Writer::new();
-        encode_snapshot(Some(&base), &new, &mut w).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        encode_snapshot(Some(&base), &new, 60, &mut w).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let bytes = flip(w.into_inner(), &flips);
         let cut = cut.index(bytes.len() + 1);
         for b in [&bytes[..], &bytes[..cut]] {
             if let Ok(s) = decode_snapshot(b, |_| Some(&base)) {
                 // Whatever decodes must be a valid snapshot again.
                 prop_assert!(crate::snapshot::is_sorted_by_id(&s.entities));
-                encode_snapshot(None, &s, &mut Writer::new()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                encode_snapshot(None, &s, 60, &mut Writer::new()).map_err(|e| TestCaseError::fail(e.to_string()))?;
             }
             decode_everything(b, &base);
         }
