@@ -16,6 +16,11 @@ COMMANDS = {
     "trace": "cargo bench -p quarry-map --bench trace",
     "sim_tick": "cargo bench -p quarry-sim --bench sim_tick",
     "pmove": "cargo bench -p quarry-sim --bench pmove",
+    "snapshot": "cargo bench -p quarry-net --bench snapshot",
+    "navmesh": "cargo bench -p quarry-nav --bench navmesh",
+    "nav_build": "cargo bench -p quarry-nav --bench navmesh",
+    "nav_route": "cargo bench -p quarry-nav --bench navmesh",
+    "bot_think": "cargo bench -p quarry-bots --bench bot_think",
 }
 
 
