@@ -11,8 +11,8 @@
 //!
 //! Stream framing (handshake and reliable messages) is a varint length and
 //! that many payload bytes. [`FrameBuffer`] separates "not enough bytes yet"
-//! ([`FrameError::Incomplete`]-like `Ok(None)`) from "this can never be valid"
-//! ([`FrameError`]), the way mini-redis' `Frame::check` does.
+//! (`Ok(None)`, incomplete) from "this can never be valid" (a
+//! [`FrameError`]), the way mini-redis' `Frame::check` does.
 
 /// Why bytes could not be decoded. Every decoder in the crate returns this.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

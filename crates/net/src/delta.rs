@@ -19,8 +19,9 @@
 //! (constant acceleration). A rocket in flight costs nothing or one byte
 //! per axis, a turning, accelerating player one or two, and an entity whose
 //! whole state matches its prediction is not sent at all. The client's own
-//! [`PlayerState`] is sent in full precision (f32 bits) because it drives
-//! the client's own movement prediction.
+//! [`crate::snapshot::PlayerState`] is sent in full precision (exact f32
+//! values, as differences of their bits) because it drives the client's own
+//! movement prediction.
 //!
 //! Every function here is pure; decoding is bounds-checked and never panics.
 

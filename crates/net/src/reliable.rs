@@ -113,7 +113,10 @@ pub enum ServerMessage {
     Print(String),
     /// The scoreboard.
     Scoreboard(Scoreboard),
-    /// Load another map and re-enter (answer with [`ClientMessage::MapLoaded`]).
+    /// Load another map and re-enter without reconnecting (answer with
+    /// [`ClientMessage::MapLoaded`]). Snapshots may go on meanwhile: server
+    /// ticks keep increasing across maps, so deltas stay valid; the server
+    /// may call `reset_baseline` to make the new map's first snapshot full.
     MapChange {
         /// The new map.
         map: String,
