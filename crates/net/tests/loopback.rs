@@ -266,3 +266,30 @@ fn play_goes_on_under_20_percent_datagram_loss() {
         assert!(pos.windows(2).all(|w| w[0] <= w[1]), "client {i} moved backwards");
     }
 }
+
+#[test]
+fn quitting_and_server_shutdown_carry_their_reasons() {
+    let mut s = server(TransportSettings::default());
+    let pin = s.fingerprint();
+    let mut game = Game::default();
+    let mut clients: Vec<_> = (0..2).map(|i| client(&s, Hello::new(format!("q{i}")), pin, TransportSettings::default())).collect();
+    let mut seen = vec![Vec::new(), Vec::new()];
+    play(&mut s, &mut game, &mut clients, &mut seen, Duration::from_millis(300));
+    assert_eq!(game.players.len(), 2);
+
+    // Dropping a client leaves cleanly.
+    drop(clients.remove(0));
+    seen.remove(0);
+    play(&mut s, &mut game, &mut clients, &mut seen, Duration::from_millis(200));
+    assert_eq!(game.disconnected.len(), 1);
+    assert_eq!(game.disconnected[0].1, DisconnectReason::Quit);
+
+    // The server going down tells the rest why.
+    s.shutdown(DisconnectReason::ServerShuttingDown, Duration::from_millis(500));
+    let end = Instant::now() + Duration::from_secs(2);
+    let mut got = None;
+    while got.is_none() && Instant::now() < end {
+        got = clients[0].wait_events(Duration::from_millis(50)).into_iter().find_map(|e| if let ClientEvent::Disconnected(r) = e { Some(r) } else { None });
+    }
+    assert_eq!(got, Some(DisconnectReason::ServerShuttingDown));
+}
