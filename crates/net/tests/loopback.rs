@@ -293,3 +293,10 @@ fn quitting_and_server_shutdown_carry_their_reasons() {
     }
     assert_eq!(got, Some(DisconnectReason::ServerShuttingDown));
 }
+
+#[test]
+fn endpoints_can_move_to_the_tick_thread() {
+    fn send<T: Send>() {}
+    send::<ServerTransport>();
+    send::<ClientTransport>();
+}
