@@ -1,0 +1,352 @@
+//! The flood: seeds dropped onto the floor become the first nodes, then a
+//! breadth-first flood probes the 8 neighbour cells of every node
+//! ([`Prober::try_step`]) and turns new floors into nodes.
+//!
+//! The flood runs level by level: all nodes of one level are probed in
+//! parallel (probes only read the world), then the results are merged in
+//! node order on one thread, so the graph is the same for any thread count.
+//!
+//! Nodes are keyed by cell and floor height: a landing within a step of an
+//! existing node in the same cell is that node, anything else is a new
+//! node, so a catwalk over a corridor gives two nodes in one column. No
+//! node stands in lava, slime or a hurt volume. Past the node cap the flood
+//! keeps draining its queue and links to existing nodes only, so nodes
+//! already linked never become dead ends.
+
+use glam::{Vec2, Vec3};
+
+use super::input::NavInput;
+use super::probe::{GROUND_OFFSET, Prober};
+use super::{BuildOptions, parallel_map};
+use crate::agent::Agent;
+use crate::graph::{GraphBuilder, Link, LinkKind, NodeId};
+
+use quarry_map::Trace;
+
+/// Extra cost of a drop link (the reference's `NAV_DROP_PENALTY`): a fall
+/// takes time and gives up height, so walking round is preferred when
+/// it is not much longer.
+pub const DROP_PENALTY: f32 = 96.0;
+/// Extra cost of a jump link (`NAV_JUMP_PENALTY`): a jump can fail.
+pub const JUMP_PENALTY: f32 = 64.0;
+/// Fewest nodes a probe thread gets: below this a level is probed on one
+/// thread, because spawning costs more than it saves.
+const MIN_PROBES_PER_THREAD: usize = 32;
+/// How far below a seed the floor may be (the reference's seed drop).
+const SEED_DROP: f32 = 256.0;
+
+/// The 8 neighbour directions, E, NE, N, NW, W, SW, S, SE.
+pub(crate) const DIRS: [[i32; 2]; 8] = [
+    [1, 0],
+    [1, 1],
+    [0, 1],
+    [-1, 1],
+    [-1, 0],
+    [-1, -1],
+    [0, -1],
+    [1, -1],
+];
+
+/// The grid: cell size and the cell arithmetic.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Grid {
+    pub(crate) size: f32,
+}
+
+impl Grid {
+    /// The cell containing `p`.
+    pub(crate) fn cell(&self, p: Vec3) -> [i32; 2] {
+        [
+            (p.x / self.size).floor() as i32,
+            (p.y / self.size).floor() as i32,
+        ]
+    }
+
+    /// The centre of `cell`.
+    pub(crate) fn centre(&self, cell: [i32; 2]) -> Vec2 {
+        Vec2::new(
+            (cell[0] as f32 + 0.5) * self.size,
+            (cell[1] as f32 + 0.5) * self.size,
+        )
+    }
+}
+
+/// One probe result, before merging.
+#[derive(Debug, Clone, Copy)]
+struct Found {
+    /// Index into [`DIRS`] (gap jumps included), for the flat-walk mask.
+    dir: usize,
+    cell: [i32; 2],
+    origin: Vec3,
+    kind: LinkKind,
+    /// Made by the flat attempt (see [`Step::flat`](super::probe::Step)).
+    flat: bool,
+    /// In lava, slime or a hurt volume, when the probe already had to know.
+    bad: Option<bool>,
+}
+
+/// What the flood produced.
+pub(crate) struct Flood {
+    pub(crate) graph: GraphBuilder,
+    /// Seeds that became or joined a node.
+    pub(crate) seeds_used: usize,
+    /// Whether the node cap stopped the flood from adding ground.
+    pub(crate) capped: bool,
+}
+
+/// Per-node flood bookkeeping beside the graph.
+#[derive(Default)]
+struct Marks {
+    /// The node stands at its cell's centre (not an off-centre seed).
+    centred: Vec<bool>,
+    /// Bit `d`: the flat probe toward direction `d` landed on a node at the same height.
+    flat_out: Vec<u8>,
+}
+
+/// Whether the agent box at `origin` overlaps one of `hazards`.
+pub(crate) fn in_hazard(agent: &Agent, hazards: &[(Vec3, Vec3)], origin: Vec3) -> bool {
+    let (lo, hi) = (origin + agent.mins(), origin + agent.maxs());
+    hazards
+        .iter()
+        .any(|(a, b)| lo.cmple(*b).all() && a.cmple(hi).all())
+}
+
+/// Floods `world` from `input`'s seeds.
+pub(crate) fn flood(
+    world: &(dyn Trace + Sync),
+    agent: &Agent,
+    options: &BuildOptions,
+    input: &NavInput,
+) -> Flood {
+    let grid = Grid {
+        size: options.cell_size,
+    };
+    let merge = agent.step_height;
+    let prober = Prober::new(world, agent, grid.size, &[]);
+    let bad = |p: &Prober<'_>, o: Vec3| p.lethal(o) || in_hazard(agent, &input.hazards, o);
+    let mut graph = GraphBuilder::default();
+    let mut marks = Marks::default();
+    let mut frontier = Vec::new();
+    let mut seeds_used = 0;
+    for seed in &input.seeds {
+        let Some(floor) = prober.ground_below(seed.point, SEED_DROP) else {
+            continue;
+        };
+        let cell = grid.cell(floor);
+        let (origin, centred) = centred(&prober, floor, grid.centre(cell));
+        if bad(&prober, origin) {
+            continue;
+        }
+        seeds_used += 1;
+        if graph.find(cell, origin.z, merge).is_some() || graph.nodes.len() >= options.max_nodes {
+            continue;
+        }
+        frontier.push(graph.add_node(origin, cell));
+        marks.centred.push(centred);
+        marks.flat_out.push(0);
+    }
+    let mut capped = false;
+    let gap_cells = if options.gap_jumps {
+        (prober.gap_jump_range() / grid.size).floor() as i32
+    } else {
+        0
+    };
+    while !frontier.is_empty() {
+        let mut inferred = Vec::new();
+        let starts: Vec<(Vec3, [i32; 2], u8)> = frontier
+            .iter()
+            .filter_map(|&n| {
+                let node = graph.nodes.get(n as usize)?;
+                let skip = infer_flat_walks(&graph, &marks, n, &mut inferred);
+                Some((node.origin, node.cell, skip))
+            })
+            .collect();
+        let results = parallel_map(
+            &starts,
+            options.threads,
+            MIN_PROBES_PER_THREAD,
+            || Prober::new(world, agent, grid.size, &[]),
+            |p, &(origin, cell, skip)| probe_node(p, &grid, origin, cell, skip, gap_cells, &bad),
+        );
+        for (from, to) in inferred {
+            link(&mut graph, from, to, LinkKind::Walk);
+        }
+        let mut next = Vec::new();
+        for (&from, found) in frontier.iter().zip(results) {
+            for f in found {
+                let to = match graph.find(f.cell, f.origin.z, merge) {
+                    Some(to) => to,
+                    None if f.bad.unwrap_or_else(|| bad(&prober, f.origin)) => continue,
+                    None if graph.nodes.len() >= options.max_nodes => {
+                        capped = true;
+                        continue;
+                    }
+                    None => {
+                        let id = graph.add_node(f.origin, f.cell);
+                        marks.centred.push(true);
+                        marks.flat_out.push(0);
+                        next.push(id);
+                        id
+                    }
+                };
+                let same_height = graph
+                    .nodes
+                    .get(to as usize)
+                    .is_some_and(|n| (n.origin.z - f.origin.z).abs() < 0.01);
+                if f.flat
+                    && same_height
+                    && f.dir < DIRS.len()
+                    && let Some(m) = marks.flat_out.get_mut(from as usize)
+                {
+                    *m |= 1 << f.dir;
+                }
+                link(&mut graph, from, to, f.kind);
+            }
+        }
+        frontier = next;
+    }
+    Flood {
+        graph,
+        seeds_used,
+        capped,
+    }
+}
+
+/// Adds the link `from -> to` of `kind`, costed by length plus the kind's penalty.
+fn link(graph: &mut GraphBuilder, from: u32, to: u32, kind: LinkKind) {
+    let (Some(a), Some(b)) = (graph.nodes.get(from as usize), graph.nodes.get(to as usize)) else {
+        return;
+    };
+    let penalty = match kind {
+        LinkKind::Drop => DROP_PENALTY,
+        LinkKind::Jump => JUMP_PENALTY,
+        _ => 0.0,
+    };
+    let cost = a.origin.distance(b.origin) + penalty;
+    graph.link(
+        from,
+        Link {
+            to: NodeId(to),
+            cost,
+            kind,
+            entity: None,
+            near_mover: false,
+        },
+    );
+}
+
+/// The directions node `n` need not probe: a centred neighbour at the same
+/// height whose flat probe already landed on `n` (the reverse flat sweep
+/// covers the same volume, so it succeeds too). Pushes the inferred links.
+fn infer_flat_walks(
+    graph: &GraphBuilder,
+    marks: &Marks,
+    n: u32,
+    inferred: &mut Vec<(u32, u32)>,
+) -> u8 {
+    let Some(node) = graph.nodes.get(n as usize) else {
+        return 0;
+    };
+    if !marks.centred.get(n as usize).copied().unwrap_or(false) {
+        return 0;
+    }
+    let mut skip = 0u8;
+    for (d, dir) in DIRS.iter().enumerate() {
+        let cell = [node.cell[0] + dir[0], node.cell[1] + dir[1]];
+        let back = 1u8 << ((d + 4) % 8);
+        let Some(ids) = graph.columns.get(&cell) else {
+            continue;
+        };
+        for &b in ids {
+            let (Some(other), Some(&flat), Some(&centred)) = (
+                graph.nodes.get(b as usize),
+                marks.flat_out.get(b as usize),
+                marks.centred.get(b as usize),
+            ) else {
+                continue;
+            };
+            if centred && flat & back != 0 && (other.origin.z - node.origin.z).abs() < 0.01 {
+                skip |= 1 << d;
+                inferred.push((n, b));
+            }
+        }
+    }
+    skip
+}
+
+/// `floor` moved to the centre of its cell when the box can walk there on
+/// the same floor (and `true`), else `floor` itself (a seed tucked
+/// against a wall).
+fn centred(prober: &Prober<'_>, floor: Vec3, centre: Vec2) -> (Vec3, bool) {
+    let start = floor + Vec3::Z * GROUND_OFFSET;
+    let across = prober.sweep(start, centre.extend(start.z));
+    if across.hit() || across.start_solid {
+        return (floor, false);
+    }
+    let step = prober.agent.step_height;
+    match prober.fall(across.end, GROUND_OFFSET + step) {
+        Some(p) if (p.z - floor.z).abs() <= step => (p, true),
+        _ => (floor, false),
+    }
+}
+
+/// Every step out of the node standing at `origin` in `cell`, except the
+/// directions in `skip`: one probe per neighbour; where that finds no
+/// usable floor (a pit, the void, lava), running jumps over the gap to
+/// cells further along the same direction.
+fn probe_node(
+    p: &Prober<'_>,
+    grid: &Grid,
+    origin: Vec3,
+    cell: [i32; 2],
+    skip: u8,
+    gap_cells: i32,
+    bad: &(dyn Fn(&Prober<'_>, Vec3) -> bool + Sync),
+) -> Vec<Found> {
+    let mut out = Vec::with_capacity(8);
+    for (dir, d) in DIRS.iter().enumerate() {
+        if skip & (1 << dir) != 0 {
+            continue;
+        }
+        let to = [cell[0] + d[0], cell[1] + d[1]];
+        let step = p.try_step(origin, grid.centre(to));
+        // Only a fall can land in a pit of lava; a level step is checked when merged.
+        let step_bad =
+            step.map(|s| (s.origin.z < origin.z - p.agent.step_height).then(|| bad(p, s.origin)));
+        if let Some(s) = step {
+            out.push(Found {
+                dir,
+                cell: to,
+                origin: s.origin,
+                kind: s.kind,
+                flat: s.flat,
+                bad: step_bad.flatten(),
+            });
+        }
+        if step.is_some() && step_bad != Some(Some(true)) {
+            continue;
+        }
+        for k in 2..=gap_cells {
+            let far = [cell[0] + d[0] * k, cell[1] + d[1] * k];
+            let target = grid.centre(far);
+            if (target - origin.truncate()).length() > p.gap_jump_range() {
+                break;
+            }
+            if let Some(s) = p.try_gap_jump(origin, target)
+                && s.origin.z >= origin.z - p.agent.step_height
+                && !bad(p, s.origin)
+            {
+                out.push(Found {
+                    dir: usize::MAX,
+                    cell: far,
+                    origin: s.origin,
+                    kind: LinkKind::Jump,
+                    flat: false,
+                    bad: Some(false),
+                });
+                break;
+            }
+        }
+    }
+    out
+}

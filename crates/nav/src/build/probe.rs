@@ -1,0 +1,351 @@
+//! Swept-box probes: the only way generation, snapping, string pulling and
+//! live validation look at the world, so a link exists only where the
+//! player box can really make that move.
+//!
+//! A step from a standing origin toward a neighbour cell tries, cheapest
+//! first (`try_step`):
+//!
+//! 1. **flat**: sweep across 1 unit above the ground, then fall onto the
+//!    floor below (at most `max_drop`): WALK if the height changes by at
+//!    most a step, DROP if it falls further (unless a walkable ramp or
+//!    stairs lead down, which is WALK);
+//! 2. **step**: lift by the step height (clipped by the ceiling, as pmove's
+//!    step-up is), across, fall: WALK if it rose at most a step;
+//! 3. **ramp**: when the first two hit a slope or rose too far, walk the
+//!    way in sub-steps no higher than a step, as pmove climbs a ramp or a
+//!    steep stair: WALK;
+//! 4. **jump**: lift by the jump height, across, fall: JUMP, whatever the
+//!    rise (a railing hop lands level but still needs the jump).
+//!
+//! A vertical lift that starts in solid ends the step; a horizontal sweep
+//! that hits something tries the next lift; no floor within the bounded
+//! drop ends the step (a higher lift has the same bottom). A floor steeper
+//! than the physics' slope limit is no floor.
+
+use glam::{Vec2, Vec3};
+use quarry_map::{Contents, EntityId, Trace, TraceResult};
+
+use crate::agent::Agent;
+use crate::graph::LinkKind;
+
+/// Probes start this far above the ground so a flat sweep does not scrape
+/// the floor it stands on (the reference's `NAV_GROUND_OFFSET`).
+pub(crate) const GROUND_OFFSET: f32 = 1.0;
+/// What stops the agent: solid and player clip. Other players are never
+/// in the mask, so nobody standing in a doorway erases it.
+pub(crate) const MASK: Contents = Contents::MASK_PLAYER_SOLID;
+/// Slack on height comparisons: traces stop 1/32 unit short of surfaces,
+/// so two standing origins on one floor agree to well within this.
+const EPS: f32 = 0.1;
+/// Share of the physical running-jump range a gap jump may use, leaving
+/// room for imperfect take-offs.
+const JUMP_RANGE_MARGIN: f32 = 0.8;
+
+/// Where a probe landed and how.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Step {
+    /// The standing origin it landed at.
+    pub(crate) origin: Vec3,
+    /// How the move is made.
+    pub(crate) kind: LinkKind,
+    /// Made by the flat attempt: the box swept across 1 unit up and fell
+    /// less than a step. The same probe the other way then succeeds too,
+    /// which the flood uses to skip the reverse probe.
+    pub(crate) flat: bool,
+}
+
+/// The agent's box against one world.
+pub(crate) struct Prober<'a> {
+    world: &'a dyn Trace,
+    pub(crate) agent: Agent,
+    mins: Vec3,
+    maxs: Vec3,
+    /// Sample spacing for ground checks under a straight line.
+    spacing: f32,
+    /// Touch-open doors: a sweep they stop counts as clear (live checks only;
+    /// builds probe a world with those doors open).
+    doors: &'a [EntityId],
+}
+
+impl<'a> Prober<'a> {
+    /// A prober for `agent` in `world`; `doors` are the touch-open doors to see through.
+    pub(crate) fn new(
+        world: &'a dyn Trace,
+        agent: &Agent,
+        cell_size: f32,
+        doors: &'a [EntityId],
+    ) -> Prober<'a> {
+        let spacing = cell_size.min(agent.half_width * 2.0).max(4.0);
+        Prober {
+            world,
+            agent: *agent,
+            mins: agent.mins(),
+            maxs: agent.maxs(),
+            spacing,
+            doors,
+        }
+    }
+
+    /// Sweeps the agent box from `a` to `b`.
+    pub(crate) fn sweep(&self, a: Vec3, b: Vec3) -> TraceResult {
+        let tr = self.world.trace(a, b, self.mins, self.maxs, MASK);
+        if tr.hit()
+            && !tr.start_solid
+            && tr.entity.is_some_and(|e| self.doors.contains(&e))
+            && tr.normal.z < self.agent.walkable_normal_z
+        {
+            return TraceResult::clear(b);
+        }
+        tr
+    }
+
+    /// Falls from `from` by at most `depth`: the standing origin on a
+    /// walkable floor, or `None` (started in solid, no floor, too steep).
+    pub(crate) fn fall(&self, from: Vec3, depth: f32) -> Option<Vec3> {
+        let tr = self.drop_trace(from, depth);
+        (!tr.start_solid && tr.hit() && tr.normal.z >= self.agent.walkable_normal_z)
+            .then_some(tr.end)
+    }
+
+    /// Sweeps straight down by `depth`, first a short way (most floors are
+    /// within a step and a short sweep touches fewer hulls), then the rest.
+    fn drop_trace(&self, from: Vec3, depth: f32) -> TraceResult {
+        let short = self.agent.step_height + 2.0 * GROUND_OFFSET;
+        if depth <= short * 2.0 {
+            return self.sweep(from, from - Vec3::Z * depth);
+        }
+        let first = self.sweep(from, from - Vec3::Z * short);
+        if first.hit() || first.start_solid {
+            return first;
+        }
+        self.sweep(first.end, from - Vec3::Z * depth)
+    }
+
+    /// Whether standing at `origin` puts the feet in lava or slime: the
+    /// contents 1 unit above the floor under the box's centre and its four
+    /// corners (a box half over a lava pool still burns).
+    pub(crate) fn lethal(&self, origin: Vec3) -> bool {
+        let feet = origin + Vec3::Z * (self.agent.min_z + GROUND_OFFSET);
+        let w = (self.agent.half_width - GROUND_OFFSET).max(0.0);
+        [
+            Vec2::ZERO,
+            Vec2::new(w, w),
+            Vec2::new(-w, w),
+            Vec2::new(w, -w),
+            Vec2::new(-w, -w),
+        ]
+        .into_iter()
+        .any(|c| {
+            self.world
+                .point_contents(feet + c.extend(0.0))
+                .intersects(Contents::LAVA | Contents::SLIME)
+        })
+    }
+
+    /// Whether the agent box at `origin` overlaps a trigger volume.
+    pub(crate) fn in_trigger(&self, origin: Vec3) -> bool {
+        self.world
+            .trace(origin, origin, self.mins, self.maxs, Contents::TRIGGER)
+            .start_solid
+    }
+
+    /// The standing origin below `point` within `depth`. The box is placed
+    /// at `point` lifted by a step (a seed just under a lip lands on it),
+    /// else at `point`, else at `point` taken as a spot on the floor (lifted
+    /// by the box's depth below the origin, for entity origins and trigger
+    /// centres near the ground), whichever fits first, and falls from there.
+    pub(crate) fn ground_below(&self, point: Vec3, depth: f32) -> Option<Vec3> {
+        let (step, below) = (self.agent.step_height, -self.agent.min_z);
+        [step, 0.0, below, below + step]
+            .into_iter()
+            .find_map(|lift| {
+                let start = point + Vec3::Z * lift;
+                let fits = !self
+                    .world
+                    .trace(start, start, self.mins, self.maxs, MASK)
+                    .start_solid;
+                fits.then(|| self.fall(start, depth + lift)).flatten()
+            })
+    }
+
+    /// Lifts from `from` (standing) by `lift` above the ground offset,
+    /// clipped by the ceiling: the height reached above `from`, or `None`
+    /// if the box cannot even start.
+    fn lift(&self, from: Vec3, lift: f32) -> Option<f32> {
+        let base = from + Vec3::Z * GROUND_OFFSET;
+        if lift <= GROUND_OFFSET {
+            return Some(GROUND_OFFSET);
+        }
+        let up = self.sweep(base, from + Vec3::Z * lift);
+        (!up.start_solid).then_some(up.end.z - from.z)
+    }
+
+    /// One step from standing origin `from` toward the cell centre
+    /// `target`; see the module docs for the order of attempts.
+    pub(crate) fn try_step(&self, from: Vec3, target: Vec2) -> Option<Step> {
+        let a = &self.agent;
+        let dist = (target - from.truncate()).length();
+        let ramp_possible = dist * a.slope_tan() > a.step_height + EPS;
+        let mut reached = 0.0f32;
+        let mut ramp_hint = false;
+        for (want, kind) in [
+            (GROUND_OFFSET, 0),
+            (a.step_height + GROUND_OFFSET, 1),
+            (a.jump_height + GROUND_OFFSET, 2),
+        ] {
+            if kind == 2
+                && ramp_hint
+                && ramp_possible
+                && let Some(end) = self.walk_substeps(from, target)
+            {
+                return Some(Step {
+                    origin: end,
+                    kind: LinkKind::Walk,
+                    flat: false,
+                });
+            }
+            let lift = self.lift(from, want)?;
+            if lift <= reached + EPS && kind > 0 {
+                continue; // The ceiling stopped this lift where the last one was.
+            }
+            reached = lift;
+            let start = from + Vec3::Z * lift;
+            let across = self.sweep(start, target.extend(start.z));
+            if across.start_solid {
+                continue;
+            }
+            if across.hit() {
+                ramp_hint |= across.normal.z >= a.walkable_normal_z;
+                continue;
+            }
+            let tr = self.drop_trace(across.end, lift + a.max_drop);
+            if tr.start_solid || tr.normal.z < a.walkable_normal_z && tr.hit() {
+                continue;
+            }
+            if !tr.hit() {
+                return None;
+            }
+            let landing = tr.end;
+            let rise = landing.z - from.z;
+            if kind == 2 {
+                return (rise <= a.jump_height + EPS).then_some(Step {
+                    origin: landing,
+                    kind: LinkKind::Jump,
+                    flat: false,
+                });
+            }
+            if rise > a.step_height + EPS {
+                ramp_hint = true;
+                continue;
+            }
+            if -rise <= a.step_height + EPS {
+                return Some(Step {
+                    origin: landing,
+                    kind: LinkKind::Walk,
+                    flat: kind == 0,
+                });
+            }
+            // A fall: stairs or a ramp going down are still a walk.
+            let down_ramp = -rise <= dist * a.slope_tan() + a.step_height
+                && self
+                    .walk_substeps(from, landing.truncate())
+                    .is_some_and(|e| (e.z - landing.z).abs() <= a.step_height);
+            let kind = if down_ramp {
+                LinkKind::Walk
+            } else {
+                LinkKind::Drop
+            };
+            return Some(Step {
+                origin: landing,
+                kind,
+                flat: false,
+            });
+        }
+        None
+    }
+
+    /// A running jump from `from` to the cell centre `target` (further than
+    /// a neighbour): lift by the jump height, cross, fall; accepted when the
+    /// distance is within the jump's range at the landing height.
+    pub(crate) fn try_gap_jump(&self, from: Vec3, target: Vec2) -> Option<Step> {
+        let a = &self.agent;
+        let lift = self.lift(from, a.jump_height + GROUND_OFFSET)?;
+        let start = from + Vec3::Z * lift;
+        let across = self.sweep(start, target.extend(start.z));
+        if across.hit() || across.start_solid {
+            return None;
+        }
+        let landing = self.fall(across.end, lift + a.max_drop)?;
+        let rise = landing.z - from.z;
+        let time = a.jump_air_time(rise.min(a.jump_height))?;
+        let dist = (target - from.truncate()).length();
+        (rise <= a.jump_height + EPS && dist <= JUMP_RANGE_MARGIN * a.ground_speed() * time)
+            .then_some(Step {
+                origin: landing,
+                kind: LinkKind::Jump,
+                flat: false,
+            })
+    }
+
+    /// How far a running jump can carry the agent over level ground, with the margin.
+    pub(crate) fn gap_jump_range(&self) -> f32 {
+        let t = self.agent.jump_air_time(0.0).unwrap_or(0.0).min(4.0);
+        JUMP_RANGE_MARGIN * self.agent.ground_speed() * t
+    }
+
+    /// Walks from `from` toward `target` in sub-steps that each rise or
+    /// fall at most a step (pmove's step-up over a ramp or steep stairs);
+    /// the standing origin at the end, or `None`.
+    fn walk_substeps(&self, from: Vec3, target: Vec2) -> Option<Vec3> {
+        let a = &self.agent;
+        let dist = (target - from.truncate()).length();
+        let n = ((dist * a.slope_tan()) / (0.9 * a.step_height.max(1.0)))
+            .ceil()
+            .clamp(2.0, 16.0) as u32;
+        let mut cur = from;
+        for i in 1..=n {
+            let p = from.truncate().lerp(target, i as f32 / n as f32);
+            let lift = self.lift(cur, a.step_height + GROUND_OFFSET)?;
+            let start = cur + Vec3::Z * lift;
+            let across = self.sweep(start, p.extend(start.z));
+            if across.hit() || across.start_solid {
+                return None;
+            }
+            let next = self.fall(across.end, lift + a.step_height + GROUND_OFFSET)?;
+            if (next.z - cur.z).abs() > a.step_height + EPS {
+                return None;
+            }
+            cur = next;
+        }
+        Some(cur)
+    }
+
+    /// Whether the agent can walk straight from `a` to `b` (standing
+    /// origins): the box sweeps clear 1 unit up, or a step up (stairs); and
+    /// under evenly spaced samples the ground is walkable, not lethal and
+    /// never more than a step below the line (no shortcut over a pit).
+    /// Directional: the box starts at `a`.
+    pub(crate) fn walkable_line(&self, a: Vec3, b: Vec3) -> bool {
+        let mut lift = GROUND_OFFSET;
+        let up = Vec3::Z * lift;
+        let tr = self.sweep(a + up, b + up);
+        if tr.hit() || tr.start_solid {
+            lift = self.agent.step_height + GROUND_OFFSET;
+            let up = Vec3::Z * lift;
+            let tr = self.sweep(a + up, b + up);
+            if tr.hit() || tr.start_solid {
+                return false;
+            }
+        }
+        let len = (b - a).truncate().length();
+        let n = ((len / self.spacing).ceil() as u32).clamp(2, 256);
+        let dip = self.agent.step_height;
+        (1..n).all(|i| {
+            let p = a.lerp(b, i as f32 / n as f32) + Vec3::Z * lift;
+            match self.fall(p, lift + dip) {
+                Some(ground) => !self.lethal(ground),
+                None => false,
+            }
+        })
+    }
+}

@@ -1,0 +1,150 @@
+//! [`NavMesh`]: the built graph and what it was built from, shared
+//! read-only by every query.
+
+use glam::Vec3;
+use quarry_map::EntityId;
+
+use crate::agent::Agent;
+use crate::build::landmarks::Landmarks;
+use crate::build::offmesh::OffMeshLink;
+use crate::build::{BuildOptions, BuildTimes};
+use crate::graph::{CellGrid, Graph, Link, Node, NodeId};
+
+/// A navigation mesh: standing spots on a grid joined by directed links,
+/// generated at runtime from the collision world with the player's box.
+///
+/// Build one with [`NavMesh::build`] or [`NavMesh::build_for_map`]; query
+/// it with [`NavMesh::route`], [`NavMesh::nearest_node`],
+/// [`NavMesh::is_reachable`] and [`NavMesh::random_reachable_point`];
+/// describe it with [`NavMesh::info`] and [`NavMesh::export_svg`].
+/// Positions are player origins (the box's reference point, 24 units above
+/// the floor with the default box), world space, Quake units, Z up.
+///
+/// It holds no mutable state: many bots on many threads can query one
+/// mesh, each with its own [`SearchScratch`](crate::SearchScratch).
+#[derive(Debug, Clone)]
+pub struct NavMesh {
+    pub(crate) agent: Agent,
+    pub(crate) options: BuildOptions,
+    pub(crate) graph: Graph,
+    pub(crate) cells: CellGrid,
+    pub(crate) area_sizes: Vec<u32>,
+    /// Nodes in the largest strongly connected component of their (large) area.
+    pub(crate) core_nodes: usize,
+    pub(crate) landmarks: Landmarks,
+    pub(crate) heuristic_scale: f32,
+    pub(crate) passable_doors: Vec<EntityId>,
+    pub(crate) off_mesh: Vec<OffMeshLink>,
+    pub(crate) seeds: usize,
+    pub(crate) seeds_used: usize,
+    pub(crate) capped: bool,
+    pub(crate) warnings: Vec<String>,
+    pub(crate) times: BuildTimes,
+}
+
+impl NavMesh {
+    /// The agent it was built for (after validation).
+    pub fn agent(&self) -> &Agent {
+        &self.agent
+    }
+
+    /// The options it was built with (after clamping).
+    pub fn options(&self) -> &BuildOptions {
+        &self.options
+    }
+
+    /// Grid cell size in units.
+    pub fn cell_size(&self) -> f32 {
+        self.options.cell_size
+    }
+
+    /// Number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.graph.nodes.len()
+    }
+
+    /// Number of links.
+    pub fn link_count(&self) -> usize {
+        self.graph.links.len()
+    }
+
+    /// Every node, indexed by [`NodeId`].
+    pub fn nodes(&self) -> &[Node] {
+        &self.graph.nodes
+    }
+
+    /// One node.
+    pub fn node(&self, id: NodeId) -> Option<&Node> {
+        self.graph.nodes.get(id.index())
+    }
+
+    /// The links leaving a node.
+    pub fn links_from(&self, id: NodeId) -> &[Link] {
+        self.graph.links_from(id.0).1
+    }
+
+    /// The nodes in the grid column of `cell` (a catwalk over a corridor
+    /// has two), bottom to top.
+    pub fn nodes_in_cell(&self, cell: [i32; 2]) -> Vec<NodeId> {
+        let mut ids: Vec<NodeId> = self
+            .cells
+            .nodes_in(cell)
+            .iter()
+            .map(|&i| NodeId(i))
+            .collect();
+        ids.sort_by(|a, b| {
+            let z = |n: &NodeId| self.node(*n).map_or(0.0, |n| n.origin.z);
+            z(a).total_cmp(&z(b))
+        });
+        ids
+    }
+
+    /// The grid cell containing `point`.
+    pub fn cell_of(&self, point: Vec3) -> [i32; 2] {
+        let s = self.cell_size();
+        [(point.x / s).floor() as i32, (point.y / s).floor() as i32]
+    }
+
+    /// Number of areas (weakly connected components).
+    pub fn area_count(&self) -> usize {
+        self.area_sizes.len()
+    }
+
+    /// The jump pad and teleporter links.
+    pub fn off_mesh_links(&self) -> &[OffMeshLink] {
+        &self.off_mesh
+    }
+
+    /// Whether the node cap stopped the flood (part of the map is unnavigable).
+    pub fn capped(&self) -> bool {
+        self.capped
+    }
+
+    /// Warnings from the build (node cap, triggers that got no link).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// How long each build phase took.
+    pub fn build_times(&self) -> &BuildTimes {
+        &self.times
+    }
+
+    /// The landmark nodes of the ALT heuristic.
+    pub fn landmarks(&self) -> Vec<NodeId> {
+        self.landmarks.nodes.iter().map(|&n| NodeId(n)).collect()
+    }
+
+    /// Approximate heap bytes held by the mesh.
+    pub fn memory_bytes(&self) -> usize {
+        self.graph.memory_bytes()
+            + self.cells.memory_bytes()
+            + self.landmarks.memory_bytes()
+            + self.area_sizes.capacity() * 4
+            + self
+                .off_mesh
+                .iter()
+                .map(|l| l.entries.capacity() * 4 + size_of::<OffMeshLink>())
+                .sum::<usize>()
+    }
+}

@@ -1,0 +1,192 @@
+//! A* over the mesh with a binary heap.
+//!
+//! Heap entries carry their own key (scores are never re-read while
+//! comparing); a node may be pushed more than once and stale entries are
+//! skipped when popped, by the closed tag. The per-node scratch (cost so
+//! far, parent link, open and closed tags) lives in a [`SearchScratch`]
+//! the caller keeps between queries and is never cleared: each search takes
+//! a new serial number and a node's entries count only when its tag equals
+//! the current serial, so a query costs only the nodes it touches.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::heuristic::{Estimate, Heuristic};
+use crate::mesh::NavMesh;
+
+/// Serial at which the tags are zeroed and numbering restarts (the
+/// reference's 0x7ffffffe), long before `u32` wraps.
+const SERIAL_LIMIT: u32 = 0x7fff_fffe;
+const NONE: u32 = u32::MAX;
+
+/// Reusable search memory for one querying thread (one per bot system or
+/// worker). Sized to the mesh on first use; keep it across queries.
+#[derive(Debug, Clone, Default)]
+pub struct SearchScratch {
+    g: Vec<f32>,
+    /// The heuristic of a node, computed when it is first opened (valid
+    /// while its open tag is the current serial).
+    h: Vec<f32>,
+    parent: Vec<u32>,
+    open: Vec<u32>,
+    closed: Vec<u32>,
+    serial: u32,
+    heap: BinaryHeap<Reverse<u128>>,
+}
+
+impl SearchScratch {
+    /// Empty scratch; it grows to the mesh's size on the first query.
+    pub fn new() -> SearchScratch {
+        SearchScratch::default()
+    }
+
+    /// Starts a search over `n` nodes: a fresh serial, an empty heap.
+    pub(crate) fn begin(&mut self, n: usize) -> u32 {
+        if self.open.len() != n {
+            self.g = vec![0.0; n];
+            self.h = vec![0.0; n];
+            self.parent = vec![NONE; n];
+            self.open = vec![0; n];
+            self.closed = vec![0; n];
+            self.serial = 0;
+        }
+        self.serial += 1;
+        if self.serial >= SERIAL_LIMIT {
+            self.open.fill(0);
+            self.closed.fill(0);
+            self.serial = 1;
+        }
+        self.heap.clear();
+        self.serial
+    }
+
+    /// Marks `n` visited in the current serial; false if it already was.
+    pub(crate) fn visit(&mut self, n: u32) -> bool {
+        match self.closed.get_mut(n as usize) {
+            Some(tag) if *tag != self.serial => {
+                *tag = self.serial;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A path found by [`astar`]: its cost and the link indices along it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Path {
+    pub(crate) cost: f32,
+    pub(crate) links: Vec<u32>,
+}
+
+/// What one search did.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Search {
+    pub(crate) path: Option<Path>,
+    /// Nodes expanded (popped and closed).
+    pub(crate) expansions: u32,
+}
+
+/// Cheapest path from `start` to `goal` avoiding the link indices in `rejected`.
+pub(crate) fn astar(
+    mesh: &NavMesh,
+    s: &mut SearchScratch,
+    start: u32,
+    goal: u32,
+    heuristic: Heuristic,
+    rejected: &[u32],
+) -> Search {
+    let graph = &mesh.graph;
+    let serial = s.begin(graph.nodes.len());
+    let est = Estimate::new(mesh, heuristic, goal);
+    let mut expansions = 0;
+    let h0 = est.h(start);
+    if (start as usize) < graph.nodes.len() && h0.is_finite() {
+        s.g[start as usize] = 0.0;
+        s.open[start as usize] = serial;
+        s.parent[start as usize] = NONE;
+        s.heap.push(Reverse(entry(h0, 0.0, start)));
+    }
+    while let Some(Reverse(item)) = s.heap.pop() {
+        let (g_at_push, node) = (f32::from_bits(u32::MAX - (item >> 32) as u32), item as u32);
+        let n = node as usize;
+        if s.closed[n] == serial || g_at_push > s.g[n] {
+            continue;
+        }
+        s.closed[n] = serial;
+        expansions += 1;
+        if node == goal {
+            return Search {
+                path: Some(Path {
+                    cost: s.g[n],
+                    links: trace_back(mesh, s, start, goal),
+                }),
+                expansions,
+            };
+        }
+        let g = s.g[n];
+        let (base, links) = graph.hot_from(node);
+        for (i, &(to, cost)) in links.iter().enumerate() {
+            let to = to as usize;
+            if to >= graph.nodes.len() || s.closed[to] == serial {
+                continue;
+            }
+            let li = (base + i) as u32;
+            if !rejected.is_empty() && rejected.contains(&li) {
+                continue;
+            }
+            let ng = g + cost;
+            let h = if s.open[to] == serial {
+                if ng >= s.g[to] {
+                    continue;
+                }
+                s.h[to]
+            } else {
+                let h = est.h(to as u32);
+                s.h[to] = h;
+                s.open[to] = serial;
+                s.g[to] = f32::INFINITY;
+                h
+            };
+            if !h.is_finite() {
+                continue;
+            }
+            s.g[to] = ng;
+            s.parent[to] = li;
+            s.heap.push(Reverse(entry(ng + h, ng, to as u32)));
+        }
+    }
+    Search {
+        path: None,
+        expansions,
+    }
+}
+
+/// A heap entry packed so integer order is: smallest `f` first, then
+/// largest `g` (deeper nodes first among equals: fewer expansions on grids
+/// full of equal-cost paths), then node. Non-negative `f32` bit patterns
+/// sort like their values.
+#[inline]
+fn entry(f: f32, g: f32, node: u32) -> u128 {
+    (u128::from(f.max(0.0).to_bits()) << 64)
+        | (u128::from(u32::MAX - g.max(0.0).to_bits()) << 32)
+        | u128::from(node)
+}
+
+/// The link indices from `start` to `goal` by parent links.
+fn trace_back(mesh: &NavMesh, s: &SearchScratch, start: u32, goal: u32) -> Vec<u32> {
+    let mut links = Vec::new();
+    let mut at = goal;
+    while at != start && links.len() <= mesh.graph.nodes.len() {
+        let Some(&li) = s.parent.get(at as usize) else {
+            break;
+        };
+        let Some(&from) = mesh.graph.source.get(li as usize) else {
+            break;
+        };
+        links.push(li);
+        at = from;
+    }
+    links.reverse();
+    links
+}

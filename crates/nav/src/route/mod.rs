@@ -1,0 +1,298 @@
+//! Routing: snap both ends, reject a goal in another area without search,
+//! A* with the chosen heuristic, re-check the route's links against movers
+//! (excluding stale links and searching again a bounded number of times),
+//! then string-pull the node chain into corners.
+//!
+//! Every query takes the *live* world (movers where they are now) and a
+//! caller-owned [`SearchScratch`]; the mesh itself is read-only.
+
+pub(crate) mod astar;
+pub(crate) mod heuristic;
+pub(crate) mod pull;
+pub(crate) mod roam;
+pub(crate) mod snap;
+pub(crate) mod validate;
+
+use std::fmt;
+
+use glam::Vec3;
+use quarry_map::{EntityId, Trace};
+use serde::Serialize;
+
+use crate::build::probe::Prober;
+use crate::error::RouteError;
+use crate::graph::{LinkKind, NodeId};
+use crate::mesh::NavMesh;
+use astar::{SearchScratch, astar};
+use heuristic::Heuristic;
+use snap::{DEFAULT_SNAP_RADIUS, Toward};
+
+/// Most stale links excluded (and searches repeated) before a query gives
+/// up (the reference's `NAV_MAX_ROUTE_REPAIRS`).
+pub const MAX_ROUTE_REPAIRS: u32 = 16;
+/// Most nodes one string-pull step may skip (`NAV_SMOOTH_LOOKAHEAD`): each
+/// skip costs a walkability proof.
+pub const PULL_LOOKAHEAD: usize = 8;
+
+/// One corner of a route: where to go next and how.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Corner {
+    /// The player origin to reach.
+    pub origin: Vec3,
+    /// How to get here from the previous corner (or the start).
+    pub kind: LinkKind,
+    /// The jump pad or teleporter used to get here, if any.
+    pub entity: Option<EntityId>,
+    /// The node here; `None` for the goal itself.
+    pub node: Option<NodeId>,
+}
+
+/// A route from a start to a goal.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Route {
+    /// The start as asked.
+    pub start: Vec3,
+    /// The goal as asked.
+    pub goal: Vec3,
+    /// The start after projecting it onto the floor (equal if grounded).
+    pub routed_start: Vec3,
+    /// The goal after projecting it onto the floor.
+    pub routed_goal: Vec3,
+    /// Where to go, in order; the last is the routed goal.
+    pub corners: Vec<Corner>,
+    /// Every node on the path, start node first.
+    pub nodes: Vec<NodeId>,
+    /// Exact cost: the access leg from the start to its node, the graph
+    /// path, and the exit leg from the goal node to the routed goal.
+    pub cost: f32,
+    /// Nodes expanded over all searches of this query.
+    pub expansions: u32,
+    /// Searches run (1 plus the repairs).
+    pub searches: u32,
+}
+
+impl Route {
+    /// The remaining length from `origin`: the exact [`Route::cost`] when
+    /// asked from the start (within 1 unit), else the distance to the first
+    /// corner plus the corners' lengths.
+    pub fn length_from(&self, origin: Vec3) -> f32 {
+        if origin.distance(self.start) <= 1.0 {
+            return self.cost;
+        }
+        let mut prev = origin;
+        let mut len = 0.0;
+        for c in &self.corners {
+            len += prev.distance(c.origin);
+            prev = c.origin;
+        }
+        len
+    }
+
+    /// Whether the route uses a link of `kind`.
+    pub fn uses(&self, kind: LinkKind) -> bool {
+        self.corners.iter().any(|c| c.kind == kind)
+    }
+}
+
+impl fmt::Display for Route {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = |v: Vec3| format!("({:.0} {:.0} {:.0})", v.x, v.y, v.z);
+        writeln!(
+            f,
+            "route {} -> {}: cost {:.1}, {} corners, {} nodes, {} expansions, {} searches",
+            p(self.start),
+            p(self.goal),
+            self.cost,
+            self.corners.len(),
+            self.nodes.len(),
+            self.expansions,
+            self.searches
+        )?;
+        for (i, c) in self.corners.iter().enumerate() {
+            let entity = c
+                .entity
+                .map(|e| format!(" entity {}", e.0))
+                .unwrap_or_default();
+            writeln!(f, "  {i:3} {:8} {}{entity}", c.kind.name(), p(c.origin))?;
+        }
+        Ok(())
+    }
+}
+
+/// How to answer a route query. Start from [`RouteOptions::default`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RouteOptions {
+    /// The A* heuristic.
+    pub heuristic: Heuristic,
+    /// Turn the node chain into few corners (costs walkability probes);
+    /// without it every node is a corner.
+    pub string_pull: bool,
+    /// Re-check links near movers against the live world.
+    pub validate: bool,
+    /// Most searches repeated after finding stale links.
+    pub max_repairs: u32,
+    /// How far from each end to look for a node.
+    pub snap_radius: f32,
+}
+
+impl Default for RouteOptions {
+    fn default() -> Self {
+        RouteOptions {
+            heuristic: Heuristic::Alt,
+            string_pull: true,
+            validate: true,
+            max_repairs: MAX_ROUTE_REPAIRS,
+            snap_radius: DEFAULT_SNAP_RADIUS,
+        }
+    }
+}
+
+impl NavMesh {
+    /// A route from `start` to `goal` (player origins; airborne ends are
+    /// projected onto the floor) in the live `world`. See the module docs.
+    pub fn route(
+        &self,
+        world: &dyn Trace,
+        scratch: &mut SearchScratch,
+        start: Vec3,
+        goal: Vec3,
+        options: &RouteOptions,
+    ) -> Result<Route, RouteError> {
+        let prober = Prober::new(world, &self.agent, self.cell_size(), &self.passable_doors);
+        let (rs, rg) = (self.project(&prober, start), self.project(&prober, goal));
+        let sn = self
+            .snap(&prober, rs, Toward::Node, options.snap_radius)
+            .ok_or(RouteError::StartOffMesh)?;
+        let gn = self
+            .snap(&prober, rg, Toward::Point, options.snap_radius)
+            .ok_or(RouteError::GoalOffMesh)?;
+        let node = |n: u32| {
+            self.graph
+                .nodes
+                .get(n as usize)
+                .copied()
+                .ok_or(RouteError::NoPath)
+        };
+        let (s_node, g_node) = (node(sn)?, node(gn)?);
+        if s_node.area != g_node.area {
+            return Err(RouteError::DifferentAreas);
+        }
+        let mut route = Route {
+            start,
+            goal,
+            routed_start: rs,
+            routed_goal: rg,
+            corners: Vec::new(),
+            nodes: vec![NodeId(sn)],
+            cost: rs.distance(start) + s_node.origin.distance(rs),
+            expansions: 0,
+            searches: 0,
+        };
+        if sn == gn {
+            let goal_corner = Corner {
+                origin: rg,
+                kind: LinkKind::Walk,
+                entity: None,
+                node: None,
+            };
+            if prober.walkable_line(rs, rg) {
+                route.cost = rs.distance(start) + rs.distance(rg);
+                route.corners.push(goal_corner);
+            } else {
+                route.cost += s_node.origin.distance(rg);
+                route.corners.push(Corner {
+                    origin: s_node.origin,
+                    kind: LinkKind::Walk,
+                    entity: None,
+                    node: Some(NodeId(sn)),
+                });
+                route.corners.push(goal_corner);
+            }
+            return Ok(route);
+        }
+        let mut rejected = Vec::new();
+        let path = loop {
+            let search = astar(self, scratch, sn, gn, options.heuristic, &rejected);
+            route.searches += 1;
+            route.expansions += search.expansions;
+            let Some(path) = search.path else {
+                return Err(if rejected.is_empty() {
+                    RouteError::NoPath
+                } else {
+                    RouteError::Blocked
+                });
+            };
+            let stale = if options.validate {
+                self.stale_links(&prober, &path.links)
+            } else {
+                Vec::new()
+            };
+            if stale.is_empty() {
+                break path;
+            }
+            if route.searches > options.max_repairs {
+                return Err(RouteError::Blocked);
+            }
+            rejected.extend(stale);
+        };
+        route.cost += path.cost + g_node.origin.distance(rg);
+        for &li in &path.links {
+            route
+                .nodes
+                .extend(self.graph.links.get(li as usize).map(|l| l.to));
+        }
+        let ids: Vec<u32> = route.nodes.iter().map(|n| n.0).collect();
+        route.corners = if options.string_pull {
+            self.string_pull(&prober, &ids, &path.links, rs, rg)?
+        } else {
+            let mut corners: Vec<Corner> = Vec::with_capacity(ids.len() + 1);
+            corners.extend(s_node_corner(s_node.origin, sn));
+            for &li in &path.links {
+                let Some(l) = self.graph.links.get(li as usize) else {
+                    continue;
+                };
+                let origin = self.graph.nodes.get(l.to.index()).map_or(rg, |n| n.origin);
+                corners.push(Corner {
+                    origin,
+                    kind: l.kind,
+                    entity: l.entity,
+                    node: Some(l.to),
+                });
+            }
+            corners.push(Corner {
+                origin: rg,
+                kind: LinkKind::Walk,
+                entity: None,
+                node: None,
+            });
+            corners
+        };
+        Ok(route)
+    }
+
+    /// Whether `goal` can be reached from `start` (a full route query with
+    /// validation but without string pulling: directed, so a ledge reached
+    /// only by dropping is not reachable from below).
+    pub fn is_reachable(
+        &self,
+        world: &dyn Trace,
+        scratch: &mut SearchScratch,
+        start: Vec3,
+        goal: Vec3,
+    ) -> bool {
+        let options = RouteOptions {
+            string_pull: false,
+            ..RouteOptions::default()
+        };
+        self.route(world, scratch, start, goal, &options).is_ok()
+    }
+}
+
+fn s_node_corner(origin: Vec3, n: u32) -> Option<Corner> {
+    Some(Corner {
+        origin,
+        kind: LinkKind::Walk,
+        entity: None,
+        node: Some(NodeId(n)),
+    })
+}

@@ -1,0 +1,153 @@
+//! Snapping a point to the mesh: project an airborne point onto the floor
+//! below it, then find the nearest node the point can provably walk to (or,
+//! for a goal, that walks to the point), spending a bounded number of
+//! probes.
+//!
+//! The search visits the grid in square rings around the point's cell,
+//! only each ring's shell, nearest candidates first, and stops once the
+//! best node found is closer than anything a further ring can hold.
+
+use glam::Vec3;
+use quarry_map::Trace;
+
+use crate::build::probe::Prober;
+use crate::graph::NodeId;
+use crate::mesh::NavMesh;
+
+/// Most walkability proofs one snap may spend (the reference's
+/// `NAV_MAX_WALKABLE_PROBES`): a bot somewhere unusual falls back to
+/// wandering rather than stalling the tick.
+pub const MAX_SNAP_PROOFS: u32 = 48;
+/// Default snap radius in units.
+pub const DEFAULT_SNAP_RADIUS: f32 = 256.0;
+
+/// Which way the straight line to the node must be walkable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Toward {
+    /// From the point to the node (a route's start).
+    Node,
+    /// From the node to the point (a route's goal).
+    Point,
+}
+
+impl NavMesh {
+    /// The node nearest `point` that the agent standing at `point` can walk
+    /// straight to, within `max_radius`; an airborne point is first
+    /// projected onto the floor below it. `world` is the live world.
+    pub fn nearest_node(&self, world: &dyn Trace, point: Vec3, max_radius: f32) -> Option<NodeId> {
+        let prober = Prober::new(world, &self.agent, self.cell_size(), &self.passable_doors);
+        let p = self.project(&prober, point);
+        self.snap(&prober, p, Toward::Node, max_radius).map(NodeId)
+    }
+
+    /// `point` moved onto the floor below it if it is more than a step
+    /// above a floor within the agent's drop (a jumping or falling bot, an
+    /// item floating over its base); else `point`.
+    pub(crate) fn project(&self, prober: &Prober<'_>, point: Vec3) -> Vec3 {
+        if !point.is_finite() {
+            return point;
+        }
+        let tr = prober.sweep(point, point - Vec3::Z * self.agent.max_drop);
+        if tr.start_solid {
+            return prober
+                .ground_below(point, self.agent.step_height * 2.0)
+                .unwrap_or(point);
+        }
+        if tr.hit() && point.z - tr.end.z > self.agent.step_height {
+            tr.end
+        } else {
+            point
+        }
+    }
+
+    /// The nearest node within `radius` joined to `point` by a walkable
+    /// straight line in direction `toward`.
+    pub(crate) fn snap(
+        &self,
+        prober: &Prober<'_>,
+        point: Vec3,
+        toward: Toward,
+        radius: f32,
+    ) -> Option<u32> {
+        if !point.is_finite() || self.graph.nodes.is_empty() {
+            return None;
+        }
+        let cs = self.cell_size();
+        let home = self.cell_of(point);
+        let rings = (radius / cs).ceil().max(0.0) as i32 + 1;
+        let (slope, step) = (self.agent.slope_tan(), self.agent.step_height);
+        let mut best: Option<(u32, f32)> = None;
+        let mut proofs = 0;
+        let mut candidates: Vec<(u32, f32)> = Vec::new();
+        for r in 0..=rings {
+            if best.is_some_and(|(_, d)| d <= (r - 1).max(0) as f32 * cs) {
+                break;
+            }
+            candidates.clear();
+            for cell in ring(home, r) {
+                for &id in self.cells.nodes_in(cell) {
+                    let Some(n) = self.graph.nodes.get(id as usize) else {
+                        continue;
+                    };
+                    let d = n.origin.distance(point);
+                    let flat = (n.origin - point).truncate().length();
+                    let climb = (n.origin.z - point.z).abs();
+                    if d <= radius
+                        && climb <= flat * slope + step + 2.0
+                        && best.is_none_or(|(_, bd)| d < bd)
+                    {
+                        candidates.push((id, d));
+                    }
+                }
+            }
+            candidates.sort_by(|a, b| a.1.total_cmp(&b.1));
+            for &(id, d) in &candidates {
+                if best.is_some_and(|(_, bd)| d >= bd) {
+                    break;
+                }
+                if proofs >= MAX_SNAP_PROOFS {
+                    return best.map(|(id, _)| id);
+                }
+                proofs += 1;
+                let Some(node) = self.graph.nodes.get(id as usize) else {
+                    continue;
+                };
+                let ok = match toward {
+                    Toward::Node => prober.walkable_line(point, node.origin),
+                    Toward::Point => prober.walkable_line(node.origin, point),
+                };
+                if ok || d < 1.0 {
+                    best = Some((id, d));
+                    break;
+                }
+            }
+        }
+        best.map(|(id, _)| id)
+    }
+}
+
+/// The cells on the shell of the square of radius `r` around `c`.
+fn ring(c: [i32; 2], r: i32) -> impl Iterator<Item = [i32; 2]> {
+    let side = (-r..=r).flat_map(move |i| [[c[0] + i, c[1] - r], [c[0] + i, c[1] + r]]);
+    let rest = (-r + 1..r).flat_map(move |j| [[c[0] - r, c[1] + j], [c[0] + r, c[1] + j]]);
+    let all: Box<dyn Iterator<Item = [i32; 2]>> = if r == 0 {
+        Box::new(std::iter::once(c))
+    } else {
+        Box::new(side.chain(rest))
+    };
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rings_are_shells() {
+        assert_eq!(ring([0, 0], 0).count(), 1);
+        assert_eq!(ring([5, 5], 1).count(), 8);
+        let two: Vec<_> = ring([0, 0], 2).collect();
+        assert_eq!(two.len(), 16);
+        assert!(two.iter().all(|c| c[0].abs() == 2 || c[1].abs() == 2));
+    }
+}

@@ -1,0 +1,58 @@
+//! Live validation: the links of a chosen route that a mover can reach are
+//! re-checked against the live world with the same probe that generated
+//! them (lift, cross, fall toward the destination cell), so a platform
+//! that moved away or a door that closed makes its link stale. Only links
+//! the build flagged as near a mover are re-probed: the static world does
+//! not change, and re-probing every link would cost more than the search.
+//!
+//! Touch-open doors never make a link stale (the door opens when the bot
+//! gets there): the prober sees through them. Jump pads and teleporters are
+//! static triggers in Quarry and are always valid.
+
+use crate::build::probe::Prober;
+use crate::graph::LinkKind;
+use crate::mesh::NavMesh;
+
+impl NavMesh {
+    /// The link indices among `links` that the live world no longer allows.
+    pub(crate) fn stale_links(&self, prober: &Prober<'_>, links: &[u32]) -> Vec<u32> {
+        links
+            .iter()
+            .copied()
+            .filter(|&li| !self.link_traversable(prober, li))
+            .collect()
+    }
+
+    /// Whether link `li` can still be travelled in the prober's world.
+    pub(crate) fn link_traversable(&self, prober: &Prober<'_>, li: u32) -> bool {
+        let graph = &self.graph;
+        let Some(link) = graph.links.get(li as usize) else {
+            return false;
+        };
+        if !link.near_mover || matches!(link.kind, LinkKind::JumpPad | LinkKind::Teleport) {
+            return true;
+        }
+        let from = graph
+            .source
+            .get(li as usize)
+            .and_then(|&s| graph.nodes.get(s as usize));
+        let (Some(from), Some(to)) = (from, graph.nodes.get(link.to.index())) else {
+            return false;
+        };
+        let target = self.cell_centre(to.cell);
+        let adjacent =
+            (from.cell[0] - to.cell[0]).abs() <= 1 && (from.cell[1] - to.cell[1]).abs() <= 1;
+        let step = if adjacent {
+            prober.try_step(from.origin, target)
+        } else {
+            prober.try_gap_jump(from.origin, target)
+        };
+        step.is_some_and(|s| (s.origin.z - to.origin.z).abs() <= self.agent.step_height)
+    }
+
+    /// The centre of a grid cell, in x and y.
+    pub(crate) fn cell_centre(&self, cell: [i32; 2]) -> glam::Vec2 {
+        let s = self.cell_size();
+        glam::Vec2::new((cell[0] as f32 + 0.5) * s, (cell[1] as f32 + 0.5) * s)
+    }
+}

@@ -1,0 +1,112 @@
+//! Doors and live validation: touch-open doors are walked through, locked
+//! ones are walls, and a door that closes after a route was planned makes
+//! the route repair itself.
+
+use glam::Vec3;
+use quarry_map::LoadedMap;
+
+use super::{TestMap, floor, route, stand};
+use crate::{Agent, BuildOptions, LinkKind, NavMesh, RouteError, RouteOptions, SearchScratch};
+
+/// West and east halves split by a wall at x = 0 with a door at y -48..48;
+/// with `detour`, the wall stops at y 400 so the long way round is open.
+fn door_map(locked: bool, detour: bool) -> TestMap {
+    let mut m = TestMap::new();
+    floor(&mut m, [-512.0, -128.0], [512.0, 512.0]);
+    let wall_end = if detour { 400.0 } else { 512.0 };
+    m.solid([-16.0, -128.0, -16.0], [16.0, -48.0, 256.0]);
+    m.solid([-16.0, 48.0, -16.0], [16.0, wall_end, 256.0]);
+    m.solid([-16.0, -48.0, 128.0], [16.0, 48.0, 256.0]);
+    m.door([-8.0, -48.0, 0.0], [8.0, 48.0, 128.0], locked);
+    m.spawn([-300.0, 0.0, 0.0]).item([300.0, 0.0, 0.0]);
+    m
+}
+
+fn build(map: &LoadedMap) -> NavMesh {
+    let options = BuildOptions {
+        cell_size: 16.0,
+        ..BuildOptions::default()
+    };
+    NavMesh::build_for_map(map, map.world(), &[], &Agent::default(), &options).expect("builds")
+}
+
+const WEST: [f32; 3] = [-300.0, 0.0, 0.0];
+const EAST: [f32; 3] = [300.0, 0.0, 0.0];
+
+#[test]
+fn an_unlocked_door_is_walked_through_even_while_closed() {
+    let map = door_map(false, false).load();
+    let mesh = build(&map);
+    assert_eq!(mesh.area_count(), 1);
+    assert_eq!(
+        mesh.info().mover_links,
+        0,
+        "touch doors are never re-checked"
+    );
+    let r = route(&map, &mesh, stand(WEST), stand(EAST)).expect("through the door");
+    assert!(r.corners.iter().all(|c| c.kind == LinkKind::Walk), "{r}");
+    assert!(
+        r.nodes
+            .iter()
+            .filter_map(|&n| mesh.node(n))
+            .any(|n| n.origin.x.abs() < 16.0),
+        "crosses the doorway"
+    );
+}
+
+#[test]
+fn a_locked_door_is_a_wall() {
+    let map = door_map(true, false).load();
+    let mesh = build(&map);
+    assert_eq!(mesh.area_count(), 2);
+    assert_eq!(
+        route(&map, &mesh, stand(WEST), stand(EAST)).err(),
+        Some(RouteError::DifferentAreas)
+    );
+}
+
+#[test]
+fn a_door_that_closes_after_the_build_is_routed_round() {
+    let mut map = door_map(true, true).load();
+    let door = map
+        .world()
+        .movers()
+        .next()
+        .map(|(id, _)| id)
+        .expect("a door");
+    map.world_mut().set_mover_offset(door, Vec3::Z * 120.0);
+    let mesh = build(&map);
+    assert!(
+        mesh.info().mover_links > 0,
+        "links through the doorway are re-checked"
+    );
+    let mut scratch = SearchScratch::new();
+    let options = RouteOptions::default();
+    let (a, b) = (stand(WEST), stand(EAST));
+    let open = mesh
+        .route(map.world(), &mut scratch, a, b, &options)
+        .expect("through the open door");
+    assert_eq!(open.searches, 1);
+    assert!(
+        open.corners.iter().all(|c| c.origin.y < 100.0),
+        "short way: {open}"
+    );
+    map.world_mut().set_mover_offset(door, Vec3::ZERO);
+    let closed = mesh
+        .route(map.world(), &mut scratch, a, b, &options)
+        .expect("round the wall");
+    assert!(closed.searches >= 2, "repaired: {closed}");
+    assert!(
+        closed.corners.iter().any(|c| c.origin.y > 400.0),
+        "long way: {closed}"
+    );
+    assert!(closed.cost > open.cost + 300.0);
+    let once = RouteOptions {
+        max_repairs: 0,
+        ..options
+    };
+    assert_eq!(
+        mesh.route(map.world(), &mut scratch, a, b, &once).err(),
+        Some(RouteError::Blocked)
+    );
+}
