@@ -67,6 +67,7 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
                 .map_err(|e| ConsoleError::Command { command: "say".into(), message: e.to_string() })
         },
     ))?;
+    register_admin(console)?;
     console.register_command(CommandDef::new(
         "scores",
         "scores",
@@ -78,6 +79,99 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
             for line in game.scoreboard().to_string().lines() {
                 console.print(line.to_owned());
             }
+            Ok(())
+        },
+    ))?;
+    Ok(())
+}
+
+/// Finds a client by slot number or name.
+fn find_client(state: &ServerState, who: &str) -> Option<quarry_sim::SlotId> {
+    let game = state.game.game.as_ref()?;
+    if let Ok(n) = who.parse::<u8>() {
+        let id = quarry_sim::SlotId(n);
+        return game.slots().get(id).map(|_| id);
+    }
+    game.slots().find_by_name(who)
+}
+
+fn err(command: &str, message: impl Into<String>) -> ConsoleError {
+    ConsoleError::Command { command: command.into(), message: message.into() }
+}
+
+/// Registers `kick`, `ban`, `unban` and `banlist`.
+pub(crate) fn register_admin(console: &mut Console<ServerState>) -> Result<(), quarry_console::CvarError> {
+    console.register_command(CommandDef::new(
+        "kick",
+        "kick NAME|SLOT [REASON]",
+        "disconnect a player (a bot is removed) with a reason they see",
+        |state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]| {
+            let [who, reason @ ..] = args else { return Err(ConsoleError::Usage { usage: "kick NAME|SLOT [REASON]".into() }) };
+            let slot = find_client(state, who).ok_or_else(|| err("kick", format!("no player '{who}'")))?;
+            let reason = if reason.is_empty() { "kicked by the server".to_owned() } else { reason.join(" ") };
+            let remote = state.net.as_mut().is_some_and(|n| n.kick(slot, &reason));
+            if !remote && let Some(game) = state.game.game.as_mut() {
+                game.disconnect(slot);
+            }
+            console.print(format!("kicked slot {}: {reason}", slot.0));
+            Ok(())
+        },
+    ))?;
+    console.register_command(CommandDef::new(
+        "ban",
+        "ban NAME|SLOT|ADDRESS [REASON]",
+        "ban a player's address (kicking them) or an address; kept in bans.txt",
+        |state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]| {
+            let [who, reason @ ..] = args else { return Err(ConsoleError::Usage { usage: "ban NAME|SLOT|ADDRESS [REASON]".into() }) };
+            let reason = if reason.is_empty() { "banned".to_owned() } else { reason.join(" ") };
+            let Some(net) = state.net.as_ref() else { return Err(err("ban", "the network is not running")) };
+            let (ip, slot) = match who.parse::<std::net::IpAddr>() {
+                Ok(ip) => (ip, None),
+                Err(_) => {
+                    let slot = find_client(state, who).ok_or_else(|| err("ban", format!("no player or address '{who}'")))?;
+                    let addr = net.addr_of(slot).ok_or_else(|| err("ban", format!("'{who}' is not a remote player")))?;
+                    (addr.ip(), Some(slot))
+                }
+            };
+            let net = state.net.as_mut().ok_or_else(|| err("ban", "the network is not running"))?;
+            net.bans.ban(ip, &reason).map_err(|e| err("ban", e))?;
+            if let Some(slot) = slot {
+                net.kick(slot, &format!("banned: {reason}"));
+            }
+            console.print(format!("banned {ip}: {reason}"));
+            Ok(())
+        },
+    ))?;
+    console.register_command(CommandDef::new(
+        "unban",
+        "unban ADDRESS",
+        "lift a ban",
+        |state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]| {
+            let [addr] = args else { return Err(ConsoleError::Usage { usage: "unban ADDRESS".into() }) };
+            let ip: std::net::IpAddr = addr.parse().map_err(|_| err("unban", format!("'{addr}' is not an IP address")))?;
+            let net = state.net.as_mut().ok_or_else(|| err("unban", "the network is not running"))?;
+            match net.bans.unban(ip).map_err(|e| err("unban", e))? {
+                true => console.print(format!("unbanned {ip}")),
+                false => console.print(format!("{ip} was not banned")),
+            }
+            Ok(())
+        },
+    ))?;
+    console.register_command(CommandDef::new(
+        "banlist",
+        "banlist",
+        "list banned addresses",
+        |state: &mut ServerState, console: &mut Console<ServerState>, _: &[String]| {
+            let lines: Vec<String> = state
+                .net
+                .as_ref()
+                .map(|n| n.bans.iter().map(|(ip, r)| format!("{ip} {r}")).collect())
+                .unwrap_or_default();
+            let count = lines.len();
+            for l in lines {
+                console.print(l);
+            }
+            console.print(format!("{count} bans"));
             Ok(())
         },
     ))?;
@@ -123,6 +217,10 @@ fn status(state: &mut ServerState, console: &mut Console<ServerState>, _: &[Stri
         format!("map     : {}", state.map_description()),
     ];
     let mut lines = lines;
+    if let Some(net) = state.net.as_ref() {
+        lines.push("network :".to_owned());
+        lines.extend(net.status_lines());
+    }
     if let Some(game) = state.game.game.as_ref() {
         let slots = game.slots();
         lines.push(format!(

@@ -20,6 +20,10 @@ pub struct ServerCvars {
     pub sv_health_file: CvarId,
     /// `sv_mapRotation`: maps to cycle through when a match ends.
     pub sv_map_rotation: CvarId,
+    /// `sv_password`: required to join ("" = none).
+    pub sv_password: CvarId,
+    /// `sv_snapshotRate`: snapshots per second to each client.
+    pub sv_snapshot_rate: CvarId,
 }
 
 /// The version string: crate version and target.
@@ -44,9 +48,9 @@ impl ServerCvars {
         let net_port = console.register_cvar(CvarDef::int(
             "net_port",
             27960,
-            1,
+            0,
             65535,
-            "UDP port the server listens on; read at startup (--port sets it)",
+            "UDP port the server listens on (QUIC); read at startup (--port sets it); 0 picks a free port",
         ))?;
         let sv_cheats = console.register_cvar(
             CvarDef::bool("sv_cheats", false, "allow cheat-protected cvars and commands")
@@ -69,6 +73,25 @@ impl ServerCvars {
             )
             .flags(CvarFlags::ARCHIVE),
         )?;
-        Ok(Self { sv_fps, sv_hostname, net_port, sv_cheats, version, sv_health_file, sv_map_rotation })
+        let sv_password =
+            console.register_cvar(CvarDef::string("sv_password", "", "password players must give to join; empty = none"))?;
+        let sv_snapshot_rate = console.register_cvar(CvarDef::int(
+            "sv_snapshotRate",
+            30,
+            1,
+            1000,
+            "snapshots per second sent to each client (at most sv_fps)",
+        ))?;
+        Ok(Self {
+            sv_fps,
+            sv_hostname,
+            net_port,
+            sv_cheats,
+            version,
+            sv_health_file,
+            sv_map_rotation,
+            sv_password,
+            sv_snapshot_rate,
+        })
     }
 }

@@ -150,21 +150,31 @@ impl GameHost {
         self.change_map(cvars, &path.to_string_lossy(), hz)
     }
 
+    /// The running map's short name (file stem), for clients.
+    pub fn map_name(&self) -> String {
+        self.map_path
+            .as_ref()
+            .and_then(|p| p.file_stem())
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
     /// Steps the match one tick with live settings; returns console lines
-    /// for what happened (chat, server prints, phase changes).
-    pub fn tick(&mut self, cvars: &CvarSet, hz: u32) -> Vec<String> {
+    /// for what happened (chat, server prints, phase changes) and the events.
+    pub fn tick(&mut self, cvars: &CvarSet, hz: u32) -> (Vec<String>, Vec<GameEvent>) {
         let generation = cvars.generation();
         let refresh = generation != self.settings_generation;
         let settings = refresh.then(|| self.settings(cvars));
-        let Some(game) = self.game.as_mut() else { return Vec::new() };
+        let Some(game) = self.game.as_mut() else { return (Vec::new(), Vec::new()) };
         if let Some(s) = settings {
             game.set_settings(s);
             game.set_hz(hz);
             self.settings_generation = generation;
         }
         game.step();
+        let events = game.events();
         let mut lines = Vec::new();
-        for ev in game.events() {
+        for ev in events.iter().cloned() {
             match ev {
                 GameEvent::Chat { from, scope, text } => {
                     let name = from
@@ -181,7 +191,7 @@ impl GameHost {
                 _ => {}
             }
         }
-        lines
+        (lines, events)
     }
 
     /// Whether the running match has finished.

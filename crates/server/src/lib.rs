@@ -11,6 +11,7 @@ pub mod headless;
 pub mod health;
 pub mod logging;
 pub mod map_info;
+pub mod network;
 pub mod server;
 pub mod stdin_console;
 pub mod tick_stats;
@@ -82,6 +83,13 @@ pub fn run(cli: Cli) -> ExitCode {
         eprintln!("quarry-server: {e}");
         return ExitCode::from(2);
     }
+    if !cli.fast
+        && let Err(e) = server.start_network()
+    {
+        eprintln!("quarry-server: {e}");
+        return ExitCode::FAILURE;
+    }
+    server.flush(&stdin.printer);
     tracing::info!("server running at {} Hz", server.console.cvars().int(server.state.cvars.sv_fps));
     let wall = std::time::Instant::now();
     server.run(&stdin, &stop);

@@ -41,6 +41,8 @@ pub struct ServerState {
     pub fast: bool,
     /// The match and what starts the next one.
     pub game: crate::game::GameHost,
+    /// The network side, once listening (not in headless matches).
+    pub net: Option<crate::network::NetServer>,
     quit: Option<String>,
 }
 
@@ -104,6 +106,7 @@ impl Server {
             cvars,
             fast: options.fast,
             game,
+            net: None,
             quit: None,
         };
         let mut server = Self {
@@ -224,8 +227,31 @@ impl Server {
         let started = Instant::now();
         self.sync_cvars();
         let hz = self.clock_hz();
-        for line in self.state.game.tick(self.console.cvars(), hz) {
+        let map_name = self.state.game.map_name();
+        let snapshot_rate = self.snapshot_rate();
+        if let Some(net) = self.state.net.as_mut() {
+            let cvars = self.console.cvars();
+            let ids = self.state.cvars;
+            let hostname = cvars.string(ids.sv_hostname);
+            let password = cvars.string(ids.sv_password);
+            let facts = crate::network::ServerFacts {
+                hostname: &hostname,
+                password: &password,
+                tick_rate: hz,
+                snapshot_rate,
+            };
+            for line in net.poll(self.state.game.game.as_mut(), &facts, &map_name) {
+                self.console.print(line);
+            }
+        }
+        let (lines, events) = self.state.game.tick(self.console.cvars(), hz);
+        for line in lines {
             self.console.print(line);
+        }
+        let server_tick = u32::try_from(self.state.stats.total_ticks() + 1).unwrap_or(u32::MAX);
+        let every = (hz / snapshot_rate).max(1);
+        if let (Some(net), Some(game)) = (self.state.net.as_mut(), self.state.game.game.as_mut()) {
+            net.after_tick(game, &events, server_tick, server_tick % every == 0, &map_name);
         }
         if self.state.game.match_over() {
             self.end_of_match();
@@ -303,6 +329,24 @@ impl Server {
         }
     }
 
+    /// Snapshots per second: `sv_snapshotRate`, at most `sv_fps`.
+    fn snapshot_rate(&self) -> u32 {
+        let rate = u32::try_from(self.console.cvars().int(self.state.cvars.sv_snapshot_rate)).unwrap_or(30);
+        rate.min(self.clock_hz()).max(1)
+    }
+
+    /// Starts listening on `net_port` (0 picks a free port). Errors are for
+    /// the caller to report; the server does not run without its port.
+    pub fn start_network(&mut self) -> Result<std::net::SocketAddr, crate::network::NetStartError> {
+        let port = u16::try_from(self.console.cvars().int(self.state.cvars.net_port)).unwrap_or(27960);
+        let bind = std::net::SocketAddr::from(([0, 0, 0, 0], port));
+        let net = crate::network::NetServer::start(bind, &self.config_dir)?;
+        let addr = net.local_addr();
+        self.console.print(format!("listening on udp {addr}, certificate fingerprint {}", net.fingerprint()));
+        self.state.net = Some(net);
+        Ok(addr)
+    }
+
     fn clock_hz(&self) -> u32 {
         u32::try_from(self.console.cvars().int(self.state.cvars.sv_fps)).unwrap_or(60)
     }
@@ -324,8 +368,11 @@ impl Server {
         }
     }
 
-    /// Writes the archive file atomically.
+    /// Tells clients the server is going away, then writes the archive file atomically.
     pub fn shutdown(&mut self) -> Result<PathBuf, quarry_console::ArchiveError> {
+        if let Some(net) = self.state.net.as_mut() {
+            net.shutdown();
+        }
         let path = self.archive_path();
         quarry_console::write_archive(&path, self.console.cvars())?;
         Ok(path)

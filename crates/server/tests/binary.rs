@@ -13,7 +13,12 @@ fn server(config: &Path) -> Command {
 }
 
 fn run_piped(config: &Path, args: &[&str], stdin: &str) -> Output {
-    let mut child = server(config)
+    let mut cmd = server(config);
+    if !args.contains(&"--port") {
+        // Port 0: every test server gets its own free port.
+        cmd.args(["--port", "0"]);
+    }
+    let mut child = cmd
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -59,6 +64,7 @@ fn piped_console_without_a_tty() {
 fn ticks_at_the_configured_rate() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut child = server(dir.path())
+        .args(["--port", "0"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -84,7 +90,7 @@ fn ticks_at_the_configured_rate() {
 fn sigterm_shuts_down_gracefully_and_writes_the_archive() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut child = server(dir.path())
-        .args(["+seta", "sv_hostname", "Signal Test"])
+        .args(["--port", "0", "+seta", "sv_hostname", "Signal Test"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -111,7 +117,7 @@ fn sigterm_shuts_down_gracefully_and_writes_the_archive() {
 #[test]
 fn end_of_piped_input_does_not_stop_the_server() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut child = server(dir.path()).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("spawn");
+    let mut child = server(dir.path()).args(["--port", "0"]).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("spawn");
     std::thread::sleep(Duration::from_millis(700));
     assert!(child.try_wait().expect("try_wait").is_none(), "server exited on stdin EOF");
     Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
@@ -179,7 +185,7 @@ fn health_check_reports_fresh_and_missing_files() {
     let dir = tempfile::tempdir().expect("tempdir");
     let health = dir.path().join("health");
     let mut child = server(dir.path())
-        .args(["+set", "sv_healthFile", &health.to_string_lossy()])
+        .args(["--port", "0", "+set", "sv_healthFile", &health.to_string_lossy()])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -263,6 +263,13 @@ impl Match {
         Ok(())
     }
 
+    /// Kills a client's living body by its own request (`kill`); it counts
+    /// as a suicide.
+    pub fn suicide(&mut self, slot: SlotId) {
+        let tick = self.tick();
+        crate::combat::kill(&mut self.world, slot, None, crate::events::MeansOfDeath::Suicide, tick);
+    }
+
     /// Sends chat from a client (`None`: the server console). Team chat goes
     /// to the speaker's team in team games and to everyone otherwise.
     pub fn say(&mut self, from: Option<SlotId>, team_only: bool, text: &str) -> Result<(), ChatError> {

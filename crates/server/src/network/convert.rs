@@ -1,0 +1,138 @@
+//! Conversions between the simulation's types and the wire's. The net crate
+//! knows nothing of the simulation and the simulation nothing of the wire;
+//! this is the one place they meet.
+
+use quarry_net::snapshot::{
+    EntityKind, EntityState, PF_CROUCHED, PF_DEAD, PF_ON_GROUND, PF_SPECTATOR, PlayerState, quantize_angle,
+    quantize_origin, quantize_velocity,
+};
+use quarry_net::usercmd::WireUserCmd;
+use quarry_sim::view::{EntityView, OwnView, ViewKind};
+use quarry_sim::{Buttons, Team, UserCmd};
+
+/// A command from the wire. The simulation sanitises it on the way in.
+pub fn usercmd_from_wire(w: &WireUserCmd) -> UserCmd {
+    UserCmd {
+        tick: w.tick,
+        pitch: w.pitch,
+        yaw: w.yaw,
+        forward: w.forward,
+        right: w.right,
+        up: w.up,
+        buttons: Buttons(w.buttons),
+        weapon: w.weapon,
+    }
+}
+
+/// The wire number of a team.
+pub fn team_number(team: Team) -> u8 {
+    match team {
+        Team::Free => 0,
+        Team::Red => 1,
+        Team::Blue => 2,
+        Team::Spectator => 3,
+    }
+}
+
+/// A player's own state for its snapshot (spectators get an empty one flagged as such).
+pub fn player_state(own: Option<&OwnView>, team: Team, frags: i32) -> PlayerState {
+    let Some(o) = own else {
+        return PlayerState { flags: PF_SPECTATOR, team: team_number(team), score: frags, ..PlayerState::default() };
+    };
+    let mut flags = 0;
+    if o.on_ground {
+        flags |= PF_ON_GROUND;
+    }
+    if o.crouched {
+        flags |= PF_CROUCHED;
+    }
+    if !o.alive {
+        flags |= PF_DEAD;
+    }
+    if team == Team::Spectator {
+        flags |= PF_SPECTATOR;
+    }
+    PlayerState {
+        origin: o.origin.to_array(),
+        velocity: o.velocity.to_array(),
+        pitch: o.angles.0,
+        yaw: o.angles.1,
+        health: o.health,
+        armor: o.armor,
+        weapon: o.inventory.current,
+        ammo: o.inventory.ammo,
+        weapons: o.inventory.weapons,
+        powerups: o.powerups,
+        flags,
+        score: frags,
+        team: team_number(team),
+    }
+}
+
+/// Entity flags on the wire: dead, crouched, item unavailable, dropped.
+pub const EF_DEAD: u16 = 1;
+/// Crouching player.
+pub const EF_CROUCHED: u16 = 1 << 1;
+/// An item waiting to respawn (not drawn).
+pub const EF_HIDDEN: u16 = 1 << 2;
+/// A weapon someone dropped.
+pub const EF_DROPPED: u16 = 1 << 3;
+
+/// One entity for a snapshot. `model` for items is an index into
+/// `item_classes` (the config string table the welcome carries).
+pub fn entity_state(v: &EntityView, item_model: impl Fn(&str) -> u16) -> EntityState {
+    let (kind, flags, aux, model) = match v.kind {
+        ViewKind::Player { slot, alive, crouched } => {
+            let mut f = 0;
+            if !alive {
+                f |= EF_DEAD;
+            }
+            if crouched {
+                f |= EF_CROUCHED;
+            }
+            (EntityKind::Player, f, u32::from(slot.0), 0)
+        }
+        ViewKind::Projectile { owner } => (EntityKind::Projectile, 0, u32::from(owner.0), 0),
+        ViewKind::Item { classname, available, dropped } => {
+            let mut f = 0;
+            if !available {
+                f |= EF_HIDDEN;
+            }
+            if dropped {
+                f |= EF_DROPPED;
+            }
+            (EntityKind::Item, f, 0, item_model(classname))
+        }
+        ViewKind::Mover { entity } => (EntityKind::Mover, 0, entity, 0),
+    };
+    EntityState {
+        id: v.id,
+        kind,
+        origin: quantize_origin(v.origin.to_array()),
+        angles: [quantize_angle(v.pitch), quantize_angle(v.yaw), 0],
+        velocity: quantize_velocity(v.velocity.to_array()),
+        model,
+        team: team_number(v.team),
+        weapon: v.weapon,
+        flags: flags | (u16::from(v.powerups) << 8),
+        aux,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_command_maps_field_for_field() {
+        let w = WireUserCmd { tick: 9, pitch: 10.0, yaw: 20.0, forward: 127, right: -127, up: 3, buttons: 3, weapon: 5 };
+        let c = usercmd_from_wire(&w);
+        assert_eq!((c.tick, c.forward, c.right, c.up, c.buttons.0, c.weapon), (9, 127, -127, 3, 3, 5));
+    }
+
+    #[test]
+    fn spectator_state_is_flagged() {
+        let p = player_state(None, Team::Spectator, 0);
+        assert_eq!(p.flags & PF_SPECTATOR, PF_SPECTATOR);
+    }
+}

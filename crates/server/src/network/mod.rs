@@ -1,0 +1,383 @@
+//! The server's network side: the QUIC endpoint's events feed the match
+//! (connects take a slot through the same path as bots, commands go into the
+//! same input queue), and after each tick every client gets chat, prints and
+//! a delta snapshot. All socket work is in `quarry_net`; this module only
+//! translates between it and the match.
+
+mod bans;
+pub mod convert;
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Duration;
+
+use quarry_net::handshake::{Hello, RejectReason, ServerInfo, Welcome};
+use quarry_net::reliable::{ChatScope as WireScope, ClientMessage, DisconnectReason, ServerMessage};
+use quarry_net::snapshot::Snapshot;
+use quarry_net::transport::{ConnId, ServerConfig, ServerEvent, ServerTransport, TransportSettings};
+use quarry_sim::chat::ChatScope;
+use quarry_sim::events::GameEvent;
+use quarry_sim::{ClientKind, Match, SlotId, UserInfo};
+
+pub use bans::BanList;
+
+/// Why the network could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum NetStartError {
+    /// The certificate could not be loaded or made.
+    #[error("certificate: {0}")]
+    Cert(String),
+    /// The port could not be bound.
+    #[error("couldn't listen on udp {addr}: {reason}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// One accepted connection.
+#[derive(Debug, Clone)]
+struct NetClient {
+    slot: SlotId,
+    addr: SocketAddr,
+    name: String,
+}
+
+/// The live network side of the server.
+pub struct NetServer {
+    transport: ServerTransport,
+    clients: BTreeMap<ConnId, NetClient>,
+    /// Banned addresses.
+    pub bans: BanList,
+    last_map: Option<String>,
+    item_classes: Vec<&'static str>,
+}
+
+/// What the handshake needs to know about the server right now.
+pub struct ServerFacts<'a> {
+    /// `sv_hostname`.
+    pub hostname: &'a str,
+    /// `sv_password` ("" = none).
+    pub password: &'a str,
+    /// `sv_fps`.
+    pub tick_rate: u32,
+    /// `sv_snapshotRate`.
+    pub snapshot_rate: u32,
+}
+
+impl NetServer {
+    /// Binds the UDP port, loading or generating the certificate in `config_dir`.
+    pub fn start(bind: SocketAddr, config_dir: &Path) -> Result<Self, NetStartError> {
+        let (identity, generated) = quarry_net::cert::Identity::load_or_generate(
+            &config_dir.join("quarry-cert.der"),
+            &config_dir.join("quarry-key.der"),
+        )
+        .map_err(|e| NetStartError::Cert(e.to_string()))?;
+        if generated {
+            tracing::info!("generated a self-signed certificate in {}", config_dir.display());
+        }
+        let transport = ServerTransport::bind(ServerConfig { bind, identity, settings: TransportSettings::default() })
+            .map_err(|e| NetStartError::Bind { addr: bind, reason: e.to_string() })?;
+        let (bans, warnings) = BanList::load(&config_dir.join("bans.txt"));
+        for w in warnings {
+            tracing::warn!("{w}");
+        }
+        Ok(Self { transport, clients: BTreeMap::new(), bans, last_map: None, item_classes: Vec::new() })
+    }
+
+    /// The address actually bound (port 0 picks a free one).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.transport.local_addr()
+    }
+
+    /// The certificate fingerprint clients pin.
+    pub fn fingerprint(&self) -> String {
+        self.transport.fingerprint().to_string()
+    }
+
+    /// Handles everything that arrived since the last tick: connects,
+    /// commands, chat, disconnects. Returns console lines.
+    pub fn poll(&mut self, game: Option<&mut Match>, facts: &ServerFacts<'_>, map_name: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        let Some(game) = game else {
+            for ev in self.transport.poll_events() {
+                if let ServerEvent::Connected { conn, .. } = ev {
+                    let _ = self.transport.reject(conn, RejectReason::Other("no map is loaded".into()));
+                }
+            }
+            return lines;
+        };
+        for ev in self.transport.poll_events() {
+            match ev {
+                ServerEvent::Connected { conn, addr, hello } => {
+                    self.on_connect(game, conn, addr, &hello, facts, map_name, &mut lines);
+                }
+                ServerEvent::UserCmds { conn, cmds } => {
+                    if let Some(c) = self.clients.get(&conn) {
+                        for w in &cmds {
+                            let _ = game.push_cmd(c.slot, convert::usercmd_from_wire(w));
+                        }
+                    }
+                }
+                ServerEvent::SnapshotAcked { .. } => {}
+                ServerEvent::Message { conn, msg } => self.on_message(game, conn, msg, &mut lines),
+                ServerEvent::Misbehaving { conn, count } => {
+                    tracing::debug!("connection {conn:?} sent {count} malformed datagrams");
+                }
+                ServerEvent::Disconnected { conn, reason } => {
+                    if let Some(c) = self.clients.remove(&conn) {
+                        game.disconnect(c.slot);
+                        lines.push(format!("{} disconnected: {reason}", c.name));
+                    }
+                }
+            }
+        }
+        lines
+    }
+
+    #[expect(clippy::too_many_arguments, reason = "one handshake needs all of these")]
+    fn on_connect(
+        &mut self,
+        game: &mut Match,
+        conn: ConnId,
+        addr: SocketAddr,
+        hello: &Hello,
+        facts: &ServerFacts<'_>,
+        map_name: &str,
+        lines: &mut Vec<String>,
+    ) {
+        if let Some(reason) = self.bans.reason(addr.ip()) {
+            lines.push(format!("refused {addr}: banned ({reason})"));
+            let _ = self.transport.reject(conn, RejectReason::Banned);
+            return;
+        }
+        let expected = (!facts.password.is_empty()).then_some(facts.password);
+        if !quarry_net::handshake::password_matches(expected, hello.password.as_deref()) {
+            lines.push(format!("refused {addr}: wrong password"));
+            let _ = self.transport.reject(conn, RejectReason::WrongPassword);
+            return;
+        }
+        if hello.name.chars().all(|c| c.is_control() || c.is_whitespace()) && !hello.name.is_empty() {
+            let _ = self.transport.reject(conn, RejectReason::BadName);
+            return;
+        }
+        let info = UserInfo { name: hello.name.clone(), ..UserInfo::default() };
+        let slot = match game.connect(ClientKind::Remote { latency_ms: 0 }, info) {
+            Ok(s) => s,
+            Err(_) => {
+                lines.push(format!("refused {addr}: server full"));
+                let _ = self.transport.reject(conn, RejectReason::Full);
+                return;
+            }
+        };
+        let welcome = Welcome {
+            slot: slot.0,
+            map: map_name.to_owned(),
+            tick_rate: u16::try_from(facts.tick_rate).unwrap_or(60),
+            snapshot_rate: u16::try_from(facts.snapshot_rate).unwrap_or(30),
+            server_info: server_info(game, facts),
+            config_strings: self.config_strings(),
+        };
+        if self.transport.accept(conn, &welcome).is_err() {
+            game.disconnect(slot);
+            return;
+        }
+        let team = game.enter_game(slot).ok();
+        let name = game.slots().get(slot).map(|s| s.userinfo.name.clone()).unwrap_or_default();
+        lines.push(format!("{name} connected from {addr} (slot {}, {})", slot.0, team.map_or("?", |t| t.name())));
+        self.clients.insert(conn, NetClient { slot, addr, name });
+    }
+
+    fn on_message(&mut self, game: &mut Match, conn: ConnId, msg: ClientMessage, lines: &mut Vec<String>) {
+        let Some(client) = self.clients.get(&conn).cloned() else { return };
+        match msg {
+            ClientMessage::Chat { scope, text } => {
+                if let Err(e) = game.say(Some(client.slot), matches!(scope, WireScope::Team), &text) {
+                    let _ = self.transport.send_reliable(conn, &ServerMessage::Print(format!("chat: {e}")));
+                }
+            }
+            ClientMessage::Command(cmd) => {
+                let mut words = cmd.split_whitespace();
+                let reply = match (words.next(), words.next()) {
+                    (Some("team"), Some(t)) => match quarry_sim::Team::parse(t) {
+                        Some(team) => game.set_team(client.slot, team).map(|()| format!("joined {}", team.name())).unwrap_or_else(|e| e.to_string()),
+                        None => format!("unknown team '{t}' (red, blue, free, spectator)"),
+                    },
+                    (Some("kill"), None) => {
+                        game.suicide(client.slot);
+                        "you killed yourself".to_owned()
+                    }
+                    _ => format!("unknown command '{cmd}' (team NAME, kill)"),
+                };
+                let _ = self.transport.send_reliable(conn, &ServerMessage::Print(reply));
+            }
+            ClientMessage::UserInfo(pairs) => {
+                if let Some((_, name)) = pairs.iter().find(|(k, _)| k == "name")
+                    && let Ok(new) = game.slots_mut().rename(client.slot, name)
+                {
+                    lines.push(format!("{} renamed to {new}", client.name));
+                    if let Some(c) = self.clients.get_mut(&conn) {
+                        c.name = new;
+                    }
+                }
+            }
+            ClientMessage::MapLoaded(_) => {}
+            ClientMessage::Quit => {
+                let _ = self.transport.disconnect(conn, DisconnectReason::Quit);
+            }
+        }
+    }
+
+    fn config_strings(&self) -> Vec<(u16, String)> {
+        // Index 0: the item model table entity states refer to.
+        vec![(0, self.item_classes.join(" "))]
+    }
+
+    fn item_model(&mut self, classname: &'static str) -> u16 {
+        match self.item_classes.iter().position(|c| *c == classname) {
+            Some(i) => i as u16,
+            None => {
+                self.item_classes.push(classname);
+                (self.item_classes.len() - 1) as u16
+            }
+        }
+    }
+
+    /// After the tick: deliver chat and prints, announce a map change, and
+    /// send each client its snapshot when one is due.
+    pub fn after_tick(&mut self, game: &mut Match, events: &[GameEvent], server_tick: u32, snapshot_due: bool, map_name: &str) {
+        if self.last_map.as_deref() != Some(map_name) {
+            if self.last_map.is_some() {
+                self.item_classes.clear();
+                self.transport.broadcast(&ServerMessage::MapChange { map: map_name.to_owned(), config_strings: self.config_strings() });
+            }
+            self.last_map = Some(map_name.to_owned());
+        }
+        self.deliver_events(game, events);
+        self.update_latency(game);
+        if !snapshot_due || self.clients.is_empty() {
+            return;
+        }
+        let views = game.entity_views();
+        let mut entities = Vec::with_capacity(views.len());
+        for v in &views {
+            let model = match v.kind {
+                quarry_sim::view::ViewKind::Item { classname, .. } => self.item_model(classname),
+                _ => 0,
+            };
+            entities.push(convert::entity_state(v, |_| model));
+        }
+        let clients: Vec<(ConnId, SlotId)> = self.clients.iter().map(|(c, n)| (*c, n.slot)).collect();
+        for (conn, slot) in clients {
+            let own = game.own_view(slot);
+            let (team, frags, acked) = game
+                .slots()
+                .get(slot)
+                .map(|s| (s.team, s.score.frags, s.input.last().map_or(0, |c| c.tick)))
+                .unwrap_or((quarry_sim::Team::Spectator, 0, 0));
+            let own_id = own.as_ref().map(|o| o.id);
+            let snapshot = Snapshot {
+                server_tick,
+                acked_cmd_tick: acked,
+                player: convert::player_state(own.as_ref(), team, frags),
+                entities: entities.iter().filter(|e| Some(e.id) != own_id).copied().collect(),
+            };
+            if let Err(e) = self.transport.send_snapshot(conn, &snapshot) {
+                tracing::debug!("snapshot to {conn:?}: {e}");
+            }
+        }
+    }
+
+    fn deliver_events(&mut self, game: &Match, events: &[GameEvent]) {
+        for ev in events {
+            match ev {
+                GameEvent::Chat { from, scope, text } => {
+                    let name = from.and_then(|s| game.slots().get(s)).map_or_else(|| "server".to_owned(), |s| s.userinfo.name.clone());
+                    let wire_scope = match scope {
+                        ChatScope::All => WireScope::All,
+                        ChatScope::Team(_) => WireScope::Team,
+                    };
+                    let msg = ServerMessage::Chat { from: from.map(|s| s.0), name, scope: wire_scope, text: text.clone() };
+                    let recipients = game.chat_recipients(*scope);
+                    for (conn, c) in &self.clients {
+                        if recipients.contains(&c.slot) {
+                            let _ = self.transport.send_reliable(*conn, &msg);
+                        }
+                    }
+                }
+                GameEvent::Print { to: None, text } => self.transport.broadcast(&ServerMessage::Print(text.clone())),
+                GameEvent::Print { to: Some(slot), text } => {
+                    if let Some((conn, _)) = self.clients.iter().find(|(_, c)| c.slot == *slot) {
+                        let _ = self.transport.send_reliable(*conn, &ServerMessage::Print(text.clone()));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn update_latency(&mut self, game: &mut Match) {
+        for (conn, c) in &self.clients {
+            if let Some(ping) = self.transport.stats(*conn).and_then(|s| s.ping) {
+                let latency_ms = u32::try_from(ping.as_millis() / 2).unwrap_or(u32::MAX);
+                if let Some(s) = game.slots_mut().get_mut(c.slot) {
+                    s.kind = ClientKind::Remote { latency_ms };
+                }
+            }
+        }
+    }
+
+    /// Disconnects the client in `slot` with a reason everyone sees.
+    pub fn kick(&mut self, slot: SlotId, reason: &str) -> bool {
+        let Some((conn, _)) = self.clients.iter().find(|(_, c)| c.slot == slot).map(|(k, v)| (*k, v.clone())) else {
+            return false;
+        };
+        self.transport.disconnect(conn, DisconnectReason::Kicked(reason.to_owned())).is_ok()
+    }
+
+    /// The address of the client in `slot`.
+    pub fn addr_of(&self, slot: SlotId) -> Option<SocketAddr> {
+        self.clients.values().find(|c| c.slot == slot).map(|c| c.addr)
+    }
+
+    /// One `status` line per connected client: ping, loss, rate, bytes/s.
+    pub fn status_lines(&self) -> Vec<String> {
+        self.clients
+            .iter()
+            .map(|(conn, c)| {
+                let s = self.transport.stats(*conn);
+                format!(
+                    "  {:>2} {:<24} {:<21} ping {:>4} ms  loss {:>4.1}%  rate {:>6} B/s  in {:>6} B/s  out {:>6} B/s",
+                    c.slot.0,
+                    c.name,
+                    c.addr,
+                    s.as_ref().and_then(|s| s.ping).map_or(0, |p| p.as_millis()),
+                    s.as_ref().map_or(0.0, |s| s.loss_in * 100.0),
+                    s.as_ref().map_or(0, |s| s.rate),
+                    s.as_ref().map_or(0, |s| s.bytes_in_per_s),
+                    s.as_ref().map_or(0, |s| s.bytes_out_per_s),
+                )
+            })
+            .collect()
+    }
+
+    /// Tells everyone the server is going away and closes the endpoint.
+    pub fn shutdown(&mut self) {
+        self.transport.shutdown(DisconnectReason::ServerShuttingDown, Duration::from_millis(200));
+    }
+}
+
+fn server_info(game: &Match, facts: &ServerFacts<'_>) -> ServerInfo {
+    let slots = game.slots();
+    ServerInfo {
+        hostname: facts.hostname.to_owned(),
+        gametype: game.rules().gametype.name().to_owned(),
+        humans: u16::try_from(slots.humans()).unwrap_or(u16::MAX),
+        bots: u16::try_from(slots.bots()).unwrap_or(u16::MAX),
+        max_clients: u16::try_from(slots.max()).unwrap_or(u16::MAX),
+        extra: Vec::new(),
+    }
+}
