@@ -1,0 +1,109 @@
+//! Act: turns what the layers want into the one [`UserCmd`] a bot sends
+//! this tick, exactly as a client would.
+//!
+//! Movement is wanted as a world-space direction; it is flattened and
+//! projected onto the forward and right axes of the view yaw *sent in the
+//! same command* (pmove moves relative to the command's yaw). Jump is a
+//! fresh press: pressed only if the previous command did not hold it, so
+//! a bot wanting to jump on every tick gets a press every other tick and
+//! never a held button (physics only jumps on a new press). Moves are
+//! clamped to -127..=127 and angles must be finite; both are
+//! `debug_assert!`ed.
+
+use glam::Vec3;
+use quarry_sim::{Buttons, UserCmd};
+
+/// What a bot wants to do this tick.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Intent {
+    /// World-space direction to move in; length is the speed share (≤ 1).
+    pub move_dir: Vec3,
+    /// Wants to jump (pressed only on a fresh edge).
+    pub jump: bool,
+    /// Hold the swim-up axis.
+    pub swim_up: bool,
+    /// Press attack.
+    pub attack: bool,
+    /// The weapon to have selected (0: no opinion).
+    pub weapon: u8,
+    /// View pitch, degrees.
+    pub pitch: f32,
+    /// View yaw, degrees.
+    pub yaw: f32,
+}
+
+fn axis(v: f32) -> i8 {
+    (v * 127.0).round().clamp(-127.0, 127.0) as i8
+}
+
+/// The command for `tick` from `intent`; `previous` is the command sent last tick.
+pub fn compose(intent: &Intent, tick: u32, previous: &UserCmd) -> UserCmd {
+    let (pitch, yaw) = if intent.pitch.is_finite() && intent.yaw.is_finite() {
+        (intent.pitch.clamp(-89.0, 89.0), intent.yaw.rem_euclid(360.0))
+    } else {
+        (previous.pitch, previous.yaw)
+    };
+    let mut dir = Vec3::new(intent.move_dir.x, intent.move_dir.y, 0.0);
+    if !dir.is_finite() {
+        dir = Vec3::ZERO;
+    }
+    if dir.length_squared() > 1.0 {
+        dir = dir.normalize();
+    }
+    let (sy, cy) = yaw.to_radians().sin_cos();
+    let forward = Vec3::new(cy, sy, 0.0);
+    let right = Vec3::new(sy, -cy, 0.0);
+    let mut buttons = Buttons::default();
+    if intent.attack {
+        buttons = buttons.with(Buttons::ATTACK);
+    }
+    if intent.jump && !previous.buttons.contains(Buttons::JUMP) {
+        buttons = buttons.with(Buttons::JUMP);
+    }
+    let cmd = UserCmd {
+        tick,
+        pitch,
+        yaw,
+        forward: axis(dir.dot(forward)),
+        right: axis(dir.dot(right)),
+        up: if intent.swim_up { 127 } else { 0 },
+        buttons,
+        weapon: intent.weapon,
+    };
+    debug_assert!(cmd.pitch.is_finite() && cmd.yaw.is_finite(), "bot command angles must be finite");
+    debug_assert!(cmd.forward > -128 && cmd.right > -128, "bot command moves must be in -127..=127");
+    cmd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_are_relative_to_the_sent_yaw() {
+        let prev = UserCmd::default();
+        let c = compose(&Intent { move_dir: Vec3::Y, yaw: 90.0, ..Intent::default() }, 5, &prev);
+        assert_eq!((c.forward, c.right), (127, 0), "facing +y, moving +y is forward");
+        let c = compose(&Intent { move_dir: Vec3::Y, yaw: 0.0, ..Intent::default() }, 5, &prev);
+        assert_eq!((c.forward, c.right), (0, -127), "facing +x, +y is to the left");
+        let c = compose(&Intent { move_dir: Vec3::new(3.0, 0.0, 9.0), yaw: 0.0, ..Intent::default() }, 5, &prev);
+        assert_eq!(c.forward, 127, "flattened and clamped");
+        assert_eq!(c.tick, 5);
+    }
+
+    #[test]
+    fn jump_is_pulsed_and_bad_angles_keep_the_old_view() {
+        let want = Intent { jump: true, ..Intent::default() };
+        let first = compose(&want, 1, &UserCmd::default());
+        assert!(first.buttons.contains(Buttons::JUMP));
+        let second = compose(&want, 2, &first);
+        assert!(!second.buttons.contains(Buttons::JUMP), "released after a press");
+        let third = compose(&want, 3, &second);
+        assert!(third.buttons.contains(Buttons::JUMP));
+        let prev = UserCmd { pitch: 10.0, yaw: 20.0, ..UserCmd::default() };
+        let c = compose(&Intent { pitch: f32::NAN, yaw: 5.0, move_dir: Vec3::splat(f32::NAN), ..Intent::default() }, 4, &prev);
+        assert_eq!((c.pitch, c.yaw, c.forward), (10.0, 20.0, 0));
+        let c = compose(&Intent { yaw: -90.0, ..Intent::default() }, 4, &prev);
+        assert_eq!(c.yaw, 270.0);
+    }
+}

@@ -1,0 +1,470 @@
+//! The aim model: where the bot believes its target is, where it must
+//! point to hit it, and how its view gets there, tick by tick.
+//!
+//! 1. **Belief** lags the truth: a first-order filter with the
+//!    `aimTrackTimeConst` time constant while the target is seen; while it
+//!    is not, the belief drifts along the last seen velocity with fading
+//!    confidence. A fresh acquisition snaps the belief to the truth.
+//! 2. **Lead** for projectile weapons: target velocity (minus a share of
+//!    the bot's own, a low-skill error) times flight time, plus gravity
+//!    compensation, over a few iterations, scaled by `aimLead` and a
+//!    per-engagement roll of `aimLeadError`. Hitscan weapons are not led.
+//! 3. **Tracking error**: the low-passed angular speed of the aim point
+//!    pushes the aim back against the motion (`aimTrackError`).
+//! 4. **Tremor**: two sine octaves per axis, phases seeded per bot, so bots
+//!    never shake in step.
+//! 5. **Turn**: a second-order spring per axis (natural frequency
+//!    `turnAccel/turnSpeed`, damping `turnDamping`, speed cap
+//!    `turnSpeed`) with the aim point's own angular speed fed forward, so
+//!    low skill overshoots and every skill can follow a moving target.
+//!
+//! Mistakes (lose tracking, mistimed shot, wrong weapon, late dodge) are
+//! rolled on acquisition and while engaged, each bounded to `mistakeMsec`.
+//!
+//! Angles are Quake degrees: pitch positive looks down, yaw counter-clockwise
+//! from +X. The module is pure: no world access, the RNG is passed in.
+
+use glam::Vec3;
+
+use crate::content::Traits;
+use crate::rng::BotRng;
+use crate::view::BotClock;
+
+/// Lead iterations (flight time and aim point converge in a few; long lobs need more).
+const LEAD_ITERATIONS: usize = 6;
+/// Largest pitch the bot asks for.
+const MAX_PITCH: f32 = 85.0;
+/// Low-pass weight of the aim point's angular speed per tick.
+const RATE_FILTER: f32 = 0.25;
+/// Seconds after which an unseen target's believed motion stops being extrapolated.
+const EXTRAPOLATE_S: f32 = 0.75;
+
+/// How a projectile flies, for leading.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ballistics {
+    /// Launch speed, units/s.
+    pub speed: f32,
+    /// Gravity it falls with, units/s² (0: flies straight).
+    pub gravity: f32,
+    /// Upward speed added by the weapon's lob (grenades), units/s.
+    pub lift_speed: f32,
+}
+
+/// The point to aim at so a projectile from `eye` meets a target now at
+/// `target` moving at `target_vel`. `lead` is the fraction of the correct
+/// lead applied (the `aimLead` trait) and `roll` its per-engagement error
+/// multiplier (1.0 exact). The shooter's own velocity leaks in by
+/// `1 - lead` (low skill leads relative to its own motion).
+pub fn lead_point(eye: Vec3, own_vel: Vec3, target: Vec3, target_vel: Vec3, b: &Ballistics, lead: f32, roll: f32) -> Vec3 {
+    if b.speed <= 0.0 || !b.speed.is_finite() {
+        return target;
+    }
+    let rel = target_vel - own_vel * (1.0 - lead.clamp(0.0, 1.0));
+    let mut flight = eye.distance(target) / b.speed;
+    let mut aim = target;
+    for _ in 0..LEAD_ITERATIONS {
+        let t = flight.min(3.0);
+        let ahead = rel * t * lead * roll;
+        let drop = Vec3::Z * ((0.5 * b.gravity * t * t - b.lift_speed * t) * lead);
+        aim = target + ahead + drop;
+        flight = eye.distance(aim) / b.speed;
+    }
+    aim
+}
+
+/// Pitch and yaw (degrees) looking from `from` to `to`; `None` if they coincide.
+pub fn angles_to(from: Vec3, to: Vec3) -> Option<(f32, f32)> {
+    let d = to - from;
+    let flat = (d.x * d.x + d.y * d.y).sqrt();
+    if flat < 1e-4 && d.z.abs() < 1e-4 {
+        return None;
+    }
+    let yaw = d.y.atan2(d.x).to_degrees();
+    let pitch = (-d.z).atan2(flat).to_degrees();
+    Some((pitch, yaw))
+}
+
+/// The shortest signed difference `to - from` between two angles, in -180..180.
+pub fn angle_diff(to: f32, from: f32) -> f32 {
+    let mut d = (to - from) % 360.0;
+    if d > 180.0 {
+        d -= 360.0;
+    } else if d < -180.0 {
+        d += 360.0;
+    }
+    d
+}
+
+/// Wraps an angle into -180..180.
+pub fn normalize_angle(a: f32) -> f32 {
+    angle_diff(a, 0.0)
+}
+
+/// A deliberate error, bounded in time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MistakeKind {
+    /// The belief freezes: the aim stops following.
+    LoseTracking,
+    /// The settle requirement is skipped: a hasty shot.
+    MistimedShot,
+    /// Weapon re-evaluation is skipped: keeps what is in hand.
+    WrongWeapon,
+    /// Dodges start twice as late.
+    LateDodge,
+}
+
+/// The mistake in force, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Mistakes {
+    current: Option<(MistakeKind, u32)>,
+    next_roll: u32,
+}
+
+impl Mistakes {
+    /// Rolls for a mistake now (on a fresh acquisition, or when the
+    /// interval has passed while engaged).
+    pub fn roll(&mut self, t: &Traits, clock: &BotClock, rng: &mut BotRng) {
+        self.next_roll = clock.after_ms(t.mistake_msec);
+        if rng.chance(t.mistake_chance) {
+            let kind = match rng.below(4) {
+                0 => MistakeKind::LoseTracking,
+                1 => MistakeKind::MistimedShot,
+                2 => MistakeKind::WrongWeapon,
+                _ => MistakeKind::LateDodge,
+            };
+            self.current = Some((kind, clock.after_ms(t.mistake_msec)));
+        }
+    }
+
+    /// Rolls again if engaged and the interval has passed.
+    pub fn update(&mut self, engaged: bool, t: &Traits, clock: &BotClock, rng: &mut BotRng) {
+        if engaged && clock.tick >= self.next_roll {
+            self.roll(t, clock, rng);
+        }
+    }
+
+    /// Whether `kind` is in force.
+    pub fn active(&self, kind: MistakeKind, clock: &BotClock) -> bool {
+        self.current.is_some_and(|(k, until)| k == kind && clock.tick < until)
+    }
+
+    /// Forgets any mistake.
+    pub fn clear(&mut self) {
+        *self = Self::default();
+    }
+}
+
+/// What the aim should look at this tick.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AimTarget {
+    /// An enemy: its true aim point now (world), its velocity, whether it is
+    /// seen this tick and how long it has been unseen.
+    Enemy {
+        /// The point on the body to hit.
+        point: Vec3,
+        /// Its velocity (last seen when unseen).
+        velocity: Vec3,
+        /// Seen this tick.
+        visible: bool,
+        /// Seconds unseen (0 when visible).
+        unseen_s: f32,
+        /// A fresh acquisition: the belief snaps to the truth.
+        fresh: bool,
+    },
+    /// A place to look at (the next corner, a sound).
+    Point(Vec3),
+    /// Nothing in particular: keep the current view.
+    Keep,
+}
+
+/// The view the bot is steering, and its aim belief.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AimState {
+    /// Current view pitch, degrees.
+    pub pitch: f32,
+    /// Current view yaw, degrees.
+    pub yaw: f32,
+    /// Current pitch speed, degrees/s.
+    pub pitch_rate: f32,
+    /// Current yaw speed, degrees/s.
+    pub yaw_rate: f32,
+    /// Believed target point.
+    pub belief: Option<Vec3>,
+    /// The point the view is steering to (belief plus lead), for the trigger.
+    pub aim_point: Option<Vec3>,
+    /// Low-passed angular speed of the aim point (pitch, yaw), degrees/s.
+    point_rate: (f32, f32),
+    last_desired: Option<(f32, f32)>,
+    /// The lead error multiplier of this engagement/burst/shot.
+    pub lead_roll: f32,
+    phases: [f32; 4],
+}
+
+impl AimState {
+    /// A view at `pitch`/`yaw`; `slot` seeds the tremor phases.
+    pub fn new(pitch: f32, yaw: f32, slot: u8) -> Self {
+        let base = (f32::from(slot) + 1.0) * 1.7;
+        Self {
+            pitch,
+            yaw,
+            pitch_rate: 0.0,
+            yaw_rate: 0.0,
+            belief: None,
+            aim_point: None,
+            point_rate: (0.0, 0.0),
+            last_desired: None,
+            lead_roll: 1.0,
+            phases: [base, base + 2.3, base + 4.6, base + 6.9],
+        }
+    }
+
+    /// Starts a new engagement: forgets the belief and the rate filter and
+    /// rolls the lead error.
+    pub fn engage(&mut self, t: &Traits, rng: &mut BotRng) {
+        self.belief = None;
+        self.point_rate = (0.0, 0.0);
+        self.last_desired = None;
+        self.reroll_lead(t, rng);
+    }
+
+    /// Rolls a new lead error (after a shot or at a new burst).
+    pub fn reroll_lead(&mut self, t: &Traits, rng: &mut BotRng) {
+        self.lead_roll = 1.0 + rng.signed() * t.aim_lead_error;
+    }
+
+    /// The view's angular speed, degrees/s.
+    pub fn slew_rate(&self) -> f32 {
+        (self.pitch_rate * self.pitch_rate + self.yaw_rate * self.yaw_rate).sqrt()
+    }
+
+    /// Advances the view one tick toward `target`. `ballistics` is the held
+    /// weapon's projectile (None for hitscan and melee). Returns the view
+    /// angles to put in the command.
+    #[expect(clippy::too_many_arguments, reason = "one call per tick with everything the model reads")]
+    pub fn update(
+        &mut self,
+        target: AimTarget,
+        eye: Vec3,
+        own_vel: Vec3,
+        ballistics: Option<&Ballistics>,
+        t: &Traits,
+        frozen: bool,
+        clock: &BotClock,
+    ) -> (f32, f32) {
+        let dt = clock.dt().clamp(0.001, 0.1);
+        let point = match target {
+            AimTarget::Enemy { point, velocity, visible, unseen_s, fresh } => {
+                let belief = match self.belief {
+                    Some(b) if !fresh => {
+                        if frozen {
+                            b
+                        } else if visible {
+                            b + (point - b) * (1.0 - (-dt / t.aim_track_time_const.max(0.01)).exp())
+                        } else {
+                            let confidence = (1.0 - unseen_s / EXTRAPOLATE_S).clamp(0.0, 1.0);
+                            b + velocity * dt * t.pursuit.min(1.0) * confidence
+                        }
+                    }
+                    _ => point,
+                };
+                self.belief = Some(belief);
+                let aimed = match ballistics {
+                    Some(b) => lead_point(eye, own_vel, belief, velocity, b, t.aim_lead, self.lead_roll),
+                    None => belief,
+                };
+                self.aim_point = Some(aimed);
+                Some(aimed)
+            }
+            AimTarget::Point(p) => {
+                self.belief = None;
+                self.aim_point = None;
+                Some(p)
+            }
+            AimTarget::Keep => {
+                self.belief = None;
+                self.aim_point = None;
+                None
+            }
+        };
+        let desired = point.and_then(|p| angles_to(eye, p)).unwrap_or((self.pitch, self.yaw));
+        // Angular speed of the aim point (for feed-forward and tracking error).
+        let raw = match self.last_desired {
+            Some((lp, ly)) => (angle_diff(desired.0, lp) / dt, angle_diff(desired.1, ly) / dt),
+            None => (0.0, 0.0),
+        };
+        self.last_desired = Some(desired);
+        let cap = 2.0 * t.turn_speed;
+        let raw = (raw.0.clamp(-cap, cap), raw.1.clamp(-cap, cap));
+        self.point_rate.0 += (raw.0 - self.point_rate.0) * RATE_FILTER;
+        self.point_rate.1 += (raw.1 - self.point_rate.1) * RATE_FILTER;
+        // Tracking error: lag behind the motion, aimTrackError degrees per 100 deg/s.
+        let lag = t.aim_track_error * 0.01;
+        let mut goal = (desired.0 - self.point_rate.0 * lag, desired.1 - self.point_rate.1 * lag);
+        // Tremor: two octaves, phases per bot.
+        let w = std::f32::consts::TAU * t.aim_tremor_rate_hz;
+        let s = clock.seconds();
+        let [p0, p1, p2, p3] = self.phases;
+        goal.0 += t.aim_tremor_deg * (0.65 * (w * s + p0).sin() + 0.35 * (2.37 * w * s + p1).sin());
+        goal.1 += t.aim_tremor_deg * (0.65 * (w * s + p2).sin() + 0.35 * (2.37 * w * s + p3).sin());
+        // The spring, per axis.
+        let wn = (t.turn_accel / t.turn_speed.max(1.0)).min(0.5 / dt);
+        let zeta = t.turn_damping;
+        let step = |angle: f32, rate: f32, goal: f32, ff: f32| {
+            let err = angle_diff(goal, angle);
+            let accel = wn * wn * err + 2.0 * zeta * wn * (ff - rate);
+            let rate = (rate + accel * dt).clamp(-t.turn_speed, t.turn_speed);
+            (normalize_angle(angle + rate * dt), rate)
+        };
+        let (yaw, yaw_rate) = step(self.yaw, self.yaw_rate, goal.1, self.point_rate.1);
+        let (mut pitch, mut pitch_rate) = step(self.pitch, self.pitch_rate, goal.0, self.point_rate.0);
+        if pitch.abs() > MAX_PITCH {
+            pitch = pitch.clamp(-MAX_PITCH, MAX_PITCH);
+            pitch_rate = 0.0;
+        }
+        self.pitch = pitch;
+        self.yaw = yaw;
+        self.pitch_rate = pitch_rate;
+        self.yaw_rate = yaw_rate;
+        debug_assert!(self.pitch.is_finite() && self.yaw.is_finite(), "aim produced a non-finite angle");
+        if !(self.pitch.is_finite() && self.yaw.is_finite()) {
+            *self = Self::new(0.0, 0.0, 0);
+        }
+        (self.pitch, self.yaw)
+    }
+
+    /// The unit view direction.
+    pub fn forward(&self) -> Vec3 {
+        crate::perception::forward(self.pitch, self.yaw)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Flies a straight projectile from `eye` toward `aim` and a target
+    /// moving from `start` at `vel`; returns the closest approach.
+    fn closest_approach(eye: Vec3, aim: Vec3, speed: f32, gravity: f32, start: Vec3, vel: Vec3) -> f32 {
+        let dir = (aim - eye).normalize();
+        let mut best = f32::INFINITY;
+        for i in 0..4000 {
+            let t = i as f32 * 0.001;
+            let shot = eye + dir * speed * t - Vec3::Z * (0.5 * gravity * t * t);
+            best = best.min(shot.distance(start + vel * t));
+        }
+        best
+    }
+
+    #[test]
+    fn exact_lead_hits_a_crossing_target() {
+        let eye = Vec3::new(0.0, 0.0, 50.0);
+        let start = Vec3::new(700.0, 0.0, 40.0);
+        let vel = Vec3::new(0.0, 320.0, 0.0);
+        let rocket = Ballistics { speed: 900.0, gravity: 0.0, lift_speed: 0.0 };
+        let aim = lead_point(eye, Vec3::ZERO, start, vel, &rocket, 1.0, 1.0);
+        assert!(closest_approach(eye, aim, 900.0, 0.0, start, vel) < 8.0, "led shot hits");
+        assert!(closest_approach(eye, start, 900.0, 0.0, start, vel) > 100.0, "unled shot misses");
+        // Half the lead misses by about half the target's travel.
+        let half = lead_point(eye, Vec3::ZERO, start, vel, &rocket, 0.5, 1.0);
+        assert!(closest_approach(eye, half, 900.0, 0.0, start, vel) > 40.0);
+    }
+
+    #[test]
+    fn lead_compensates_gravity_and_own_motion_error() {
+        let eye = Vec3::ZERO;
+        // Within a grenade's flat range (v^2/g is about 610 units).
+        let start = Vec3::new(350.0, 100.0, 0.0);
+        let vel = Vec3::new(-50.0, 200.0, 0.0);
+        let lob = Ballistics { speed: 700.0, gravity: 800.0, lift_speed: 0.0 };
+        let aim = lead_point(eye, Vec3::ZERO, start, vel, &lob, 1.0, 1.0);
+        assert!(aim.z > 50.0, "aims above to fall onto it");
+        assert!(closest_approach(eye, aim, 700.0, 800.0, start, vel) < 16.0);
+        // At full skill the shooter's own velocity is ignored.
+        let moving = lead_point(eye, Vec3::new(0.0, 300.0, 0.0), start, vel, &lob, 1.0, 1.0);
+        assert!(moving.distance(aim) < 1e-3);
+        // A degenerate projectile speed does not lead.
+        let none = Ballistics { speed: 0.0, gravity: 0.0, lift_speed: 0.0 };
+        assert_eq!(lead_point(eye, Vec3::ZERO, start, vel, &none, 1.0, 1.0), start);
+    }
+
+    #[test]
+    fn angles_follow_quake_conventions() {
+        let (p, y) = angles_to(Vec3::ZERO, Vec3::new(0.0, 10.0, 0.0)).expect("angles");
+        assert!(p.abs() < 1e-4 && (y - 90.0).abs() < 1e-4);
+        let (p, _) = angles_to(Vec3::ZERO, Vec3::new(10.0, 0.0, -10.0)).expect("angles");
+        assert!((p - 45.0).abs() < 1e-3, "looking down is positive pitch");
+        assert_eq!(angles_to(Vec3::ONE, Vec3::ONE), None);
+        assert!((angle_diff(10.0, 350.0) - 20.0).abs() < 1e-4);
+        assert!((angle_diff(350.0, 10.0) + 20.0).abs() < 1e-4);
+    }
+
+    fn settle(skill: f32) -> (f32, f32) {
+        // Turn 90 degrees toward a still point; report overshoot and time to settle.
+        let t = Traits { aim_tremor_deg: 0.0, aim_track_error: 0.0, ..Traits::at_skill(skill) };
+        let mut a = AimState::new(0.0, 0.0, 1);
+        let clock = |tick| BotClock { tick, hz: 60 };
+        let target = AimTarget::Point(Vec3::new(0.0, 1000.0, 0.0));
+        let mut max_yaw: f32 = 0.0;
+        let mut settled_at = None;
+        for tick in 1..600 {
+            a.update(target, Vec3::ZERO, Vec3::ZERO, None, &t, false, &clock(tick));
+            max_yaw = max_yaw.max(a.yaw);
+            if settled_at.is_none() && (a.yaw - 90.0).abs() < 1.0 && a.yaw_rate.abs() < 5.0 {
+                settled_at = Some(tick);
+            }
+        }
+        (max_yaw - 90.0, settled_at.map_or(f32::INFINITY, |t| t as f32 / 60.0))
+    }
+
+    #[test]
+    fn low_skill_overshoots_and_high_skill_settles_fast() {
+        let (over1, time1) = settle(1.0);
+        let (over5, time5) = settle(5.0);
+        assert!(over1 > 5.0, "skill 1 overshoots: {over1}");
+        assert!(over5 < 1.0, "skill 5 barely overshoots: {over5}");
+        assert!(time5 < time1, "skill 5 settles sooner: {time5} vs {time1}");
+        assert!(time5 < 1.0, "{time5}");
+    }
+
+    #[test]
+    fn turning_tracks_a_moving_target_within_a_few_degrees() {
+        let t = Traits { aim_tremor_deg: 0.0, ..Traits::at_skill(5.0) };
+        let mut a = AimState::new(0.0, 0.0, 2);
+        let mut worst: f32 = 0.0;
+        for tick in 1..300u32 {
+            let time = tick as f32 / 60.0;
+            let target = Vec3::new(500.0, -300.0 + 320.0 * time, 0.0);
+            let aim = AimTarget::Enemy { point: target, velocity: Vec3::new(0.0, 320.0, 0.0), visible: true, unseen_s: 0.0, fresh: tick == 1 };
+            a.update(aim, Vec3::ZERO, Vec3::ZERO, None, &t, false, &BotClock { tick, hz: 60 });
+            if tick > 90 {
+                let (_, want) = angles_to(Vec3::ZERO, target).expect("angles");
+                worst = worst.max(angle_diff(want, a.yaw).abs());
+            }
+        }
+        assert!(worst < 4.0, "skill 5 follows a strafer at 500 units within {worst} degrees");
+    }
+
+    #[test]
+    fn tremor_differs_per_slot_and_mistakes_are_bounded() {
+        let t = Traits::at_skill(1.0);
+        let mut a = AimState::new(0.0, 0.0, 1);
+        let mut b = AimState::new(0.0, 0.0, 2);
+        let target = AimTarget::Point(Vec3::new(1000.0, 0.0, 0.0));
+        let clock = BotClock { tick: 200, hz: 60 };
+        for tick in 1..200 {
+            let c = BotClock { tick, hz: 60 };
+            a.update(target, Vec3::ZERO, Vec3::ZERO, None, &t, false, &c);
+            b.update(target, Vec3::ZERO, Vec3::ZERO, None, &t, false, &c);
+        }
+        assert!((a.yaw - b.yaw).abs() > 0.01, "bots shake out of step");
+        assert!(a.yaw.abs() < 2.0 * t.aim_tremor_deg);
+        let mut m = Mistakes::default();
+        let mut rng = BotRng::from_seed(9);
+        let always = Traits { mistake_chance: 1.0, mistake_msec: 500.0, ..t };
+        m.roll(&always, &clock, &mut rng);
+        let kinds = [MistakeKind::LoseTracking, MistakeKind::MistimedShot, MistakeKind::WrongWeapon, MistakeKind::LateDodge];
+        assert!(kinds.iter().any(|&k| m.active(k, &clock)));
+        let later = BotClock { tick: 200 + 30, hz: 60 };
+        assert!(!kinds.iter().any(|&k| m.active(k, &later)), "over after mistakeMsec");
+    }
+}

@@ -1,0 +1,345 @@
+//! Movement while fighting: keeping a preferred range, strafing with a
+//! rhythm, dodging hits and incoming projectiles, and not walking off
+//! ledges or into walls while doing so.
+//!
+//! - Preferred range: the bot's `combatRange`, pulled toward the held
+//!   weapon's own preferred range by `rangeDiscipline`. Too far: close in,
+//!   eagerly with high aggression; too close: back off, eagerly with low
+//!   aggression.
+//! - Strafing: inside 1.5 times the preferred range the bot strafes with
+//!   weight `strafeChance`, flipping side every `strafeRhythmMsec` plus a
+//!   random extra. A dodge owns the side until it ends (flipping inside a
+//!   dodge undoes it).
+//! - Dodges: scheduled `dodgeReactMsec` after a hit (twice that with a
+//!   late-dodge mistake) or earlier for a projectile about to pass close;
+//!   700 ms long, with jumps by `jumpChance`.
+//! - Safety: a changed direction is swept 72 units with the player box and
+//!   needs floor under its end; an unsafe side is tried mirrored, then
+//!   dropped.
+
+use glam::Vec3;
+use quarry_map::{Contents, Trace};
+
+use crate::content::Traits;
+use crate::rng::BotRng;
+use crate::view::{BotClock, BotView, PlayerSnap};
+
+/// How long a dodge lasts, ms.
+pub const DODGE_MS: f32 = 700.0;
+/// How far ahead a direction is swept for safety, units.
+pub const SAFETY_PROBE: f32 = 72.0;
+/// Share of the probe the sweep must cover.
+const SAFETY_SHARE: f32 = 0.72;
+/// Floor normals flatter than this count as floor for the safety check.
+const FLOOR_NORMAL_Z: f32 = 0.55;
+/// Projectiles passing closer than this are dodged, units.
+const THREAT_CLEARANCE: f32 = 60.0;
+/// How far ahead in time projectiles are predicted, s.
+const THREAT_HORIZON: f32 = 0.85;
+/// Other players closer than this push the bot away, units.
+const SEPARATION: f32 = 96.0;
+
+/// The range to fight at with a weapon preferring `weapon_range`.
+pub fn preferred_range(t: &Traits, weapon_range: f32) -> f32 {
+    (t.combat_range + (weapon_range - t.combat_range) * t.range_discipline).max(32.0)
+}
+
+/// A scheduled or running dodge.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Dodge {
+    /// +1 right of the threat direction, -1 left.
+    pub side: f32,
+    /// The direction the threat travels (horizontal unit).
+    pub threat: Vec3,
+    /// When it starts.
+    pub start: u32,
+    /// When it ends.
+    pub end: u32,
+    /// Jumps while dodging.
+    pub jump: bool,
+}
+
+/// What combat movement wants this tick, in world space.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CombatVector {
+    /// -1 (back off) ..= 1 (close in), already weighted.
+    pub approach: f32,
+    /// Horizontal unit vector toward the foe.
+    pub to_foe: Vec3,
+    /// Sideways part (horizontal, length = weight).
+    pub lateral: Vec3,
+    /// Jump now (while dodging).
+    pub jump: bool,
+}
+
+/// Strafing rhythm and dodges of one bot.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct CombatMove {
+    side: f32,
+    next_flip: u32,
+    /// The dodge, if one is scheduled or running.
+    pub dodge: Option<Dodge>,
+    safe_checked: u32,
+    safe_side: Option<f32>,
+}
+
+impl CombatMove {
+    /// Forgets rhythm and dodge (a new life).
+    pub fn reset(&mut self) {
+        *self = Self::default();
+    }
+
+    /// Schedules a dodge from a threat travelling along `threat`, starting
+    /// after `delay_ms`, unless one is already scheduled or running.
+    pub fn schedule_dodge(&mut self, threat: Vec3, delay_ms: f32, t: &Traits, clock: &BotClock, rng: &mut BotRng) {
+        if self.dodge.is_some_and(|d| clock.tick < d.end) {
+            return;
+        }
+        let threat = Vec3::new(threat.x, threat.y, 0.0).normalize_or_zero();
+        let start = clock.after_ms(delay_ms);
+        self.dodge = Some(Dodge {
+            side: rng.sign(),
+            threat,
+            start,
+            end: start.saturating_add(clock.ticks_ms(DODGE_MS)),
+            jump: rng.chance(t.jump_chance),
+        });
+    }
+
+    /// Whether a dodge is running now.
+    pub fn dodging(&self, clock: &BotClock) -> bool {
+        self.dodge.is_some_and(|d| clock.tick >= d.start && clock.tick < d.end)
+    }
+
+    /// The combat movement against a foe at `foe` with preferred range `want`.
+    pub fn vector(&mut self, me: &PlayerSnap, foe: Vec3, want: f32, t: &Traits, clock: &BotClock, rng: &mut BotRng) -> CombatVector {
+        let flat = Vec3::new(foe.x - me.origin.x, foe.y - me.origin.y, 0.0);
+        let range = flat.length();
+        let to_foe = flat.normalize_or(Vec3::X);
+        let want = want.max(32.0);
+        let err = (range - want) / want;
+        let willingness = if err > 0.0 { 0.5 + t.aggression } else { 1.5 - t.aggression };
+        let approach = (2.0 * err).clamp(-1.0, 1.0) * t.range_discipline.max(0.15) * willingness;
+        if clock.tick >= self.next_flip || self.side == 0.0 {
+            if !self.dodging(clock) {
+                self.side = if self.side == 0.0 { rng.sign() } else { -self.side };
+            }
+            let extra = rng.below(t.strafe_rhythm_variance_msec.max(0.0) as u32 + 1) as f32;
+            self.next_flip = clock.after_ms(t.strafe_rhythm_msec + extra);
+        }
+        let perp = Vec3::new(-to_foe.y, to_foe.x, 0.0);
+        let mut lateral = Vec3::ZERO;
+        let mut jump = false;
+        if let Some(d) = self.dodge.filter(|_| self.dodging(clock)) {
+            // Dodge across the threat's path, or across the line to the foe.
+            let across = if d.threat != Vec3::ZERO { Vec3::new(-d.threat.y, d.threat.x, 0.0) } else { perp };
+            lateral = across * d.side * t.strafe_chance.max(0.85);
+            jump = d.jump && me.on_ground;
+        } else if range < 1.5 * want {
+            lateral = perp * self.side * t.strafe_chance;
+        }
+        CombatVector { approach, to_foe, lateral, jump }
+    }
+
+    /// Checks (at most every 100 ms) whether strafing on the current side
+    /// is safe; flips to the mirrored side or gives up strafing if not.
+    /// Returns the lateral vector to use.
+    pub fn safe_lateral<T: Trace + ?Sized>(&mut self, lateral: Vec3, trace: &T, me: &PlayerSnap, clock: &BotClock) -> Vec3 {
+        if lateral == Vec3::ZERO {
+            return lateral;
+        }
+        let side = lateral.normalize_or_zero();
+        if clock.tick >= self.safe_checked || self.safe_side.is_none() {
+            self.safe_checked = clock.after_ms(100.0);
+            self.safe_side = if move_is_safe(trace, me, side) {
+                Some(1.0)
+            } else if move_is_safe(trace, me, -side) {
+                Some(-1.0)
+            } else {
+                Some(0.0)
+            };
+            if self.safe_side == Some(-1.0) {
+                // Remember the working side for the strafe rhythm and the dodge.
+                self.side = -self.side;
+                if let Some(d) = self.dodge.as_mut() {
+                    d.side = -d.side;
+                }
+                self.safe_side = Some(1.0);
+                return -lateral;
+            }
+        }
+        lateral * self.safe_side.unwrap_or(1.0)
+    }
+}
+
+/// Whether moving along horizontal `dir` is safe: the player box gets at
+/// least 72% of 72 units, and there is floor under where it ends.
+pub fn move_is_safe<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3) -> bool {
+    let dir = Vec3::new(dir.x, dir.y, 0.0).normalize_or_zero();
+    if dir == Vec3::ZERO {
+        return true;
+    }
+    let start = me.origin + Vec3::Z * 2.0;
+    let sweep = trace.trace(start, start + dir * SAFETY_PROBE, me.mins, me.maxs, Contents::MASK_PLAYER_SOLID);
+    if sweep.start_solid || sweep.fraction < SAFETY_SHARE {
+        return false;
+    }
+    let foot = sweep.end;
+    let down = trace.trace(foot + Vec3::Z * 12.0, foot - Vec3::Z * 88.0, me.mins, me.maxs, Contents::MASK_PLAYER_SOLID);
+    down.fraction < 1.0 && down.normal.z >= FLOOR_NORMAL_Z && !(down.all_solid)
+}
+
+/// The most urgent hostile projectile about to pass within clearance:
+/// its travel direction and seconds to closest approach.
+pub fn incoming_threat(view: &BotView<'_>, me: &PlayerSnap) -> Option<(Vec3, f32)> {
+    let center = me.center();
+    let mut best: Option<(Vec3, f32)> = None;
+    for p in &view.projectiles {
+        if p.owner == me.slot {
+            continue;
+        }
+        if view.team_game && view.player(p.owner).is_some_and(|o| o.team == me.team) {
+            continue;
+        }
+        let speed = p.velocity.length();
+        if speed < 8.0 {
+            continue;
+        }
+        let rel = p.origin - center;
+        let rel_vel = p.velocity - me.velocity;
+        let reach = speed * THREAT_HORIZON + me.velocity.length() * THREAT_HORIZON + THREAT_CLEARANCE;
+        if rel.length_squared() > reach * reach {
+            continue;
+        }
+        let vv = rel_vel.length_squared().max(1e-3);
+        let t = (-rel.dot(rel_vel) / vv).clamp(0.0, THREAT_HORIZON);
+        if t <= 0.0 {
+            continue;
+        }
+        let closest = (rel + rel_vel * t).length();
+        if closest <= THREAT_CLEARANCE && best.is_none_or(|b| t < b.1) {
+            best = Some((p.velocity / speed, t));
+        }
+    }
+    best
+}
+
+/// A push away from players closer than 96 units.
+pub fn separation(view: &BotView<'_>, me: &PlayerSnap) -> Vec3 {
+    let mut push = Vec3::ZERO;
+    for p in view.iter_players() {
+        if p.slot == me.slot || !p.alive {
+            continue;
+        }
+        let d = Vec3::new(me.origin.x - p.origin.x, me.origin.y - p.origin.y, 0.0);
+        let len = d.length();
+        if len < SEPARATION && len > 0.01 {
+            push += d / len * ((SEPARATION - len) / SEPARATION) * 0.75;
+        }
+    }
+    push
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quarry_map::{LoadOptions, load_str};
+    use quarry_sim::components::{Inventory, Powerups};
+    use quarry_sim::{SlotId, Team};
+
+    fn me(origin: Vec3) -> PlayerSnap {
+        PlayerSnap {
+            slot: SlotId(0),
+            team: Team::Free,
+            is_bot: true,
+            alive: true,
+            origin,
+            velocity: Vec3::ZERO,
+            mins: Vec3::new(-15.0, -15.0, -24.0),
+            maxs: Vec3::new(15.0, 15.0, 32.0),
+            eye: origin + Vec3::Z * 26.0,
+            pitch: 0.0,
+            yaw: 0.0,
+            on_ground: true,
+            water_level: 0,
+            health: 100,
+            max_health: 100,
+            armor: 0,
+            inventory: Inventory::default(),
+            powerups: Powerups::default(),
+            attacking: false,
+            teleported: false,
+        }
+    }
+
+    fn block(lo: Vec3, hi: Vec3) -> String {
+        let mut s = String::from("{\n");
+        for (n, p) in [(Vec3::NEG_X, lo), (Vec3::X, hi), (Vec3::NEG_Y, lo), (Vec3::Y, hi), (Vec3::NEG_Z, lo), (Vec3::Z, hi)] {
+            let u = n.any_orthonormal_vector();
+            let v = n.cross(u);
+            let (a, b, c) = (p + u * 64.0, p, p + v * 64.0);
+            s += &format!("( {} {} {} ) ( {} {} {} ) ( {} {} {} ) quarry/wall 0 0 0 1 1\n", a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z);
+        }
+        s + "}\n"
+    }
+
+    #[test]
+    fn safety_needs_room_and_floor() {
+        // A floor x -256..128 (a ledge at +128), a wall at y 64..96.
+        let text = format!(
+            "{{\n\"classname\" \"worldspawn\"\n{}{}}}\n",
+            block(Vec3::new(-256.0, -256.0, -16.0), Vec3::new(128.0, 256.0, 0.0)),
+            block(Vec3::new(-256.0, 64.0, 0.0), Vec3::new(128.0, 96.0, 128.0)),
+        );
+        let map = load_str(&text, "ledge.map", &LoadOptions::default()).expect("map");
+        let p = me(Vec3::new(0.0, 0.0, 24.0));
+        assert!(move_is_safe(&map, &p, Vec3::NEG_X), "open floor");
+        assert!(!move_is_safe(&map, &p, Vec3::Y), "wall within reach");
+        let edge = me(Vec3::new(100.0, 0.0, 24.0));
+        assert!(!move_is_safe(&map, &edge, Vec3::X), "no floor past the ledge");
+        assert!(move_is_safe(&map, &edge, Vec3::NEG_Y));
+    }
+
+    #[test]
+    fn range_keeping_depends_on_aggression() {
+        let t = Traits::at_skill(3.0);
+        assert!((preferred_range(&t, 220.0) - 360.0).abs() < 1e-3);
+        let mut cm = CombatMove::default();
+        let mut rng = BotRng::from_seed(4);
+        let clock = BotClock { tick: 10, hz: 60 };
+        let p = me(Vec3::ZERO);
+        let far = cm.vector(&p, Vec3::new(2000.0, 0.0, 0.0), 500.0, &t, &clock, &mut rng);
+        assert!(far.approach > 0.0 && far.lateral == Vec3::ZERO, "closes in, no strafing far away");
+        let near = cm.vector(&p, Vec3::new(200.0, 0.0, 0.0), 500.0, &t, &clock, &mut rng);
+        assert!(near.approach < 0.0 && near.lateral.length() > 0.0, "backs off and strafes");
+        let timid = Traits { aggression: 0.1, ..t };
+        let bold = Traits { aggression: 0.9, ..t };
+        let a = cm.vector(&p, Vec3::new(200.0, 0.0, 0.0), 500.0, &timid, &clock, &mut rng).approach;
+        let b = cm.vector(&p, Vec3::new(200.0, 0.0, 0.0), 500.0, &bold, &clock, &mut rng).approach;
+        assert!(a < b, "the timid backs off harder");
+    }
+
+    #[test]
+    fn strafe_flips_with_rhythm_but_not_inside_a_dodge() {
+        let t = Traits { strafe_rhythm_variance_msec: 0.0, ..Traits::at_skill(3.0) };
+        let mut cm = CombatMove::default();
+        let mut rng = BotRng::from_seed(8);
+        let p = me(Vec3::ZERO);
+        let foe = Vec3::new(300.0, 0.0, 0.0);
+        let mut sides = Vec::new();
+        for tick in 1..=120 {
+            let v = cm.vector(&p, foe, 500.0, &t, &BotClock { tick, hz: 60 }, &mut rng);
+            sides.push(v.lateral.y.signum());
+        }
+        let flips = sides.windows(2).filter(|w| w[0] != w[1]).count();
+        assert!((4..=6).contains(&flips), "flips every 400 ms: {flips}");
+        let clock = BotClock { tick: 200, hz: 60 };
+        cm.schedule_dodge(Vec3::Y, 0.0, &t, &clock, &mut rng);
+        assert!(cm.dodging(&clock));
+        let first = cm.vector(&p, foe, 500.0, &t, &clock, &mut rng).lateral;
+        for tick in 201..240 {
+            let v = cm.vector(&p, foe, 500.0, &t, &BotClock { tick, hz: 60 }, &mut rng);
+            assert_eq!(v.lateral.normalize().dot(first.normalize()).round(), 1.0, "the dodge owns the side");
+        }
+    }
+}

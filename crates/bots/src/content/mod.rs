@@ -1,0 +1,65 @@
+//! What a bot is like: the resolved trait set each bot plays with.
+//!
+//! Resolution happens once per life (so a changed `bot_skill` lands on the
+//! next spawn) through a [`TraitSource`]. The built-in source is the plain
+//! skill curve ([`SkillCurve`], `skill.rs`); the content layer of styles,
+//! characters and chat banks (a later issue) plugs in as another
+//! `TraitSource` that starts from the curve and biases it. Nothing else in
+//! the crate reads content: every layer reads the resolved [`Resolved`].
+
+pub mod skill;
+
+pub use skill::{SKILL_TABLE, TraitGroup, TraitRow, TraitShape, Traits, effective_skill, parse_skill};
+
+use quarry_sim::components::MAX_WEAPONS;
+
+/// A per-weapon preference multiplier (1.0 neutral), by weapon number.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WeaponBias(pub [f32; MAX_WEAPONS]);
+
+impl Default for WeaponBias {
+    fn default() -> Self {
+        Self([1.0; MAX_WEAPONS])
+    }
+}
+
+impl WeaponBias {
+    /// The bias of weapon `n` (1.0 for an unknown number).
+    pub fn of(&self, n: u8) -> f32 {
+        self.0.get(usize::from(n)).copied().unwrap_or(1.0)
+    }
+}
+
+/// Who a bot is, as far as content resolution cares.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BotIdentity {
+    /// Display name.
+    pub name: String,
+    /// The character it plays, if the content layer gave it one.
+    pub character: Option<String>,
+}
+
+/// Everything a bot plays with for one life.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Resolved {
+    /// The 48 traits.
+    pub traits: Traits,
+    /// Weapon preferences.
+    pub weapon_bias: WeaponBias,
+}
+
+/// Turns a bot's identity and effective skill into its traits for one life.
+pub trait TraitSource: Send + Sync {
+    /// The traits of `who` at `skill` (1..=5, fractional allowed).
+    fn resolve(&self, who: &BotIdentity, skill: f32) -> Resolved;
+}
+
+/// The plain skill curve: a complete bot with no style or character.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SkillCurve;
+
+impl TraitSource for SkillCurve {
+    fn resolve(&self, _who: &BotIdentity, skill: f32) -> Resolved {
+        Resolved { traits: Traits::at_skill(skill), weapon_bias: WeaponBias::default() }
+    }
+}

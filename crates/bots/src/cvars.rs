@@ -1,0 +1,136 @@
+//! The bot cvars and the plain settings struct the manager reads each tick.
+//!
+//! Operator cvars (enable, fill target, skill, variance, think rate, cell
+//! size) are archived, so a value set at the console survives a restart;
+//! the debugging and pause switches are not.
+
+use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
+
+/// Every bot setting, read live.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BotSettings {
+    /// `bot_enable`: bots may be added.
+    pub enable: bool,
+    /// `bot_minPlayers`: top the server up to this many players with bots (0: off).
+    pub min_players: usize,
+    /// `bot_skill`: the skill of new lives, 1..=5, fractional allowed.
+    pub skill: f32,
+    /// `bot_skillVariance`: per-bot spread around `bot_skill`, 0..=2.
+    pub skill_variance: f32,
+    /// `bot_thinkRate`: decisions per second (aim and movement still run every tick).
+    pub think_rate: u32,
+    /// `bot_pause`: bots send neutral commands.
+    pub pause: bool,
+    /// `bot_debug`: 1 events, 2 a status line per bot every 2 s.
+    pub debug: u8,
+    /// `bot_debugAim`: log every shot (reaction, cone, settle, lead).
+    pub debug_aim: bool,
+    /// `bot_navCellSize`: navmesh grid cell, units (takes effect at the next build).
+    pub nav_cell_size: f32,
+}
+
+impl Default for BotSettings {
+    fn default() -> Self {
+        Self {
+            enable: true,
+            min_players: 0,
+            skill: 3.0,
+            skill_variance: 0.0,
+            think_rate: 20,
+            pause: false,
+            debug: 0,
+            debug_aim: false,
+            nav_cell_size: quarry_nav::DEFAULT_CELL_SIZE,
+        }
+    }
+}
+
+/// Handles of the bot cvars.
+#[derive(Debug, Clone, Copy)]
+pub struct BotCvars {
+    enable: CvarId,
+    min_players: CvarId,
+    skill: CvarId,
+    skill_variance: CvarId,
+    think_rate: CvarId,
+    pause: CvarId,
+    debug: CvarId,
+    debug_aim: CvarId,
+    nav_cell_size: CvarId,
+}
+
+impl BotCvars {
+    /// Registers the bot cvars on `console`.
+    pub fn register<C: 'static>(console: &mut Console<C>) -> Result<Self, CvarError> {
+        let d = BotSettings::default();
+        let a = CvarFlags::ARCHIVE;
+        let (lo, hi) = quarry_nav::CELL_SIZE_RANGE;
+        let mut reg = |def: CvarDef| console.register_cvar(def);
+        Ok(Self {
+            enable: reg(CvarDef::bool("bot_enable", d.enable, "allow bots on this server").flags(a))?,
+            min_players: reg(CvarDef::int(
+                "bot_minPlayers",
+                d.min_players as i64,
+                0,
+                quarry_sim::slots::MAX_SLOTS as i64,
+                "top the server up to this many players with bots, one every few seconds; humans take bots' places (0: off)",
+            )
+            .flags(a))?,
+            skill: reg(CvarDef::float("bot_skill", f64::from(d.skill), 1.0, 5.0, "skill of bots, 1 (easiest) to 5 (hardest), fractions allowed; applies from each bot's next life").flags(a))?,
+            skill_variance: reg(CvarDef::float(
+                "bot_skillVariance",
+                f64::from(d.skill_variance),
+                0.0,
+                2.0,
+                "spread of each bot's skill around bot_skill, fixed per bot (0: all equal)",
+            )
+            .flags(a))?,
+            think_rate: reg(CvarDef::int("bot_thinkRate", i64::from(d.think_rate), 1, 1000, "bot decisions per second (aim and movement still run every tick)").flags(a))?,
+            pause: reg(CvarDef::bool("bot_pause", d.pause, "freeze bot input (bots stand still and hold fire)"))?,
+            debug: reg(CvarDef::int("bot_debug", i64::from(d.debug), 0, 2, "bot debugging: 1 route events, 2 also a status line per bot every 2 s"))?,
+            debug_aim: reg(CvarDef::bool("bot_debugAim", d.debug_aim, "log every bot shot: aim error, fire cone, slew, settle time and lead"))?,
+            nav_cell_size: reg(CvarDef::float(
+                "bot_navCellSize",
+                f64::from(d.nav_cell_size),
+                f64::from(lo),
+                f64::from(hi),
+                "navmesh grid cell in units (smaller: finer and slower to build); applies at the next build",
+            )
+            .flags(a))?,
+        })
+    }
+
+    /// The live values.
+    pub fn read(&self, cvars: &CvarSet) -> BotSettings {
+        BotSettings {
+            enable: cvars.bool(self.enable),
+            min_players: usize::try_from(cvars.int(self.min_players)).unwrap_or(0),
+            skill: cvars.float(self.skill) as f32,
+            skill_variance: cvars.float(self.skill_variance) as f32,
+            think_rate: u32::try_from(cvars.int(self.think_rate)).unwrap_or(20).max(1),
+            pause: cvars.bool(self.pause),
+            debug: u8::try_from(cvars.int(self.debug)).unwrap_or(0),
+            debug_aim: cvars.bool(self.debug_aim),
+            nav_cell_size: cvars.float(self.nav_cell_size) as f32,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registers_reads_and_validates() {
+        let mut console: Console<()> = Console::new();
+        let cvars = BotCvars::register(&mut console).expect("register");
+        assert_eq!(cvars.read(console.cvars()), BotSettings::default());
+        console.execute(&mut (), "set bot_skill 4.5; set bot_minPlayers 6; set bot_thinkRate 10; bot_pause 1", "test");
+        let s = cvars.read(console.cvars());
+        assert_eq!((s.skill, s.min_players, s.think_rate, s.pause), (4.5, 6, 10, true));
+        let errors = console.execute(&mut (), "set bot_skill 7", "test");
+        assert_eq!(errors.len(), 1, "out of range is refused");
+        assert!(console.cvars().find("bot_skill").is_some_and(|c| c.is_archived()));
+        assert!(console.cvars().find("bot_debugAim").is_some_and(|c| !c.is_archived()));
+    }
+}

@@ -1,0 +1,637 @@
+//! [`BotManager`]: the one entry point from the server. It owns every
+//! bot's brain, adds and removes bot clients through the same slot path a
+//! remote player takes, keeps the server topped up to `bot_minPlayers`,
+//! builds the navmesh when bots need it, and once per server tick — right
+//! before the match steps — lets every bot think and pushes one command per
+//! bot slot into the input queue through the bot's [`CmdSink`].
+//!
+//! Time contract: call [`BotManager::think`] once per tick, before
+//! `Match::step`. Between ticks the console may call `add_bot`,
+//! `remove_bot`, `kick_all` and `list` (through [`crate::commands`]).
+//!
+//! A map change is noticed by the match having a new world: every brain
+//! forgets its deadlines and per-life state (tick numbering restarted),
+//! keeps its slot, name and skill, and the navmesh is rebuilt for the new
+//! map before the first decision needs it. Every random draw comes from
+//! RNGs seeded from the match seed and the slot.
+
+use std::time::{Duration, Instant};
+
+use bevy_ecs::world::WorldId;
+use quarry_sim::slots::{ClientKind, MAX_NAME_CHARS, SlotError, SlotState};
+use quarry_sim::{Match, SlotId, UserCmd, UserInfo};
+
+use crate::brain::{Brain, BrainSettings, BrainStatus, BotStats, Decide};
+use crate::content::{BotIdentity, SkillCurve, TraitSource};
+use crate::cvars::{BotCvars, BotSettings};
+use crate::decide::ObjectiveProvider;
+use crate::names::pick_name;
+use crate::navmesh::NavService;
+use crate::rng::{BotRng, mix64};
+use crate::sink::CmdSink;
+use crate::view::{BotView, ViewCache};
+
+/// How often the fill checks the player count, s.
+pub const FILL_INTERVAL_S: f32 = 2.0;
+/// How long the fill waits after a refused add, s.
+pub const FILL_BACKOFF_S: f32 = 30.0;
+/// Route queries all bots together may start per tick; a bot whose goal
+/// planning would exceed it plans on the next tick instead (keeps the tick
+/// time flat when many bots decide at once).
+pub const ROUTE_BUDGET: u64 = 4;
+/// How often `bot_debug 2` prints a status line per bot, s.
+const STATUS_INTERVAL_S: f32 = 2.0;
+
+/// What `addbot` asks for.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AddBot {
+    /// The name; `None` picks one from the pool.
+    pub name: Option<String>,
+    /// A per-bot skill (bypasses `bot_skill` and the variance).
+    pub skill: Option<f32>,
+    /// The name must be taken exactly (no `(2)` suffix for a duplicate).
+    pub exact: bool,
+}
+
+/// Why a bot was not added.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AddBotError {
+    /// `bot_enable` is 0.
+    #[error("bots are disabled (set bot_enable 1)")]
+    Disabled,
+    /// No match is running.
+    #[error("no map is loaded (map NAME loads one)")]
+    NoMap,
+    /// The map has nowhere to spawn.
+    #[error("map '{0}' has no spawn points: it can't host bots")]
+    NoSpawnPoints(String),
+    /// The navmesh could not be built.
+    #[error("bots can't move on this map: {0}")]
+    NoNavmesh(String),
+    /// Every slot is taken.
+    #[error("server is full ({0} slots): no room for a bot")]
+    Full(usize),
+    /// The requested name is longer than a player name may be.
+    #[error("bot name '{name}' is too long: {len} characters, at most {max}")]
+    NameTooLong {
+        /// The name given.
+        name: String,
+        /// Its length in characters.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The skill argument is not a level.
+    #[error("unknown skill '{0}': give a number from 1 to 5 (fractions allowed)")]
+    UnknownSkill(String),
+    /// `exact` was asked and the name is in use.
+    #[error("the name '{0}' is already in use")]
+    NameTaken(String),
+    /// No name was given and the pool is used up.
+    #[error("every built-in bot name is in use: give the bot a name")]
+    NoNames,
+}
+
+/// Why a bot was not removed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RemoveBotError {
+    /// There are no bots.
+    #[error("there are no bots")]
+    NoBots,
+    /// No bot has that name.
+    #[error("no bot named '{0}' (botlist shows them)")]
+    NotFound(String),
+    /// No match is running.
+    #[error("no map is loaded")]
+    NoMap,
+}
+
+/// Whether bots can join on `map`: it needs a spawn point a player fits at.
+pub fn check_map_hosts_bots(map: &quarry_map::LoadedMap) -> Result<(), AddBotError> {
+    if map.spawn_points().any(|(_, s)| s.fits) { Ok(()) } else { Err(AddBotError::NoSpawnPoints(map.name().to_owned())) }
+}
+
+/// One line of `botlist`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BotRow {
+    /// Slot.
+    pub slot: SlotId,
+    /// Name.
+    pub name: String,
+    /// The skill it plays at now.
+    pub skill: f32,
+    /// Whether the fill added it.
+    pub filled: bool,
+    /// What it is doing.
+    pub status: BrainStatus,
+    /// Its enemy's name.
+    pub enemy: Option<String>,
+    /// Frags.
+    pub frags: i32,
+    /// Counters.
+    pub stats: BotStats,
+}
+
+/// A bot: its brain and how it came.
+#[derive(Debug)]
+struct BotEntry {
+    brain: Brain,
+    filled: bool,
+    /// Order of addition (for "remove the last added").
+    serial: u64,
+}
+
+/// Every bot of the server.
+pub struct BotManager {
+    cvars: Option<BotCvars>,
+    settings: BotSettings,
+    bots: Vec<BotEntry>,
+    nav: NavService,
+    view_cache: ViewCache,
+    traits: Box<dyn TraitSource>,
+    objectives: Option<Box<dyn ObjectiveProvider>>,
+    ignored: Vec<SlotId>,
+    match_key: Option<(u64, WorldId)>,
+    seed: u64,
+    next_fill: u32,
+    next_status: u32,
+    serial: u64,
+    name_cursor: usize,
+    cmds: Vec<(SlotId, UserCmd)>,
+    last_think: Duration,
+    /// Items bots picked up this match, by class.
+    pickups: std::collections::BTreeMap<&'static str, u32>,
+}
+
+impl std::fmt::Debug for BotManager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BotManager").field("bots", &self.bots.len()).field("settings", &self.settings).finish_non_exhaustive()
+    }
+}
+
+impl Default for BotManager {
+    fn default() -> Self {
+        Self::new(BotSettings::default())
+    }
+}
+
+impl BotManager {
+    /// A manager with fixed settings (tests, benches); see [`BotManager::with_cvars`].
+    pub fn new(settings: BotSettings) -> Self {
+        Self {
+            cvars: None,
+            settings,
+            bots: Vec::new(),
+            nav: NavService::default(),
+            view_cache: ViewCache::default(),
+            traits: Box::new(SkillCurve),
+            objectives: None,
+            ignored: Vec::new(),
+            match_key: None,
+            seed: 0,
+            next_fill: 0,
+            next_status: 0,
+            serial: 0,
+            name_cursor: 0,
+            cmds: Vec::new(),
+            last_think: Duration::ZERO,
+            pickups: std::collections::BTreeMap::new(),
+        }
+    }
+
+    /// A manager reading its settings from the registered bot cvars
+    /// (call [`BotManager::update_settings`] each tick or before commands).
+    pub fn with_cvars(cvars: BotCvars) -> Self {
+        Self { cvars: Some(cvars), ..Self::new(BotSettings::default()) }
+    }
+
+    /// Re-reads the cvars (no-op without cvar handles).
+    pub fn update_settings(&mut self, cvars: &quarry_console::CvarSet) {
+        if let Some(c) = self.cvars {
+            self.settings = c.read(cvars);
+        }
+    }
+
+    /// Replaces the settings.
+    pub fn set_settings(&mut self, settings: BotSettings) {
+        self.settings = settings;
+    }
+
+    /// The settings in use.
+    pub fn settings(&self) -> &BotSettings {
+        &self.settings
+    }
+
+    /// Replaces where traits come from (the content layer plugs in here).
+    pub fn set_trait_source(&mut self, source: Box<dyn TraitSource>) {
+        self.traits = source;
+    }
+
+    /// Sets the objective provider of the game type (objective play plugs in here).
+    pub fn set_objective_provider(&mut self, provider: Option<Box<dyn ObjectiveProvider>>) {
+        self.objectives = provider;
+    }
+
+    /// Makes bots ignore (or stop ignoring) the player in `slot` (a
+    /// no-target flag: chatting, in a menu, an admin).
+    pub fn set_ignored(&mut self, slot: SlotId, ignored: bool) {
+        self.ignored.retain(|s| *s != slot);
+        if ignored {
+            self.ignored.push(slot);
+        }
+    }
+
+    /// How many bots there are.
+    pub fn len(&self) -> usize {
+        self.bots.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.bots.is_empty()
+    }
+
+    /// The slots bots hold, in slot order.
+    pub fn slots(&self) -> Vec<SlotId> {
+        self.bots.iter().map(|b| b.brain.slot).collect()
+    }
+
+    /// How long the last [`BotManager::think`] took (all bots).
+    pub fn last_think(&self) -> Duration {
+        self.last_think
+    }
+
+    /// The navmesh state, one line.
+    pub fn nav_status(&self) -> String {
+        self.nav.describe()
+    }
+
+    /// The navmesh service (for `navmesh info`-style tooling).
+    pub fn nav(&self) -> &NavService {
+        &self.nav
+    }
+
+    /// Items bots picked up in this match, by class name.
+    pub fn pickups(&self) -> &std::collections::BTreeMap<&'static str, u32> {
+        &self.pickups
+    }
+
+    /// The figures of the match so far (see [`crate::report`]).
+    pub fn report(&self, game: &Match) -> crate::report::MatchReport {
+        let rows = self
+            .bots
+            .iter()
+            .map(|b| {
+                let name = game.slots().get(b.brain.slot).map_or_else(|| b.brain.identity.name.clone(), |s| s.userinfo.name.clone());
+                crate::report::BotFigures::new(b.brain.slot, name, b.brain.skill, &b.brain.stats, game.hz())
+            })
+            .collect();
+        crate::report::MatchReport::new(game, rows, &self.pickups, self.nav.describe())
+    }
+
+    /// Counters of the bot in `slot`.
+    pub fn stats(&self, slot: SlotId) -> Option<BotStats> {
+        self.bots.iter().find(|b| b.brain.slot == slot).map(|b| b.brain.stats)
+    }
+
+    fn brain_settings(&self) -> BrainSettings {
+        BrainSettings {
+            pause: self.settings.pause,
+            skill: self.settings.skill,
+            skill_variance: self.settings.skill_variance,
+            debug_aim: self.settings.debug_aim,
+            debug: self.settings.debug,
+        }
+    }
+
+    /// Adds a bot: a real client slot through `Match::connect`, entering the
+    /// game like a remote player that finished loading.
+    pub fn add_bot(&mut self, game: &mut Match, req: AddBot) -> Result<SlotId, AddBotError> {
+        self.add(game, req, false)
+    }
+
+    fn add(&mut self, game: &mut Match, req: AddBot, filled: bool) -> Result<SlotId, AddBotError> {
+        if !self.settings.enable {
+            return Err(AddBotError::Disabled);
+        }
+        if let Some(name) = &req.name {
+            let len = name.chars().count();
+            if len > MAX_NAME_CHARS {
+                return Err(AddBotError::NameTooLong { name: name.clone(), len, max: MAX_NAME_CHARS });
+            }
+        }
+        if let Some(s) = req.skill
+            && !(s.is_finite() && (1.0..=5.0).contains(&s))
+        {
+            return Err(AddBotError::UnknownSkill(s.to_string()));
+        }
+        check_map_hosts_bots(game.map())?;
+        let max = game.slots().max();
+        if game.slots().iter().count() >= max {
+            return Err(AddBotError::Full(max));
+        }
+        self.sync_match(game);
+        self.nav.ensure(game, self.settings.nav_cell_size).map_err(AddBotError::NoNavmesh)?;
+        let name = match req.name {
+            Some(n) => {
+                if req.exact && game.slots().find_by_name(&n).is_some() {
+                    return Err(AddBotError::NameTaken(n));
+                }
+                n
+            }
+            None => {
+                let slots = game.slots();
+                let start = self.name_cursor;
+                let n = pick_name(start, |n| slots.find_by_name(n).is_some()).ok_or(AddBotError::NoNames)?;
+                self.name_cursor = start + 1;
+                n
+            }
+        };
+        let info = UserInfo { name, model: "bot".into(), team_pref: None, handicap: 100 };
+        let slot = game.connect(ClientKind::Bot, info).map_err(|e| match e {
+            SlotError::Full { max } => AddBotError::Full(max),
+            SlotError::NoSuchSlot(_) => AddBotError::Full(max),
+        })?;
+        if let Err(e) = game.enter_game(slot) {
+            game.disconnect(slot);
+            tracing::warn!(target: "quarry_bots", "bot couldn't enter the game: {e}");
+            return Err(AddBotError::Full(max));
+        }
+        let name = game.slots().get(slot).map_or_else(String::new, |s| s.userinfo.name.clone());
+        // The variance roll: fixed for the bot's life, from the match seed and slot.
+        let skill_roll = BotRng::for_slot(self.seed, slot.0, 1).signed();
+        let brain = Brain::new(slot, BotIdentity { name, character: None }, req.skill, skill_roll, self.seed);
+        self.serial += 1;
+        let entry = BotEntry { brain, filled, serial: self.serial };
+        let at = self.bots.partition_point(|b| b.brain.slot < slot);
+        self.bots.insert(at, entry);
+        Ok(slot)
+    }
+
+    /// Removes the bot named `name` (case-insensitive), or the last one
+    /// added; returns its name.
+    pub fn remove_bot(&mut self, game: &mut Match, name: Option<&str>) -> Result<String, RemoveBotError> {
+        self.prune(game);
+        if self.bots.is_empty() {
+            return Err(RemoveBotError::NoBots);
+        }
+        let index = match name {
+            Some(n) => self
+                .bots
+                .iter()
+                .position(|b| game.slots().get(b.brain.slot).is_some_and(|s| s.userinfo.name.eq_ignore_ascii_case(n)))
+                .ok_or_else(|| RemoveBotError::NotFound(n.to_owned()))?,
+            None => self.last_added(|_| true).ok_or(RemoveBotError::NoBots)?,
+        };
+        Ok(self.remove_at(game, index))
+    }
+
+    fn last_added(&self, filter: impl Fn(&BotEntry) -> bool) -> Option<usize> {
+        self.bots.iter().enumerate().filter(|(_, b)| filter(b)).max_by_key(|(_, b)| b.serial).map(|(i, _)| i)
+    }
+
+    fn remove_at(&mut self, game: &mut Match, index: usize) -> String {
+        let entry = self.bots.remove(index);
+        let slot = entry.brain.slot;
+        let name = game.slots().get(slot).map_or_else(|| entry.brain.identity.name.clone(), |s| s.userinfo.name.clone());
+        game.disconnect(slot);
+        name
+    }
+
+    /// Removes every bot; returns how many.
+    pub fn kick_all(&mut self, game: &mut Match) -> usize {
+        self.prune(game);
+        let n = self.bots.len();
+        for entry in std::mem::take(&mut self.bots) {
+            game.disconnect(entry.brain.slot);
+        }
+        n
+    }
+
+    /// A human is connecting to a full server: frees the slot of the
+    /// last bot added (a fill bot first). Returns the freed slot.
+    pub fn make_room_for_human(&mut self, game: &mut Match) -> Option<SlotId> {
+        self.prune(game);
+        if game.slots().iter().count() < game.slots().max() {
+            return None;
+        }
+        let index = self.last_added(|b| b.filled).or_else(|| self.last_added(|_| true))?;
+        let slot = self.bots.get(index).map(|b| b.brain.slot)?;
+        self.remove_at(game, index);
+        Some(slot)
+    }
+
+    /// The `botlist` rows.
+    pub fn list(&self, game: Option<&Match>) -> Vec<BotRow> {
+        let settings = self.brain_settings();
+        self.bots
+            .iter()
+            .map(|b| {
+                let slot = game.and_then(|g| g.slots().get(b.brain.slot));
+                let name = slot.map_or_else(|| b.brain.identity.name.clone(), |s| s.userinfo.name.clone());
+                let status = b.brain.status(None);
+                let alive = game.and_then(|g| g.player_view(b.brain.slot));
+                let status = BrainStatus {
+                    origin: alive.map(|p| p.origin),
+                    health: alive.map_or(0, |p| p.health),
+                    ..status
+                };
+                let enemy = status.enemy.and_then(|e| game.and_then(|g| g.slots().get(e)).map(|s| s.userinfo.name.clone()));
+                BotRow {
+                    slot: b.brain.slot,
+                    name,
+                    skill: if b.brain.stats.alive_ticks > 0 { b.brain.skill } else { b.brain.effective_skill(&settings) },
+                    filled: b.filled,
+                    status,
+                    enemy,
+                    frags: slot.map_or(0, |s| s.score.frags),
+                    stats: b.brain.stats,
+                }
+            })
+            .collect()
+    }
+
+    /// `botlist` as text lines.
+    pub fn list_lines(&self, game: Option<&Match>) -> Vec<String> {
+        let rows = self.list(game);
+        let mut out = Vec::with_capacity(rows.len() + 2);
+        if rows.is_empty() {
+            out.push("no bots".to_owned());
+        } else {
+            out.push(format!("{:>4} {:<16} {:>5} {:<6} {:<14} {:>7} {:<16} {:>5}", "slot", "name", "skill", "state", "goal", "route", "enemy", "frags"));
+            for r in rows {
+                let state = match (r.status.alive, self.settings.pause) {
+                    (_, true) => "paused",
+                    (true, false) => "alive",
+                    (false, false) => "dead",
+                };
+                let route = r.status.route.map_or_else(|| "-".to_owned(), |(i, n)| format!("{i}/{n}"));
+                out.push(format!(
+                    "{:>4} {:<16} {:>5.2} {:<6} {:<14} {:>7} {:<16} {:>5}{}",
+                    r.slot.0,
+                    r.name,
+                    r.skill,
+                    state,
+                    r.status.goal,
+                    route,
+                    r.enemy.unwrap_or_else(|| "-".to_owned()),
+                    r.frags,
+                    if r.filled { "  (fill)" } else { "" }
+                ));
+            }
+        }
+        out.push(self.nav.describe());
+        out
+    }
+
+    /// Lets every bot think and pushes one command per bot slot. Call once
+    /// per tick, right before `Match::step`.
+    pub fn think(&mut self, game: &mut Match) {
+        let started = Instant::now();
+        self.sync_match(game);
+        self.prune(game);
+        self.fill(game);
+        if self.bots.is_empty() {
+            self.last_think = started.elapsed();
+            return;
+        }
+        if let Err(e) = self.nav.ensure(game, self.settings.nav_cell_size) {
+            tracing::debug!(target: "quarry_bots", "no navmesh: {e}");
+        }
+        let settings = self.brain_settings();
+        let period = (game.hz() as f32 / self.settings.think_rate.max(1) as f32).round().max(1.0) as u32;
+        let status_due = self.settings.debug >= 2 && game.tick() >= self.next_status;
+        self.cmds.clear();
+        {
+            let view = BotView::build(game, &mut self.view_cache);
+            for entry in &mut self.bots {
+                entry.brain.record_events(&view);
+            }
+            for ev in &view.events {
+                if let quarry_sim::events::GameEvent::ItemPickup { slot, item, .. } = ev
+                    && self.bots.iter().any(|b| b.brain.slot == *slot)
+                {
+                    *self.pickups.entry(item).or_default() += 1;
+                }
+            }
+            let world = game.map().world();
+            let mut mesh_nav = self.nav.navigator(world);
+            let mut fallback = crate::navigate::StraightNavigator::default();
+            let nav: &mut dyn crate::navigate::Navigator = match mesh_nav.as_mut() {
+                Some(n) => n,
+                None => &mut fallback,
+            };
+            let objectives = self.objectives.as_deref();
+            let routes_before = nav.queries();
+            // Rotate who plans first so a spent budget never starves the same bots.
+            let n = self.bots.len();
+            let first = view.clock.tick as usize % n.max(1);
+            for k in 0..n {
+                let Some(entry) = self.bots.get_mut((first + k) % n) else { continue };
+                let b = &mut entry.brain;
+                let decide = Decide {
+                    perceive: (view.clock.tick + u32::from(b.slot.0)).is_multiple_of(period),
+                    plan: nav.queries() - routes_before < ROUTE_BUDGET,
+                };
+                let cmd = b.tick(&view, nav, self.traits.as_ref(), objectives, &self.ignored, &settings, decide);
+                self.cmds.push((b.slot, cmd));
+                if status_due {
+                    let s = b.status(Some(&view));
+                    let at = s.origin.map_or_else(|| "-".to_owned(), |o| format!("({:.0} {:.0} {:.0})", o.x, o.y, o.z));
+                    tracing::info!(
+                        target: "quarry_bots::status",
+                        "{} {at} hp {} armor {} goal {} route {} enemy {} {}",
+                        b.identity.name,
+                        s.health,
+                        s.armor,
+                        s.goal,
+                        s.route.map_or_else(|| "-".to_owned(), |(i, n)| format!("{i}/{n}")),
+                        s.enemy.map_or_else(|| "-".to_owned(), |e| e.0.to_string()),
+                        if s.firing { "firing" } else { "" }
+                    );
+                }
+            }
+        }
+        if status_due {
+            self.next_status = game.tick() + (STATUS_INTERVAL_S * game.hz() as f32) as u32;
+        }
+        for &(slot, cmd) in &self.cmds {
+            match CmdSink::new(game, slot) {
+                Ok(mut sink) => {
+                    if let Err(e) = sink.push(cmd) {
+                        tracing::debug!(target: "quarry_bots", "slot {}: command refused: {e}", slot.0);
+                    }
+                }
+                Err(e) => tracing::debug!(target: "quarry_bots", "{e}"),
+            }
+        }
+        self.last_think = started.elapsed();
+    }
+
+    /// Notices a new match (map change, restart): brains forget deadlines,
+    /// the fill clock restarts, RNGs re-seed from the new match seed.
+    fn sync_match(&mut self, game: &Match) {
+        let key = (game.seed(), game.world().id());
+        if self.match_key == Some(key) {
+            return;
+        }
+        let first = self.match_key.is_none();
+        self.match_key = Some(key);
+        self.seed = mix64(game.seed());
+        self.next_fill = game.tick();
+        self.next_status = 0;
+        self.view_cache = ViewCache::default();
+        self.pickups.clear();
+        for b in &mut self.bots {
+            b.brain.new_match(self.seed);
+        }
+        if !first {
+            tracing::debug!(target: "quarry_bots", "new match: {} bots carried over", self.bots.len());
+        }
+    }
+
+    /// Drops brains whose slot is no longer a bot's (kicked elsewhere, or a
+    /// human took it).
+    fn prune(&mut self, game: &Match) {
+        self.bots.retain(|b| game.slots().get(b.brain.slot).is_some_and(|s| s.kind == ClientKind::Bot));
+    }
+
+    /// Tops the server up to `bot_minPlayers`, one bot per pass, a pass
+    /// every few seconds; removes fill bots when humans make it too many.
+    fn fill(&mut self, game: &mut Match) {
+        let tick = game.tick();
+        if tick < self.next_fill {
+            return;
+        }
+        let hz = game.hz() as f32;
+        self.next_fill = tick + (FILL_INTERVAL_S * hz) as u32;
+        let want = self.settings.min_players;
+        if !self.settings.enable || want == 0 {
+            return;
+        }
+        let humans = game.slots().iter().filter(|(_, s)| matches!(s.kind, ClientKind::Remote { .. })).count();
+        let players = humans + self.bots.len();
+        if players < want {
+            let skill = None;
+            if let Err(e) = self.add(game, AddBot { name: None, skill, exact: false }, true) {
+                tracing::info!(target: "quarry_bots", "bot_minPlayers: couldn't add a bot: {e}");
+                self.next_fill = tick + (FILL_BACKOFF_S * hz) as u32;
+            }
+        } else if players > want
+            && let Some(i) = self.last_added(|b| b.filled)
+        {
+            let name = self.remove_at(game, i);
+            tracing::info!(target: "quarry_bots", "bot_minPlayers: {name} leaves");
+        }
+        // Keep the slot state honest: a bot slot that never entered is entered now.
+        let stuck: Vec<SlotId> = self
+            .bots
+            .iter()
+            .map(|b| b.brain.slot)
+            .filter(|s| game.slots().get(*s).is_some_and(|s| s.state == SlotState::Connecting))
+            .collect();
+        for s in stuck {
+            let _ = game.enter_game(s);
+        }
+    }
+}

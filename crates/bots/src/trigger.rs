@@ -1,0 +1,235 @@
+//! The trigger: when to press attack, checked in a fixed order each tick.
+//!
+//! 1. The reaction delay of this acquisition has passed.
+//! 2. The target is seen, or was lost less than `suppressionMsec` ago
+//!    (suppressive fire at the believed position).
+//! 3. The view points within the fire cone of the aim point (lead
+//!    included) and slews slower than the hold-fire rate; otherwise the
+//!    time on target starts over.
+//! 4. The aim has sat on target for the settle time (skipped by a
+//!    mistimed-shot mistake).
+//! 5. Single-shot weapons wait for their cadence; after each shot the time
+//!    on target starts over and the lead error is rolled again.
+//! 6. The line of fire is safe (asked through a callback, only now, since
+//!    it traces).
+//! 7. Automatic weapons fire in bursts with rests: asked last, because
+//!    starting a burst changes state.
+//!
+//! Cone, slew gate and settle time are scaled by initiative (see
+//! `content::skill`). Pure apart from the RNG passed in.
+
+use glam::Vec3;
+
+use crate::content::Traits;
+use crate::perception::off_axis_deg;
+use crate::rng::BotRng;
+use crate::view::BotClock;
+
+/// Weapons firing faster than this (ms between shots) are automatic: they fire in bursts.
+pub const AUTOMATIC_INTERVAL_MS: f32 = 250.0;
+
+/// Why the trigger was not pulled (for `bot_debugAim` and tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hold {
+    /// Still reacting.
+    Reaction,
+    /// Nothing seen to shoot at and not suppressing.
+    NoTarget,
+    /// The view is outside the fire cone.
+    Cone,
+    /// The view is slewing too fast.
+    Slew,
+    /// Not on target long enough.
+    Settle,
+    /// Waiting for the weapon's next shot.
+    Cadence,
+    /// The shot would hurt the bot or a teammate, or be useless.
+    Unsafe,
+    /// Resting between bursts.
+    Rest,
+}
+
+/// What the trigger sees this tick.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FireInput {
+    /// The reaction delay has passed.
+    pub reacted: bool,
+    /// The target is seen this tick.
+    pub visible: bool,
+    /// Milliseconds since it was last seen.
+    pub unseen_ms: f32,
+    /// Eye position.
+    pub eye: Vec3,
+    /// View direction.
+    pub forward: Vec3,
+    /// Where the aim wants to point (lead included).
+    pub aim_point: Vec3,
+    /// View slew speed, degrees/s.
+    pub slew: f32,
+    /// Milliseconds between shots of the weapon in hand.
+    pub interval_ms: f32,
+    /// A mistimed-shot mistake is in force.
+    pub hasty: bool,
+}
+
+/// What the trigger did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FireOutcome {
+    /// Attack pressed; `new_shot` when this starts a single shot or a burst
+    /// (the lead error is rolled again).
+    Fire {
+        /// A new single shot or a new burst.
+        new_shot: bool,
+    },
+    /// Held, and why.
+    Hold(Hold),
+}
+
+/// The trigger's memory between ticks.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Trigger {
+    /// Time the aim has sat inside the cone, ms.
+    pub on_target_ms: f32,
+    burst_until: u32,
+    rest_until: u32,
+    next_single: u32,
+}
+
+impl Trigger {
+    /// Forgets everything (a new acquisition).
+    pub fn reset(&mut self) {
+        *self = Self::default();
+    }
+
+    /// Decides this tick. `safe` is asked only when everything else agrees.
+    pub fn decide(
+        &mut self,
+        t: &Traits,
+        input: &FireInput,
+        clock: &BotClock,
+        rng: &mut BotRng,
+        safe: impl FnOnce() -> bool,
+    ) -> FireOutcome {
+        let tick_ms = clock.dt() * 1000.0;
+        if !input.reacted {
+            return FireOutcome::Hold(Hold::Reaction);
+        }
+        let suppressing = input.unseen_ms > 0.0 && input.unseen_ms <= t.suppression_msec;
+        if !input.visible && !suppressing {
+            self.on_target_ms = 0.0;
+            return FireOutcome::Hold(Hold::NoTarget);
+        }
+        let off = off_axis_deg(input.forward, input.eye, input.aim_point);
+        if off > t.effective_fire_cone_deg() {
+            self.on_target_ms = 0.0;
+            return FireOutcome::Hold(Hold::Cone);
+        }
+        if input.slew > t.effective_hold_fire_rate() {
+            self.on_target_ms = 0.0;
+            return FireOutcome::Hold(Hold::Slew);
+        }
+        self.on_target_ms += tick_ms;
+        if !input.hasty && self.on_target_ms < t.effective_settle_msec() {
+            return FireOutcome::Hold(Hold::Settle);
+        }
+        let automatic = input.interval_ms < AUTOMATIC_INTERVAL_MS;
+        if !automatic && clock.tick < self.next_single {
+            return FireOutcome::Hold(Hold::Cadence);
+        }
+        if !safe() {
+            return FireOutcome::Hold(Hold::Unsafe);
+        }
+        if !automatic {
+            self.next_single = clock.after_ms((input.interval_ms * 0.85).max(tick_ms));
+            self.on_target_ms = 0.0;
+            return FireOutcome::Fire { new_shot: true };
+        }
+        if clock.tick < self.burst_until {
+            return FireOutcome::Fire { new_shot: false };
+        }
+        if clock.tick < self.rest_until {
+            self.on_target_ms = 0.0;
+            return FireOutcome::Hold(Hold::Rest);
+        }
+        let spread = (t.burst_max_msec - t.burst_min_msec).max(0.0) as u32;
+        let length = t.burst_min_msec + rng.below(spread.max(1)) as f32;
+        self.burst_until = clock.after_ms(length);
+        self.rest_until = clock.after_ms(length + t.burst_pause_msec);
+        FireOutcome::Fire { new_shot: true }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input() -> FireInput {
+        FireInput {
+            reacted: true,
+            visible: true,
+            unseen_ms: 0.0,
+            eye: Vec3::ZERO,
+            forward: Vec3::X,
+            aim_point: Vec3::new(500.0, 0.0, 0.0),
+            slew: 0.0,
+            interval_ms: 1500.0,
+            hasty: false,
+        }
+    }
+
+    fn run(t: &Traits, i: FireInput, ticks: u32) -> Vec<FireOutcome> {
+        let mut trig = Trigger::default();
+        let mut rng = BotRng::from_seed(5);
+        (1..=ticks).map(|tick| trig.decide(t, &i, &BotClock { tick, hz: 60 }, &mut rng, || true)).collect()
+    }
+
+    #[test]
+    fn settles_before_the_first_shot_then_keeps_cadence() {
+        let t = Traits::at_skill(3.0);
+        let out = run(&t, input(), 240);
+        let first = out.iter().position(|o| matches!(o, FireOutcome::Fire { .. })).expect("fires");
+        let settle_ticks = (t.effective_settle_msec() / (1000.0 / 60.0)).ceil() as usize;
+        assert_eq!(first + 1, settle_ticks, "first shot after the settle time");
+        let shots = out.iter().filter(|o| matches!(o, FireOutcome::Fire { .. })).count();
+        assert!((2..=4).contains(&shots), "railgun cadence over 4 s: {shots}");
+    }
+
+    #[test]
+    fn cone_slew_reaction_and_safety_hold_fire() {
+        let t = Traits::at_skill(5.0);
+        let wide = FireInput { aim_point: Vec3::new(500.0, 60.0, 0.0), ..input() };
+        assert!(run(&t, wide, 60).iter().all(|o| *o == FireOutcome::Hold(Hold::Cone)));
+        let slewing = FireInput { slew: 1000.0, ..input() };
+        assert!(run(&t, slewing, 60).iter().all(|o| *o == FireOutcome::Hold(Hold::Slew)));
+        let reacting = FireInput { reacted: false, ..input() };
+        assert!(run(&t, reacting, 60).iter().all(|o| *o == FireOutcome::Hold(Hold::Reaction)));
+        let mut trig = Trigger::default();
+        let mut rng = BotRng::from_seed(1);
+        let outs: Vec<_> = (1..60).map(|tick| trig.decide(&t, &input(), &BotClock { tick, hz: 60 }, &mut rng, || false)).collect();
+        assert!(outs.contains(&FireOutcome::Hold(Hold::Unsafe)));
+        assert!(!outs.iter().any(|o| matches!(o, FireOutcome::Fire { .. })));
+    }
+
+    #[test]
+    fn suppression_fires_briefly_after_losing_sight() {
+        let t = Traits::at_skill(1.0);
+        let lost = FireInput { visible: false, unseen_ms: 300.0, hasty: true, ..input() };
+        assert!(run(&t, lost, 5).iter().any(|o| matches!(o, FireOutcome::Fire { .. })));
+        let long_gone = FireInput { unseen_ms: 5000.0, ..lost };
+        assert!(run(&t, long_gone, 5).iter().all(|o| *o == FireOutcome::Hold(Hold::NoTarget)));
+        let s5 = Traits::at_skill(5.0);
+        assert!(run(&s5, lost, 5).iter().all(|o| *o == FireOutcome::Hold(Hold::NoTarget)), "skill 5 does not suppress");
+    }
+
+    #[test]
+    fn automatic_weapons_fire_in_bursts_with_rests() {
+        let t = Traits::at_skill(2.0);
+        let mg = FireInput { interval_ms: 100.0, hasty: true, ..input() };
+        let out = run(&t, mg, 600);
+        let firing = out.iter().filter(|o| matches!(o, FireOutcome::Fire { .. })).count();
+        let rests = out.iter().filter(|o| **o == FireOutcome::Hold(Hold::Rest)).count();
+        assert!(rests > 0 && firing > rests, "duty cycle: {firing} firing, {rests} resting");
+        let bursts = out.iter().filter(|o| **o == FireOutcome::Fire { new_shot: true }).count();
+        assert!(bursts >= 5, "{bursts} bursts in 10 s");
+    }
+}

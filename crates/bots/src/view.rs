@@ -1,0 +1,345 @@
+//! [`BotView`]: the read-only picture of a match the bot layers work from.
+//!
+//! Built once per server tick from `&Match` (never `&mut`), before any bot
+//! thinks, so every bot of a tick sees the same world: players by slot,
+//! available items, flying projectiles, this tick's events, the map for
+//! line-of-sight traces and the live settings. The layers never touch the
+//! ECS world themselves, and nothing here can change it.
+//!
+//! Queries against a `&World` need a `QueryState`; those are kept in a
+//! [`ViewCache`] between ticks (rebuilt when a new match starts) so
+//! building a view costs a handful of component reads per entity.
+
+use bevy_ecs::prelude::*;
+use bevy_ecs::world::WorldId;
+use glam::Vec3;
+use quarry_map::LoadedMap;
+use quarry_sim::components::{Armor, Body, CurrentCmd, Health, Inventory, Life, NetId, Powerups};
+use quarry_sim::events::GameEvent;
+use quarry_sim::items::drop::Dropped;
+use quarry_sim::items::{Gift, Item, ItemSpawn};
+use quarry_sim::slots::{ClientKind, MAX_SLOTS, SlotState};
+use quarry_sim::scene::Obstacle;
+use quarry_sim::weapons::{Projectile, WeaponTable};
+use quarry_sim::{Buttons, Match, Settings, SlotId, Team};
+
+/// Match time as the bots count it: ticks and the tick rate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BotClock {
+    /// The tick the next step will simulate.
+    pub tick: u32,
+    /// Ticks per second.
+    pub hz: u32,
+}
+
+impl BotClock {
+    /// Seconds per tick.
+    pub fn dt(&self) -> f32 {
+        1.0 / self.hz.max(1) as f32
+    }
+
+    /// Ticks in `ms` milliseconds, rounded to the nearest tick (0 for 0 or less).
+    pub fn ticks_ms(&self, ms: f32) -> u32 {
+        if ms.is_nan() || ms <= 0.0 {
+            return 0;
+        }
+        (ms * self.hz.max(1) as f32 / 1000.0).round().min(u32::MAX as f32 / 2.0) as u32
+    }
+
+    /// The tick `ms` milliseconds from now.
+    pub fn after_ms(&self, ms: f32) -> u32 {
+        self.tick.saturating_add(self.ticks_ms(ms))
+    }
+
+    /// Milliseconds since `tick` (0 if in the future).
+    pub fn ms_since(&self, tick: u32) -> f32 {
+        self.tick.saturating_sub(tick) as f32 * 1000.0 / self.hz.max(1) as f32
+    }
+
+    /// Seconds since the match began (for periodic signals such as tremor).
+    pub fn seconds(&self) -> f32 {
+        // Wrapped at one hour so sin() arguments keep their precision.
+        (self.tick % (self.hz.max(1) * 3600)) as f32 / self.hz.max(1) as f32
+    }
+}
+
+/// One player as a bot may see it (perception decides what it may *know*).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlayerSnap {
+    /// Slot.
+    pub slot: SlotId,
+    /// Team.
+    pub team: Team,
+    /// Whether a bot holds the slot (for status output only; never for behaviour).
+    pub is_bot: bool,
+    /// Alive.
+    pub alive: bool,
+    /// Box origin.
+    pub origin: Vec3,
+    /// Velocity, units/s.
+    pub velocity: Vec3,
+    /// Box mins, relative to origin.
+    pub mins: Vec3,
+    /// Box maxs, relative to origin.
+    pub maxs: Vec3,
+    /// Eye position.
+    pub eye: Vec3,
+    /// View pitch, degrees (positive down).
+    pub pitch: f32,
+    /// View yaw, degrees.
+    pub yaw: f32,
+    /// Standing on walkable ground.
+    pub on_ground: bool,
+    /// Liquid depth 0..=3.
+    pub water_level: u8,
+    /// Health.
+    pub health: i32,
+    /// Normal maximum health.
+    pub max_health: i32,
+    /// Armor.
+    pub armor: i32,
+    /// Weapons and ammo.
+    pub inventory: Inventory,
+    /// Powerup expiry ticks.
+    pub powerups: Powerups,
+    /// Attack held in the command it last played.
+    pub attacking: bool,
+    /// Recently teleported (the view should not track across the jump).
+    pub teleported: bool,
+}
+
+impl PlayerSnap {
+    /// Centre of the box.
+    pub fn center(&self) -> Vec3 {
+        self.origin + (self.mins + self.maxs) * 0.5
+    }
+
+    /// Whether a powerup expiring at `until` is active at `tick`.
+    pub fn has_powerup(&self, tick: u32) -> bool {
+        let p = &self.powerups;
+        [p.quad, p.haste, p.regen, p.invis].iter().any(|&u| Powerups::active(u, tick))
+    }
+}
+
+/// One pickup.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ItemSnap {
+    /// Stable id.
+    pub id: NetId,
+    /// Class name (`item_armor_body`).
+    pub classname: &'static str,
+    /// What it gives.
+    pub gift: Gift,
+    /// Centre of its pickup box.
+    pub origin: Vec3,
+    /// Half-extents of its pickup box.
+    pub half: Vec3,
+    /// Can be taken now.
+    pub available: bool,
+    /// When hidden: the tick it comes back.
+    pub respawn_at: u32,
+    /// A weapon someone dropped.
+    pub dropped: bool,
+}
+
+/// One projectile in flight (or resting).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProjectileSnap {
+    /// Who fired it.
+    pub owner: SlotId,
+    /// Weapon number.
+    pub weapon: u8,
+    /// Position.
+    pub origin: Vec3,
+    /// Velocity.
+    pub velocity: Vec3,
+}
+
+/// What the item query reads (dropped weapons are told apart with a
+/// `get`: a query naming `Dropped` fails until the first weapon drops).
+type ItemQuery = (Entity, &'static NetId, &'static Item, Option<&'static ItemSpawn>);
+
+/// Cached queries for building views of one world. A query over a
+/// component no entity has had yet cannot be built (projectiles before the
+/// first shot); it is retried each tick until it can.
+#[derive(Default)]
+pub struct ViewCache {
+    world: Option<WorldId>,
+    items: Option<QueryState<ItemQuery>>,
+    projectiles: Option<QueryState<(&'static NetId, &'static Projectile)>>,
+}
+
+impl std::fmt::Debug for ViewCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ViewCache").field("world", &self.world).finish_non_exhaustive()
+    }
+}
+
+/// The read-only world a bot decides from.
+pub struct BotView<'a> {
+    /// Time.
+    pub clock: BotClock,
+    /// Players by slot index (`None`: empty slot or no body).
+    pub players: Vec<Option<PlayerSnap>>,
+    /// Map items and dropped weapons, by id.
+    pub items: Vec<ItemSnap>,
+    /// Projectiles, by id.
+    pub projectiles: Vec<ProjectileSnap>,
+    /// Boxes of the living players, for scene traces (shot safety).
+    pub obstacles: Vec<Obstacle>,
+    /// What happened in the last tick.
+    pub events: Vec<GameEvent>,
+    /// The map: traces for sight and safety.
+    pub map: &'a LoadedMap,
+    /// Live settings (movement parameters).
+    pub settings: &'a Settings,
+    /// Weapon numbers, ranges, speeds and splash.
+    pub weapons: &'a WeaponTable,
+    /// Whether teams matter.
+    pub team_game: bool,
+    /// Whether players may move and fight now.
+    pub play_allowed: bool,
+}
+
+impl<'a> BotView<'a> {
+    /// Builds this tick's view of `game`.
+    pub fn build(game: &'a Match, cache: &mut ViewCache) -> Self {
+        let world = game.world();
+        if cache.world != Some(world.id()) {
+            *cache = ViewCache { world: Some(world.id()), ..ViewCache::default() };
+        }
+        if cache.items.is_none() {
+            cache.items = world.try_query();
+        }
+        if cache.projectiles.is_none() {
+            cache.projectiles = world.try_query();
+        }
+        let tick = game.tick().wrapping_add(1);
+        let clock = BotClock { tick, hz: game.hz() };
+        let mut players = vec![None; MAX_SLOTS];
+        for (id, slot) in game.slots().iter() {
+            if slot.state != SlotState::InGame {
+                continue;
+            }
+            let Some(snap) = slot.entity.and_then(|e| player_snap(world, e, id, slot.team, slot.kind, tick)) else {
+                continue;
+            };
+            if let Some(p) = players.get_mut(usize::from(id.0)) {
+                *p = Some(snap);
+            }
+        }
+        let mut items = Vec::new();
+        if let Some(q) = cache.items.as_mut() {
+            for (entity, id, item, spawn) in q.iter(world) {
+                items.push(ItemSnap {
+                    id: *id,
+                    classname: item.classname,
+                    gift: item.gift,
+                    origin: item.origin,
+                    half: item.half,
+                    available: spawn.is_none_or(|s| s.available),
+                    respawn_at: spawn.map_or(0, |s| s.respawn_at),
+                    dropped: world.get::<Dropped>(entity).is_some(),
+                });
+            }
+        }
+        items.sort_by_key(|i| i.id);
+        let mut projectiles = Vec::new();
+        if let Some(q) = cache.projectiles.as_mut() {
+            let mut rows: Vec<(NetId, ProjectileSnap)> = q
+                .iter(world)
+                .map(|(id, p)| (*id, ProjectileSnap { owner: p.owner, weapon: p.weapon, origin: p.origin, velocity: p.velocity }))
+                .collect();
+            rows.sort_by_key(|(id, _)| *id);
+            projectiles = rows.into_iter().map(|(_, p)| p).collect();
+        }
+        let obstacles = players
+            .iter()
+            .flatten()
+            .filter(|p| p.alive)
+            .map(|p| Obstacle { slot: p.slot, origin: p.origin, mins: p.mins, maxs: p.maxs })
+            .collect();
+        let weapons = world.get_resource::<WeaponTable>();
+        Self {
+            clock,
+            players,
+            items,
+            projectiles,
+            obstacles,
+            events: game.events(),
+            map: game.map(),
+            settings: game.settings(),
+            weapons: weapons.unwrap_or_else(|| default_table()),
+            team_game: game.rules().gametype.is_team_game(),
+            play_allowed: game.phase().allows_play(),
+        }
+    }
+
+    /// The player in `slot`, if it has a body.
+    pub fn player(&self, slot: SlotId) -> Option<&PlayerSnap> {
+        self.players.get(usize::from(slot.0)).and_then(Option::as_ref)
+    }
+
+    /// Every player with a body, in slot order.
+    pub fn iter_players(&self) -> impl Iterator<Item = &PlayerSnap> + '_ {
+        self.players.iter().flatten()
+    }
+
+    /// Whether `other` is an enemy of `me` (another player, not a teammate in team games).
+    pub fn is_enemy(&self, me: &PlayerSnap, other: &PlayerSnap) -> bool {
+        me.slot != other.slot && !(self.team_game && me.team == other.team)
+    }
+}
+
+fn default_table() -> &'static WeaponTable {
+    static TABLE: std::sync::OnceLock<WeaponTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(WeaponTable::quake3)
+}
+
+fn player_snap(world: &World, e: Entity, slot: SlotId, team: Team, kind: ClientKind, tick: u32) -> Option<PlayerSnap> {
+    let body = &world.get::<Body>(e)?.0;
+    let health = world.get::<Health>(e).copied();
+    let (mins, maxs) = body.bbox();
+    let eye = body.eye();
+    Some(PlayerSnap {
+        slot,
+        team,
+        is_bot: kind == ClientKind::Bot,
+        alive: world.get::<Life>(e) == Some(&Life::Alive),
+        origin: body.origin,
+        velocity: body.velocity,
+        mins,
+        maxs,
+        eye,
+        pitch: body.pitch,
+        yaw: body.yaw,
+        on_ground: body.on_ground(),
+        water_level: body.water_level,
+        health: health.map_or(0, |h| h.hp),
+        max_health: health.map_or(100, |h| h.max.max(1)),
+        armor: world.get::<Armor>(e).map_or(0, |a| a.points),
+        inventory: world.get::<Inventory>(e).copied().unwrap_or_default(),
+        powerups: world.get::<Powerups>(e).copied().unwrap_or_default(),
+        attacking: world.get::<CurrentCmd>(e).is_some_and(|c| c.cmd.buttons.contains(Buttons::ATTACK)),
+        teleported: body.teleport_time > 0.0 && tick > 0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_conversions() {
+        let c = BotClock { tick: 600, hz: 60 };
+        assert_eq!(c.ticks_ms(1000.0), 60);
+        assert_eq!(c.ticks_ms(8.0), 0);
+        assert_eq!(c.ticks_ms(9.0), 1);
+        assert_eq!(c.ticks_ms(-5.0), 0);
+        assert_eq!(c.ticks_ms(f32::NAN), 0);
+        assert_eq!(c.after_ms(500.0), 630);
+        assert!((c.ms_since(540) - 1000.0).abs() < 1e-3);
+        assert_eq!(c.ms_since(700), 0.0);
+        assert!((c.seconds() - 10.0).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,325 @@
+//! Weapon choice and shot safety.
+//!
+//! **Choice**: every weapon held with ammo gets a range suitability (a
+//! close score and a far score blended by distance, from the table below),
+//! times the bot's weapon bias and an ammo factor. Splash weapons score a
+//! fifth at point-blank range; the gauntlet only scores inside its reach.
+//! Re-evaluated every `weaponSwitchMsec`; with probability `weaponSkill`
+//! the choice is careful, otherwise the weapon in hand is kept if it works
+//! at all. A switch needs the best weapon to beat the one in hand by 18%
+//! and at least 850 ms since the last switch (hysteresis and dwell), unless
+//! the one in hand cannot fire.
+//!
+//! **Safety**: before a shot the line of fire is swept along the *view*
+//! axis (where the round goes, which may be off the aim ray by the whole
+//! fire cone): a hitscan ray, or a projectile's arc in steps. A shot that
+//! would hit a teammate, or whose splash would reach the bot itself or a
+//! teammate, is unsafe; a shot that would hit a wall short of the target
+//! with no splash reaching it is useless.
+
+use glam::Vec3;
+use quarry_map::Contents;
+use quarry_sim::SlotId;
+use quarry_sim::components::Inventory;
+use quarry_sim::scene::SceneTrace;
+use quarry_sim::weapons::{WeaponDef, WeaponKind, WeaponTable, distance_to_box};
+
+use crate::content::{Traits, WeaponBias};
+use crate::rng::BotRng;
+use crate::view::{BotClock, BotView, PlayerSnap};
+
+/// Range below which range suitability is the close score, units.
+const CLOSE_RANGE: f32 = 250.0;
+/// Range above which it is the far score, units.
+const FAR_RANGE: f32 = 1000.0;
+/// The range assumed with no enemy (a general-purpose pick).
+pub const NO_ENEMY_RANGE: f32 = 1000.0;
+/// Minimum time between switches, ms.
+pub const SWITCH_DWELL_MS: f32 = 850.0;
+/// How much better the best weapon must score to replace the one in hand.
+pub const SWITCH_MARGIN: f32 = 1.18;
+
+/// How a weapon suits distances: score up close, score far away, and the
+/// range the bot likes to fight at with it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RangeProfile {
+    /// Score at or under 250 units.
+    pub close: f32,
+    /// Score at or beyond 1000 units.
+    pub far: f32,
+    /// Preferred fighting range, units.
+    pub preferred: f32,
+}
+
+/// The range profile of a weapon: by table name for the Quake 3 roster,
+/// else derived from what it is (so a custom weapon table still works).
+pub fn profile(def: &WeaponDef) -> RangeProfile {
+    let p = |close, far, preferred| RangeProfile { close, far, preferred };
+    match def.name.as_str() {
+        "shotgun" => p(12.0, 2.0, 220.0),
+        "lightning_gun" => p(11.0, 8.0, 420.0),
+        "rocket_launcher" => p(10.0, 9.0, 560.0),
+        "plasma_gun" => p(9.0, 7.0, 500.0),
+        "railgun" => p(5.0, 12.0, 900.0),
+        "machinegun" => p(4.0, 5.0, 600.0),
+        "grenade_launcher" => p(3.0, 3.0, 480.0),
+        "gauntlet" => p(1.0, 1.0, 72.0),
+        _ => match def.kind {
+            WeaponKind::Melee => p(1.0, 1.0, 72.0),
+            WeaponKind::Hitscan if def.pellets > 1 => p(10.0, 2.0, 250.0),
+            WeaponKind::Hitscan => p(5.0, 6.0, 600.0),
+            WeaponKind::Projectile => p(7.0, 5.0, 500.0),
+        },
+    }
+}
+
+fn smoothstep(x: f32) -> f32 {
+    let x = x.clamp(0.0, 1.0);
+    x * x * (3.0 - 2.0 * x)
+}
+
+/// How well `def` suits fighting at `range` units (0: useless there).
+pub fn suitability(def: &WeaponDef, range: f32) -> f32 {
+    let p = profile(def);
+    if def.kind == WeaponKind::Melee {
+        return if range <= def.range + 64.0 { 14.0 } else { 0.1 };
+    }
+    let b = smoothstep((range - CLOSE_RANGE) / (FAR_RANGE - CLOSE_RANGE));
+    let mut s = p.close + (p.far - p.close) * b;
+    if def.has_splash() && range < def.splash_radius + 48.0 {
+        s *= 0.2;
+    }
+    if def.kind == WeaponKind::Hitscan && def.range > 0.0 && range > def.range {
+        s *= 0.1;
+    }
+    s
+}
+
+/// Ammo factor: full from five shots up, less when nearly empty.
+fn ammo_factor(def: &WeaponDef, inv: &Inventory) -> f32 {
+    if !def.uses_ammo() {
+        return 1.0;
+    }
+    let shots = inv.ammo_of(def.number) as f32 / def.ammo_use.max(1) as f32;
+    (0.4 + 0.12 * shots).min(1.0)
+}
+
+/// The score of weapon `n` for this bot at `range` (0 if it cannot fire).
+pub fn score(table: &WeaponTable, inv: &Inventory, n: u8, range: f32, bias: &WeaponBias) -> f32 {
+    match table.get(n) {
+        Some(def) if table.can_fire(inv, n) => suitability(def, range) * bias.of(n) * ammo_factor(def, inv),
+        _ => 0.0,
+    }
+}
+
+/// Weapon choice with hysteresis.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct WeaponChoice {
+    /// The weapon the bot asks for.
+    pub wanted: u8,
+    last_switch: u32,
+    next_eval: u32,
+}
+
+impl WeaponChoice {
+    /// Forgets the choice (a new life).
+    pub fn reset(&mut self) {
+        *self = Self::default();
+    }
+
+    /// Re-evaluates when due and returns the weapon to ask for.
+    /// `frozen` (a wrong-weapon mistake) keeps whatever is in hand.
+    #[expect(clippy::too_many_arguments, reason = "the inputs of one decision")]
+    pub fn choose(
+        &mut self,
+        table: &WeaponTable,
+        inv: &Inventory,
+        range: Option<f32>,
+        t: &Traits,
+        bias: &WeaponBias,
+        frozen: bool,
+        clock: &BotClock,
+        rng: &mut BotRng,
+    ) -> u8 {
+        let in_hand = inv.switching_to.unwrap_or(inv.current);
+        if self.wanted == 0 {
+            self.wanted = in_hand;
+        }
+        let current_ok = table.can_fire(inv, self.wanted);
+        if clock.tick < self.next_eval && current_ok {
+            return self.wanted;
+        }
+        self.next_eval = clock.after_ms(t.weapon_switch_msec);
+        if frozen && current_ok {
+            return self.wanted;
+        }
+        let range = range.unwrap_or(NO_ENEMY_RANGE);
+        let current = score(table, inv, self.wanted, range, bias);
+        let careful = rng.chance(t.weapon_skill);
+        if !careful && current > 0.0 {
+            return self.wanted;
+        }
+        let best = table
+            .iter()
+            .map(|d| (d.number, score(table, inv, d.number, range, bias)))
+            .filter(|(_, s)| *s > 0.0)
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+        let Some((best, best_score)) = best else { return self.wanted };
+        let dwelled = clock.ms_since(self.last_switch) >= SWITCH_DWELL_MS || self.last_switch == 0;
+        if best != self.wanted && (current <= 0.0 || (dwelled && best_score >= SWITCH_MARGIN * current)) {
+            self.wanted = best;
+            self.last_switch = clock.tick;
+        }
+        self.wanted
+    }
+}
+
+/// How a projectile of `def` flies (None for hitscan and melee).
+pub fn ballistics(def: &WeaponDef, gravity: f32) -> Option<crate::aim::Ballistics> {
+    (def.kind == WeaponKind::Projectile).then(|| crate::aim::Ballistics {
+        speed: def.speed,
+        gravity: if def.gravity { gravity } else { 0.0 },
+        lift_speed: def.speed * def.aim_lift / (1.0 + def.aim_lift * def.aim_lift).sqrt(),
+    })
+}
+
+/// Whether a shot of `def` along `forward` from `eye` at `target` (about
+/// `aim_dist` away) is safe (no teammate or self harm) and, unless
+/// `suppressing`, useful (it reaches the target or splashes it).
+#[expect(clippy::too_many_arguments, reason = "the inputs of one check")]
+pub fn shot_is_safe(
+    view: &BotView<'_>,
+    me: &PlayerSnap,
+    target: SlotId,
+    def: &WeaponDef,
+    eye: Vec3,
+    forward: Vec3,
+    aim_dist: f32,
+    suppressing: bool,
+) -> bool {
+    let scene = SceneTrace { world: view.map.world(), obstacles: &view.obstacles, skip: Some(me.slot) };
+    let teammate = |s: SlotId| view.team_game && s != target && view.player(s).is_some_and(|p| p.team == me.team);
+    match def.kind {
+        WeaponKind::Melee | WeaponKind::Hitscan => {
+            let reach = if def.range > 0.0 { def.range.min(aim_dist + 64.0) } else { aim_dist + 64.0 };
+            let hit = scene.trace_scene(eye, eye + forward * reach, Vec3::ZERO, Vec3::ZERO, Contents::MASK_SHOT);
+            match hit.player {
+                Some(s) if teammate(s) => false,
+                Some(_) => true,
+                None => suppressing || hit.trace.fraction >= 1.0 || hit.trace.fraction * reach >= aim_dist - 48.0,
+            }
+        }
+        WeaponKind::Projectile => {
+            let gravity = if def.gravity { view.settings.movement.gravity } else { 0.0 };
+            let mut dir = forward;
+            dir.z += def.aim_lift;
+            let vel = dir.normalize_or(forward) * def.speed;
+            let flight = (aim_dist / def.speed.max(1.0)).clamp(0.01, 2.0) + 0.1;
+            let steps = ((def.speed * flight / 48.0).ceil() as usize).clamp(6, 48);
+            let mut at = eye;
+            let mut impact = None;
+            for i in 1..=steps {
+                let t = flight * i as f32 / steps as f32;
+                let next = eye + vel * t - Vec3::Z * (0.5 * gravity * t * t);
+                let hit = scene.trace_scene(at, next, Vec3::ZERO, Vec3::ZERO, Contents::MASK_SHOT);
+                if hit.trace.fraction < 1.0 || hit.trace.start_solid {
+                    impact = Some((hit.trace.end, hit.player, t * hit.trace.fraction.max(0.0)));
+                    break;
+                }
+                at = next;
+            }
+            let Some((point, player, t)) = impact else { return true };
+            if player.is_some_and(teammate) {
+                return false;
+            }
+            if def.has_splash() {
+                // Splash reaching the bot (where it will be) or a teammate is unsafe.
+                let reach = def.splash_radius + 8.0;
+                let me_then = me.origin + me.velocity * t;
+                if distance_to_box(point, me_then, me.mins, me.maxs) < reach {
+                    return false;
+                }
+                for p in view.iter_players() {
+                    if p.alive && teammate(p.slot) && distance_to_box(point, p.origin + p.velocity * t, p.mins, p.maxs) < reach {
+                        return false;
+                    }
+                }
+            }
+            if player.is_some() || suppressing {
+                return true;
+            }
+            // Hit the world: useful only if the splash reaches the target.
+            view.player(target).is_some_and(|p| {
+                def.has_splash() && distance_to_box(point, p.origin + p.velocity * t, p.mins, p.maxs) < def.splash_radius * 0.8
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> WeaponTable {
+        WeaponTable::quake3()
+    }
+
+    fn inv_with(weapons: &[(u8, i32)]) -> Inventory {
+        let mut inv = Inventory::default();
+        for &(w, ammo) in weapons {
+            inv.weapons |= 1 << w;
+            inv.ammo[usize::from(w)] = ammo;
+        }
+        inv.current = weapons.first().map_or(0, |w| w.0);
+        inv
+    }
+
+    #[test]
+    fn range_suitability_prefers_the_right_tool() {
+        let t = table();
+        let get = |n: &str| t.by_name(n).expect("weapon").clone();
+        let (sg, rail, rl) = (get("shotgun"), get("railgun"), get("rocket_launcher"));
+        assert!(suitability(&sg, 200.0) > suitability(&rail, 200.0));
+        assert!(suitability(&rail, 1500.0) > suitability(&sg, 1500.0));
+        assert!(suitability(&rl, 100.0) < suitability(&rl, 400.0) * 0.5, "no rockets at point blank");
+        let lg = get("lightning_gun");
+        assert!(suitability(&lg, 1200.0) < 1.0, "beyond its reach");
+        let g = get("gauntlet");
+        assert!(suitability(&g, 40.0) > 10.0 && suitability(&g, 300.0) < 1.0);
+    }
+
+    #[test]
+    fn choice_has_hysteresis_and_dwell() {
+        let t = table();
+        let traits = Traits { weapon_skill: 1.0, ..Traits::at_skill(5.0) };
+        let bias = WeaponBias::default();
+        let mut rng = BotRng::from_seed(2);
+        let inv = inv_with(&[(2, 100), (3, 10), (7, 10)]);
+        let mut c = WeaponChoice::default();
+        let clock = |tick| BotClock { tick, hz: 60 };
+        assert_eq!(c.choose(&t, &inv, Some(200.0), &traits, &bias, false, &clock(100), &mut rng), 3, "shotgun up close");
+        // Far away next tick: not re-evaluated before weaponSwitchMsec.
+        assert_eq!(c.choose(&t, &inv, Some(1500.0), &traits, &bias, false, &clock(101), &mut rng), 3);
+        assert_eq!(c.choose(&t, &inv, Some(1500.0), &traits, &bias, false, &clock(200), &mut rng), 7, "railgun far");
+        // Close again soon after: the dwell time keeps the railgun.
+        assert_eq!(c.choose(&t, &inv, Some(200.0), &traits, &bias, false, &clock(231), &mut rng), 7);
+        assert_eq!(c.choose(&t, &inv, Some(200.0), &traits, &bias, false, &clock(300), &mut rng), 3);
+        // A weapon out of ammo is replaced at once.
+        let empty = inv_with(&[(3, 0), (2, 50)]);
+        let mut c = WeaponChoice { wanted: 3, ..WeaponChoice::default() };
+        assert_eq!(c.choose(&t, &empty, Some(200.0), &traits, &bias, false, &clock(400), &mut rng), 2);
+    }
+
+    #[test]
+    fn projectile_ballistics_from_the_table() {
+        let t = table();
+        let rl = t.by_name("rocket_launcher").expect("rl");
+        let b = ballistics(rl, 800.0).expect("projectile");
+        assert_eq!((b.speed, b.gravity, b.lift_speed), (900.0, 0.0, 0.0));
+        let gl = t.by_name("grenade_launcher").expect("gl");
+        let g = ballistics(gl, 800.0).expect("projectile");
+        assert_eq!(g.gravity, 800.0);
+        assert!(g.lift_speed > 100.0);
+        assert!(ballistics(t.by_name("railgun").expect("rail"), 800.0).is_none());
+    }
+}

@@ -1,0 +1,44 @@
+//! Shared helpers for the bot tests: matches on the shipped maps, stepping
+//! with the bot manager thinking before each step, as the server does.
+#![allow(dead_code, reason = "each test binary uses a subset of the helpers")]
+
+use std::path::PathBuf;
+
+use quarry_bots::{BotManager, BotSettings};
+use quarry_sim::slots::Slots;
+use quarry_sim::{GameData, Match, Settings};
+
+/// Path of a shipped map.
+pub(crate) fn map_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps").join(format!("{name}.map"))
+}
+
+/// Match settings for tests: live at once, no limits.
+pub(crate) fn test_settings() -> Settings {
+    Settings { warmup: false, fraglimit: 0, timelimit_min: 0.0, ..Settings::default() }
+}
+
+/// A match on a shipped map with `slots` client slots.
+pub(crate) fn match_on(name: &str, seed: u64, slots: usize) -> Match {
+    let map = quarry_map::load(map_path(name), &quarry_map::LoadOptions::default()).expect("shipped map loads");
+    Match::new(map, &GameData::default(), test_settings(), seed, Slots::new(slots), 60).expect("match")
+}
+
+/// A match on map text.
+pub(crate) fn match_on_text(text: &str, seed: u64, slots: usize) -> Match {
+    let map = quarry_map::load_str(text, "test.map", &quarry_map::LoadOptions::default()).expect("test map loads");
+    Match::new(map, &GameData::default(), test_settings(), seed, Slots::new(slots), 60).expect("match")
+}
+
+/// A bot manager with default settings and `bot_skill`.
+pub(crate) fn manager(skill: f32) -> BotManager {
+    BotManager::new(BotSettings { skill, ..BotSettings::default() })
+}
+
+/// Runs `ticks` server ticks: bots think, then the match steps.
+pub(crate) fn run(game: &mut Match, bots: &mut BotManager, ticks: u32) {
+    for _ in 0..ticks {
+        bots.think(game);
+        game.step();
+    }
+}
