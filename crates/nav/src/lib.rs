@@ -68,7 +68,7 @@ mod svg;
 pub use agent::{Agent, MAX_PLANNED_JUMP, SAFE_LANDING_SPEED};
 pub use build::input::{
     MoverSpec, NavInput, PadPush, PadSpec, Seed, SeedKind, TeleporterSpec, doors_open_world,
-    is_touch_door, match_start_world,
+    is_touch_door, item_spot, match_start_world,
 };
 pub use build::offmesh::{JUMPPAD_COST, OffMeshLink, TELEPORT_COST, jump_pad_velocity};
 pub use build::{

@@ -8,13 +8,13 @@ use std::fmt;
 use std::time::Instant;
 
 use glam::Vec3;
-use quarry_map::{EntityId, EntityKind, LoadedMap, Trace};
+use quarry_map::{EntityId, LoadedMap, Trace};
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
 use crate::agent::Agent;
 use crate::build::BuildOptions;
-use crate::build::input::match_start_world;
+use crate::build::input::{item_spot, match_start_world};
 use crate::error::{NavError, RouteError};
 use crate::mesh::NavMesh;
 use crate::route::RouteOptions;
@@ -93,8 +93,9 @@ pub fn reachability_report_in(
     let items: Vec<(EntityId, Vec3, String)> = map
         .entities()
         .iter()
-        .filter(|e| matches!(e.kind, EntityKind::Item(_) | EntityKind::Flag(_)))
-        .filter_map(|e| e.origin.map(|o| (e.id, o, e.classname.clone())))
+        .filter_map(|e| {
+            item_spot(world, map.game(), e).map(|spot| (e.id, spot, e.classname.clone()))
+        })
         .collect();
     let options = RouteOptions {
         string_pull: false,

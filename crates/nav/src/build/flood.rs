@@ -205,10 +205,47 @@ pub(crate) fn flood(
         }
         frontier = next;
     }
+    link_off_centre(&prober, &mut graph, &marks);
     Flood {
         graph,
         seeds_used,
         capped,
+    }
+}
+
+/// Probes into every off-centre node (a seed whose cell centre the box
+/// does not fit) from the nodes around it: the flood's probes aim at cell
+/// centres and never land on such a node, which would leave it a source
+/// with no way in (an item tucked into a corner).
+fn link_off_centre(prober: &Prober<'_>, graph: &mut GraphBuilder, marks: &Marks) {
+    let lonely: Vec<u32> = (0..graph.nodes.len() as u32)
+        .filter(|&n| marks.centred.get(n as usize) == Some(&false))
+        .collect();
+    let reach = prober.agent.jump_height + prober.agent.step_height;
+    for n in lonely {
+        let Some(target) = graph.nodes.get(n as usize).copied() else {
+            continue;
+        };
+        let mut found = Vec::new();
+        for d in DIRS.iter().chain(std::iter::once(&[0, 0])) {
+            let cell = [target.cell[0] + d[0], target.cell[1] + d[1]];
+            for &m in graph.columns.get(&cell).map(Vec::as_slice).unwrap_or(&[]) {
+                let Some(from) = graph.nodes.get(m as usize) else {
+                    continue;
+                };
+                if m == n || (from.origin.z - target.origin.z).abs() > reach {
+                    continue;
+                }
+                if let Some(step) = prober.try_step(from.origin, target.origin.truncate())
+                    && (step.origin.z - target.origin.z).abs() <= prober.agent.step_height
+                {
+                    found.push((m, step.kind));
+                }
+            }
+        }
+        for (m, kind) in found {
+            link(graph, m, n, kind);
+        }
     }
 }
 
@@ -292,8 +329,9 @@ fn centred(prober: &Prober<'_>, floor: Vec3, centre: Vec2) -> (Vec3, bool) {
 
 /// Every step out of the node standing at `origin` in `cell`, except the
 /// directions in `skip`: one probe per neighbour; where that finds no
-/// usable floor (a pit, the void, lava), running jumps over the gap to
-/// cells further along the same direction.
+/// usable floor (a pit, the void, lava) or only a drop, running jumps to
+/// cells further along the same direction that land higher than the drop
+/// would (across a gap, or down onto a platform across a void).
 fn probe_node(
     p: &Prober<'_>,
     grid: &Grid,
@@ -323,9 +361,13 @@ fn probe_node(
                 bad: step_bad.flatten(),
             });
         }
-        if step.is_some() && step_bad != Some(Some(true)) {
-            continue;
-        }
+        // Where walking off this way lands, if anywhere usable: a running
+        // jump across the gap must land higher than that to be worth a link.
+        let below = match (step, step_bad.flatten()) {
+            (Some(_), Some(true)) | (None, _) => f32::NEG_INFINITY,
+            (Some(s), _) if s.kind == LinkKind::Drop => s.origin.z,
+            (Some(_), _) => continue,
+        };
         for k in 2..=gap_cells {
             let far = [cell[0] + d[0] * k, cell[1] + d[1] * k];
             let target = grid.centre(far);
@@ -333,7 +375,7 @@ fn probe_node(
                 break;
             }
             if let Some(s) = p.try_gap_jump(origin, target)
-                && s.origin.z >= origin.z - p.agent.step_height
+                && s.origin.z > below + p.agent.step_height
                 && !bad(p, s.origin)
             {
                 out.push(Found {

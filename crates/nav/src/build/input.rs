@@ -6,7 +6,7 @@
 use glam::Vec3;
 use quarry_map::entities::Push;
 use quarry_map::entities::movers::{Mover, MoverKind};
-use quarry_map::{CollisionWorld, EntityId, EntityKind, LoadedMap};
+use quarry_map::{CollisionWorld, Contents, Entity, EntityId, EntityKind, Game, LoadedMap, Trace};
 use serde::Serialize;
 
 /// Why a point seeds the flood.
@@ -118,8 +118,8 @@ impl NavInput {
                     input.seeds.push(seed(s.spawn_origin, SeedKind::Spawn))
                 }
                 EntityKind::Item(_) | EntityKind::Flag(_) => {
-                    if let Some(o) = e.origin {
-                        input.seeds.push(seed(o, SeedKind::Item));
+                    if let Some(spot) = item_spot(map.world(), map.game(), e) {
+                        input.seeds.push(seed(spot, SeedKind::Item));
                     }
                 }
                 EntityKind::JumpPad(pad) => {
@@ -191,6 +191,35 @@ impl NavInput {
             .map(|m| m.entity)
             .collect()
     }
+}
+
+/// Half size of the box Quake 3 drops items with (`ITEM_RADIUS`).
+const ITEM_RADIUS: f32 = 15.0;
+
+/// Where an item or flag rests when a match starts: Quake 3 drops a
+/// non-suspended item's 30-unit box from its origin onto the floor
+/// (`FinishSpawningItem`); Quake 1 items (whose boxes are not centred on
+/// the origin) and suspended ones stay at their origin. `None` for an
+/// entity without an origin or that is not an item.
+pub fn item_spot(world: &dyn Trace, game: Game, e: &Entity) -> Option<Vec3> {
+    let origin = e.origin?;
+    let suspended = match &e.kind {
+        EntityKind::Item(item) => item.suspended,
+        EntityKind::Flag(_) => false,
+        _ => return None,
+    };
+    if game != Game::Quake3 || suspended {
+        return Some(origin);
+    }
+    let half = Vec3::splat(ITEM_RADIUS);
+    let tr = world.trace(
+        origin,
+        origin - Vec3::Z * 4096.0,
+        -half,
+        half,
+        Contents::SOLID,
+    );
+    Some(if tr.start_solid { origin } else { tr.end })
 }
 
 /// Whether a mover is an ordinary door that opens when touched: not

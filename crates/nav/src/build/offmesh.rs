@@ -41,8 +41,9 @@ pub struct OffMeshLink {
     pub entity: EntityId,
     /// Nodes standing in the trigger (or the one nearest to it).
     pub entries: Vec<NodeId>,
-    /// The node where the player lands or appears.
-    pub exit: NodeId,
+    /// The nodes where the player lands or appears: for a jump pad, where
+    /// its arc lands and the floor under its target (when they differ).
+    pub exits: Vec<NodeId>,
     /// Where the flown arc lands (pads) or the destination (teleporters).
     pub landing: Vec3,
 }
@@ -94,26 +95,31 @@ pub(crate) fn add_off_mesh(
         let centre = (pad.bounds.0 + pad.bounds.1) * 0.5;
         let launch = prober.ground_below(centre, EXIT_SNAP).unwrap_or(centre);
         let landing = fly(prober, pad.bounds, pad.push, launch, centre);
-        let fallback = match pad.push {
+        let aim = match pad.push {
             PadPush::Toward(t) => t,
             PadPush::Velocity(v) => centre + v.normalize_or_zero() * EXIT_FALLBACK,
         };
-        let exit = landing
+        // Where the arc lands, and the floor under the target (Quake 3
+        // mappers put the target over the ledge the pad serves; air control
+        // gets a player there when the arc alone would overshoot).
+        let mut exits: Vec<u32> = landing
             .and_then(|l| nearest(graph, grid, l, EXIT_SNAP))
-            .or_else(|| snap_exit(graph, prober, grid, fallback));
-        let link = connect(
-            graph,
-            prober,
-            grid,
-            pad.bounds,
-            exit,
-            LinkKind::JumpPad,
-            pad.entity,
-            JUMPPAD_COST,
-        );
-        match link {
+            .into_iter()
+            .collect();
+        if let Some(t) = snap_exit(graph, prober, grid, aim)
+            && !exits.contains(&t)
+        {
+            exits.push(t);
+        }
+        let trigger = Trigger {
+            bounds: pad.bounds,
+            kind: LinkKind::JumpPad,
+            entity: pad.entity,
+            cost: JUMPPAD_COST,
+        };
+        match connect(graph, prober, grid, &trigger, &exits) {
             Some(mut l) => {
-                l.landing = landing.unwrap_or(fallback);
+                l.landing = landing.unwrap_or(aim);
                 out.push(l);
             }
             None => warnings.push(format!(
@@ -123,17 +129,16 @@ pub(crate) fn add_off_mesh(
         }
     }
     for tele in &input.teleporters {
-        let exit = snap_exit(graph, prober, grid, tele.destination);
-        match connect(
-            graph,
-            prober,
-            grid,
-            tele.bounds,
-            exit,
-            LinkKind::Teleport,
-            tele.entity,
-            TELEPORT_COST,
-        ) {
+        let exits: Vec<u32> = snap_exit(graph, prober, grid, tele.destination)
+            .into_iter()
+            .collect();
+        let trigger = Trigger {
+            bounds: tele.bounds,
+            kind: LinkKind::Teleport,
+            entity: tele.entity,
+            cost: TELEPORT_COST,
+        };
+        match connect(graph, prober, grid, &trigger, &exits) {
             Some(mut l) => {
                 l.landing = tele.destination;
                 out.push(l);
@@ -147,25 +152,28 @@ pub(crate) fn add_off_mesh(
     out
 }
 
-/// Links every node inside `bounds` (or the node nearest its floor) to `exit`.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "one call site per trigger kind; a struct would only rename them"
-)]
+/// A trigger volume that sends the player elsewhere.
+struct Trigger {
+    bounds: (Vec3, Vec3),
+    kind: LinkKind,
+    entity: EntityId,
+    cost: f32,
+}
+
+/// Links every node inside the trigger (or the node nearest its floor) to each of `exits`.
 fn connect(
     graph: &mut GraphBuilder,
     prober: &Prober<'_>,
     grid: &Grid,
-    bounds: (Vec3, Vec3),
-    exit: Option<u32>,
-    kind: LinkKind,
-    entity: EntityId,
-    cost: f32,
+    t: &Trigger,
+    exits: &[u32],
 ) -> Option<OffMeshLink> {
-    let exit = exit?;
-    let inside = nodes_in_volume(graph, prober, grid, bounds);
+    if exits.is_empty() {
+        return None;
+    }
+    let inside = nodes_in_volume(graph, prober, grid, t.bounds);
     let entries = if inside.is_empty() {
-        let centre = (bounds.0 + bounds.1) * 0.5;
+        let centre = (t.bounds.0 + t.bounds.1) * 0.5;
         let floor = prober.ground_below(centre, EXIT_SNAP).unwrap_or(centre);
         nearest(graph, grid, floor, EXIT_SNAP).into_iter().collect()
     } else {
@@ -176,27 +184,27 @@ fn connect(
         }
         inside
     };
-    let entries: Vec<u32> = entries.into_iter().filter(|&e| e != exit).collect();
+    let entries: Vec<u32> = entries.into_iter().filter(|e| !exits.contains(e)).collect();
     if entries.is_empty() {
         return None;
     }
     for &e in &entries {
-        graph.link(
-            e,
-            Link {
-                to: NodeId(exit),
-                cost,
-                kind,
-                entity: Some(entity),
+        for &x in exits {
+            let link = Link {
+                to: NodeId(x),
+                cost: t.cost,
+                kind: t.kind,
+                entity: Some(t.entity),
                 near_mover: false,
-            },
-        );
+            };
+            graph.link(e, link);
+        }
     }
     Some(OffMeshLink {
-        kind,
-        entity,
+        kind: t.kind,
+        entity: t.entity,
         entries: entries.into_iter().map(NodeId).collect(),
-        exit: NodeId(exit),
+        exits: exits.iter().map(|&x| NodeId(x)).collect(),
         landing: Vec3::ZERO,
     })
 }

@@ -142,6 +142,14 @@ impl<'a> Prober<'a> {
         })
     }
 
+    /// Whether the agent box fits at `origin`.
+    pub(crate) fn fits(&self, origin: Vec3) -> bool {
+        !self
+            .world
+            .trace(origin, origin, self.mins, self.maxs, MASK)
+            .start_solid
+    }
+
     /// Whether the agent box at `origin` overlaps a trigger volume.
     pub(crate) fn in_trigger(&self, origin: Vec3) -> bool {
         self.world

@@ -54,9 +54,11 @@ pub struct Route {
     pub start: Vec3,
     /// The goal as asked.
     pub goal: Vec3,
-    /// The start after projecting it onto the floor (equal if grounded).
+    /// The start after projecting it onto the floor (equal if grounded; the
+    /// nearest touching node's origin if the box cannot stand there).
     pub routed_start: Vec3,
-    /// The goal after projecting it onto the floor.
+    /// The goal after projecting it onto the floor (or the nearest node
+    /// touching it, if the box cannot stand there).
     pub routed_goal: Vec3,
     /// Where to go, in order; the last is the routed goal.
     pub corners: Vec<Corner>,
@@ -159,12 +161,11 @@ impl NavMesh {
         options: &RouteOptions,
     ) -> Result<Route, RouteError> {
         let prober = Prober::new(world, &self.agent, self.cell_size(), &self.passable_doors);
-        let (rs, rg) = (self.project(&prober, start), self.project(&prober, goal));
-        let sn = self
-            .snap(&prober, rs, Toward::Node, options.snap_radius)
+        let (sn, rs) = self
+            .snap_end(&prober, start, Toward::Node, options.snap_radius)
             .ok_or(RouteError::StartOffMesh)?;
-        let gn = self
-            .snap(&prober, rg, Toward::Point, options.snap_radius)
+        let (gn, rg) = self
+            .snap_end(&prober, goal, Toward::Point, options.snap_radius)
             .ok_or(RouteError::GoalOffMesh)?;
         let node = |n: u32| {
             self.graph

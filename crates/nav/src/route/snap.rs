@@ -36,8 +36,63 @@ impl NavMesh {
     /// projected onto the floor below it. `world` is the live world.
     pub fn nearest_node(&self, world: &dyn Trace, point: Vec3, max_radius: f32) -> Option<NodeId> {
         let prober = Prober::new(world, &self.agent, self.cell_size(), &self.passable_doors);
-        let p = self.project(&prober, point);
-        self.snap(&prober, p, Toward::Node, max_radius).map(NodeId)
+        self.snap_end(&prober, point, Toward::Node, max_radius)
+            .map(|(n, _)| NodeId(n))
+    }
+
+    /// Where a route end meets the mesh: its node and the point actually
+    /// routed from or to. The point is projected onto the floor and snapped
+    /// with a walkability proof; a point where the box cannot stand at all
+    /// (an item origin tucked into a corner or on the floor plane, as
+    /// Quake 1 places them) instead takes the nearest node whose box touches
+    /// it, and is replaced by that node's origin.
+    pub(crate) fn snap_end(
+        &self,
+        prober: &Prober<'_>,
+        point: Vec3,
+        toward: Toward,
+        radius: f32,
+    ) -> Option<(u32, Vec3)> {
+        let p = self.project(prober, point);
+        if let Some(n) = self.snap(prober, p, toward, radius) {
+            return Some((n, p));
+        }
+        if !p.is_finite() || prober.fits(p) {
+            return None;
+        }
+        let n = self.touching_node(p)?;
+        self.graph
+            .nodes
+            .get(n as usize)
+            .map(|node| (n, node.origin))
+    }
+
+    /// The nearest node whose standing box touches a point-sized item box at
+    /// `p` (within two half-widths across and a box height up or down).
+    fn touching_node(&self, p: Vec3) -> Option<u32> {
+        let reach = 2.0 * self.agent.half_width + 2.0;
+        let (lo, hi) = (
+            self.cell_of(p - Vec3::splat(reach)),
+            self.cell_of(p + Vec3::splat(reach)),
+        );
+        let mut best: Option<(u32, f32)> = None;
+        for x in lo[0]..=hi[0] {
+            for y in lo[1]..=hi[1] {
+                for &id in self.cells.nodes_in([x, y]) {
+                    let Some(n) = self.graph.nodes.get(id as usize) else {
+                        continue;
+                    };
+                    let d = n.origin - p;
+                    let touches = d.x.abs() <= reach
+                        && d.y.abs() <= reach
+                        && d.z.abs() <= self.agent.height();
+                    if touches && best.is_none_or(|(_, bd)| d.length() < bd) {
+                        best = Some((id, d.length()));
+                    }
+                }
+            }
+        }
+        best.map(|(id, _)| id)
     }
 
     /// `point` moved onto the floor below it if it is more than a step

@@ -39,7 +39,9 @@ impl NavMesh {
         let (Some(from), Some(to)) = (from, graph.nodes.get(link.to.index())) else {
             return false;
         };
-        let target = self.cell_centre(to.cell);
+        // The node's own spot: the centre of its cell, or where an
+        // off-centre seed node stands (what the flood probed toward).
+        let target = to.origin.truncate();
         let adjacent =
             (from.cell[0] - to.cell[0]).abs() <= 1 && (from.cell[1] - to.cell[1]).abs() <= 1;
         let step = if adjacent {
@@ -48,11 +50,5 @@ impl NavMesh {
             prober.try_gap_jump(from.origin, target)
         };
         step.is_some_and(|s| (s.origin.z - to.origin.z).abs() <= self.agent.step_height)
-    }
-
-    /// The centre of a grid cell, in x and y.
-    pub(crate) fn cell_centre(&self, cell: [i32; 2]) -> glam::Vec2 {
-        let s = self.cell_size();
-        glam::Vec2::new((cell[0] as f32 + 0.5) * s, (cell[1] as f32 + 0.5) * s)
     }
 }

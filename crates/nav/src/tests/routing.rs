@@ -37,7 +37,7 @@ fn jump_pad_is_a_one_way_link_that_keeps_entry_and_exit() {
     for &e in &pads[0].entries {
         let out = mesh.links_from(e);
         assert!(
-            out.len() == 1 && out[0].kind == LinkKind::JumpPad,
+            !out.is_empty() && out.iter().all(|l| l.kind == LinkKind::JumpPad),
             "a node in the pad only flies"
         );
     }
@@ -58,7 +58,12 @@ fn jump_pad_is_a_one_way_link_that_keeps_entry_and_exit() {
         pads[0].entries.contains(&entry),
         "entry corner is in the pad: {r}"
     );
-    assert_eq!(r.corners[i].node, Some(pads[0].exit));
+    assert!(
+        r.corners[i]
+            .node
+            .is_some_and(|n| pads[0].exits.contains(&n)),
+        "{r}"
+    );
     assert!(r.corners[i].entity.is_some());
     // Down again by dropping off the platform (192 is within the safe drop).
     let back = route(
