@@ -56,6 +56,10 @@ pub struct Match {
     world: World,
     schedule: Schedule,
     seed: u64,
+    /// Reads every `GameEvent` once, whenever it was written.
+    cursor: bevy_ecs::message::MessageCursor<GameEvent>,
+    /// What happened during the last step (and since the step before it).
+    last_events: Vec<GameEvent>,
 }
 
 impl Match {
@@ -91,7 +95,7 @@ impl Match {
         world.insert_resource(SpawnLoadout::default());
         let mut schedule = crate::schedule::build_schedule();
         crate::install_modules(&mut world, &mut schedule, data);
-        let mut m = Self { world, schedule, seed };
+        let mut m = Self { world, schedule, seed, cursor: Default::default(), last_events: Vec::new() };
         // Re-place carried-over clients on teams for this game type.
         let ids: Vec<SlotId> = m.slots().iter().filter(|(_, s)| s.state == SlotState::InGame).map(|(id, _)| id).collect();
         for id in ids {
@@ -109,6 +113,8 @@ impl Match {
     pub fn step(&mut self) {
         self.world.resource_mut::<MatchClock>().tick += 1;
         self.schedule.run(&mut self.world);
+        let messages = self.world.resource::<Messages<GameEvent>>();
+        self.last_events = self.cursor.read(messages).cloned().collect();
     }
 
     /// Replaces the live settings (read from cvars by the server each tick).
@@ -308,9 +314,10 @@ impl Match {
         self.world.write_message(GameEvent::Print { to: None, text: text.to_owned() });
     }
 
-    /// What happened during the last tick (and anything written since).
+    /// What happened during the last [`Match::step`], including what was
+    /// caused between steps (chat, joins, leaves), each event exactly once.
     pub fn events(&self) -> Vec<GameEvent> {
-        self.world.resource::<Messages<GameEvent>>().iter_current_update_messages().cloned().collect()
+        self.last_events.clone()
     }
 
     /// Every entity a client is shown this tick, sorted by id (for snapshots).

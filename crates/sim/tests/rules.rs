@@ -100,6 +100,8 @@ fn team_chat_never_reaches_the_other_team() {
     let s: Vec<_> = (0..4).map(|i| join(&mut m, &format!("p{i}"), HUMAN)).collect();
     m.say(Some(s[0]), true, "red only").expect("say_team");
     m.say(Some(s[1]), false, "everyone").expect("say");
+    // Chat said between ticks is published with the next tick's events.
+    m.step();
     let chats: Vec<(ChatScope, String)> = m
         .events()
         .into_iter()
@@ -120,6 +122,7 @@ fn team_chat_in_ffa_goes_to_everyone_and_flood_is_limited() {
     let mut m = match_on(&arena_text(4), test_settings(), 1);
     let a = join(&mut m, "a", HUMAN);
     m.say(Some(a), true, "hello").expect("say");
+    m.step();
     assert!(m.events().iter().any(|e| matches!(e, GameEvent::Chat { scope: ChatScope::All, .. })));
     let results: Vec<_> = (0..10).map(|i| m.say(Some(a), false, &format!("spam {i}"))).collect();
     assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 3, "burst of 4, one used above");
@@ -128,6 +131,7 @@ fn team_chat_in_ffa_goes_to_everyone_and_flood_is_limited() {
     let long = "x".repeat(1000);
     run(&mut m, &[a], 120, idle);
     m.say(Some(a), false, &long).expect("long line is cut, not refused");
+    m.step();
     let cut = m.events().into_iter().find_map(|e| match e {
         GameEvent::Chat { text, .. } => Some(text),
         _ => None,

@@ -1,0 +1,214 @@
+//! End to end over real QUIC on 127.0.0.1: the `quarry-server` binary with
+//! a map loaded, and clients that join through the handshake, send commands
+//! and read delta snapshots, exactly as remote players do.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use quarry_net::cert::{Fingerprint, ServerVerification};
+use quarry_net::handshake::{Hello, PROTOCOL_VERSION, RejectReason};
+use quarry_net::reliable::{ChatScope, ClientMessage, DisconnectReason, ServerMessage};
+use quarry_net::snapshot::{EntityKind, dequantize_origin};
+use quarry_net::transport::{ClientConfig, ClientEvent, ClientTransport, TransportSettings};
+use quarry_net::usercmd::WireUserCmd;
+
+struct TestServer {
+    child: Child,
+    stdin: ChildStdin,
+    addr: SocketAddr,
+    fingerprint: Fingerprint,
+    _dir: tempfile::TempDir,
+    output: Arc<Mutex<Vec<String>>>,
+}
+
+impl TestServer {
+    fn start(extra: &[&str]) -> Self {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
+            .arg("--config")
+            .arg(dir.path())
+            .arg("--maps")
+            .arg(&maps)
+            .args(["--port", "0", "+set", "g_warmup", "0", "+map", "q_dm1"])
+            .args(extra)
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn server");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let output = Arc::new(Mutex::new(Vec::new()));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let sink = Arc::clone(&output);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if line.starts_with("listening on udp") {
+                    let _ = tx.send(line.clone());
+                }
+                if let Ok(mut o) = sink.lock() {
+                    o.push(line);
+                }
+            }
+        });
+        let line = rx.recv_timeout(Duration::from_secs(20)).expect("server announces its port");
+        // "listening on udp 0.0.0.0:PORT, certificate fingerprint AB:CD:..."
+        let port: u16 = line
+            .split_whitespace()
+            .nth(3)
+            .and_then(|a| a.trim_end_matches(',').rsplit(':').next().map(str::to_owned))
+            .and_then(|p| p.parse().ok())
+            .expect("port");
+        let fingerprint: Fingerprint = line.rsplit(' ').next().and_then(|f| f.parse().ok()).expect("fingerprint");
+        Self { child, stdin, addr: SocketAddr::from(([127, 0, 0, 1], port)), fingerprint, _dir: dir, output }
+    }
+
+    fn console(&mut self, line: &str) {
+        let _ = writeln!(self.stdin, "{line}");
+    }
+
+    fn output(&self) -> String {
+        self.output.lock().map(|o| o.join("\n")).unwrap_or_default()
+    }
+
+    fn client(&self, name: &str, password: Option<&str>) -> ClientTransport {
+        let hello = Hello {
+            version: PROTOCOL_VERSION,
+            name: name.into(),
+            password: password.map(str::to_owned),
+            ..Hello::default()
+        };
+        let config = ClientConfig {
+            server: self.addr,
+            verification: ServerVerification::Pinned(self.fingerprint),
+            hello,
+            settings: TransportSettings::default(),
+        };
+        ClientTransport::connect(config).expect("connect")
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(5) {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+    }
+}
+
+/// Pumps every client for `duration`, sending a command per 16 ms from `cmd(i, tick)`.
+fn pump(clients: &mut [ClientTransport], duration: Duration, mut cmd: impl FnMut(usize, u32) -> WireUserCmd) -> Vec<Vec<ClientEvent>> {
+    let mut events = vec![Vec::new(); clients.len()];
+    let start = Instant::now();
+    while start.elapsed() < duration {
+        for (i, c) in clients.iter_mut().enumerate() {
+            events[i].extend(c.poll_events());
+            let tick = c.latest_snapshot().map_or(0, |s| s.server_tick) + 1;
+            if c.is_connected() {
+                let _ = c.send_cmd(WireUserCmd { tick, ..cmd(i, tick) });
+            }
+        }
+        std::thread::sleep(Duration::from_millis(16));
+    }
+    events
+}
+
+#[test]
+fn eight_clients_join_move_see_each_other_and_chat() {
+    let server = TestServer::start(&["+set", "g_gametype", "tdm", "+map_restart"]);
+    let mut clients: Vec<ClientTransport> = (0..8).map(|i| server.client(&format!("player{i}"), None)).collect();
+    // Everyone runs forward, each in its own direction.
+    let events = pump(&mut clients, Duration::from_secs(3), |i, _| WireUserCmd {
+        yaw: i as f32 * 45.0,
+        forward: 127,
+        ..WireUserCmd::default()
+    });
+    for (i, evs) in events.iter().enumerate() {
+        assert!(evs.iter().any(|e| matches!(e, ClientEvent::Welcomed(_))), "client {i} was not welcomed: {}", server.output());
+    }
+    // Each client sees the seven others as players, and they have moved.
+    let first: Vec<_> = clients.iter().map(|c| c.latest_snapshot().cloned().expect("a snapshot")).collect();
+    pump(&mut clients, Duration::from_millis(700), |i, _| WireUserCmd { yaw: i as f32 * 45.0 + 90.0, forward: 127, ..WireUserCmd::default() });
+    for (i, c) in clients.iter().enumerate() {
+        let snap = c.latest_snapshot().expect("snapshot");
+        let players: Vec<_> = snap.entities.iter().filter(|e| e.kind == EntityKind::Player).collect();
+        assert_eq!(players.len(), 7, "client {i} sees {} players", players.len());
+        let moved = players
+            .iter()
+            .filter(|p| {
+                first[i].entities.iter().find(|q| q.id == p.id).is_some_and(|q| {
+                    let (a, b) = (dequantize_origin(q.origin), dequantize_origin(p.origin));
+                    (a[0] - b[0]).hypot(a[1] - b[1]) > 20.0
+                })
+            })
+            .count();
+        assert!(moved >= 5, "client {i} saw only {moved} of 7 players move");
+        assert!(snap.player.health > 0, "own player state is present");
+    }
+    // Team chat reaches teammates only; public chat reaches all.
+    clients[0].send_reliable(&ClientMessage::Chat { scope: ChatScope::Team, text: "team only".into() }).expect("chat");
+    clients[1].send_reliable(&ClientMessage::Chat { scope: ChatScope::All, text: "hello all".into() }).expect("chat");
+    let events = pump(&mut clients, Duration::from_millis(800), |_, _| WireUserCmd::default());
+    let heard = |i: usize, text: &str| {
+        events[i].iter().any(|e| matches!(e, ClientEvent::Message(ServerMessage::Chat { text: t, .. }) if t == text))
+    };
+    for i in 0..8 {
+        assert!(heard(i, "hello all"), "client {i} missed public chat");
+    }
+    // Team chat reaches exactly client 0's team (which the snapshots say), and teams are 4-4.
+    let teams: Vec<u8> = clients.iter().map(|c| c.latest_snapshot().map_or(0, |s| s.player.team)).collect();
+    assert_eq!(teams.iter().filter(|t| **t == teams[0]).count(), 4, "teams {teams:?}");
+    for i in 0..8 {
+        assert_eq!(heard(i, "team only"), teams[i] == teams[0], "team chat and client {i} (teams {teams:?})");
+    }
+}
+
+#[test]
+fn wrong_password_and_full_server_are_refused_with_reasons() {
+    let server = TestServer::start(&["+set", "sv_password", "secret", "+set", "sv_maxclients", "2", "+map_restart"]);
+    let mut wrong = vec![server.client("intruder", Some("guess"))];
+    let events = pump(&mut wrong, Duration::from_secs(2), |_, _| WireUserCmd::default());
+    assert!(
+        events[0].iter().any(|e| matches!(e, ClientEvent::Disconnected(DisconnectReason::Rejected(RejectReason::WrongPassword)))),
+        "{:?}",
+        events[0]
+    );
+    let mut ok: Vec<_> = (0..3).map(|i| server.client(&format!("p{i}"), Some("secret"))).collect();
+    let events = pump(&mut ok, Duration::from_secs(2), |_, _| WireUserCmd::default());
+    let welcomed = events.iter().filter(|e| e.iter().any(|x| matches!(x, ClientEvent::Welcomed(_)))).count();
+    let full = events
+        .iter()
+        .filter(|e| e.iter().any(|x| matches!(x, ClientEvent::Disconnected(DisconnectReason::Rejected(RejectReason::Full)))))
+        .count();
+    assert_eq!((welcomed, full), (2, 1));
+}
+
+#[test]
+fn a_vanished_client_is_timed_out_and_its_slot_freed() {
+    let mut server = TestServer::start(&[]);
+    let mut clients = vec![server.client("stays", None), server.client("vanishes", None)];
+    pump(&mut clients, Duration::from_secs(2), |_, _| WireUserCmd::default());
+    let gone = clients.pop().expect("client");
+    gone.vanish();
+    // The idle timeout is 10 s.
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(16) && !server.output().contains("vanishes disconnected") {
+        pump(&mut clients, Duration::from_millis(500), |_, _| WireUserCmd::default());
+    }
+    assert!(server.output().contains("vanishes disconnected: timed out"), "{}", server.output());
+    server.console("status");
+    pump(&mut clients, Duration::from_millis(300), |_, _| WireUserCmd::default());
+    assert!(server.output().contains("1 humans, 0 bots"), "{}", server.output());
+}
