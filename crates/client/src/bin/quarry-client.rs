@@ -1,0 +1,287 @@
+//! `quarry-client`: join a Quarry server, play from a script, at random or
+//! not at all, and print what the server sends.
+//!
+//! Exit codes: 0 after `--duration`, a `quit` step, Ctrl-C or a clean
+//! server disconnect (shutdown); 1 when the connection is refused or fails
+//! (the reason is printed), or the server kicks or loses us; 2 for bad
+//! arguments or a bad script.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::{ArgGroup, Args, Parser, Subcommand};
+use quarry_client::report::{disconnect_line, notice_lines, view_lines};
+use quarry_client::{
+    Client, ClientOptions, ConnectError, DisconnectReason, Driver, Fingerprint, IdleInput, Input,
+    Notice, Progress, RandomInput, ScriptInput, Status, Trust, resolve,
+};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "quarry-client",
+    version,
+    about = "Quarry reference client: join a server, send input, print what it sees"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Join a server and play.
+    Connect(ConnectArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("trust").required(true).args(["fingerprint", "insecure"])))]
+#[command(group(ArgGroup::new("input").args(["script", "random", "idle"])))]
+struct ConnectArgs {
+    /// The server, as HOST:PORT (e.g. 127.0.0.1:27960).
+    target: String,
+    /// Player name.
+    #[arg(long, default_value = "player")]
+    name: String,
+    /// Server password.
+    #[arg(long)]
+    password: Option<String>,
+    /// The server certificate's SHA-256 fingerprint, as the server prints it (AB:CD:…).
+    #[arg(long, value_parser = parse_fingerprint)]
+    fingerprint: Option<Fingerprint>,
+    /// Accept any server certificate (development only: not safe on a real network).
+    #[arg(long)]
+    insecure: bool,
+    /// Play a script of timed steps (see the library docs for the format).
+    #[arg(long, value_name = "FILE")]
+    script: Option<PathBuf>,
+    /// Play at random.
+    #[arg(long)]
+    random: bool,
+    /// Seed for --random.
+    #[arg(long, requires = "random", default_value_t = 1)]
+    seed: u64,
+    /// Send empty commands (the default).
+    #[arg(long)]
+    idle: bool,
+    /// Leave after this many seconds in the game.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    duration: Option<Duration>,
+    /// Commands sent per second.
+    #[arg(long, value_name = "HZ", default_value_t = 60.0, value_parser = parse_rate)]
+    rate: f64,
+    /// Print bytes per second in and out, snapshot rate, loss and ping at the end.
+    #[arg(long)]
+    stats: bool,
+    /// Also print the statistics once a second.
+    #[arg(short, long)]
+    verbose: bool,
+    /// How many nearest entities to print each second.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    nearest: usize,
+    /// Give up joining after this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_seconds)]
+    connect_timeout: Duration,
+}
+
+fn parse_fingerprint(s: &str) -> Result<Fingerprint, String> {
+    s.parse().map_err(|e| format!("{e}"))
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    Duration::try_from_secs_f64(v)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("`{s}` is not a positive number of seconds"))
+}
+
+fn parse_rate(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a rate in Hz"))?;
+    if v.is_finite() && (1.0..=1000.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("`{s}` is not in 1..=1000 Hz"))
+    }
+}
+
+/// Prints to stdout, ignoring a closed pipe (`quarry-client … | head`).
+fn out(line: &str) {
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let Command::Connect(args) = cli.command;
+    let level = if args.verbose { "info" } else { "warn" };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    match connect(&args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("quarry-client: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn input_of(args: &ConnectArgs) -> Result<Box<dyn Input>, quarry_client::ScriptError> {
+    Ok(match (&args.script, args.random) {
+        (Some(path), _) => Box::new(ScriptInput::from_file(path)?),
+        (None, true) => Box::new(RandomInput::new(args.seed)),
+        (None, false) => Box::new(IdleInput),
+    })
+}
+
+fn connect(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
+    let input = match input_of(args) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("quarry-client: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let addr = resolve(&args.target)?;
+    let trust = match args.fingerprint {
+        Some(fp) => Trust::Pinned(fp),
+        None => {
+            eprintln!(
+                "quarry-client: WARNING: --insecure accepts any server certificate; anyone on the path can impersonate the server (development only)"
+            );
+            Trust::InsecureDevelopment
+        }
+    };
+    let mut options = ClientOptions {
+        trust,
+        ..ClientOptions::insecure(addr, args.name.clone())
+    }
+    .connect_timeout(args.connect_timeout);
+    options.password = args.password.clone();
+    let client =
+        Client::connect(options).with_context(|| format!("cannot start connecting to {addr}"))?;
+    out(&format!("connecting to {addr} as {}", args.name));
+
+    let interrupted = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(sig, Arc::clone(&interrupted))
+            .context("installing the signal handler")?;
+    }
+    let mut driver = Driver::new(client, input, args.rate);
+    let code = play(&mut driver, args, &interrupted, addr);
+    if args.stats && driver.client().welcome().is_some() {
+        out(&format!("stats: {}", driver.client().session_stats()));
+    }
+    Ok(code)
+}
+
+/// Runs the driver until the end; returns the exit code.
+fn play(
+    driver: &mut Driver,
+    args: &ConnectArgs,
+    interrupted: &AtomicBool,
+    addr: std::net::SocketAddr,
+) -> ExitCode {
+    let started = Instant::now();
+    let mut joined: Option<Instant> = None;
+    let mut next_report: Option<Instant> = None;
+    loop {
+        let now = Instant::now();
+        let progress = match driver.tick(now) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("quarry-client: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        for n in driver.client_mut().take_notices() {
+            // The end is reported below, with the exit code.
+            if !matches!(n, Notice::Disconnected(_)) {
+                notice_lines(&n).iter().for_each(|l| out(l));
+            }
+        }
+        match progress {
+            Progress::Connecting
+                if now.duration_since(started) > args.connect_timeout + Duration::from_secs(1) =>
+            {
+                eprintln!(
+                    "quarry-client: cannot join {addr}: {}",
+                    ConnectError::NoAnswer(args.connect_timeout)
+                );
+                return ExitCode::from(1);
+            }
+            Progress::Connecting => {}
+            Progress::Playing => {
+                let at = *joined.get_or_insert(now);
+                if args.duration.is_some_and(|d| now.duration_since(at) >= d) {
+                    out("duration reached, leaving");
+                    return leave(driver);
+                }
+            }
+            Progress::Finished => {
+                out("script finished, leaving");
+                return leave(driver);
+            }
+            Progress::Over(reason) if joined.is_none() && driver.client().welcome().is_none() => {
+                eprintln!(
+                    "quarry-client: cannot join {addr}: {}",
+                    ConnectError::from_disconnect(reason, args.connect_timeout)
+                );
+                return ExitCode::from(1);
+            }
+            Progress::Over(reason) => {
+                let clean = matches!(
+                    reason,
+                    DisconnectReason::Quit | DisconnectReason::ServerShuttingDown
+                );
+                if clean {
+                    out(&disconnect_line(&reason));
+                    return ExitCode::SUCCESS;
+                }
+                eprintln!("quarry-client: {}", disconnect_line(&reason));
+                return ExitCode::from(1);
+            }
+        }
+        if interrupted.load(Ordering::Relaxed) {
+            out("interrupted, leaving");
+            return leave(driver);
+        }
+        if driver.client().is_connected() && next_report.is_none_or(|t| now >= t) {
+            next_report = Some(now + Duration::from_secs(1));
+            view_lines(driver.client(), args.nearest)
+                .iter()
+                .for_each(|l| out(l));
+            if args.verbose {
+                out(&format!("  net: {}", driver.client().stats()));
+            }
+        }
+        let until = driver.next_due().map_or(Duration::from_millis(10), |t| {
+            t.saturating_duration_since(Instant::now())
+        });
+        driver
+            .client_mut()
+            .wait(until.min(Duration::from_millis(50)));
+    }
+}
+
+/// Leaves cleanly and waits briefly for the goodbye to go out.
+fn leave(driver: &mut Driver) -> ExitCode {
+    let client = driver.client_mut();
+    client.disconnect();
+    let end = Instant::now() + Duration::from_millis(300);
+    while Instant::now() < end && !matches!(client.status(), Status::Disconnected(_)) {
+        client.wait(Duration::from_millis(20));
+    }
+    ExitCode::SUCCESS
+}

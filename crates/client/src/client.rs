@@ -1,0 +1,397 @@
+//! One connection to a server, polled from the caller's thread.
+//!
+//! Call order: [`Client::connect`] returns at once; call [`Client::pump`]
+//! (never blocks) or [`Client::wait`] (blocks up to a timeout) regularly,
+//! at least as often as you send commands. Each call takes in what the
+//! network delivered: the Welcome, snapshots (applied to [`Client::view`]),
+//! reliable messages (queued as [`Notice`]s, see
+//! [`Client::take_notices`]) and the disconnect. [`Client::join`] is the
+//! blocking shortcut for "connect and wait until in or refused".
+
+use std::collections::{BTreeMap, VecDeque};
+use std::time::{Duration, Instant};
+
+use quarry_net::handshake::Welcome;
+use quarry_net::reliable::{ChatScope, ClientMessage, DisconnectReason, Scoreboard, ServerMessage};
+use quarry_net::transport::{ClientConfig, ClientEvent, ClientTransport};
+use tracing::{debug, warn};
+
+use crate::controls::Controls;
+use crate::error::{ClientError, ConnectError};
+use crate::notice::{ChatLine, Notice};
+use crate::options::ClientOptions;
+use crate::stats::{ClientStats, SessionStats, StatsAverager};
+use crate::view::View;
+
+/// Notices kept when nobody takes them (a load test that never reads
+/// chat must not grow without bound); the oldest are dropped first.
+const MAX_NOTICES: usize = 4096;
+/// Chat lines kept for [`Client::chat_log`].
+const CHAT_LOG: usize = 256;
+/// How many ticks a command may aim beyond the server tick the client
+/// estimates: sending faster than the server ticks would otherwise run
+/// ahead without bound, and the server's input queue is only ~8 deep.
+const MAX_LEAD_TICKS: u32 = 3;
+/// Tick rate assumed if the Welcome says 0.
+const DEFAULT_TICK_RATE: u16 = 60;
+
+/// Where a client is in its life.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Waiting for the QUIC handshake and the Welcome.
+    Connecting,
+    /// In the game.
+    Connected,
+    /// Over, and why (a refusal is `Rejected(reason)`).
+    Disconnected(DisconnectReason),
+}
+
+/// A player's connection: the transport, what it sees, what it was told.
+pub struct Client {
+    transport: ClientTransport,
+    connect_timeout: Duration,
+    status: Status,
+    welcome: Option<Welcome>,
+    map: Option<String>,
+    config_strings: BTreeMap<u16, String>,
+    view: View,
+    snapshot_at: Option<Instant>,
+    notices: VecDeque<Notice>,
+    chat: VecDeque<ChatLine>,
+    scoreboard: Option<Scoreboard>,
+    last_cmd_tick: Option<u32>,
+    cmds_sent: u64,
+    averager: StatsAverager,
+}
+
+impl Client {
+    /// Starts connecting and returns at once; watch [`Client::status`] (or
+    /// use [`Client::join`]). Fails only if the local endpoint cannot start.
+    pub fn connect(options: ClientOptions) -> Result<Self, ConnectError> {
+        let mut settings = options.settings.clone();
+        settings.conn.welcome_timeout = options.connect_timeout;
+        let config = ClientConfig {
+            server: options.server,
+            verification: options.trust.verification(),
+            hello: options.hello(),
+            settings,
+        };
+        let transport = ClientTransport::connect(config)?;
+        Ok(Self {
+            transport,
+            connect_timeout: options.connect_timeout,
+            status: Status::Connecting,
+            welcome: None,
+            map: None,
+            config_strings: BTreeMap::new(),
+            view: View::default(),
+            snapshot_at: None,
+            notices: VecDeque::new(),
+            chat: VecDeque::new(),
+            scoreboard: None,
+            last_cmd_tick: None,
+            cmds_sent: 0,
+            averager: StatsAverager::default(),
+        })
+    }
+
+    /// Connects and blocks until the server lets us in ([`Client::wait_welcome`]).
+    pub fn join(options: ClientOptions) -> Result<Self, ConnectError> {
+        let timeout = options.connect_timeout;
+        let mut c = Self::connect(options)?;
+        c.wait_welcome(timeout)?;
+        Ok(c)
+    }
+
+    /// Blocks until welcomed (returns the Welcome), refused, failed, or
+    /// `timeout` passed. Notices stay queued.
+    pub fn wait_welcome(&mut self, timeout: Duration) -> Result<Welcome, ConnectError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            match &self.status {
+                Status::Connected => {
+                    return self.welcome.clone().ok_or(ConnectError::NoAnswer(timeout));
+                }
+                Status::Disconnected(r) => {
+                    return Err(ConnectError::from_disconnect(
+                        r.clone(),
+                        self.connect_timeout,
+                    ));
+                }
+                Status::Connecting => {}
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(ConnectError::NoAnswer(timeout));
+            }
+            self.wait(left.min(Duration::from_millis(50)));
+        }
+    }
+
+    /// Takes in everything that arrived; never blocks. Returns how many
+    /// transport events were handled.
+    pub fn pump(&mut self) -> usize {
+        let events = self.transport.poll_events();
+        self.absorb(events)
+    }
+
+    /// Like [`Client::pump`], but waits up to `timeout` when nothing is
+    /// pending (for loops without a frame clock).
+    pub fn wait(&mut self, timeout: Duration) -> usize {
+        let events = self.transport.wait_events(timeout);
+        self.absorb(events)
+    }
+
+    fn absorb(&mut self, events: Vec<ClientEvent>) -> usize {
+        let now = Instant::now();
+        let n = events.len();
+        for e in events {
+            match e {
+                ClientEvent::Welcomed(w) => {
+                    self.status = Status::Connected;
+                    self.map = Some(w.map.clone());
+                    self.config_strings = w.config_strings.iter().cloned().collect();
+                    self.welcome = Some(w.clone());
+                    self.notify(Notice::Welcomed(w));
+                }
+                ClientEvent::Snapshot(s) => {
+                    self.view.apply(&s);
+                    self.snapshot_at = Some(now);
+                }
+                ClientEvent::Message(m) => self.handle_message(m),
+                ClientEvent::Disconnected(r) => {
+                    self.status = Status::Disconnected(r.clone());
+                    self.notify(Notice::Disconnected(r));
+                }
+            }
+        }
+        if self.status == Status::Connected {
+            let stats = self.stats();
+            self.averager.sample(now, &stats);
+        }
+        n
+    }
+
+    fn handle_message(&mut self, m: ServerMessage) {
+        match m {
+            ServerMessage::Chat {
+                from,
+                name,
+                scope,
+                text,
+            } => {
+                let line = ChatLine {
+                    from,
+                    name,
+                    scope,
+                    text,
+                };
+                if self.chat.len() == CHAT_LOG {
+                    self.chat.pop_front();
+                }
+                self.chat.push_back(line.clone());
+                self.notify(Notice::Chat(line));
+            }
+            ServerMessage::Print(text) => self.notify(Notice::Print(text)),
+            ServerMessage::Scoreboard(board) => {
+                self.scoreboard = Some(board.clone());
+                self.notify(Notice::Scoreboard(board));
+            }
+            ServerMessage::MapChange {
+                map,
+                config_strings,
+            } => {
+                // Nothing to load in a headless client: say we are ready at once.
+                self.config_strings = config_strings.into_iter().collect();
+                self.view.clear_entities();
+                self.map = Some(map.clone());
+                if let Err(e) = self
+                    .transport
+                    .send_reliable(&ClientMessage::MapLoaded(map.clone()))
+                {
+                    warn!(error = %e, "could not confirm the map change");
+                }
+                self.notify(Notice::MapChange { map });
+            }
+            ServerMessage::ConfigString { index, value } => {
+                self.config_strings.insert(index, value.clone());
+                self.notify(Notice::ConfigString { index, value });
+            }
+            ServerMessage::ConsoleOutput(text) => self.notify(Notice::Console(text)),
+            // The transport turns this into the Disconnected event.
+            ServerMessage::Disconnect(reason) => debug!(%reason, "server says goodbye"),
+        }
+    }
+
+    fn notify(&mut self, n: Notice) {
+        if self.notices.len() == MAX_NOTICES {
+            self.notices.pop_front();
+        }
+        self.notices.push_back(n);
+    }
+
+    /// Where the connection is.
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// Whether the server welcomed us and we are still in.
+    pub fn is_connected(&self) -> bool {
+        self.status == Status::Connected
+    }
+
+    /// The Welcome, once received.
+    pub fn welcome(&self) -> Option<&Welcome> {
+        self.welcome.as_ref()
+    }
+
+    /// The current map (from the Welcome or the last map change).
+    pub fn map(&self) -> Option<&str> {
+        self.map.as_deref()
+    }
+
+    /// The current config strings, by index.
+    pub fn config_strings(&self) -> &BTreeMap<u16, String> {
+        &self.config_strings
+    }
+
+    /// What the client sees (from the newest snapshot).
+    pub fn view(&self) -> &View {
+        &self.view
+    }
+
+    /// Removes and returns the notices collected so far, oldest first.
+    pub fn take_notices(&mut self) -> Vec<Notice> {
+        self.notices.drain(..).collect()
+    }
+
+    /// The last chat lines received (up to 256), oldest first; kept
+    /// whether or not notices were taken.
+    pub fn chat_log(&self) -> impl Iterator<Item = &ChatLine> {
+        self.chat.iter()
+    }
+
+    /// The last scoreboard the server sent.
+    pub fn scoreboard(&self) -> Option<&Scoreboard> {
+        self.scoreboard.as_ref()
+    }
+
+    fn ensure_connected(&self) -> Result<(), ClientError> {
+        match &self.status {
+            Status::Connected => Ok(()),
+            Status::Connecting => Err(ClientError::NotConnected),
+            Status::Disconnected(r) => Err(ClientError::Disconnected(r.clone())),
+        }
+    }
+
+    /// The tick the next command aims at: the newest snapshot's server
+    /// tick plus one, moved on by the time since that snapshot arrived (at
+    /// the Welcome's tick rate), and always after the last command sent.
+    /// `None` before the first snapshot, or when the client already runs 3
+    /// ticks ahead of that estimate (it sends faster than the server ticks).
+    pub fn next_cmd_tick(&self, now: Instant) -> Option<u32> {
+        let snap_tick = self.view.server_tick()?;
+        let rate = self
+            .welcome
+            .as_ref()
+            .map_or(DEFAULT_TICK_RATE, |w| w.tick_rate);
+        let rate = if rate == 0 { DEFAULT_TICK_RATE } else { rate };
+        let since = self
+            .snapshot_at
+            .map_or(Duration::ZERO, |t| now.saturating_duration_since(t));
+        // At most a second of extrapolation: a server that stopped sending
+        // snapshots should not make the client run away.
+        let ahead = (since.as_secs_f64() * f64::from(rate))
+            .floor()
+            .min(f64::from(rate)) as u32;
+        let estimate = snap_tick.saturating_add(1).saturating_add(ahead);
+        let tick = self
+            .last_cmd_tick
+            .map_or(estimate, |last| estimate.max(last.saturating_add(1)));
+        (tick <= estimate.saturating_add(MAX_LEAD_TICKS)).then_some(tick)
+    }
+
+    /// Sends one command, stamped with [`Client::next_cmd_tick`]. Returns
+    /// the tick used, or `None` when no command could be sent yet (no
+    /// snapshot, or sending faster than the server ticks).
+    pub fn send_cmd(&mut self, controls: Controls) -> Result<Option<u32>, ClientError> {
+        self.ensure_connected()?;
+        let Some(tick) = self.next_cmd_tick(Instant::now()) else {
+            return Ok(None);
+        };
+        self.transport.send_cmd(controls.to_wire(tick))?;
+        self.last_cmd_tick = Some(tick);
+        self.cmds_sent += 1;
+        Ok(Some(tick))
+    }
+
+    /// The tick of the last command sent.
+    pub fn last_cmd_tick(&self) -> Option<u32> {
+        self.last_cmd_tick
+    }
+
+    /// Says something to everyone.
+    pub fn say(&mut self, text: impl Into<String>) -> Result<(), ClientError> {
+        self.send(ClientMessage::Chat {
+            scope: ChatScope::All,
+            text: text.into(),
+        })
+    }
+
+    /// Says something to the own team.
+    pub fn say_team(&mut self, text: impl Into<String>) -> Result<(), ClientError> {
+        self.send(ClientMessage::Chat {
+            scope: ChatScope::Team,
+            text: text.into(),
+        })
+    }
+
+    /// Sends a console command line to the server (`score`, `team red`, …).
+    pub fn command(&mut self, line: impl Into<String>) -> Result<(), ClientError> {
+        self.send(ClientMessage::Command(line.into()))
+    }
+
+    /// Sends any reliable message.
+    pub fn send(&mut self, msg: ClientMessage) -> Result<(), ClientError> {
+        self.ensure_connected()?;
+        self.transport.send_reliable(&msg)?;
+        Ok(())
+    }
+
+    /// Leaves cleanly (the server sees `Quit`); the `Disconnected` notice
+    /// follows on the next pump. Dropping the client also leaves cleanly.
+    pub fn disconnect(&mut self) {
+        self.transport.disconnect();
+    }
+
+    /// The connection's current figures.
+    pub fn stats(&self) -> ClientStats {
+        ClientStats::from_conn(
+            &self.transport.stats(),
+            self.view.snapshots_applied(),
+            self.cmds_sent,
+        )
+    }
+
+    /// Averages over the session so far (sampled once a second by pumping).
+    pub fn session_stats(&self) -> SessionStats {
+        self.averager.session()
+    }
+
+    /// Test hook: drops off the network without a word, like a crashed
+    /// client; the server notices only by its idle timeout.
+    pub fn vanish(self) {
+        self.transport.vanish();
+    }
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("status", &self.status)
+            .field("map", &self.map)
+            .field("server_tick", &self.view.server_tick())
+            .field("last_cmd_tick", &self.last_cmd_tick)
+            .finish_non_exhaustive()
+    }
+}

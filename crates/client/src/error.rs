@@ -1,0 +1,93 @@
+//! What can go wrong when connecting and playing.
+
+use std::time::Duration;
+
+use quarry_net::handshake::RejectReason;
+use quarry_net::reliable::DisconnectReason;
+use quarry_net::transport::TransportError;
+
+/// Why a client did not get into the game.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    /// `HOST:PORT` did not resolve to an address.
+    #[error("cannot resolve {target}: {reason}")]
+    Resolve {
+        /// What was given.
+        target: String,
+        /// Why it failed.
+        reason: String,
+    },
+    /// The local endpoint could not start (socket, TLS, runtime).
+    #[error(transparent)]
+    Transport(#[from] TransportError),
+    /// The server answered and refused us ("server is full", "wrong password", …).
+    #[error("{0}")]
+    Rejected(RejectReason),
+    /// Nothing useful came back in time: no server on that port, a
+    /// firewall, or a server too busy to answer.
+    #[error("no answer from the server within {0:?} (is it running on that address and port?)")]
+    NoAnswer(Duration),
+    /// The connection failed another way (certificate pin mismatch,
+    /// protocol error, closed while joining).
+    #[error("connection failed: {0}")]
+    Failed(DisconnectReason),
+}
+
+impl ConnectError {
+    /// Sorts a disconnect that happened before the Welcome into the error
+    /// a player should see.
+    pub fn from_disconnect(reason: DisconnectReason, waited: Duration) -> Self {
+        match reason {
+            DisconnectReason::Rejected(r) => Self::Rejected(r),
+            DisconnectReason::Timeout => Self::NoAnswer(waited),
+            other => Self::Failed(other),
+        }
+    }
+}
+
+/// Why a verb on a connected client failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The server has not welcomed us yet.
+    #[error("not connected yet")]
+    NotConnected,
+    /// The connection is over.
+    #[error("disconnected: {0}")]
+    Disconnected(DisconnectReason),
+    /// The transport refused the send.
+    #[error(transparent)]
+    Transport(#[from] TransportError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_read_like_the_reason() {
+        let e = ConnectError::from_disconnect(
+            DisconnectReason::Rejected(RejectReason::Full),
+            Duration::from_secs(1),
+        );
+        assert_eq!(e.to_string(), "server is full");
+        let e = ConnectError::from_disconnect(
+            DisconnectReason::Rejected(RejectReason::WrongPassword),
+            Duration::from_secs(1),
+        );
+        assert_eq!(e.to_string(), "wrong password");
+        let e = ConnectError::from_disconnect(DisconnectReason::Timeout, Duration::from_secs(2));
+        assert!(
+            e.to_string()
+                .starts_with("no answer from the server within 2s"),
+            "{e}"
+        );
+        let e = ConnectError::from_disconnect(
+            DisconnectReason::ConnectionLost("bad cert".into()),
+            Duration::from_secs(2),
+        );
+        assert_eq!(
+            e.to_string(),
+            "connection failed: connection lost: bad cert"
+        );
+    }
+}

@@ -1,0 +1,76 @@
+//! Quarry's reference client: join a server, send input, see what it sends.
+//!
+//! What it is:
+//!
+//! - [`Client`]: one connection to a server over [`quarry_net::transport`].
+//!   [`Client::pump`] (never blocks) takes in what arrived, applies
+//!   snapshots to a [`View`] (the own player, every other entity by id,
+//!   the nearest ones sorted by distance) and collects [`Notice`]s (chat,
+//!   prints, scoreboards, map changes). [`Client::send_cmd`] sends one
+//!   tick of [`Controls`], stamped with the tick the client aims at;
+//!   [`Client::say`] and [`Client::say_team`] chat; [`Client::stats`]
+//!   reports bytes per second, snapshot rate, loss and ping.
+//! - Input drivers ([`input`]): [`ScriptInput`] (a file of timed
+//!   commands), [`RandomInput`] (seeded random play) and [`IdleInput`].
+//! - [`Driver`]: a client, an input and a command rate; call
+//!   [`Driver::tick`] in a loop. Many drivers run fine from one thread,
+//!   which is how end-to-end and load tests drive N players.
+//! - The `quarry-client` binary (thin: it parses arguments, loops a
+//!   [`Driver`] and prints with [`report`]).
+//!
+//! What it must not do: predict or simulate (it shows what the server
+//! says, nothing more), touch the server's internals (only the wire
+//! protocol in `quarry_net`), or panic on anything a server or a script
+//! file contains.
+//!
+//! ```no_run
+//! use std::time::{Duration, Instant};
+//! use quarry_client::{Client, ClientOptions, Driver, RandomInput};
+//!
+//! let addr = "127.0.0.1:27960".parse().unwrap();
+//! let mut drivers: Vec<Driver> = (0..8)
+//!     .map(|i| {
+//!         let client = Client::connect(ClientOptions::insecure(addr, format!("p{i}"))).unwrap();
+//!         Driver::new(client, Box::new(RandomInput::new(i)), 60.0)
+//!     })
+//!     .collect();
+//! let end = Instant::now() + Duration::from_secs(5);
+//! while Instant::now() < end {
+//!     for d in &mut drivers {
+//!         d.tick(Instant::now()).unwrap();
+//!     }
+//!     std::thread::sleep(Duration::from_millis(5));
+//! }
+//! ```
+
+mod client;
+mod controls;
+mod driver;
+mod error;
+pub mod input;
+mod notice;
+mod options;
+pub mod report;
+mod stats;
+mod view;
+
+pub use client::{Client, Status};
+pub use controls::{Controls, buttons};
+pub use driver::{Driver, Pacer, Progress};
+pub use error::{ClientError, ConnectError};
+pub use input::{
+    Action, Frame, IdleInput, Input, RandomInput, ScriptError, ScriptErrorKind, ScriptInput,
+};
+pub use notice::{ChatLine, Notice};
+pub use options::{ClientOptions, Trust, resolve};
+pub use stats::{ClientStats, SessionStats};
+pub use view::{EntityView, View};
+
+/// The wire types the API above hands out, re-exported so users need not
+/// name `quarry_net` for the common cases.
+pub use quarry_net::{
+    cert::Fingerprint,
+    handshake::{RejectReason, Welcome},
+    reliable::{ChatScope, DisconnectReason, Scoreboard},
+    snapshot::{EntityKind, PlayerState},
+};
