@@ -24,9 +24,18 @@ const TABLE_TICKS: usize = 1800;
 fn setup(bots_wanted: usize) -> (Match, BotManager) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps/q_dm1.map");
     let map = quarry_map::load(path, &quarry_map::LoadOptions::default()).expect("q_dm1 loads");
-    let settings = Settings { warmup: false, fraglimit: 0, timelimit_min: 0.0, ..Settings::default() };
+    let settings = Settings {
+        warmup: false,
+        fraglimit: 0,
+        timelimit_min: 0.0,
+        ..Settings::default()
+    };
     let mut game = Match::new(map, &GameData::default(), settings, 1, Slots::new(64), 60).expect("match");
-    let mut bots = BotManager::new(BotSettings { skill: 3.0, skill_variance: 1.0, ..BotSettings::default() });
+    let mut bots = BotManager::new(BotSettings {
+        skill: 3.0,
+        skill_variance: 1.0,
+        ..BotSettings::default()
+    });
     for _ in 0..bots_wanted {
         bots.add_bot(&mut game, AddBot::default()).expect("bot");
     }
@@ -87,7 +96,10 @@ fn table() {
 fn bench(c: &mut Criterion) {
     table();
     let mut group = c.benchmark_group("bot_think");
-    group.sample_size(20).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(500));
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_millis(500));
     for n in COUNTS {
         let (mut game, mut bots) = setup(n);
         group.bench_function(BenchmarkId::new("think_per_tick", n), |b| {

@@ -21,7 +21,9 @@ fn main() {
     let minutes: f32 = arg(2, "10").parse().unwrap_or(10.0);
     let seed: u64 = arg(3, "1").parse().unwrap_or(1);
     let skill: f32 = arg(4, "3").parse().unwrap_or(3.0);
-    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps").join(format!("{map_name}.map"));
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../maps")
+        .join(format!("{map_name}.map"));
     let map = match quarry_map::load(&path, &quarry_map::LoadOptions::default()) {
         Ok(m) => m,
         Err(e) => {
@@ -29,7 +31,12 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let settings = Settings { warmup: false, fraglimit: 0, timelimit_min: 0.0, ..Settings::default() };
+    let settings = Settings {
+        warmup: false,
+        fraglimit: 0,
+        timelimit_min: 0.0,
+        ..Settings::default()
+    };
     let mut game = match Match::new(map, &GameData::default(), settings, seed, Slots::new(count.max(2)), 60) {
         Ok(g) => g,
         Err(e) => {
@@ -37,7 +44,11 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let mut bots = BotManager::new(BotSettings { skill, skill_variance: 0.0, ..BotSettings::default() });
+    let mut bots = BotManager::new(BotSettings {
+        skill,
+        skill_variance: 0.0,
+        ..BotSettings::default()
+    });
     for _ in 0..count {
         if let Err(e) = bots.add_bot(&mut game, AddBot::default()) {
             eprintln!("addbot: {e}");

@@ -22,7 +22,9 @@ fn main() {
     let matches: u64 = arg(2, "20").parse().unwrap_or(20);
     let minutes: f32 = arg(3, "3").parse().unwrap_or(3.0);
     let map_name = arg(4, "q_duel1");
-    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps").join(format!("{map_name}.map"));
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../maps")
+        .join(format!("{map_name}.map"));
     let mut wins = 0;
     let mut ties = 0;
     let mut accuracy: BTreeMap<(String, String), (u32, u32)> = BTreeMap::new();
@@ -32,15 +34,29 @@ fn main() {
             eprintln!("can't load {}", path.display());
             std::process::exit(2);
         };
-        let settings = Settings { warmup: false, fraglimit: 0, timelimit_min: 0.0, ..Settings::default() };
-        let Ok(mut game) = Match::new(map, &GameData::default(), settings, seed, Slots::new(4), 60) else { std::process::exit(2) };
+        let settings = Settings {
+            warmup: false,
+            fraglimit: 0,
+            timelimit_min: 0.0,
+            ..Settings::default()
+        };
+        let Ok(mut game) = Match::new(map, &GameData::default(), settings, seed, Slots::new(4), 60) else {
+            std::process::exit(2)
+        };
         let mut bots = BotManager::new(BotSettings::default());
         // Alternate who joins first so spawn order does not favour a side.
         let order = if seed % 2 == 0 { [high, low] } else { [low, high] };
         let mut slots = Vec::new();
         for s in order {
             let name = format!("Skill{s}");
-            match bots.add_bot(&mut game, AddBot { name: Some(name), skill: Some(s), exact: false }) {
+            match bots.add_bot(
+                &mut game,
+                AddBot {
+                    name: Some(name),
+                    skill: Some(s),
+                    exact: false,
+                },
+            ) {
                 Ok(slot) => slots.push((s, slot)),
                 Err(e) => {
                     eprintln!("{e}");
@@ -53,7 +69,11 @@ fn main() {
             game.step();
         }
         let frags = |skill: f32| {
-            slots.iter().find(|(s, _)| *s == skill).and_then(|(_, slot)| game.slots().get(*slot)).map_or(0, |s| s.score.frags)
+            slots
+                .iter()
+                .find(|(s, _)| *s == skill)
+                .and_then(|(_, slot)| game.slots().get(*slot))
+                .map_or(0, |s| s.score.frags)
         };
         let (fh, fl) = (frags(high), frags(low));
         if fh > fl {
@@ -79,7 +99,10 @@ fn main() {
     println!("skill {high} won {wins} of {matches} ({ties} ties)");
     println!("accuracy per weapon and skill:");
     for ((skill, weapon), (shots, hits)) in &accuracy {
-        println!("  skill {skill} {weapon:<18} {:5.1}% ({hits}/{shots})", 100.0 * f64::from(*hits) / f64::from((*shots).max(1)));
+        println!(
+            "  skill {skill} {weapon:<18} {:5.1}% ({hits}/{shots})",
+            100.0 * f64::from(*hits) / f64::from((*shots).max(1))
+        );
     }
     println!("mean fresh reaction (table: reactionMsec x (1.5 - initiative)):");
     for (skill, (sum, n)) in &reaction {
@@ -87,6 +110,9 @@ fn main() {
         let t = Traits::at_skill(s);
         let table = t.reaction_msec * t.reaction_scale();
         let mean = sum / (*n).max(1) as f64;
-        println!("  skill {skill}: {mean:6.1} ms, table {table:6.1} ms ({:+.1}%)", 100.0 * (mean / f64::from(table) - 1.0));
+        println!(
+            "  skill {skill}: {mean:6.1} ms, table {table:6.1} ms ({:+.1}%)",
+            100.0 * (mean / f64::from(table) - 1.0)
+        );
     }
 }

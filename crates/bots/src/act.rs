@@ -70,8 +70,14 @@ pub fn compose(intent: &Intent, tick: u32, previous: &UserCmd) -> UserCmd {
         buttons,
         weapon: intent.weapon,
     };
-    debug_assert!(cmd.pitch.is_finite() && cmd.yaw.is_finite(), "bot command angles must be finite");
-    debug_assert!(cmd.forward > -128 && cmd.right > -128, "bot command moves must be in -127..=127");
+    debug_assert!(
+        cmd.pitch.is_finite() && cmd.yaw.is_finite(),
+        "bot command angles must be finite"
+    );
+    debug_assert!(
+        cmd.forward > -128 && cmd.right > -128,
+        "bot command moves must be in -127..=127"
+    );
     cmd
 }
 
@@ -82,28 +88,75 @@ mod tests {
     #[test]
     fn moves_are_relative_to_the_sent_yaw() {
         let prev = UserCmd::default();
-        let c = compose(&Intent { move_dir: Vec3::Y, yaw: 90.0, ..Intent::default() }, 5, &prev);
+        let c = compose(
+            &Intent {
+                move_dir: Vec3::Y,
+                yaw: 90.0,
+                ..Intent::default()
+            },
+            5,
+            &prev,
+        );
         assert_eq!((c.forward, c.right), (127, 0), "facing +y, moving +y is forward");
-        let c = compose(&Intent { move_dir: Vec3::Y, yaw: 0.0, ..Intent::default() }, 5, &prev);
+        let c = compose(
+            &Intent {
+                move_dir: Vec3::Y,
+                yaw: 0.0,
+                ..Intent::default()
+            },
+            5,
+            &prev,
+        );
         assert_eq!((c.forward, c.right), (0, -127), "facing +x, +y is to the left");
-        let c = compose(&Intent { move_dir: Vec3::new(3.0, 0.0, 9.0), yaw: 0.0, ..Intent::default() }, 5, &prev);
+        let c = compose(
+            &Intent {
+                move_dir: Vec3::new(3.0, 0.0, 9.0),
+                yaw: 0.0,
+                ..Intent::default()
+            },
+            5,
+            &prev,
+        );
         assert_eq!(c.forward, 127, "flattened and clamped");
         assert_eq!(c.tick, 5);
     }
 
     #[test]
     fn jump_is_pulsed_and_bad_angles_keep_the_old_view() {
-        let want = Intent { jump: true, ..Intent::default() };
+        let want = Intent {
+            jump: true,
+            ..Intent::default()
+        };
         let first = compose(&want, 1, &UserCmd::default());
         assert!(first.buttons.contains(Buttons::JUMP));
         let second = compose(&want, 2, &first);
         assert!(!second.buttons.contains(Buttons::JUMP), "released after a press");
         let third = compose(&want, 3, &second);
         assert!(third.buttons.contains(Buttons::JUMP));
-        let prev = UserCmd { pitch: 10.0, yaw: 20.0, ..UserCmd::default() };
-        let c = compose(&Intent { pitch: f32::NAN, yaw: 5.0, move_dir: Vec3::splat(f32::NAN), ..Intent::default() }, 4, &prev);
+        let prev = UserCmd {
+            pitch: 10.0,
+            yaw: 20.0,
+            ..UserCmd::default()
+        };
+        let c = compose(
+            &Intent {
+                pitch: f32::NAN,
+                yaw: 5.0,
+                move_dir: Vec3::splat(f32::NAN),
+                ..Intent::default()
+            },
+            4,
+            &prev,
+        );
         assert_eq!((c.pitch, c.yaw, c.forward), (10.0, 20.0, 0));
-        let c = compose(&Intent { yaw: -90.0, ..Intent::default() }, 4, &prev);
+        let c = compose(
+            &Intent {
+                yaw: -90.0,
+                ..Intent::default()
+            },
+            4,
+            &prev,
+        );
         assert_eq!(c.yaw, 270.0);
     }
 }

@@ -55,7 +55,15 @@ pub struct Ballistics {
 /// lead applied (the `aimLead` trait) and `roll` its per-engagement error
 /// multiplier (1.0 exact). The shooter's own velocity leaks in by
 /// `1 - lead` (low skill leads relative to its own motion).
-pub fn lead_point(eye: Vec3, own_vel: Vec3, target: Vec3, target_vel: Vec3, b: &Ballistics, lead: f32, roll: f32) -> Vec3 {
+pub fn lead_point(
+    eye: Vec3,
+    own_vel: Vec3,
+    target: Vec3,
+    target_vel: Vec3,
+    b: &Ballistics,
+    lead: f32,
+    roll: f32,
+) -> Vec3 {
     if b.speed <= 0.0 || !b.speed.is_finite() {
         return target;
     }
@@ -240,7 +248,10 @@ impl AimState {
     /// Advances the view one tick toward `target`. `ballistics` is the held
     /// weapon's projectile (None for hitscan and melee). Returns the view
     /// angles to put in the command.
-    #[expect(clippy::too_many_arguments, reason = "one call per tick with everything the model reads")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one call per tick with everything the model reads"
+    )]
     pub fn update(
         &mut self,
         target: AimTarget,
@@ -253,7 +264,13 @@ impl AimState {
     ) -> (f32, f32) {
         let dt = clock.dt().clamp(0.001, 0.1);
         let point = match target {
-            AimTarget::Enemy { point, velocity, visible, unseen_s, fresh } => {
+            AimTarget::Enemy {
+                point,
+                velocity,
+                visible,
+                unseen_s,
+                fresh,
+            } => {
                 let belief = match self.belief {
                     Some(b) if !fresh => {
                         if frozen {
@@ -325,7 +342,10 @@ impl AimState {
         self.yaw = yaw;
         self.pitch_rate = pitch_rate;
         self.yaw_rate = yaw_rate;
-        debug_assert!(self.pitch.is_finite() && self.yaw.is_finite(), "aim produced a non-finite angle");
+        debug_assert!(
+            self.pitch.is_finite() && self.yaw.is_finite(),
+            "aim produced a non-finite angle"
+        );
         if !(self.pitch.is_finite() && self.yaw.is_finite()) {
             *self = Self::new(0.0, 0.0, 0);
         }
@@ -360,10 +380,20 @@ mod tests {
         let eye = Vec3::new(0.0, 0.0, 50.0);
         let start = Vec3::new(700.0, 0.0, 40.0);
         let vel = Vec3::new(0.0, 320.0, 0.0);
-        let rocket = Ballistics { speed: 900.0, gravity: 0.0, lift_speed: 0.0 };
+        let rocket = Ballistics {
+            speed: 900.0,
+            gravity: 0.0,
+            lift_speed: 0.0,
+        };
         let aim = lead_point(eye, Vec3::ZERO, start, vel, &rocket, 1.0, 1.0);
-        assert!(closest_approach(eye, aim, 900.0, 0.0, start, vel) < 8.0, "led shot hits");
-        assert!(closest_approach(eye, start, 900.0, 0.0, start, vel) > 100.0, "unled shot misses");
+        assert!(
+            closest_approach(eye, aim, 900.0, 0.0, start, vel) < 8.0,
+            "led shot hits"
+        );
+        assert!(
+            closest_approach(eye, start, 900.0, 0.0, start, vel) > 100.0,
+            "unled shot misses"
+        );
         // Half the lead misses by about half the target's travel.
         let half = lead_point(eye, Vec3::ZERO, start, vel, &rocket, 0.5, 1.0);
         assert!(closest_approach(eye, half, 900.0, 0.0, start, vel) > 40.0);
@@ -375,7 +405,11 @@ mod tests {
         // Within a grenade's flat range (v^2/g is about 610 units).
         let start = Vec3::new(350.0, 100.0, 0.0);
         let vel = Vec3::new(-50.0, 200.0, 0.0);
-        let lob = Ballistics { speed: 700.0, gravity: 800.0, lift_speed: 0.0 };
+        let lob = Ballistics {
+            speed: 700.0,
+            gravity: 800.0,
+            lift_speed: 0.0,
+        };
         let aim = lead_point(eye, Vec3::ZERO, start, vel, &lob, 1.0, 1.0);
         assert!(aim.z > 50.0, "aims above to fall onto it");
         assert!(closest_approach(eye, aim, 700.0, 800.0, start, vel) < 16.0);
@@ -383,7 +417,11 @@ mod tests {
         let moving = lead_point(eye, Vec3::new(0.0, 300.0, 0.0), start, vel, &lob, 1.0, 1.0);
         assert!(moving.distance(aim) < 1e-3);
         // A degenerate projectile speed does not lead.
-        let none = Ballistics { speed: 0.0, gravity: 0.0, lift_speed: 0.0 };
+        let none = Ballistics {
+            speed: 0.0,
+            gravity: 0.0,
+            lift_speed: 0.0,
+        };
         assert_eq!(lead_point(eye, Vec3::ZERO, start, vel, &none, 1.0, 1.0), start);
     }
 
@@ -400,7 +438,11 @@ mod tests {
 
     fn settle(skill: f32) -> (f32, f32) {
         // Turn 90 degrees toward a still point; report overshoot and time to settle.
-        let t = Traits { aim_tremor_deg: 0.0, aim_track_error: 0.0, ..Traits::at_skill(skill) };
+        let t = Traits {
+            aim_tremor_deg: 0.0,
+            aim_track_error: 0.0,
+            ..Traits::at_skill(skill)
+        };
         let mut a = AimState::new(0.0, 0.0, 1);
         let clock = |tick| BotClock { tick, hz: 60 };
         let target = AimTarget::Point(Vec3::new(0.0, 1000.0, 0.0));
@@ -428,20 +470,32 @@ mod tests {
 
     #[test]
     fn turning_tracks_a_moving_target_within_a_few_degrees() {
-        let t = Traits { aim_tremor_deg: 0.0, ..Traits::at_skill(5.0) };
+        let t = Traits {
+            aim_tremor_deg: 0.0,
+            ..Traits::at_skill(5.0)
+        };
         let mut a = AimState::new(0.0, 0.0, 2);
         let mut worst: f32 = 0.0;
         for tick in 1..300u32 {
             let time = tick as f32 / 60.0;
             let target = Vec3::new(500.0, -300.0 + 320.0 * time, 0.0);
-            let aim = AimTarget::Enemy { point: target, velocity: Vec3::new(0.0, 320.0, 0.0), visible: true, unseen_s: 0.0, fresh: tick == 1 };
+            let aim = AimTarget::Enemy {
+                point: target,
+                velocity: Vec3::new(0.0, 320.0, 0.0),
+                visible: true,
+                unseen_s: 0.0,
+                fresh: tick == 1,
+            };
             a.update(aim, Vec3::ZERO, Vec3::ZERO, None, &t, false, &BotClock { tick, hz: 60 });
             if tick > 90 {
                 let (_, want) = angles_to(Vec3::ZERO, target).expect("angles");
                 worst = worst.max(angle_diff(want, a.yaw).abs());
             }
         }
-        assert!(worst < 4.0, "skill 5 follows a strafer at 500 units within {worst} degrees");
+        assert!(
+            worst < 4.0,
+            "skill 5 follows a strafer at 500 units within {worst} degrees"
+        );
     }
 
     #[test]
@@ -460,9 +514,18 @@ mod tests {
         assert!(a.yaw.abs() < 2.0 * t.aim_tremor_deg);
         let mut m = Mistakes::default();
         let mut rng = BotRng::from_seed(9);
-        let always = Traits { mistake_chance: 1.0, mistake_msec: 500.0, ..t };
+        let always = Traits {
+            mistake_chance: 1.0,
+            mistake_msec: 500.0,
+            ..t
+        };
         m.roll(&always, &clock, &mut rng);
-        let kinds = [MistakeKind::LoseTracking, MistakeKind::MistimedShot, MistakeKind::WrongWeapon, MistakeKind::LateDodge];
+        let kinds = [
+            MistakeKind::LoseTracking,
+            MistakeKind::MistimedShot,
+            MistakeKind::WrongWeapon,
+            MistakeKind::LateDodge,
+        ];
         assert!(kinds.iter().any(|&k| m.active(k, &clock)));
         let later = BotClock { tick: 200 + 30, hz: 60 };
         assert!(!kinds.iter().any(|&k| m.active(k, &later)), "over after mistakeMsec");

@@ -18,18 +18,20 @@
 
 use glam::Vec3;
 use quarry_sim::events::{GameEvent, SoundKind};
-use quarry_sim::components::MAX_WEAPONS;
 use quarry_sim::{SlotId, UserCmd};
 
 use crate::act::{Intent, compose};
 use crate::aim::{AimState, AimTarget, MistakeKind, Mistakes};
 use crate::combat_move::{CombatMove, incoming_threat, preferred_range, separation};
 use crate::content::{BotIdentity, Resolved, TraitSource, effective_skill};
-use crate::decide::{GoalContext, GoalKind, GoalPlanner, ObjectiveProvider, TargetCandidate, choose_target, pursuit_point};
+use crate::decide::{
+    GoalContext, GoalKind, GoalPlanner, ObjectiveProvider, TargetCandidate, choose_target, pursuit_point,
+};
 use crate::memory::Memory;
 use crate::navigate::{FollowEvent, LinkKind, Navigator, PathFollower, Recovery, Steer};
 use crate::perception::{self, BodyBox, Sighting, reaction_delay_ms};
 use crate::rng::BotRng;
+pub use crate::stats::BotStats;
 use crate::trigger::{FireInput, FireOutcome, Trigger};
 use crate::view::{BotClock, BotView, PlayerSnap};
 use crate::weapons::{WeaponChoice, ballistics, profile, shot_is_safe};
@@ -54,6 +56,9 @@ const IDLE_SPEED: f32 = 20.0;
 pub struct Decide {
     /// A decision tick: look for enemies and choose a target.
     pub perceive: bool,
+    /// Line-of-sight checks this bot may spend now (0: the look waits for
+    /// the next tick with budget).
+    pub sight_budget: usize,
     /// Routing is within this tick's budget: goals may be chosen and routed
     /// (a decision whose planning was deferred runs as soon as it is).
     pub plan: bool,
@@ -76,64 +81,13 @@ pub struct BrainSettings {
 
 impl Default for BrainSettings {
     fn default() -> Self {
-        Self { pause: false, skill: 3.0, skill_variance: 0.0, debug_aim: false, debug: 0 }
-    }
-}
-
-/// Counters of one bot over its life in the manager (for `botlist`, match
-/// summaries and tuning).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct BotStats {
-    /// Ticks alive.
-    pub alive_ticks: u64,
-    /// Ticks alive with a route and no corner progress for 2 s.
-    pub stuck_ticks: u64,
-    /// Current run of idle ticks (alive, not moving, not holding on purpose).
-    pub idle_run: u64,
-    /// Longest idle run, ticks.
-    pub max_idle_run: u64,
-    /// Decisions taken.
-    pub decisions: u64,
-    /// Routes dropped for lack of progress.
-    pub stuck_events: u64,
-    /// Jump-pad links completed.
-    pub jump_pads: u64,
-    /// Teleporter links completed.
-    pub teleports: u64,
-    /// Acquisitions, and the sum of their reaction delays in ms.
-    pub acquisitions: u64,
-    /// Sum of rolled reaction delays, ms.
-    pub reaction_ms_sum: f64,
-    /// Trigger presses that started a shot or burst.
-    pub trigger_pulls: u64,
-    /// Fresh acquisitions, and their reaction delays without the peripheral
-    /// penalty (comparable to the skill table's reaction time), ms.
-    pub fresh_acquisitions: u64,
-    /// Sum of those delays, ms.
-    pub fresh_reaction_ms_sum: f64,
-    /// Shots fired per weapon number (from the bot's own gunfire).
-    pub shots: [u32; MAX_WEAPONS],
-    /// Shots per weapon that hurt an enemy (one per shot, however many pellets).
-    pub hits: [u32; MAX_WEAPONS],
-    /// Tick of the last hit counted per weapon (pellets and splash count once).
-    pub last_hit_tick: [u32; MAX_WEAPONS],
-    /// Kills.
-    pub kills: u32,
-    /// Deaths.
-    pub deaths: u32,
-    /// Items picked up.
-    pub pickups: u32,
-}
-
-impl BotStats {
-    /// Share of alive time spent stuck (no corner progress for 2 s), 0..=1.
-    pub fn stuck_share(&self) -> f64 {
-        if self.alive_ticks == 0 { 0.0 } else { self.stuck_ticks as f64 / self.alive_ticks as f64 }
-    }
-
-    /// Mean rolled reaction delay of fresh acquisitions without the peripheral penalty, ms.
-    pub fn mean_fresh_reaction_ms(&self) -> Option<f64> {
-        (self.fresh_acquisitions > 0).then(|| self.fresh_reaction_ms_sum / self.fresh_acquisitions as f64)
+        Self {
+            pause: false,
+            skill: 3.0,
+            skill_variance: 0.0,
+            debug_aim: false,
+            debug: 0,
+        }
     }
 }
 
@@ -189,6 +143,10 @@ pub struct Brain {
     pub firing: bool,
     /// A decision's goal planning waits for routing budget.
     plan_pending: bool,
+    /// A decision's look waits for line-of-sight budget.
+    perceive_pending: bool,
+    /// Line-of-sight checks spent this tick.
+    sight_checks: usize,
 }
 
 impl Brain {
@@ -223,6 +181,8 @@ impl Brain {
             last_link: None,
             firing: false,
             plan_pending: false,
+            perceive_pending: false,
+            sight_checks: 0,
         }
     }
 
@@ -234,6 +194,11 @@ impl Brain {
         self.memory = Memory::default();
         self.reset_life();
         self.last_cmd = UserCmd::default();
+    }
+
+    /// Line-of-sight checks spent in the last tick (for the manager's budget).
+    pub fn sight_checks(&self) -> usize {
+        self.sight_checks
     }
 
     /// The skill this bot plays at under `settings`.
@@ -260,6 +225,7 @@ impl Brain {
         self.last_link = None;
         self.firing = false;
         self.plan_pending = false;
+        self.perceive_pending = false;
     }
 
     fn spawned(&mut self, me: &PlayerSnap, settings: &BrainSettings, source: &dyn TraitSource) {
@@ -285,7 +251,11 @@ impl Brain {
     ) -> UserCmd {
         let clock = view.clock;
         let me = view.player(self.slot).copied();
-        let keep_view = Intent { pitch: self.last_cmd.pitch, yaw: self.last_cmd.yaw, ..Intent::default() };
+        let keep_view = Intent {
+            pitch: self.last_cmd.pitch,
+            yaw: self.last_cmd.yaw,
+            ..Intent::default()
+        };
         let intent = match me {
             None => {
                 self.alive = false;
@@ -298,7 +268,10 @@ impl Brain {
                     self.reset_life();
                 }
                 // Attack respawns (level-triggered: held is enough).
-                Intent { attack: true, ..keep_view }
+                Intent {
+                    attack: true,
+                    ..keep_view
+                }
             }
             Some(me) => {
                 if !self.alive {
@@ -329,8 +302,13 @@ impl Brain {
         self.stats.alive_ticks += 1;
         self.handle_events(view, me, ignored, clock);
         if decide.perceive {
+            self.perceive_pending = true;
+        }
+        self.sight_checks = 0;
+        if self.perceive_pending && decide.sight_budget > 0 {
+            self.perceive_pending = false;
             self.stats.decisions += 1;
-            self.perceive(view, me, ignored, clock);
+            self.sight_checks = self.perceive(view, me, ignored, decide.sight_budget.min(SIGHT_BUDGET), clock);
             self.plan_pending = true;
         }
         if self.plan_pending && decide.plan {
@@ -348,14 +326,23 @@ impl Brain {
                 rng: &mut self.rng,
                 objective,
                 chase,
-                engage_range: 1.5 * preferred_range(&t, view.weapons.get(me.inventory.current).map_or(500.0, |d| profile(d).preferred)),
+                engage_range: 1.5
+                    * preferred_range(
+                        &t,
+                        view.weapons
+                            .get(me.inventory.current)
+                            .map_or(500.0, |d| profile(d).preferred),
+                    ),
             };
             self.planner.decide(&mut cx);
         }
         // Movement: the route, or recovery when there has been none for a while.
         let mut steer = self.follower.follow(me, clock, &mut self.rng);
         if settings.debug >= 1 && steer.event != FollowEvent::None {
-            let goal = self.planner.goal.map_or_else(|| "none".to_owned(), |g| g.kind.describe());
+            let goal = self
+                .planner
+                .goal
+                .map_or_else(|| "none".to_owned(), |g| g.kind.describe());
             tracing::info!(target: "quarry_bots::nav", "{}: {:?} at ({:.0} {:.0} {:.0}), goal {goal}", self.identity.name, steer.event, me.origin.x, me.origin.y, me.origin.z);
         }
         self.route_event(steer.event, view, me, clock);
@@ -365,7 +352,9 @@ impl Brain {
         } else {
             let since = *self.no_route_since.get_or_insert(clock.tick);
             let holding = clock.tick < self.planner.hold_until;
-            if !holding && (clock.ms_since(since) > RECOVERY_AFTER_MS || self.planner.goal.is_some_and(|g| g.failures >= 2)) {
+            if !holding
+                && (clock.ms_since(since) > RECOVERY_AFTER_MS || self.planner.goal.is_some_and(|g| g.failures >= 2))
+            {
                 steer = self.recovery.steer(me, nav, view.map.world(), clock, &mut self.rng);
             }
         }
@@ -373,14 +362,34 @@ impl Brain {
             self.last_link = Some(link);
         }
         // Weapons and combat movement against the target.
-        let target = self.engagement.and_then(|e| view.player(e.slot).filter(|p| p.alive).map(|p| (e, *p)));
+        let target = self
+            .engagement
+            .and_then(|e| view.player(e.slot).filter(|p| p.alive).map(|p| (e, *p)));
         let visible = target.is_some_and(|(e, _)| self.sightings.iter().any(|s| s.slot == e.slot));
-        let target_pos = target.map(|(e, p)| if visible { p.origin } else { self.memory.track(e.slot).map_or(p.origin, |tr| tr.position) });
+        let target_pos = target.map(|(e, p)| {
+            if visible {
+                p.origin
+            } else {
+                self.memory.track(e.slot).map_or(p.origin, |tr| tr.position)
+            }
+        });
         let range = target_pos.map(|p| p.distance(me.origin));
         let frozen_weapon = self.mistakes.active(MistakeKind::WrongWeapon, clock);
-        let wanted = self.weapon.choose(view.weapons, &me.inventory, range, &t, &self.resolved.weapon_bias, frozen_weapon, clock, &mut self.rng);
+        let wanted = self.weapon.choose(
+            view.weapons,
+            &me.inventory,
+            range,
+            &t,
+            &self.resolved.weapon_bias,
+            frozen_weapon,
+            clock,
+            &mut self.rng,
+        );
         let in_hand = view.weapons.get(me.inventory.current);
-        let mut intent = Intent { weapon: wanted, ..Intent::default() };
+        let mut intent = Intent {
+            weapon: wanted,
+            ..Intent::default()
+        };
         let mut dir = steer.dir;
         let mut jump = steer.jump;
         if (clock.tick + u32::from(self.slot.0)).is_multiple_of(5)
@@ -394,7 +403,10 @@ impl Brain {
         }
         if !steer.committed {
             let foe = target_pos.filter(|_| visible).or_else(|| {
-                self.combat.dodging(clock).then(|| self.memory.last_hit.map(|h| me.origin - h.dir * 500.0)).flatten()
+                self.combat
+                    .dodging(clock)
+                    .then(|| self.memory.last_hit.map(|h| me.origin - h.dir * 500.0))
+                    .flatten()
             });
             if let Some(foe) = foe {
                 let weapon_range = in_hand.map_or(500.0, |d| profile(d).preferred);
@@ -432,7 +444,15 @@ impl Brain {
         let aim_target = self.aim_target(view, me, target, visible, &steer, clock);
         let projectile = in_hand.and_then(|d| ballistics(d, view.settings.movement.gravity));
         let frozen_belief = self.mistakes.active(MistakeKind::LoseTracking, clock);
-        let (pitch, yaw) = self.aim.update(aim_target, me.eye, me.velocity, projectile.as_ref(), &t, frozen_belief, clock);
+        let (pitch, yaw) = self.aim.update(
+            aim_target,
+            me.eye,
+            me.velocity,
+            projectile.as_ref(),
+            &t,
+            frozen_belief,
+            clock,
+        );
         intent.pitch = pitch;
         intent.yaw = yaw;
         // Trigger.
@@ -495,14 +515,21 @@ impl Brain {
         let t = self.resolved.traits;
         for ev in &view.events {
             match *ev {
-                GameEvent::Damage { target, attacker: Some(a), dir, .. } if target == self.slot && a != self.slot => {
+                GameEvent::Damage {
+                    target,
+                    attacker: Some(a),
+                    dir,
+                    ..
+                } if target == self.slot && a != self.slot => {
                     self.memory.note_hit(a, clock.tick, dir);
                     let late = self.mistakes.active(MistakeKind::LateDodge, clock);
                     let delay = t.dodge_react_msec * if late { 2.0 } else { 1.0 };
                     self.combat.schedule_dodge(dir, delay, &t, clock, &mut self.rng);
                     // Being shot says where to look; it becomes an enemy only if seen.
                     self.look_hint = Some((me.eye - dir * 512.0, clock.after_ms(1500.0)));
-                    if let Some(p) = view.player(a).filter(|p| p.alive && view.is_enemy(me, p) && !ignored.contains(&a))
+                    if let Some(p) = view
+                        .player(a)
+                        .filter(|p| p.alive && view.is_enemy(me, p) && !ignored.contains(&a))
                         && let Some(point) = perception::visible_point(view.map.world(), me.eye, &BodyBox::of(p))
                     {
                         self.memory.see(a, clock.tick, p.origin, p.velocity, point - p.origin);
@@ -512,14 +539,22 @@ impl Brain {
                         }
                     }
                 }
-                GameEvent::Kill { killer: Some(k), victim, .. } if victim == self.slot && k != self.slot => {
+                GameEvent::Kill {
+                    killer: Some(k),
+                    victim,
+                    ..
+                } if victim == self.slot && k != self.slot => {
                     self.memory.last_killer = Some(k);
                 }
                 GameEvent::Kill { victim, .. } if self.engagement.is_some_and(|e| e.slot == victim) => {
                     self.engagement = None;
                     self.best_target_roll = self.rng.chance(t.target_selection);
                 }
-                GameEvent::Sound { kind, origin, source: Some(s) } if s != self.slot && !ignored.contains(&s) => {
+                GameEvent::Sound {
+                    kind,
+                    origin,
+                    source: Some(s),
+                } if s != self.slot && !ignored.contains(&s) => {
                     let range = match kind {
                         SoundKind::Gunfire(_) | SoundKind::Explosion => HEAR_GUNFIRE,
                         SoundKind::Jump | SoundKind::Land | SoundKind::JumpPad | SoundKind::Teleport => HEAR_MOVEMENT,
@@ -539,12 +574,19 @@ impl Brain {
     }
 
     /// Perception and target choice (decision ticks).
-    fn perceive(&mut self, view: &BotView<'_>, me: &PlayerSnap, ignored: &[SlotId], clock: &BotClock) {
+    fn perceive(
+        &mut self,
+        view: &BotView<'_>,
+        me: &PlayerSnap,
+        ignored: &[SlotId],
+        budget: usize,
+        clock: &BotClock,
+    ) -> usize {
         let t = self.resolved.traits;
         self.memory.begin_scan();
         let current = self.engagement.map(|e| e.slot);
         let mut sightings = std::mem::take(&mut self.sightings);
-        perception::scan(view, me, &t, &self.memory, current, ignored, SIGHT_BUDGET, &mut sightings);
+        let spent = perception::scan(view, me, &t, &self.memory, current, ignored, budget, &mut sightings);
         for s in &sightings {
             if let Some(p) = view.player(s.slot) {
                 self.memory.see(s.slot, clock.tick, p.origin, p.velocity, s.seen_offset);
@@ -596,6 +638,7 @@ impl Brain {
             }
         }
         self.sightings = sightings;
+        spent
     }
 
     /// An acquisition: a reaction delay, and on a fresh one a new belief,
@@ -611,7 +654,12 @@ impl Brain {
             self.stats.fresh_acquisitions += 1;
             self.stats.fresh_reaction_ms_sum += f64::from(reaction_delay_ms(&t, 0.0, true, jitter));
         }
-        self.engagement = Some(Engagement { slot, fire_after: clock.after_ms(delay), last_seen: clock.tick, snap: fresh });
+        self.engagement = Some(Engagement {
+            slot,
+            fire_after: clock.after_ms(delay),
+            last_seen: clock.tick,
+            snap: fresh,
+        });
         self.trigger.reset();
         if fresh {
             self.aim.engage(&t, &mut self.rng);
@@ -624,7 +672,11 @@ impl Brain {
         let t = &self.resolved.traits;
         let track = match self.engagement.and_then(|e| self.memory.track(e.slot)) {
             Some(tr) => Some(tr),
-            None => self.memory.tracks().iter().max_by_key(|tr| (tr.news_tick, std::cmp::Reverse(tr.slot))),
+            None => self
+                .memory
+                .tracks()
+                .iter()
+                .max_by_key(|tr| (tr.news_tick, std::cmp::Reverse(tr.slot))),
         }?;
         view.player(track.slot).filter(|p| p.alive)?;
         let unseen = clock.ms_since(track.news_tick) / 1000.0;
@@ -632,7 +684,15 @@ impl Brain {
         Some((track.slot, point, track.visible))
     }
 
-    fn aim_target(&mut self, view: &BotView<'_>, me: &PlayerSnap, target: Option<(Engagement, PlayerSnap)>, visible: bool, steer: &Steer, clock: &BotClock) -> AimTarget {
+    fn aim_target(
+        &mut self,
+        view: &BotView<'_>,
+        me: &PlayerSnap,
+        target: Option<(Engagement, PlayerSnap)>,
+        visible: bool,
+        steer: &Steer,
+        clock: &BotClock,
+    ) -> AimTarget {
         let t = &self.resolved.traits;
         if let Some((e, p)) = target {
             let track = self.memory.track(e.slot).copied();
@@ -640,20 +700,37 @@ impl Brain {
             let height = p.maxs.z - p.mins.z;
             let bias = 0.2 * (2.0 * t.weapon_skill - 1.0) + t.aim_height;
             let mut offset = offset + Vec3::Z * (height * bias * 0.35);
-            let splash = view.weapons.get(me.inventory.current).is_some_and(|d| d.has_splash() && d.splash_radius >= 60.0);
+            let splash = view
+                .weapons
+                .get(me.inventory.current)
+                .is_some_and(|d| d.has_splash() && d.splash_radius >= 60.0);
             if splash && p.on_ground {
                 // Rockets at the feet: the floor catches what misses.
                 let feet = p.mins.z + 6.0;
                 offset.z += (feet - offset.z) * t.weapon_skill * 0.8;
             }
             offset.z = offset.z.clamp(p.mins.z + 1.0, p.maxs.z - 1.0);
-            let (base, velocity) = if visible { (p.origin, p.velocity) } else { track.map_or((p.origin, Vec3::ZERO), |tr| (tr.position, tr.velocity)) };
-            let unseen_s = if visible { 0.0 } else { clock.ms_since(e.last_seen) / 1000.0 };
+            let (base, velocity) = if visible {
+                (p.origin, p.velocity)
+            } else {
+                track.map_or((p.origin, Vec3::ZERO), |tr| (tr.position, tr.velocity))
+            };
+            let unseen_s = if visible {
+                0.0
+            } else {
+                clock.ms_since(e.last_seen) / 1000.0
+            };
             let fresh = e.snap;
             if let Some(en) = self.engagement.as_mut() {
                 en.snap = false;
             }
-            return AimTarget::Enemy { point: base + offset, velocity, visible, unseen_s, fresh };
+            return AimTarget::Enemy {
+                point: base + offset,
+                velocity,
+                visible,
+                unseen_s,
+                fresh,
+            };
         }
         if let Some((p, until)) = self.look_hint {
             if clock.tick < until {
@@ -664,13 +741,23 @@ impl Brain {
         steer.look.map_or(AimTarget::Keep, AimTarget::Point)
     }
 
-    fn pull_trigger(&mut self, view: &BotView<'_>, me: &PlayerSnap, e: Option<Engagement>, visible: bool, settings: &BrainSettings, clock: &BotClock) -> bool {
+    fn pull_trigger(
+        &mut self,
+        view: &BotView<'_>,
+        me: &PlayerSnap,
+        e: Option<Engagement>,
+        visible: bool,
+        settings: &BrainSettings,
+        clock: &BotClock,
+    ) -> bool {
         let t = self.resolved.traits;
         let (Some(e), Some(aim_point)) = (e, self.aim.aim_point) else {
             self.trigger.reset();
             return false;
         };
-        let Some(def) = view.weapons.get(me.inventory.current) else { return false };
+        let Some(def) = view.weapons.get(me.inventory.current) else {
+            return false;
+        };
         if me.inventory.switching_to.is_some() || !view.weapons.can_fire(&me.inventory, def.number) {
             return false;
         }
@@ -722,36 +809,7 @@ impl Brain {
     /// Counts what this tick's events say about the bot (shots and hits per
     /// weapon, kills, deaths, pickups). Called by the manager every tick.
     pub fn record_events(&mut self, view: &BotView<'_>) {
-        let me = self.slot;
-        let tick = view.clock.tick;
-        for ev in &view.events {
-            match *ev {
-                GameEvent::Sound { kind: SoundKind::Gunfire(w), source: Some(s), .. } if s == me => {
-                    if let Some(n) = self.stats.shots.get_mut(usize::from(w)) {
-                        *n += 1;
-                    }
-                }
-                GameEvent::Damage { target, attacker: Some(a), means, .. } if a == me && target != me => {
-                    let w = match means {
-                        quarry_sim::events::MeansOfDeath::Weapon(w) | quarry_sim::events::MeansOfDeath::Splash(w) => w,
-                        _ => continue,
-                    };
-                    let enemy = match (view.player(me), view.player(target)) {
-                        (Some(m), Some(t)) => view.is_enemy(m, t),
-                        _ => true,
-                    };
-                    let i = usize::from(w);
-                    if enemy && self.stats.last_hit_tick.get(i).is_some_and(|&t| t != tick) {
-                        self.stats.last_hit_tick[i] = tick;
-                        self.stats.hits[i] += 1;
-                    }
-                }
-                GameEvent::Kill { killer: Some(k), victim, .. } if k == me && victim != me => self.stats.kills += 1,
-                GameEvent::Kill { victim, .. } if victim == me => self.stats.deaths += 1,
-                GameEvent::ItemPickup { slot, .. } if slot == me => self.stats.pickups += 1,
-                _ => {}
-            }
-        }
+        self.stats.record_events(self.slot, view);
     }
 
     /// A status line for `bot_debug 2` and `botlist`.
@@ -762,7 +820,10 @@ impl Brain {
             origin: me.map(|p| p.origin),
             health: me.map_or(0, |p| p.health),
             armor: me.map_or(0, |p| p.armor),
-            goal: self.planner.goal.map_or_else(|| "none".to_owned(), |g| g.kind.describe()),
+            goal: self
+                .planner
+                .goal
+                .map_or_else(|| "none".to_owned(), |g| g.kind.describe()),
             route: self.follower.route().map(|r| (self.follower.index(), r.corners.len())),
             enemy: self.engagement.map(|e| e.slot),
             firing: self.firing,

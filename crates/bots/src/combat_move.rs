@@ -112,13 +112,25 @@ impl CombatMove {
     }
 
     /// The combat movement against a foe at `foe` with preferred range `want`.
-    pub fn vector(&mut self, me: &PlayerSnap, foe: Vec3, want: f32, t: &Traits, clock: &BotClock, rng: &mut BotRng) -> CombatVector {
+    pub fn vector(
+        &mut self,
+        me: &PlayerSnap,
+        foe: Vec3,
+        want: f32,
+        t: &Traits,
+        clock: &BotClock,
+        rng: &mut BotRng,
+    ) -> CombatVector {
         let flat = Vec3::new(foe.x - me.origin.x, foe.y - me.origin.y, 0.0);
         let range = flat.length();
         let to_foe = flat.normalize_or(Vec3::X);
         let want = want.max(32.0);
         let err = (range - want) / want;
-        let willingness = if err > 0.0 { 0.5 + t.aggression } else { 1.5 - t.aggression };
+        let willingness = if err > 0.0 {
+            0.5 + t.aggression
+        } else {
+            1.5 - t.aggression
+        };
         let approach = (2.0 * err).clamp(-1.0, 1.0) * t.range_discipline.max(0.15) * willingness;
         if clock.tick >= self.next_flip || self.side == 0.0 {
             if !self.dodging(clock) {
@@ -132,19 +144,34 @@ impl CombatMove {
         let mut jump = false;
         if let Some(d) = self.dodge.filter(|_| self.dodging(clock)) {
             // Dodge across the threat's path, or across the line to the foe.
-            let across = if d.threat != Vec3::ZERO { Vec3::new(-d.threat.y, d.threat.x, 0.0) } else { perp };
+            let across = if d.threat != Vec3::ZERO {
+                Vec3::new(-d.threat.y, d.threat.x, 0.0)
+            } else {
+                perp
+            };
             lateral = across * d.side * t.strafe_chance.max(0.85);
             jump = d.jump && me.on_ground;
         } else if range < 1.5 * want {
             lateral = perp * self.side * t.strafe_chance;
         }
-        CombatVector { approach, to_foe, lateral, jump }
+        CombatVector {
+            approach,
+            to_foe,
+            lateral,
+            jump,
+        }
     }
 
     /// Checks (at most every 100 ms) whether strafing on the current side
     /// is safe; flips to the mirrored side or gives up strafing if not.
     /// Returns the lateral vector to use.
-    pub fn safe_lateral<T: Trace + ?Sized>(&mut self, lateral: Vec3, trace: &T, me: &PlayerSnap, clock: &BotClock) -> Vec3 {
+    pub fn safe_lateral<T: Trace + ?Sized>(
+        &mut self,
+        lateral: Vec3,
+        trace: &T,
+        me: &PlayerSnap,
+        clock: &BotClock,
+    ) -> Vec3 {
         if lateral == Vec3::ZERO {
             return lateral;
         }
@@ -180,12 +207,24 @@ pub fn move_is_safe<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3) ->
         return true;
     }
     let start = me.origin + Vec3::Z * 2.0;
-    let sweep = trace.trace(start, start + dir * SAFETY_PROBE, me.mins, me.maxs, Contents::MASK_PLAYER_SOLID);
+    let sweep = trace.trace(
+        start,
+        start + dir * SAFETY_PROBE,
+        me.mins,
+        me.maxs,
+        Contents::MASK_PLAYER_SOLID,
+    );
     if sweep.start_solid || sweep.fraction < SAFETY_SHARE {
         return false;
     }
     let foot = sweep.end;
-    let down = trace.trace(foot + Vec3::Z * 12.0, foot - Vec3::Z * 88.0, me.mins, me.maxs, Contents::MASK_PLAYER_SOLID);
+    let down = trace.trace(
+        foot + Vec3::Z * 12.0,
+        foot - Vec3::Z * 88.0,
+        me.mins,
+        me.maxs,
+        Contents::MASK_PLAYER_SOLID,
+    );
     down.fraction < 1.0 && down.normal.z >= FLOOR_NORMAL_Z && !(down.all_solid)
 }
 
@@ -274,11 +313,21 @@ mod tests {
 
     fn block(lo: Vec3, hi: Vec3) -> String {
         let mut s = String::from("{\n");
-        for (n, p) in [(Vec3::NEG_X, lo), (Vec3::X, hi), (Vec3::NEG_Y, lo), (Vec3::Y, hi), (Vec3::NEG_Z, lo), (Vec3::Z, hi)] {
+        for (n, p) in [
+            (Vec3::NEG_X, lo),
+            (Vec3::X, hi),
+            (Vec3::NEG_Y, lo),
+            (Vec3::Y, hi),
+            (Vec3::NEG_Z, lo),
+            (Vec3::Z, hi),
+        ] {
             let u = n.any_orthonormal_vector();
             let v = n.cross(u);
             let (a, b, c) = (p + u * 64.0, p, p + v * 64.0);
-            s += &format!("( {} {} {} ) ( {} {} {} ) ( {} {} {} ) quarry/wall 0 0 0 1 1\n", a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z);
+            s += &format!(
+                "( {} {} {} ) ( {} {} {} ) ( {} {} {} ) quarry/wall 0 0 0 1 1\n",
+                a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z
+            );
         }
         s + "}\n"
     }
@@ -309,19 +358,32 @@ mod tests {
         let clock = BotClock { tick: 10, hz: 60 };
         let p = me(Vec3::ZERO);
         let far = cm.vector(&p, Vec3::new(2000.0, 0.0, 0.0), 500.0, &t, &clock, &mut rng);
-        assert!(far.approach > 0.0 && far.lateral == Vec3::ZERO, "closes in, no strafing far away");
+        assert!(
+            far.approach > 0.0 && far.lateral == Vec3::ZERO,
+            "closes in, no strafing far away"
+        );
         let near = cm.vector(&p, Vec3::new(200.0, 0.0, 0.0), 500.0, &t, &clock, &mut rng);
-        assert!(near.approach < 0.0 && near.lateral.length() > 0.0, "backs off and strafes");
+        assert!(
+            near.approach < 0.0 && near.lateral.length() > 0.0,
+            "backs off and strafes"
+        );
         let timid = Traits { aggression: 0.1, ..t };
         let bold = Traits { aggression: 0.9, ..t };
-        let a = cm.vector(&p, Vec3::new(200.0, 0.0, 0.0), 500.0, &timid, &clock, &mut rng).approach;
-        let b = cm.vector(&p, Vec3::new(200.0, 0.0, 0.0), 500.0, &bold, &clock, &mut rng).approach;
+        let a = cm
+            .vector(&p, Vec3::new(200.0, 0.0, 0.0), 500.0, &timid, &clock, &mut rng)
+            .approach;
+        let b = cm
+            .vector(&p, Vec3::new(200.0, 0.0, 0.0), 500.0, &bold, &clock, &mut rng)
+            .approach;
         assert!(a < b, "the timid backs off harder");
     }
 
     #[test]
     fn strafe_flips_with_rhythm_but_not_inside_a_dodge() {
-        let t = Traits { strafe_rhythm_variance_msec: 0.0, ..Traits::at_skill(3.0) };
+        let t = Traits {
+            strafe_rhythm_variance_msec: 0.0,
+            ..Traits::at_skill(3.0)
+        };
         let mut cm = CombatMove::default();
         let mut rng = BotRng::from_seed(8);
         let p = me(Vec3::ZERO);
@@ -339,7 +401,11 @@ mod tests {
         let first = cm.vector(&p, foe, 500.0, &t, &clock, &mut rng).lateral;
         for tick in 201..240 {
             let v = cm.vector(&p, foe, 500.0, &t, &BotClock { tick, hz: 60 }, &mut rng);
-            assert_eq!(v.lateral.normalize().dot(first.normalize()).round(), 1.0, "the dodge owns the side");
+            assert_eq!(
+                v.lateral.normalize().dot(first.normalize()).round(),
+                1.0,
+                "the dodge owns the side"
+            );
         }
     }
 }

@@ -20,7 +20,10 @@ pub struct BotAccess<'a> {
 }
 
 fn fail(command: &str, message: impl ToString) -> ConsoleError {
-    ConsoleError::Command { command: command.into(), message: message.to_string() }
+    ConsoleError::Command {
+        command: command.into(),
+        message: message.to_string(),
+    }
 }
 
 /// Parses `addbot` arguments: `[name] [skill] [exact]`; a lone number is a skill.
@@ -40,7 +43,8 @@ pub fn parse_addbot(args: &[String]) -> Result<AddBot, String> {
         },
         [name, skill] => {
             req.name = Some((*name).to_owned());
-            req.skill = Some(parse_skill(skill).ok_or_else(|| AddBotError::UnknownSkill((*skill).to_owned()).to_string())?);
+            req.skill =
+                Some(parse_skill(skill).ok_or_else(|| AddBotError::UnknownSkill((*skill).to_owned()).to_string())?);
         }
         _ => return Err("usage: addbot [NAME] [SKILL 1-5] [exact]".to_owned()),
     }
@@ -52,7 +56,10 @@ pub fn parse_addbot(args: &[String]) -> Result<AddBot, String> {
 
 /// Registers the bot commands. `access` reaches the manager and the match
 /// from the host's context.
-pub fn register_commands<C: 'static>(console: &mut Console<C>, access: fn(&mut C) -> BotAccess<'_>) -> Result<(), CvarError> {
+pub fn register_commands<C: 'static>(
+    console: &mut Console<C>,
+    access: fn(&mut C) -> BotAccess<'_>,
+) -> Result<(), CvarError> {
     console.register_command(CommandDef::new(
         "addbot",
         "addbot [NAME] [SKILL 1-5] [exact]",
@@ -74,24 +81,34 @@ pub fn register_commands<C: 'static>(console: &mut Console<C>, access: fn(&mut C
         "remove the named bot, or the last one added",
         move |host: &mut C, console: &mut Console<C>, args: &[String]| {
             if args.len() > 1 {
-                return Err(ConsoleError::Usage { usage: "removebot [NAME]".into() });
+                return Err(ConsoleError::Usage {
+                    usage: "removebot [NAME]".into(),
+                });
             }
             let a = access(host);
             let game = a.game.ok_or_else(|| fail("removebot", "no map is loaded"))?;
-            let name = a.bots.remove_bot(game, args.first().map(String::as_str)).map_err(|e| fail("removebot", e))?;
+            let name = a
+                .bots
+                .remove_bot(game, args.first().map(String::as_str))
+                .map_err(|e| fail("removebot", e))?;
             console.print(format!("removed bot {name}"));
             Ok(())
         },
     ))?;
-    console.register_command(CommandDef::new("kickbots", "kickbots", "remove every bot", move |host: &mut C, console: &mut Console<C>, _: &[String]| {
-        let a = access(host);
-        let n = match a.game {
-            Some(game) => a.bots.kick_all(game),
-            None => 0,
-        };
-        console.print(format!("removed {n} bot{}", if n == 1 { "" } else { "s" }));
-        Ok(())
-    }))?;
+    console.register_command(CommandDef::new(
+        "kickbots",
+        "kickbots",
+        "remove every bot",
+        move |host: &mut C, console: &mut Console<C>, _: &[String]| {
+            let a = access(host);
+            let n = match a.game {
+                Some(game) => a.bots.kick_all(game),
+                None => 0,
+            };
+            console.print(format!("removed {n} bot{}", if n == 1 { "" } else { "s" }));
+            Ok(())
+        },
+    ))?;
     console.register_command(CommandDef::new(
         "botlist",
         "botlist",
@@ -120,13 +137,23 @@ mod tests {
     #[test]
     fn addbot_arguments() {
         assert_eq!(parse_addbot(&args("")), Ok(AddBot::default()));
-        assert_eq!(parse_addbot(&args("Kestrel")).map(|r| r.name), Ok(Some("Kestrel".into())));
+        assert_eq!(
+            parse_addbot(&args("Kestrel")).map(|r| r.name),
+            Ok(Some("Kestrel".into()))
+        );
         assert_eq!(parse_addbot(&args("4")).map(|r| r.skill), Ok(Some(4.0)));
         let r = parse_addbot(&args("Kestrel 2.5 exact")).expect("parses");
-        assert_eq!((r.name.as_deref(), r.skill, r.exact), (Some("Kestrel"), Some(2.5), true));
+        assert_eq!(
+            (r.name.as_deref(), r.skill, r.exact),
+            (Some("Kestrel"), Some(2.5), true)
+        );
         let bad = parse_addbot(&args("Kestrel hard")).expect_err("bad skill");
         assert!(bad.contains("unknown skill 'hard'"), "{bad}");
-        assert!(parse_addbot(&args("9")).expect_err("out of range").contains("unknown skill '9'"));
+        assert!(
+            parse_addbot(&args("9"))
+                .expect_err("out of range")
+                .contains("unknown skill '9'")
+        );
         assert!(parse_addbot(&args("a 1 b c")).is_err());
         assert!(parse_addbot(&args("exact")).is_err());
     }

@@ -125,7 +125,11 @@ mod tests {
         let mut console: Console<()> = Console::new();
         let cvars = BotCvars::register(&mut console).expect("register");
         assert_eq!(cvars.read(console.cvars()), BotSettings::default());
-        console.execute(&mut (), "set bot_skill 4.5; set bot_minPlayers 6; set bot_thinkRate 10; bot_pause 1", "test");
+        console.execute(
+            &mut (),
+            "set bot_skill 4.5; set bot_minPlayers 6; set bot_thinkRate 10; bot_pause 1",
+            "test",
+        );
         let s = cvars.read(console.cvars());
         assert_eq!((s.skill, s.min_players, s.think_rate, s.pause), (4.5, 6, 10, true));
         let errors = console.execute(&mut (), "set bot_skill 7", "test");

@@ -170,15 +170,28 @@ pub fn target_score(c: &TargetCandidate, t: &Traits) -> f32 {
 /// Picks the target among `candidates`: best-scored when `best` (this
 /// engagement's roll), else nearest; the current target is kept unless the
 /// pick beats it by the stickiness margin.
-pub fn choose_target(candidates: &[TargetCandidate], current: Option<SlotId>, best: bool, t: &Traits) -> Option<SlotId> {
+pub fn choose_target(
+    candidates: &[TargetCandidate],
+    current: Option<SlotId>,
+    best: bool,
+    t: &Traits,
+) -> Option<SlotId> {
     let key = |c: &TargetCandidate| if best { target_score(c, t) } else { c.distance };
-    let pick = candidates.iter().min_by(|a, b| key(a).total_cmp(&key(b)).then(a.slot.cmp(&b.slot)))?;
-    let Some(cur) = current.and_then(|s| candidates.iter().find(|c| c.slot == s)) else { return Some(pick.slot) };
+    let pick = candidates
+        .iter()
+        .min_by(|a, b| key(a).total_cmp(&key(b)).then(a.slot.cmp(&b.slot)))?;
+    let Some(cur) = current.and_then(|s| candidates.iter().find(|c| c.slot == s)) else {
+        return Some(pick.slot);
+    };
     if pick.slot == cur.slot {
         return Some(cur.slot);
     }
     let margin = 1.0 - 0.5 * t.target_stickiness;
-    if target_score(pick, t) <= target_score(cur, t) * margin { Some(pick.slot) } else { Some(cur.slot) }
+    if target_score(pick, t) <= target_score(cur, t) * margin {
+        Some(pick.slot)
+    } else {
+        Some(cur.slot)
+    }
 }
 
 /// Where to chase an enemy: its last known position plus a horizontal lead
@@ -238,7 +251,10 @@ pub struct GoalPlanner {
 impl GoalPlanner {
     /// Forgets the goal (a new life, a map change).
     pub fn reset(&mut self) {
-        *self = Self { route_requests: self.route_requests, ..Self::default() };
+        *self = Self {
+            route_requests: self.route_requests,
+            ..Self::default()
+        };
     }
 
     /// Called when the follower reports arrival at the end of the route.
@@ -251,7 +267,9 @@ impl GoalPlanner {
                 if let Some(item) = view.items.iter().find(|i| i.id == id && i.available) {
                     let d = item.origin - me.origin;
                     if Vec3::new(d.x, d.y, 0.0).length() < 64.0 {
-                        memory.blacklist.add(goal.kind.key(goal.target), clock.after_ms(BLACKLIST_MS), clock.tick);
+                        memory
+                            .blacklist
+                            .add(goal.kind.key(goal.target), clock.after_ms(BLACKLIST_MS), clock.tick);
                     }
                 }
                 self.goal = None;
@@ -302,7 +320,9 @@ impl GoalPlanner {
                 _ => false,
             };
             if hopeless || g.failures >= 3 {
-                cx.memory.blacklist.add(g.kind.key(g.target), clock.after_ms(BLACKLIST_MS), clock.tick);
+                cx.memory
+                    .blacklist
+                    .add(g.kind.key(g.target), clock.after_ms(BLACKLIST_MS), clock.tick);
                 self.goal = None;
                 cx.follower.clear();
             } else if gone {
@@ -335,7 +355,11 @@ impl GoalPlanner {
         g.refresh_at = clock.after_ms(if moving { CHASE_REFRESH_MS } else { FIXED_REFRESH_MS });
         // A route that still leads where the goal is needs no new search
         // (items do not move; a quarry that moved little keeps its route).
-        let still_good = cx.follower.route().and_then(|r| r.goal()).is_some_and(|end| end.distance(target) < REROUTE_DISTANCE);
+        let still_good = cx
+            .follower
+            .route()
+            .and_then(|r| r.goal())
+            .is_some_and(|end| end.distance(target) < REROUTE_DISTANCE);
         if still_good && !matches!(g.kind, GoalKind::Objective(_)) {
             self.goal = Some(g);
             return false;
@@ -363,7 +387,9 @@ impl GoalPlanner {
         let t = cx.traits;
         let wants = wants_health(cx.me, t);
         let critical = critical_health(cx.me, t);
-        let objective = cx.objective.filter(|o| !cx.memory.blacklist.contains(GoalKey::Objective(o.key), clock.tick));
+        let objective = cx
+            .objective
+            .filter(|o| !cx.memory.blacklist.contains(GoalKey::Objective(o.key), clock.tick));
         let obj_priority = objective.map_or(0.0, |o| o.priority);
         // Inside a commitment only an urgent objective or critical health
         // reconsiders; everything else just keeps the route fresh (and
@@ -372,15 +398,26 @@ impl GoalPlanner {
             && clock.tick < cur.committed_until
             && cx.follower.route().is_some()
         {
-            let urgent = objective.is_some_and(|o| GoalKind::Objective(o.key) != cur.kind && o.priority >= URGENT_OBJECTIVE);
-            if !urgent && !(critical && !matches!(cur.kind, GoalKind::Item(_))) {
+            let urgent =
+                objective.is_some_and(|o| GoalKind::Objective(o.key) != cur.kind && o.priority >= URGENT_OBJECTIVE);
+            let needs_health_now = critical && !matches!(cur.kind, GoalKind::Item(_));
+            if !urgent && !needs_health_now {
                 return self.refresh(cx);
             }
         }
         // Items: only when there is no objective, the bot is hurt, or the objective is not urgent.
         let item: Option<ItemChoice> = if objective.is_none() || wants || obj_priority < URGENT_OBJECTIVE {
             self.route_requests += crate::items::SHORTLIST as u64;
-            choose_item(&cx.view.items, cx.me, t, cx.view.weapons, cx.bias, &cx.memory.blacklist, cx.nav, &clock)
+            choose_item(
+                &cx.view.items,
+                cx.me,
+                t,
+                cx.view.weapons,
+                cx.bias,
+                &cx.memory.blacklist,
+                cx.nav,
+                &clock,
+            )
         } else {
             None
         };
@@ -395,14 +432,17 @@ impl GoalPlanner {
             };
             10.0 + 5.0 * c.utility + bonus
         });
-        let enemy_priority = cx.chase.filter(|(s, ..)| !cx.memory.blacklist.contains(GoalKey::Enemy(*s), clock.tick)).map_or(
-            0.0,
-            |(s, _, visible)| {
+        let enemy_priority = cx
+            .chase
+            .filter(|(s, ..)| !cx.memory.blacklist.contains(GoalKey::Enemy(*s), clock.tick))
+            .map_or(0.0, |(s, _, visible)| {
                 let mut p = 32.0 + 18.0 * t.pursuit + 8.0 * t.aggression + if visible { 8.0 } else { 0.0 };
                 // Seen and already within fighting range there is nothing to
                 // chase: combat movement keeps the range, and the feet are
                 // free to fetch something on the way.
-                let near = cx.chase.is_some_and(|(_, p, _)| p.distance(cx.me.origin) < cx.engage_range);
+                let near = cx
+                    .chase
+                    .is_some_and(|(_, p, _)| p.distance(cx.me.origin) < cx.engage_range);
                 if visible && near {
                     p *= 0.6;
                 }
@@ -415,8 +455,7 @@ impl GoalPlanner {
                     p += 8.0;
                 }
                 p
-            },
-        );
+            });
         // The desire, in order of precedence.
         let mut desire: Option<(GoalKind, Vec3, f32)> = None;
         if let Some(o) = objective {
@@ -439,7 +478,8 @@ impl GoalPlanner {
         if let (Some(cur), Some((kind, _, prio))) = (self.goal, desire)
             && cur.kind != kind
         {
-            let urgent = matches!(kind, GoalKind::Objective(_)) && (prio >= URGENT_OBJECTIVE || !matches!(cur.kind, GoalKind::Objective(_)));
+            let urgent = matches!(kind, GoalKind::Objective(_))
+                && (prio >= URGENT_OBJECTIVE || !matches!(cur.kind, GoalKind::Objective(_)));
             let better = clock.tick >= cur.committed_until && prio >= SWITCH_MARGIN * cur.priority;
             if !urgent && !better && cx.follower.route().is_some() {
                 return self.refresh(cx);
@@ -463,7 +503,9 @@ impl GoalPlanner {
                     self.start(kind, target, priority, route, cx);
                     return true;
                 }
-                cx.memory.blacklist.add(kind.key(target), clock.after_ms(BLACKLIST_MS * 0.25), clock.tick);
+                cx.memory
+                    .blacklist
+                    .add(kind.key(target), clock.after_ms(BLACKLIST_MS * 0.25), clock.tick);
                 self.roam(cx)
             }
             None if self.goal.is_none() || cx.follower.route().is_none() => self.roam(cx),
@@ -481,17 +523,28 @@ impl GoalPlanner {
             .items
             .iter()
             .map(|i| standing(i.origin))
-            .chain(cx.view.map.spawn_points().filter(|(_, s)| s.fits).map(|(_, s)| s.spawn_origin))
+            .chain(
+                cx.view
+                    .map
+                    .spawn_points()
+                    .filter(|(_, s)| s.fits)
+                    .map(|(_, s)| s.spawn_origin),
+            )
             .filter(|p| p.distance(cx.me.origin) > ROAM_MIN_DISTANCE)
             .filter(|p| !cx.memory.blacklist.contains(GoalKey::point(*p), clock.tick))
             .collect();
-        let pick = u32::try_from(spots.len()).ok().filter(|n| *n > 0).map(|n| cx.rng.below(n) as usize);
+        let pick = u32::try_from(spots.len())
+            .ok()
+            .filter(|n| *n > 0)
+            .map(|n| cx.rng.below(n) as usize);
         self.route_requests += 1;
         let route = match pick.and_then(|i| spots.get(i).copied()) {
             Some(spot) => match cx.nav.route(cx.me.origin, spot) {
                 Some(r) => Some(r),
                 None => {
-                    cx.memory.blacklist.add(GoalKey::point(spot), clock.after_ms(BLACKLIST_MS), clock.tick);
+                    cx.memory
+                        .blacklist
+                        .add(GoalKey::point(spot), clock.after_ms(BLACKLIST_MS), clock.tick);
                     None
                 }
             },
@@ -538,16 +591,36 @@ mod tests {
     use super::*;
 
     fn cand(slot: u8, distance: f32) -> TargetCandidate {
-        TargetCandidate { slot: SlotId(slot), distance, strength: 1.0, attacker: false, powered: false, firing: false, killer: false }
+        TargetCandidate {
+            slot: SlotId(slot),
+            distance,
+            strength: 1.0,
+            attacker: false,
+            powered: false,
+            firing: false,
+            killer: false,
+        }
     }
 
     #[test]
     fn nearest_or_best_with_stickiness() {
         let t = Traits::at_skill(3.0);
         let near = cand(1, 400.0);
-        let weak_far = TargetCandidate { strength: 0.0, attacker: true, ..cand(2, 500.0) };
-        assert_eq!(choose_target(&[near, weak_far], None, false, &t), Some(SlotId(1)), "nearest");
-        assert_eq!(choose_target(&[near, weak_far], None, true, &t), Some(SlotId(2)), "weak attacker scores best");
+        let weak_far = TargetCandidate {
+            strength: 0.0,
+            attacker: true,
+            ..cand(2, 500.0)
+        };
+        assert_eq!(
+            choose_target(&[near, weak_far], None, false, &t),
+            Some(SlotId(1)),
+            "nearest"
+        );
+        assert_eq!(
+            choose_target(&[near, weak_far], None, true, &t),
+            Some(SlotId(2)),
+            "weak attacker scores best"
+        );
         // Current target slightly worse than the pick: sticky.
         let a = cand(3, 420.0);
         assert_eq!(choose_target(&[near, a], Some(SlotId(3)), false, &t), Some(SlotId(3)));

@@ -61,12 +61,20 @@ pub fn utility(gift: &Gift, me: &PlayerSnap, t: &Traits, table: &WeaponTable, bi
             };
             // Items that stack over the maximum (mega, small) are worth what
             // they add, like armor; small ones little, a mega a lot.
-            let over = if cap > max && hp < 2.0 * max { 0.8 + 3.0 * (cap - hp).min(amount as f32) / 100.0 } else { 0.0 };
+            let over = if cap > max && hp < 2.0 * max {
+                0.8 + 3.0 * (cap - hp).min(amount as f32) / 100.0
+            } else {
+                0.0
+            };
             below.max(over)
         }
         Gift::Armor { amount, cap } => {
             let deficit = scaled(cap) - me.armor as f32;
-            if deficit <= 0.0 { 0.0 } else { 0.8 + 3.0 * deficit.min(amount as f32) / 100.0 }
+            if deficit <= 0.0 {
+                0.0
+            } else {
+                0.8 + 3.0 * deficit.min(amount as f32) / 100.0
+            }
         }
         Gift::Weapon { weapon, ammo_cap, .. } => {
             if !me.inventory.has(weapon) {
@@ -80,7 +88,11 @@ pub fn utility(gift: &Gift, me: &PlayerSnap, t: &Traits, table: &WeaponTable, bi
         Gift::Ammo { weapon, cap, .. } => {
             let u = ammo_utility(me.inventory.ammo_of(weapon), cap);
             let known = table.get(weapon).is_some();
-            if !me.inventory.has(weapon) || !known { u * 0.3 } else { u }
+            if !me.inventory.has(weapon) || !known {
+                u * 0.3
+            } else {
+                u
+            }
         }
         Gift::Powerup { .. } => 6.0,
     }
@@ -147,9 +159,16 @@ pub fn choose_item(
         if !nav.maybe_reachable(me.origin, item.origin) {
             continue;
         }
-        let Some(route) = nav.route(me.origin, item_standing_point(item, me)) else { continue };
+        let Some(route) = nav.route(me.origin, item_standing_point(item, me)) else {
+            continue;
+        };
         let score = u / (route.cost + DISTANCE_BIAS);
-        return Some(ItemChoice { item: *item, utility: u, score, route });
+        return Some(ItemChoice {
+            item: *item,
+            utility: u,
+            score,
+            route,
+        });
     }
     None
 }
@@ -200,7 +219,13 @@ mod tests {
     }
 
     fn u(gift: Gift, p: &PlayerSnap) -> f32 {
-        utility(&gift, p, &Traits::at_skill(3.0), &WeaponTable::quake3(), &WeaponBias::default())
+        utility(
+            &gift,
+            p,
+            &Traits::at_skill(3.0),
+            &WeaponTable::quake3(),
+            &WeaponBias::default(),
+        )
     }
 
     #[test]
@@ -209,27 +234,53 @@ mod tests {
         let hurt = me(20, 0);
         let health = Gift::Health { amount: 25, cap: 100 };
         assert_eq!(u(health, &full), 0.0, "no health at full health");
-        assert!(u(health, &hurt) > 2.0 * u(health, &me(80, 0)), "much more when wanting health");
+        assert!(
+            u(health, &hurt) > 2.0 * u(health, &me(80, 0)),
+            "much more when wanting health"
+        );
         let mega = Gift::Health { amount: 100, cap: 200 };
-        assert!(u(mega, &full) > 3.0 && u(mega, &me(210, 0)) == 0.0, "a mega is worth its +100 at full health");
+        assert!(
+            u(mega, &full) > 3.0 && u(mega, &me(210, 0)) == 0.0,
+            "a mega is worth its +100 at full health"
+        );
         let small = Gift::Health { amount: 5, cap: 200 };
         assert!(u(small, &full) < 1.0 && u(small, &full) > 0.0);
         let red = Gift::Armor { amount: 100, cap: 200 };
         assert!(u(red, &me(100, 0)) > u(red, &me(100, 150)));
         assert_eq!(u(red, &me(100, 200)), 0.0);
-        let rail = Gift::Weapon { weapon: 7, ammo: 10, ammo_cap: 200 };
+        let rail = Gift::Weapon {
+            weapon: 7,
+            ammo: 10,
+            ammo_cap: 200,
+        };
         assert!(u(rail, &full) >= 10.0, "a missing weapon, with only the starting ones");
         let mut armed = me(100, 0);
         armed.inventory.weapons |= 1 << 5;
         armed.inventory.ammo[5] = 10;
         assert!((5.0..10.0).contains(&u(rail, &armed)), "less once armed");
-        let mg = Gift::Weapon { weapon: 2, ammo: 40, ammo_cap: 200 };
+        let mg = Gift::Weapon {
+            weapon: 2,
+            ammo: 40,
+            ammo_cap: 200,
+        };
         assert!(u(mg, &full) < 5.0, "an owned weapon is worth its ammo only");
-        let bullets = Gift::Ammo { weapon: 2, amount: 50, cap: 200 };
+        let bullets = Gift::Ammo {
+            weapon: 2,
+            amount: 50,
+            cap: 200,
+        };
         let mut stocked = me(100, 0);
         stocked.inventory.ammo[2] = 200;
         assert_eq!(u(bullets, &stocked), 0.0, "no ammo at capacity");
-        assert!(u(Gift::Powerup { kind: quarry_sim::items::PowerupKind::Quad, seconds: 30.0 }, &armed) > u(rail, &armed));
+        assert!(
+            u(
+                Gift::Powerup {
+                    kind: quarry_sim::items::PowerupKind::Quad,
+                    seconds: 30.0
+                },
+                &armed
+            ) > u(rail, &armed)
+        );
         let _ = Inventory::default();
     }
 
@@ -249,7 +300,14 @@ mod tests {
         };
         let near_small = item(1, 200.0, Gift::Health { amount: 5, cap: 200 });
         let far_big = item(2, 600.0, Gift::Health { amount: 50, cap: 100 });
-        let too_far = item(3, 9000.0, Gift::Powerup { kind: quarry_sim::items::PowerupKind::Quad, seconds: 30.0 });
+        let too_far = item(
+            3,
+            9000.0,
+            Gift::Powerup {
+                kind: quarry_sim::items::PowerupKind::Quad,
+                seconds: 30.0,
+            },
+        );
         let items = [near_small, far_big, too_far];
         let mut nav = StraightNavigator::default();
         let clock = BotClock { tick: 10, hz: 60 };

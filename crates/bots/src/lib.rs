@@ -29,6 +29,7 @@
 //! | [`act`] | the user command |
 //! | [`sink`] | [`CmdSink`], the only way out |
 //! | [`brain`] | one bot's layers wired together |
+//! | [`stats`] | what each bot did (shots, hits, stuck time, idle, pads) |
 //! | [`manager`] | [`BotManager`]: add/remove, fill, map changes, the per-tick think |
 //! | [`report`] | match figures: stuck time, idle, accuracy per weapon and skill, items taken |
 //! | [`cvars`], [`commands`] | `bot_*` cvars; `addbot`, `removebot`, `kickbots`, `botlist` |
@@ -56,6 +57,7 @@ pub mod perception;
 pub mod report;
 pub mod rng;
 pub mod sink;
+pub mod stats;
 pub mod trigger;
 pub mod view;
 pub mod weapons;

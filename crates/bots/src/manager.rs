@@ -21,7 +21,7 @@ use bevy_ecs::world::WorldId;
 use quarry_sim::slots::{ClientKind, MAX_NAME_CHARS, SlotError, SlotState};
 use quarry_sim::{Match, SlotId, UserCmd, UserInfo};
 
-use crate::brain::{Brain, BrainSettings, BrainStatus, BotStats, Decide};
+use crate::brain::{BotStats, Brain, BrainSettings, BrainStatus, Decide};
 use crate::content::{BotIdentity, SkillCurve, TraitSource};
 use crate::cvars::{BotCvars, BotSettings};
 use crate::decide::ObjectiveProvider;
@@ -38,7 +38,10 @@ pub const FILL_BACKOFF_S: f32 = 30.0;
 /// Route queries all bots together may start per tick; a bot whose goal
 /// planning would exceed it plans on the next tick instead (keeps the tick
 /// time flat when many bots decide at once).
-pub const ROUTE_BUDGET: u64 = 4;
+pub const ROUTE_BUDGET: u64 = 3;
+/// Line-of-sight candidate checks (each up to seven traces) all bots
+/// together may spend per tick; a look that would exceed it waits a tick.
+pub const SIGHT_BUDGET_PER_TICK: usize = 48;
 /// How often `bot_debug 2` prints a status line per bot, s.
 const STATUS_INTERVAL_S: f32 = 2.0;
 
@@ -108,7 +111,11 @@ pub enum RemoveBotError {
 
 /// Whether bots can join on `map`: it needs a spawn point a player fits at.
 pub fn check_map_hosts_bots(map: &quarry_map::LoadedMap) -> Result<(), AddBotError> {
-    if map.spawn_points().any(|(_, s)| s.fits) { Ok(()) } else { Err(AddBotError::NoSpawnPoints(map.name().to_owned())) }
+    if map.spawn_points().any(|(_, s)| s.fits) {
+        Ok(())
+    } else {
+        Err(AddBotError::NoSpawnPoints(map.name().to_owned()))
+    }
 }
 
 /// One line of `botlist`.
@@ -165,7 +172,10 @@ pub struct BotManager {
 
 impl std::fmt::Debug for BotManager {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BotManager").field("bots", &self.bots.len()).field("settings", &self.settings).finish_non_exhaustive()
+        f.debug_struct("BotManager")
+            .field("bots", &self.bots.len())
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
     }
 }
 
@@ -202,7 +212,10 @@ impl BotManager {
     /// A manager reading its settings from the registered bot cvars
     /// (call [`BotManager::update_settings`] each tick or before commands).
     pub fn with_cvars(cvars: BotCvars) -> Self {
-        Self { cvars: Some(cvars), ..Self::new(BotSettings::default()) }
+        Self {
+            cvars: Some(cvars),
+            ..Self::new(BotSettings::default())
+        }
     }
 
     /// Re-reads the cvars (no-op without cvar handles).
@@ -282,7 +295,10 @@ impl BotManager {
             .bots
             .iter()
             .map(|b| {
-                let name = game.slots().get(b.brain.slot).map_or_else(|| b.brain.identity.name.clone(), |s| s.userinfo.name.clone());
+                let name = game
+                    .slots()
+                    .get(b.brain.slot)
+                    .map_or_else(|| b.brain.identity.name.clone(), |s| s.userinfo.name.clone());
                 crate::report::BotFigures::new(b.brain.slot, name, b.brain.skill, &b.brain.stats, game.hz())
             })
             .collect();
@@ -317,7 +333,11 @@ impl BotManager {
         if let Some(name) = &req.name {
             let len = name.chars().count();
             if len > MAX_NAME_CHARS {
-                return Err(AddBotError::NameTooLong { name: name.clone(), len, max: MAX_NAME_CHARS });
+                return Err(AddBotError::NameTooLong {
+                    name: name.clone(),
+                    len,
+                    max: MAX_NAME_CHARS,
+                });
             }
         }
         if let Some(s) = req.skill
@@ -331,7 +351,9 @@ impl BotManager {
             return Err(AddBotError::Full(max));
         }
         self.sync_match(game);
-        self.nav.ensure(game, self.settings.nav_cell_size).map_err(AddBotError::NoNavmesh)?;
+        self.nav
+            .ensure(game, self.settings.nav_cell_size)
+            .map_err(AddBotError::NoNavmesh)?;
         let name = match req.name {
             Some(n) => {
                 if req.exact && game.slots().find_by_name(&n).is_some() {
@@ -347,7 +369,12 @@ impl BotManager {
                 n
             }
         };
-        let info = UserInfo { name, model: "bot".into(), team_pref: None, handicap: 100 };
+        let info = UserInfo {
+            name,
+            model: "bot".into(),
+            team_pref: None,
+            handicap: 100,
+        };
         let slot = game.connect(ClientKind::Bot, info).map_err(|e| match e {
             SlotError::Full { max } => AddBotError::Full(max),
             SlotError::NoSuchSlot(_) => AddBotError::Full(max),
@@ -357,12 +384,25 @@ impl BotManager {
             tracing::warn!(target: "quarry_bots", "bot couldn't enter the game: {e}");
             return Err(AddBotError::Full(max));
         }
-        let name = game.slots().get(slot).map_or_else(String::new, |s| s.userinfo.name.clone());
+        let name = game
+            .slots()
+            .get(slot)
+            .map_or_else(String::new, |s| s.userinfo.name.clone());
         // The variance roll: fixed for the bot's life, from the match seed and slot.
         let skill_roll = BotRng::for_slot(self.seed, slot.0, 1).signed();
-        let brain = Brain::new(slot, BotIdentity { name, character: None }, req.skill, skill_roll, self.seed);
+        let brain = Brain::new(
+            slot,
+            BotIdentity { name, character: None },
+            req.skill,
+            skill_roll,
+            self.seed,
+        );
         self.serial += 1;
-        let entry = BotEntry { brain, filled, serial: self.serial };
+        let entry = BotEntry {
+            brain,
+            filled,
+            serial: self.serial,
+        };
         let at = self.bots.partition_point(|b| b.brain.slot < slot);
         self.bots.insert(at, entry);
         Ok(slot)
@@ -379,7 +419,11 @@ impl BotManager {
             Some(n) => self
                 .bots
                 .iter()
-                .position(|b| game.slots().get(b.brain.slot).is_some_and(|s| s.userinfo.name.eq_ignore_ascii_case(n)))
+                .position(|b| {
+                    game.slots()
+                        .get(b.brain.slot)
+                        .is_some_and(|s| s.userinfo.name.eq_ignore_ascii_case(n))
+                })
                 .ok_or_else(|| RemoveBotError::NotFound(n.to_owned()))?,
             None => self.last_added(|_| true).ok_or(RemoveBotError::NoBots)?,
         };
@@ -387,13 +431,21 @@ impl BotManager {
     }
 
     fn last_added(&self, filter: impl Fn(&BotEntry) -> bool) -> Option<usize> {
-        self.bots.iter().enumerate().filter(|(_, b)| filter(b)).max_by_key(|(_, b)| b.serial).map(|(i, _)| i)
+        self.bots
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| filter(b))
+            .max_by_key(|(_, b)| b.serial)
+            .map(|(i, _)| i)
     }
 
     fn remove_at(&mut self, game: &mut Match, index: usize) -> String {
         let entry = self.bots.remove(index);
         let slot = entry.brain.slot;
-        let name = game.slots().get(slot).map_or_else(|| entry.brain.identity.name.clone(), |s| s.userinfo.name.clone());
+        let name = game
+            .slots()
+            .get(slot)
+            .map_or_else(|| entry.brain.identity.name.clone(), |s| s.userinfo.name.clone());
         game.disconnect(slot);
         name
     }
@@ -436,11 +488,17 @@ impl BotManager {
                     health: alive.map_or(0, |p| p.health),
                     ..status
                 };
-                let enemy = status.enemy.and_then(|e| game.and_then(|g| g.slots().get(e)).map(|s| s.userinfo.name.clone()));
+                let enemy = status
+                    .enemy
+                    .and_then(|e| game.and_then(|g| g.slots().get(e)).map(|s| s.userinfo.name.clone()));
                 BotRow {
                     slot: b.brain.slot,
                     name,
-                    skill: if b.brain.stats.alive_ticks > 0 { b.brain.skill } else { b.brain.effective_skill(&settings) },
+                    skill: if b.brain.stats.alive_ticks > 0 {
+                        b.brain.skill
+                    } else {
+                        b.brain.effective_skill(&settings)
+                    },
                     filled: b.filled,
                     status,
                     enemy,
@@ -458,14 +516,20 @@ impl BotManager {
         if rows.is_empty() {
             out.push("no bots".to_owned());
         } else {
-            out.push(format!("{:>4} {:<16} {:>5} {:<6} {:<14} {:>7} {:<16} {:>5}", "slot", "name", "skill", "state", "goal", "route", "enemy", "frags"));
+            out.push(format!(
+                "{:>4} {:<16} {:>5} {:<6} {:<14} {:>7} {:<16} {:>5}",
+                "slot", "name", "skill", "state", "goal", "route", "enemy", "frags"
+            ));
             for r in rows {
                 let state = match (r.status.alive, self.settings.pause) {
                     (_, true) => "paused",
                     (true, false) => "alive",
                     (false, false) => "dead",
                 };
-                let route = r.status.route.map_or_else(|| "-".to_owned(), |(i, n)| format!("{i}/{n}"));
+                let route = r
+                    .status
+                    .route
+                    .map_or_else(|| "-".to_owned(), |(i, n)| format!("{i}/{n}"));
                 out.push(format!(
                     "{:>4} {:<16} {:>5.2} {:<6} {:<14} {:>7} {:<16} {:>5}{}",
                     r.slot.0,
@@ -499,7 +563,9 @@ impl BotManager {
             tracing::debug!(target: "quarry_bots", "no navmesh: {e}");
         }
         let settings = self.brain_settings();
-        let period = (game.hz() as f32 / self.settings.think_rate.max(1) as f32).round().max(1.0) as u32;
+        let period = (game.hz() as f32 / self.settings.think_rate.max(1) as f32)
+            .round()
+            .max(1.0) as u32;
         let status_due = self.settings.debug >= 2 && game.tick() >= self.next_status;
         self.cmds.clear();
         {
@@ -523,21 +589,36 @@ impl BotManager {
             };
             let objectives = self.objectives.as_deref();
             let routes_before = nav.queries();
+            let mut sight_left = SIGHT_BUDGET_PER_TICK;
             // Rotate who plans first so a spent budget never starves the same bots.
             let n = self.bots.len();
             let first = view.clock.tick as usize % n.max(1);
             for k in 0..n {
-                let Some(entry) = self.bots.get_mut((first + k) % n) else { continue };
+                let Some(entry) = self.bots.get_mut((first + k) % n) else {
+                    continue;
+                };
                 let b = &mut entry.brain;
                 let decide = Decide {
                     perceive: (view.clock.tick + u32::from(b.slot.0)).is_multiple_of(period),
+                    sight_budget: sight_left,
                     plan: nav.queries() - routes_before < ROUTE_BUDGET,
                 };
-                let cmd = b.tick(&view, nav, self.traits.as_ref(), objectives, &self.ignored, &settings, decide);
+                let cmd = b.tick(
+                    &view,
+                    nav,
+                    self.traits.as_ref(),
+                    objectives,
+                    &self.ignored,
+                    &settings,
+                    decide,
+                );
+                sight_left = sight_left.saturating_sub(b.sight_checks());
                 self.cmds.push((b.slot, cmd));
                 if status_due {
                     let s = b.status(Some(&view));
-                    let at = s.origin.map_or_else(|| "-".to_owned(), |o| format!("({:.0} {:.0} {:.0})", o.x, o.y, o.z));
+                    let at = s
+                        .origin
+                        .map_or_else(|| "-".to_owned(), |o| format!("({:.0} {:.0} {:.0})", o.x, o.y, o.z));
                     tracing::info!(
                         target: "quarry_bots::status",
                         "{} {at} hp {} armor {} goal {} route {} enemy {} {}",
@@ -593,7 +674,11 @@ impl BotManager {
     /// Drops brains whose slot is no longer a bot's (kicked elsewhere, or a
     /// human took it).
     fn prune(&mut self, game: &Match) {
-        self.bots.retain(|b| game.slots().get(b.brain.slot).is_some_and(|s| s.kind == ClientKind::Bot));
+        self.bots.retain(|b| {
+            game.slots()
+                .get(b.brain.slot)
+                .is_some_and(|s| s.kind == ClientKind::Bot)
+        });
     }
 
     /// Tops the server up to `bot_minPlayers`, one bot per pass, a pass
@@ -609,11 +694,23 @@ impl BotManager {
         if !self.settings.enable || want == 0 {
             return;
         }
-        let humans = game.slots().iter().filter(|(_, s)| matches!(s.kind, ClientKind::Remote { .. })).count();
+        let humans = game
+            .slots()
+            .iter()
+            .filter(|(_, s)| matches!(s.kind, ClientKind::Remote { .. }))
+            .count();
         let players = humans + self.bots.len();
         if players < want {
             let skill = None;
-            if let Err(e) = self.add(game, AddBot { name: None, skill, exact: false }, true) {
+            if let Err(e) = self.add(
+                game,
+                AddBot {
+                    name: None,
+                    skill,
+                    exact: false,
+                },
+                true,
+            ) {
                 tracing::info!(target: "quarry_bots", "bot_minPlayers: couldn't add a bot: {e}");
                 self.next_fill = tick + (FILL_BACKOFF_S * hz) as u32;
             }

@@ -182,7 +182,8 @@ impl Memory {
     /// Drops tracks with no news for `keep_ms`, and tracks of players for
     /// which `gone` says they left or died.
     pub fn forget(&mut self, clock: &BotClock, keep_ms: f32, gone: impl Fn(SlotId) -> bool) {
-        self.tracks.retain(|t| !gone(t.slot) && clock.ms_since(t.news_tick) <= keep_ms);
+        self.tracks
+            .retain(|t| !gone(t.slot) && clock.ms_since(t.news_tick) <= keep_ms);
     }
 
     /// The track of `slot`.

@@ -161,7 +161,14 @@ impl Navigator for StraightNavigator {
     }
 
     fn route(&mut self, from: Vec3, to: Vec3) -> Option<Route> {
-        Some(Route { corners: vec![Corner { pos: to, link: LinkKind::Walk, entity: None }], cost: from.distance(to) })
+        Some(Route {
+            corners: vec![Corner {
+                pos: to,
+                link: LinkKind::Walk,
+                entity: None,
+            }],
+            cost: from.distance(to),
+        })
     }
 
     fn nearest(&mut self, point: Vec3, _radius: f32) -> Option<Vec3> {
@@ -211,7 +218,13 @@ pub struct Steer {
 
 impl Steer {
     /// Stand still.
-    pub const IDLE: Steer = Steer { dir: Vec3::ZERO, jump: false, committed: false, look: None, event: FollowEvent::None };
+    pub const IDLE: Steer = Steer {
+        dir: Vec3::ZERO,
+        jump: false,
+        committed: false,
+        look: None,
+        event: FollowEvent::None,
+    };
 }
 
 /// Follows one route at a time.
@@ -301,7 +314,9 @@ impl PathFollower {
     pub fn follow(&mut self, me: &PlayerSnap, clock: &BotClock, rng: &mut BotRng) -> Steer {
         let teleported = self.last_origin.is_some_and(|p| p.distance(me.origin) > TELEPORT_STEP);
         self.last_origin = Some(me.origin);
-        let Some(route) = self.route.take() else { return Steer::IDLE };
+        let Some(route) = self.route.take() else {
+            return Steer::IDLE;
+        };
         if !me.on_ground || teleported {
             self.airborne_seen = true;
         }
@@ -317,16 +332,28 @@ impl PathFollower {
     fn follow_route(&mut self, corners: &[Corner], me: &PlayerSnap, clock: &BotClock, rng: &mut BotRng) -> Steer {
         // Advance over every corner already reached.
         while let Some(corner) = corners.get(self.index) {
-            let prev = if self.index == 0 { None } else { corners.get(self.index - 1).map(|c| c.pos) };
+            let prev = if self.index == 0 {
+                None
+            } else {
+                corners.get(self.index - 1).map(|c| c.pos)
+            };
             let next_is_action = corners.get(self.index + 1).is_some_and(|c| c.link.is_action());
             match self.reached(corner, prev, next_is_action, me) {
                 Reach::No => break,
                 Reach::Yes => self.advance(clock),
-                Reach::Elsewhere => return Steer { event: FollowEvent::Misplaced, ..Steer::IDLE },
+                Reach::Elsewhere => {
+                    return Steer {
+                        event: FollowEvent::Misplaced,
+                        ..Steer::IDLE
+                    };
+                }
             }
         }
         let Some(corner) = corners.get(self.index).copied() else {
-            return Steer { event: FollowEvent::Arrived, ..Steer::IDLE };
+            return Steer {
+                event: FollowEvent::Arrived,
+                ..Steer::IDLE
+            };
         };
         if corner.link.is_action() && self.action_since.is_none() {
             self.action_since = Some(clock.tick);
@@ -335,7 +362,10 @@ impl PathFollower {
         if let Some(since) = self.action_since
             && clock.ms_since(since) > ACTION_TIMEOUT_MS
         {
-            return Steer { event: FollowEvent::TimedOut, ..Steer::IDLE };
+            return Steer {
+                event: FollowEvent::TimedOut,
+                ..Steer::IDLE
+            };
         }
         let to = corner.pos - me.origin;
         let flat = Vec3::new(to.x, to.y, 0.0);
@@ -346,7 +376,10 @@ impl PathFollower {
         }
         let last = self.index + 1 == corners.len();
         if let Some(ev) = self.sample_stuck(dist, corner.link, last, me, clock, rng) {
-            return Steer { event: ev, ..Steer::IDLE };
+            return Steer {
+                event: ev,
+                ..Steer::IDLE
+            };
         }
         let mut dir = flat.normalize_or_zero();
         let committed = corner.link.is_action();
@@ -358,7 +391,13 @@ impl PathFollower {
             jump |= me.on_ground;
         }
         let look = Some(corner.pos + Vec3::Z * (me.eye.z - me.origin.z));
-        Steer { dir, jump, committed, look, event: FollowEvent::None }
+        Steer {
+            dir,
+            jump,
+            committed,
+            look,
+            event: FollowEvent::None,
+        }
     }
 
     fn advance(&mut self, clock: &BotClock) {
@@ -398,12 +437,24 @@ impl PathFollower {
                 if !(self.airborne_seen && me.on_ground) {
                     return Reach::No;
                 }
-                if horiz <= 96.0 && dz <= 48.0 { Reach::Yes } else { Reach::Elsewhere }
+                if horiz <= 96.0 && dz <= 48.0 {
+                    Reach::Yes
+                } else {
+                    Reach::Elsewhere
+                }
             }
         }
     }
 
-    fn sample_stuck(&mut self, dist: f32, link: LinkKind, last: bool, me: &PlayerSnap, clock: &BotClock, rng: &mut BotRng) -> Option<FollowEvent> {
+    fn sample_stuck(
+        &mut self,
+        dist: f32,
+        link: LinkKind,
+        last: bool,
+        me: &PlayerSnap,
+        clock: &BotClock,
+        rng: &mut BotRng,
+    ) -> Option<FollowEvent> {
         if clock.tick < self.next_sample {
             return None;
         }
@@ -459,7 +510,14 @@ impl Recovery {
     }
 
     /// Steering toward the mesh. `trace` checks wander headings for walls.
-    pub fn steer(&mut self, me: &PlayerSnap, nav: &mut dyn Navigator, trace: &dyn quarry_map::Trace, clock: &BotClock, rng: &mut BotRng) -> Steer {
+    pub fn steer(
+        &mut self,
+        me: &PlayerSnap,
+        nav: &mut dyn Navigator,
+        trace: &dyn quarry_map::Trace,
+        clock: &BotClock,
+        rng: &mut BotRng,
+    ) -> Steer {
         if clock.tick >= self.next_search {
             self.next_search = clock.after_ms(RECOVERY_SEARCH_MS);
             self.toward = nav.nearest(me.origin, RECOVERY_RADIUS);
@@ -467,15 +525,30 @@ impl Recovery {
         if let Some(spot) = self.toward {
             let d = Vec3::new(spot.x - me.origin.x, spot.y - me.origin.y, 0.0);
             if d.length() > CORNER_RADIUS {
-                return Steer { dir: d.normalize_or_zero(), jump: me.on_ground, committed: false, look: Some(spot + Vec3::Z * 26.0), event: FollowEvent::None };
+                return Steer {
+                    dir: d.normalize_or_zero(),
+                    jump: me.on_ground,
+                    committed: false,
+                    look: Some(spot + Vec3::Z * 26.0),
+                    event: FollowEvent::None,
+                };
             }
         }
         let blocked = |dir: Vec3| {
             let start = me.origin + Vec3::Z * 2.0;
-            let tr = trace.trace(start, start + dir * 64.0, me.mins, me.maxs, quarry_map::Contents::MASK_PLAYER_SOLID);
+            let tr = trace.trace(
+                start,
+                start + dir * 64.0,
+                me.mins,
+                me.maxs,
+                quarry_map::Contents::MASK_PLAYER_SOLID,
+            );
             tr.start_solid || tr.fraction < 0.5
         };
-        if clock.tick >= self.heading_until || self.heading == Vec3::ZERO || (me.velocity.length() < 20.0 && blocked(self.heading)) {
+        if clock.tick >= self.heading_until
+            || self.heading == Vec3::ZERO
+            || (me.velocity.length() < 20.0 && blocked(self.heading))
+        {
             // A new heading, preferring one not straight into a wall.
             let base = rng.unit() * std::f32::consts::TAU;
             let headings = (0..8).map(|i| {
@@ -494,7 +567,13 @@ impl Recovery {
             self.heading = open.or(first).unwrap_or(Vec3::X);
             self.heading_until = clock.after_ms(WANDER_HOLD_MS);
         }
-        Steer { dir: self.heading, jump: false, committed: false, look: Some(me.eye + self.heading * 256.0), event: FollowEvent::None }
+        Steer {
+            dir: self.heading,
+            jump: false,
+            committed: false,
+            look: Some(me.eye + self.heading * 256.0),
+            event: FollowEvent::None,
+        }
     }
 }
 
@@ -552,7 +631,11 @@ mod tests {
     }
 
     fn walk(x: f32, y: f32) -> Corner {
-        Corner { pos: Vec3::new(x, y, 0.0), link: LinkKind::Walk, entity: None }
+        Corner {
+            pos: Vec3::new(x, y, 0.0),
+            link: LinkKind::Walk,
+            entity: None,
+        }
     }
 
     #[test]
@@ -560,7 +643,13 @@ mod tests {
         let mut f = PathFollower::default();
         let mut rng = BotRng::from_seed(1);
         let mut clock = BotClock { tick: 1, hz: 60 };
-        f.set_route(Route { corners: vec![walk(100.0, 0.0), walk(100.0, 100.0)], cost: 200.0 }, &clock);
+        f.set_route(
+            Route {
+                corners: vec![walk(100.0, 0.0), walk(100.0, 100.0)],
+                cost: 200.0,
+            },
+            &clock,
+        );
         let s = f.follow(&me(Vec3::ZERO, true), &clock, &mut rng);
         assert!((s.dir - Vec3::X).length() < 1e-4);
         clock.tick += 1;
@@ -578,7 +667,13 @@ mod tests {
         let mut f = PathFollower::default();
         let mut rng = BotRng::from_seed(1);
         let clock = BotClock { tick: 1, hz: 60 };
-        f.set_route(Route { corners: vec![walk(100.0, 0.0), walk(200.0, 0.0), walk(200.0, 200.0)], cost: 0.0 }, &clock);
+        f.set_route(
+            Route {
+                corners: vec![walk(100.0, 0.0), walk(200.0, 0.0), walk(200.0, 200.0)],
+                cost: 0.0,
+            },
+            &clock,
+        );
         f.follow(&me(Vec3::new(101.0, 0.0, 0.0), true), &clock, &mut rng);
         assert_eq!(f.index(), 1);
         // Ran 40 units past the second corner with a little lateral error.
@@ -591,8 +686,18 @@ mod tests {
         let mut f = PathFollower::default();
         let mut rng = BotRng::from_seed(1);
         let mut clock = BotClock { tick: 1, hz: 60 };
-        let up = Corner { pos: Vec3::new(64.0, 0.0, 40.0), link: LinkKind::Jump, entity: None };
-        f.set_route(Route { corners: vec![walk(0.0, 0.0), up], cost: 0.0 }, &clock);
+        let up = Corner {
+            pos: Vec3::new(64.0, 0.0, 40.0),
+            link: LinkKind::Jump,
+            entity: None,
+        };
+        f.set_route(
+            Route {
+                corners: vec![walk(0.0, 0.0), up],
+                cost: 0.0,
+            },
+            &clock,
+        );
         let s = f.follow(&me(Vec3::new(5.0, 0.0, 0.0), true), &clock, &mut rng);
         assert_eq!(f.index(), 1, "takeoff reached");
         assert!(s.jump && s.committed);
@@ -611,7 +716,13 @@ mod tests {
         let mut f = PathFollower::default();
         let mut rng = BotRng::from_seed(3);
         let mut clock = BotClock { tick: 1, hz: 60 };
-        f.set_route(Route { corners: vec![walk(500.0, 0.0)], cost: 500.0 }, &clock);
+        f.set_route(
+            Route {
+                corners: vec![walk(500.0, 0.0)],
+                cost: 500.0,
+            },
+            &clock,
+        );
         let stuck_at = me(Vec3::ZERO, true);
         let mut events = Vec::new();
         let mut sidestepped = false;
@@ -636,8 +747,18 @@ mod tests {
         let mut f = PathFollower::default();
         let mut rng = BotRng::from_seed(1);
         let mut clock = BotClock { tick: 1, hz: 60 };
-        let pad = Corner { pos: Vec3::new(0.0, 800.0, 200.0), link: LinkKind::JumpPad, entity: Some(EntityId(4)) };
-        f.set_route(Route { corners: vec![walk(0.0, 0.0), pad], cost: 0.0 }, &clock);
+        let pad = Corner {
+            pos: Vec3::new(0.0, 800.0, 200.0),
+            link: LinkKind::JumpPad,
+            entity: Some(EntityId(4)),
+        };
+        f.set_route(
+            Route {
+                corners: vec![walk(0.0, 0.0), pad],
+                cost: 0.0,
+            },
+            &clock,
+        );
         f.follow(&me(Vec3::ZERO, true), &clock, &mut rng);
         clock.tick += 1;
         f.follow(&me(Vec3::new(0.0, 300.0, 300.0), false), &clock, &mut rng);
@@ -648,7 +769,10 @@ mod tests {
 
     #[test]
     fn route_remaining_length() {
-        let r = Route { corners: vec![walk(3.0, 4.0), walk(3.0, 14.0)], cost: 15.0 };
+        let r = Route {
+            corners: vec![walk(3.0, 4.0), walk(3.0, 14.0)],
+            cost: 15.0,
+        };
         assert!((r.remaining(Vec3::ZERO, 0) - 15.0).abs() < 1e-4);
         assert!((r.remaining(Vec3::new(3.0, 4.0, 0.0), 1) - 10.0).abs() < 1e-4);
         assert_eq!(r.goal(), Some(Vec3::new(3.0, 14.0, 0.0)));

@@ -62,13 +62,20 @@ pub struct NavService {
 
 impl Default for NavService {
     fn default() -> Self {
-        Self { state: MeshState::Empty, scratch: SearchScratch::new(), builds: 0, stats: QueryStats::default() }
+        Self {
+            state: MeshState::Empty,
+            scratch: SearchScratch::new(),
+            builds: 0,
+            stats: QueryStats::default(),
+        }
     }
 }
 
 impl std::fmt::Debug for NavService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NavService").field("state", &self.describe()).finish_non_exhaustive()
+        f.debug_struct("NavService")
+            .field("state", &self.describe())
+            .finish_non_exhaustive()
     }
 }
 
@@ -121,18 +128,27 @@ impl NavService {
             .iter()
             .filter_map(|(id, _)| game.player_view(id).filter(|p| p.alive).map(|p| p.origin))
             .collect();
-        let options = BuildOptions { cell_size, ..BuildOptions::default() };
+        let options = BuildOptions {
+            cell_size,
+            ..BuildOptions::default()
+        };
         self.builds += 1;
         match NavMesh::build_for_map(map, map.world(), &players, &agent, &options) {
             Ok(mesh) => {
                 tracing::info!(target: "quarry_bots", "navmesh for {}: {} nodes, {} links, {:.0} ms", key.map, mesh.node_count(), mesh.link_count(), mesh.build_times().total_ms);
-                self.state = MeshState::Ready { key, mesh: Box::new(mesh) };
+                self.state = MeshState::Ready {
+                    key,
+                    mesh: Box::new(mesh),
+                };
                 Ok(())
             }
             Err(e) => {
                 let error = format!("{}: {e}", key.map);
                 tracing::warn!(target: "quarry_bots", "navmesh: {error}");
-                self.state = MeshState::Failed { key, error: error.clone() };
+                self.state = MeshState::Failed {
+                    key,
+                    error: error.clone(),
+                };
                 Err(error)
             }
         }
@@ -164,7 +180,12 @@ impl NavService {
     /// A navigator over the mesh and the live `world`, for one tick.
     pub fn navigator<'a>(&'a mut self, world: &'a dyn Trace) -> Option<MeshNavigator<'a>> {
         match &self.state {
-            MeshState::Ready { mesh, .. } => Some(MeshNavigator { mesh, world, scratch: &mut self.scratch, stats: &mut self.stats }),
+            MeshState::Ready { mesh, .. } => Some(MeshNavigator {
+                mesh,
+                world,
+                scratch: &mut self.scratch,
+                stats: &mut self.stats,
+            }),
             _ => None,
         }
     }
@@ -208,7 +229,15 @@ fn link(kind: quarry_nav::LinkKind) -> LinkKind {
 
 fn convert(route: quarry_nav::Route) -> Route {
     Route {
-        corners: route.corners.iter().map(|c| Corner { pos: c.origin, link: link(c.kind), entity: c.entity }).collect(),
+        corners: route
+            .corners
+            .iter()
+            .map(|c| Corner {
+                pos: c.origin,
+                link: link(c.kind),
+                entity: c.entity,
+            })
+            .collect(),
         cost: route.cost,
     }
 }
@@ -220,7 +249,11 @@ impl Navigator for MeshNavigator<'_> {
 
     fn route(&mut self, from: Vec3, to: Vec3) -> Option<Route> {
         let t = std::time::Instant::now();
-        let r = self.mesh.route(self.world, self.scratch, from, to, &RouteOptions::default()).ok().map(convert);
+        let r = self
+            .mesh
+            .route(self.world, self.scratch, from, to, &RouteOptions::default())
+            .ok()
+            .map(convert);
         self.stats.routes += 1;
         self.stats.record(t);
         r
@@ -246,7 +279,11 @@ impl Navigator for MeshNavigator<'_> {
     }
 
     fn describe(&self) -> String {
-        format!("navmesh: {} nodes, {} links", self.mesh.node_count(), self.mesh.link_count())
+        format!(
+            "navmesh: {} nodes, {} links",
+            self.mesh.node_count(),
+            self.mesh.link_count()
+        )
     }
 
     fn queries(&self) -> u64 {

@@ -55,7 +55,12 @@ pub struct BodyBox {
 impl BodyBox {
     /// The box of a player snapshot.
     pub fn of(p: &PlayerSnap) -> Self {
-        Self { origin: p.origin, mins: p.mins, maxs: p.maxs, yaw: p.yaw }
+        Self {
+            origin: p.origin,
+            mins: p.mins,
+            maxs: p.maxs,
+            yaw: p.yaw,
+        }
     }
 }
 
@@ -78,7 +83,15 @@ pub fn sample_points(b: &BodyBox) -> [Vec3; 7] {
     };
     let at = |frac: f32| Vec3::new(center.x, center.y, base + height * frac);
     let (chest, head, pelvis) = (at(SAMPLE_HEIGHTS[0]), at(SAMPLE_HEIGHTS[1]), at(SAMPLE_HEIGHTS[2]));
-    [chest, head, pelvis, inside(chest - side), inside(chest + side), inside(pelvis - side), inside(pelvis + side)]
+    [
+        chest,
+        head,
+        pelvis,
+        inside(chest - side),
+        inside(chest + side),
+        inside(pelvis - side),
+        inside(pelvis + side),
+    ]
 }
 
 /// The first sample point of `target` the eye has a clear line to (map
@@ -123,7 +136,11 @@ pub fn in_fov(view_forward: Vec3, eye: Vec3, point: Vec3, fov_deg: f32) -> bool 
 /// by initiative. Never negative.
 pub fn reaction_delay_ms(t: &Traits, off_axis: f32, fresh: bool, jitter: f32) -> f32 {
     let periph = t.peripheral_penalty_msec * (off_axis / t.peripheral_angle.max(1.0)).clamp(0.0, 1.0);
-    let base = if fresh { t.reaction_msec } else { t.reaction_msec * t.reacquire_fraction };
+    let base = if fresh {
+        t.reaction_msec
+    } else {
+        t.reaction_msec * t.reacquire_fraction
+    };
     ((base + jitter.clamp(-1.0, 1.0) * t.reaction_variance_msec + periph) * t.reaction_scale()).max(0.0)
 }
 
@@ -142,7 +159,7 @@ pub struct Sighting {
 
 /// Scans for enemies `me` can see, spending at most `budget` line-of-sight
 /// checks (the current target first, then nearest first). `ignored` are
-/// players bots must not target (a no-target flag).
+/// players bots must not target (a no-target flag). Returns the checks spent.
 #[expect(clippy::too_many_arguments, reason = "one scan with everything it reads")]
 pub fn scan(
     view: &BotView<'_>,
@@ -153,7 +170,7 @@ pub fn scan(
     ignored: &[SlotId],
     budget: usize,
     out: &mut Vec<Sighting>,
-) {
+) -> usize {
     out.clear();
     let fwd = forward(me.pitch, me.yaw);
     let range2 = traits.sight_range * traits.sight_range;
@@ -183,6 +200,7 @@ pub fn scan(
     }
     candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.slot.cmp(&b.1.slot)));
     let world = view.map.world();
+    let spent = candidates.len().min(budget);
     for (_, p) in candidates.into_iter().take(budget) {
         let body = BodyBox::of(p);
         if let Some(point) = visible_point(world, me.eye, &body) {
@@ -194,6 +212,7 @@ pub fn scan(
             });
         }
     }
+    spent
 }
 
 #[cfg(test)]
@@ -203,10 +222,20 @@ mod tests {
 
     fn block(lo: Vec3, hi: Vec3) -> String {
         let face = |a: Vec3, b: Vec3, c: Vec3| {
-            format!("( {} {} {} ) ( {} {} {} ) ( {} {} {} ) quarry/wall 0 0 0 1 1\n", a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z)
+            format!(
+                "( {} {} {} ) ( {} {} {} ) ( {} {} {} ) quarry/wall 0 0 0 1 1\n",
+                a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z
+            )
         };
         let mut s = String::from("{\n");
-        for (n, p) in [(Vec3::NEG_X, lo), (Vec3::X, hi), (Vec3::NEG_Y, lo), (Vec3::Y, hi), (Vec3::NEG_Z, lo), (Vec3::Z, hi)] {
+        for (n, p) in [
+            (Vec3::NEG_X, lo),
+            (Vec3::X, hi),
+            (Vec3::NEG_Y, lo),
+            (Vec3::Y, hi),
+            (Vec3::NEG_Z, lo),
+            (Vec3::Z, hi),
+        ] {
             let u = n.any_orthonormal_vector();
             let v = n.cross(u);
             s += &face(p + u * 64.0, p, p + v * 64.0);
@@ -226,7 +255,12 @@ mod tests {
     }
 
     fn body(x: f32, y: f32, yaw: f32) -> BodyBox {
-        BodyBox { origin: Vec3::new(x, y, 24.0), mins: Vec3::new(-15.0, -15.0, -24.0), maxs: Vec3::new(15.0, 15.0, 32.0), yaw }
+        BodyBox {
+            origin: Vec3::new(x, y, 24.0),
+            mins: Vec3::new(-15.0, -15.0, -24.0),
+            maxs: Vec3::new(15.0, 15.0, 32.0),
+            yaw,
+        }
     }
 
     #[test]
@@ -234,7 +268,12 @@ mod tests {
         let map = wall_map();
         let eye = Vec3::new(0.0, 0.0, 50.0);
         // Straight behind a wall wider than the body: hidden.
-        let behind = BodyBox { origin: Vec3::new(300.0, 0.0, 24.0), mins: Vec3::new(-8.0, -8.0, -24.0), maxs: Vec3::new(8.0, 8.0, 32.0), yaw: 90.0 };
+        let behind = BodyBox {
+            origin: Vec3::new(300.0, 0.0, 24.0),
+            mins: Vec3::new(-8.0, -8.0, -24.0),
+            maxs: Vec3::new(8.0, 8.0, 32.0),
+            yaw: 90.0,
+        };
         assert_eq!(visible_point(&map, eye, &behind), None);
         // In the open: the chest is seen first.
         let open = body(300.0, 200.0, 0.0);
@@ -273,10 +312,24 @@ mod tests {
         let centred = reaction_delay_ms(&t, 0.0, true, 0.0);
         assert!((centred - 320.0 * 0.92).abs() < 1e-2);
         let side = reaction_delay_ms(&t, 90.0, true, 0.0);
-        assert!((side - (320.0 + 240.0) * 0.92).abs() < 1e-2, "full penalty beyond the peripheral angle");
+        assert!(
+            (side - (320.0 + 240.0) * 0.92).abs() < 1e-2,
+            "full penalty beyond the peripheral angle"
+        );
         let again = reaction_delay_ms(&t, 0.0, false, 0.0);
         assert!((again - 320.0 * 0.7 * 0.92).abs() < 1e-2);
-        assert_eq!(reaction_delay_ms(&Traits { reaction_msec: 0.0, ..t }, 0.0, true, -1.0), 0.0);
+        assert_eq!(
+            reaction_delay_ms(
+                &Traits {
+                    reaction_msec: 0.0,
+                    ..t
+                },
+                0.0,
+                true,
+                -1.0
+            ),
+            0.0
+        );
         let s1 = Traits::at_skill(1.0);
         let s5 = Traits::at_skill(5.0);
         assert!(reaction_delay_ms(&s5, 30.0, true, 0.0) < reaction_delay_ms(&s1, 30.0, true, 0.0));

@@ -88,7 +88,11 @@ pub struct AccuracyRow {
 impl AccuracyRow {
     /// Hits per shot, percent.
     pub fn percent(&self) -> f64 {
-        if self.shots == 0 { 0.0 } else { 100.0 * f64::from(self.hits) / f64::from(self.shots) }
+        if self.shots == 0 {
+            0.0
+        } else {
+            100.0 * f64::from(self.hits) / f64::from(self.shots)
+        }
     }
 }
 
@@ -126,7 +130,9 @@ impl MatchReport {
         let mut accuracy: BTreeMap<(u8, String), (u32, u32)> = BTreeMap::new();
         for b in &bots {
             for &(w, shots, hits) in &b.shots_hits {
-                let name = table.and_then(|t| t.get(w)).map_or_else(|| format!("weapon{w}"), |d| d.name.clone());
+                let name = table
+                    .and_then(|t| t.get(w))
+                    .map_or_else(|| format!("weapon{w}"), |d| d.name.clone());
                 let e = accuracy.entry((b.skill.round() as u8, name)).or_default();
                 e.0 += shots;
                 e.1 += hits;
@@ -134,7 +140,12 @@ impl MatchReport {
         }
         let accuracy = accuracy
             .into_iter()
-            .map(|((skill, weapon), (shots, hits))| AccuracyRow { skill, weapon, shots, hits })
+            .map(|((skill, weapon), (shots, hits))| AccuracyRow {
+                skill,
+                weapon,
+                shots,
+                hits,
+            })
             .collect();
         Self {
             map: game.map().name().to_owned(),
@@ -158,17 +169,29 @@ impl MatchReport {
 
     /// Item classes on the map nobody picked up.
     pub fn items_never_taken(&self) -> Vec<&str> {
-        self.items.iter().filter(|(_, n)| **n == 0).map(|(c, _)| c.as_str()).collect()
+        self.items
+            .iter()
+            .filter(|(_, n)| **n == 0)
+            .map(|(c, _)| c.as_str())
+            .collect()
     }
 }
 
 impl fmt::Display for MatchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "bots on {} for {:.0} s; {}", self.map, self.seconds, self.navmesh)?;
-        writeln!(f, "{:<14} {:>5} {:>5} {:>6} {:>7} {:>7} {:>5} {:>5} {:>6} {:>6} {:>8}", "bot", "skill", "kills", "deaths", "stuck%", "idle s", "pads", "tele", "items", "acc%", "react ms")?;
+        writeln!(
+            f,
+            "{:<14} {:>5} {:>5} {:>6} {:>7} {:>7} {:>5} {:>5} {:>6} {:>6} {:>8}",
+            "bot", "skill", "kills", "deaths", "stuck%", "idle s", "pads", "tele", "items", "acc%", "react ms"
+        )?;
         for b in &self.bots {
             let (shots, hits) = b.shots_hits.iter().fold((0, 0), |a, &(_, s, h)| (a.0 + s, a.1 + h));
-            let acc = if shots > 0 { 100.0 * f64::from(hits) / f64::from(shots) } else { 0.0 };
+            let acc = if shots > 0 {
+                100.0 * f64::from(hits) / f64::from(shots)
+            } else {
+                0.0
+            };
             writeln!(
                 f,
                 "{:<14} {:>5.2} {:>5} {:>6} {:>7.2} {:>7.1} {:>5} {:>5} {:>6} {:>6.1} {:>8}",
@@ -187,9 +210,27 @@ impl fmt::Display for MatchReport {
         }
         writeln!(f, "accuracy by skill and weapon:")?;
         for a in &self.accuracy {
-            writeln!(f, "  skill {} {:<18} {:>5}/{:<5} {:5.1}%", a.skill, a.weapon, a.hits, a.shots, a.percent())?;
+            writeln!(
+                f,
+                "  skill {} {:<18} {:>5}/{:<5} {:5.1}%",
+                a.skill,
+                a.weapon,
+                a.hits,
+                a.shots,
+                a.percent()
+            )?;
         }
         let never = self.items_never_taken();
-        writeln!(f, "item classes picked up: {}/{}{}", self.items.len() - never.len(), self.items.len(), if never.is_empty() { String::new() } else { format!(" (never: {})", never.join(", ")) })
+        writeln!(
+            f,
+            "item classes picked up: {}/{}{}",
+            self.items.len() - never.len(),
+            self.items.len(),
+            if never.is_empty() {
+                String::new()
+            } else {
+                format!(" (never: {})", never.join(", "))
+            }
+        )
     }
 }

@@ -180,14 +180,19 @@ mod tests {
     fn run(t: &Traits, i: FireInput, ticks: u32) -> Vec<FireOutcome> {
         let mut trig = Trigger::default();
         let mut rng = BotRng::from_seed(5);
-        (1..=ticks).map(|tick| trig.decide(t, &i, &BotClock { tick, hz: 60 }, &mut rng, || true)).collect()
+        (1..=ticks)
+            .map(|tick| trig.decide(t, &i, &BotClock { tick, hz: 60 }, &mut rng, || true))
+            .collect()
     }
 
     #[test]
     fn settles_before_the_first_shot_then_keeps_cadence() {
         let t = Traits::at_skill(3.0);
         let out = run(&t, input(), 240);
-        let first = out.iter().position(|o| matches!(o, FireOutcome::Fire { .. })).expect("fires");
+        let first = out
+            .iter()
+            .position(|o| matches!(o, FireOutcome::Fire { .. }))
+            .expect("fires");
         let settle_ticks = (t.effective_settle_msec() / (1000.0 / 60.0)).ceil() as usize;
         assert_eq!(first + 1, settle_ticks, "first shot after the settle time");
         let shots = out.iter().filter(|o| matches!(o, FireOutcome::Fire { .. })).count();
@@ -197,15 +202,30 @@ mod tests {
     #[test]
     fn cone_slew_reaction_and_safety_hold_fire() {
         let t = Traits::at_skill(5.0);
-        let wide = FireInput { aim_point: Vec3::new(500.0, 60.0, 0.0), ..input() };
+        let wide = FireInput {
+            aim_point: Vec3::new(500.0, 60.0, 0.0),
+            ..input()
+        };
         assert!(run(&t, wide, 60).iter().all(|o| *o == FireOutcome::Hold(Hold::Cone)));
-        let slewing = FireInput { slew: 1000.0, ..input() };
+        let slewing = FireInput {
+            slew: 1000.0,
+            ..input()
+        };
         assert!(run(&t, slewing, 60).iter().all(|o| *o == FireOutcome::Hold(Hold::Slew)));
-        let reacting = FireInput { reacted: false, ..input() };
-        assert!(run(&t, reacting, 60).iter().all(|o| *o == FireOutcome::Hold(Hold::Reaction)));
+        let reacting = FireInput {
+            reacted: false,
+            ..input()
+        };
+        assert!(
+            run(&t, reacting, 60)
+                .iter()
+                .all(|o| *o == FireOutcome::Hold(Hold::Reaction))
+        );
         let mut trig = Trigger::default();
         let mut rng = BotRng::from_seed(1);
-        let outs: Vec<_> = (1..60).map(|tick| trig.decide(&t, &input(), &BotClock { tick, hz: 60 }, &mut rng, || false)).collect();
+        let outs: Vec<_> = (1..60)
+            .map(|tick| trig.decide(&t, &input(), &BotClock { tick, hz: 60 }, &mut rng, || false))
+            .collect();
         assert!(outs.contains(&FireOutcome::Hold(Hold::Unsafe)));
         assert!(!outs.iter().any(|o| matches!(o, FireOutcome::Fire { .. })));
     }
@@ -213,23 +233,50 @@ mod tests {
     #[test]
     fn suppression_fires_briefly_after_losing_sight() {
         let t = Traits::at_skill(1.0);
-        let lost = FireInput { visible: false, unseen_ms: 300.0, hasty: true, ..input() };
+        let lost = FireInput {
+            visible: false,
+            unseen_ms: 300.0,
+            hasty: true,
+            ..input()
+        };
         assert!(run(&t, lost, 5).iter().any(|o| matches!(o, FireOutcome::Fire { .. })));
-        let long_gone = FireInput { unseen_ms: 5000.0, ..lost };
-        assert!(run(&t, long_gone, 5).iter().all(|o| *o == FireOutcome::Hold(Hold::NoTarget)));
+        let long_gone = FireInput {
+            unseen_ms: 5000.0,
+            ..lost
+        };
+        assert!(
+            run(&t, long_gone, 5)
+                .iter()
+                .all(|o| *o == FireOutcome::Hold(Hold::NoTarget))
+        );
         let s5 = Traits::at_skill(5.0);
-        assert!(run(&s5, lost, 5).iter().all(|o| *o == FireOutcome::Hold(Hold::NoTarget)), "skill 5 does not suppress");
+        assert!(
+            run(&s5, lost, 5)
+                .iter()
+                .all(|o| *o == FireOutcome::Hold(Hold::NoTarget)),
+            "skill 5 does not suppress"
+        );
     }
 
     #[test]
     fn automatic_weapons_fire_in_bursts_with_rests() {
         let t = Traits::at_skill(2.0);
-        let mg = FireInput { interval_ms: 100.0, hasty: true, ..input() };
+        let mg = FireInput {
+            interval_ms: 100.0,
+            hasty: true,
+            ..input()
+        };
         let out = run(&t, mg, 600);
         let firing = out.iter().filter(|o| matches!(o, FireOutcome::Fire { .. })).count();
         let rests = out.iter().filter(|o| **o == FireOutcome::Hold(Hold::Rest)).count();
-        assert!(rests > 0 && firing > rests, "duty cycle: {firing} firing, {rests} resting");
-        let bursts = out.iter().filter(|o| **o == FireOutcome::Fire { new_shot: true }).count();
+        assert!(
+            rests > 0 && firing > rests,
+            "duty cycle: {firing} firing, {rests} resting"
+        );
+        let bursts = out
+            .iter()
+            .filter(|o| **o == FireOutcome::Fire { new_shot: true })
+            .count();
         assert!(bursts >= 5, "{bursts} bursts in 10 s");
     }
 }

@@ -18,8 +18,8 @@ use quarry_sim::components::{Armor, Body, CurrentCmd, Health, Inventory, Life, N
 use quarry_sim::events::GameEvent;
 use quarry_sim::items::drop::Dropped;
 use quarry_sim::items::{Gift, Item, ItemSpawn};
-use quarry_sim::slots::{ClientKind, MAX_SLOTS, SlotState};
 use quarry_sim::scene::Obstacle;
+use quarry_sim::slots::{ClientKind, MAX_SLOTS, SlotState};
 use quarry_sim::weapons::{Projectile, WeaponTable};
 use quarry_sim::{Buttons, Match, Settings, SlotId, Team};
 
@@ -117,7 +117,9 @@ impl PlayerSnap {
     /// Whether a powerup expiring at `until` is active at `tick`.
     pub fn has_powerup(&self, tick: u32) -> bool {
         let p = &self.powerups;
-        [p.quad, p.haste, p.regen, p.invis].iter().any(|&u| Powerups::active(u, tick))
+        [p.quad, p.haste, p.regen, p.invis]
+            .iter()
+            .any(|&u| Powerups::active(u, tick))
     }
 }
 
@@ -171,7 +173,9 @@ pub struct ViewCache {
 
 impl std::fmt::Debug for ViewCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ViewCache").field("world", &self.world).finish_non_exhaustive()
+        f.debug_struct("ViewCache")
+            .field("world", &self.world)
+            .finish_non_exhaustive()
     }
 }
 
@@ -206,7 +210,10 @@ impl<'a> BotView<'a> {
     pub fn build(game: &'a Match, cache: &mut ViewCache) -> Self {
         let world = game.world();
         if cache.world != Some(world.id()) {
-            *cache = ViewCache { world: Some(world.id()), ..ViewCache::default() };
+            *cache = ViewCache {
+                world: Some(world.id()),
+                ..ViewCache::default()
+            };
         }
         if cache.items.is_none() {
             cache.items = world.try_query();
@@ -221,7 +228,10 @@ impl<'a> BotView<'a> {
             if slot.state != SlotState::InGame {
                 continue;
             }
-            let Some(snap) = slot.entity.and_then(|e| player_snap(world, e, id, slot.team, slot.kind, tick)) else {
+            let Some(snap) = slot
+                .entity
+                .and_then(|e| player_snap(world, e, id, slot.team, slot.kind, tick))
+            else {
                 continue;
             };
             if let Some(p) = players.get_mut(usize::from(id.0)) {
@@ -248,7 +258,17 @@ impl<'a> BotView<'a> {
         if let Some(q) = cache.projectiles.as_mut() {
             let mut rows: Vec<(NetId, ProjectileSnap)> = q
                 .iter(world)
-                .map(|(id, p)| (*id, ProjectileSnap { owner: p.owner, weapon: p.weapon, origin: p.origin, velocity: p.velocity }))
+                .map(|(id, p)| {
+                    (
+                        *id,
+                        ProjectileSnap {
+                            owner: p.owner,
+                            weapon: p.weapon,
+                            origin: p.origin,
+                            velocity: p.velocity,
+                        },
+                    )
+                })
                 .collect();
             rows.sort_by_key(|(id, _)| *id);
             projectiles = rows.into_iter().map(|(_, p)| p).collect();
@@ -257,7 +277,12 @@ impl<'a> BotView<'a> {
             .iter()
             .flatten()
             .filter(|p| p.alive)
-            .map(|p| Obstacle { slot: p.slot, origin: p.origin, mins: p.mins, maxs: p.maxs })
+            .map(|p| Obstacle {
+                slot: p.slot,
+                origin: p.origin,
+                mins: p.mins,
+                maxs: p.maxs,
+            })
             .collect();
         let weapons = world.get_resource::<WeaponTable>();
         Self {
@@ -320,7 +345,9 @@ fn player_snap(world: &World, e: Entity, slot: SlotId, team: Team, kind: ClientK
         armor: world.get::<Armor>(e).map_or(0, |a| a.points),
         inventory: world.get::<Inventory>(e).copied().unwrap_or_default(),
         powerups: world.get::<Powerups>(e).copied().unwrap_or_default(),
-        attacking: world.get::<CurrentCmd>(e).is_some_and(|c| c.cmd.buttons.contains(Buttons::ATTACK)),
+        attacking: world
+            .get::<CurrentCmd>(e)
+            .is_some_and(|c| c.cmd.buttons.contains(Buttons::ATTACK)),
         teleported: body.teleport_time > 0.0 && tick > 0,
     })
 }

@@ -164,7 +164,9 @@ impl WeaponChoice {
             .map(|d| (d.number, score(table, inv, d.number, range, bias)))
             .filter(|(_, s)| *s > 0.0)
             .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
-        let Some((best, best_score)) = best else { return self.wanted };
+        let Some((best, best_score)) = best else {
+            return self.wanted;
+        };
         let dwelled = clock.ms_since(self.last_switch) >= SWITCH_DWELL_MS || self.last_switch == 0;
         if best != self.wanted && (current <= 0.0 || (dwelled && best_score >= SWITCH_MARGIN * current)) {
             self.wanted = best;
@@ -197,11 +199,19 @@ pub fn shot_is_safe(
     aim_dist: f32,
     suppressing: bool,
 ) -> bool {
-    let scene = SceneTrace { world: view.map.world(), obstacles: &view.obstacles, skip: Some(me.slot) };
+    let scene = SceneTrace {
+        world: view.map.world(),
+        obstacles: &view.obstacles,
+        skip: Some(me.slot),
+    };
     let teammate = |s: SlotId| view.team_game && s != target && view.player(s).is_some_and(|p| p.team == me.team);
     match def.kind {
         WeaponKind::Melee | WeaponKind::Hitscan => {
-            let reach = if def.range > 0.0 { def.range.min(aim_dist + 64.0) } else { aim_dist + 64.0 };
+            let reach = if def.range > 0.0 {
+                def.range.min(aim_dist + 64.0)
+            } else {
+                aim_dist + 64.0
+            };
             let hit = scene.trace_scene(eye, eye + forward * reach, Vec3::ZERO, Vec3::ZERO, Contents::MASK_SHOT);
             match hit.player {
                 Some(s) if teammate(s) => false,
@@ -210,7 +220,11 @@ pub fn shot_is_safe(
             }
         }
         WeaponKind::Projectile => {
-            let gravity = if def.gravity { view.settings.movement.gravity } else { 0.0 };
+            let gravity = if def.gravity {
+                view.settings.movement.gravity
+            } else {
+                0.0
+            };
             let mut dir = forward;
             dir.z += def.aim_lift;
             let vel = dir.normalize_or(forward) * def.speed;
@@ -240,7 +254,10 @@ pub fn shot_is_safe(
                     return false;
                 }
                 for p in view.iter_players() {
-                    if p.alive && teammate(p.slot) && distance_to_box(point, p.origin + p.velocity * t, p.mins, p.maxs) < reach {
+                    if p.alive
+                        && teammate(p.slot)
+                        && distance_to_box(point, p.origin + p.velocity * t, p.mins, p.maxs) < reach
+                    {
                         return false;
                     }
                 }
@@ -250,7 +267,8 @@ pub fn shot_is_safe(
             }
             // Hit the world: useful only if the splash reaches the target.
             view.player(target).is_some_and(|p| {
-                def.has_splash() && distance_to_box(point, p.origin + p.velocity * t, p.mins, p.maxs) < def.splash_radius * 0.8
+                def.has_splash()
+                    && distance_to_box(point, p.origin + p.velocity * t, p.mins, p.maxs) < def.splash_radius * 0.8
             })
         }
     }
@@ -281,7 +299,10 @@ mod tests {
         let (sg, rail, rl) = (get("shotgun"), get("railgun"), get("rocket_launcher"));
         assert!(suitability(&sg, 200.0) > suitability(&rail, 200.0));
         assert!(suitability(&rail, 1500.0) > suitability(&sg, 1500.0));
-        assert!(suitability(&rl, 100.0) < suitability(&rl, 400.0) * 0.5, "no rockets at point blank");
+        assert!(
+            suitability(&rl, 100.0) < suitability(&rl, 400.0) * 0.5,
+            "no rockets at point blank"
+        );
         let lg = get("lightning_gun");
         assert!(suitability(&lg, 1200.0) < 1.0, "beyond its reach");
         let g = get("gauntlet");
@@ -291,23 +312,49 @@ mod tests {
     #[test]
     fn choice_has_hysteresis_and_dwell() {
         let t = table();
-        let traits = Traits { weapon_skill: 1.0, ..Traits::at_skill(5.0) };
+        let traits = Traits {
+            weapon_skill: 1.0,
+            ..Traits::at_skill(5.0)
+        };
         let bias = WeaponBias::default();
         let mut rng = BotRng::from_seed(2);
         let inv = inv_with(&[(2, 100), (3, 10), (7, 10)]);
         let mut c = WeaponChoice::default();
         let clock = |tick| BotClock { tick, hz: 60 };
-        assert_eq!(c.choose(&t, &inv, Some(200.0), &traits, &bias, false, &clock(100), &mut rng), 3, "shotgun up close");
+        assert_eq!(
+            c.choose(&t, &inv, Some(200.0), &traits, &bias, false, &clock(100), &mut rng),
+            3,
+            "shotgun up close"
+        );
         // Far away next tick: not re-evaluated before weaponSwitchMsec.
-        assert_eq!(c.choose(&t, &inv, Some(1500.0), &traits, &bias, false, &clock(101), &mut rng), 3);
-        assert_eq!(c.choose(&t, &inv, Some(1500.0), &traits, &bias, false, &clock(200), &mut rng), 7, "railgun far");
+        assert_eq!(
+            c.choose(&t, &inv, Some(1500.0), &traits, &bias, false, &clock(101), &mut rng),
+            3
+        );
+        assert_eq!(
+            c.choose(&t, &inv, Some(1500.0), &traits, &bias, false, &clock(200), &mut rng),
+            7,
+            "railgun far"
+        );
         // Close again soon after: the dwell time keeps the railgun.
-        assert_eq!(c.choose(&t, &inv, Some(200.0), &traits, &bias, false, &clock(231), &mut rng), 7);
-        assert_eq!(c.choose(&t, &inv, Some(200.0), &traits, &bias, false, &clock(300), &mut rng), 3);
+        assert_eq!(
+            c.choose(&t, &inv, Some(200.0), &traits, &bias, false, &clock(231), &mut rng),
+            7
+        );
+        assert_eq!(
+            c.choose(&t, &inv, Some(200.0), &traits, &bias, false, &clock(300), &mut rng),
+            3
+        );
         // A weapon out of ammo is replaced at once.
         let empty = inv_with(&[(3, 0), (2, 50)]);
-        let mut c = WeaponChoice { wanted: 3, ..WeaponChoice::default() };
-        assert_eq!(c.choose(&t, &empty, Some(200.0), &traits, &bias, false, &clock(400), &mut rng), 2);
+        let mut c = WeaponChoice {
+            wanted: 3,
+            ..WeaponChoice::default()
+        };
+        assert_eq!(
+            c.choose(&t, &empty, Some(200.0), &traits, &bias, false, &clock(400), &mut rng),
+            2
+        );
     }
 
     #[test]

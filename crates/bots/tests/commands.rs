@@ -13,14 +13,20 @@ struct Host {
 }
 
 fn access(h: &mut Host) -> BotAccess<'_> {
-    BotAccess { bots: &mut h.bots, game: h.game.as_mut() }
+    BotAccess {
+        bots: &mut h.bots,
+        game: h.game.as_mut(),
+    }
 }
 
 fn setup(slots: usize) -> (Console<Host>, Host) {
     let mut console = Console::new();
     let cvars = BotCvars::register(&mut console).expect("cvars");
     register_commands(&mut console, access).expect("commands");
-    let host = Host { bots: BotManager::with_cvars(cvars), game: Some(support::match_on("q_duel1", 3, slots)) };
+    let host = Host {
+        bots: BotManager::with_cvars(cvars),
+        game: Some(support::match_on("q_duel1", 3, slots)),
+    };
     (console, host)
 }
 
@@ -38,7 +44,10 @@ fn add_list_remove_and_kick() {
     assert!(out.contains("added bot Kestrel in slot 1"), "{out}");
     assert!(run(&mut c, &mut h, "addbot Marsh").contains("added bot Marsh"));
     let list = run(&mut c, &mut h, "botlist");
-    assert!(list.contains("Kestrel") && list.contains("2.50") && list.contains("Marsh"), "{list}");
+    assert!(
+        list.contains("Kestrel") && list.contains("2.50") && list.contains("Marsh"),
+        "{list}"
+    );
     assert!(list.contains("navmesh:") && list.contains("ready"), "{list}");
     // Bots play a little, then the list shows their state.
     for _ in 0..120 {
@@ -47,8 +56,14 @@ fn add_list_remove_and_kick() {
     }
     let list = run(&mut c, &mut h, "botlist");
     assert!(list.contains("alive"), "{list}");
-    assert!(run(&mut c, &mut h, "removebot kestrel").contains("removed bot Kestrel"), "by name, any case");
-    assert!(run(&mut c, &mut h, "removebot").contains("removed bot Marsh"), "the last added");
+    assert!(
+        run(&mut c, &mut h, "removebot kestrel").contains("removed bot Kestrel"),
+        "by name, any case"
+    );
+    assert!(
+        run(&mut c, &mut h, "removebot").contains("removed bot Marsh"),
+        "the last added"
+    );
     assert!(run(&mut c, &mut h, "removebot Nobody").contains("no bot named 'Nobody'"));
     run(&mut c, &mut h, "addbot; addbot");
     assert!(run(&mut c, &mut h, "kickbots").contains("removed 3 bots"));
@@ -68,7 +83,10 @@ fn bad_input_gets_clear_messages() {
     assert!(run(&mut c, &mut h, "addbot Kestrel 6").contains("unknown skill '6'"));
     assert!(run(&mut c, &mut h, "addbot Kestrel").contains("added"));
     assert!(run(&mut c, &mut h, "addbot Kestrel 3 exact").contains("already in use"));
-    assert!(run(&mut c, &mut h, "addbot Kestrel").contains("added bot Kestrel(2)"), "a duplicate gets a suffix");
+    assert!(
+        run(&mut c, &mut h, "addbot Kestrel").contains("added bot Kestrel(2)"),
+        "a duplicate gets a suffix"
+    );
     let out = run(&mut c, &mut h, "addbot");
     assert!(out.contains("server is full (2 slots)"), "{out}");
     run(&mut c, &mut h, "kickbots; set bot_enable 0");
@@ -86,5 +104,8 @@ fn a_map_without_spawn_points_refuses_bots() {
     let text = "{\n\"classname\" \"worldspawn\"\n}\n";
     let map = quarry_map::load_str(text, "empty.map", &quarry_map::LoadOptions::default()).expect("loads");
     let err = quarry_bots::manager::check_map_hosts_bots(&map).expect_err("refused");
-    assert_eq!(err.to_string(), "map 'empty.map' has no spawn points: it can't host bots");
+    assert_eq!(
+        err.to_string(),
+        "map 'empty.map' has no spawn points: it can't host bots"
+    );
 }

@@ -16,8 +16,24 @@ struct Outcome {
 fn duel(seed: u64, seconds: u32) -> Outcome {
     let mut game = support::match_on("q_duel1", seed, 4);
     let mut bots = support::manager(3.0);
-    let a = bots.add_bot(&mut game, AddBot { name: Some("Left".into()), ..AddBot::default() }).expect("first bot");
-    let b = bots.add_bot(&mut game, AddBot { name: Some("Right".into()), ..AddBot::default() }).expect("second bot");
+    let a = bots
+        .add_bot(
+            &mut game,
+            AddBot {
+                name: Some("Left".into()),
+                ..AddBot::default()
+            },
+        )
+        .expect("first bot");
+    let b = bots
+        .add_bot(
+            &mut game,
+            AddBot {
+                name: Some("Right".into()),
+                ..AddBot::default()
+            },
+        )
+        .expect("second bot");
     let mut travelled = [0.0f32; 2];
     let mut last = [None, None];
     for _ in 0..seconds * 60 {
@@ -45,13 +61,22 @@ fn duel(seed: u64, seconds: u32) -> Outcome {
     let json = serde_json::to_string(&report).expect("the report serialises");
     assert!(json.contains("\"items\"") && json.contains("\"stuck_pct\""), "{json}");
     eprint!("{report}");
-    Outcome { hash: game.state_hash(), kills: sa.kills + sb.kills, shots: [sa.shots, sb.shots], travelled }
+    Outcome {
+        hash: game.state_hash(),
+        kills: sa.kills + sb.kills,
+        shots: [sa.shots, sb.shots],
+        travelled,
+    }
 }
 
 #[test]
 fn two_bots_move_fire_and_kill_and_replay_exactly() {
     let first = duel(11, 60);
-    assert!(first.travelled.iter().all(|&d| d > 2000.0), "both move: {:?}", first.travelled);
+    assert!(
+        first.travelled.iter().all(|&d| d > 2000.0),
+        "both move: {:?}",
+        first.travelled
+    );
     assert!(first.shots.iter().all(|&s| s > 0), "both fire: {:?}", first.shots);
     assert!(first.kills >= 1, "at least one kill in a minute");
     let again = duel(11, 60);

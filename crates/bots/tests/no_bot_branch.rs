@@ -17,24 +17,47 @@ fn bot_commands_replayed_by_remote_clients_give_the_same_match() {
     let names = ["North", "South"];
     let slots: Vec<_> = names
         .iter()
-        .map(|n| bots.add_bot(&mut game, AddBot { name: Some((*n).into()), ..AddBot::default() }).expect("bot"))
+        .map(|n| {
+            bots.add_bot(
+                &mut game,
+                AddBot {
+                    name: Some((*n).into()),
+                    ..AddBot::default()
+                },
+            )
+            .expect("bot")
+        })
         .collect();
     let mut recorded = Vec::new();
     let mut hashes = Vec::new();
     for _ in 0..ticks {
         bots.think(&mut game);
         game.step();
-        let cmds: Vec<_> = slots.iter().map(|&s| game.slots().get(s).and_then(|s| s.input.last().copied())).collect();
+        let cmds: Vec<_> = slots
+            .iter()
+            .map(|&s| game.slots().get(s).and_then(|s| s.input.last().copied()))
+            .collect();
         recorded.push(cmds);
         hashes.push(game.state_hash());
     }
-    let shots: u32 = slots.iter().filter_map(|&s| game.slots().get(s)).map(|s| s.score.shots).sum();
+    let shots: u32 = slots
+        .iter()
+        .filter_map(|&s| game.slots().get(s))
+        .map(|s| s.score.shots)
+        .sum();
     assert!(shots > 0, "the bots fought");
     // Remote clients in the same slots with the same names send the same commands.
     let mut replay = support::match_on("q_duel1", seed, 4);
     for (n, &expected) in names.iter().zip(&slots) {
-        let info = UserInfo { name: (*n).into(), model: "bot".into(), team_pref: None, handicap: 100 };
-        let slot = replay.connect(ClientKind::Remote { latency_ms: 0 }, info).expect("slot");
+        let info = UserInfo {
+            name: (*n).into(),
+            model: "bot".into(),
+            team_pref: None,
+            handicap: 100,
+        };
+        let slot = replay
+            .connect(ClientKind::Remote { latency_ms: 0 }, info)
+            .expect("slot");
         assert_eq!(slot, expected);
         replay.enter_game(slot).expect("enter");
     }

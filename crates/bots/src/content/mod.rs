@@ -60,6 +60,9 @@ pub struct SkillCurve;
 
 impl TraitSource for SkillCurve {
     fn resolve(&self, _who: &BotIdentity, skill: f32) -> Resolved {
-        Resolved { traits: Traits::at_skill(skill), weapon_bias: WeaponBias::default() }
+        Resolved {
+            traits: Traits::at_skill(skill),
+            weapon_bias: WeaponBias::default(),
+        }
     }
 }

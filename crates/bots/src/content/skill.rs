@@ -90,7 +90,10 @@ pub struct TraitRow {
 
 impl std::fmt::Debug for TraitRow {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TraitRow").field("name", &self.name).field("levels", &self.levels).finish_non_exhaustive()
+        f.debug_struct("TraitRow")
+            .field("name", &self.name)
+            .field("levels", &self.levels)
+            .finish_non_exhaustive()
     }
 }
 
@@ -232,7 +235,11 @@ skill_table! {
 impl TraitRow {
     /// The value at a (possibly fractional) skill level, interpolated and clamped.
     pub fn at(&self, level: f32) -> f32 {
-        let level = if level.is_nan() { MIN_SKILL } else { level.clamp(MIN_SKILL, MAX_SKILL) };
+        let level = if level.is_nan() {
+            MIN_SKILL
+        } else {
+            level.clamp(MIN_SKILL, MAX_SKILL)
+        };
         // Lower row index 0..=3; a level of exactly 5 lands on row 5 with fraction 1.
         let lower = ((level.floor() as usize).saturating_sub(1)).min(SKILL_LEVELS - 2);
         let frac = (level - (lower as f32 + 1.0)).clamp(0.0, 1.0);
@@ -242,7 +249,11 @@ impl TraitRow {
 
     /// `v` within the row's range; NaN becomes the minimum.
     pub fn clamp(&self, v: f32) -> f32 {
-        if v.is_nan() { self.min } else { v.clamp(self.min, self.max) }
+        if v.is_nan() {
+            self.min
+        } else {
+            v.clamp(self.min, self.max)
+        }
     }
 }
 
@@ -321,7 +332,11 @@ impl Traits {
 /// own roll `unit` (in -1..=1, fixed for the bot's life), clamped to 1..=5.
 pub fn effective_skill(level: f32, variance: f32, unit: f32) -> f32 {
     let level = if level.is_finite() { level } else { 3.0 };
-    let variance = if variance.is_finite() { variance.clamp(0.0, 2.0) } else { 0.0 };
+    let variance = if variance.is_finite() {
+        variance.clamp(0.0, 2.0)
+    } else {
+        0.0
+    };
     (level + unit.clamp(-1.0, 1.0) * variance).clamp(MIN_SKILL, MAX_SKILL)
 }
 
@@ -385,7 +400,13 @@ mod tests {
         for r in SKILL_TABLE {
             assert!(r.min < r.max, "{}", r.name);
             for v in r.levels {
-                assert!((r.min..=r.max).contains(&v), "{} level {v} outside {}..={}", r.name, r.min, r.max);
+                assert!(
+                    (r.min..=r.max).contains(&v),
+                    "{} level {v} outside {}..={}",
+                    r.name,
+                    r.min,
+                    r.max
+                );
             }
         }
     }
@@ -422,9 +443,16 @@ mod tests {
     fn accuracy_traits_improve_strictly_and_through_fractions() {
         for name in ACCURACY {
             let r = Traits::row(name).expect("accuracy trait exists");
-            assert!(matches!(r.shape, TraitShape::Up | TraitShape::Down), "{name} has shape {:?}", r.shape);
+            assert!(
+                matches!(r.shape, TraitShape::Up | TraitShape::Down),
+                "{name} has shape {:?}",
+                r.shape
+            );
         }
-        for r in SKILL_TABLE.iter().filter(|r| matches!(r.shape, TraitShape::Up | TraitShape::Down)) {
+        for r in SKILL_TABLE
+            .iter()
+            .filter(|r| matches!(r.shape, TraitShape::Up | TraitShape::Down))
+        {
             assert!(ACCURACY.contains(&r.name), "{} is pinned but not listed", r.name);
             let better = |a: f32, b: f32| if r.shape == TraitShape::Up { b > a } else { b < a };
             for w in r.levels.windows(2) {

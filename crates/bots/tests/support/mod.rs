@@ -10,12 +10,19 @@ use quarry_sim::{GameData, Match, Settings};
 
 /// Path of a shipped map.
 pub(crate) fn map_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps").join(format!("{name}.map"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../maps")
+        .join(format!("{name}.map"))
 }
 
 /// Match settings for tests: live at once, no limits.
 pub(crate) fn test_settings() -> Settings {
-    Settings { warmup: false, fraglimit: 0, timelimit_min: 0.0, ..Settings::default() }
+    Settings {
+        warmup: false,
+        fraglimit: 0,
+        timelimit_min: 0.0,
+        ..Settings::default()
+    }
 }
 
 /// A match on a shipped map with `slots` client slots.
@@ -32,7 +39,10 @@ pub(crate) fn match_on_text(text: &str, seed: u64, slots: usize) -> Match {
 
 /// A bot manager with default settings and `bot_skill`.
 pub(crate) fn manager(skill: f32) -> BotManager {
-    BotManager::new(BotSettings { skill, ..BotSettings::default() })
+    BotManager::new(BotSettings {
+        skill,
+        ..BotSettings::default()
+    })
 }
 
 /// Runs `ticks` server ticks: bots think, then the match steps.

@@ -1,0 +1,121 @@
+//! [`BotStats`]: what a bot did over its time in the manager, counted
+//! from its own behaviour and from the match's events (for `botlist`,
+//! `report` and tuning). Counting never changes behaviour.
+
+use quarry_sim::SlotId;
+use quarry_sim::components::MAX_WEAPONS;
+use quarry_sim::events::{GameEvent, MeansOfDeath, SoundKind};
+
+use crate::view::BotView;
+
+/// Counters of one bot over its life in the manager (for `botlist`, match
+/// summaries and tuning).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BotStats {
+    /// Ticks alive.
+    pub alive_ticks: u64,
+    /// Ticks alive with a route and no corner progress for 2 s.
+    pub stuck_ticks: u64,
+    /// Current run of idle ticks (alive, not moving, not holding on purpose).
+    pub idle_run: u64,
+    /// Longest idle run, ticks.
+    pub max_idle_run: u64,
+    /// Decisions taken.
+    pub decisions: u64,
+    /// Routes dropped for lack of progress.
+    pub stuck_events: u64,
+    /// Jump-pad links completed.
+    pub jump_pads: u64,
+    /// Teleporter links completed.
+    pub teleports: u64,
+    /// Acquisitions, and the sum of their reaction delays in ms.
+    pub acquisitions: u64,
+    /// Sum of rolled reaction delays, ms.
+    pub reaction_ms_sum: f64,
+    /// Trigger presses that started a shot or burst.
+    pub trigger_pulls: u64,
+    /// Fresh acquisitions, and their reaction delays without the peripheral
+    /// penalty (comparable to the skill table's reaction time), ms.
+    pub fresh_acquisitions: u64,
+    /// Sum of those delays, ms.
+    pub fresh_reaction_ms_sum: f64,
+    /// Shots fired per weapon number (from the bot's own gunfire).
+    pub shots: [u32; MAX_WEAPONS],
+    /// Shots per weapon that hurt an enemy (one per shot, however many pellets).
+    pub hits: [u32; MAX_WEAPONS],
+    /// Tick of the last hit counted per weapon (pellets and splash count once).
+    pub last_hit_tick: [u32; MAX_WEAPONS],
+    /// Kills.
+    pub kills: u32,
+    /// Deaths.
+    pub deaths: u32,
+    /// Items picked up.
+    pub pickups: u32,
+}
+
+impl BotStats {
+    /// Share of alive time spent stuck (no corner progress for 2 s), 0..=1.
+    pub fn stuck_share(&self) -> f64 {
+        if self.alive_ticks == 0 {
+            0.0
+        } else {
+            self.stuck_ticks as f64 / self.alive_ticks as f64
+        }
+    }
+
+    /// Mean rolled reaction delay of fresh acquisitions without the peripheral penalty, ms.
+    pub fn mean_fresh_reaction_ms(&self) -> Option<f64> {
+        (self.fresh_acquisitions > 0).then(|| self.fresh_reaction_ms_sum / self.fresh_acquisitions as f64)
+    }
+}
+
+impl BotStats {
+    /// Counts what this tick's events say about the bot in `slot`: shots
+    /// and hits per weapon (pellets and splash count one hit per shot),
+    /// kills, deaths, pickups.
+    pub fn record_events(&mut self, slot: SlotId, view: &BotView<'_>) {
+        let me = slot;
+        let tick = view.clock.tick;
+        for ev in &view.events {
+            match *ev {
+                GameEvent::Sound {
+                    kind: SoundKind::Gunfire(w),
+                    source: Some(s),
+                    ..
+                } if s == me => {
+                    if let Some(n) = self.shots.get_mut(usize::from(w)) {
+                        *n += 1;
+                    }
+                }
+                GameEvent::Damage {
+                    target,
+                    attacker: Some(a),
+                    means,
+                    ..
+                } if a == me && target != me => {
+                    let w = match means {
+                        MeansOfDeath::Weapon(w) | MeansOfDeath::Splash(w) => w,
+                        _ => continue,
+                    };
+                    let enemy = match (view.player(me), view.player(target)) {
+                        (Some(m), Some(t)) => view.is_enemy(m, t),
+                        _ => true,
+                    };
+                    let i = usize::from(w);
+                    if enemy && self.last_hit_tick.get(i).is_some_and(|&t| t != tick) {
+                        self.last_hit_tick[i] = tick;
+                        self.hits[i] += 1;
+                    }
+                }
+                GameEvent::Kill {
+                    killer: Some(k),
+                    victim,
+                    ..
+                } if k == me && victim != me => self.kills += 1,
+                GameEvent::Kill { victim, .. } if victim == me => self.deaths += 1,
+                GameEvent::ItemPickup { slot, .. } if slot == me => self.pickups += 1,
+                _ => {}
+            }
+        }
+    }
+}
