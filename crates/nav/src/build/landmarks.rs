@@ -68,6 +68,41 @@ pub(crate) fn dijkstra(graph: &Graph, source: u32, backward: bool) -> Vec<f32> {
     dist
 }
 
+/// [`dijkstra`] forward from `source`, also returning each node's settle
+/// rank (0 for `source`; `u32::MAX` if unreached): a search stopping at
+/// node `v` expands `rank[v] + 1` nodes.
+pub(crate) fn dijkstra_ranked(graph: &Graph, source: u32) -> (Vec<f32>, Vec<u32>) {
+    let n = graph.nodes.len();
+    let mut dist = vec![f32::INFINITY; n];
+    let mut rank = vec![u32::MAX; n];
+    let mut next_rank = 0;
+    let mut heap = BinaryHeap::with_capacity(1024);
+    if let Some(d) = dist.get_mut(source as usize) {
+        *d = 0.0;
+        heap.push(Reverse(pack(0.0, source)));
+    }
+    while let Some(Reverse(item)) = heap.pop() {
+        let (key, node) = unpack(item);
+        match rank.get_mut(node as usize) {
+            Some(r) if *r == u32::MAX => {
+                *r = next_rank;
+                next_rank += 1;
+            }
+            _ => continue,
+        }
+        for &(to, cost) in graph.hot_from(node).1 {
+            let nd = key + cost;
+            if let Some(d) = dist.get_mut(to as usize)
+                && nd < *d
+            {
+                *d = nd;
+                heap.push(Reverse(pack(nd, to)));
+            }
+        }
+    }
+    (dist, rank)
+}
+
 /// The landmark tables.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Landmarks {

@@ -1,0 +1,110 @@
+//! Every shared map (real Quake 1, Valve 220 and Quake 3 maps under
+//! `../shared/maps`) gets a navmesh, and every spawn point routes to every
+//! other spawn point and every item, except the targets listed in
+//! [`EXCEPTIONS`], each with the reason no spawn point reaches it. The
+//! list is exact: a new unreachable pair fails the test, and so does a
+//! listed one that starts to route (update the list).
+//!
+//! Finds the maps through `QUARRY_SHARED_MAPS` (default
+//! `<workspace>/../shared/maps`); when absent it prints a skip line and
+//! passes, unless `QUARRY_REQUIRE_SHARED_MAPS=1`.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::{build, check_heuristics_and_print, maps_below, shared_maps_dir, unreachable_pairs};
+
+/// Targets (spawn points or items, by entity index) that no spawn point
+/// reaches, per map, and why.
+const EXCEPTIONS: &[(&str, &[u32], &str)] = &[
+    (
+        "dm3.map",
+        &[179],
+        "spawn point on the upper walkway served only by func_plat 132: plats are not ridden (no lift links)",
+    ),
+    (
+        "dm3.map",
+        &[136],
+        "red armor in the pit served only by func_plats 126 and 127 (no lift links)",
+    ),
+    (
+        "dm6.map",
+        &[131, 132, 133, 134],
+        "lightning gun room under func_door_secret 122, which opens when shot (not a touch door: a wall); its teleporter 125 only leads out",
+    ),
+    (
+        "dm6.map",
+        &[66],
+        "spawn point on a tower ledge no walk, drop, jump or teleporter reaches; its teleporters only lead out",
+    ),
+    (
+        "lqdm12.map",
+        &[
+            11, 196, 199, 201, 203, 205, 207, 209, 211, 213, 215, 217, 228,
+        ],
+        "item_key1 copies stacked above the map for the scripted key mechanism, on no floor",
+    ),
+    (
+        "lqdm12.map",
+        &[35, 51, 54, 67, 139, 140, 141, 145, 146, 168, 169, 170, 171],
+        "behind silver-key doors (spawnflags 16) and trigger-opened gates (gate1, gate2): locked doors are walls",
+    ),
+    (
+        "lqdm12.map",
+        &[136],
+        "lightning gun alcove behind func_door 133, which trigger_once 191 opens (a triggered door: a wall); its teleporter 132 only leads out",
+    ),
+];
+
+#[test]
+fn every_shared_map_routes_spawns_and_items_except_the_listed_targets() {
+    let Some(dir) = shared_maps_dir("shared_maps") else {
+        return;
+    };
+    let maps = maps_below(&dir);
+    assert!(!maps.is_empty(), "no .map files under {}", dir.display());
+    let mut failures = Vec::new();
+    for path in &maps {
+        let b = build(path);
+        let spawns: Vec<u32> = b
+            .map
+            .spawn_points()
+            .filter(|(_, s)| s.fits)
+            .map(|(id, _)| id.0)
+            .collect();
+        let listed: Vec<&(&str, &[u32], &str)> =
+            EXCEPTIONS.iter().filter(|(m, _, _)| *m == b.name).collect();
+        let expected: BTreeSet<(u32, u32)> = listed
+            .iter()
+            .flat_map(|(_, targets, _)| targets.iter())
+            .flat_map(|&t| {
+                spawns
+                    .iter()
+                    .filter(move |&&s| s != t)
+                    .map(move |&s| (s, t))
+            })
+            .collect();
+        let actual = unreachable_pairs(&b.reach);
+        for (_, targets, why) in &listed {
+            println!("{}: known unreachable {targets:?}: {why}", b.name);
+        }
+        for u in &b.reach.unreachable {
+            if !expected.contains(&(u.from.0, u.to.0)) {
+                failures.push(format!(
+                    "{}: spawn {} -> {} {} unexpectedly unreachable: {}",
+                    b.name, u.from.0, u.to_class, u.to.0, u.reason
+                ));
+            }
+        }
+        for (from, to) in expected.difference(&actual) {
+            failures.push(format!(
+                "{}: spawn {from} -> {to} now routes; remove it from EXCEPTIONS",
+                b.name
+            ));
+        }
+        assert!(!b.mesh.capped(), "{}: node cap reached", b.name);
+        check_heuristics_and_print(&b);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
