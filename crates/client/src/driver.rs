@@ -179,6 +179,48 @@ impl Driver {
     }
 }
 
+/// Ticks every driver in turn from the calling thread until `done` says
+/// so (checked after each round; returns `true`) or `deadline` passes
+/// (returns `false`), sleeping until the next command is due between
+/// rounds. The first tick error stops the loop.
+///
+/// ```no_run
+/// # use std::time::{Duration, Instant};
+/// # use quarry_client::{Driver, run_drivers};
+/// # fn f(drivers: &mut [Driver]) -> Result<(), quarry_client::ClientError> {
+/// // Until everyone has seen the seven others.
+/// let all_see = run_drivers(drivers, Instant::now() + Duration::from_secs(5), |ds| ds.iter().all(|d| d.client().view().entity_count() >= 7))?;
+/// assert!(all_see);
+/// # Ok(()) }
+/// ```
+pub fn run_drivers(
+    drivers: &mut [Driver],
+    deadline: Instant,
+    mut done: impl FnMut(&[Driver]) -> bool,
+) -> Result<bool, ClientError> {
+    loop {
+        for d in drivers.iter_mut() {
+            d.tick(Instant::now())?;
+        }
+        if done(drivers) {
+            return Ok(true);
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Ok(false);
+        }
+        let next = drivers
+            .iter()
+            .filter_map(Driver::next_due)
+            .min()
+            .unwrap_or(now + Duration::from_millis(5));
+        let nap = next
+            .saturating_duration_since(now)
+            .clamp(Duration::from_millis(1), Duration::from_millis(10));
+        std::thread::sleep(nap.min(deadline.saturating_duration_since(now)));
+    }
+}
+
 impl std::fmt::Debug for Driver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Driver")

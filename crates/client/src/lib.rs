@@ -14,7 +14,8 @@
 //!   commands), [`RandomInput`] (seeded random play) and [`IdleInput`].
 //! - [`Driver`]: a client, an input and a command rate; call
 //!   [`Driver::tick`] in a loop. Many drivers run fine from one thread,
-//!   which is how end-to-end and load tests drive N players.
+//!   which is how end-to-end and load tests drive N players
+//!   ([`run_drivers`] is that loop).
 //! - The `quarry-client` binary (thin: it parses arguments, loops a
 //!   [`Driver`] and prints with [`report`]).
 //!
@@ -56,7 +57,7 @@ mod view;
 
 pub use client::{Client, Status};
 pub use controls::{Controls, buttons};
-pub use driver::{Driver, Pacer, Progress};
+pub use driver::{Driver, Pacer, Progress, run_drivers};
 pub use error::{ClientError, ConnectError};
 pub use input::{
     Action, Frame, IdleInput, Input, RandomInput, ScriptError, ScriptErrorKind, ScriptInput,

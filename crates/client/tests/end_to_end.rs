@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use common::{FakeServer, MOVER, NEXT_MAP};
 use quarry_client::{
     ChatScope, Client, ClientOptions, ConnectError, Driver, Fingerprint, Notice, Progress,
-    RandomInput, RejectReason, ScriptInput,
+    RandomInput, RejectReason, ScriptInput, run_drivers,
 };
 
 #[test]
@@ -163,17 +163,17 @@ fn several_random_clients_from_one_thread_see_each_other() {
             Driver::new(c, Box::new(RandomInput::new(i)), 30.0)
         })
         .collect();
-    let end = Instant::now() + Duration::from_millis(1200);
-    while Instant::now() < end {
-        for d in &mut drivers {
-            let p = d.tick(Instant::now()).expect("tick");
-            assert!(
-                matches!(p, Progress::Connecting | Progress::Playing),
-                "{p:?}"
-            );
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    // Until everyone sees the mover and the three others, and has played a while.
+    let all_see = run_drivers(
+        &mut drivers,
+        Instant::now() + Duration::from_secs(5),
+        |ds| {
+            ds.iter()
+                .all(|d| d.client().view().entity_count() == 4 && d.client().stats().cmds_sent > 15)
+        },
+    )
+    .expect("tick");
+    assert!(all_see, "{drivers:?}");
     for d in &drivers {
         let v = d.client().view();
         // The mover and the three others.

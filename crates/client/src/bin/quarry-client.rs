@@ -38,7 +38,22 @@ enum Command {
     Connect(ConnectArgs),
 }
 
+/// Shown by `quarry-client connect --help`.
+const SCRIPT_HELP: &str = "\
+Script files: one step per line, `TIME WORDS...`, times in seconds since joining, never decreasing;
+`#` starts a comment. Words: forward=N right=N up=N (-127..=127), yaw=DEG pitch=DEG turn=DEG_PER_S,
+weapon=N, buttons=jump,attack|none, attack/+attack and -attack (also jump crouch walk use), stop,
+say TEXT, say_team TEXT, cmd TEXT (the rest of the line), quit. Example:
+    0.0 forward=127 yaw=90 buttons=jump
+    1.5 say hello
+    2.0 weapon=5 attack
+    4.0 quit
+
+Exit codes: 0 after --duration, a quit step, Ctrl-C or a server shutdown; 1 when the connection is
+refused or fails (the reason is printed) or the server kicks us; 2 for bad arguments or a bad script.";
+
 #[derive(Debug, Args)]
+#[command(after_long_help = SCRIPT_HELP)]
 #[command(group(ArgGroup::new("trust").required(true).args(["fingerprint", "insecure"])))]
 #[command(group(ArgGroup::new("input").args(["script", "random", "idle"])))]
 struct ConnectArgs {
