@@ -4,7 +4,9 @@
 //! Commands carry their tick. The queue keeps them in tick order, drops
 //! stale ones (at or before the last command consumed) and duplicates,
 //! drops a flood beyond its bound, and counts each reason. A slot with no
-//! new command repeats its last one, as a lagging client would.
+//! new command repeats its last one, as a lagging client would; a real
+//! command that arrives late for a tick already covered by a repeat is still
+//! run (on the next tick), so network jitter never loses input.
 
 use std::collections::VecDeque;
 
@@ -52,6 +54,7 @@ pub enum PushOutcome {
 pub struct InputQueue {
     queue: VecDeque<UserCmd>,
     last: Option<UserCmd>,
+    repeats: u32,
     /// Counters for `status` and tests.
     pub counters: InputCounters,
 }
@@ -90,12 +93,14 @@ impl InputQueue {
     pub fn take(&mut self) -> Option<UserCmd> {
         if let Some(cmd) = self.queue.pop_front() {
             self.last = Some(cmd);
+            self.repeats = 0;
             return Some(cmd);
         }
-        let last = self.last.as_mut()?;
-        last.tick = last.tick.wrapping_add(1);
+        let mut repeat = self.last?;
+        self.repeats += 1;
+        repeat.tick = repeat.tick.wrapping_add(self.repeats);
         self.counters.repeated += 1;
-        Some(*last)
+        Some(repeat)
     }
 
     /// Commands waiting.
@@ -118,6 +123,7 @@ impl InputQueue {
     pub fn reset(&mut self) {
         self.queue.clear();
         self.last = None;
+        self.repeats = 0;
     }
 }
 
@@ -153,9 +159,10 @@ mod tests {
         let r = q.take().expect("repeat");
         assert_eq!((r.tick, r.forward), (6, 50));
         assert_eq!(q.counters.repeated, 1);
-        // A late real command for an already repeated tick is stale.
-        assert_eq!(q.push(cmd(6)), PushOutcome::Stale);
-        assert_eq!(q.push(cmd(7)), PushOutcome::Accepted);
+        // A real command that arrives late for the repeated tick still runs.
+        assert_eq!(q.push(cmd(6)), PushOutcome::Accepted);
+        assert_eq!(q.take().map(|c| (c.tick, c.forward)), Some((6, 127)));
+        assert_eq!(q.push(cmd(5)), PushOutcome::Stale);
     }
 
     #[test]
