@@ -212,3 +212,26 @@ fn a_vanished_client_is_timed_out_and_its_slot_freed() {
     pump(&mut clients, Duration::from_millis(300), |_, _| WireUserCmd::default());
     assert!(server.output().contains("1 humans, 0 bots"), "{}", server.output());
 }
+
+#[test]
+fn reference_clients_play_against_the_real_server() {
+    use quarry_client::{Client, ClientOptions, Driver, RandomInput, run_drivers};
+    let server = TestServer::start(&[]);
+    let mut drivers: Vec<Driver> = (0..4)
+        .map(|i| {
+            let options = ClientOptions::pinned(server.addr, format!("random{i}"), server.fingerprint);
+            let client = Client::connect(options).expect("connect");
+            Driver::new(client, Box::new(RandomInput::new(i)), 60.0)
+        })
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(4);
+    let _ = run_drivers(&mut drivers, deadline, |_| false);
+    for (i, d) in drivers.iter().enumerate() {
+        let c = d.client();
+        assert!(c.view().player().is_some_and(|p| p.health > 0 || p.flags != 0), "client {i} has no own state");
+        assert_eq!(c.view().entities().filter(|e| e.state.kind == EntityKind::Player).count(), 3, "client {i}");
+        let stats = c.stats();
+        assert!(stats.snapshots_total > 60, "client {i}: {stats:?}");
+        assert!(stats.bytes_in_per_s > 0, "client {i}: {stats:?}");
+    }
+}
