@@ -1,2 +1,218 @@
-//! Navmesh benchmarks (filled in below).
-fn main() {}
+//! Navmesh benchmarks: build time per map (shipped `maps/*.map` and the
+//! shared maps) and route query time with ALT and Euclid.
+//!
+//! Before the criterion groups it prints a table per map: nodes, links,
+//! the median build time, and p50/p99 microseconds and mean expansions of
+//! 500 seeded random route queries (node to node, no string pulling: the
+//! search itself) with each heuristic, plus full route queries (snapping,
+//! validation, string pulling) with ALT.
+//!
+//! ```text
+//! cargo bench -p quarry-nav --bench navmesh
+//! ```
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use glam::Vec3;
+use quarry_map::{CollisionWorld, LoadOptions, LoadedMap};
+use quarry_nav::{
+    Agent, BuildOptions, Heuristic, NavMesh, RouteOptions, SearchScratch, match_start_world,
+};
+use rand::{RngExt, SeedableRng};
+
+/// Queries per map in the printed table and in the criterion route groups.
+const QUERIES: usize = 500;
+
+fn maps() -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut out = Vec::new();
+    let mut add = |dir: &Path, deep: bool| {
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() && deep {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "map") {
+                    out.push(p);
+                }
+            }
+        }
+    };
+    add(&root.join("maps"), false);
+    let shared = std::env::var_os("QUARRY_SHARED_MAPS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("../shared/maps"));
+    add(&shared, true);
+    out.sort();
+    out
+}
+
+struct Case {
+    name: String,
+    map: LoadedMap,
+    world: CollisionWorld,
+    mesh: NavMesh,
+    pairs: Vec<(Vec3, Vec3)>,
+}
+
+fn load(path: &Path) -> Option<Case> {
+    let name = path.file_stem()?.to_string_lossy().into_owned();
+    let map = quarry_map::load(path, &LoadOptions::default()).ok()?;
+    let world = match_start_world(&map);
+    let mesh = NavMesh::build_for_map(
+        &map,
+        &world,
+        &[],
+        &Agent::default(),
+        &BuildOptions::default(),
+    )
+    .ok()?;
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(11);
+    let nodes = mesh.nodes();
+    let mut pairs = Vec::new();
+    while pairs.len() < QUERIES {
+        let a = &nodes[rng.random_range(0..nodes.len())];
+        let b = &nodes[rng.random_range(0..nodes.len())];
+        if a.area == b.area {
+            pairs.push((a.origin, b.origin));
+        }
+    }
+    Some(Case {
+        name,
+        map,
+        world,
+        mesh,
+        pairs,
+    })
+}
+
+fn percentiles(mut v: Vec<f64>) -> (f64, f64) {
+    v.sort_by(f64::total_cmp);
+    let at = |p: f64| {
+        v.get(((v.len().max(1) - 1) as f64 * p).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    (at(0.5), at(0.99))
+}
+
+/// Times every pair once; returns (p50 µs, p99 µs, mean expansions).
+fn time_queries(c: &Case, options: &RouteOptions) -> (f64, f64, f64) {
+    let mut scratch = SearchScratch::new();
+    let mut times = Vec::with_capacity(c.pairs.len());
+    let mut expansions = 0u64;
+    for &(a, b) in &c.pairs {
+        let t = Instant::now();
+        let r = c.mesh.route(&c.world, &mut scratch, a, b, options);
+        times.push(t.elapsed().as_secs_f64() * 1e6);
+        expansions += r.map_or(0, |r| u64::from(r.expansions));
+    }
+    let (p50, p99) = percentiles(times);
+    (p50, p99, expansions as f64 / c.pairs.len() as f64)
+}
+
+fn print_table(cases: &[Case]) {
+    println!(
+        "{:<14} {:>6} {:>7} {:>9} | {:>17} {:>6} | {:>17} {:>6} | {:>17}",
+        "map",
+        "nodes",
+        "links",
+        "build ms",
+        "alt p50/p99 us",
+        "exp",
+        "euclid p50/p99 us",
+        "exp",
+        "full route p50/p99"
+    );
+    let search = |h| RouteOptions {
+        heuristic: h,
+        string_pull: false,
+        ..RouteOptions::default()
+    };
+    for c in cases {
+        let builds: Vec<f64> = (0..5)
+            .filter_map(|_| {
+                NavMesh::build_for_map(
+                    &c.map,
+                    &c.world,
+                    &[],
+                    &Agent::default(),
+                    &BuildOptions::default(),
+                )
+                .ok()
+            })
+            .map(|m| m.build_times().total_ms)
+            .collect();
+        let (build, _) = percentiles(builds);
+        let (a50, a99, ax) = time_queries(c, &search(Heuristic::Alt));
+        let (e50, e99, ex) = time_queries(c, &search(Heuristic::Euclid));
+        let (f50, f99, _) = time_queries(c, &RouteOptions::default());
+        println!(
+            "{:<14} {:>6} {:>7} {:>9.1} | {:>8.1}/{:<8.1} {:>6.0} | {:>8.1}/{:<8.1} {:>6.0} | {:>8.1}/{:<8.1}",
+            c.name,
+            c.mesh.node_count(),
+            c.mesh.link_count(),
+            build,
+            a50,
+            a99,
+            ax,
+            e50,
+            e99,
+            ex,
+            f50,
+            f99
+        );
+    }
+}
+
+fn benches(cr: &mut Criterion) {
+    let cases: Vec<Case> = maps().iter().filter_map(|p| load(p)).collect();
+    print_table(&cases);
+    let mut build = cr.benchmark_group("navmesh_build");
+    build.sample_size(10);
+    for c in &cases {
+        build.bench_function(&c.name, |b| {
+            b.iter(|| {
+                NavMesh::build_for_map(
+                    &c.map,
+                    &c.world,
+                    &[],
+                    &Agent::default(),
+                    &BuildOptions::default(),
+                )
+                .ok()
+            })
+        });
+    }
+    build.finish();
+    for (group, heuristic) in [
+        ("navmesh_route_alt", Heuristic::Alt),
+        ("navmesh_route_euclid", Heuristic::Euclid),
+    ] {
+        let options = RouteOptions {
+            heuristic,
+            string_pull: false,
+            ..RouteOptions::default()
+        };
+        let mut g = cr.benchmark_group(group);
+        for c in &cases {
+            let mut scratch = SearchScratch::new();
+            let mut i = 0;
+            g.bench_function(&c.name, |b| {
+                b.iter(|| {
+                    let (a, z) = c.pairs[i % c.pairs.len()];
+                    i += 1;
+                    black_box(c.mesh.route(&c.world, &mut scratch, a, z, &options).ok())
+                })
+            });
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(navmesh, benches);
+criterion_main!(navmesh);

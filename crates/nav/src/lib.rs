@@ -57,6 +57,7 @@
 
 mod agent;
 mod build;
+mod cells;
 mod error;
 mod graph;
 mod mesh;

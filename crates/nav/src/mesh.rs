@@ -2,13 +2,16 @@
 //! read-only by every query.
 
 use glam::Vec3;
-use quarry_map::EntityId;
+use quarry_map::{EntityId, Trace};
+
+use crate::build::probe::Prober;
 
 use crate::agent::Agent;
 use crate::build::landmarks::Landmarks;
 use crate::build::offmesh::OffMeshLink;
 use crate::build::{BuildOptions, BuildTimes};
-use crate::graph::{CellGrid, Graph, Link, Node, NodeId};
+use crate::cells::CellGrid;
+use crate::graph::{Graph, Link, Node, NodeId};
 
 /// A navigation mesh: standing spots on a grid joined by directed links,
 /// generated at runtime from the collision world with the player's box.
@@ -38,6 +41,9 @@ pub struct NavMesh {
     pub(crate) seeds: usize,
     pub(crate) seeds_used: usize,
     pub(crate) capped: bool,
+    /// Whether the build met lava, slime or hurt volumes (routes then check
+    /// the ground under straight lines for them).
+    pub(crate) hazards: bool,
     pub(crate) warnings: Vec<String>,
     pub(crate) times: BuildTimes,
 }
@@ -133,6 +139,12 @@ impl NavMesh {
     /// The landmark nodes of the ALT heuristic.
     pub fn landmarks(&self) -> Vec<NodeId> {
         self.landmarks.nodes.iter().map(|&n| NodeId(n)).collect()
+    }
+
+    /// A prober in the live `world` for queries on this mesh.
+    pub(crate) fn prober<'a>(&'a self, world: &'a dyn Trace) -> Prober<'a> {
+        Prober::new(world, &self.agent, self.cell_size(), &self.passable_doors)
+            .with_hazards(self.hazards)
     }
 
     /// Approximate heap bytes held by the mesh.

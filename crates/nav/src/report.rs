@@ -16,7 +16,6 @@ use crate::agent::Agent;
 use crate::build::BuildOptions;
 use crate::build::input::{item_spot, match_start_world};
 use crate::build::landmarks::{dijkstra, dijkstra_ranked};
-use crate::build::probe::Prober;
 use crate::error::{NavError, RouteError};
 use crate::mesh::NavMesh;
 use crate::route::RouteOptions;
@@ -112,7 +111,7 @@ pub fn reachability_report_in(
             item_spot(world, map.game(), e).map(|spot| (e.id, spot, e.classname.clone()))
         })
         .collect();
-    let prober = Prober::new(world, &mesh.agent, mesh.cell_size(), &mesh.passable_doors);
+    let prober = mesh.prober(world);
     let radius = RouteOptions::default().snap_radius;
     let snap = |p: Vec3, toward| mesh.snap_end(&prober, p, toward, radius).map(|(n, _)| n);
     let goals: Vec<Option<u32>> = spawns

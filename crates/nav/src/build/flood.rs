@@ -13,12 +13,15 @@
 //! keeps draining its queue and links to existing nodes only, so nodes
 //! already linked never become dead ends.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use glam::{Vec2, Vec3};
 
 use super::input::NavInput;
 use super::probe::{GROUND_OFFSET, Prober};
 use super::{BuildOptions, parallel_map};
 use crate::agent::Agent;
+use crate::cells::Grid;
 use crate::graph::{GraphBuilder, Link, LinkKind, NodeId};
 
 use quarry_map::Trace;
@@ -47,30 +50,6 @@ pub(crate) const DIRS: [[i32; 2]; 8] = [
     [1, -1],
 ];
 
-/// The grid: cell size and the cell arithmetic.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Grid {
-    pub(crate) size: f32,
-}
-
-impl Grid {
-    /// The cell containing `p`.
-    pub(crate) fn cell(&self, p: Vec3) -> [i32; 2] {
-        [
-            (p.x / self.size).floor() as i32,
-            (p.y / self.size).floor() as i32,
-        ]
-    }
-
-    /// The centre of `cell`.
-    pub(crate) fn centre(&self, cell: [i32; 2]) -> Vec2 {
-        Vec2::new(
-            (cell[0] as f32 + 0.5) * self.size,
-            (cell[1] as f32 + 0.5) * self.size,
-        )
-    }
-}
-
 /// One probe result, before merging.
 #[derive(Debug, Clone, Copy)]
 struct Found {
@@ -92,6 +71,8 @@ pub(crate) struct Flood {
     pub(crate) seeds_used: usize,
     /// Whether the node cap stopped the flood from adding ground.
     pub(crate) capped: bool,
+    /// Whether any landing was refused for lava, slime or a hurt volume.
+    pub(crate) hazards: bool,
 }
 
 /// Per-node flood bookkeeping beside the graph.
@@ -123,7 +104,14 @@ pub(crate) fn flood(
     };
     let merge = agent.step_height;
     let prober = Prober::new(world, agent, grid.size, &[]);
-    let bad = |p: &Prober<'_>, o: Vec3| p.lethal(o) || in_hazard(agent, &input.hazards, o);
+    let met_hazard = AtomicBool::new(!input.hazards.is_empty());
+    let bad = |p: &Prober<'_>, o: Vec3| {
+        let bad = p.lethal(o) || in_hazard(agent, &input.hazards, o);
+        if bad {
+            met_hazard.store(true, Ordering::Relaxed);
+        }
+        bad
+    };
     let mut graph = GraphBuilder::default();
     let mut marks = Marks::default();
     let mut frontier = Vec::new();
@@ -210,6 +198,7 @@ pub(crate) fn flood(
         graph,
         seeds_used,
         capped,
+        hazards: met_hazard.load(Ordering::Relaxed),
     }
 }
 

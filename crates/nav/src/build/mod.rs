@@ -19,10 +19,10 @@ use quarry_map::{CollisionWorld, LoadedMap, Trace};
 use serde::Serialize;
 
 use crate::agent::Agent;
+use crate::cells::{CellGrid, Grid};
 use crate::error::NavError;
-use crate::graph::{CellGrid, Graph, LinkKind};
+use crate::graph::{Graph, LinkKind};
 use crate::mesh::NavMesh;
-use flood::Grid;
 use input::{MoverSpec, NavInput};
 use landmarks::Landmarks;
 use probe::Prober;
@@ -181,6 +181,7 @@ impl NavMesh {
             seeds: input.seeds.len(),
             seeds_used: flood.seeds_used,
             capped: flood.capped,
+            hazards: flood.hazards,
             warnings,
             times,
         })

@@ -13,9 +13,9 @@ use glam::Vec3;
 use quarry_map::EntityId;
 use serde::Serialize;
 
-use super::flood::Grid;
 use super::input::{NavInput, PadPush};
 use super::probe::Prober;
+use crate::cells::Grid;
 use crate::graph::{GraphBuilder, Link, LinkKind, NodeId};
 
 /// Flat cost of a jump-pad link, any distance (the reference's `NAV_JUMPPAD_COST`).

@@ -15,21 +15,29 @@ use super::heuristic::{Estimate, Heuristic};
 use crate::mesh::NavMesh;
 
 /// Serial at which the tags are zeroed and numbering restarts (the
-/// reference's 0x7ffffffe), long before `u32` wraps.
-const SERIAL_LIMIT: u32 = 0x7fff_fffe;
+/// reference's 0x7ffffffe, halved: a tag holds the serial and one state
+/// bit), long before `u32` wraps.
+const SERIAL_LIMIT: u32 = 0x3fff_fffe;
 const NONE: u32 = u32::MAX;
+
+/// One node's search state, packed so relaxing a neighbour touches one
+/// cache line: cost so far, heuristic (computed once, when first opened),
+/// parent link, and a tag that is `2 * serial` while open and
+/// `2 * serial + 1` once closed in the current search (anything else:
+/// untouched by it).
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    g: f32,
+    h: f32,
+    parent: u32,
+    tag: u32,
+}
 
 /// Reusable search memory for one querying thread (one per bot system or
 /// worker). Sized to the mesh on first use; keep it across queries.
 #[derive(Debug, Clone, Default)]
 pub struct SearchScratch {
-    g: Vec<f32>,
-    /// The heuristic of a node, computed when it is first opened (valid
-    /// while its open tag is the current serial).
-    h: Vec<f32>,
-    parent: Vec<u32>,
-    open: Vec<u32>,
-    closed: Vec<u32>,
+    slots: Vec<Slot>,
     serial: u32,
     heap: BinaryHeap<Reverse<u128>>,
 }
@@ -42,18 +50,13 @@ impl SearchScratch {
 
     /// Starts a search over `n` nodes: a fresh serial, an empty heap.
     pub(crate) fn begin(&mut self, n: usize) -> u32 {
-        if self.open.len() != n {
-            self.g = vec![0.0; n];
-            self.h = vec![0.0; n];
-            self.parent = vec![NONE; n];
-            self.open = vec![0; n];
-            self.closed = vec![0; n];
+        if self.slots.len() != n {
+            self.slots = vec![Slot::default(); n];
             self.serial = 0;
         }
         self.serial += 1;
         if self.serial >= SERIAL_LIMIT {
-            self.open.fill(0);
-            self.closed.fill(0);
+            self.slots.iter_mut().for_each(|s| s.tag = 0);
             self.serial = 1;
         }
         self.heap.clear();
@@ -62,9 +65,10 @@ impl SearchScratch {
 
     /// Marks `n` visited in the current serial; false if it already was.
     pub(crate) fn visit(&mut self, n: u32) -> bool {
-        match self.closed.get_mut(n as usize) {
-            Some(tag) if *tag != self.serial => {
-                *tag = self.serial;
+        let closed = self.serial * 2 + 1;
+        match self.slots.get_mut(n as usize) {
+            Some(slot) if slot.tag != closed => {
+                slot.tag = closed;
                 true
             }
             _ => false,
@@ -98,37 +102,47 @@ pub(crate) fn astar(
 ) -> Search {
     let graph = &mesh.graph;
     let serial = s.begin(graph.nodes.len());
+    let (open, closed) = (serial * 2, serial * 2 + 1);
     let est = Estimate::new(mesh, heuristic, goal);
     let mut expansions = 0;
     let h0 = est.h(start);
-    if (start as usize) < graph.nodes.len() && h0.is_finite() {
-        s.g[start as usize] = 0.0;
-        s.open[start as usize] = serial;
-        s.parent[start as usize] = NONE;
+    if let Some(slot) = s.slots.get_mut(start as usize)
+        && h0.is_finite()
+    {
+        *slot = Slot {
+            g: 0.0,
+            h: h0,
+            parent: NONE,
+            tag: open,
+        };
         s.heap.push(Reverse(entry(h0, 0.0, start)));
     }
     while let Some(Reverse(item)) = s.heap.pop() {
         let (g_at_push, node) = (f32::from_bits(u32::MAX - (item >> 32) as u32), item as u32);
-        let n = node as usize;
-        if s.closed[n] == serial || g_at_push > s.g[n] {
+        let Some(slot) = s.slots.get_mut(node as usize) else {
+            continue;
+        };
+        if slot.tag == closed || g_at_push > slot.g {
             continue;
         }
-        s.closed[n] = serial;
+        slot.tag = closed;
+        let g = slot.g;
         expansions += 1;
         if node == goal {
             return Search {
                 path: Some(Path {
-                    cost: s.g[n],
+                    cost: g,
                     links: trace_back(mesh, s, start, goal),
                 }),
                 expansions,
             };
         }
-        let g = s.g[n];
         let (base, links) = graph.hot_from(node);
         for (i, &(to, cost)) in links.iter().enumerate() {
-            let to = to as usize;
-            if to >= graph.nodes.len() || s.closed[to] == serial {
+            let Some(next) = s.slots.get_mut(to as usize) else {
+                continue;
+            };
+            if next.tag == closed {
                 continue;
             }
             let li = (base + i) as u32;
@@ -136,24 +150,25 @@ pub(crate) fn astar(
                 continue;
             }
             let ng = g + cost;
-            let h = if s.open[to] == serial {
-                if ng >= s.g[to] {
+            if next.tag == open {
+                if ng >= next.g {
                     continue;
                 }
-                s.h[to]
             } else {
-                let h = est.h(to as u32);
-                s.h[to] = h;
-                s.open[to] = serial;
-                s.g[to] = f32::INFINITY;
-                h
-            };
-            if !h.is_finite() {
+                *next = Slot {
+                    g: f32::INFINITY,
+                    h: est.h(to),
+                    parent: NONE,
+                    tag: open,
+                };
+            }
+            if !next.h.is_finite() {
                 continue;
             }
-            s.g[to] = ng;
-            s.parent[to] = li;
-            s.heap.push(Reverse(entry(ng + h, ng, to as u32)));
+            next.g = ng;
+            next.parent = li;
+            let f = ng + next.h;
+            s.heap.push(Reverse(entry(f, ng, to)));
         }
     }
     Search {
@@ -178,7 +193,7 @@ fn trace_back(mesh: &NavMesh, s: &SearchScratch, start: u32, goal: u32) -> Vec<u
     let mut links = Vec::new();
     let mut at = goal;
     while at != start && links.len() <= mesh.graph.nodes.len() {
-        let Some(&li) = s.parent.get(at as usize) else {
+        let Some(li) = s.slots.get(at as usize).map(|slot| slot.parent) else {
             break;
         };
         let Some(&from) = mesh.graph.source.get(li as usize) else {

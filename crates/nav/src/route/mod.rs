@@ -19,7 +19,6 @@ use glam::Vec3;
 use quarry_map::{EntityId, Trace};
 use serde::Serialize;
 
-use crate::build::probe::Prober;
 use crate::error::RouteError;
 use crate::graph::{LinkKind, NodeId};
 use crate::mesh::NavMesh;
@@ -160,7 +159,7 @@ impl NavMesh {
         goal: Vec3,
         options: &RouteOptions,
     ) -> Result<Route, RouteError> {
-        let prober = Prober::new(world, &self.agent, self.cell_size(), &self.passable_doors);
+        let prober = self.prober(world);
         let (sn, rs) = self
             .snap_end(&prober, start, Toward::Node, options.snap_radius)
             .ok_or(RouteError::StartOffMesh)?;

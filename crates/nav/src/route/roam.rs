@@ -13,7 +13,6 @@ use rand::{Rng, RngExt};
 use super::astar::SearchScratch;
 use super::snap::Toward;
 use super::{MAX_ROUTE_REPAIRS, Route, RouteOptions};
-use crate::build::probe::Prober;
 use crate::mesh::NavMesh;
 
 impl NavMesh {
@@ -29,7 +28,7 @@ impl NavMesh {
         rng: &mut R,
         options: &RouteOptions,
     ) -> Option<(Vec3, Route)> {
-        let prober = Prober::new(world, &self.agent, self.cell_size(), &self.passable_doors);
+        let prober = self.prober(world);
         let start = self.snap(
             &prober,
             self.project(&prober, origin),

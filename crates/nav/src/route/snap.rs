@@ -35,7 +35,7 @@ impl NavMesh {
     /// straight to, within `max_radius`; an airborne point is first
     /// projected onto the floor below it. `world` is the live world.
     pub fn nearest_node(&self, world: &dyn Trace, point: Vec3, max_radius: f32) -> Option<NodeId> {
-        let prober = Prober::new(world, &self.agent, self.cell_size(), &self.passable_doors);
+        let prober = self.prober(world);
         self.snap_end(&prober, point, Toward::Node, max_radius)
             .map(|(n, _)| NodeId(n))
     }
@@ -167,11 +167,13 @@ impl NavMesh {
                 let Some(node) = self.graph.nodes.get(id as usize) else {
                     continue;
                 };
-                let ok = match toward {
-                    Toward::Node => prober.walkable_line(point, node.origin),
-                    Toward::Point => prober.walkable_line(node.origin, point),
-                };
-                if ok || d < 1.0 {
+                // Standing on the node itself needs no proof.
+                let ok = d < 1.0
+                    || match toward {
+                        Toward::Node => prober.walkable_line(point, node.origin),
+                        Toward::Point => prober.walkable_line(node.origin, point),
+                    };
+                if ok {
                     best = Some((id, d));
                     break;
                 }
