@@ -17,9 +17,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use glam::{Vec2, Vec3};
 
+use super::BuildOptions;
 use super::input::NavInput;
+use super::pool::with_pool;
 use super::probe::{GROUND_OFFSET, Prober};
-use super::{BuildOptions, parallel_map};
 use crate::agent::Agent;
 use crate::cells::Grid;
 use crate::graph::{GraphBuilder, Link, LinkKind, NodeId};
@@ -139,60 +140,62 @@ pub(crate) fn flood(
     } else {
         0
     };
-    while !frontier.is_empty() {
-        let mut inferred = Vec::new();
-        let starts: Vec<(Vec3, [i32; 2], u8)> = frontier
-            .iter()
-            .filter_map(|&n| {
-                let node = graph.nodes.get(n as usize)?;
-                let skip = infer_flat_walks(&graph, &marks, n, &mut inferred);
-                Some((node.origin, node.cell, skip))
-            })
-            .collect();
-        let results = parallel_map(
-            &starts,
-            options.threads,
-            MIN_PROBES_PER_THREAD,
-            || Prober::new(world, agent, grid.size, &[]),
-            |p, &(origin, cell, skip)| probe_node(p, &grid, origin, cell, skip, gap_cells, &bad),
-        );
-        for (from, to) in inferred {
-            link(&mut graph, from, to, LinkKind::Walk);
-        }
-        let mut next = Vec::new();
-        for (&from, found) in frontier.iter().zip(results) {
-            for f in found {
-                let to = match graph.find(f.cell, f.origin.z, merge) {
-                    Some(to) => to,
-                    None if f.bad.unwrap_or_else(|| bad(&prober, f.origin)) => continue,
-                    None if graph.nodes.len() >= options.max_nodes => {
-                        capped = true;
-                        continue;
-                    }
-                    None => {
-                        let id = graph.add_node(f.origin, f.cell);
-                        marks.centred.push(true);
-                        marks.flat_out.push(0);
-                        next.push(id);
-                        id
-                    }
-                };
-                let same_height = graph
-                    .nodes
-                    .get(to as usize)
-                    .is_some_and(|n| (n.origin.z - f.origin.z).abs() < 0.01);
-                if f.flat
-                    && same_height
-                    && f.dir < DIRS.len()
-                    && let Some(m) = marks.flat_out.get_mut(from as usize)
-                {
-                    *m |= 1 << f.dir;
+    with_pool(
+        options.threads,
+        MIN_PROBES_PER_THREAD,
+        || Prober::new(world, agent, grid.size, &[]).with_fall_cache(),
+        |p, &(origin, cell, skip)| probe_node(p, &grid, origin, cell, skip, gap_cells, &bad),
+        |map| {
+            while !frontier.is_empty() {
+                let mut inferred = Vec::new();
+                let starts: Vec<(Vec3, [i32; 2], u8)> = frontier
+                    .iter()
+                    .filter_map(|&n| {
+                        let node = graph.nodes.get(n as usize)?;
+                        let skip = infer_flat_walks(&graph, &marks, n, &mut inferred);
+                        Some((node.origin, node.cell, skip))
+                    })
+                    .collect();
+                let results = map(starts);
+                for (from, to) in inferred {
+                    link(&mut graph, from, to, LinkKind::Walk);
                 }
-                link(&mut graph, from, to, f.kind);
+                let mut next = Vec::new();
+                for (&from, found) in frontier.iter().zip(results) {
+                    for f in found {
+                        let to = match graph.find(f.cell, f.origin.z, merge) {
+                            Some(to) => to,
+                            None if f.bad.unwrap_or_else(|| bad(&prober, f.origin)) => continue,
+                            None if graph.nodes.len() >= options.max_nodes => {
+                                capped = true;
+                                continue;
+                            }
+                            None => {
+                                let id = graph.add_node(f.origin, f.cell);
+                                marks.centred.push(true);
+                                marks.flat_out.push(0);
+                                next.push(id);
+                                id
+                            }
+                        };
+                        let same_height = graph
+                            .nodes
+                            .get(to as usize)
+                            .is_some_and(|n| (n.origin.z - f.origin.z).abs() < 0.01);
+                        if f.flat
+                            && same_height
+                            && f.dir < DIRS.len()
+                            && let Some(m) = marks.flat_out.get_mut(from as usize)
+                        {
+                            *m |= 1 << f.dir;
+                        }
+                        link(&mut graph, from, to, f.kind);
+                    }
+                }
+                frontier = next;
             }
-        }
-        frontier = next;
-    }
+        },
+    );
     link_off_centre(&prober, &mut graph, &marks);
     Flood {
         graph,

@@ -19,7 +19,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::parallel_map;
+use super::pool::parallel_map;
 use crate::graph::Graph;
 
 /// A distance and a node packed so that plain integer order is distance

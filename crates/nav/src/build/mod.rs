@@ -10,6 +10,7 @@ pub(crate) mod flood;
 pub(crate) mod input;
 pub(crate) mod landmarks;
 pub(crate) mod offmesh;
+pub(crate) mod pool;
 pub(crate) mod probe;
 
 use std::time::Instant;
@@ -256,42 +257,4 @@ fn heuristic_scale(graph: &Graph) -> f32 {
         }
     }
     scale.max(0.0)
-}
-
-/// Maps `f` over `items` on up to `threads` scoped threads, each with its
-/// own state from `init`, giving each thread at least `min_per_thread`
-/// items; results come back in item order.
-pub(crate) fn parallel_map<T: Sync, S, R: Send>(
-    items: &[T],
-    threads: usize,
-    min_per_thread: usize,
-    init: impl Fn() -> S + Sync,
-    f: impl Fn(&S, &T) -> R + Sync,
-) -> Vec<R> {
-    let threads = threads.clamp(1, (items.len() / min_per_thread.max(1)).max(1));
-    if threads == 1 {
-        let state = init();
-        return items.iter().map(|t| f(&state, t)).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| {
-                let (init, f) = (&init, &f);
-                scope.spawn(move || {
-                    let state = init();
-                    part.iter().map(|t| f(&state, t)).collect::<Vec<R>>()
-                })
-            })
-            .collect();
-        let mut out = Vec::with_capacity(items.len());
-        for h in handles {
-            match h.join() {
-                Ok(part) => out.extend(part),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        out
-    })
 }

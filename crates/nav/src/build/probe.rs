@@ -22,6 +22,9 @@
 //! drop ends the step (a higher lift has the same bottom). A floor steeper
 //! than the physics' slope limit is no floor.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use glam::{Vec2, Vec3};
 use quarry_map::{Contents, EntityId, Trace, TraceResult};
 
@@ -66,9 +69,11 @@ pub(crate) struct Prober<'a> {
     /// builds probe a world with those doors open).
     doors: &'a [EntityId],
     /// Whether straight lines check the ground under them for lava and
-    /// slime (off for meshes whose build met none: saves 5 contents
-    /// queries per ground sample).
+    /// slime (off for meshes whose build met none: saves a contents query
+    /// per ground sample).
     hazards: bool,
+    /// Falls already swept from a point by a depth (flood probers only).
+    falls: Option<RefCell<HashMap<[u32; 4], TraceResult>>>,
 }
 
 impl<'a> Prober<'a> {
@@ -88,7 +93,14 @@ impl<'a> Prober<'a> {
             spacing,
             doors,
             hazards: true,
+            falls: None,
         }
+    }
+
+    /// This prober remembering every fall it sweeps (for one flood thread).
+    pub(crate) fn with_fall_cache(mut self) -> Prober<'a> {
+        self.falls = Some(RefCell::new(HashMap::new()));
+        self
     }
 
     /// This prober with the lava and slime checks of straight lines on or off.
@@ -130,6 +142,27 @@ impl<'a> Prober<'a> {
             return first;
         }
         self.sweep(first.end, from - Vec3::Z * depth)
+    }
+
+    /// [`Prober::drop_trace`] through the fall cache when it is on: the
+    /// flood probes each cell centre from up to 8 neighbours, usually from
+    /// the same height, and the fall from there is the same every time.
+    fn cached_drop(&self, from: Vec3, depth: f32) -> TraceResult {
+        let Some(cache) = &self.falls else {
+            return self.drop_trace(from, depth);
+        };
+        let key = [
+            from.x.to_bits(),
+            from.y.to_bits(),
+            from.z.to_bits(),
+            depth.to_bits(),
+        ];
+        if let Some(tr) = cache.borrow().get(&key) {
+            return *tr;
+        }
+        let tr = self.drop_trace(from, depth);
+        cache.borrow_mut().insert(key, tr);
+        tr
     }
 
     /// Whether standing at `origin` puts the feet in lava or slime: the
@@ -246,7 +279,7 @@ impl<'a> Prober<'a> {
                 ramp_hint |= across.normal.z >= a.walkable_normal_z;
                 continue;
             }
-            let tr = self.drop_trace(across.end, lift + a.max_drop);
+            let tr = self.cached_drop(across.end, lift + a.max_drop);
             if tr.start_solid || tr.normal.z < a.walkable_normal_z && tr.hit() {
                 continue;
             }
