@@ -3,8 +3,9 @@
 //! idle, pads and teleporters, items taken, accuracy, reaction.
 //!
 //! ```text
-//! cargo run --release -p quarry-bots --example headless_ffa -- [MAP] [BOTS] [MINUTES] [SEED] [SKILL]
+//! cargo run --release -p quarry-bots --example headless_ffa -- [MAP] [BOTS] [MINUTES] [SEED] [SKILL] [BOT_DEBUG]
 //! cargo run --release -p quarry-bots --example headless_ffa -- q_dm1 8 10 1 3
+//! RUST_LOG=quarry_bots=info cargo run --release -p quarry-bots --example headless_ffa -- q_dm1 8 1 1 3 1
 //! ```
 
 use std::time::Instant;
@@ -21,6 +22,11 @@ fn main() {
     let minutes: f32 = arg(2, "10").parse().unwrap_or(10.0);
     let seed: u64 = arg(3, "1").parse().unwrap_or(1);
     let skill: f32 = arg(4, "3").parse().unwrap_or(3.0);
+    let debug: u8 = arg(5, "0").parse().unwrap_or(0);
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_writer(std::io::stderr)
+        .init();
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../maps")
         .join(format!("{map_name}.map"));
@@ -47,6 +53,7 @@ fn main() {
     let mut bots = BotManager::new(BotSettings {
         skill,
         skill_variance: 0.0,
+        debug,
         ..BotSettings::default()
     });
     for _ in 0..count {

@@ -325,7 +325,8 @@ impl Brain {
                 nav,
                 rng: &mut self.rng,
                 objective,
-                chase,
+                chase: chase.map(|(s, p, v, _)| (s, p, v)),
+                chase_unseen_s: chase.map_or(0.0, |c| c.3),
                 engage_range: 1.5
                     * preferred_range(
                         &t,
@@ -668,7 +669,7 @@ impl Brain {
     }
 
     /// The enemy to chase: the combat target if any, else the freshest memory.
-    fn chase_candidate(&self, view: &BotView<'_>, clock: &BotClock) -> Option<(SlotId, Vec3, bool)> {
+    fn chase_candidate(&self, view: &BotView<'_>, clock: &BotClock) -> Option<(SlotId, Vec3, bool, f32)> {
         let t = &self.resolved.traits;
         let track = match self.engagement.and_then(|e| self.memory.track(e.slot)) {
             Some(tr) => Some(tr),
@@ -681,7 +682,7 @@ impl Brain {
         view.player(track.slot).filter(|p| p.alive)?;
         let unseen = clock.ms_since(track.news_tick) / 1000.0;
         let point = pursuit_point(track.position, track.velocity, track.visible, unseen, t);
-        Some((track.slot, point, track.visible))
+        Some((track.slot, point, track.visible, unseen))
     }
 
     fn aim_target(

@@ -46,6 +46,10 @@ pub const BLACKLIST_MS: f32 = 20_000.0;
 const PROGRESS_STEP: f32 = 24.0;
 /// Assumed travel speed for give-up deadlines, units/s.
 const TRAVEL_SPEED: f32 = 180.0;
+/// Items closer than this (route length) get a bonus priority, units.
+const NEARBY_DISTANCE: f32 = 400.0;
+/// The bonus for an item right at hand, fading to 0 at [`NEARBY_DISTANCE`].
+const NEARBY_BONUS: f32 = 20.0;
 /// A chase re-routes only when the quarry moved this far from the route's end, units.
 const REROUTE_DISTANCE: f32 = 96.0;
 /// Roam destinations are at least this far away, units.
@@ -231,6 +235,8 @@ pub struct GoalContext<'v, 'a> {
     /// The enemy to chase, if any (the combat target or a remembered
     /// enemy): who, the pursuit point, and whether it is seen.
     pub chase: Option<(SlotId, Vec3, bool)>,
+    /// Seconds since the chased enemy was last seen or heard.
+    pub chase_unseen_s: f32,
     /// Distance within which a seen enemy needs no chasing (1.5 times the
     /// preferred range with the weapon in hand).
     pub engage_range: f32,
@@ -430,7 +436,9 @@ impl GoalPlanner {
             } else {
                 0.0
             };
-            10.0 + 5.0 * c.utility + bonus
+            // Whatever lies a few steps away is worth the detour.
+            let nearby = NEARBY_BONUS * (1.0 - c.route.cost / NEARBY_DISTANCE).max(0.0);
+            10.0 + 5.0 * c.utility + bonus + nearby
         });
         let enemy_priority = cx
             .chase
@@ -445,6 +453,10 @@ impl GoalPlanner {
                     .is_some_and(|(_, p, _)| p.distance(cx.me.origin) < cx.engage_range);
                 if visible && near {
                     p *= 0.6;
+                }
+                // A trail going cold is worth less than what lies around.
+                if !visible {
+                    p *= 0.5 + 0.5 * (1.0 - cx.chase_unseen_s / 3.0).clamp(0.0, 1.0);
                 }
                 if critical {
                     p *= 0.35;
@@ -513,8 +525,9 @@ impl GoalPlanner {
         }
     }
 
-    /// Roams to a random item spot or spawn point (places players go), or
-    /// failing that a random reachable point of the mesh.
+    /// Roams to a random item spot, spawn point, or teleporter or jump-pad
+    /// destination (places players go), or failing that a random reachable
+    /// point of the mesh.
     fn roam(&mut self, cx: &mut GoalContext<'_, '_>) -> bool {
         let clock = cx.view.clock;
         let standing = |p: Vec3| Vec3::new(p.x, p.y, p.z - 15.0 - cx.me.mins.z);
@@ -530,6 +543,7 @@ impl GoalPlanner {
                     .filter(|(_, s)| s.fits)
                     .map(|(_, s)| s.spawn_origin),
             )
+            .chain(travel_destinations(cx.view.map))
             .filter(|p| p.distance(cx.me.origin) > ROAM_MIN_DISTANCE)
             .filter(|p| !cx.memory.blacklist.contains(GoalKey::point(*p), clock.tick))
             .collect();
@@ -584,6 +598,20 @@ impl GoalPlanner {
         });
         cx.follower.set_route(route, &clock);
     }
+}
+
+/// Where teleporters and jump pads lead (roaming there takes them).
+fn travel_destinations(map: &quarry_map::LoadedMap) -> impl Iterator<Item = Vec3> + '_ {
+    use quarry_map::EntityKind;
+    use quarry_map::entities::Push;
+    map.entities().iter().filter_map(|e| match &e.kind {
+        EntityKind::Teleporter(t) => t.destination.map(|(p, _)| p),
+        EntityKind::JumpPad(j) => match j.push {
+            Push::Toward { target_origin, .. } => target_origin,
+            Push::Velocity(_) => None,
+        },
+        _ => None,
+    })
 }
 
 #[cfg(test)]

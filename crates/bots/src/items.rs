@@ -73,7 +73,8 @@ pub fn utility(gift: &Gift, me: &PlayerSnap, t: &Traits, table: &WeaponTable, bi
             if deficit <= 0.0 {
                 0.0
             } else {
-                0.8 + 3.0 * deficit.min(amount as f32) / 100.0
+                // Armor wins fights: a red armor is worth about a missing weapon.
+                1.0 + 5.0 * deficit.min(amount as f32) / 100.0
             }
         }
         Gift::Weapon { weapon, ammo_cap, .. } => {

@@ -46,6 +46,8 @@ pub const STUCK_STRIKES: u32 = 2;
 pub const ACTION_GRACE_MS: f32 = 1500.0;
 /// A committed action older than this drops the route, ms.
 pub const ACTION_TIMEOUT_MS: f32 = 10_000.0;
+/// Time in the air that counts as a jump or a fall, not a step down a stair, ms.
+const FLIGHT_MS: f32 = 200.0;
 /// Stopped without progress this close to the last corner counts as arrived.
 const NEAR_GOAL: f32 = 56.0;
 /// A step of more than this between ticks is a teleport.
@@ -197,7 +199,8 @@ pub enum FollowEvent {
     Stuck,
     /// A committed action took too long: the route was dropped.
     TimedOut,
-    /// An action landed away from its exit: the route was dropped to re-plan from here.
+    /// An action (jump, drop, pad, teleporter) landed away from its exit:
+    /// the route was dropped to re-plan from here.
     Misplaced,
 }
 
@@ -236,6 +239,10 @@ pub struct PathFollower {
     action_since: Option<u32>,
     /// Left the ground since the action started (or teleported).
     airborne_seen: bool,
+    /// Consecutive ticks in the air now, and the longest flight since the
+    /// action started (a step down a stair is not a flight).
+    air_ticks: u32,
+    longest_flight: u32,
     next_sample: u32,
     sample_index: usize,
     sample_dist: f32,
@@ -243,6 +250,8 @@ pub struct PathFollower {
     unstick_until: u32,
     unstick_side: f32,
     best_dist: f32,
+    /// Ticks in the air that make a flight (from the tick rate).
+    flight_min: u32,
     /// The last tick the route made progress (index or a closer approach).
     pub progress_tick: u32,
     last_origin: Option<Vec3>,
@@ -255,6 +264,7 @@ impl PathFollower {
         self.index = 0;
         self.action_since = None;
         self.airborne_seen = false;
+        self.longest_flight = 0;
         self.next_sample = clock.after_ms(STUCK_SAMPLE_MS);
         self.sample_index = 0;
         self.sample_dist = f32::INFINITY;
@@ -319,7 +329,14 @@ impl PathFollower {
         };
         if !me.on_ground || teleported {
             self.airborne_seen = true;
+            self.air_ticks += 1;
+            self.longest_flight = self
+                .longest_flight
+                .max(if teleported { u32::MAX } else { self.air_ticks });
+        } else {
+            self.air_ticks = 0;
         }
+        self.flight_min = clock.ticks_ms(FLIGHT_MS).max(1);
         let steer = self.follow_route(&route.corners, me, clock, rng);
         if steer.event == FollowEvent::None {
             self.route = Some(route);
@@ -358,6 +375,7 @@ impl PathFollower {
         if corner.link.is_action() && self.action_since.is_none() {
             self.action_since = Some(clock.tick);
             self.airborne_seen = !me.on_ground;
+            self.longest_flight = 0;
         }
         if let Some(since) = self.action_since
             && clock.ms_since(since) > ACTION_TIMEOUT_MS
@@ -404,6 +422,7 @@ impl PathFollower {
         self.index += 1;
         self.action_since = None;
         self.airborne_seen = false;
+        self.longest_flight = 0;
         self.best_dist = f32::INFINITY;
         self.progress_tick = clock.tick;
     }
@@ -430,6 +449,19 @@ impl PathFollower {
                 }
                 if landed && dz <= CORNER_HEIGHT && overshot(prev, c.pos, me.origin) {
                     return Reach::Yes;
+                }
+                // Back on the ground after a real flight: on the exit's floor
+                // but carried past it (a running drop) is as good as there;
+                // well below it (fell off, a jump fell short), the rest of the
+                // route starts from somewhere else.
+                let flew = self.longest_flight >= self.flight_min;
+                if flew && me.on_ground {
+                    if me.origin.z < c.pos.z - CORNER_HEIGHT {
+                        return Reach::Elsewhere;
+                    }
+                    if dz <= CORNER_HEIGHT && horiz > OVERSHOOT {
+                        return Reach::Yes;
+                    }
                 }
                 Reach::No
             }
@@ -740,6 +772,40 @@ mod tests {
         assert_eq!(ev, FollowEvent::Stuck);
         // First sample at 700 ms records the distance, then two misses.
         assert!((120..=130).contains(&tick), "dropped at tick {tick}");
+    }
+
+    #[test]
+    fn a_jump_that_falls_short_asks_for_a_new_plan() {
+        let mut f = PathFollower::default();
+        let mut rng = BotRng::from_seed(1);
+        let mut clock = BotClock { tick: 1, hz: 60 };
+        let up = Corner {
+            pos: Vec3::new(64.0, 0.0, 120.0),
+            link: LinkKind::Jump,
+            entity: None,
+        };
+        f.set_route(
+            Route {
+                corners: vec![walk(0.0, 0.0), up],
+                cost: 0.0,
+            },
+            &clock,
+        );
+        f.follow(&me(Vec3::new(5.0, 0.0, 0.0), true), &clock, &mut rng);
+        // A step down a stair on the way is not a flight.
+        clock.tick += 1;
+        f.follow(&me(Vec3::new(8.0, 0.0, -2.0), false), &clock, &mut rng);
+        clock.tick += 1;
+        let s = f.follow(&me(Vec3::new(10.0, 0.0, -4.0), true), &clock, &mut rng);
+        assert_eq!(s.event, FollowEvent::None);
+        for i in 0..20 {
+            clock.tick += 1;
+            f.follow(&me(Vec3::new(12.0 + i as f32, 0.0, 30.0), false), &clock, &mut rng);
+        }
+        clock.tick += 1;
+        // Back down at the takeoff height after a real flight: the ledge was not reached.
+        let s = f.follow(&me(Vec3::new(40.0, 0.0, 0.0), true), &clock, &mut rng);
+        assert_eq!(s.event, FollowEvent::Misplaced);
     }
 
     #[test]
