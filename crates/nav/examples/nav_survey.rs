@@ -5,7 +5,8 @@
 //! size was chosen.
 //!
 //! ```text
-//! cargo run --release -p quarry-nav --example nav_survey -- [--cells 8,16,24,32] [--queries N] [--unreachable] [MAP.map ...]
+//! cargo run --release -p quarry-nav --example nav_survey -- [--cells 8,16,24,32] [--queries N] [--landmarks K]
+//!     [--unreachable] [--coverage] [--build-only] [MAP.map ...]
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -57,6 +58,7 @@ fn main() -> ExitCode {
     let mut show_unreachable = false;
     let mut coverage = false;
     let mut build_only = false;
+    let mut landmarks = quarry_nav::DEFAULT_LANDMARKS;
     let mut paths = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -73,6 +75,12 @@ fn main() -> ExitCode {
             "--unreachable" => show_unreachable = true,
             "--coverage" => coverage = true,
             "--build-only" => build_only = true,
+            "--landmarks" => {
+                landmarks = args
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(landmarks)
+            }
             _ => paths.push(PathBuf::from(a)),
         }
     }
@@ -159,6 +167,7 @@ fn main() -> ExitCode {
         for &cell in &cells {
             let options = BuildOptions {
                 cell_size: cell,
+                landmarks,
                 ..BuildOptions::default()
             };
             let open = doors_open_world(&world, &map);
