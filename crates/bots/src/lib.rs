@@ -63,6 +63,18 @@ pub mod view;
 pub mod weapons;
 
 pub use commands::{BotAccess, register_commands};
+
+/// Registers the bot cvars and commands on `console` in one call (what a
+/// host usually wants); returns the cvar handles for
+/// [`BotManager::with_cvars`].
+pub fn register<C: 'static>(
+    console: &mut quarry_console::Console<C>,
+    access: fn(&mut C) -> BotAccess<'_>,
+) -> Result<BotCvars, quarry_console::CvarError> {
+    let cvars = BotCvars::register(console)?;
+    register_commands(console, access)?;
+    Ok(cvars)
+}
 pub use content::{Resolved, TraitSource, Traits};
 pub use cvars::{BotCvars, BotSettings};
 pub use decide::{Objective, ObjectiveProvider};

@@ -521,10 +521,12 @@ impl BotManager {
                 "slot", "name", "skill", "state", "goal", "route", "enemy", "frags"
             ));
             for r in rows {
-                let state = match (r.status.alive, self.settings.pause) {
-                    (_, true) => "paused",
-                    (true, false) => "alive",
-                    (false, false) => "dead",
+                let state = match (self.settings.pause, r.status.alive, r.status.origin.is_some()) {
+                    (true, ..) => "paused",
+                    (false, true, _) => "alive",
+                    (false, false, true) => "dead",
+                    // No body: spectating, or waiting in a Duel queue.
+                    (false, false, false) => "waiting",
                 };
                 let route = r
                     .status

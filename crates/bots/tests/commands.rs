@@ -3,7 +3,7 @@
 
 mod support;
 
-use quarry_bots::{BotAccess, BotCvars, BotManager, register_commands};
+use quarry_bots::{BotAccess, BotManager};
 use quarry_console::Console;
 use quarry_sim::Match;
 
@@ -21,8 +21,7 @@ fn access(h: &mut Host) -> BotAccess<'_> {
 
 fn setup(slots: usize) -> (Console<Host>, Host) {
     let mut console = Console::new();
-    let cvars = BotCvars::register(&mut console).expect("cvars");
-    register_commands(&mut console, access).expect("commands");
+    let cvars = quarry_bots::register(&mut console, access).expect("cvars and commands");
     let host = Host {
         bots: BotManager::with_cvars(cvars),
         game: Some(support::match_on("q_duel1", 3, slots)),

@@ -82,3 +82,28 @@ fn two_bots_move_fire_and_kill_and_replay_exactly() {
     let again = duel(11, 60);
     assert_eq!(first.hash, again.hash, "same seed, same match");
 }
+
+#[test]
+fn bots_hold_fire_at_ignored_players() {
+    let mut game = support::match_on("q_duel1", 4, 4);
+    let mut bots = support::manager(5.0);
+    let a = bots.add_bot(&mut game, AddBot::default()).expect("bot");
+    let b = bots.add_bot(&mut game, AddBot::default()).expect("bot");
+    bots.set_ignored(a, true);
+    bots.set_ignored(b, true);
+    support::run(&mut game, &mut bots, 20 * 60);
+    let shots: u32 = [a, b]
+        .iter()
+        .filter_map(|&s| game.slots().get(s))
+        .map(|s| s.score.shots)
+        .sum();
+    assert_eq!(shots, 0, "nobody targets a no-target player");
+    bots.set_ignored(b, false);
+    support::run(&mut game, &mut bots, 20 * 60);
+    let a_shots = game.slots().get(a).map_or(0, |s| s.score.shots);
+    let b_shots = game.slots().get(b).map_or(0, |s| s.score.shots);
+    assert!(
+        a_shots > 0 && b_shots == 0,
+        "only the one still flagged is spared: {a_shots} {b_shots}"
+    );
+}
