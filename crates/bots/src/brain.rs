@@ -101,6 +101,10 @@ struct Engagement {
     last_seen: u32,
     /// The belief must snap to the truth next aim update.
     snap: bool,
+    /// The reaction delay rolled for this acquisition, ms.
+    reaction_ms: f32,
+    /// Whether it was a fresh acquisition (not a re-acquisition).
+    fresh: bool,
 }
 
 /// One bot's layers and state.
@@ -660,6 +664,8 @@ impl Brain {
             fire_after: clock.after_ms(delay),
             last_seen: clock.tick,
             snap: fresh,
+            reaction_ms: delay,
+            fresh,
         });
         self.trigger.reset();
         if fresh {
@@ -788,10 +794,12 @@ impl Brain {
                     if settings.debug_aim {
                         tracing::info!(
                             target: "quarry_bots::aim",
-                            "{} fires {} at slot {}: off {:.1}/{:.1} deg, slew {:.0} deg/s, settle {:.0} ms, lead x{:.2}, {}",
+                            "{} fires {} at slot {}: reaction {:.0} ms ({}), off {:.1}/{:.1} deg, slew {:.0} deg/s, settle {:.0} ms, lead x{:.2}, {}",
                             self.identity.name,
                             def.name,
                             e.slot.0,
+                            e.reaction_ms,
+                            if e.fresh { "fresh" } else { "re-acquired" },
                             perception::off_axis_deg(forward, me.eye, aim_point),
                             t.effective_fire_cone_deg(),
                             self.aim.slew_rate(),

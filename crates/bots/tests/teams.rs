@@ -1,0 +1,51 @@
+//! In a team game bots fight the other team: they pick no teammate as a
+//! target, and with friendly fire on the line-of-fire check keeps team
+//! damage a small share of what they deal.
+
+mod support;
+
+use quarry_bots::AddBot;
+use quarry_sim::events::GameEvent;
+use quarry_sim::rules::GameType;
+use quarry_sim::slots::Slots;
+use quarry_sim::{GameData, Match};
+
+#[test]
+fn bots_fight_the_other_team_and_spare_their_own() {
+    let map = quarry_map::load(support::map_path("q_dm1"), &quarry_map::LoadOptions::default()).expect("map");
+    let settings = quarry_sim::Settings {
+        gametype: GameType::Tdm,
+        friendly_fire: true,
+        ..support::test_settings()
+    };
+    let mut game = Match::new(map, &GameData::default(), settings, 21, Slots::new(8), 60).expect("match");
+    let mut bots = support::manager(4.0);
+    for _ in 0..6 {
+        bots.add_bot(&mut game, AddBot::default()).expect("bot");
+    }
+    let (mut enemy, mut team) = (0i64, 0i64);
+    for _ in 0..60 * 60 {
+        bots.think(&mut game);
+        game.step();
+        for ev in game.events() {
+            if let GameEvent::Damage {
+                target,
+                attacker: Some(a),
+                amount,
+                ..
+            } = ev
+                && a != target
+            {
+                let t = |s| game.slots().get(s).map(|s| s.team);
+                if t(a) == t(target) {
+                    team += i64::from(amount);
+                } else {
+                    enemy += i64::from(amount);
+                }
+            }
+        }
+    }
+    eprintln!("enemy damage {enemy}, team damage {team}");
+    assert!(enemy > 1000, "they fight: {enemy}");
+    assert!(team * 10 < enemy, "team damage stays small: {team} vs {enemy}");
+}
