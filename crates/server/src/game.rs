@@ -86,8 +86,10 @@ impl GameHost {
         let n = self.matches_started;
         self.matches_started += 1;
         match self.base_seed {
-            // The first match uses the seed as given, so a summary's seed replays it.
-            Some(s) if n == 0 => s,
+            // A headless run plays one match (the last map loaded at startup)
+            // and the first match of a server uses the seed as given, so the
+            // seed in a summary replays it.
+            Some(s) if n == 0 || self.headless => s,
             Some(s) => splitmix64(s.wrapping_add(n)),
             None => {
                 let nanos = std::time::SystemTime::now()

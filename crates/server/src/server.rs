@@ -43,6 +43,8 @@ pub struct ServerState {
     pub game: crate::game::GameHost,
     /// The network side, once listening (not in headless matches).
     pub net: Option<crate::network::NetServer>,
+    /// The bot clients.
+    pub bots: quarry_bots::BotManager,
     quit: Option<String>,
 }
 
@@ -97,6 +99,7 @@ impl Server {
         console.set_config_dir(&options.config_dir);
         let cvars = ServerCvars::register(&mut console)?;
         let sim_cvars = quarry_sim::SimCvars::register(&mut console)?;
+        let bot_cvars = quarry_bots::register(&mut console, bot_access)?;
         crate::commands::register(&mut console)?;
         let data = quarry_sim::GameData::load(&options.config_dir)?;
         let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast);
@@ -107,6 +110,7 @@ impl Server {
             fast: options.fast,
             game,
             net: None,
+            bots: quarry_bots::BotManager::with_cvars(bot_cvars),
             quit: None,
         };
         let mut server = Self {
@@ -244,6 +248,12 @@ impl Server {
                 self.console.print(line);
             }
         }
+        // Bots think right before the step and push their commands into the
+        // same input queue the network just filled.
+        if let Some(game) = self.state.game.game.as_mut() {
+            self.state.bots.update_settings(self.console.cvars());
+            self.state.bots.think(game);
+        }
         let (lines, events) = self.state.game.tick(self.console.cvars(), hz);
         for line in lines {
             self.console.print(line);
@@ -377,6 +387,11 @@ impl Server {
         quarry_console::write_archive(&path, self.console.cvars())?;
         Ok(path)
     }
+}
+
+/// How the bot commands reach the bots and the match.
+fn bot_access(state: &mut ServerState) -> quarry_bots::BotAccess<'_> {
+    quarry_bots::BotAccess { bots: &mut state.bots, game: state.game.game.as_mut() }
 }
 
 /// Registers SIGINT and SIGTERM to set the returned flag.
