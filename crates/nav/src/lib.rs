@@ -24,9 +24,10 @@
 //! 2. A breadth-first flood probes the 8 neighbour cells of every node with
 //!    swept boxes: flat, lifted by a step, up a ramp, lifted by a jump,
 //!    each falling onto the floor below within a bounded drop; the
-//!    cheapest that works decides the link ([`LinkKind`]). Where no
-//!    neighbour has a usable floor, running jumps across the gap are
-//!    tried. Nodes are keyed by cell and height (a catwalk over a corridor
+//!    cheapest that works decides the link ([`LinkKind`]). Where a
+//!    neighbour has no usable floor or only a drop, running jumps to cells
+//!    further on are tried (across a gap, or down onto a platform across a
+//!    void). Nodes are keyed by cell and height (a catwalk over a corridor
 //!    gives two nodes in one column); none in lava, slime or hurt volumes.
 //!    Probes of one flood level run in parallel.
 //! 3. One-way off-mesh links from every node in a jump pad's volume to
@@ -45,6 +46,18 @@
 //! search repeated at most [`MAX_ROUTE_REPAIRS`] times), and string
 //! pulling drops corners a box sweep proves unnecessary while keeping
 //! both ends of every jump, drop, pad and teleport.
+//!
+//! # Reports and tools
+//!
+//! [`NavMesh::info`] (`navmesh info`), [`NavMesh::export_svg`]
+//! (`navmesh export`), [`Route`]'s `Display` (`navmesh route`), and
+//! [`nav_info`] for `quarry-server --nav-info FILE`: the figures plus
+//! [`reachability_report`] (spawn-to-spawn and spawn-to-item pairs, the
+//! unreachable ones listed with a reason) and [`heuristic_comparison`]
+//! (ALT against Euclid and Dijkstra on seeded random queries).
+//! `examples/nav_survey.rs` measures build time, coverage and
+//! reachability across cell sizes; `examples/build_navmesh_svg.rs` runs
+//! the `--nav-info` report on one map and writes its picture.
 //!
 //! # What this crate must not do
 //!

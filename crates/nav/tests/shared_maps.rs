@@ -24,11 +24,6 @@ const EXCEPTIONS: &[(&str, &[u32], &str)] = &[
         "spawn point on the upper walkway served only by func_plat 132: plats are not ridden (no lift links)",
     ),
     (
-        "dm3.map",
-        &[136],
-        "red armor in the pit served only by func_plats 126 and 127 (no lift links)",
-    ),
-    (
         "dm6.map",
         &[131, 132, 133, 134],
         "lightning gun room under func_door_secret 122, which opens when shot (not a touch door: a wall); its teleporter 125 only leads out",

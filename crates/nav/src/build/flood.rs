@@ -6,6 +6,13 @@
 //! parallel (probes only read the world), then the results are merged in
 //! node order on one thread, so the graph is the same for any thread count.
 //!
+//! Probes aim at neighbour cell centres. A passage a little wider than
+//! the box can fall between centres, so a straight step that got part of
+//! the way before being stopped is retried a third of a cell to either
+//! side, and the node it finds stands off-centre. Off-centre nodes (those
+//! and seeds whose cell centre the box does not fit) get their incoming
+//! links from a last pass that probes into them from every neighbour.
+//!
 //! Nodes are keyed by cell and floor height: a landing within a step of an
 //! existing node in the same cell is that node, anything else is a new
 //! node, so a catwalk over a corridor gives two nodes in one column. No
@@ -20,7 +27,7 @@ use glam::{Vec2, Vec3};
 use super::BuildOptions;
 use super::input::NavInput;
 use super::pool::with_pool;
-use super::probe::{GROUND_OFFSET, Prober};
+use super::probe::{GROUND_OFFSET, Prober, Step};
 use crate::agent::Agent;
 use crate::cells::Grid;
 use crate::graph::{GraphBuilder, Link, LinkKind, NodeId};
@@ -33,6 +40,10 @@ use quarry_map::Trace;
 pub const DROP_PENALTY: f32 = 96.0;
 /// Extra cost of a jump link (`NAV_JUMP_PENALTY`): a jump can fail.
 pub const JUMP_PENALTY: f32 = 64.0;
+/// Least share of a straight step that must clear before the flood tries
+/// the target cell off-centre: a step blocked right away faces a wall, not
+/// a passage the cell centre misses.
+const NUDGE_MIN_REACH: f32 = 0.2;
 /// Fewest nodes a probe thread gets: below this a level is probed on one
 /// thread, because spawning costs more than it saves.
 const MIN_PROBES_PER_THREAD: usize = 32;
@@ -61,6 +72,8 @@ struct Found {
     kind: LinkKind,
     /// Made by the flat attempt (see [`Step::flat`](super::probe::Step)).
     flat: bool,
+    /// Landed at the target cell's centre (not nudged to one side).
+    centred: bool,
     /// In lava, slime or a hurt volume, when the probe already had to know.
     bad: Option<bool>,
 }
@@ -172,7 +185,7 @@ pub(crate) fn flood(
                             }
                             None => {
                                 let id = graph.add_node(f.origin, f.cell);
-                                marks.centred.push(true);
+                                marks.centred.push(f.centred);
                                 marks.flat_out.push(0);
                                 next.push(id);
                                 id
@@ -339,7 +352,22 @@ fn probe_node(
             continue;
         }
         let to = [cell[0] + d[0], cell[1] + d[1]];
-        let step = p.try_step(origin, grid.centre(to));
+        let centre = grid.centre(to);
+        let mut step = p.try_step(origin, centre);
+        // A passage a little wider than the box may miss the cell centre:
+        // when a straight step got some way before it was stopped, try
+        // the target cell a third of a cell to either side.
+        let mut nudged = false;
+        if step.is_none() && d[0] * d[1] == 0 && p.last_reach() >= NUDGE_MIN_REACH {
+            let side = Vec2::new(-d[1] as f32, d[0] as f32) * (grid.size / 3.0);
+            for off in [side, -side] {
+                if let Some(s) = p.try_step(origin, centre + off) {
+                    step = Some(Step { flat: false, ..s });
+                    nudged = true;
+                    break;
+                }
+            }
+        }
         // Only a fall can land in a pit of lava; a level step is checked when merged.
         let step_bad =
             step.map(|s| (s.origin.z < origin.z - p.agent.step_height).then(|| bad(p, s.origin)));
@@ -350,6 +378,7 @@ fn probe_node(
                 origin: s.origin,
                 kind: s.kind,
                 flat: s.flat,
+                centred: !nudged,
                 bad: step_bad.flatten(),
             });
         }
@@ -376,6 +405,7 @@ fn probe_node(
                     origin: s.origin,
                     kind: LinkKind::Jump,
                     flat: false,
+                    centred: true,
                     bad: Some(false),
                 });
                 break;

@@ -22,7 +22,7 @@
 //! drop ends the step (a higher lift has the same bottom). A floor steeper
 //! than the physics' slope limit is no floor.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use glam::{Vec2, Vec3};
@@ -74,6 +74,9 @@ pub(crate) struct Prober<'a> {
     hazards: bool,
     /// Falls already swept from a point by a depth (flood probers only).
     falls: Option<RefCell<HashMap<[u32; 4], TraceResult>>>,
+    /// How far (as a fraction) the last [`Prober::try_step`]'s furthest
+    /// horizontal sweep got before something stopped it.
+    reach: Cell<f32>,
 }
 
 impl<'a> Prober<'a> {
@@ -94,6 +97,7 @@ impl<'a> Prober<'a> {
             doors,
             hazards: true,
             falls: None,
+            reach: Cell::new(0.0),
         }
     }
 
@@ -241,9 +245,16 @@ impl<'a> Prober<'a> {
         (!up.start_solid).then_some(up.end.z - from.z)
     }
 
+    /// How far the last [`Prober::try_step`] got across before it was
+    /// stopped, 0 to 1 (1: a sweep got all the way).
+    pub(crate) fn last_reach(&self) -> f32 {
+        self.reach.get()
+    }
+
     /// One step from standing origin `from` toward the cell centre
     /// `target`; see the module docs for the order of attempts.
     pub(crate) fn try_step(&self, from: Vec3, target: Vec2) -> Option<Step> {
+        self.reach.set(0.0);
         let a = &self.agent;
         let dist = (target - from.truncate()).length();
         let ramp_possible = dist * a.slope_tan() > a.step_height + EPS;
@@ -275,6 +286,7 @@ impl<'a> Prober<'a> {
             if across.start_solid {
                 continue;
             }
+            self.reach.set(self.reach.get().max(across.fraction));
             if across.hit() {
                 ramp_hint |= across.normal.z >= a.walkable_normal_z;
                 continue;

@@ -343,3 +343,34 @@ fn builds_are_the_same_on_any_thread_count() {
     assert_eq!(one.nodes(), two.nodes());
     assert_eq!(one.graph.links, two.graph.links);
 }
+
+#[test]
+fn a_passage_between_cell_centres_is_found_off_centre() {
+    // Cell 24 puts centres at x = 12 + 24 i. The corridor (x 22..66) lets
+    // the box (half width 15) stand only at x 37..51, which holds none.
+    let mut m = TestMap::new();
+    floor(&mut m, [-256.0, -256.0], [256.0, 512.0]);
+    m.solid([-256.0, 0.0, -16.0], [22.0, 256.0, 128.0]);
+    m.solid([66.0, 0.0, -16.0], [256.0, 256.0, 128.0]);
+    m.spawn([0.0, -128.0, 0.0]).item([0.0, 400.0, 0.0]);
+    let (map, mesh) = m.build(24.0);
+    assert_eq!(mesh.area_count(), 1, "the corridor joins the rooms");
+    let r = route(
+        &map,
+        &mesh,
+        stand([0.0, -128.0, 0.0]),
+        stand([0.0, 400.0, 0.0]),
+    )
+    .expect("through the corridor");
+    let inside: Vec<f32> = r
+        .nodes
+        .iter()
+        .filter_map(|&n| mesh.node(n))
+        .filter(|n| n.origin.y > 24.0 && n.origin.y < 232.0)
+        .map(|n| n.origin.x)
+        .collect();
+    assert!(
+        !inside.is_empty() && inside.iter().all(|x| (37.0..=51.0).contains(x)),
+        "{inside:?}"
+    );
+}
