@@ -120,9 +120,21 @@ pub fn spawn_player(world: &mut World, slot: SlotId) -> bool {
         select_spawn(map, gametype, team, &others, half, &mut rng)
     });
     let Some(spot) = spot else { return false };
+    // Every spot was taken (more players than spawn points): whoever stands
+    // there is telefragged, as Quake 3's KillBox does, so nobody spawns inside
+    // another player.
+    let blockers: Vec<SlotId> = world
+        .query::<(&Player, &Body, &Life)>()
+        .iter(world)
+        .filter(|(p, b, l)| p.slot != slot && **l == Life::Alive && ((b.0.origin - spot.origin).abs().cmplt(half * 2.0)).all())
+        .map(|(p, _, _)| p.slot)
+        .collect();
+    let tick = world.resource::<MatchClock>().tick;
+    for victim in blockers {
+        crate::combat::kill(world, victim, Some(slot), crate::events::MeansOfDeath::Telefrag, tick);
+    }
     let max = 100 * handicap / 100;
     let loadout = world.resource::<SpawnLoadout>().0;
-    let tick = world.resource::<MatchClock>().tick;
     let body = Body(MoveState::spawned(spot.origin, spot.yaw));
     let components = (
         body,

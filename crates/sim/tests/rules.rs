@@ -211,3 +211,19 @@ fn fraglimit_ends_the_match_and_scores_the_kill() {
     assert_eq!(board.rows[1].score.deaths, 1);
     assert!(board.rows[0].score.hits > 0 && board.rows[0].score.shots >= board.rows[0].score.hits);
 }
+
+#[test]
+fn more_players_than_spawn_points_telefrag_instead_of_overlapping() {
+    let mut m = match_on(&arena_text(2), test_settings(), 5);
+    let players: Vec<_> = (0..4).map(|i| join(&mut m, &format!("p{i}"), ClientKind::Bot)).collect();
+    run(&mut m, &players, 3, idle);
+    let alive: Vec<_> = players.iter().filter_map(|p| m.player_view(*p).filter(|v| v.alive)).collect();
+    for (i, a) in alive.iter().enumerate() {
+        for b in &alive[i + 1..] {
+            let d = (a.origin - b.origin).abs();
+            assert!(d.x >= 30.0 || d.y >= 30.0 || d.z >= 56.0, "two living players overlap: {a:?} {b:?}");
+        }
+    }
+    let deaths: u32 = m.scoreboard().rows.iter().map(|r| r.score.deaths).sum();
+    assert!(deaths >= 2, "the occupants of the two spots were telefragged: {deaths} deaths");
+}
