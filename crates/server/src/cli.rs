@@ -72,6 +72,15 @@ pub struct Cli {
     #[arg(long, value_name = "OUT.obj", requires = "map_info")]
     pub obj: Option<PathBuf>,
 
+    /// Build the bots' navmesh of a .map file and print its figures, spawn and item
+    /// reachability and the ALT-versus-Euclid comparison, then exit.
+    #[arg(long, value_name = "FILE")]
+    pub nav_info: Option<PathBuf>,
+
+    /// With --nav-info: also write a top-down SVG picture of the mesh.
+    #[arg(long, value_name = "OUT.svg", requires = "nav_info")]
+    pub svg: Option<PathBuf>,
+
     /// Console commands to run after startup config: `+set NAME VALUE`, `+exec FILE`, `+map NAME`, ...
     #[arg(value_name = "+COMMAND ARGS", trailing_var_arg = true, allow_hyphen_values = true)]
     pub commands: Vec<String>,

@@ -47,6 +47,8 @@ pub struct HeadlessSummary {
     pub final_hash: String,
     /// The final scoreboard.
     pub scoreboard: quarry_sim::Scoreboard,
+    /// What the bots did: kills, deaths, stuck and idle time, pickups, accuracy.
+    pub bots: Option<quarry_bots::report::MatchReport>,
 }
 
 /// Builds the summary of the finished match.
@@ -69,6 +71,7 @@ pub fn summary(server: &Server, wall: Duration) -> Option<HeadlessSummary> {
         tick_time: server.state.stats.summary(),
         final_hash: format!("{:016x}", game.state_hash()),
         scoreboard: game.scoreboard(),
+        bots: (game.slots().bots() > 0).then(|| server.state.bots.report(game)),
     })
 }
 
@@ -93,4 +96,7 @@ pub fn print_summary(server: &Server, wall: Duration, json: bool) {
         s.ticks, s.simulated_seconds, s.hz, s.wall_seconds, s.ticks_per_second, s.realtime_factor, s.tick_time.mean_ms, s.tick_time.p99_ms
     );
     let _ = writeln!(out, "final state hash {}", s.final_hash);
+    if let Some(bots) = &s.bots {
+        let _ = write!(out, "{bots}");
+    }
 }

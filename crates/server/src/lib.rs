@@ -11,6 +11,7 @@ pub mod headless;
 pub mod health;
 pub mod logging;
 pub mod map_info;
+pub mod navmesh;
 pub mod network;
 pub mod server;
 pub mod stdin_console;
@@ -35,6 +36,10 @@ pub fn run(cli: Cli) -> ExitCode {
                 ExitCode::FAILURE
             }
         };
+    }
+    if let Some(path) = &cli.nav_info {
+        logging::init(cli.log_format, None).ok();
+        return navmesh::run_nav_info(path, cli.json, cli.svg.as_deref());
     }
     if let Some(path) = &cli.map_info {
         logging::init(cli.log_format, None).ok();

@@ -101,6 +101,7 @@ impl Server {
         let sim_cvars = quarry_sim::SimCvars::register(&mut console)?;
         let bot_cvars = quarry_bots::register(&mut console, bot_access)?;
         crate::commands::register(&mut console)?;
+        crate::navmesh::register(&mut console)?;
         let data = quarry_sim::GameData::load(&options.config_dir)?;
         let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast);
         let state = ServerState {
@@ -244,7 +245,7 @@ impl Server {
                 tick_rate: hz,
                 snapshot_rate,
             };
-            for line in net.poll(self.state.game.game.as_mut(), &facts, &map_name) {
+            for line in net.poll(self.state.game.game.as_mut(), &mut self.state.bots, &facts, &map_name) {
                 self.console.print(line);
             }
         }

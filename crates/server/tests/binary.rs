@@ -251,3 +251,21 @@ fn map_info_refuses_bad_files_with_a_message() {
     assert!(out.status.code().is_some(), "killed by a signal");
     assert!(!text(&out.stderr).contains("panicked"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn nav_info_builds_and_reports_a_shipped_map() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let svg = dir.path().join("mesh.svg");
+    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
+        .arg("--nav-info")
+        .arg(root.join("maps/q_duel1.map"))
+        .arg("--svg")
+        .arg(&svg)
+        .output()
+        .expect("run");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("nodes:") && stdout.contains("spawn to spawn:"), "{stdout}");
+    assert!(std::fs::read_to_string(&svg).expect("svg written").starts_with("<svg"));
+}

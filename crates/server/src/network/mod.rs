@@ -100,7 +100,13 @@ impl NetServer {
 
     /// Handles everything that arrived since the last tick: connects,
     /// commands, chat, disconnects. Returns console lines.
-    pub fn poll(&mut self, game: Option<&mut Match>, facts: &ServerFacts<'_>, map_name: &str) -> Vec<String> {
+    pub fn poll(
+        &mut self,
+        game: Option<&mut Match>,
+        bots: &mut quarry_bots::BotManager,
+        facts: &ServerFacts<'_>,
+        map_name: &str,
+    ) -> Vec<String> {
         let mut lines = Vec::new();
         let Some(game) = game else {
             for ev in self.transport.poll_events() {
@@ -113,7 +119,7 @@ impl NetServer {
         for ev in self.transport.poll_events() {
             match ev {
                 ServerEvent::Connected { conn, addr, hello } => {
-                    self.on_connect(game, conn, addr, &hello, facts, map_name, &mut lines);
+                    self.on_connect(bots, game, conn, addr, &hello, facts, map_name, &mut lines);
                 }
                 ServerEvent::UserCmds { conn, cmds } => {
                     if let Some(c) = self.clients.get(&conn) {
@@ -141,6 +147,7 @@ impl NetServer {
     #[expect(clippy::too_many_arguments, reason = "one handshake needs all of these")]
     fn on_connect(
         &mut self,
+        bots: &mut quarry_bots::BotManager,
         game: &mut Match,
         conn: ConnId,
         addr: SocketAddr,
@@ -165,6 +172,10 @@ impl NetServer {
             return;
         }
         let info = UserInfo { name: hello.name.clone(), ..UserInfo::default() };
+        if game.slots().humans() + game.slots().bots() >= game.slots().max() {
+            // A human joining a full server takes a bot's slot.
+            bots.make_room_for_human(game);
+        }
         let slot = match game.connect(ClientKind::Remote { latency_ms: 0 }, info) {
             Ok(s) => s,
             Err(_) => {

@@ -1,0 +1,125 @@
+//! The navmesh tools for operators and mappers: `quarry-server --nav-info
+//! FILE [--json] [--svg OUT.svg]` (build on a map file without a server) and
+//! the `navmesh info|route|export` console commands over the mesh the bots
+//! use. The mesh itself is generated lazily by the bots, on first need.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use quarry_console::{CommandDef, Console, ConsoleError};
+use quarry_sim::pmove::MoveParams;
+
+use crate::server::ServerState;
+
+/// Runs `--nav-info`: builds the navmesh of a map file with the default
+/// movement parameters and prints its figures, reachability and the ALT
+/// versus Euclid comparison.
+pub fn run_nav_info(path: &Path, json: bool, svg: Option<&Path>) -> ExitCode {
+    let map = match quarry_map::load(path, &quarry_map::LoadOptions::default()) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("quarry-server: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let agent = quarry_bots::navmesh::agent_for(&MoveParams::default());
+    let (mesh, report) = match quarry_nav::nav_info(&map, &agent, &quarry_nav::BuildOptions::default()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("quarry-server: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    if json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(t) => {
+                let _ = writeln!(out, "{t}");
+            }
+            Err(e) => {
+                eprintln!("quarry-server: couldn't encode the report: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        let _ = write!(out, "{report}");
+    }
+    if let Some(svg_path) = svg {
+        if let Err(e) = quarry_console::write_atomic(svg_path, &mesh.export_svg(None)) {
+            eprintln!("quarry-server: {e}");
+            return ExitCode::FAILURE;
+        }
+        if !json {
+            let _ = writeln!(out, "wrote {}", svg_path.display());
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn err(message: impl Into<String>) -> ConsoleError {
+    ConsoleError::Command { command: "navmesh".into(), message: message.into() }
+}
+
+fn vec3(args: &[String]) -> Option<glam::Vec3> {
+    let v: Vec<f32> = args.iter().filter_map(|a| a.parse().ok()).filter(|x: &f32| x.is_finite()).collect();
+    (v.len() == 3 && args.len() == 3).then(|| glam::Vec3::new(v[0], v[1], v[2]))
+}
+
+/// Registers `navmesh info|route|export`.
+pub fn register(console: &mut Console<ServerState>) -> Result<(), quarry_console::CvarError> {
+    console.register_command(
+        CommandDef::new(
+            "navmesh",
+            "navmesh info | route X Y Z X Y Z | export FILE.svg",
+            "the bots' navigation mesh: figures, a test route, or a top-down SVG picture",
+            navmesh,
+        )
+        .complete_with(|_, args, partial| {
+            if args.is_empty() {
+                ["info", "route", "export"].iter().filter(|c| c.starts_with(partial)).map(|c| (*c).to_owned()).collect()
+            } else {
+                Vec::new()
+            }
+        }),
+    )
+}
+
+fn navmesh(state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]) -> Result<(), ConsoleError> {
+    let usage = || ConsoleError::Usage { usage: "navmesh info | route X Y Z X Y Z | export FILE.svg".into() };
+    let Some((sub, rest)) = args.split_first() else { return Err(usage()) };
+    let nav = state.bots.nav();
+    let Some(mesh) = nav.mesh() else {
+        return Err(err("not built yet: it is built when the first bot needs it (addbot)"));
+    };
+    match sub.as_str() {
+        "info" => {
+            for line in mesh.info().to_string().lines() {
+                console.print(line.to_owned());
+            }
+            Ok(())
+        }
+        "route" => {
+            let (Some(from), Some(to)) = (rest.get(..3).and_then(vec3), rest.get(3..).and_then(vec3)) else {
+                return Err(usage());
+            };
+            let Some(game) = state.game.game.as_ref() else { return Err(err("no map is loaded")) };
+            let mut scratch = quarry_nav::SearchScratch::new();
+            let route = mesh
+                .route(game.map().world(), &mut scratch, from, to, &quarry_nav::RouteOptions::default())
+                .map_err(|e| err(e.to_string()))?;
+            console.print(format!("route cost {:.0}, {} corners, {} expansions", route.cost, route.corners.len(), route.expansions));
+            for c in &route.corners {
+                console.print(format!("  {c:?}"));
+            }
+            Ok(())
+        }
+        "export" => {
+            let [file] = rest else { return Err(usage()) };
+            quarry_console::write_atomic(Path::new(file), &mesh.export_svg(None)).map_err(|e| err(e.to_string()))?;
+            console.print(format!("wrote {file}"));
+            Ok(())
+        }
+        _ => Err(usage()),
+    }
+}
