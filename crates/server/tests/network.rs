@@ -235,3 +235,41 @@ fn reference_clients_play_against_the_real_server() {
         assert!(stats.bytes_in_per_s > 0, "client {i}: {stats:?}");
     }
 }
+
+#[test]
+fn a_remote_client_sees_bots_as_players_and_they_fight_it() {
+    let server = TestServer::start(&["+set", "bot_minPlayers", "4", "+map", "q_duel1"]);
+    let mut clients = vec![server.client("visitor", None)];
+    // Bots ease in one per pass; a visitor walking up to them is shot.
+    let start = Instant::now();
+    let mut hurt = false;
+    let mut bots_seen_moving = false;
+    let mut first: Option<quarry_net::snapshot::Snapshot> = None;
+    let mut toward = WireUserCmd::default();
+    while start.elapsed() < Duration::from_secs(40) && !(hurt && bots_seen_moving) {
+        pump(&mut clients, Duration::from_millis(300), |_, _| toward);
+        let Some(snap) = clients[0].latest_snapshot().cloned() else { continue };
+        // Walk toward the nearest bot, so an encounter is sure to happen.
+        let me = snap.player.origin;
+        let nearest = snap
+            .entities
+            .iter()
+            .filter(|e| e.kind == EntityKind::Player)
+            .map(|e| dequantize_origin(e.origin))
+            .min_by(|a, b| (a[0] - me[0]).hypot(a[1] - me[1]).total_cmp(&(b[0] - me[0]).hypot(b[1] - me[1])));
+        if let Some(t) = nearest {
+            toward = WireUserCmd { yaw: (t[1] - me[1]).atan2(t[0] - me[0]).to_degrees(), forward: 127, ..WireUserCmd::default() };
+        }
+        let players: Vec<_> = snap.entities.iter().filter(|e| e.kind == EntityKind::Player).collect();
+        if let Some(f) = &first {
+            bots_seen_moving |= players.iter().any(|p| f.entities.iter().any(|q| q.id == p.id && q.origin != p.origin));
+        } else if players.len() >= 2 {
+            first = Some(snap.clone());
+        }
+        let p = &snap.player;
+        hurt |= p.flags & quarry_net::snapshot::PF_DEAD != 0 || (p.health < 100 && p.health > 0) || p.armor < 0;
+    }
+    assert!(bots_seen_moving, "the client never saw the bots move: {}", server.output());
+    let last = clients[0].latest_snapshot().map(|s| s.player);
+    assert!(hurt, "no bot hurt the visitor in 40 s; last state {last:?}; {}", server.output());
+}
