@@ -43,12 +43,12 @@ pub struct BuildOptions {
     /// Grid cell size in units (`bot_navCellSize`), clamped to
     /// [`CELL_SIZE_RANGE`]. The default, 24 (0.8 of the default player
     /// width), was chosen by measuring the shipped and shared maps
-    /// (`examples/nav_survey.rs --coverage`): at 24 every map reaches at
-    /// least 99.8 % of the spots an 8-unit grid reaches from its first
-    /// spawn, and every spawn and item pair a 16-unit grid routes, with
-    /// 2.2 times fewer nodes, builds and searches about twice as fast as
-    /// at 16; at 32 one map (dm6) loses 8 % of its reachable floor behind a
-    /// passage the coarser grid misses.
+    /// (`examples/nav_survey.rs --coverage`): at 24 every map reaches all
+    /// of 400 sampled spots an 8-unit grid reaches from its first spawn,
+    /// and every spawn and item pair a 16-unit grid routes, with 2.2 times
+    /// fewer nodes, building and searching 2 to 3 times faster than at 16;
+    /// at 32 one map (dm6) loses 7 % of its reachable floor (and 14 spawn
+    /// to item pairs) behind a passage the coarser grid misses.
     pub cell_size: f32,
     /// Most nodes; past it the flood stops adding ground (with a warning).
     pub max_nodes: usize,
