@@ -245,8 +245,13 @@ impl BotManager {
         self.objectives = provider;
     }
 
-    /// Makes bots ignore (or stop ignoring) the player in `slot` (a
-    /// no-target flag: chatting, in a menu, an admin).
+    /// Whether bots ignore the player in `slot` (a no-target flag: chatting,
+    /// in a menu, an admin).
+    pub fn is_ignored(&self, slot: SlotId) -> bool {
+        self.ignored.contains(&slot)
+    }
+
+    /// Marks a player as one bots ignore (`notarget`), or clears the mark.
     pub fn set_ignored(&mut self, slot: SlotId, ignored: bool) {
         self.ignored.retain(|s| *s != slot);
         if ignored {

@@ -143,6 +143,19 @@ pub(crate) fn register_admin(console: &mut Console<ServerState>) -> Result<(), q
         },
     ))?;
     console.register_command(CommandDef::new(
+        "notarget",
+        "notarget NAME|SLOT",
+        "toggle whether bots ignore a player (for testing and spectating)",
+        |state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]| {
+            let [who] = args else { return Err(ConsoleError::Usage { usage: "notarget NAME|SLOT".into() }) };
+            let slot = find_client(state, who).ok_or_else(|| err("notarget", format!("no player '{who}'")))?;
+            let now = !state.bots.is_ignored(slot);
+            state.bots.set_ignored(slot, now);
+            console.print(format!("bots {} slot {}", if now { "now ignore" } else { "no longer ignore" }, slot.0));
+            Ok(())
+        },
+    ))?;
+    console.register_command(CommandDef::new(
         "unban",
         "unban ADDRESS",
         "lift a ban",
