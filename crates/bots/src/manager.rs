@@ -289,6 +289,11 @@ impl BotManager {
         &self.nav
     }
 
+    /// The navmesh service, mutably (`navmesh build` rebuilds through it).
+    pub fn nav_mut(&mut self) -> &mut NavService {
+        &mut self.nav
+    }
+
     /// Items bots picked up in this match, by class name.
     pub fn pickups(&self) -> &std::collections::BTreeMap<&'static str, u32> {
         &self.pickups

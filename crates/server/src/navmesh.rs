@@ -66,28 +66,49 @@ fn vec3(args: &[String]) -> Option<glam::Vec3> {
     (v.len() == 3 && args.len() == 3).then(|| glam::Vec3::new(v[0], v[1], v[2]))
 }
 
-/// Registers `navmesh info|route|export`.
+/// Registers `navmesh build|info|route|export` and the `nav_heuristic` cvar
+/// (read by name when a route is asked for).
 pub fn register(console: &mut Console<ServerState>) -> Result<(), quarry_console::CvarError> {
+    console.register_cvar(quarry_console::CvarDef::enumeration(
+        "nav_heuristic",
+        "alt",
+        &["alt", "euclid"],
+        "A* heuristic for navmesh route: alt (landmarks, default) or euclid (scaled straight line), to compare the two",
+    ))?;
     console.register_command(
         CommandDef::new(
             "navmesh",
-            "navmesh info | route X Y Z X Y Z | export FILE.svg",
-            "the bots' navigation mesh: figures, a test route, or a top-down SVG picture",
+            "navmesh build | info | route X Y Z X Y Z | export FILE.svg",
+            "the bots' navigation mesh: (re)build it, its figures, a test route, or a top-down SVG picture",
             navmesh,
         )
         .complete_with(|_, args, partial| {
             if args.is_empty() {
-                ["info", "route", "export"].iter().filter(|c| c.starts_with(partial)).map(|c| (*c).to_owned()).collect()
+                ["build", "info", "route", "export"].iter().filter(|c| c.starts_with(partial)).map(|c| (*c).to_owned()).collect()
             } else {
                 Vec::new()
             }
         }),
-    )
+    )?;
+    Ok(())
 }
 
 fn navmesh(state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]) -> Result<(), ConsoleError> {
-    let usage = || ConsoleError::Usage { usage: "navmesh info | route X Y Z X Y Z | export FILE.svg".into() };
+    let usage = || ConsoleError::Usage { usage: "navmesh build | info | route X Y Z X Y Z | export FILE.svg".into() };
     let Some((sub, rest)) = args.split_first() else { return Err(usage()) };
+    if sub == "build" {
+        let Some(game) = state.game.game.as_ref() else { return Err(err("no map is loaded")) };
+        let cell = state.bots.settings().nav_cell_size;
+        state.bots.nav_mut().invalidate();
+        state.bots.nav_mut().ensure(game, cell).map_err(err)?;
+        console.print(state.bots.nav().describe());
+        return Ok(());
+    }
+    let heuristic: quarry_nav::Heuristic = console
+        .cvars()
+        .find("nav_heuristic")
+        .and_then(|c| c.value().to_string().parse().ok())
+        .unwrap_or(quarry_nav::Heuristic::Alt);
     let nav = state.bots.nav();
     let Some(mesh) = nav.mesh() else {
         return Err(err("not built yet: it is built when the first bot needs it (addbot)"));
@@ -105,10 +126,16 @@ fn navmesh(state: &mut ServerState, console: &mut Console<ServerState>, args: &[
             };
             let Some(game) = state.game.game.as_ref() else { return Err(err("no map is loaded")) };
             let mut scratch = quarry_nav::SearchScratch::new();
+            let options = quarry_nav::RouteOptions { heuristic, ..quarry_nav::RouteOptions::default() };
             let route = mesh
-                .route(game.map().world(), &mut scratch, from, to, &quarry_nav::RouteOptions::default())
+                .route(game.map().world(), &mut scratch, from, to, &options)
                 .map_err(|e| err(e.to_string()))?;
-            console.print(format!("route cost {:.0}, {} corners, {} expansions", route.cost, route.corners.len(), route.expansions));
+            console.print(format!(
+                "route cost {:.0}, {} corners, {} expansions ({heuristic:?})",
+                route.cost,
+                route.corners.len(),
+                route.expansions
+            ));
             for c in &route.corners {
                 console.print(format!("  {c:?}"));
             }

@@ -269,3 +269,22 @@ fn nav_info_builds_and_reports_a_shipped_map() {
     assert!(stdout.contains("nodes:") && stdout.contains("spawn to spawn:"), "{stdout}");
     assert!(std::fs::read_to_string(&svg).expect("svg written").starts_with("<svg"));
 }
+
+#[test]
+fn navmesh_commands_build_route_and_export() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps");
+    let svg = dir.path().join("mesh.svg");
+    let console = format!(
+        "navmesh info\naddbot\nnavmesh build\nnavmesh route -608 -608 28 -448 576 156\nset nav_heuristic euclid\n\
+         navmesh route -608 -608 28 -448 576 156\nnavmesh export {}\nquit\n",
+        svg.display()
+    );
+    let maps_arg = maps.to_string_lossy().into_owned();
+    let out = run_piped(dir.path(), &["--maps", &maps_arg, "+map", "q_duel1"], &console);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("not built yet"), "{stdout}");
+    assert!(stdout.contains("navmesh: maps") || stdout.contains("ready, cell 24"), "{stdout}");
+    assert!(stdout.contains("expansions (Alt)") && stdout.contains("expansions (Euclid)"), "{stdout}");
+    assert!(std::fs::read_to_string(&svg).expect("svg").starts_with("<svg"));
+}
