@@ -27,6 +27,9 @@ pub struct BotSettings {
     pub debug_aim: bool,
     /// `bot_navCellSize`: navmesh grid cell, units (takes effect at the next build).
     pub nav_cell_size: f32,
+    /// `bot_navMaxNodes`: the navmesh node cap; past it generation stops adding
+    /// ground (with a warning) but still links what it has.
+    pub nav_max_nodes: usize,
 }
 
 impl Default for BotSettings {
@@ -41,6 +44,7 @@ impl Default for BotSettings {
             debug: 0,
             debug_aim: false,
             nav_cell_size: quarry_nav::DEFAULT_CELL_SIZE,
+            nav_max_nodes: quarry_nav::DEFAULT_MAX_NODES,
         }
     }
 }
@@ -57,6 +61,7 @@ pub struct BotCvars {
     debug: CvarId,
     debug_aim: CvarId,
     nav_cell_size: CvarId,
+    nav_max_nodes: CvarId,
 }
 
 impl BotCvars {
@@ -97,6 +102,13 @@ impl BotCvars {
                 "navmesh grid cell in units (smaller: finer and slower to build); applies at the next build",
             )
             .flags(a))?,
+            nav_max_nodes: reg(CvarDef::int(
+                "bot_navMaxNodes",
+                d.nav_max_nodes as i64,
+                1000,
+                1_000_000,
+                "navmesh node cap: past it generation stops adding ground (a warning says part of the map is unnavigable); applies at the next build",
+            ))?,
         })
     }
 
@@ -112,6 +124,7 @@ impl BotCvars {
             debug: u8::try_from(cvars.int(self.debug)).unwrap_or(0),
             debug_aim: cvars.bool(self.debug_aim),
             nav_cell_size: cvars.float(self.nav_cell_size) as f32,
+            nav_max_nodes: usize::try_from(cvars.int(self.nav_max_nodes)).unwrap_or(quarry_nav::DEFAULT_MAX_NODES),
         }
     }
 }

@@ -361,6 +361,7 @@ impl BotManager {
             return Err(AddBotError::Full(max));
         }
         self.sync_match(game);
+        self.nav.set_max_nodes(self.settings.nav_max_nodes);
         self.nav
             .ensure(game, self.settings.nav_cell_size)
             .map_err(AddBotError::NoNavmesh)?;
@@ -571,6 +572,7 @@ impl BotManager {
             self.last_think = started.elapsed();
             return;
         }
+        self.nav.set_max_nodes(self.settings.nav_max_nodes);
         if let Err(e) = self.nav.ensure(game, self.settings.nav_cell_size) {
             tracing::debug!(target: "quarry_bots", "no navmesh: {e}");
         }

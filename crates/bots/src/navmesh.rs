@@ -19,6 +19,7 @@ struct MeshKey {
     map: String,
     brushes: usize,
     cell_size: f32,
+    max_nodes: usize,
     agent: [f32; 8],
 }
 
@@ -54,6 +55,7 @@ impl QueryStats {
 
 /// The navmesh of the running map, built on demand.
 pub struct NavService {
+    max_nodes: usize,
     state: MeshState,
     scratch: SearchScratch,
     builds: u32,
@@ -63,6 +65,7 @@ pub struct NavService {
 impl Default for NavService {
     fn default() -> Self {
         Self {
+            max_nodes: quarry_nav::DEFAULT_MAX_NODES,
             state: MeshState::Empty,
             scratch: SearchScratch::new(),
             builds: 0,
@@ -107,6 +110,7 @@ impl NavService {
             map: map.name().to_owned(),
             brushes: map.brush_count(),
             cell_size,
+            max_nodes: self.max_nodes,
             agent: [
                 agent.half_width,
                 agent.min_z,
@@ -130,6 +134,7 @@ impl NavService {
             .collect();
         let options = BuildOptions {
             cell_size,
+            max_nodes: self.max_nodes,
             ..BuildOptions::default()
         };
         self.builds += 1;
@@ -152,6 +157,11 @@ impl NavService {
                 Err(error)
             }
         }
+    }
+
+    /// Sets the node cap used by the next build (`bot_navMaxNodes`).
+    pub fn set_max_nodes(&mut self, max_nodes: usize) {
+        self.max_nodes = max_nodes;
     }
 
     /// Forgets the mesh (the next `ensure` rebuilds).

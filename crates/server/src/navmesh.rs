@@ -99,6 +99,8 @@ fn navmesh(state: &mut ServerState, console: &mut Console<ServerState>, args: &[
     if sub == "build" {
         let Some(game) = state.game.game.as_ref() else { return Err(err("no map is loaded")) };
         let cell = state.bots.settings().nav_cell_size;
+        let max_nodes = state.bots.settings().nav_max_nodes;
+        state.bots.nav_mut().set_max_nodes(max_nodes);
         state.bots.nav_mut().invalidate();
         state.bots.nav_mut().ensure(game, cell).map_err(err)?;
         console.print(state.bots.nav().describe());
