@@ -126,7 +126,7 @@ fn team_chat_in_ffa_goes_to_everyone_and_flood_is_limited() {
     assert!(m.events().iter().any(|e| matches!(e, GameEvent::Chat { scope: ChatScope::All, .. })));
     let results: Vec<_> = (0..10).map(|i| m.say(Some(a), false, &format!("spam {i}"))).collect();
     assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 3, "burst of 4, one used above");
-    assert!(results.iter().any(|r| *r == Err(ChatError::Flood)));
+    assert!(results.contains(&Err(ChatError::Flood)));
     assert_eq!(m.say(Some(a), false, "   "), Err(ChatError::Empty));
     let long = "x".repeat(1000);
     run(&mut m, &[a], 120, idle);
