@@ -11,6 +11,8 @@ use quarry_sim::events::{GameEvent, SoundKind};
 use quarry_sim::slots::Slots;
 use quarry_sim::{ClientKind, GameData, Match, Settings, SlotId, UserCmd};
 
+/// Steps while collecting events (the shared helper under this module's name).
+pub(crate) use super::support::step_collect as step;
 use super::support::{block, entity, join, map_text, room, test_settings};
 
 /// A remote player on a LAN.
@@ -78,26 +80,6 @@ pub(crate) fn start(text: &str, players: usize) -> (Match, Vec<SlotId>) {
     start_with(text, &GameData::default(), test_settings(), players, 7)
 }
 
-/// Steps `ticks` ticks with `cmd(slot, tick)` per slot; returns every event with its tick.
-pub(crate) fn step(
-    m: &mut Match,
-    slots: &[SlotId],
-    ticks: u32,
-    cmd: &mut dyn FnMut(SlotId, u32) -> UserCmd,
-) -> Vec<(u32, GameEvent)> {
-    let mut out = Vec::new();
-    for _ in 0..ticks {
-        let tick = m.tick() + 1;
-        for &s in slots {
-            let mut c = cmd(s, tick);
-            c.tick = tick;
-            m.push_cmd(s, c).expect("push");
-        }
-        m.step();
-        out.extend(m.events().into_iter().map(|e| (tick, e)));
-    }
-    out
-}
 
 /// Nobody presses anything.
 pub(crate) fn idle(_: SlotId, _: u32) -> UserCmd {

@@ -5,6 +5,7 @@
 
 use glam::Vec3;
 use quarry_sim::slots::Slots;
+use quarry_sim::events::GameEvent;
 use quarry_sim::{ClientKind, GameData, Match, Settings, SlotId, UserCmd, UserInfo};
 
 /// One face through three points, wound so the normal points out of the brush.
@@ -104,4 +105,25 @@ pub(crate) fn run(m: &mut Match, slots: &[SlotId], ticks: u32, mut cmd: impl FnM
         }
         m.step();
     }
+}
+
+/// Steps `ticks` ticks with `cmd(slot, tick)` per slot; returns every event with its tick.
+pub(crate) fn step_collect(
+    m: &mut Match,
+    slots: &[SlotId],
+    ticks: u32,
+    cmd: &mut dyn FnMut(SlotId, u32) -> UserCmd,
+) -> Vec<(u32, GameEvent)> {
+    let mut out = Vec::new();
+    for _ in 0..ticks {
+        let tick = m.tick() + 1;
+        for &s in slots {
+            let mut c = cmd(s, tick);
+            c.tick = tick;
+            m.push_cmd(s, c).expect("push");
+        }
+        m.step();
+        out.extend(m.events().into_iter().map(|e| (tick, e)));
+    }
+    out
 }

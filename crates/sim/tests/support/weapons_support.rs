@@ -10,6 +10,7 @@ use quarry_sim::events::GameEvent;
 use quarry_sim::weapons::WeaponTable;
 use quarry_sim::{Buttons, ClientKind, Match, SlotId, UserCmd};
 
+pub(crate) use super::support::step_collect;
 use super::support::{block, entity, join, map_text, match_on, room, test_settings};
 
 /// Weapon numbers (Quake 3 order).
@@ -63,26 +64,6 @@ pub(crate) fn start_with(text: &str, kinds: &[ClientKind], seed: u64, settings: 
     (m, slots)
 }
 
-/// Steps `ticks` ticks with `cmd(slot, tick)` per slot; returns every event with its tick.
-pub(crate) fn step_collect(
-    m: &mut Match,
-    slots: &[SlotId],
-    ticks: u32,
-    cmd: &mut dyn FnMut(SlotId, u32) -> UserCmd,
-) -> Vec<(u32, GameEvent)> {
-    let mut out = Vec::new();
-    for _ in 0..ticks {
-        let tick = m.tick() + 1;
-        for &s in slots {
-            let mut c = cmd(s, tick);
-            c.tick = tick;
-            m.push_cmd(s, c).expect("push");
-        }
-        m.step();
-        out.extend(m.events().into_iter().map(|e| (tick, e)));
-    }
-    out
-}
 
 /// Puts weapon `w` with `ammo` in `slot`'s hand, ready to fire (setup).
 pub(crate) fn equip(m: &mut Match, slot: SlotId, w: u8, ammo: i32) {
