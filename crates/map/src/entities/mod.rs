@@ -123,22 +123,13 @@ impl JumpPad {
     /// The launch velocity for a player touching the pad whose volume is
     /// centred at `from`, under `gravity` (units/s², positive down).
     ///
-    /// Quake 3's `AimAtTarget`: rise to the target's height, arriving above
-    /// it at the top of the arc. `None` while the target is unresolved or
-    /// when the target is not above `from` or gravity is not positive.
+    /// The launch velocity from `from` ([`crate::jump_pad_velocity`]: Quake
+    /// 3's `AimAtTarget` for a target above, an arc through it otherwise).
+    /// `None` while the target is unresolved.
     pub fn launch_velocity(&self, from: Vec3, gravity: f32) -> Option<Vec3> {
         match self.push {
             Push::Velocity(v) => Some(v),
-            Push::Toward { target_origin, .. } => {
-                let to = target_origin?;
-                let height = to.z - from.z;
-                if height <= 0.0 || gravity <= 0.0 {
-                    return None;
-                }
-                let time = (height / (0.5 * gravity)).sqrt();
-                let flat = Vec3::new(to.x - from.x, to.y - from.y, 0.0);
-                Some(flat / time + Vec3::Z * (time * gravity))
-            }
+            Push::Toward { target_origin, .. } => target_origin.map(|to| crate::jump_pad_velocity(from, to, gravity)),
         }
     }
 }
@@ -271,7 +262,9 @@ mod tests {
         // Horizontal distance covered by the apex time.
         let t = v.z / 800.0;
         assert!((v.x * t - 400.0).abs() < 1e-3);
-        assert!(pad.launch_velocity(Vec3::new(0.0, 0.0, 300.0), 800.0).is_none());
+        // A target below `from` still launches: the arc passes through it on the way down.
+        let down = pad.launch_velocity(Vec3::new(0.0, 0.0, 300.0), 800.0).expect("velocity");
+        assert!(down.z > 0.0 && down.truncate().length() > 0.0);
         let q1 = JumpPad { push: Push::Velocity(Vec3::Z * 600.0) };
         assert_eq!(q1.launch_velocity(Vec3::ZERO, 800.0), Some(Vec3::Z * 600.0));
     }

@@ -48,38 +48,7 @@ pub struct OffMeshLink {
     pub landing: Vec3,
 }
 
-/// The launch velocity that carries a body from `from` through `target`
-/// under `gravity` (units/s², downward), in units/s.
-///
-/// The same formula as the sim's `pmove::jump_pad_velocity`, which `nav`
-/// cannot call (it must not depend on `sim`): for a target above `from`,
-/// Quake 3's `AimAtTarget` (vertical speed `sqrt(2 g h)`, horizontal speed
-/// covering the distance in the rise time, so the arc peaks at the
-/// target); for a target level or below, the arc peaks a quarter of the
-/// horizontal distance above `from` and passes through the target on the
-/// way down. Without gravity it reaches the target in one second; a
-/// non-finite input gives zero.
-pub fn jump_pad_velocity(from: Vec3, target: Vec3, gravity: f32) -> Vec3 {
-    if !(from.is_finite() && target.is_finite() && gravity.is_finite()) {
-        return Vec3::ZERO;
-    }
-    let delta = target - from;
-    if gravity <= 0.0 {
-        return delta;
-    }
-    let horizontal = delta.truncate();
-    let distance = horizontal.length();
-    let (rise, fall) = if delta.z > 0.0 {
-        (delta.z, 0.0)
-    } else {
-        let rise = (distance / 4.0).max(1.0);
-        (rise, rise - delta.z)
-    };
-    let time_up = (2.0 * rise / gravity).sqrt();
-    let time_down = (2.0 * fall / gravity).sqrt();
-    let speed = distance / (time_up + time_down);
-    (horizontal.normalize_or_zero() * speed).extend(gravity * time_up)
-}
+pub use quarry_map::jump_pad_velocity;
 
 /// Adds the off-mesh links of `input`'s pads and teleporters to `graph`;
 /// warns (into `warnings`) about triggers that get no link.

@@ -63,7 +63,6 @@
 mod air;
 mod crouch;
 mod ground;
-mod jump_pad;
 mod output;
 mod params;
 mod slide;
@@ -73,7 +72,7 @@ mod water;
 #[doc(hidden)]
 pub mod test_world;
 
-pub use jump_pad::jump_pad_velocity;
+pub use quarry_map::jump_pad_velocity;
 pub use output::{FallSeverity, MAX_EVENTS, MAX_TOUCHED, MoveEvent, MoveOutput};
 pub use params::{MoveCvars, MoveParams, cvar_defs, register_cvars};
 pub use state::{

@@ -1,4 +1,5 @@
-//! Jump pad launch velocity (Quake 3 `AimAtTarget` for `trigger_push`).
+//! Jump pad launch velocity (Quake 3 `AimAtTarget` for `trigger_push`),
+//! shared by the simulation and the navmesh so they can never disagree.
 
 use glam::Vec3;
 
@@ -18,9 +19,10 @@ const MIN_RISE: f32 = 1.0;
 /// through the target on the way down, so a target at standing height on
 /// the landing floor is where the player lands.
 ///
-/// The caller applies it with [`MoveState::launch`](super::MoveState::launch)
-/// when a player touches the pad, computing `from` as Quake 3 does (the
-/// centre of the trigger) or from the player's origin for a tighter arc.
+/// This is the one launch formula: the simulation applies it when a player
+/// touches a pad (`MoveState::launch` in `quarry_sim::pmove`), and the
+/// navmesh uses it to predict where a pad lands. `from` is the centre of the
+/// trigger as Quake 3 does, or the player's origin for a tighter arc.
 /// Without gravity the velocity reaches the target in one second. A
 /// non-finite input gives zero.
 pub fn jump_pad_velocity(from: Vec3, target: Vec3, gravity: f32) -> Vec3 {
