@@ -75,7 +75,7 @@ pub fn register<C: 'static>(
     register_commands(console, access)?;
     Ok(cvars)
 }
-pub use content::{Resolved, TraitSource, Traits};
+pub use content::{ContentTraitSource, Resolved, TraitSource, Traits, load_botfiles};
 pub use cvars::{BotCvars, BotSettings};
 pub use decide::{Objective, ObjectiveProvider};
 pub use manager::{AddBot, AddBotError, BotManager, BotRow, RemoveBotError};

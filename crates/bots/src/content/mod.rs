@@ -7,8 +7,12 @@
 //! `TraitSource` that starts from the curve and biases it. Nothing else in
 //! the crate reads content: every layer reads the resolved [`Resolved`].
 
+pub mod files;
 pub mod skill;
+pub mod source;
 
+pub use files::{Character, Content, Layer, Op, Stmt, Style, Warning, load_botfiles, load_botfiles_with};
+pub use source::{ContentError, ContentTraitSource};
 pub use skill::{SKILL_TABLE, TraitGroup, TraitRow, TraitShape, Traits, effective_skill, parse_skill};
 
 use quarry_sim::components::MAX_WEAPONS;
