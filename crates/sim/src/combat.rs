@@ -152,6 +152,9 @@ pub fn kill(world: &mut World, victim: SlotId, killer: Option<SlotId>, means: Me
     if world.get::<Life>(e) != Some(&Life::Alive) {
         return;
     }
+    if let Some(k) = killer.filter(|k| *k != victim) {
+        crate::flags::on_kill(world, victim, k, tick);
+    }
     if let Some(mut life) = world.get_mut::<Life>(e) {
         *life = Life::Dead { tick };
     }
@@ -192,7 +195,7 @@ pub fn kill(world: &mut World, victim: SlotId, killer: Option<SlotId>, means: Me
             }
         }
     }
-    if counts && gametype.is_team_game() {
+    if counts && gametype.frags_score_for_team() {
         let mut rules = world.resource_mut::<RulesState>();
         match team_delta.0 {
             Team::Red => rules.team_scores.0 += team_delta.1,

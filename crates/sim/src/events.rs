@@ -138,6 +138,16 @@ pub enum GameEvent {
         /// The text.
         text: String,
     },
+    /// A flag was taken, dropped, returned or captured (CTF).
+    Flag {
+        /// What happened.
+        kind: crate::flags::FlagEventKind,
+        /// Whose flag.
+        team: Team,
+        /// Who did it (taker, dropper, returner, capturer); `None` for a
+        /// flag that returned by timeout.
+        slot: Option<SlotId>,
+    },
     /// The match phase changed.
     Phase {
         /// The new phase.

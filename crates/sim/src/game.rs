@@ -35,6 +35,16 @@ pub enum MatchError {
         /// Why.
         reason: NotPlayable,
     },
+    /// The game type needs map entities the map lacks (CTF without both flags).
+    #[error("map '{map}' can't host {gametype}: {reason}")]
+    GameTypeUnsupported {
+        /// Map name.
+        map: String,
+        /// The game type's name.
+        gametype: &'static str,
+        /// What is missing.
+        reason: String,
+    },
 }
 
 /// Why a chat line was not sent.
@@ -74,6 +84,17 @@ impl Match {
         hz: u32,
     ) -> Result<Self, MatchError> {
         map.check_playable().map_err(|reason| MatchError::NotPlayable { map: map.name().to_owned(), reason })?;
+        if settings.gametype == GameType::Ctf {
+            let missing = crate::flags::missing_flags(&map);
+            if !missing.is_empty() {
+                let names: Vec<&str> = missing.iter().map(|t| t.name()).collect();
+                return Err(MatchError::GameTypeUnsupported {
+                    map: map.name().to_owned(),
+                    gametype: GameType::Ctf.name(),
+                    reason: format!("no {} flag (team_CTF_redflag and team_CTF_blueflag are both needed)", names.join(" or ")),
+                });
+            }
+        }
         let mut world = World::new();
         MessageRegistry::register_message::<GameEvent>(&mut world);
         let gametype = settings.gametype;

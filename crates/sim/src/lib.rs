@@ -15,6 +15,7 @@ pub mod clock;
 pub mod combat;
 pub mod components;
 pub mod events;
+pub mod flags;
 mod game;
 pub mod hash;
 pub mod input;
@@ -95,4 +96,5 @@ fn install_modules(world: &mut World, schedule: &mut Schedule, data: &GameData) 
     items::install(world, schedule, &data.items, &data.weapons);
     triggers::install(world, schedule);
     movers::install(world, schedule);
+    flags::install(world, schedule);
 }

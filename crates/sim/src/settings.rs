@@ -17,10 +17,14 @@ pub struct Settings {
     pub movement: MoveParams,
     /// Game type (latched: takes effect at the next map change).
     pub gametype: GameType,
-    /// Frags (or team score) that end the match; 0 = none.
+    /// Frags (or TDM team score) that end the match; 0 = none. Not used in CTF.
     pub fraglimit: i32,
     /// Minutes of live play that end the match; 0 = none.
     pub timelimit_min: f32,
+    /// Captures that end a CTF match; 0 = none.
+    pub capturelimit: i32,
+    /// Seconds a dropped flag lies in the field before it returns home.
+    pub flag_return_s: f32,
     /// Whether to wait in warmup for enough players and count down.
     pub warmup: bool,
     /// Countdown seconds before the match goes live.
@@ -54,6 +58,8 @@ impl Default for Settings {
             gametype: GameType::Ffa,
             fraglimit: 20,
             timelimit_min: 10.0,
+            capturelimit: 8,
+            flag_return_s: 30.0,
             warmup: true,
             countdown_s: 3.0,
             intermission_s: 10.0,
@@ -77,6 +83,8 @@ pub struct SimCvars {
     gametype: CvarId,
     fraglimit: CvarId,
     timelimit: CvarId,
+    capturelimit: CvarId,
+    flag_return: CvarId,
     warmup: CvarId,
     countdown: CvarId,
     intermission: CvarId,
@@ -102,9 +110,11 @@ impl SimCvars {
         let si = CvarFlags::SERVER_INFO;
         Ok(Self {
             maxclients: reg(CvarDef::int("sv_maxclients", 16, 1, crate::slots::MAX_SLOTS as i64, "client slots, humans and bots together (latched: next map)").flags(CvarFlags::LATCHED | si))?,
-            gametype: reg(CvarDef::enumeration("g_gametype", d.gametype.name(), GameType::NAMES, "game type: ffa, duel or tdm (latched: next map)").flags(CvarFlags::LATCHED | si))?,
-            fraglimit: reg(CvarDef::int("fraglimit", i64::from(d.fraglimit), 0, 9999, "frags (team score in team games) that end the match; 0 = no limit").flags(si))?,
+            gametype: reg(CvarDef::enumeration("g_gametype", d.gametype.name(), GameType::NAMES, "game type: ffa, duel, tdm or ctf (latched: next map)").flags(CvarFlags::LATCHED | si))?,
+            fraglimit: reg(CvarDef::int("fraglimit", i64::from(d.fraglimit), 0, 9999, "frags (team score in TDM) that end the match; 0 = no limit; CTF ends on capturelimit instead").flags(si))?,
             timelimit: reg(CvarDef::float("timelimit", f64::from(d.timelimit_min), 0.0, 1440.0, "minutes of live play that end the match; 0 = no limit").flags(si))?,
+            capturelimit: reg(CvarDef::int("capturelimit", i64::from(d.capturelimit), 0, 9999, "flag captures that end a CTF match (fraglimit does not apply to CTF); 0 = no limit").flags(si))?,
+            flag_return: reg(CvarDef::float("g_flagReturnTime", f64::from(d.flag_return_s), 0.0, 600.0, "seconds a dropped flag lies in the field before it returns to its base"))?,
             warmup: reg(CvarDef::bool("g_warmup", d.warmup, "wait for enough players, then count down before the match goes live"))?,
             countdown: reg(CvarDef::float("g_countdown", f64::from(d.countdown_s), 0.0, 60.0, "seconds of countdown before the match goes live"))?,
             intermission: reg(CvarDef::float("g_intermission", f64::from(d.intermission_s), 0.0, 120.0, "seconds the scoreboard shows after the match"))?,
@@ -129,6 +139,8 @@ impl SimCvars {
             gametype: GameType::parse(&cvars.string(self.gametype)).unwrap_or(GameType::Ffa),
             fraglimit: cvars.int(self.fraglimit) as i32,
             timelimit_min: f(self.timelimit),
+            capturelimit: cvars.int(self.capturelimit) as i32,
+            flag_return_s: f(self.flag_return),
             warmup: cvars.bool(self.warmup),
             countdown_s: f(self.countdown),
             intermission_s: f(self.intermission),

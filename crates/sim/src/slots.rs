@@ -112,6 +112,14 @@ pub struct ScoreCard {
     pub shots: u32,
     /// Shots that damaged an enemy.
     pub hits: u32,
+    /// Flags captured (CTF).
+    pub captures: u32,
+    /// Own flags returned from the field (CTF).
+    pub returns: u32,
+    /// Captures helped by a recent return or carrier frag (CTF).
+    pub assists: u32,
+    /// Enemy carriers, or enemies near your flag or carrier, killed (CTF).
+    pub defends: u32,
 }
 
 /// One occupied slot.

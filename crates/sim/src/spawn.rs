@@ -48,27 +48,45 @@ pub struct SpawnSpot {
     pub yaw: f32,
 }
 
-fn spawn_kind_allowed(kind: SpawnKind, _gametype: GameType, _team: Team) -> bool {
-    // Deathmatch and team deathmatch use the deathmatch spots; team spots are
-    // for the flag game types.
-    matches!(kind, SpawnKind::Deathmatch | SpawnKind::Start)
+fn spawn_kind_allowed(kind: SpawnKind, gametype: GameType, team: Team, initial: bool) -> bool {
+    // Deathmatch and team deathmatch use the deathmatch spots; CTF uses its
+    // team's spots: the initial ones at match start, the respawn ones after.
+    match gametype {
+        GameType::Ctf => {
+            let mine = match team {
+                Team::Red => quarry_map::Team::Red,
+                Team::Blue => quarry_map::Team::Blue,
+                _ => return false,
+            };
+            matches!(kind, SpawnKind::Team { team: t, initial: i } if t == mine && i == initial)
+        }
+        GameType::Ffa | GameType::Duel | GameType::Tdm => matches!(kind, SpawnKind::Deathmatch | SpawnKind::Start),
+    }
 }
 
 /// Chooses a spawn spot for a player of `team`. `players` are the other
-/// living players (position and team). `None` if the map has no usable spot.
+/// living players (position and team). `initial`: the player's first spawn
+/// of the match (CTF uses the team's initial spots then). Falls back to the
+/// team's other spots, then to any spot. `None` if the map has no usable spot.
 pub fn select_spawn(
     map: &LoadedMap,
     gametype: GameType,
     team: Team,
+    initial: bool,
     players: &[(Vec3, Team)],
     box_half: Vec3,
     rng: &mut SimRng,
 ) -> Option<SpawnSpot> {
-    let mut spots: Vec<SpawnSpot> = map
-        .spawn_points()
-        .filter(|(_, s)| s.fits && spawn_kind_allowed(s.kind, gametype, team))
-        .map(|(_, s)| SpawnSpot { origin: s.spawn_origin, yaw: s.yaw })
-        .collect();
+    let spots_of = |initial: bool| -> Vec<SpawnSpot> {
+        map.spawn_points()
+            .filter(|(_, s)| s.fits && spawn_kind_allowed(s.kind, gametype, team, initial))
+            .map(|(_, s)| SpawnSpot { origin: s.spawn_origin, yaw: s.yaw })
+            .collect()
+    };
+    let mut spots = spots_of(initial);
+    if spots.is_empty() {
+        spots = spots_of(!initial);
+    }
     if spots.is_empty() {
         spots = map.spawn_points().filter(|(_, s)| s.fits).map(|(_, s)| SpawnSpot { origin: s.spawn_origin, yaw: s.yaw }).collect();
     }
@@ -80,7 +98,7 @@ pub fn select_spawn(
     };
     let free: Vec<SpawnSpot> = spots.iter().copied().filter(|s| !blocked(s)).collect();
     let pool = if free.is_empty() { spots } else { free };
-    let enemy = |t: Team| gametype != GameType::Tdm || t != team;
+    let enemy = |t: Team| !gametype.is_team_game() || t != team;
     let mut ranked: Vec<(f32, SpawnSpot)> = pool
         .into_iter()
         .map(|s| {
@@ -115,9 +133,15 @@ pub fn spawn_player(world: &mut World, slot: SlotId) -> bool {
         }
     }
     let half = Vec3::new(settings.movement.bbox_half_width, settings.movement.bbox_half_width, 28.0);
+    let first_of_match = {
+        let tick = world.resource::<MatchClock>().tick;
+        let body = world.resource::<Slots>().get(slot).and_then(|s| s.entity);
+        body.is_none()
+            || matches!(world.resource::<crate::rules::RulesState>().phase, crate::rules::Phase::Live { since } if tick <= since + 1)
+    };
     let spot = world.resource_scope(|world, mut rng: Mut<SimRng>| {
         let map = &world.resource::<MapRes>().0;
-        select_spawn(map, gametype, team, &others, half, &mut rng)
+        select_spawn(map, gametype, team, first_of_match, &others, half, &mut rng)
     });
     let Some(spot) = spot else { return false };
     // Every spot was taken (more players than spawn points): whoever stands

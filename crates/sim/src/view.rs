@@ -7,6 +7,7 @@ use bevy_ecs::prelude::*;
 use glam::Vec3;
 
 use crate::components::{Armor, Body, Health, Inventory, Life, NetId, Player, Powerups};
+use crate::flags::{BLUE_FLAG_BIT, CarriesFlag, Flag, FlagState, RED_FLAG_BIT};
 use crate::items::drop::Dropped;
 use crate::items::{Item, ItemSpawn};
 use crate::movers::Mover;
@@ -69,7 +70,8 @@ pub struct EntityView {
     pub team: Team,
     /// Weapon in hand (players) or weapon that fired it (projectiles).
     pub weapon: u8,
-    /// Powerup bits (players): 1 quad, 2 haste, 4 regen, 8 invisibility.
+    /// Powerup bits (players): 1 quad, 2 haste, 4 regen, 8 invisibility,
+    /// 16 carries the red flag, 32 carries the blue flag (CTF).
     pub powerups: u8,
 }
 
@@ -100,6 +102,14 @@ pub struct OwnView {
     pub crouched: bool,
 }
 
+fn flag_bits(flag: Option<&CarriesFlag>) -> u8 {
+    match flag {
+        Some(CarriesFlag(Team::Red)) => RED_FLAG_BIT,
+        Some(CarriesFlag(_)) => BLUE_FLAG_BIT,
+        None => 0,
+    }
+}
+
 fn powerup_bits(p: &Powerups, tick: u32) -> u8 {
     let mut bits = 0;
     for (i, until) in [p.quad, p.haste, p.regen, p.invis].into_iter().enumerate() {
@@ -126,8 +136,8 @@ pub fn entity_views(world: &mut World) -> Vec<EntityView> {
         weapon: 0,
         powerups: 0,
     };
-    let mut players = world.query::<(&NetId, &Player, &Body, &Life, Option<&Inventory>, Option<&Powerups>)>();
-    for (id, p, body, life, inv, pw) in players.iter(world) {
+    let mut players = world.query::<(&NetId, &Player, &Body, &Life, Option<&Inventory>, Option<&Powerups>, Option<&CarriesFlag>)>();
+    for (id, p, body, life, inv, pw, flag) in players.iter(world) {
         let alive = *life == Life::Alive;
         out.push(EntityView {
             velocity: body.0.velocity,
@@ -135,7 +145,7 @@ pub fn entity_views(world: &mut World) -> Vec<EntityView> {
             yaw: body.0.yaw,
             team: slots.get(p.slot).map_or(Team::Free, |s| s.team),
             weapon: inv.map_or(0, |i| i.current),
-            powerups: pw.map_or(0, |p| powerup_bits(p, tick)),
+            powerups: pw.map_or(0, |p| powerup_bits(p, tick)) | flag_bits(flag),
             ..blank(id.0, ViewKind::Player { slot: p.slot, alive, crouched: body.0.crouched }, body.0.origin)
         });
     }
@@ -153,6 +163,15 @@ pub fn entity_views(world: &mut World) -> Vec<EntityView> {
         let available = spawn.is_none_or(|s| s.available);
         let kind = ViewKind::Item { classname: item.classname, available, dropped: dropped.is_some() };
         out.push(EntityView { velocity: dropped.map_or(Vec3::ZERO, |d| d.velocity), ..blank(id.0, kind, item.origin) });
+    }
+    let mut flags = world.query::<(&NetId, &Flag)>();
+    for (id, f) in flags.iter(world) {
+        let kind = ViewKind::Item {
+            classname: Flag::classname(f.team),
+            available: !matches!(f.state, FlagState::Carried(_)),
+            dropped: matches!(f.state, FlagState::Dropped { .. }),
+        };
+        out.push(EntityView { team: f.team, ..blank(id.0, kind, f.origin) });
     }
     let mut movers = world.query::<&Mover>();
     for m in movers.iter(world) {
@@ -176,7 +195,7 @@ pub fn own_view(world: &World, slot: SlotId) -> Option<OwnView> {
         health: world.get::<Health>(e).map_or(0, |h| h.hp),
         armor: world.get::<Armor>(e).map_or(0, |a| a.points),
         inventory: world.get::<Inventory>(e).copied().unwrap_or_default(),
-        powerups: world.get::<Powerups>(e).map_or(0, |p| powerup_bits(p, tick)),
+        powerups: world.get::<Powerups>(e).map_or(0, |p| powerup_bits(p, tick)) | flag_bits(world.get::<CarriesFlag>(e)),
         alive: world.get::<Life>(e) == Some(&Life::Alive),
         on_ground: body.0.on_ground(),
         crouched: body.0.crouched,

@@ -1,6 +1,6 @@
 //! Game types and the match life cycle: warmup, countdown, live play,
 //! intermission. Team placement and balance, Duel's queue, frag and time
-//! limits. Per-type specifics live in `ffa.rs`, `duel.rs` and `tdm.rs`.
+//! limits. Per-type specifics live in `duel.rs` and `teams.rs`; CTF's flags are in [`crate::flags`].
 
 mod duel;
 mod phase;
@@ -19,11 +19,13 @@ pub enum GameType {
     Duel,
     /// Team deathmatch, red against blue.
     Tdm,
+    /// Capture the flag, red against blue.
+    Ctf,
 }
 
 impl GameType {
     /// Cvar names of the game types, in order.
-    pub const NAMES: &'static [&'static str] = &["ffa", "duel", "tdm"];
+    pub const NAMES: &'static [&'static str] = &["ffa", "duel", "tdm", "ctf"];
 
     /// The cvar name.
     pub fn name(self) -> &'static str {
@@ -31,6 +33,7 @@ impl GameType {
             Self::Ffa => "ffa",
             Self::Duel => "duel",
             Self::Tdm => "tdm",
+            Self::Ctf => "ctf",
         }
     }
 
@@ -40,17 +43,23 @@ impl GameType {
             "ffa" => Some(Self::Ffa),
             "duel" | "tourney" => Some(Self::Duel),
             "tdm" | "team" => Some(Self::Tdm),
+            "ctf" => Some(Self::Ctf),
             _ => None,
         }
     }
 
     /// Whether players are on red and blue teams.
     pub fn is_team_game(self) -> bool {
-        matches!(self, Self::Tdm)
+        matches!(self, Self::Tdm | Self::Ctf)
     }
 
     /// The fewest players (in play, not spectating) for the match to start.
     pub fn min_players(self) -> usize {
         2
+    }
+
+    /// Whether kills change the team score (TDM); in CTF only captures do.
+    pub fn frags_score_for_team(self) -> bool {
+        matches!(self, Self::Tdm)
     }
 }

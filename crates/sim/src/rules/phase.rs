@@ -161,7 +161,13 @@ fn limit_reached(
     if rules.gametype == GameType::Duel && players < 2 {
         return Some("Duel forfeited: the opponent left.".into());
     }
-    if settings.fraglimit > 0 {
+    if rules.gametype == GameType::Ctf {
+        let (r, b) = rules.team_scores;
+        if settings.capturelimit > 0 && (r >= settings.capturelimit || b >= settings.capturelimit) {
+            let winner = if r > b { "Red" } else { "Blue" };
+            return Some(format!("Capturelimit hit. {winner} team wins {}-{}.", r.max(b), r.min(b)));
+        }
+    } else if settings.fraglimit > 0 {
         if rules.gametype.is_team_game() {
             let (r, b) = rules.team_scores;
             if r >= settings.fraglimit || b >= settings.fraglimit {

@@ -1,0 +1,372 @@
+//! Capture the flag: two flags at their bases (from the map's
+//! `team_CTF_redflag` / `team_CTF_blueflag`), taken by touching the enemy
+//! flag, captured by touching your own base while your own flag is home,
+//! dropped where the carrier dies, returned by a touch of its own team or
+//! after `g_flagReturnTime` seconds.
+//!
+//! Scoring follows Quake 3 (`g_team.c`): a capture is +1 team score and
+//! counts in the capturer's [`ScoreCard::captures`](crate::slots::ScoreCard);
+//! a return counts in `returns`; teammates who returned their flag or
+//! fragged the enemy carrier within [`ASSIST_SECONDS`] before a capture get
+//! an assist; killing the enemy carrier, or an enemy near your own flag or
+//! your own carrier, is a defend.
+//!
+//! The flag entities exist only in CTF. They show in entity views as items
+//! with the flag's class name (available while not carried, `dropped` while
+//! lying in the field); a carrier's player view has the flag's powerup bit
+//! ([`RED_FLAG_BIT`], [`BLUE_FLAG_BIT`]), as Quake 3's `PW_REDFLAG`.
+
+use std::collections::BTreeMap;
+
+use bevy_ecs::prelude::*;
+use glam::Vec3;
+use quarry_map::{EntityKind, LoadedMap};
+
+use crate::MapRes;
+use crate::clock::MatchClock;
+use crate::components::{Body, Life, NetId, Player};
+use crate::events::GameEvent;
+use crate::hash::TickHash;
+use crate::rules::{GameType, Phase, RulesState};
+use crate::settings::Settings;
+use crate::slots::{SlotId, Slots, Team};
+use crate::spawn::NetIds;
+
+/// Powerup bit of a player carrying the red flag.
+pub const RED_FLAG_BIT: u8 = 1 << 4;
+/// Powerup bit of a player carrying the blue flag.
+pub const BLUE_FLAG_BIT: u8 = 1 << 5;
+/// Half-extents of a flag's touch box (Quake 3 flags use the item box, 15).
+pub const FLAG_HALF: Vec3 = Vec3::new(15.0, 15.0, 15.0);
+/// A return or carrier frag this recent before a capture earns an assist.
+pub const ASSIST_SECONDS: f32 = 10.0;
+/// Killing an enemy this close to your own flag or carrier is a defend.
+pub const DEFEND_RADIUS: f32 = 1000.0;
+/// Player box, relative to its origin (Quake 3 defaults).
+const PLAYER_MINS: Vec3 = Vec3::new(-15.0, -15.0, -24.0);
+const PLAYER_MAXS: Vec3 = Vec3::new(15.0, 15.0, 32.0);
+
+/// What happened to a flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum FlagEventKind {
+    /// Picked up by an enemy (from its base or the field).
+    Taken,
+    /// Its carrier died (or left); it lies where he was.
+    Dropped,
+    /// Back at its base: touched by its team (`slot` set) or timed out.
+    Returned,
+    /// Brought to the capturer's base; it goes home.
+    Captured,
+}
+
+/// Where a flag is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlagState {
+    /// At its base.
+    Home,
+    /// Carried by `slot`.
+    Carried(SlotId),
+    /// Lying in the field; returns home at tick `return_at`.
+    Dropped {
+        /// Tick it returns by itself.
+        return_at: u32,
+    },
+}
+
+/// A team's flag.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct Flag {
+    /// Whose flag.
+    pub team: Team,
+    /// Its base (the map entity dropped to the floor).
+    pub base: Vec3,
+    /// Where it is now (follows its carrier).
+    pub origin: Vec3,
+    /// Home, carried or dropped.
+    pub state: FlagState,
+}
+
+impl Flag {
+    /// The entity class name of a team's flag.
+    pub fn classname(team: Team) -> &'static str {
+        if team == Team::Red { "team_CTF_redflag" } else { "team_CTF_blueflag" }
+    }
+}
+
+/// On a player carrying an enemy flag: whose flag.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CarriesFlag(pub Team);
+
+/// Recent deeds for assists, and the live start the flags were reset for.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct CtfState {
+    /// Slot -> tick it last returned its flag.
+    pub last_return: BTreeMap<SlotId, u32>,
+    /// Slot -> tick it last fragged an enemy carrier.
+    pub last_carrier_frag: BTreeMap<SlotId, u32>,
+    /// The tick play went live that the flags were last reset for.
+    pub reset_for: Option<u32>,
+}
+
+/// The flag bases a map has: `(team, origin)` of red and blue flags.
+pub fn map_flags(map: &LoadedMap) -> Vec<(Team, Vec3)> {
+    map.entities()
+        .iter()
+        .filter_map(|e| match (&e.kind, e.origin) {
+            (EntityKind::Flag(quarry_map::Team::Red), Some(o)) => Some((Team::Red, o)),
+            (EntityKind::Flag(quarry_map::Team::Blue), Some(o)) => Some((Team::Blue, o)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Which of red and blue flags a map lacks (empty when it can host CTF).
+pub fn missing_flags(map: &LoadedMap) -> Vec<Team> {
+    let flags = map_flags(map);
+    [Team::Red, Team::Blue].into_iter().filter(|t| !flags.iter().any(|(f, _)| f == t)).collect()
+}
+
+/// Adds the flags (in CTF only) and their systems to a new match.
+pub fn install(world: &mut World, schedule: &mut Schedule) {
+    if world.resource::<RulesState>().gametype != GameType::Ctf {
+        return;
+    }
+    world.insert_resource(CtfState::default());
+    let bases: Vec<(Team, Vec3)> = {
+        let map = &world.resource::<MapRes>().0;
+        let mut seen = Vec::new();
+        for (team, origin) in map_flags(map) {
+            // The first flag of each team counts; Quake 3 uses one per team.
+            if seen.iter().any(|(t, _)| *t == team) {
+                continue;
+            }
+            let floor = crate::items::drop_to_floor(map.world(), origin, FLAG_HALF);
+            seen.push((team, floor));
+        }
+        seen
+    };
+    for (team, base) in bases {
+        let id = world.resource_mut::<NetIds>().next_id();
+        world.spawn((id, Flag { team, base, origin: base, state: FlagState::Home }));
+    }
+    schedule.add_systems(update_flags.in_set(crate::schedule::SimSystems::AfterDamage));
+    schedule.add_systems(hash_flags.in_set(crate::schedule::HashSystems::Flags));
+}
+
+fn overlaps(player: Vec3, flag: Vec3) -> bool {
+    let (lo, hi) = (player + PLAYER_MINS, player + PLAYER_MAXS);
+    let (flo, fhi) = (flag - FLAG_HALF, flag + FLAG_HALF);
+    lo.cmple(fhi).all() && flo.cmple(hi).all()
+}
+
+fn other(team: Team) -> Team {
+    if team == Team::Red { Team::Blue } else { Team::Red }
+}
+
+fn send_home(world: &mut World, e: Entity) {
+    let Some(mut flag) = world.get_mut::<Flag>(e) else { return };
+    if let FlagState::Carried(slot) = flag.state {
+        flag.state = FlagState::Home;
+        flag.origin = flag.base;
+        let body = world.resource::<Slots>().get(slot).and_then(|s| s.entity);
+        if let Some(b) = body.and_then(|b| world.get_entity_mut(b).ok()) {
+            let mut b = b;
+            b.remove::<CarriesFlag>();
+        }
+    } else {
+        flag.state = FlagState::Home;
+        flag.origin = flag.base;
+    }
+}
+
+/// One tick of the flags: reset on going live, carriers carry or drop,
+/// dropped flags time out, then players touch flags in slot order.
+pub fn update_flags(world: &mut World) {
+    let clock = *world.resource::<MatchClock>();
+    let tick = clock.tick;
+    let phase = world.resource::<RulesState>().phase;
+    let return_ticks = clock.ticks(world.resource::<Settings>().flag_return_s);
+    let mut flags: Vec<(NetId, Entity)> = world.query::<(&NetId, Entity, &Flag)>().iter(world).map(|(id, e, _)| (*id, e)).collect();
+    flags.sort_by_key(|(id, _)| *id);
+    if let Phase::Live { since } = phase
+        && world.resource::<CtfState>().reset_for != Some(since)
+    {
+        world.resource_mut::<CtfState>().reset_for = Some(since);
+        for (_, e) in &flags {
+            send_home(world, *e);
+        }
+    }
+    if !phase.allows_play() {
+        return;
+    }
+    // Carriers carry; a dead or vanished carrier drops the flag where he was.
+    for (_, e) in &flags {
+        let Some(flag) = world.get::<Flag>(*e).copied() else { continue };
+        let FlagState::Carried(slot) = flag.state else { continue };
+        let body = world.resource::<Slots>().get(slot).and_then(|s| s.entity);
+        let alive = body.and_then(|b| Some((world.get::<Life>(b)?, world.get::<Body>(b)?)));
+        match alive {
+            Some((Life::Alive, b)) if world.get::<CarriesFlag>(body.unwrap_or(Entity::PLACEHOLDER)).is_some() => {
+                let o = b.0.origin;
+                if let Some(mut f) = world.get_mut::<Flag>(*e) {
+                    f.origin = o;
+                }
+            }
+            other => {
+                let at = other.map_or(flag.origin, |(_, b)| b.0.origin);
+                if let Some(b) = body.and_then(|b| world.get_entity_mut(b).ok()) {
+                    let mut b = b;
+                    b.remove::<CarriesFlag>();
+                }
+                let at = crate::items::drop_to_floor(world.resource::<MapRes>().0.world(), at, FLAG_HALF);
+                if let Some(mut f) = world.get_mut::<Flag>(*e) {
+                    f.origin = at;
+                    f.state = FlagState::Dropped { return_at: tick + return_ticks };
+                }
+                world.write_message(GameEvent::Flag { kind: FlagEventKind::Dropped, team: flag.team, slot: Some(slot) });
+            }
+        }
+    }
+    // Dropped flags left alone long enough go home.
+    for (_, e) in &flags {
+        let Some(flag) = world.get::<Flag>(*e).copied() else { continue };
+        if let FlagState::Dropped { return_at } = flag.state
+            && tick >= return_at
+        {
+            send_home(world, *e);
+            world.write_message(GameEvent::Flag { kind: FlagEventKind::Returned, team: flag.team, slot: None });
+        }
+    }
+    // Touches, players in slot order.
+    let mut players: Vec<(SlotId, Entity, Vec3)> = world
+        .query::<(Entity, &Player, &Body, &Life)>()
+        .iter(world)
+        .filter(|(_, _, _, l)| **l == Life::Alive)
+        .map(|(e, p, b, _)| (p.slot, e, b.0.origin))
+        .collect();
+    players.sort_by_key(|(s, ..)| *s);
+    for (slot, body, origin) in players {
+        let team = world.resource::<Slots>().get(slot).map_or(Team::Spectator, |s| s.team);
+        if !matches!(team, Team::Red | Team::Blue) {
+            continue;
+        }
+        for (_, e) in &flags {
+            let Some(flag) = world.get::<Flag>(*e).copied() else { continue };
+            if matches!(flag.state, FlagState::Carried(_)) || !overlaps(origin, flag.origin) {
+                continue;
+            }
+            let carrying = world.get::<CarriesFlag>(body).copied();
+            if flag.team != team {
+                if carrying.is_none() {
+                    if let Some(mut f) = world.get_mut::<Flag>(*e) {
+                        f.state = FlagState::Carried(slot);
+                        f.origin = origin;
+                    }
+                    world.entity_mut(body).insert(CarriesFlag(flag.team));
+                    world.write_message(GameEvent::Flag { kind: FlagEventKind::Taken, team: flag.team, slot: Some(slot) });
+                }
+            } else if matches!(flag.state, FlagState::Dropped { .. }) {
+                send_home(world, *e);
+                world.resource_mut::<CtfState>().last_return.insert(slot, tick);
+                if phase.counts()
+                    && let Some(s) = world.resource_mut::<Slots>().get_mut(slot)
+                {
+                    s.score.returns += 1;
+                }
+                world.write_message(GameEvent::Flag { kind: FlagEventKind::Returned, team: flag.team, slot: Some(slot) });
+            } else if let Some(CarriesFlag(enemy)) = carrying {
+                // Own flag home: a capture.
+                let enemy_flag = flags.iter().map(|(_, e)| *e).find(|e| world.get::<Flag>(*e).is_some_and(|f| f.team == enemy));
+                if let Some(ef) = enemy_flag {
+                    send_home(world, ef);
+                }
+                world.entity_mut(body).remove::<CarriesFlag>();
+                capture(world, slot, team, enemy, tick, phase.counts(), clock);
+            }
+        }
+    }
+}
+
+fn capture(world: &mut World, slot: SlotId, team: Team, enemy: Team, tick: u32, counts: bool, clock: MatchClock) {
+    if counts {
+        let recent = clock.ticks(ASSIST_SECONDS);
+        let state = world.resource::<CtfState>().clone();
+        let is_recent = |m: &BTreeMap<SlotId, u32>, s: SlotId| m.get(&s).is_some_and(|t| tick.saturating_sub(*t) <= recent);
+        let mut slots = world.resource_mut::<Slots>();
+        let mates: Vec<SlotId> = slots.iter().filter(|(id, s)| *id != slot && s.team == team).map(|(id, _)| id).collect();
+        if let Some(s) = slots.get_mut(slot) {
+            s.score.captures += 1;
+        }
+        for m in mates {
+            if (is_recent(&state.last_return, m) || is_recent(&state.last_carrier_frag, m))
+                && let Some(s) = slots.get_mut(m)
+            {
+                s.score.assists += 1;
+            }
+        }
+        let mut rules = world.resource_mut::<RulesState>();
+        match team {
+            Team::Red => rules.team_scores.0 += 1,
+            _ => rules.team_scores.1 += 1,
+        }
+    }
+    world.write_message(GameEvent::Flag { kind: FlagEventKind::Captured, team: enemy, slot: Some(slot) });
+}
+
+/// Called by [`combat::kill`](crate::combat::kill) before the victim is
+/// marked dead: scores defends for `killer` (an enemy of `victim`).
+pub(crate) fn on_kill(world: &mut World, victim: SlotId, killer: SlotId, tick: u32) {
+    if world.get_resource::<CtfState>().is_none() || !world.resource::<RulesState>().phase.counts() {
+        return;
+    }
+    let slots = world.resource::<Slots>();
+    let (Some(v), Some(k)) = (slots.get(victim), slots.get(killer)) else { return };
+    let (vteam, kteam) = (v.team, k.team);
+    if vteam == kteam || !matches!(kteam, Team::Red | Team::Blue) {
+        return;
+    }
+    let (Some(ve), Some(ke)) = (v.entity, k.entity) else { return };
+    let victim_at = world.get::<Body>(ve).map_or(Vec3::ZERO, |b| b.0.origin);
+    let killer_at = world.get::<Body>(ke).map_or(Vec3::ZERO, |b| b.0.origin);
+    let carrier = world.get::<CarriesFlag>(ve).is_some();
+    let own_flag = world.query::<&Flag>().iter(world).find(|f| f.team == kteam).map(|f| f.origin);
+    let near_flag = own_flag.is_some_and(|f| f.distance(victim_at) < DEFEND_RADIUS || f.distance(killer_at) < DEFEND_RADIUS);
+    let own_carrier = world
+        .query::<(&Flag,)>()
+        .iter(world)
+        .find_map(|(f,)| match f.state {
+            FlagState::Carried(c) if f.team == other(kteam) && c != killer => Some(f.origin),
+            _ => None,
+        })
+        .is_some_and(|o| o.distance(victim_at) < DEFEND_RADIUS || o.distance(killer_at) < DEFEND_RADIUS);
+    if carrier {
+        world.resource_mut::<CtfState>().last_carrier_frag.insert(killer, tick);
+    }
+    if carrier || near_flag || own_carrier {
+        if let Some(s) = world.resource_mut::<Slots>().get_mut(killer) {
+            s.score.defends += 1;
+        }
+    }
+}
+
+/// Feeds every flag's state to the tick hash, by `NetId`.
+pub fn hash_flags(flags: Query<(&NetId, &Flag)>, mut hash: ResMut<TickHash>) {
+    let mut rows: Vec<_> = flags.iter().collect();
+    rows.sort_by_key(|(id, _)| **id);
+    let h = &mut hash.building;
+    for (id, f) in rows {
+        h.u32(id.0);
+        h.vec3(f.origin);
+        match f.state {
+            FlagState::Home => h.u32(0),
+            FlagState::Carried(s) => {
+                h.u32(1);
+                h.u32(u32::from(s.0));
+            }
+            FlagState::Dropped { return_at } => {
+                h.u32(2);
+                h.u32(return_at);
+            }
+        }
+    }
+}
