@@ -70,3 +70,6 @@ impl TraitSource for SkillCurve {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
