@@ -1,0 +1,240 @@
+//! Capture the flag end to end: players run over flags through the input
+//! queue; what happened is read from `Flag` events, the team scores, the
+//! score cards and the entity views.
+
+#[path = "support/items_support.rs"]
+mod items_support;
+mod support;
+
+use glam::Vec3;
+use items_support::{HUMAN, origin, run_to, step};
+use quarry_sim::events::GameEvent;
+use quarry_sim::flags::{BLUE_FLAG_BIT, FlagEventKind, RED_FLAG_BIT};
+use quarry_sim::rules::{GameType, Phase};
+use quarry_sim::slots::{Slots, Team};
+use quarry_sim::view::ViewKind;
+use quarry_sim::{GameData, Match, MatchError, Settings, SlotId, UserCmd};
+use support::{entity, join, map_text, room, test_settings};
+
+const RED_BASE: Vec3 = Vec3::new(-600.0, 0.0, 16.0);
+const BLUE_BASE: Vec3 = Vec3::new(600.0, 0.0, 16.0);
+/// Where the red carrier waits out of everyone's way.
+const SIDE: Vec3 = Vec3::new(0.0, 600.0, 16.0);
+
+/// A 2048x2048 room with both flags, two initial and two respawn spots per team.
+fn ctf_map(flags: &[(&str, Vec3)]) -> String {
+    let mut ents = Vec::new();
+    let spot = |class: &str, x: f32, y: f32| entity(class, Vec3::new(x, y, 25.0), &[("angle", "0")]);
+    ents.push(spot("team_CTF_redplayer", -400.0, 300.0));
+    ents.push(spot("team_CTF_redplayer", -400.0, -300.0));
+    ents.push(spot("team_CTF_redspawn", -800.0, 700.0));
+    ents.push(spot("team_CTF_redspawn", -800.0, -700.0));
+    ents.push(spot("team_CTF_blueplayer", 400.0, -300.0));
+    ents.push(spot("team_CTF_blueplayer", 400.0, 300.0));
+    ents.push(spot("team_CTF_bluespawn", 800.0, -700.0));
+    ents.push(spot("team_CTF_bluespawn", 800.0, 700.0));
+    for (class, at) in flags {
+        ents.push(entity(class, *at, &[]));
+    }
+    map_text(&room(1024.0, 512.0), &ents)
+}
+
+fn both_flags() -> String {
+    ctf_map(&[("team_CTF_redflag", RED_BASE), ("team_CTF_blueflag", BLUE_BASE)])
+}
+
+fn ctf_settings() -> Settings {
+    Settings { gametype: GameType::Ctf, capturelimit: 0, ..test_settings() }
+}
+
+fn new_match(text: &str, settings: Settings) -> Result<Match, MatchError> {
+    let map = quarry_map::load_str(text, "ctf_test.map", &quarry_map::LoadOptions::default()).expect("map");
+    Match::new(map, &GameData::default(), settings, 3, Slots::new(16), 60)
+}
+
+/// A live CTF match with a red and a blue player, settled (30 ticks).
+fn start(settings: Settings) -> (Match, SlotId, SlotId, Vec<SlotId>) {
+    let mut m = new_match(&both_flags(), settings).expect("match");
+    let red = join(&mut m, "red", HUMAN);
+    let blue = join(&mut m, "blue", HUMAN);
+    assert_eq!(m.slots().get(red).map(|s| s.team), Some(Team::Red));
+    assert_eq!(m.slots().get(blue).map(|s| s.team), Some(Team::Blue));
+    let slots = vec![red, blue];
+    step(&mut m, &slots, 30, &mut |_, _| UserCmd::default());
+    (m, red, blue, slots)
+}
+
+fn flag_events(events: &[(u32, GameEvent)]) -> Vec<(FlagEventKind, Team, Option<SlotId>)> {
+    events
+        .iter()
+        .filter_map(|(_, e)| match e {
+            GameEvent::Flag { kind, team, slot } => Some((*kind, *team, *slot)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The flag of `team` in the views: (origin, available, dropped).
+fn flag_view(m: &mut Match, team: Team) -> (Vec3, bool, bool) {
+    let class = if team == Team::Red { "team_CTF_redflag" } else { "team_CTF_blueflag" };
+    m.entity_views()
+        .into_iter()
+        .find_map(|v| match v.kind {
+            ViewKind::Item { classname, available, dropped } if classname == class => Some((v.origin, available, dropped)),
+            _ => None,
+        })
+        .expect("flag in views")
+}
+
+fn player_powerups(m: &mut Match, slot: SlotId) -> u8 {
+    m.entity_views()
+        .into_iter()
+        .find_map(|v| match v.kind {
+            ViewKind::Player { slot: s, .. } if s == slot => Some(v.powerups),
+            _ => None,
+        })
+        .expect("player in views")
+}
+
+#[test]
+fn players_start_at_their_teams_initial_spots() {
+    let (m, red, blue, _) = start(ctf_settings());
+    assert!(origin(&m, red).x < -300.0, "red spawns on the red side: {}", origin(&m, red));
+    assert!(origin(&m, blue).x > 300.0, "blue spawns on the blue side: {}", origin(&m, blue));
+}
+
+#[test]
+fn touching_the_enemy_flag_takes_it_and_the_carrier_shows_it() {
+    let (mut m, red, blue, slots) = start(ctf_settings());
+    assert_eq!(flag_view(&mut m, Team::Red).1, true, "red flag home and available");
+    let ev = run_to(&mut m, &slots, blue, RED_BASE, 4.0, 400);
+    assert_eq!(flag_events(&ev), [(FlagEventKind::Taken, Team::Red, Some(blue))]);
+    let (at, available, dropped) = flag_view(&mut m, Team::Red);
+    assert!(!available && !dropped, "carried");
+    assert!(at.distance(origin(&m, blue)) < 1.0, "the flag follows its carrier");
+    assert_eq!(player_powerups(&mut m, blue) & RED_FLAG_BIT, RED_FLAG_BIT);
+    assert_eq!(m.own_view(blue).expect("own").powerups & RED_FLAG_BIT, RED_FLAG_BIT);
+    // Touching your own flag at home does nothing.
+    let ev = run_to(&mut m, &slots, red, RED_BASE, 4.0, 400);
+    assert!(flag_events(&ev).is_empty(), "{:?}", flag_events(&ev));
+    assert_eq!(player_powerups(&mut m, red) & (RED_FLAG_BIT | BLUE_FLAG_BIT), 0);
+}
+
+#[test]
+fn capture_needs_own_flag_home_drop_on_death_return_on_touch() {
+    let (mut m, red, blue, slots) = start(ctf_settings());
+    // Both take the enemy flag; red waits at the side with the blue flag.
+    let ev = run_to(&mut m, &slots, blue, RED_BASE, 4.0, 400);
+    assert_eq!(flag_events(&ev), [(FlagEventKind::Taken, Team::Red, Some(blue))]);
+    let mut ev = run_to(&mut m, &slots, red, BLUE_BASE, 4.0, 400);
+    ev.extend(run_to(&mut m, &slots, red, SIDE, 4.0, 400));
+    assert_eq!(flag_events(&ev), [(FlagEventKind::Taken, Team::Blue, Some(red))]);
+    // Blue reaches its base while its own flag is away: no capture.
+    let ev = run_to(&mut m, &slots, blue, BLUE_BASE, 4.0, 400);
+    assert!(flag_events(&ev).is_empty(), "no capture without own flag home: {:?}", flag_events(&ev));
+    assert_eq!(m.rules().team_scores, (0, 0));
+    // The red carrier dies: the blue flag lies where he died.
+    let died_at = origin(&m, red);
+    m.suicide(red);
+    let ev = step(&mut m, &slots, 1, &mut |_, _| UserCmd::default());
+    assert_eq!(flag_events(&ev), [(FlagEventKind::Dropped, Team::Blue, Some(red))]);
+    let (at, available, dropped) = flag_view(&mut m, Team::Blue);
+    assert!(available && dropped);
+    assert!(at.truncate().distance(died_at.truncate()) < 1.0, "dropped at {at}, died at {died_at}");
+    // Blue touches its dropped flag: it goes home (a return), then blue captures.
+    let ev = run_to(&mut m, &slots, blue, at, 4.0, 400);
+    assert_eq!(flag_events(&ev), [(FlagEventKind::Returned, Team::Blue, Some(blue))]);
+    let (home, available, dropped) = flag_view(&mut m, Team::Blue);
+    assert!(available && !dropped);
+    assert!(home.truncate().distance(BLUE_BASE.truncate()) < 1.0);
+    let ev = run_to(&mut m, &slots, blue, BLUE_BASE, 4.0, 400);
+    assert_eq!(flag_events(&ev), [(FlagEventKind::Captured, Team::Red, Some(blue))]);
+    assert_eq!(m.rules().team_scores, (0, 1));
+    let card = m.slots().get(blue).expect("blue").score;
+    assert_eq!((card.captures, card.returns), (1, 1));
+    assert_eq!(player_powerups(&mut m, blue) & RED_FLAG_BIT, 0, "the flag left the capturer");
+    let (red_home, available, _) = flag_view(&mut m, Team::Red);
+    assert!(available && red_home.truncate().distance(RED_BASE.truncate()) < 1.0, "captured flag is home");
+    assert_eq!(m.phase().name(), "live", "capturelimit 0: no limit");
+}
+
+#[test]
+fn killing_the_enemy_carrier_is_a_defend_and_kills_do_not_score_for_the_team() {
+    let (mut m, red, blue, slots) = start(ctf_settings());
+    run_to(&mut m, &slots, blue, RED_BASE, 4.0, 400);
+    // A kill by the red player (a telefrag would do; use the combat path).
+    let tick = m.tick();
+    quarry_sim::combat::kill(m.world_mut(), blue, Some(red), quarry_sim::events::MeansOfDeath::Weapon(2), tick);
+    let ev = step(&mut m, &slots, 1, &mut |_, _| UserCmd::default());
+    assert_eq!(flag_events(&ev), [(FlagEventKind::Dropped, Team::Red, Some(blue))]);
+    let card = m.slots().get(red).expect("red").score;
+    assert_eq!((card.frags, card.defends), (1, 1));
+    assert_eq!(m.rules().team_scores, (0, 0), "in CTF only captures score for the team");
+}
+
+#[test]
+fn a_dropped_flag_returns_after_g_flag_return_time() {
+    let settings = Settings { flag_return_s: 2.0, ..ctf_settings() };
+    let (mut m, _red, blue, slots) = start(settings);
+    run_to(&mut m, &slots, blue, RED_BASE, 4.0, 400);
+    // Carry it away from the base, then die.
+    run_to(&mut m, &slots, blue, Vec3::new(-300.0, -500.0, 16.0), 4.0, 400);
+    m.suicide(blue);
+    let ev = step(&mut m, &slots, 1, &mut |_, _| UserCmd::default());
+    assert_eq!(flag_events(&ev), [(FlagEventKind::Dropped, Team::Red, Some(blue))]);
+    let dropped_tick = m.tick();
+    let ev = step(&mut m, &slots, 119, &mut |_, _| UserCmd::default());
+    assert!(flag_events(&ev).is_empty(), "still lying there before 2 s");
+    let ev = step(&mut m, &slots, 2, &mut |_, _| UserCmd::default());
+    assert_eq!(flag_events(&ev), [(FlagEventKind::Returned, Team::Red, None)]);
+    assert_eq!(ev.iter().find(|(_, e)| matches!(e, GameEvent::Flag { .. })).map(|(t, _)| *t), Some(dropped_tick + 120));
+    let (at, available, dropped) = flag_view(&mut m, Team::Red);
+    assert!(available && !dropped && at.truncate().distance(RED_BASE.truncate()) < 1.0);
+}
+
+#[test]
+fn capturelimit_ends_the_match_and_fraglimit_does_not() {
+    let settings = Settings { capturelimit: 1, fraglimit: 1, ..ctf_settings() };
+    let (mut m, red, blue, slots) = start(settings);
+    let tick = m.tick();
+    quarry_sim::combat::kill(m.world_mut(), red, Some(blue), quarry_sim::events::MeansOfDeath::Weapon(2), tick);
+    step(&mut m, &slots, 2, &mut |_, _| UserCmd::default());
+    assert!(matches!(m.phase(), Phase::Live { .. }), "a frag does not end CTF: {:?}", m.phase());
+    run_to(&mut m, &slots, blue, RED_BASE, 4.0, 400);
+    let ev = run_to(&mut m, &slots, blue, BLUE_BASE, 4.0, 400);
+    assert!(flag_events(&ev).contains(&(FlagEventKind::Captured, Team::Red, Some(blue))));
+    assert!(matches!(m.phase(), Phase::Intermission { .. }), "{:?}", m.phase());
+    assert_eq!(m.rules().team_scores, (0, 1));
+    let reason = m.rules().end_reason.clone().unwrap_or_default();
+    assert!(reason.contains("Capturelimit") && reason.contains("Blue"), "{reason}");
+}
+
+#[test]
+fn a_map_without_both_flags_refuses_ctf() {
+    let none = ctf_map(&[]);
+    let err = new_match(&none, ctf_settings()).err().expect("refused");
+    assert!(matches!(err, MatchError::GameTypeUnsupported { .. }), "{err}");
+    assert!(err.to_string().contains("flag"), "{err}");
+    let red_only = ctf_map(&[("team_CTF_redflag", RED_BASE)]);
+    let err = new_match(&red_only, ctf_settings()).err().expect("refused");
+    assert!(err.to_string().contains("blue"), "{err}");
+    // The same maps are fine for other game types.
+    assert!(new_match(&none, Settings { gametype: GameType::Tdm, ..test_settings() }).is_ok());
+    assert!(new_match(&both_flags(), ctf_settings()).is_ok());
+}
+
+#[test]
+fn a_batch_of_four_joins_gives_two_two() {
+    let mut m = new_match(&both_flags(), ctf_settings()).expect("match");
+    let slots: Vec<SlotId> = (0..4).map(|i| join(&mut m, &format!("p{i}"), HUMAN)).collect();
+    let teams: Vec<Team> = slots.iter().map(|s| m.slots().get(*s).expect("slot").team).collect();
+    assert_eq!(teams, [Team::Red, Team::Blue, Team::Red, Team::Blue]);
+    assert_eq!(quarry_sim::rules::team_counts(m.slots()), (2, 2));
+    assert!(GameType::Ctf.is_team_game() && GameType::Tdm.is_team_game());
+    assert_eq!(GameType::parse("ctf"), Some(GameType::Ctf));
+    step(&mut m, &slots, 30, &mut |_, _| UserCmd::default());
+    for (s, t) in slots.iter().zip(teams) {
+        let x = origin(&m, *s).x;
+        assert!(if t == Team::Red { x < 0.0 } else { x > 0.0 }, "{t:?} spawned at x={x}");
+    }
+}
