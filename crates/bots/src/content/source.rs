@@ -104,16 +104,16 @@ impl ContentTraitSource {
     pub fn pick(&self, skill: f32, in_use: &[usize], rng: &mut BotRng) -> Option<usize> {
         let n = skill_block(skill);
         let chars = &self.content.characters;
-        let passes: [&dyn Fn(usize, &Character) -> bool; 3] = [
-            &|i, c| c.in_band(n) && !in_use.contains(&i),
-            &|_, c| c.in_band(n),
-            &|_, _| true,
-        ];
-        for pass in passes {
+        for pass in 0..3 {
+            let allowed = |i: usize, c: &Character| match pass {
+                0 => c.in_band(n) && !in_use.contains(&i),
+                1 => c.in_band(n),
+                _ => true,
+            };
             let cands: Vec<(usize, f32)> = chars
                 .iter()
                 .enumerate()
-                .filter(|(i, c)| c.weight > 0.0 && pass(*i, c))
+                .filter(|(i, c)| c.weight > 0.0 && allowed(*i, c))
                 .map(|(i, c)| (i, c.weight))
                 .collect();
             let total: f32 = cands.iter().map(|c| c.1).sum();
@@ -136,12 +136,14 @@ impl ContentTraitSource {
         let chars = &self.content.characters;
         let mut bound = self.bound.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         // An explicit character wins when it exists.
-        if let Some(want) = &who.character {
-            if let Some(i) = chars.iter().position(|c| c.name.eq_ignore_ascii_case(want)) {
-                bound.retain(|(b, _)| !b.eq_ignore_ascii_case(&who.name));
-                bound.push((who.name.clone(), i));
-                return Some(i);
-            }
+        if let Some(i) = who
+            .character
+            .as_ref()
+            .and_then(|want| chars.iter().position(|c| c.name.eq_ignore_ascii_case(want)))
+        {
+            bound.retain(|(b, _)| !b.eq_ignore_ascii_case(&who.name));
+            bound.push((who.name.clone(), i));
+            return Some(i);
         }
         if let Some(&(_, i)) = bound.iter().find(|(b, _)| b.eq_ignore_ascii_case(&who.name)) {
             return Some(i);

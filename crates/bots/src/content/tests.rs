@@ -279,3 +279,39 @@ fn no_content_is_the_plain_curve() {
     let src = ContentTraitSource::load(&botfiles()).expect("shipped content");
     assert_eq!(src.content().characters.len(), 16);
 }
+
+#[test]
+fn style_inheritance_applies_parents_first_and_drops_cycles() {
+    let text = r#"
+style "root" {
+    set combatRange 1000
+    weapon "railgun" 3
+}
+style "child" {
+    inherit "root"
+    scale combatRange 0.5
+}
+style "loopA" {
+    inherit "loopB"
+}
+style "loopB" {
+    inherit "loopA"
+}
+style "orphan" {
+    inherit "ghost"
+}
+character "Kid" { inherit "child" }
+"#;
+    let (c, w) = parse(text);
+    // Root body first, then the child: 1000 x0.5.
+    let (t, prefs) = c.resolve(c.character("Kid"), 3.0);
+    assert_eq!(t.combat_range, 500.0);
+    assert_eq!(prefs, [("railgun".to_string(), 3.0)]);
+    assert!(w.iter().any(|w| w.message.contains("cycle")), "{w:?}");
+    assert!(w.iter().any(|w| w.message.contains("ghost")), "{w:?}");
+    assert_eq!(c.style("orphan").expect("kept").inherit, None);
+    // Whatever was dropped, every chain is finite.
+    for s in &c.styles {
+        assert!(c.style_chain(&s.name).len() <= super::files::MAX_INHERIT_DEPTH + 1);
+    }
+}
