@@ -238,3 +238,63 @@ fn a_batch_of_four_joins_gives_two_two() {
         assert!(if t == Team::Red { x < 0.0 } else { x > 0.0 }, "{t:?} spawned at x={x}");
     }
 }
+
+#[test]
+fn after_the_first_spawn_players_respawn_at_team_respawn_spots() {
+    let (mut m, red, _blue, slots) = start(ctf_settings());
+    assert!(origin(&m, red).y.abs() < 400.0, "first spawn at an initial spot: {}", origin(&m, red));
+    m.suicide(red);
+    // Attack respawns after g_respawnDelay.
+    step(&mut m, &slots, 120, &mut |s, _| if s == red { UserCmd { buttons: quarry_sim::Buttons::ATTACK, ..UserCmd::default() } } else { UserCmd::default() });
+    let at = origin(&m, red);
+    assert!(at.x < -700.0 && at.y.abs() > 600.0, "respawned at a red respawn spot: {at}");
+}
+
+#[test]
+fn a_return_or_carrier_frag_before_a_capture_is_an_assist() {
+    let mut m = new_match(&both_flags(), ctf_settings()).expect("match");
+    let slots: Vec<SlotId> = (0..4).map(|i| join(&mut m, &format!("p{i}"), HUMAN)).collect();
+    let (red, blue, blue2) = (slots[0], slots[1], slots[3]);
+    step(&mut m, &slots, 30, &mut |_, _| UserCmd::default());
+    run_to(&mut m, &slots, blue, RED_BASE, 4.0, 400);
+    run_to(&mut m, &slots, red, BLUE_BASE, 4.0, 400);
+    run_to(&mut m, &slots, red, SIDE, 4.0, 400);
+    // The second blue player frags the red carrier and returns the flag.
+    let tick = m.tick();
+    quarry_sim::combat::kill(m.world_mut(), red, Some(blue2), quarry_sim::events::MeansOfDeath::Weapon(2), tick);
+    step(&mut m, &slots, 1, &mut |_, _| UserCmd::default());
+    let (dropped_at, _, _) = flag_view(&mut m, Team::Blue);
+    let ev = run_to(&mut m, &slots, blue2, dropped_at, 4.0, 400);
+    assert_eq!(flag_events(&ev), [(FlagEventKind::Returned, Team::Blue, Some(blue2))]);
+    let ev = run_to(&mut m, &slots, blue, BLUE_BASE, 4.0, 400);
+    assert_eq!(flag_events(&ev), [(FlagEventKind::Captured, Team::Red, Some(blue))]);
+    let helper = m.slots().get(blue2).expect("blue2").score;
+    assert_eq!((helper.assists, helper.returns, helper.defends), (1, 1, 1));
+    let capper = m.slots().get(blue).expect("blue").score;
+    assert_eq!((capper.captures, capper.assists), (1, 0));
+}
+
+/// CTF on the shipped CTF map and, when present, the shared Quake 3 one:
+/// both flags show, and each team spawns nearer its own flag.
+#[test]
+fn shipped_ctf_maps_host_ctf_with_team_spawns() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for path in [repo.join("maps/q_ctf1.map"), repo.join("../shared/maps/q3/oacmpctf1.map")] {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            eprintln!("skipped: {} not found", path.display());
+            continue;
+        };
+        let map = quarry_map::load_str(&text, "ctf.map", &quarry_map::LoadOptions::default()).expect("map");
+        let mut m = Match::new(map, &GameData::default(), ctf_settings(), 5, Slots::new(16), 60).expect("ctf match");
+        let slots: Vec<SlotId> = (0..4).map(|i| join(&mut m, &format!("p{i}"), HUMAN)).collect();
+        step(&mut m, &slots, 30, &mut |_, _| UserCmd::default());
+        let red_flag = flag_view(&mut m, Team::Red).0;
+        let blue_flag = flag_view(&mut m, Team::Blue).0;
+        for s in &slots {
+            let team = m.slots().get(*s).expect("slot").team;
+            let at = origin(&m, *s);
+            let (own, enemy) = if team == Team::Red { (red_flag, blue_flag) } else { (blue_flag, red_flag) };
+            assert!(at.distance(own) < at.distance(enemy), "{}: {team:?} spawned at {at}, nearer the enemy flag", path.display());
+        }
+    }
+}
