@@ -2,9 +2,10 @@
 //!
 //! Resolution happens once per life (so a changed `bot_skill` lands on the
 //! next spawn) through a [`TraitSource`]. The built-in source is the plain
-//! skill curve ([`SkillCurve`], `skill.rs`); the content layer of styles,
-//! characters and chat banks (a later issue) plugs in as another
-//! `TraitSource` that starts from the curve and biases it. Nothing else in
+//! skill curve ([`SkillCurve`], `skill.rs`). Styles and characters from
+//! `botfiles/` (`files.rs`: grammar, loader, resolution order) plug in as
+//! [`ContentTraitSource`] (`source.rs`: character picking), which starts from
+//! the curve and biases it. Chat banks are a later layer. Nothing else in
 //! the crate reads content: every layer reads the resolved [`Resolved`].
 
 pub mod files;

@@ -315,3 +315,36 @@ character "Kid" { inherit "child" }
         assert!(c.style_chain(&s.name).len() <= super::files::MAX_INHERIT_DEPTH + 1);
     }
 }
+
+#[test]
+fn loader_contains_a_broken_file_and_names_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("quarry-botfiles-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("styles")).expect("mkdir");
+    std::fs::create_dir_all(dir.join("characters")).expect("mkdir");
+    for entry in std::fs::read_dir(botfiles().join("styles")).expect("styles") {
+        let p = entry.expect("entry").path();
+        std::fs::copy(&p, dir.join("styles").join(p.file_name().expect("name"))).expect("copy");
+    }
+    std::fs::write(dir.join("styles/zz.style"), "style \"rusher\" { set fov 90 }\n").expect("write");
+    std::fs::write(dir.join("characters/good.bot"), "character \"Good\" {\n inherit \"sniper\"\n skillBand 2 3\n}\n").expect("write");
+    std::fs::write(dir.join("characters/bad.bot"), "character \"Bad\" {\n\n inherit \"nope\"\n set fov 1e9\n set fov 200\n").expect("write");
+    std::fs::write(dir.join("characters/binary.bot"), [0xff_u8, 0xfe, 0x00, 0x7b]).expect("write");
+    std::fs::write(dir.join("characters/ignored.txt"), "not content").expect("write");
+    let (c, w) = load_botfiles(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let text: Vec<String> = w.iter().map(ToString::to_string).collect();
+    assert!(text.iter().any(|w| w.contains("zz.style:1:") && w.contains("duplicate style")), "{text:#?}");
+    assert!(text.iter().any(|w| w.contains("bad.bot:1:") && w.contains("nope")), "{text:#?}");
+    assert!(text.iter().any(|w| w.contains("bad.bot:4:")), "{text:#?}");
+    assert!(text.iter().any(|w| w.contains("bad.bot:1:") && w.contains("never closed")), "{text:#?}");
+    assert!(text.iter().any(|w| w.contains("binary.bot:0:")), "{text:#?}");
+    assert!(!text.iter().any(|w| w.contains("ignored.txt")));
+    assert_eq!(c.styles.len(), 6);
+    let good = c.character("Good").expect("good");
+    assert_eq!((good.style.as_deref(), good.band), (Some("sniper"), (2, 3)));
+    let bad = c.character("Bad").expect("bad keeps what parsed");
+    assert_eq!(bad.style, None);
+    assert_eq!(c.resolve(Some(bad), 3.0).0.fov, 200.0);
+    assert_eq!(c.style("rusher").expect("first wins").layer.body.iter().filter(|s| s.row.name == "fov").count(), 0);
+}
