@@ -163,16 +163,20 @@ fn other(team: Team) -> Team {
     if team == Team::Red { Team::Blue } else { Team::Red }
 }
 
+/// Removes the carried-flag marker from `slot`'s body, if it has one.
+fn take_from_carrier(world: &mut World, slot: SlotId) {
+    let body = world.resource::<Slots>().get(slot).and_then(|s| s.entity);
+    if let Some(mut b) = body.and_then(|b| world.get_entity_mut(b).ok()) {
+        b.remove::<CarriesFlag>();
+    }
+}
+
 fn send_home(world: &mut World, e: Entity) {
     let Some(mut flag) = world.get_mut::<Flag>(e) else { return };
     if let FlagState::Carried(slot) = flag.state {
         flag.state = FlagState::Home;
         flag.origin = flag.base;
-        let body = world.resource::<Slots>().get(slot).and_then(|s| s.entity);
-        if let Some(b) = body.and_then(|b| world.get_entity_mut(b).ok()) {
-            let mut b = b;
-            b.remove::<CarriesFlag>();
-        }
+        take_from_carrier(world, slot);
     } else {
         flag.state = FlagState::Home;
         flag.origin = flag.base;
@@ -204,20 +208,20 @@ pub fn update_flags(world: &mut World) {
         let Some(flag) = world.get::<Flag>(*e).copied() else { continue };
         let FlagState::Carried(slot) = flag.state else { continue };
         let body = world.resource::<Slots>().get(slot).and_then(|s| s.entity);
-        let alive = body.and_then(|b| Some((world.get::<Life>(b)?, world.get::<Body>(b)?)));
-        match alive {
-            Some((Life::Alive, b)) if world.get::<CarriesFlag>(body.unwrap_or(Entity::PLACEHOLDER)).is_some() => {
-                let o = b.0.origin;
+        // (alive and still marked as carrying, where the body is)
+        let carrier = body.and_then(|b| {
+            let alive = world.get::<Life>(b)? == &Life::Alive && world.get::<CarriesFlag>(b).is_some();
+            Some((alive, world.get::<Body>(b)?.0.origin))
+        });
+        match carrier {
+            Some((true, o)) => {
                 if let Some(mut f) = world.get_mut::<Flag>(*e) {
                     f.origin = o;
                 }
             }
             other => {
-                let at = other.map_or(flag.origin, |(_, b)| b.0.origin);
-                if let Some(b) = body.and_then(|b| world.get_entity_mut(b).ok()) {
-                    let mut b = b;
-                    b.remove::<CarriesFlag>();
-                }
+                let at = other.map_or(flag.origin, |(_, o)| o);
+                take_from_carrier(world, slot);
                 let at = crate::items::drop_to_floor(world.resource::<MapRes>().0.world(), at, FLAG_HALF);
                 if let Some(mut f) = world.get_mut::<Flag>(*e) {
                     f.origin = at;
@@ -342,10 +346,10 @@ pub(crate) fn on_kill(world: &mut World, victim: SlotId, killer: SlotId, tick: u
     if carrier {
         world.resource_mut::<CtfState>().last_carrier_frag.insert(killer, tick);
     }
-    if carrier || near_flag || own_carrier {
-        if let Some(s) = world.resource_mut::<Slots>().get_mut(killer) {
-            s.score.defends += 1;
-        }
+    if (carrier || near_flag || own_carrier)
+        && let Some(s) = world.resource_mut::<Slots>().get_mut(killer)
+    {
+        s.score.defends += 1;
     }
 }
 

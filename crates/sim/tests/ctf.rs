@@ -106,7 +106,7 @@ fn players_start_at_their_teams_initial_spots() {
 #[test]
 fn touching_the_enemy_flag_takes_it_and_the_carrier_shows_it() {
     let (mut m, red, blue, slots) = start(ctf_settings());
-    assert_eq!(flag_view(&mut m, Team::Red).1, true, "red flag home and available");
+    assert!(flag_view(&mut m, Team::Red).1, "red flag home and available");
     let ev = run_to(&mut m, &slots, blue, RED_BASE, 4.0, 400);
     assert_eq!(flag_events(&ev), [(FlagEventKind::Taken, Team::Red, Some(blue))]);
     let (at, available, dropped) = flag_view(&mut m, Team::Red);
