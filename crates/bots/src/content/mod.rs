@@ -57,6 +57,16 @@ pub struct Resolved {
 pub trait TraitSource: Send + Sync {
     /// The traits of `who` at `skill` (1..=5, fractional allowed).
     fn resolve(&self, who: &BotIdentity, skill: f32) -> Resolved;
+
+    /// The bot `who` left: free whatever it held (its character). The
+    /// plain curve holds nothing.
+    fn release(&self, _who: &BotIdentity) {}
+
+    /// The character bot `who` plays, if the source gave it one (for
+    /// `botlist` and `botcharacters`).
+    fn character_of(&self, _who: &BotIdentity) -> Option<String> {
+        None
+    }
 }
 
 /// The plain skill curve: a complete bot with no style or character.

@@ -182,4 +182,12 @@ impl TraitSource for ContentTraitSource {
         }
         Resolved { traits, weapon_bias }
     }
+
+    fn release(&self, who: &BotIdentity) {
+        ContentTraitSource::release(self, &who.name);
+    }
+
+    fn character_of(&self, who: &BotIdentity) -> Option<String> {
+        ContentTraitSource::character_of(self, &who.name).map(|c| c.name.clone())
+    }
 }

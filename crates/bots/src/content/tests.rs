@@ -246,8 +246,11 @@ fn character_selection_prefers_unused_in_band_then_band_then_anyone() {
         src.resolve(&who(&format!("bot{i}")), 3.0);
         assert_ne!(src.character_of(&format!("bot{i}")).expect("bound").name, "Never");
     }
-    src.release("alpha");
+    let dyn_src: &dyn TraitSource = &src;
+    assert_eq!(dyn_src.character_of(&who("alpha")), Some(first.clone()));
+    dyn_src.release(&who("alpha"));
     assert!(src.character_of("alpha").is_none());
+    assert_eq!(SkillCurve.character_of(&who("alpha")), None);
     // A named character wins.
     src.resolve(&BotIdentity { name: "gamma".into(), character: Some("high".into()) }, 1.0);
     assert_eq!(src.character_of("gamma").expect("bound").name, "High");
