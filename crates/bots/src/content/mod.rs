@@ -13,7 +13,7 @@ pub mod skill;
 pub mod source;
 
 pub use files::{Character, Content, Layer, Op, Stmt, Style, Warning, load_botfiles, load_botfiles_with};
-pub use source::{ContentError, ContentTraitSource};
+pub use source::{ContentError, ContentTraitSource, RosterRow};
 pub use skill::{SKILL_TABLE, TraitGroup, TraitRow, TraitShape, Traits, effective_skill, parse_skill};
 
 use quarry_sim::components::MAX_WEAPONS;

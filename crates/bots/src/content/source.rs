@@ -25,6 +25,23 @@ pub struct ContentTraitSource {
     seed: u64,
     /// (bot name, character index), one per bound bot.
     bound: Mutex<Vec<(String, usize)>>,
+    /// `bot_forceCharacter`: every new bot plays this one, if it exists.
+    forced: Mutex<Option<String>>,
+}
+
+/// One row of `botcharacters`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RosterRow {
+    /// Character name.
+    pub name: String,
+    /// Its style, if any.
+    pub style: Option<String>,
+    /// Its skill band.
+    pub band: (u8, u8),
+    /// Its pick weight.
+    pub weight: f32,
+    /// The bots wearing it.
+    pub worn_by: Vec<String>,
 }
 
 impl std::fmt::Debug for ContentTraitSource {
@@ -53,6 +70,56 @@ impl ContentTraitSource {
             weapons: WeaponTable::default(),
             seed: 0,
             bound: Mutex::new(Vec::new()),
+            forced: Mutex::new(None),
+        }
+    }
+
+    /// Sets or clears the forced character (`bot_forceCharacter`): it
+    /// applies to bots bound from now on, regardless of band or use; an
+    /// unknown name falls back to the normal pick.
+    pub fn set_forced(&self, name: Option<&str>) {
+        *self.forced.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+            name.filter(|n| !n.trim().is_empty()).map(str::to_owned);
+    }
+
+    /// Every character with style, band, weight and who wears it.
+    pub fn roster(&self) -> Vec<RosterRow> {
+        let bound = self.bound.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        self.content
+            .characters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| RosterRow {
+                name: c.name.clone(),
+                style: c.style.clone(),
+                band: c.band,
+                weight: c.weight,
+                worn_by: bound.iter().filter(|b| b.1 == i).map(|b| b.0.clone()).collect(),
+            })
+            .collect()
+    }
+
+    /// A source over freshly loaded `content` (`botreload`) that keeps
+    /// this one's seed, weapon table, forced name and every binding whose
+    /// character name survives; bots whose character vanished are unbound
+    /// and pick again on their next life.
+    pub fn reloaded(&self, content: Content) -> Self {
+        let old = self.bound.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let bound = old
+            .iter()
+            .filter_map(|(bot, i)| {
+                let name = &self.content.characters.get(*i)?.name;
+                let j = content.characters.iter().position(|c| c.name.eq_ignore_ascii_case(name))?;
+                Some((bot.clone(), j))
+            })
+            .collect();
+        let forced = self.forced.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        Self {
+            content,
+            weapons: self.weapons.clone(),
+            seed: self.seed,
+            bound: Mutex::new(bound),
+            forced: Mutex::new(forced),
         }
     }
 
@@ -146,6 +213,11 @@ impl ContentTraitSource {
             return Some(i);
         }
         if let Some(&(_, i)) = bound.iter().find(|(b, _)| b.eq_ignore_ascii_case(&who.name)) {
+            return Some(i);
+        }
+        let forced = self.forced.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        if let Some(i) = forced.and_then(|f| chars.iter().position(|c| c.name.eq_ignore_ascii_case(&f))) {
+            bound.push((who.name.clone(), i));
             return Some(i);
         }
         let in_use: Vec<usize> = bound.iter().map(|b| b.1).collect();

@@ -351,3 +351,29 @@ fn loader_contains_a_broken_file_and_names_file_and_line() {
     assert_eq!(c.resolve(Some(bad), 3.0).0.fov, 200.0);
     assert_eq!(c.style("rusher").expect("first wins").layer.body.iter().filter(|s| s.row.name == "fov").count(), 0);
 }
+
+#[test]
+fn forced_character_roster_and_reload_keep_bindings_by_name() {
+    let src = ContentTraitSource::new(parse(ROSTER).0);
+    src.set_forced(Some("high"));
+    src.resolve(&who("a"), 1.0);
+    src.resolve(&who("b"), 1.0);
+    assert_eq!(src.character_of("a").expect("a").name, "High");
+    assert_eq!(src.character_of("b").expect("b").name, "High", "forced ignores use and band");
+    src.set_forced(Some("nobody"));
+    src.resolve(&who("c"), 1.0);
+    assert_eq!(src.character_of("c").expect("c").name, "Low", "unknown forced name: normal pick");
+    src.set_forced(None);
+    let roster = src.roster();
+    assert_eq!(roster.len(), 5);
+    let high = roster.iter().find(|r| r.name == "High").expect("high");
+    assert_eq!((high.band, high.worn_by.len()), ((4, 5), 2));
+    // Reload: High survives, Low vanishes.
+    let (next, w) = parse("character \"HIGH\" { skillBand 4 5 }\ncharacter \"Other\" { skillBand 1 1 }\n");
+    assert!(w.is_empty());
+    let src2 = src.reloaded(next);
+    assert_eq!(src2.character_of("a").expect("kept").name, "HIGH");
+    assert!(src2.character_of("c").is_none(), "vanished character unbinds");
+    src2.resolve(&who("c"), 1.0);
+    assert_eq!(src2.character_of("c").expect("repicked").name, "Other");
+}
