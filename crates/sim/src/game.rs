@@ -256,6 +256,7 @@ impl Match {
             self.world.despawn(e);
         }
         self.world.write_message(GameEvent::Left { slot });
+        self.auto_balance();
         Some(freed)
     }
 
@@ -287,7 +288,55 @@ impl Match {
         if let Some(s) = self.slots_mut().get_mut(slot) {
             s.joined_tick = tick;
         }
+        if to == Team::Spectator {
+            self.auto_balance();
+        }
         Ok(())
+    }
+
+    /// `g_teamAutoBalance`: after someone left a team, if one team is two or
+    /// more larger, its latest joiner (preferring the dead, never a flag
+    /// carrier while another choice exists) moves to the smaller team and
+    /// respawns there.
+    fn auto_balance(&mut self) {
+        let gametype = self.world.resource::<RulesState>().gametype;
+        if !gametype.is_team_game() || !self.settings().team_auto_balance {
+            return;
+        }
+        let (red, blue) = crate::rules::team_counts(self.slots());
+        if red.abs_diff(blue) < 2 {
+            return;
+        }
+        let (from, to) = if red > blue { (Team::Red, Team::Blue) } else { (Team::Blue, Team::Red) };
+        let world = &self.world;
+        let pick = self
+            .slots()
+            .iter()
+            .filter(|(_, s)| s.team == from)
+            .map(|(id, s)| {
+                let carrier = s.entity.is_some_and(|e| world.get::<crate::flags::CarriesFlag>(e).is_some());
+                let alive = s.entity.is_some_and(|e| world.get::<Life>(e) == Some(&Life::Alive));
+                // Lowest key wins: not carrying, dead, latest joiner, highest slot.
+                ((carrier, alive, std::cmp::Reverse(s.joined_tick), std::cmp::Reverse(id)), id)
+            })
+            .min()
+            .map(|(_, id)| id);
+        let Some(slot) = pick else { return };
+        let entity = self.slots().get(slot).and_then(|s| s.entity);
+        if let Some(e) = entity {
+            self.world.despawn(e);
+        }
+        let tick = self.tick();
+        let name = match self.slots_mut().get_mut(slot) {
+            Some(s) => {
+                s.team = to;
+                s.entity = None;
+                s.joined_tick = tick;
+                s.userinfo.name.clone()
+            }
+            None => return,
+        };
+        self.world.write_message(GameEvent::Print { to: None, text: format!("{name} was moved to {} to balance the teams.", to.name()) });
     }
 
     /// Kills a client's living body by its own request (`kill`); it counts

@@ -39,6 +39,9 @@ pub struct Settings {
     pub friendly_fire: bool,
     /// Refuse team switches that unbalance the teams (TDM).
     pub team_force_balance: bool,
+    /// After a player leaves a team game, move one player from a team two
+    /// or more larger to the smaller one.
+    pub team_auto_balance: bool,
     /// Weapons stay on their spawn after pickup (for players who lack them).
     pub weapon_stay: bool,
     /// Knockback scale (Quake 3 `g_knockback`).
@@ -67,6 +70,7 @@ impl Default for Settings {
             force_respawn_s: 5.0,
             friendly_fire: false,
             team_force_balance: true,
+            team_auto_balance: true,
             weapon_stay: false,
             knockback: 1000.0,
             quad_factor: 3.0,
@@ -92,6 +96,7 @@ pub struct SimCvars {
     force_respawn: CvarId,
     friendly_fire: CvarId,
     team_force_balance: CvarId,
+    team_auto_balance: CvarId,
     weapon_stay: CvarId,
     knockback: CvarId,
     quad_factor: CvarId,
@@ -122,6 +127,7 @@ impl SimCvars {
             force_respawn: reg(CvarDef::float("g_forceRespawn", f64::from(d.force_respawn_s), 0.0, 120.0, "seconds after which a dead player respawns anyway; 0 = never"))?,
             friendly_fire: reg(CvarDef::bool("g_friendlyFire", d.friendly_fire, "teammates can hurt each other").flags(si))?,
             team_force_balance: reg(CvarDef::bool("g_teamForceBalance", d.team_force_balance, "refuse team switches that would unbalance the teams"))?,
+            team_auto_balance: reg(CvarDef::bool("g_teamAutoBalance", d.team_auto_balance, "when a player leaves a team game and a team is two or more larger, move its latest joiner to the other team"))?,
             weapon_stay: reg(CvarDef::bool("g_weaponStay", d.weapon_stay, "weapons stay on their spawn after pickup (for players who lack them)").flags(si))?,
             knockback: reg(CvarDef::float("g_knockback", f64::from(d.knockback), 0.0, 10000.0, "knockback scale: push in units/s per point of damage, over player mass 200"))?,
             quad_factor: reg(CvarDef::float("g_quadFactor", f64::from(d.quad_factor), 1.0, 10.0, "damage multiplier of quad damage"))?,
@@ -148,6 +154,7 @@ impl SimCvars {
             force_respawn_s: f(self.force_respawn),
             friendly_fire: cvars.bool(self.friendly_fire),
             team_force_balance: cvars.bool(self.team_force_balance),
+            team_auto_balance: cvars.bool(self.team_auto_balance),
             weapon_stay: cvars.bool(self.weapon_stay),
             knockback: f(self.knockback),
             quad_factor: f(self.quad_factor),

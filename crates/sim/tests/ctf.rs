@@ -298,3 +298,34 @@ fn shipped_ctf_maps_host_ctf_with_team_spawns() {
         }
     }
 }
+
+#[test]
+fn a_human_then_four_bots_in_one_tick_gives_three_two() {
+    let mut m = new_match(&both_flags(), ctf_settings()).expect("match");
+    let human = join(&mut m, "human", HUMAN);
+    let bots: Vec<SlotId> = (0..4).map(|i| join(&mut m, &format!("bot{i}"), quarry_sim::ClientKind::Bot)).collect();
+    assert_eq!(m.slots().get(human).map(|s| s.team), Some(Team::Red));
+    assert_eq!(quarry_sim::rules::team_counts(m.slots()), (3, 2));
+    let _ = bots;
+}
+
+#[test]
+fn auto_balance_moves_the_latest_joiner_when_a_team_gets_two_smaller() {
+    let mut m = new_match(&both_flags(), ctf_settings()).expect("match");
+    let slots: Vec<SlotId> = (0..4).map(|i| join(&mut m, &format!("p{i}"), HUMAN)).collect();
+    step(&mut m, &slots, 10, &mut |_, _| UserCmd::default());
+    // Red: p0, p2; blue: p1, p3. Both blues leave one after the other.
+    m.disconnect(slots[1]);
+    assert_eq!(quarry_sim::rules::team_counts(m.slots()), (2, 1), "2-1 is fine");
+    m.disconnect(slots[3]);
+    assert_eq!(quarry_sim::rules::team_counts(m.slots()), (1, 1));
+    assert_eq!(m.slots().get(slots[2]).map(|s| s.team), Some(Team::Blue), "the latest red joiner moved");
+    step(&mut m, &[slots[0], slots[2]], 5, &mut |_, _| UserCmd::default());
+    assert!(origin(&m, slots[2]).x > 0.0, "respawned on the blue side");
+    // Off: no move.
+    let mut m = new_match(&both_flags(), Settings { team_auto_balance: false, ..ctf_settings() }).expect("match");
+    let slots: Vec<SlotId> = (0..4).map(|i| join(&mut m, &format!("p{i}"), HUMAN)).collect();
+    m.disconnect(slots[1]);
+    m.disconnect(slots[3]);
+    assert_eq!(quarry_sim::rules::team_counts(m.slots()), (2, 0));
+}
