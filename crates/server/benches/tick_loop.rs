@@ -7,7 +7,7 @@ use quarry_server::server::{Server, ServerOptions};
 
 fn tick_loop(c: &mut Criterion) {
     let dir = std::env::temp_dir();
-    let options = ServerOptions { config_dir: dir, port: None, fast: true, maps_dir: "maps".into(), seed: Some(1) };
+    let options = ServerOptions { config_dir: dir, port: None, fast: true, maps_dir: "maps".into(), seed: Some(1), botfiles_dir: None };
     let mut server = match Server::new(&options) {
         Ok(s) => s,
         Err(e) => panic!("server setup failed: {e}"),

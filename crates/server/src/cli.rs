@@ -64,6 +64,10 @@ pub struct Cli {
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
 
+    /// Directory of the bot content files (styles/*.style, characters/*.bot).
+    #[arg(long, value_name = "DIR", default_value = "botfiles")]
+    pub botfiles: PathBuf,
+
     /// Directory bare map names are looked up in (`map NAME` loads DIR/NAME.map).
     #[arg(long, value_name = "DIR", default_value = "maps")]
     pub maps: PathBuf,

@@ -62,6 +62,7 @@ pub fn run(cli: Cli) -> ExitCode {
         fast: cli.fast,
         maps_dir: cli.maps.clone(),
         seed: cli.seed,
+        botfiles_dir: Some(cli.botfiles.clone()),
     };
     if !options.config_dir.is_dir() {
         tracing::warn!("config directory {} does not exist; using defaults", options.config_dir.display());

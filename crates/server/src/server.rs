@@ -78,6 +78,8 @@ pub struct ServerOptions {
     pub maps_dir: PathBuf,
     /// `--seed`.
     pub seed: Option<u64>,
+    /// `--botfiles`: bot styles and characters (absent: the plain skill curve).
+    pub botfiles_dir: Option<PathBuf>,
 }
 
 /// One server: console plus state.
@@ -104,6 +106,13 @@ impl Server {
         crate::navmesh::register(&mut console)?;
         let data = quarry_sim::GameData::load(&options.config_dir)?;
         let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast);
+        let mut bots = quarry_bots::BotManager::with_cvars(bot_cvars);
+        if let Some(dir) = &options.botfiles_dir {
+            match quarry_bots::ContentTraitSource::load(dir) {
+                Ok(source) => bots.set_trait_source(Box::new(source.with_seed(options.seed.unwrap_or(0)))),
+                Err(e) => tracing::warn!("bot content in {}: {e}; bots use the plain skill curve", dir.display()),
+            }
+        }
         let state = ServerState {
             started: Instant::now(),
             stats: TickStats::default(),
@@ -111,7 +120,7 @@ impl Server {
             fast: options.fast,
             game,
             net: None,
-            bots: quarry_bots::BotManager::with_cvars(bot_cvars),
+            bots,
             quit: None,
         };
         let mut server = Self {

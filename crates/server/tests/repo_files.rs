@@ -23,6 +23,7 @@ fn registered_server() -> Server {
         fast: true,
         maps_dir: repo_root().join("maps"),
         seed: Some(1),
+        botfiles_dir: Some(repo_root().join("botfiles")),
     };
     Server::new(&options).expect("server registers its cvars")
 }
