@@ -490,8 +490,15 @@ impl std::fmt::Display for Scoreboard {
         if let Some(reason) = &self.end_reason {
             writeln!(f, "{reason}")?;
         }
+        let ctf = self.gametype == GameType::Ctf;
+        if ctf {
+            write!(f, "{:>4} {:>4} {:>4} {:>4} ", "caps", "ret", "ast", "def")?;
+        }
         writeln!(f, "{:>5} {:>6} {:>5}  {:<6} name", "frags", "deaths", "acc%", "team")?;
         for r in &self.rows {
+            if ctf {
+                write!(f, "{:>4} {:>4} {:>4} {:>4} ", r.score.captures, r.score.returns, r.score.assists, r.score.defends)?;
+            }
             let acc = if r.score.shots > 0 { 100.0 * r.score.hits as f32 / r.score.shots as f32 } else { 0.0 };
             writeln!(
                 f,

@@ -329,3 +329,14 @@ fn auto_balance_moves_the_latest_joiner_when_a_team_gets_two_smaller() {
     m.disconnect(slots[3]);
     assert_eq!(quarry_sim::rules::team_counts(m.slots()), (2, 0));
 }
+
+#[test]
+fn the_ctf_scoreboard_shows_captures_returns_assists_defends() {
+    let (mut m, _red, blue, slots) = start(ctf_settings());
+    run_to(&mut m, &slots, blue, RED_BASE, 4.0, 400);
+    run_to(&mut m, &slots, blue, BLUE_BASE, 4.0, 400);
+    let text = m.scoreboard().to_string();
+    assert!(text.contains("caps") && text.contains("red 0  blue 1"), "{text}");
+    let line = text.lines().find(|l| l.ends_with(" blue")).expect("blue's row");
+    assert!(line.trim_start().starts_with('1'), "one capture: {line}");
+}
