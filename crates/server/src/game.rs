@@ -112,6 +112,9 @@ impl GameHost {
             .map_err(|reason| MapChangeError::NotPlayable { map: path.display().to_string(), reason })?;
         let latched = cvars.apply_latched();
         let settings = self.settings(cvars);
+        // Checked before the running match is taken apart, so a refused map
+        // change leaves it (and every client's slot) untouched.
+        Match::check_hostable(&map, settings.gametype)?;
         let maxclients = usize::try_from(cvars.int(self.cvars.maxclients)).unwrap_or(16);
         let mut slots = self.game.take().map_or_else(|| Slots::new(maxclients), Match::into_slots);
         slots.set_max(maxclients);
@@ -190,6 +193,10 @@ impl GameHost {
                 }
                 GameEvent::Print { to: None, text } => lines.push(text),
                 GameEvent::Phase { phase } => lines.push(format!("match {}", phase.name())),
+                GameEvent::Flag { kind, team, slot } => {
+                    let who = slot.and_then(|s| game.slots().get(s)).map(|s| s.userinfo.name.clone());
+                    lines.push(quarry_sim::flags::flag_line(kind, team, who.as_deref()));
+                }
                 _ => {}
             }
         }

@@ -59,6 +59,26 @@ pub enum FlagEventKind {
     Captured,
 }
 
+/// The line players read for a flag event, e.g. "Rook captured the blue flag."
+pub fn flag_line(kind: FlagEventKind, team: Team, who: Option<&str>) -> String {
+    let flag = format!("the {} flag", team.name());
+    match (kind, who) {
+        (FlagEventKind::Taken, Some(w)) => format!("{w} took {flag}."),
+        (FlagEventKind::Dropped, Some(w)) => format!("{w} dropped {flag}."),
+        (FlagEventKind::Returned, Some(w)) => format!("{w} returned {flag}."),
+        (FlagEventKind::Captured, Some(w)) => format!("{w} captured {flag}!"),
+        (FlagEventKind::Returned, None) => format!("{} returned to base.", capitalised(&flag)),
+        (FlagEventKind::Taken, None) => format!("{} was taken.", capitalised(&flag)),
+        (FlagEventKind::Dropped, None) => format!("{} was dropped.", capitalised(&flag)),
+        (FlagEventKind::Captured, None) => format!("{} was captured!", capitalised(&flag)),
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
 /// Where a flag is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FlagState {
@@ -372,5 +392,16 @@ pub fn hash_flags(flags: Query<(&NetId, &Flag)>, mut hash: ResMut<TickHash>) {
                 h.u32(return_at);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::*;
+
+    #[test]
+    fn flag_lines_read_naturally() {
+        assert_eq!(flag_line(FlagEventKind::Captured, Team::Blue, Some("Rook")), "Rook captured the blue flag!");
+        assert_eq!(flag_line(FlagEventKind::Returned, Team::Red, None), "The red flag returned to base.");
     }
 }

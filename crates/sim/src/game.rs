@@ -73,6 +73,25 @@ pub struct Match {
 }
 
 impl Match {
+    /// Whether `map` can host a match of `gametype` (spawn points; both
+    /// flags for CTF). [`Match::new`] checks the same; a server checks first
+    /// so a refused map change leaves the running match untouched.
+    pub fn check_hostable(map: &LoadedMap, gametype: GameType) -> Result<(), MatchError> {
+        map.check_playable().map_err(|reason| MatchError::NotPlayable { map: map.name().to_owned(), reason })?;
+        if gametype == GameType::Ctf {
+            let missing = crate::flags::missing_flags(map);
+            if !missing.is_empty() {
+                let names: Vec<&str> = missing.iter().map(|t| t.name()).collect();
+                return Err(MatchError::GameTypeUnsupported {
+                    map: map.name().to_owned(),
+                    gametype: GameType::Ctf.name(),
+                    reason: format!("no {} flag (team_CTF_redflag and team_CTF_blueflag are both needed)", names.join(" or ")),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// A match on `map` with `slots` carried over (all of them re-enter),
     /// seeded with `seed`, ticking at `hz`.
     pub fn new(
@@ -83,18 +102,7 @@ impl Match {
         mut slots: Slots,
         hz: u32,
     ) -> Result<Self, MatchError> {
-        map.check_playable().map_err(|reason| MatchError::NotPlayable { map: map.name().to_owned(), reason })?;
-        if settings.gametype == GameType::Ctf {
-            let missing = crate::flags::missing_flags(&map);
-            if !missing.is_empty() {
-                let names: Vec<&str> = missing.iter().map(|t| t.name()).collect();
-                return Err(MatchError::GameTypeUnsupported {
-                    map: map.name().to_owned(),
-                    gametype: GameType::Ctf.name(),
-                    reason: format!("no {} flag (team_CTF_redflag and team_CTF_blueflag are both needed)", names.join(" or ")),
-                });
-            }
-        }
+        Self::check_hostable(&map, settings.gametype)?;
         let mut world = World::new();
         MessageRegistry::register_message::<GameEvent>(&mut world);
         let gametype = settings.gametype;

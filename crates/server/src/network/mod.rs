@@ -320,6 +320,11 @@ impl NetServer {
                     }
                 }
                 GameEvent::Print { to: None, text } => self.transport.broadcast(&ServerMessage::Print(text.clone())),
+                GameEvent::Flag { kind, team, slot } => {
+                    let who = slot.and_then(|s| game.slots().get(s)).map(|s| s.userinfo.name.clone());
+                    let line = quarry_sim::flags::flag_line(*kind, *team, who.as_deref());
+                    self.transport.broadcast(&ServerMessage::Print(line));
+                }
                 GameEvent::Print { to: Some(slot), text } => {
                     if let Some((conn, _)) = self.clients.iter().find(|(_, c)| c.slot == *slot) {
                         let _ = self.transport.send_reliable(*conn, &ServerMessage::Print(text.clone()));
