@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use tracing::debug;
 
-use super::meter::{PerSecond, WindowClock};
+use super::meter::Traffic;
 use super::{ConnConfig, ConnError, ConnStats, Transmit};
 use crate::codec::{DecodeError, FrameBuffer, Reader, Writer, encode_frame};
-use crate::datagram::{DatagramKind, LossMeter, read_header, write_header};
+use crate::datagram::{DatagramKind, read_header, write_header};
 use crate::delta::decode_snapshot;
 use crate::fragment::Reassembler;
 use crate::handshake::{Hello, Welcome};
@@ -50,11 +50,7 @@ pub struct ClientConn {
     reassembler: Reassembler,
     ack_due: Option<Instant>,
     seq: u16,
-    loss: LossMeter,
-    window: WindowClock,
-    bytes_in: PerSecond,
-    bytes_out: PerSecond,
-    snapshots: PerSecond,
+    traffic: Traffic,
     full: u64,
     undecodable: u64,
     malformed: u64,
@@ -74,11 +70,7 @@ impl ClientConn {
             reassembler: Reassembler::new(),
             ack_due: None,
             seq: 0,
-            loss: LossMeter::new(),
-            window: WindowClock::new(now),
-            bytes_in: PerSecond::default(),
-            bytes_out: PerSecond::default(),
-            snapshots: PerSecond::default(),
+            traffic: Traffic::new(now),
             full: 0,
             undecodable: 0,
             malformed: 0,
@@ -108,7 +100,7 @@ impl ClientConn {
         if self.is_closed() {
             return;
         }
-        self.bytes_in.add(data.len() as u64);
+        self.traffic.bytes_in.add(data.len() as u64);
         self.frames.push(data);
         while !self.is_closed() {
             match self.frames.next_frame() {
@@ -151,11 +143,11 @@ impl ClientConn {
         if !self.is_active() {
             return;
         }
-        self.bytes_in.add(data.len() as u64);
+        self.traffic.bytes_in.add(data.len() as u64);
         let mut r = Reader::new(data);
         let done = match read_header(&mut r) {
             Ok((DatagramKind::SnapshotFragment, seq)) => {
-                self.loss.record(seq);
+                self.traffic.loss.record(seq);
                 self.reassembler.push(&mut r)
             }
             Ok((DatagramKind::Commands, _)) => Err(DecodeError::Invalid("commands from the server")),
@@ -173,7 +165,7 @@ impl ClientConn {
         match decode_snapshot(&bytes, |base| self.history.iter().find(|s| s.server_tick == base)) {
             Ok(s) if self.history.back().is_none_or(|b| s.server_tick > b.server_tick) => {
                 self.full += u64::from(full);
-                self.snapshots.add(1);
+                self.traffic.snapshots.add(1);
                 self.history.push_back(s.clone());
                 while self.history.len() > self.config.history_len.max(1) {
                     self.history.pop_front();
@@ -213,7 +205,7 @@ impl ClientConn {
         let mut w = Writer::with_capacity(64);
         write_header(&mut w, DatagramKind::Commands, self.seq);
         CmdPacket { snapshot_ack: self.history.back().map(|s| s.server_tick), cmds: self.cmds.window() }.encode(&mut w);
-        self.bytes_out.add(w.len() as u64);
+        self.traffic.bytes_out.add(w.len() as u64);
         self.transmits.push_back(Transmit::Datagram(w.into_inner()));
         self.ack_due = None;
     }
@@ -251,7 +243,7 @@ impl ClientConn {
     fn send_frame(&mut self, frame: &ClientFrame) {
         let mut out = Vec::new();
         encode_frame(&frame.encode(), &mut out);
-        self.bytes_out.add(out.len() as u64);
+        self.traffic.bytes_out.add(out.len() as u64);
         self.transmits.push_back(Transmit::Stream(out));
     }
 
@@ -271,18 +263,13 @@ impl ClientConn {
     pub fn poll_timeout(&self) -> Option<Instant> {
         match self.phase {
             Phase::Closed => None,
-            Phase::AwaitingWelcome { since } => Some(self.window.next().min(since + self.config.welcome_timeout)),
-            Phase::Active => Some(self.ack_due.map_or(self.window.next(), |t| t.min(self.window.next()))),
+            Phase::AwaitingWelcome { since } => Some(self.traffic.window.next().min(since + self.config.welcome_timeout)),
+            Phase::Active => Some(self.ack_due.map_or(self.traffic.window.next(), |t| t.min(self.traffic.window.next()))),
         }
     }
 
     fn roll_windows(&mut self, now: Instant) {
-        if self.window.elapsed(now) {
-            self.loss.roll();
-            self.bytes_in.roll();
-            self.bytes_out.roll();
-            self.snapshots.roll();
-        }
+        self.traffic.roll_if_due(now);
     }
 
     /// The QUIC connection ended from outside this state machine (peer
@@ -308,15 +295,11 @@ impl ClientConn {
     /// Counters for `--stats`.
     pub fn stats(&self) -> ConnStats {
         ConnStats {
-            loss_in: self.loss.loss(),
-            bytes_in_per_s: self.bytes_in.last(),
-            bytes_out_per_s: self.bytes_out.last(),
-            snapshots_per_s: self.snapshots.last() as u32,
             full_snapshots: self.full,
             snapshots_undecodable: self.undecodable,
             malformed: self.malformed,
             snapshot_tick: self.history.back().map(|s| s.server_tick),
-            ..ConnStats::default()
+            ..self.traffic.stats()
         }
     }
 }

@@ -144,3 +144,51 @@ mod tests {
         assert_eq!((c.last(), c.current()), (5, 0));
     }
 }
+
+/// The per-second traffic figures both ends of a connection keep: datagram
+/// loss, bytes in and out, snapshots, on one window clock.
+#[derive(Debug)]
+pub(crate) struct Traffic {
+    pub(crate) loss: crate::datagram::LossMeter,
+    pub(crate) window: WindowClock,
+    pub(crate) bytes_in: PerSecond,
+    pub(crate) bytes_out: PerSecond,
+    pub(crate) snapshots: PerSecond,
+}
+
+impl Traffic {
+    /// Meters whose first window starts at `now`.
+    pub(crate) fn new(now: Instant) -> Self {
+        Self {
+            loss: crate::datagram::LossMeter::new(),
+            window: WindowClock::new(now),
+            bytes_in: PerSecond::default(),
+            bytes_out: PerSecond::default(),
+            snapshots: PerSecond::default(),
+        }
+    }
+
+    /// Closes the window when it has run out; returns whether it did, so a
+    /// caller can roll meters of its own at the same moment.
+    pub(crate) fn roll_if_due(&mut self, now: Instant) -> bool {
+        if !self.window.elapsed(now) {
+            return false;
+        }
+        self.loss.roll();
+        self.bytes_in.roll();
+        self.bytes_out.roll();
+        self.snapshots.roll();
+        true
+    }
+
+    /// The traffic part of [`ConnStats`](crate::conn::ConnStats); the rest is default.
+    pub(crate) fn stats(&self) -> crate::conn::ConnStats {
+        crate::conn::ConnStats {
+            loss_in: self.loss.loss(),
+            bytes_in_per_s: self.bytes_in.last(),
+            bytes_out_per_s: self.bytes_out.last(),
+            snapshots_per_s: self.snapshots.last() as u32,
+            ..crate::conn::ConnStats::default()
+        }
+    }
+}

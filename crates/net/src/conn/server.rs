@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use tracing::debug;
 
-use super::meter::{PerSecond, RateBudget, WindowClock};
+use super::meter::{PerSecond, RateBudget, Traffic};
 use super::{ConnConfig, ConnError, ConnStats, DATAGRAM_OVERHEAD, SnapshotError, Transmit};
 use crate::codec::{FrameBuffer, Reader, Writer, encode_frame};
-use crate::datagram::{DatagramKind, LossMeter, read_header};
+use crate::datagram::{DatagramKind, read_header};
 use crate::delta::encode_snapshot;
 use crate::handshake::{Hello, PROTOCOL_VERSION, RejectReason, Welcome};
 use crate::reliable::{ClientFrame, ClientMessage, DisconnectReason, ServerFrame, ServerMessage, disconnect_to_close};
@@ -76,11 +76,7 @@ pub struct ServerConn {
     last_sent: Option<u32>,
     budget: RateBudget,
     seq: u16,
-    loss: LossMeter,
-    window: WindowClock,
-    bytes_in: PerSecond,
-    bytes_out: PerSecond,
-    snapshots: PerSecond,
+    traffic: Traffic,
     garbage: PerSecond,
     rate_limited: u64,
     full: u64,
@@ -105,11 +101,7 @@ impl ServerConn {
             last_sent: None,
             budget: RateBudget::new(config.default_rate.clamp(lo, hi.max(lo)), now),
             seq: 0,
-            loss: LossMeter::new(),
-            window: WindowClock::new(now),
-            bytes_in: PerSecond::default(),
-            bytes_out: PerSecond::default(),
-            snapshots: PerSecond::default(),
+            traffic: Traffic::new(now),
             garbage: PerSecond::default(),
             rate_limited: 0,
             full: 0,
@@ -135,7 +127,7 @@ impl ServerConn {
         if self.is_closed() {
             return;
         }
-        self.bytes_in.add(data.len() as u64);
+        self.traffic.bytes_in.add(data.len() as u64);
         self.frames.push(data);
         while !self.is_closed() {
             match self.frames.next_frame() {
@@ -188,11 +180,11 @@ impl ServerConn {
         if self.is_closed() {
             return;
         }
-        self.bytes_in.add(data.len() as u64);
+        self.traffic.bytes_in.add(data.len() as u64);
         let mut r = Reader::new(data);
         let packet = match read_header(&mut r) {
             Ok((DatagramKind::Commands, seq)) => {
-                self.loss.record(seq);
+                self.traffic.loss.record(seq);
                 CmdPacket::decode(&mut r)
             }
             Ok((DatagramKind::SnapshotFragment, _)) => Err(crate::codec::DecodeError::Invalid("snapshot from a client")),
@@ -290,7 +282,7 @@ impl ServerConn {
     fn send_frame(&mut self, frame: &ServerFrame) {
         let mut out = Vec::new();
         encode_frame(&frame.encode(), &mut out);
-        self.bytes_out.add(out.len() as u64);
+        self.traffic.bytes_out.add(out.len() as u64);
         self.transmits.push_back(Transmit::Stream(out));
     }
 
@@ -348,13 +340,13 @@ impl ServerConn {
         let n = datagrams.len();
         for d in datagrams {
             self.budget.spend(d.len() + DATAGRAM_OVERHEAD);
-            self.bytes_out.add(d.len() as u64);
+            self.traffic.bytes_out.add(d.len() as u64);
             self.transmits.push_back(Transmit::Datagram(d));
         }
         if base.is_none() {
             self.full += 1;
         }
-        self.snapshots.add(1);
+        self.traffic.snapshots.add(1);
         self.last_sent = Some(snapshot.server_tick);
         self.history.push_back(snapshot.clone());
         // Acks only move forward, so nothing older than the ack is a base again.
@@ -378,17 +370,13 @@ impl ServerConn {
     pub fn poll_timeout(&self) -> Option<Instant> {
         match self.phase {
             Phase::Closed => None,
-            Phase::AwaitingHello { since } => Some(self.window.next().min(since + self.config.hello_timeout)),
-            _ => Some(self.window.next()),
+            Phase::AwaitingHello { since } => Some(self.traffic.window.next().min(since + self.config.hello_timeout)),
+            _ => Some(self.traffic.window.next()),
         }
     }
 
     fn roll_windows(&mut self, now: Instant) {
-        if self.window.elapsed(now) {
-            self.loss.roll();
-            self.bytes_in.roll();
-            self.bytes_out.roll();
-            self.snapshots.roll();
+        if self.traffic.roll_if_due(now) {
             self.garbage.roll();
         }
     }
@@ -416,17 +404,13 @@ impl ServerConn {
     /// Counters for `status`.
     pub fn stats(&self) -> ConnStats {
         ConnStats {
-            loss_in: self.loss.loss(),
-            bytes_in_per_s: self.bytes_in.last(),
-            bytes_out_per_s: self.bytes_out.last(),
-            snapshots_per_s: self.snapshots.last() as u32,
             snapshots_rate_limited: self.rate_limited,
             full_snapshots: self.full,
             malformed: self.malformed,
             snapshot_tick: self.acked,
             rate: self.budget.rate(),
             max_datagram: self.max_datagram,
-            ..ConnStats::default()
+            ..self.traffic.stats()
         }
     }
 }
