@@ -398,6 +398,11 @@ impl Match {
         self.last_events.clone()
     }
 
+    /// The objective state of the game type: flags, bases, frozen players, rounds.
+    pub fn mode_state(&self) -> crate::mode::ModeState {
+        crate::mode::mode_state(&self.world)
+    }
+
     /// Every entity a client is shown this tick, sorted by id (for snapshots).
     pub fn entity_views(&mut self) -> Vec<crate::view::EntityView> {
         crate::view::entity_views(&mut self.world)

@@ -21,6 +21,7 @@ pub mod hash;
 pub mod input;
 pub mod items;
 mod lifecycle;
+pub mod mode;
 pub mod movement;
 pub mod movers;
 pub mod pmove;

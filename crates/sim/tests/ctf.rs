@@ -10,6 +10,7 @@ use glam::Vec3;
 use items_support::{HUMAN, origin, run_to, step};
 use quarry_sim::events::GameEvent;
 use quarry_sim::flags::{BLUE_FLAG_BIT, FlagEventKind, RED_FLAG_BIT};
+use quarry_sim::mode::FlagStatus;
 use quarry_sim::rules::{GameType, Phase};
 use quarry_sim::slots::{Slots, Team};
 use quarry_sim::view::ViewKind;
@@ -114,6 +115,11 @@ fn touching_the_enemy_flag_takes_it_and_the_carrier_shows_it() {
     assert!(at.distance(origin(&m, blue)) < 1.0, "the flag follows its carrier");
     assert_eq!(player_powerups(&mut m, blue) & RED_FLAG_BIT, RED_FLAG_BIT);
     assert_eq!(m.own_view(blue).expect("own").powerups & RED_FLAG_BIT, RED_FLAG_BIT);
+    // The mode state says the same: carried by blue, blue's flag still home.
+    let mode = m.mode_state();
+    assert_eq!(mode.carried_by(blue).map(|f| f.team), Some(Team::Red));
+    assert_eq!(mode.flag(Team::Blue).map(|f| f.status), Some(FlagStatus::Home));
+    assert_eq!(mode.base(Team::Red), Some(mode.flag(Team::Red).expect("red flag").home));
     // Touching your own flag at home does nothing.
     let ev = run_to(&mut m, &slots, red, RED_BASE, 4.0, 400);
     assert!(flag_events(&ev).is_empty(), "{:?}", flag_events(&ev));
