@@ -52,6 +52,18 @@ pub struct Settings {
     pub falling_damage: bool,
     /// Largest rewind for lag compensation, in milliseconds.
     pub max_unlag_ms: u32,
+    /// Freeze Tag: how near (units, origin to origin) a teammate must stand to thaw.
+    pub thaw_radius: f32,
+    /// Freeze Tag: seconds a teammate must stand near to thaw a frozen player.
+    pub thaw_time_s: f32,
+    /// Freeze Tag: seconds after which a frozen player thaws by itself; 0 = never.
+    pub auto_thaw_s: f32,
+    /// Freeze Tag and Clan Arena: seconds a round lasts at most; 0 = no limit.
+    pub round_time_limit_s: f32,
+    /// Freeze Tag and Clan Arena: seconds between a round's end and the next.
+    pub round_pause_s: f32,
+    /// Freeze Tag and Clan Arena: rounds won that end the match; 0 = none.
+    pub roundlimit: i32,
 }
 
 impl Default for Settings {
@@ -76,6 +88,12 @@ impl Default for Settings {
             quad_factor: 3.0,
             falling_damage: true,
             max_unlag_ms: 250,
+            thaw_radius: 100.0,
+            thaw_time_s: 3.0,
+            auto_thaw_s: 0.0,
+            round_time_limit_s: 180.0,
+            round_pause_s: 3.0,
+            roundlimit: 10,
         }
     }
 }
@@ -102,6 +120,12 @@ pub struct SimCvars {
     quad_factor: CvarId,
     falling_damage: CvarId,
     max_unlag: CvarId,
+    thaw_radius: CvarId,
+    thaw_time: CvarId,
+    auto_thaw: CvarId,
+    round_time_limit: CvarId,
+    round_pause: CvarId,
+    roundlimit: CvarId,
     /// `sv_maxclients`: client slots (latched).
     pub maxclients: CvarId,
 }
@@ -115,10 +139,10 @@ impl SimCvars {
         let si = CvarFlags::SERVER_INFO;
         Ok(Self {
             maxclients: reg(CvarDef::int("sv_maxclients", 16, 1, crate::slots::MAX_SLOTS as i64, "client slots, humans and bots together (latched: next map)").flags(CvarFlags::LATCHED | si))?,
-            gametype: reg(CvarDef::enumeration("g_gametype", d.gametype.name(), GameType::NAMES, "game type: ffa, duel, tdm or ctf (latched: next map)").flags(CvarFlags::LATCHED | si))?,
-            fraglimit: reg(CvarDef::int("fraglimit", i64::from(d.fraglimit), 0, 9999, "frags (team score in TDM) that end the match; 0 = no limit; CTF ends on capturelimit instead").flags(si))?,
+            gametype: reg(CvarDef::enumeration("g_gametype", d.gametype.name(), GameType::NAMES, "game type: ffa, duel, tdm, ctf, 1fctf (one flag), ft (freeze tag) or ca (clan arena) (latched: next map)").flags(CvarFlags::LATCHED | si))?,
+            fraglimit: reg(CvarDef::int("fraglimit", i64::from(d.fraglimit), 0, 9999, "frags (team score in TDM) that end the match; 0 = no limit; CTF and one flag end on capturelimit, freeze tag and clan arena on roundlimit instead").flags(si))?,
             timelimit: reg(CvarDef::float("timelimit", f64::from(d.timelimit_min), 0.0, 1440.0, "minutes of live play that end the match; 0 = no limit").flags(si))?,
-            capturelimit: reg(CvarDef::int("capturelimit", i64::from(d.capturelimit), 0, 9999, "flag captures that end a CTF match (fraglimit does not apply to CTF); 0 = no limit").flags(si))?,
+            capturelimit: reg(CvarDef::int("capturelimit", i64::from(d.capturelimit), 0, 9999, "flag captures that end a CTF or one flag match (fraglimit does not apply to them); 0 = no limit").flags(si))?,
             flag_return: reg(CvarDef::float("g_flagReturnTime", f64::from(d.flag_return_s), 0.0, 600.0, "seconds a dropped flag lies in the field before it returns to its base"))?,
             warmup: reg(CvarDef::bool("g_warmup", d.warmup, "wait for enough players, then count down before the match goes live"))?,
             countdown: reg(CvarDef::float("g_countdown", f64::from(d.countdown_s), 0.0, 60.0, "seconds of countdown before the match goes live"))?,
@@ -133,6 +157,12 @@ impl SimCvars {
             quad_factor: reg(CvarDef::float("g_quadFactor", f64::from(d.quad_factor), 1.0, 10.0, "damage multiplier of quad damage"))?,
             falling_damage: reg(CvarDef::bool("g_fallingDamage", d.falling_damage, "falling from a height hurts"))?,
             max_unlag: reg(CvarDef::int("sv_maxUnlag", i64::from(d.max_unlag_ms), 0, 1000, "largest lag-compensation rewind for remote players' hitscan, in milliseconds"))?,
+            thaw_radius: reg(CvarDef::float("g_thawRadius", f64::from(d.thaw_radius), 0.0, 1000.0, "freeze tag: units from a frozen teammate within which you thaw them"))?,
+            thaw_time: reg(CvarDef::float("g_thawTime", f64::from(d.thaw_time_s), 0.0, 60.0, "freeze tag: seconds a teammate must stay within g_thawRadius to thaw a frozen player (progress is kept while nobody is near)"))?,
+            auto_thaw: reg(CvarDef::float("g_autoThawTime", f64::from(d.auto_thaw_s), 0.0, 600.0, "freeze tag: seconds after which a frozen player thaws by itself; 0 = never"))?,
+            round_time_limit: reg(CvarDef::float("g_roundTimeLimit", f64::from(d.round_time_limit_s), 0.0, 3600.0, "freeze tag and clan arena: seconds a round lasts at most (then more players standing wins; clan arena then more health); 0 = no limit").flags(si))?,
+            round_pause: reg(CvarDef::float("g_roundPause", f64::from(d.round_pause_s), 0.0, 60.0, "freeze tag and clan arena: seconds between the end of a round and the next"))?,
+            roundlimit: reg(CvarDef::int("roundlimit", i64::from(d.roundlimit), 0, 999, "freeze tag and clan arena: rounds a team must win to end the match; 0 = no limit").flags(si))?,
             movement,
         })
     }
@@ -160,6 +190,12 @@ impl SimCvars {
             quad_factor: f(self.quad_factor),
             falling_damage: cvars.bool(self.falling_damage),
             max_unlag_ms: cvars.int(self.max_unlag) as u32,
+            thaw_radius: f(self.thaw_radius),
+            thaw_time_s: f(self.thaw_time),
+            auto_thaw_s: f(self.auto_thaw),
+            round_time_limit_s: f(self.round_time_limit),
+            round_pause_s: f(self.round_pause),
+            roundlimit: cvars.int(self.roundlimit) as i32,
         }
     }
 }

@@ -49,10 +49,12 @@ pub struct SpawnSpot {
 }
 
 fn spawn_kind_allowed(kind: SpawnKind, gametype: GameType, team: Team, initial: bool) -> bool {
-    // Deathmatch and team deathmatch use the deathmatch spots; CTF uses its
-    // team's spots: the initial ones at match start, the respawn ones after.
+    // Deathmatch, team deathmatch, Freeze Tag and Clan Arena use the
+    // deathmatch spots (on a map without them every spot is a fallback); CTF
+    // and One Flag use the team's spots: the initial ones at match start,
+    // the respawn ones after.
     match gametype {
-        GameType::Ctf => {
+        GameType::Ctf | GameType::OneFlag => {
             let mine = match team {
                 Team::Red => quarry_map::Team::Red,
                 Team::Blue => quarry_map::Team::Blue,
@@ -60,7 +62,7 @@ fn spawn_kind_allowed(kind: SpawnKind, gametype: GameType, team: Team, initial: 
             };
             matches!(kind, SpawnKind::Team { team: t, initial: i } if t == mine && i == initial)
         }
-        GameType::Ffa | GameType::Duel | GameType::Tdm => matches!(kind, SpawnKind::Deathmatch | SpawnKind::Start),
+        GameType::Ffa | GameType::Duel | GameType::Tdm | GameType::FreezeTag | GameType::ClanArena => matches!(kind, SpawnKind::Deathmatch | SpawnKind::Start),
     }
 }
 

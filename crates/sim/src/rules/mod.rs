@@ -1,6 +1,8 @@
 //! Game types and the match life cycle: warmup, countdown, live play,
 //! intermission. Team placement and balance, Duel's queue, frag and time
-//! limits. Per-type specifics live in `duel.rs` and `teams.rs`; CTF's flags are in [`crate::flags`].
+//! limits. Per-type specifics live in `duel.rs` and `teams.rs`; CTF's and One
+//! Flag's flags are in [`crate::flags`], rounds, Freeze Tag and Clan Arena in
+//! [`crate::modes`].
 
 mod duel;
 mod phase;
@@ -21,11 +23,17 @@ pub enum GameType {
     Tdm,
     /// Capture the flag, red against blue.
     Ctf,
+    /// One Flag CTF: one neutral flag, captured at the enemy base.
+    OneFlag,
+    /// Freeze Tag: the killed freeze until a teammate thaws them; rounds.
+    FreezeTag,
+    /// Clan Arena: rounds, full loadout, no pickups, the dead wait.
+    ClanArena,
 }
 
 impl GameType {
     /// Cvar names of the game types, in order.
-    pub const NAMES: &'static [&'static str] = &["ffa", "duel", "tdm", "ctf"];
+    pub const NAMES: &'static [&'static str] = &["ffa", "duel", "tdm", "ctf", "1fctf", "oneflag", "ft", "freeze", "ca"];
 
     /// The cvar name.
     pub fn name(self) -> &'static str {
@@ -34,6 +42,9 @@ impl GameType {
             Self::Duel => "duel",
             Self::Tdm => "tdm",
             Self::Ctf => "ctf",
+            Self::OneFlag => "1fctf",
+            Self::FreezeTag => "ft",
+            Self::ClanArena => "ca",
         }
     }
 
@@ -44,13 +55,26 @@ impl GameType {
             "duel" | "tourney" => Some(Self::Duel),
             "tdm" | "team" => Some(Self::Tdm),
             "ctf" => Some(Self::Ctf),
+            "1fctf" | "oneflag" => Some(Self::OneFlag),
+            "ft" | "freeze" | "freezetag" => Some(Self::FreezeTag),
+            "ca" | "clanarena" => Some(Self::ClanArena),
             _ => None,
         }
     }
 
     /// Whether players are on red and blue teams.
     pub fn is_team_game(self) -> bool {
-        matches!(self, Self::Tdm | Self::Ctf)
+        matches!(self, Self::Tdm | Self::Ctf | Self::OneFlag | Self::FreezeTag | Self::ClanArena)
+    }
+
+    /// Whether the match is played in rounds (Freeze Tag, Clan Arena).
+    pub fn is_round_based(self) -> bool {
+        matches!(self, Self::FreezeTag | Self::ClanArena)
+    }
+
+    /// Whether the game type has flags (CTF, One Flag).
+    pub fn has_flags(self) -> bool {
+        matches!(self, Self::Ctf | Self::OneFlag)
     }
 
     /// The fewest players (in play, not spectating) for the match to start.
@@ -58,7 +82,8 @@ impl GameType {
         2
     }
 
-    /// Whether kills change the team score (TDM); in CTF only captures do.
+    /// Whether kills change the team score (TDM); in CTF and One Flag only
+    /// captures do, in Freeze Tag and Clan Arena only won rounds.
     pub fn frags_score_for_team(self) -> bool {
         matches!(self, Self::Tdm)
     }

@@ -51,7 +51,7 @@ pub fn choose_team(
             let playing = slots.iter().filter(|(_, s)| s.team == Team::Free).count();
             if playing < 2 { Team::Free } else { Team::Spectator }
         }
-        GameType::Tdm | GameType::Ctf => {
+        GameType::Tdm | GameType::Ctf | GameType::OneFlag | GameType::FreezeTag | GameType::ClanArena => {
             let (red, blue) = team_counts(slots);
             if let Some(pref @ (Team::Red | Team::Blue)) = preference {
                 let (mine, theirs) = if pref == Team::Red { (red, blue) } else { (blue, red) };
@@ -82,7 +82,7 @@ pub fn check_team_change(
             let playing = slots.iter().filter(|(_, s)| s.team == Team::Free && s.state == SlotState::InGame).count();
             if from == Team::Free || playing < 2 { Ok(()) } else { Err(TeamChangeError::DuelFull) }
         }
-        (GameType::Tdm | GameType::Ctf, Team::Red | Team::Blue) => {
+        (GameType::Tdm | GameType::Ctf | GameType::OneFlag | GameType::FreezeTag | GameType::ClanArena, Team::Red | Team::Blue) => {
             if !force_balance {
                 return Ok(());
             }
