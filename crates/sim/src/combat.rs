@@ -104,6 +104,11 @@ fn apply_one(world: &mut World, settings: &Settings, tick: u32, req: DamageReque
     if teammates && !settings.friendly_fire {
         return;
     }
+    if gametype == crate::rules::GameType::ClanArena
+        && crate::modes::clan_arena::ignores_damage(req.attacker == Some(req.target), req.means)
+    {
+        return;
+    }
     if req.attacker == Some(req.target) {
         amount *= SELF_DAMAGE_SCALE;
     }
@@ -161,6 +166,7 @@ pub fn kill(world: &mut World, victim: SlotId, killer: Option<SlotId>, means: Me
     if let Some(mut body) = world.get_mut::<Body>(e) {
         body.0.dead = true;
     }
+    crate::modes::freeze::on_kill(world, victim, killer.filter(|k| *k != victim), means, tick);
     let counts = world.resource::<RulesState>().phase.counts();
     let gametype = world.resource::<RulesState>().gametype;
     let team_delta;

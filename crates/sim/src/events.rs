@@ -148,6 +148,34 @@ pub enum GameEvent {
         /// flag that returned by timeout.
         slot: Option<SlotId>,
     },
+    /// A player froze instead of dying (Freeze Tag).
+    Frozen {
+        /// Who froze.
+        slot: SlotId,
+        /// Who froze them (the killer); `None` for the world or a suicide.
+        by: Option<SlotId>,
+    },
+    /// A frozen player thawed (Freeze Tag).
+    Thawed {
+        /// Who thawed.
+        slot: SlotId,
+        /// The teammate who thawed them; `None` for an automatic thaw.
+        by: Option<SlotId>,
+    },
+    /// A round began (Freeze Tag, Clan Arena).
+    RoundStart {
+        /// Round number, from 1.
+        number: u32,
+    },
+    /// A round ended (Freeze Tag, Clan Arena).
+    RoundEnd {
+        /// Round number.
+        number: u32,
+        /// The team that won it; `None` for a draw.
+        winner: Option<Team>,
+        /// How it ended.
+        reason: crate::modes::RoundEndReason,
+    },
     /// The match phase changed.
     Phase {
         /// The new phase.

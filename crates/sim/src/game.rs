@@ -74,18 +74,25 @@ pub struct Match {
 
 impl Match {
     /// Whether `map` can host a match of `gametype` (spawn points; both
-    /// flags for CTF). [`Match::new`] checks the same; a server checks first
+    /// flags for CTF; the neutral flag and both team flags for One Flag). [`Match::new`] checks the same; a server checks first
     /// so a refused map change leaves the running match untouched.
     pub fn check_hostable(map: &LoadedMap, gametype: GameType) -> Result<(), MatchError> {
         map.check_playable().map_err(|reason| MatchError::NotPlayable { map: map.name().to_owned(), reason })?;
-        if gametype == GameType::Ctf {
-            let missing = crate::flags::missing_flags(map);
+        if gametype.has_flags() {
+            let mut missing: Vec<&str> = crate::flags::missing_flags(map).iter().map(|t| t.name()).collect();
+            if gametype == GameType::OneFlag && crate::flags::map_neutral_flag(map).is_none() {
+                missing.push("neutral");
+            }
             if !missing.is_empty() {
-                let names: Vec<&str> = missing.iter().map(|t| t.name()).collect();
+                let needed = if gametype == GameType::OneFlag {
+                    "team_CTF_neutralflag, and team_CTF_redflag and team_CTF_blueflag as bases, are all needed"
+                } else {
+                    "team_CTF_redflag and team_CTF_blueflag are both needed"
+                };
                 return Err(MatchError::GameTypeUnsupported {
                     map: map.name().to_owned(),
-                    gametype: GameType::Ctf.name(),
-                    reason: format!("no {} flag (team_CTF_redflag and team_CTF_blueflag are both needed)", names.join(" or ")),
+                    gametype: gametype.name(),
+                    reason: format!("no {} flag ({needed})", missing.join(" or ")),
                 });
             }
         }
@@ -403,6 +410,12 @@ impl Match {
         crate::mode::mode_state(&self.world)
     }
 
+    /// What the objective modes counted this match: rounds and how they
+    /// ended, thaws, captures and returns, per team.
+    pub fn mode_stats(&self) -> crate::modes::ModeStats {
+        self.world.get_resource::<crate::modes::ModeStats>().cloned().unwrap_or_default()
+    }
+
     /// Every entity a client is shown this tick, sorted by id (for snapshots).
     pub fn entity_views(&mut self) -> Vec<crate::view::EntityView> {
         crate::view::entity_views(&mut self.world)
@@ -503,14 +516,21 @@ impl std::fmt::Display for Scoreboard {
         if let Some(reason) = &self.end_reason {
             writeln!(f, "{reason}")?;
         }
-        let ctf = self.gametype == GameType::Ctf;
+        let ctf = self.gametype.has_flags();
+        let ft = self.gametype == GameType::FreezeTag;
         if ctf {
             write!(f, "{:>4} {:>4} {:>4} {:>4} ", "caps", "ret", "ast", "def")?;
+        }
+        if ft {
+            write!(f, "{:>5} ", "thaws")?;
         }
         writeln!(f, "{:>5} {:>6} {:>5}  {:<6} name", "frags", "deaths", "acc%", "team")?;
         for r in &self.rows {
             if ctf {
                 write!(f, "{:>4} {:>4} {:>4} {:>4} ", r.score.captures, r.score.returns, r.score.assists, r.score.defends)?;
+            }
+            if ft {
+                write!(f, "{:>5} ", r.score.thaws)?;
             }
             let acc = if r.score.shots > 0 { 100.0 * r.score.hits as f32 / r.score.shots as f32 } else { 0.0 };
             writeln!(

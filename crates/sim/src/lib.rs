@@ -22,6 +22,7 @@ pub mod input;
 pub mod items;
 mod lifecycle;
 pub mod mode;
+pub mod modes;
 pub mod movement;
 pub mod movers;
 pub mod pmove;
@@ -98,4 +99,5 @@ fn install_modules(world: &mut World, schedule: &mut Schedule, data: &GameData) 
     triggers::install(world, schedule);
     movers::install(world, schedule);
     flags::install(world, schedule);
+    modes::install(world, schedule);
 }

@@ -46,6 +46,8 @@ pub(crate) fn respawn_players(world: &mut World) {
         .map(|(id, s)| (id, s.entity, s.team))
         .collect();
     let allows_play = world.resource::<RulesState>().phase.allows_play();
+    // A live round (Freeze Tag, Clan Arena): nobody (re)spawns until the next.
+    let hold = crate::modes::rounds::holds_respawn(world);
     for (slot, entity, team) in plan {
         if team == Team::Spectator {
             if let Some(e) = entity {
@@ -57,13 +59,16 @@ pub(crate) fn respawn_players(world: &mut World) {
             continue;
         }
         let Some(e) = entity else {
-            if allows_play {
+            if allows_play && (respawn_all || !hold) {
                 crate::spawn::spawn_player(world, slot);
             }
             continue;
         };
         if respawn_all {
             crate::spawn::spawn_player(world, slot);
+            continue;
+        }
+        if hold {
             continue;
         }
         let Some(Life::Dead { tick: died }) = world.get::<Life>(e).copied() else { continue };

@@ -9,9 +9,13 @@
 use bevy_ecs::prelude::*;
 use glam::Vec3;
 
-use crate::flags::{Flag, FlagState};
+use crate::clock::MatchClock;
+use crate::components::Player;
+use crate::flags::{Flag, FlagBases, FlagState};
+use crate::modes::{Frozen, RoundState};
+use crate::settings::Settings;
 use crate::rules::{GameType, RulesState};
-use crate::slots::{SlotId, Team};
+use crate::slots::{SlotId, Slots, Team};
 
 /// Where a flag is, as observers see it.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -125,6 +129,26 @@ pub(crate) fn mode_state(world: &World) -> ModeState {
         flags.push(FlagInfo { team: f.team, home: f.base, origin: f.origin, status });
     }
     flags.sort_by_key(|f| f.team);
-    let bases = flags.iter().filter(|f| f.team != Team::Free).map(|f| (f.team, f.home)).collect();
-    ModeState { gametype, flags, bases, frozen: Vec::new(), round: None }
+    let bases = world.get_resource::<FlagBases>().map(|b| b.0.clone()).unwrap_or_default();
+    let (settings, clock) = (world.resource::<Settings>(), world.resource::<MatchClock>());
+    let need = crate::modes::freeze::thaw_ticks(settings, clock);
+    let slots = world.resource::<Slots>();
+    let mut frozen = Vec::new();
+    let frozen_query = world.try_query::<(&Player, &crate::components::Body, &Frozen)>();
+    for (p, body, f) in frozen_query.iter().flat_map(|q| q.iter_manual(world)) {
+        let team = slots.get(p.slot).map_or(Team::Free, |s| s.team);
+        frozen.push(FrozenInfo { slot: p.slot, team, origin: body.0.origin, thaw: f.share(need) });
+    }
+    frozen.sort_by_key(|f| f.slot);
+    let round = world.get_resource::<RoundState>().map(|r| {
+        let t = crate::modes::rounds::tally(world);
+        RoundInfo {
+            number: r.number,
+            live: r.live,
+            ends_at: crate::modes::rounds::round_ends_at(r, settings, clock),
+            standing: t.standing,
+            wins: r.wins,
+        }
+    });
+    ModeState { gametype, flags, bases, frozen, round }
 }

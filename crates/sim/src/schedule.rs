@@ -57,6 +57,8 @@ pub enum HashSystems {
     Movers,
     /// CTF flags.
     Flags,
+    /// Rounds and frozen players (Freeze Tag, Clan Arena).
+    Modes,
     /// The hash is finished.
     Finish,
 }
@@ -79,7 +81,7 @@ pub fn build_schedule() -> Schedule {
     schedule.add_systems(crate::rules::update_phase.in_set(Rules));
     {
         use HashSystems as H;
-        schedule.configure_sets((H::Begin, H::Weapons, H::Items, H::Triggers, H::Movers, H::Flags, H::Finish).chain().in_set(Hash));
+        schedule.configure_sets((H::Begin, H::Weapons, H::Items, H::Triggers, H::Movers, H::Flags, H::Modes, H::Finish).chain().in_set(Hash));
     }
     schedule.add_systems(crate::hash::begin_hash.in_set(HashSystems::Begin));
     schedule.add_systems(crate::hash::finish_hash.in_set(HashSystems::Finish));

@@ -120,6 +120,8 @@ pub struct ScoreCard {
     pub assists: u32,
     /// Enemy carriers, or enemies near your flag or carrier, killed (CTF).
     pub defends: u32,
+    /// Frozen teammates thawed (Freeze Tag).
+    pub thaws: u32,
 }
 
 /// One occupied slot.

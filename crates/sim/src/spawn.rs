@@ -162,10 +162,16 @@ pub fn spawn_player(world: &mut World, slot: SlotId) -> bool {
     let max = 100 * handicap / 100;
     let loadout = world.resource::<SpawnLoadout>().0;
     let body = Body(MoveState::spawned(spot.origin, spot.yaw));
+    // Clan Arena: no bonus to decay, full armor (see `modes::clan_arena`).
+    let (hp, armor) = if gametype == GameType::ClanArena {
+        (crate::modes::clan_arena::CA_HEALTH * handicap / 100, crate::modes::clan_arena::CA_ARMOR)
+    } else {
+        (max + SPAWN_HEALTH_BONUS, 0)
+    };
     let components = (
         body,
-        Health { hp: max + SPAWN_HEALTH_BONUS, max },
-        Armor::default(),
+        Health { hp, max },
+        Armor { points: armor },
         Life::Alive,
         Powerups::default(),
         Inventory { ready_tick: tick, ..loadout },
@@ -175,6 +181,7 @@ pub fn spawn_player(world: &mut World, slot: SlotId) -> bool {
     match existing.and_then(|e| world.get_entity_mut(e).ok()) {
         Some(mut e) => {
             e.insert(components);
+            e.remove::<crate::modes::Frozen>();
         }
         None => {
             let id = world.resource_mut::<NetIds>().next_id();

@@ -7,7 +7,7 @@ use bevy_ecs::prelude::*;
 use glam::Vec3;
 
 use crate::components::{Armor, Body, Health, Inventory, Life, NetId, Player, Powerups};
-use crate::flags::{BLUE_FLAG_BIT, CarriesFlag, Flag, FlagState, RED_FLAG_BIT};
+use crate::flags::{BLUE_FLAG_BIT, CarriesFlag, Flag, FlagState, NEUTRAL_FLAG_BIT, RED_FLAG_BIT};
 use crate::items::drop::Dropped;
 use crate::items::{Item, ItemSpawn};
 use crate::movers::Mover;
@@ -71,7 +71,8 @@ pub struct EntityView {
     /// Weapon in hand (players) or weapon that fired it (projectiles).
     pub weapon: u8,
     /// Powerup bits (players): 1 quad, 2 haste, 4 regen, 8 invisibility,
-    /// 16 carries the red flag, 32 carries the blue flag (CTF).
+    /// 16 carries the red flag, 32 carries the blue flag (CTF), 64 carries
+    /// the neutral flag (One Flag).
     pub powerups: u8,
 }
 
@@ -105,7 +106,8 @@ pub struct OwnView {
 fn flag_bits(flag: Option<&CarriesFlag>) -> u8 {
     match flag {
         Some(CarriesFlag(Team::Red)) => RED_FLAG_BIT,
-        Some(CarriesFlag(_)) => BLUE_FLAG_BIT,
+        Some(CarriesFlag(Team::Blue)) => BLUE_FLAG_BIT,
+        Some(CarriesFlag(_)) => NEUTRAL_FLAG_BIT,
         None => 0,
     }
 }

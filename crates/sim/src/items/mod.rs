@@ -168,7 +168,10 @@ pub fn install(world: &mut World, schedule: &mut Schedule, table: &ItemTable, we
         .collect();
     world.insert_resource(ItemCatalog { rules: table.rules.clone(), weapon_items, reset_for: None });
     world.init_resource::<drop::HandledDeaths>();
-    spawn_map_items(world, table, weapons);
+    // Clan Arena has no pickups: everyone spawns with everything.
+    if world.resource::<crate::rules::RulesState>().gametype != crate::rules::GameType::ClanArena {
+        spawn_map_items(world, table, weapons);
+    }
     schedule.add_systems(
         (respawn::respawn_items, drop::move_dropped, pickup::touch_items).chain().in_set(SimSystems::Items),
     );

@@ -161,11 +161,17 @@ fn limit_reached(
     if rules.gametype == GameType::Duel && players < 2 {
         return Some("Duel forfeited: the opponent left.".into());
     }
-    if rules.gametype == GameType::Ctf {
+    if rules.gametype.has_flags() {
         let (r, b) = rules.team_scores;
         if settings.capturelimit > 0 && (r >= settings.capturelimit || b >= settings.capturelimit) {
             let winner = if r > b { "Red" } else { "Blue" };
             return Some(format!("Capturelimit hit. {winner} team wins {}-{}.", r.max(b), r.min(b)));
+        }
+    } else if rules.gametype.is_round_based() {
+        let (r, b) = rules.team_scores;
+        if settings.roundlimit > 0 && (r >= settings.roundlimit || b >= settings.roundlimit) {
+            let winner = if r > b { "Red" } else { "Blue" };
+            return Some(format!("Roundlimit hit. {winner} team wins {}-{}.", r.max(b), r.min(b)));
         }
     } else if settings.fraglimit > 0 {
         if rules.gametype.is_team_game() {

@@ -260,6 +260,23 @@ impl WeaponTable {
         inv
     }
 
+    /// Every weapon of the table at its `max_ammo`, the best in hand: the
+    /// Clan Arena loadout.
+    pub fn full_inventory(&self) -> Inventory {
+        let mut inv = Inventory::default();
+        for d in self.defs.iter() {
+            if usize::from(d.number) >= crate::components::MAX_WEAPONS {
+                continue;
+            }
+            inv.weapons |= 1 << d.number;
+            if let Some(a) = inv.ammo.get_mut(usize::from(d.number)) {
+                *a = d.max_ammo;
+            }
+        }
+        inv.current = self.best_available(&inv).unwrap_or(0);
+        inv
+    }
+
     /// The built-in Quake 3 (1.32 `g_weapon.c`, `bg_pmove.c`, `bg_misc.c`)
     /// table; `config/weapons.toml` ships the same numbers.
     pub fn quake3() -> Self {

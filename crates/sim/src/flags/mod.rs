@@ -11,7 +11,12 @@
 //! an assist; killing the enemy carrier, or an enemy near your own flag or
 //! your own carrier, is a defend.
 //!
-//! The flag entities exist only in CTF. They show in entity views as items
+//! One Flag ([`one_flag`]): one neutral flag (`team_CTF_neutralflag`) at
+//! its stand; the team flag entities are only bases (not items). Anyone
+//! takes the neutral flag by touch, home or dropped; its carrier captures
+//! by touching the *enemy* base; dropped, it returns only by timeout.
+//!
+//! The flag entities exist only in CTF and One Flag. They show in entity views as items
 //! with the flag's class name (available while not carried, `dropped` while
 //! lying in the field); a carrier's player view has the flag's powerup bit
 //! ([`RED_FLAG_BIT`], [`BLUE_FLAG_BIT`]), as Quake 3's `PW_REDFLAG`.
@@ -32,10 +37,15 @@ use crate::settings::Settings;
 use crate::slots::{SlotId, Slots, Team};
 use crate::spawn::NetIds;
 
+mod one_flag;
+
 /// Powerup bit of a player carrying the red flag.
 pub const RED_FLAG_BIT: u8 = 1 << 4;
 /// Powerup bit of a player carrying the blue flag.
 pub const BLUE_FLAG_BIT: u8 = 1 << 5;
+/// Powerup bit of a player carrying the neutral flag (One Flag), as Quake 3
+/// Team Arena's `PW_NEUTRALFLAG`.
+pub const NEUTRAL_FLAG_BIT: u8 = 1 << 6;
 /// Half-extents of a flag's touch box (Quake 3 flags use the item box, 15).
 pub const FLAG_HALF: Vec3 = Vec3::new(15.0, 15.0, 15.0);
 /// A return or carrier frag this recent before a capture earns an assist.
@@ -61,7 +71,7 @@ pub enum FlagEventKind {
 
 /// The line players read for a flag event, e.g. "Rook captured the blue flag."
 pub fn flag_line(kind: FlagEventKind, team: Team, who: Option<&str>) -> String {
-    let flag = format!("the {} flag", team.name());
+    let flag = if team == Team::Free { "the flag".to_owned() } else { format!("the {} flag", team.name()) };
     match (kind, who) {
         (FlagEventKind::Taken, Some(w)) => format!("{w} took {flag}."),
         (FlagEventKind::Dropped, Some(w)) => format!("{w} dropped {flag}."),
@@ -109,7 +119,11 @@ pub struct Flag {
 impl Flag {
     /// The entity class name of a team's flag.
     pub fn classname(team: Team) -> &'static str {
-        if team == Team::Red { "team_CTF_redflag" } else { "team_CTF_blueflag" }
+        match team {
+            Team::Red => "team_CTF_redflag",
+            Team::Blue => "team_CTF_blueflag",
+            _ => "team_CTF_neutralflag",
+        }
     }
 }
 
@@ -126,6 +140,26 @@ pub struct CtfState {
     pub last_carrier_frag: BTreeMap<SlotId, u32>,
     /// The tick play went live that the flags were last reset for.
     pub reset_for: Option<u32>,
+}
+
+/// Where each team scores: its flag stand (CTF), the stand the neutral
+/// flag is brought to by the *other* team (One Flag). Set at install.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct FlagBases(pub Vec<(Team, Vec3)>);
+
+impl FlagBases {
+    /// The base of `team`.
+    pub fn base(&self, team: Team) -> Option<Vec3> {
+        self.0.iter().find(|b| b.0 == team).map(|b| b.1)
+    }
+}
+
+/// The neutral flag's stand (`team_CTF_neutralflag`), if the map has one.
+pub fn map_neutral_flag(map: &LoadedMap) -> Option<Vec3> {
+    map.entities().iter().find_map(|e| match (&e.kind, e.origin) {
+        (EntityKind::Flag(quarry_map::Team::Neutral), Some(o)) => Some(o),
+        _ => None,
+    })
 }
 
 /// The flag bases a map has: `(team, origin)` of red and blue flags.
@@ -146,9 +180,11 @@ pub fn missing_flags(map: &LoadedMap) -> Vec<Team> {
     [Team::Red, Team::Blue].into_iter().filter(|t| !flags.iter().any(|(f, _)| f == t)).collect()
 }
 
-/// Adds the flags (in CTF only) and their systems to a new match.
+/// Adds the flags (CTF: red and blue; One Flag: the neutral one, with the
+/// team flags as bases) and their systems to a new match.
 pub fn install(world: &mut World, schedule: &mut Schedule) {
-    if world.resource::<RulesState>().gametype != GameType::Ctf {
+    let gametype = world.resource::<RulesState>().gametype;
+    if !gametype.has_flags() {
         return;
     }
     world.insert_resource(CtfState::default());
@@ -165,7 +201,15 @@ pub fn install(world: &mut World, schedule: &mut Schedule) {
         }
         seen
     };
-    for (team, base) in bases {
+    world.insert_resource(FlagBases(bases.clone()));
+    let flags = if gametype == GameType::OneFlag {
+        let map = &world.resource::<MapRes>().0;
+        let stand = map_neutral_flag(map).map(|o| crate::items::drop_to_floor(map.world(), o, FLAG_HALF));
+        stand.map(|at| (Team::Free, at)).into_iter().collect()
+    } else {
+        bases
+    };
+    for (team, base) in flags {
         let id = world.resource_mut::<NetIds>().next_id();
         world.spawn((id, Flag { team, base, origin: base, state: FlagState::Home }));
     }
@@ -258,6 +302,9 @@ pub fn update_flags(world: &mut World) {
             && tick >= return_at
         {
             send_home(world, *e);
+            if phase.counts() {
+                world.resource_mut::<crate::modes::ModeStats>().flag_timeouts += 1;
+            }
             world.write_message(GameEvent::Flag { kind: FlagEventKind::Returned, team: flag.team, slot: None });
         }
     }
@@ -272,6 +319,10 @@ pub fn update_flags(world: &mut World) {
     for (slot, body, origin) in players {
         let team = world.resource::<Slots>().get(slot).map_or(Team::Spectator, |s| s.team);
         if !matches!(team, Team::Red | Team::Blue) {
+            continue;
+        }
+        if world.resource::<RulesState>().gametype == GameType::OneFlag {
+            one_flag::touch(world, &flags, one_flag::Toucher { slot, body, origin, team }, phase, clock);
             continue;
         }
         for (_, e) in &flags {
@@ -292,10 +343,11 @@ pub fn update_flags(world: &mut World) {
             } else if matches!(flag.state, FlagState::Dropped { .. }) {
                 send_home(world, *e);
                 world.resource_mut::<CtfState>().last_return.insert(slot, tick);
-                if phase.counts()
-                    && let Some(s) = world.resource_mut::<Slots>().get_mut(slot)
-                {
-                    s.score.returns += 1;
+                if phase.counts() {
+                    if let Some(s) = world.resource_mut::<Slots>().get_mut(slot) {
+                        s.score.returns += 1;
+                    }
+                    crate::modes::stats::bump(world, team, |t| &mut t.returns);
                 }
                 world.write_message(GameEvent::Flag { kind: FlagEventKind::Returned, team: flag.team, slot: Some(slot) });
             } else if let Some(CarriesFlag(enemy)) = carrying {
@@ -333,6 +385,7 @@ fn capture(world: &mut World, slot: SlotId, team: Team, enemy: Team, tick: u32, 
             Team::Red => rules.team_scores.0 += 1,
             _ => rules.team_scores.1 += 1,
         }
+        crate::modes::stats::bump(world, team, |t| &mut t.captures);
     }
     world.write_message(GameEvent::Flag { kind: FlagEventKind::Captured, team: enemy, slot: Some(slot) });
 }
@@ -353,15 +406,28 @@ pub(crate) fn on_kill(world: &mut World, victim: SlotId, killer: SlotId, tick: u
     let victim_at = world.get::<Body>(ve).map_or(Vec3::ZERO, |b| b.0.origin);
     let killer_at = world.get::<Body>(ke).map_or(Vec3::ZERO, |b| b.0.origin);
     let carrier = world.get::<CarriesFlag>(ve).is_some();
-    let own_flag = world.query::<&Flag>().iter(world).find(|f| f.team == kteam).map(|f| f.origin);
-    let near_flag = own_flag.is_some_and(|f| f.distance(victim_at) < DEFEND_RADIUS || f.distance(killer_at) < DEFEND_RADIUS);
-    let own_carrier = world
-        .query::<(&Flag,)>()
+    // What the killer's team defends: its flag (CTF) or its base, where the
+    // enemy brings the neutral flag (One Flag).
+    let own_flag = world
+        .query::<&Flag>()
         .iter(world)
-        .find_map(|(f,)| match f.state {
-            FlagState::Carried(c) if f.team == other(kteam) && c != killer => Some(f.origin),
+        .find(|f| f.team == kteam)
+        .map(|f| f.origin)
+        .or_else(|| world.get_resource::<FlagBases>().and_then(|b| b.base(kteam)));
+    let near_flag = own_flag.is_some_and(|f| f.distance(victim_at) < DEFEND_RADIUS || f.distance(killer_at) < DEFEND_RADIUS);
+    let carried: Vec<(SlotId, Vec3)> = world
+        .query::<&Flag>()
+        .iter(world)
+        .filter_map(|f| match f.state {
+            FlagState::Carried(c) => Some((c, f.origin)),
             _ => None,
         })
+        .collect();
+    let slots = world.resource::<Slots>();
+    let own_carrier = carried
+        .iter()
+        .find(|(c, _)| *c != killer && slots.get(*c).map(|s| s.team) == Some(kteam))
+        .map(|(_, o)| *o)
         .is_some_and(|o| o.distance(victim_at) < DEFEND_RADIUS || o.distance(killer_at) < DEFEND_RADIUS);
     if carrier {
         world.resource_mut::<CtfState>().last_carrier_frag.insert(killer, tick);
