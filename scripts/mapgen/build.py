@@ -14,7 +14,7 @@ from .world import carve
 
 POINT_CLASSES = {
     "info_player_deathmatch", "team_CTF_redspawn", "team_CTF_bluespawn",
-    "team_CTF_redflag", "team_CTF_blueflag",
+    "team_CTF_redflag", "team_CTF_blueflag", "team_CTF_neutralflag",
     "item_health_small", "item_health", "item_health_large", "item_health_mega",
     "item_armor_shard", "item_armor_combat", "item_armor_body",
     "weapon_machinegun", "weapon_shotgun", "weapon_grenadelauncher", "weapon_rocketlauncher",

@@ -17,7 +17,7 @@ STEP = 18
 MOVERS = ("func_door", "func_plat", "func_bobbing")
 
 SPAWN_CLASSES = ("info_player_deathmatch", "team_CTF_redspawn", "team_CTF_bluespawn")
-ITEM_PREFIXES = ("item_", "weapon_", "ammo_", "team_CTF_redflag", "team_CTF_blueflag")
+ITEM_PREFIXES = ("item_", "weapon_", "ammo_", "team_CTF_redflag", "team_CTF_blueflag", "team_CTF_neutralflag")
 
 
 class CheckError(Exception):

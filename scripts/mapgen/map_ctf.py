@@ -90,6 +90,9 @@ def build_centre(m: MapBuilder):
     m.point("item_health_mega", 0, 0, f(-80))
     m.point("weapon_rocketlauncher", 0, -448, f(-128))
     m.point("item_armor_shard", 0, 352, f(192))
+    # One Flag's neutral flag: on the mid floor between the plinth and the
+    # rocket launcher, on the mirror plane (the same run from either base).
+    m.point("team_CTF_neutralflag", 0, -288, f(-128))
 
 
 CLASS_MIRROR = {
@@ -120,7 +123,7 @@ def build() -> MapBuilder:
         "upper route: corridor UC (-1472..-512, 256..448, floor 192) -> deck (-512..-256, -128..448, top 192) -> bridge (-256..256, 256..448, top 192) -> blue deck and corridor",
         "junction J (-1344..-1152, -256..256, floor -128, ceiling 352) joins the routes: LT opens into it at floor level, UC 320 above it (a one-way drop)",
         "lower route: tunnel LT (-1472..-512, -448..-256, floor -128) with an alcove (combat armour) -> mid floor (-128) -> blue tunnel",
-        "mid (-512..512, -640..640, floor -128, sky): a 48-unit plinth with ramps and the mega health, the rocket launcher, two pillars",
+        "mid (-512..512, -640..640, floor -128, sky): a 48-unit plinth with ramps and the mega health, the rocket launcher, two pillars, the One Flag neutral flag at (0, -288) on the floor",
         "jump pads: red pad (-448..-320, -576..-448) on the mid floor -> target_position (-384, -48, 280), lands on the red deck at 192; blue mirrored",
     ]
     return m

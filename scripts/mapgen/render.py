@@ -12,6 +12,7 @@ ENTITY_COLOURS = {
     "team_CTF_bluespawn": (90, 140, 255),
     "team_CTF_redflag": (255, 0, 0),
     "team_CTF_blueflag": (0, 60, 255),
+    "team_CTF_neutralflag": (255, 255, 255),
     "item_quad": (255, 0, 255),
     "target_position": (255, 255, 0),
     "misc_teleporter_dest": (200, 80, 255),

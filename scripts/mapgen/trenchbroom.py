@@ -191,6 +191,7 @@ FGD = """\
 
 @PointClass base(Angle) size(-16 -16 -16, 16 16 16) color(255 0 0) = team_CTF_redflag : "Red team's flag (CTF): blue players capture it, red players return it" []
 @PointClass base(Angle) size(-16 -16 -16, 16 16 16) color(0 0 255) = team_CTF_blueflag : "Blue team's flag (CTF): red players capture it, blue players return it" []
+@PointClass base(Angle) size(-16 -16 -16, 16 16 16) color(255 255 255) = team_CTF_neutralflag : "Neutral flag (One Flag CTF): either team takes it and captures it at the enemy base" []
 
 // ---------------------------------------------------------------- health and armour
 
