@@ -33,8 +33,12 @@ fn random_cmd(rng: &mut rand_pcg::Pcg32) -> UserCmd {
 }
 
 fn play(seed: u64, players: usize, ticks: u32) -> Vec<u64> {
-    let settings = Settings { warmup: false, timelimit_min: 0.0, fraglimit: 0, ..Settings::default() };
-    let mut m = Match::new(shipped_map("q_dm1.map"), &GameData::default(), settings, seed, Slots::new(16), 60).expect("match");
+    play_on("q_dm1.map", quarry_sim::rules::GameType::Ffa, seed, players, ticks)
+}
+
+fn play_on(map: &str, gametype: quarry_sim::rules::GameType, seed: u64, players: usize, ticks: u32) -> Vec<u64> {
+    let settings = Settings { gametype, warmup: false, timelimit_min: 0.0, fraglimit: 0, thaw_time_s: 0.5, round_pause_s: 0.5, ..Settings::default() };
+    let mut m = Match::new(shipped_map(map), &GameData::default(), settings, seed, Slots::new(16), 60).expect("match");
     let slots: Vec<_> = (0..players).map(|i| support::join(&mut m, &format!("p{i}"), ClientKind::Bot)).collect();
     let mut input = rand_pcg::Pcg32::seed_from_u64(99);
     let mut hashes = Vec::new();
@@ -69,4 +73,17 @@ fn a_different_seed_gives_a_different_match() {
     let a = play(7, 8, 120);
     let b = play(8, 8, 120);
     assert_ne!(a.last(), b.last());
+}
+
+/// The objective modes (flags, freezing, thawing, rounds) replay exactly too.
+#[test]
+fn objective_modes_replay_exactly() {
+    use quarry_sim::rules::GameType;
+    for gt in [GameType::OneFlag, GameType::FreezeTag, GameType::ClanArena] {
+        let a = play_on("q_ctf1.map", gt, 5, 6, 900);
+        let b = play_on("q_ctf1.map", gt, 5, 6, 900);
+        if let Some(i) = a.iter().zip(&b).position(|(x, y)| x != y) {
+            panic!("{gt:?}: runs diverged at tick {}", i + 1);
+        }
+    }
 }
