@@ -197,6 +197,15 @@ impl GameHost {
                     let who = slot.and_then(|s| game.slots().get(s)).map(|s| s.userinfo.name.clone());
                     lines.push(quarry_sim::flags::flag_line(kind, team, who.as_deref()));
                 }
+                GameEvent::Frozen { .. } | GameEvent::Thawed { .. } => {
+                    if let Some(line) = quarry_sim::modes::freeze::freeze_line(&ev, game.slots()) {
+                        lines.push(line);
+                    }
+                }
+                GameEvent::RoundStart { number } => lines.push(format!("Round {number}: fight!")),
+                GameEvent::RoundEnd { number, winner, reason } => {
+                    lines.push(quarry_sim::modes::rounds::round_end_line(number, winner, reason));
+                }
                 _ => {}
             }
         }

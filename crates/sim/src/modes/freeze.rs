@@ -182,3 +182,17 @@ pub fn hash_frozen(frozen: Query<(&Player, &Frozen)>, mut hash: ResMut<TickHash>
         h.u32(f.progress);
     }
 }
+
+/// The line players read for a [`GameEvent::Frozen`] or
+/// [`GameEvent::Thawed`], e.g. "Rook froze Ann." or "Ann was thawed by
+/// Bo."; `None` for any other event.
+pub fn freeze_line(event: &GameEvent, slots: &Slots) -> Option<String> {
+    let name = |s: SlotId| slots.get(s).map_or_else(|| format!("slot {}", s.0), |s| s.userinfo.name.clone());
+    Some(match *event {
+        GameEvent::Frozen { slot, by: Some(by) } => format!("{} froze {}.", name(by), name(slot)),
+        GameEvent::Frozen { slot, by: None } => format!("{} froze.", name(slot)),
+        GameEvent::Thawed { slot, by: Some(by) } => format!("{} was thawed by {}.", name(slot), name(by)),
+        GameEvent::Thawed { slot, by: None } => format!("{} thawed out.", name(slot)),
+        _ => return None,
+    })
+}
