@@ -1,6 +1,7 @@
 //! The bot console commands — `addbot [name] [skill] [exact]`,
-//! `removebot [name]`, `kickbots`, `botlist` — registered on any console
-//! whose host can hand out the bot manager and the running match.
+//! `removebot [name]`, `kickbots`, `botlist`, `botcharacters`,
+//! `botreload` — registered on any console whose host can hand out the bot
+//! manager and the running match.
 //!
 //! The server wires them with a function from its state to a
 //! [`BotAccess`]; nothing here knows the server's types.
@@ -120,6 +121,40 @@ pub fn register_commands<C: 'static>(
             for line in a.bots.list_lines(game) {
                 console.print(line);
             }
+            Ok(())
+        },
+    ))?;
+    console.register_command(CommandDef::new(
+        "botcharacters",
+        "botcharacters",
+        "list the bot characters: style, skill band, pick weight, whether it has a chat bank, which bots wear it",
+        move |host: &mut C, console: &mut Console<C>, _: &[String]| {
+            let a = access(host);
+            a.bots.update_settings(console.cvars());
+            for line in a.bots.character_lines() {
+                console.print(line);
+            }
+            Ok(())
+        },
+    ))?;
+    console.register_command(CommandDef::new(
+        "botreload",
+        "botreload",
+        "re-read bot styles, characters and chats from the botfiles directory; bots keep their character where its name survives",
+        move |host: &mut C, console: &mut Console<C>, _: &[String]| {
+            let a = access(host);
+            a.bots.update_settings(console.cvars());
+            let r = a.bots.reload_content().map_err(|e| fail("botreload", e))?;
+            console.print(format!(
+                "reloaded {} styles, {} characters, {} chat banks ({} warning{}, see the log); {} bot{} kept their character",
+                r.styles,
+                r.characters,
+                r.chats,
+                r.warnings,
+                if r.warnings == 1 { "" } else { "s" },
+                r.kept,
+                if r.kept == 1 { "" } else { "s" }
+            ));
             Ok(())
         },
     ))?;

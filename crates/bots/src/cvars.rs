@@ -1,8 +1,9 @@
 //! The bot cvars and the plain settings struct the manager reads each tick.
 //!
 //! Operator cvars (enable, fill target, skill, variance, think rate, cell
-//! size) are archived, so a value set at the console survives a restart;
-//! the debugging and pause switches are not.
+//! size, characters, chat) are archived, so a value set at the console
+//! survives a restart; the debugging and pause switches and
+//! `bot_forceCharacter` (a test tool) are not.
 
 use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
 
@@ -30,6 +31,22 @@ pub struct BotSettings {
     /// `bot_navMaxNodes`: the navmesh node cap; past it generation stops adding
     /// ground (with a warning) but still links what it has.
     pub nav_max_nodes: usize,
+    /// `bot_characters`: bots take characters (name, style, voice) from the
+    /// loaded content; off: the plain skill curve, pool names, silent.
+    pub characters: bool,
+    /// `bot_chat`: 0 silent, 1 normal, 2 chatty (halved throttles).
+    pub chat: u8,
+    /// `bot_chatDelay`: thinking pause before typing a line, ms.
+    pub chat_delay_ms: f32,
+    /// `bot_chatCPM`: typing speed, visible characters per minute.
+    pub chat_cpm: f32,
+}
+
+impl BotSettings {
+    /// The chat part, for the chat director.
+    pub fn chat_settings(&self) -> crate::chat::ChatSettings {
+        crate::chat::ChatSettings { mode: self.chat, delay_ms: self.chat_delay_ms, cpm: self.chat_cpm }
+    }
 }
 
 impl Default for BotSettings {
@@ -45,6 +62,10 @@ impl Default for BotSettings {
             debug_aim: false,
             nav_cell_size: quarry_nav::DEFAULT_CELL_SIZE,
             nav_max_nodes: quarry_nav::DEFAULT_MAX_NODES,
+            characters: true,
+            chat: 1,
+            chat_delay_ms: 600.0,
+            chat_cpm: 900.0,
         }
     }
 }
@@ -62,6 +83,11 @@ pub struct BotCvars {
     debug_aim: CvarId,
     nav_cell_size: CvarId,
     nav_max_nodes: CvarId,
+    characters: CvarId,
+    chat: CvarId,
+    chat_delay: CvarId,
+    chat_cpm: CvarId,
+    force_character: CvarId,
 }
 
 impl BotCvars {
@@ -109,6 +135,27 @@ impl BotCvars {
                 1_000_000,
                 "navmesh node cap: past it generation stops adding ground (a warning says part of the map is unnavigable); applies at the next build",
             ))?,
+            characters: reg(CvarDef::bool(
+                "bot_characters",
+                d.characters,
+                "bots take a character from botfiles/ (its name, style and chat); 0: the plain skill curve, pool names, no chat",
+            )
+            .flags(a))?,
+            chat: reg(CvarDef::int("bot_chat", i64::from(d.chat), 0, 2, "bot chat: 0 silent, 1 normal, 2 chatty (halved throttles and reply cooldown)").flags(a))?,
+            chat_delay: reg(CvarDef::int(
+                "bot_chatDelay",
+                d.chat_delay_ms as i64,
+                0,
+                5000,
+                "ms a bot thinks before typing a chat line (the whole delay is capped at 5 s)",
+            )
+            .flags(a))?,
+            chat_cpm: reg(CvarDef::int("bot_chatCPM", d.chat_cpm as i64, 60, 6000, "bot typing speed, visible characters per minute").flags(a))?,
+            force_character: reg(CvarDef::string(
+                "bot_forceCharacter",
+                "",
+                "every bot added from now on plays this character (a name from botcharacters; empty: normal pick)",
+            ))?,
         })
     }
 
@@ -125,7 +172,16 @@ impl BotCvars {
             debug_aim: cvars.bool(self.debug_aim),
             nav_cell_size: cvars.float(self.nav_cell_size) as f32,
             nav_max_nodes: usize::try_from(cvars.int(self.nav_max_nodes)).unwrap_or(quarry_nav::DEFAULT_MAX_NODES),
+            characters: cvars.bool(self.characters),
+            chat: u8::try_from(cvars.int(self.chat)).unwrap_or(1),
+            chat_delay_ms: cvars.int(self.chat_delay) as f32,
+            chat_cpm: cvars.int(self.chat_cpm) as f32,
         }
+    }
+
+    /// `bot_forceCharacter` (empty: none).
+    pub fn force_character(&self, cvars: &CvarSet) -> String {
+        cvars.string(self.force_character).trim().to_owned()
     }
 }
 
@@ -149,5 +205,14 @@ mod tests {
         assert_eq!(errors.len(), 1, "out of range is refused");
         assert!(console.cvars().find("bot_skill").is_some_and(|c| c.is_archived()));
         assert!(console.cvars().find("bot_debugAim").is_some_and(|c| !c.is_archived()));
+        for archived in ["bot_chat", "bot_chatDelay", "bot_chatCPM", "bot_characters"] {
+            assert!(console.cvars().find(archived).is_some_and(|c| c.is_archived()), "{archived}");
+        }
+        assert!(console.cvars().find("bot_forceCharacter").is_some_and(|c| !c.is_archived()));
+        console.execute(&mut (), "set bot_chat 2; set bot_chatCPM 600; set bot_forceCharacter \" Tamsin \"", "test");
+        let s = cvars.read(console.cvars());
+        assert_eq!((s.chat, s.chat_cpm), (2, 600.0));
+        assert_eq!(cvars.force_character(console.cvars()), "Tamsin");
+        assert_eq!(console.execute(&mut (), "set bot_chat 3", "test").len(), 1);
     }
 }

@@ -15,10 +15,12 @@
 //! | module | does |
 //! |---|---|
 //! | [`content`] | the 48-trait skill curve; the resolved trait set per bot (styles and characters plug in as a [`TraitSource`]) |
+//! | [`chat`] | chat banks from `botfiles/chats`, event lines, triggered replies, typing delay and throttles |
 //! | [`view`] | [`BotView`], the read-only picture of the match built once per tick |
 //! | [`perception`] | sight range, field of view, line of sight to body points, reaction delays |
 //! | [`memory`] | enemy tracks that fade, the last attacker, the goal blacklist |
 //! | [`decide`] | one combat target; separately one movement goal (objective, item, chase, roam) |
+//! | [`objective`] | mode objectives: CTF/One Flag roles, Freeze Tag rescues, Clan Arena regrouping; fails closed elsewhere |
 //! | [`items`] | item utility from the live inventory; shortlist, then routes |
 //! | [`navigate`] | route following, committed actions, stuck detection, recovery |
 //! | [`navmesh`] | the runtime navmesh behind the [`Navigator`] trait |
@@ -42,6 +44,7 @@
 pub mod act;
 pub mod aim;
 pub mod brain;
+pub mod chat;
 pub mod combat_move;
 pub mod commands;
 pub mod content;
@@ -53,6 +56,7 @@ pub mod memory;
 pub mod names;
 pub mod navigate;
 pub mod navmesh;
+pub mod objective;
 pub mod perception;
 pub mod report;
 pub mod rng;

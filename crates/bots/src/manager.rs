@@ -14,7 +14,15 @@
 //! keeps its slot, name and skill, and the navmesh is rebuilt for the new
 //! map before the first decision needs it. Every random draw comes from
 //! RNGs seeded from the match seed and the slot.
+//!
+//! Characters: with content loaded ([`BotManager::set_content`]) and
+//! `bot_characters 1`, a bot added without a name picks its character first
+//! and takes the character's name (a name someone already has rules that
+//! character out); it speaks with that character's chat bank
+//! ([`crate::chat`]). A leaving bot says its farewell through its own slot
+//! before it disconnects, and its character is released.
 
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use bevy_ecs::world::WorldId;
@@ -22,7 +30,8 @@ use quarry_sim::slots::{ClientKind, MAX_NAME_CHARS, SlotError, SlotState};
 use quarry_sim::{Match, SlotId, UserCmd, UserInfo};
 
 use crate::brain::{BotStats, Brain, BrainSettings, BrainStatus, Decide};
-use crate::content::{BotIdentity, SkillCurve, TraitSource};
+use crate::chat::ChatHost;
+use crate::content::{BotIdentity, ContentError, ContentTraitSource, SkillCurve, TraitSource, load_botfiles};
 use crate::cvars::{BotCvars, BotSettings};
 use crate::decide::ObjectiveProvider;
 use crate::names::pick_name;
@@ -118,6 +127,41 @@ pub fn check_map_hosts_bots(map: &quarry_map::LoadedMap) -> Result<(), AddBotErr
     }
 }
 
+/// Why `botreload` failed (the loaded content stays).
+#[derive(Debug, thiserror::Error)]
+pub enum ReloadError {
+    /// The server was started without a botfiles directory.
+    #[error("no botfiles directory (start the server with --botfiles DIR)")]
+    NoBotfiles,
+    /// Nothing usable was found.
+    #[error(transparent)]
+    Content(#[from] ContentError),
+}
+
+/// What `botreload` loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReloadSummary {
+    /// Styles loaded.
+    pub styles: usize,
+    /// Characters loaded.
+    pub characters: usize,
+    /// Chat banks loaded.
+    pub chats: usize,
+    /// Warnings (logged).
+    pub warnings: usize,
+    /// Bots that kept their character.
+    pub kept: usize,
+}
+
+/// The source bots resolve traits from: the content when it is loaded and
+/// `bot_characters` is on, else the plain (or a custom) source.
+fn active_source<'a>(content: &'a Option<ContentTraitSource>, traits: &'a dyn TraitSource, on: bool) -> &'a dyn TraitSource {
+    match content {
+        Some(c) if on => c,
+        _ => traits,
+    }
+}
+
 /// One line of `botlist`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BotRow {
@@ -168,6 +212,14 @@ pub struct BotManager {
     last_think: Duration,
     /// Items bots picked up this match, by class.
     pickups: std::collections::BTreeMap<&'static str, u32>,
+    /// Styles, characters and chat from `botfiles/`.
+    content: Option<ContentTraitSource>,
+    /// Where the content came from (`botreload` reads it again).
+    botfiles: Option<PathBuf>,
+    /// `bot_forceCharacter` as last applied.
+    forced: String,
+    /// Chat events, replies, throttles.
+    chat: ChatHost,
 }
 
 impl std::fmt::Debug for BotManager {
@@ -206,6 +258,10 @@ impl BotManager {
             cmds: Vec::new(),
             last_think: Duration::ZERO,
             pickups: std::collections::BTreeMap::new(),
+            content: None,
+            botfiles: None,
+            forced: String::new(),
+            chat: ChatHost::default(),
         }
     }
 
@@ -222,8 +278,102 @@ impl BotManager {
     pub fn update_settings(&mut self, cvars: &quarry_console::CvarSet) {
         if let Some(c) = self.cvars {
             self.settings = c.read(cvars);
+            let forced = c.force_character(cvars);
+            if forced != self.forced {
+                self.forced = forced;
+                self.apply_forced();
+            }
         }
     }
+
+    fn apply_forced(&self) {
+        if let Some(c) = &self.content {
+            c.set_forced(Some(self.forced.as_str()).filter(|f| !f.is_empty()));
+        }
+    }
+
+    /// Uses styles, characters and chat banks from `content` (bots added
+    /// from now on; live bots bind at their next life).
+    pub fn set_content(&mut self, content: ContentTraitSource) {
+        self.content = Some(content);
+        self.apply_forced();
+    }
+
+    /// The loaded content, if any.
+    pub fn content(&self) -> Option<&ContentTraitSource> {
+        self.content.as_ref()
+    }
+
+    /// Remembers where the content came from, for `botreload`.
+    pub fn set_botfiles_dir(&mut self, dir: impl Into<PathBuf>) {
+        self.botfiles = Some(dir.into());
+    }
+
+    /// Where the content came from.
+    pub fn botfiles_dir(&self) -> Option<&Path> {
+        self.botfiles.as_deref()
+    }
+
+    /// `botreload`: reads styles, characters and chats again from the
+    /// botfiles directory. Bots keep their character where its name
+    /// survives; the others pick again at their next life. On failure the
+    /// loaded content stays.
+    pub fn reload_content(&mut self) -> Result<ReloadSummary, ReloadError> {
+        let dir = self.botfiles.clone().ok_or(ReloadError::NoBotfiles)?;
+        let (content, warnings) = load_botfiles(&dir);
+        crate::content::source::log_warnings(&warnings);
+        if content.characters.is_empty() {
+            return Err(ContentError::NoContent(dir.display().to_string()).into());
+        }
+        let source = match &self.content {
+            Some(old) => old.reloaded(content),
+            None => ContentTraitSource::new(content).with_seed(self.seed),
+        };
+        let mut kept = 0;
+        for b in &mut self.bots {
+            let still = source.character_of(&b.brain.identity.name).map(|c| c.name.clone());
+            kept += usize::from(still.is_some());
+            b.brain.identity.character = still;
+        }
+        let c = source.content();
+        let summary = ReloadSummary {
+            styles: c.styles.len(),
+            characters: c.characters.len(),
+            chats: c.chats.len(),
+            warnings: warnings.len(),
+            kept,
+        };
+        self.content = Some(source);
+        self.apply_forced();
+        self.chat.reloaded();
+        Ok(summary)
+    }
+
+    /// `botcharacters` as text lines: every character with style, band,
+    /// weight, chat bank and who wears it.
+    pub fn character_lines(&self) -> Vec<String> {
+        let Some(c) = &self.content else {
+            return vec!["no bot content loaded (start the server with --botfiles DIR)".to_owned()];
+        };
+        let mut out = vec![format!("{:<14} {:<12} {:>5} {:>6} {:>5}  {}", "character", "style", "band", "weight", "chat", "worn by")];
+        for r in c.roster() {
+            let chat = c.content().chat_bank(&r.name).map_or(0, |b| b.lines.iter().map(Vec::len).sum::<usize>() + b.rules.len());
+            out.push(format!(
+                "{:<14} {:<12} {:>5} {:>6.2} {:>5}  {}",
+                r.name,
+                r.style.as_deref().unwrap_or("-"),
+                format!("{}-{}", r.band.0, r.band.1),
+                r.weight,
+                if chat > 0 { "yes" } else { "-" },
+                if r.worn_by.is_empty() { "-".to_owned() } else { r.worn_by.join(", ") }
+            ));
+        }
+        let on = if self.settings.characters { "on" } else { "off (bot_characters 0)" };
+        out.push(format!("{} styles, {} characters, {} chat banks; characters {on}", c.content().styles.len(), c.content().characters.len(), c.content().chats.len()));
+        out
+    }
+
+
 
     /// Replaces the settings.
     pub fn set_settings(&mut self, settings: BotSettings) {
@@ -240,7 +390,8 @@ impl BotManager {
         self.traits = source;
     }
 
-    /// Sets the objective provider of the game type (objective play plugs in here).
+    /// Replaces the objective provider until the next match (each new match
+    /// picks the game type's own, see [`crate::objective::provider_for`]).
     pub fn set_objective_provider(&mut self, provider: Option<Box<dyn ObjectiveProvider>>) {
         self.objectives = provider;
     }
@@ -313,6 +464,13 @@ impl BotManager {
             })
             .collect();
         crate::report::MatchReport::new(game, rows, &self.pickups, self.nav.describe())
+            .with_chat(self.chat.figures().clone())
+            .with_objective(self.objectives.as_ref().and_then(|o| o.report()))
+    }
+
+    /// What bots said in this match.
+    pub fn chat_figures(&self) -> &crate::chat::ChatFigures {
+        self.chat.figures()
     }
 
     /// Counters of the bot in `slot`.
@@ -365,19 +523,31 @@ impl BotManager {
         self.nav
             .ensure(game, self.settings.nav_cell_size)
             .map_err(AddBotError::NoNavmesh)?;
+        let characters = self.content.as_ref().filter(|_| self.settings.characters);
+        let skill = req.skill.unwrap_or(self.settings.skill);
+        let pick_seed = mix64(self.seed ^ (self.serial + 1));
+        let taken = |n: &str| game.slots().find_by_name(n).is_some();
+        let character;
         let name = match req.name {
             Some(n) => {
-                if req.exact && game.slots().find_by_name(&n).is_some() {
+                if req.exact && taken(&n) {
                     return Err(AddBotError::NameTaken(n));
                 }
+                character = characters.and_then(|c| c.choose(Some(&n), skill, pick_seed, &taken));
                 n
             }
             None => {
-                let slots = game.slots();
-                let start = self.name_cursor;
-                let n = pick_name(start, |n| slots.find_by_name(n).is_some()).ok_or(AddBotError::NoNames)?;
-                self.name_cursor = start + 1;
-                n
+                // The character first, then its name (if nobody has it).
+                character = characters.and_then(|c| c.choose(None, skill, pick_seed, &taken));
+                match character.clone().filter(|c| !taken(c)) {
+                    Some(c) => c,
+                    None => {
+                        let start = self.name_cursor;
+                        let n = pick_name(start, &taken).ok_or(AddBotError::NoNames)?;
+                        self.name_cursor = start + 1;
+                        n
+                    }
+                }
             }
         };
         let info = UserInfo {
@@ -401,13 +571,15 @@ impl BotManager {
             .map_or_else(String::new, |s| s.userinfo.name.clone());
         // The variance roll: fixed for the bot's life, from the match seed and slot.
         let skill_roll = BotRng::for_slot(self.seed, slot.0, 1).signed();
-        let brain = Brain::new(
-            slot,
-            BotIdentity { name, character: None },
-            req.skill,
-            skill_roll,
-            self.seed,
-        );
+        let mut brain = Brain::new(slot, BotIdentity { name, character }, req.skill, skill_roll, self.seed);
+        if let Some(c) = self.content.as_ref().filter(|_| self.settings.characters) {
+            // Bind now, so the next add sees the character in use and the
+            // first chat line already has the character's traits.
+            brain.resolved = c.resolve(&brain.identity, brain.effective_skill(&self.brain_settings()));
+        }
+        let chat = self.settings.chat_settings();
+        let content = self.content.as_ref().filter(|_| self.settings.characters && self.settings.chat > 0);
+        self.chat.entered(game, &brain, content, &chat);
         self.serial += 1;
         let entry = BotEntry {
             brain,
@@ -457,8 +629,35 @@ impl BotManager {
             .slots()
             .get(slot)
             .map_or_else(|| entry.brain.identity.name.clone(), |s| s.userinfo.name.clone());
+        self.leave(game, &entry.brain, true);
         game.disconnect(slot);
         name
+    }
+
+    /// A bot is going: its farewell (said now, through its own slot, if
+    /// `farewell`), its character released, its chat state dropped.
+    fn leave(&mut self, game: &mut Match, brain: &Brain, farewell: bool) {
+        if farewell {
+            let chat = self.settings.chat_settings();
+            let content = self.content.as_ref().filter(|_| self.settings.characters && self.settings.chat > 0);
+            if let Some(line) = self.chat.farewell(game, brain, content, &chat) {
+                self.say(game, &line);
+            }
+        }
+        self.traits.release(&brain.identity);
+        if let Some(c) = &self.content {
+            c.release(&brain.identity.name);
+        }
+        self.chat.forget(brain.slot);
+    }
+
+    fn say(&mut self, game: &mut Match, line: &crate::chat::Outgoing) {
+        let team = line.team && game.rules().gametype.is_team_game();
+        let result = CmdSink::new(game, line.slot).and_then(|mut sink| sink.say(team, &line.text));
+        if let Err(e) = result {
+            self.chat.refused();
+            tracing::debug!(target: "quarry_bots", "slot {}: chat refused: {e}", line.slot.0);
+        }
     }
 
     /// Removes every bot; returns how many.
@@ -466,6 +665,7 @@ impl BotManager {
         self.prune(game);
         let n = self.bots.len();
         for entry in std::mem::take(&mut self.bots) {
+            self.leave(game, &entry.brain, true);
             game.disconnect(entry.brain.slot);
         }
         n
@@ -523,7 +723,12 @@ impl BotManager {
     /// `botlist` as text lines.
     pub fn list_lines(&self, game: Option<&Match>) -> Vec<String> {
         let rows = self.list(game);
-        let mut out = Vec::with_capacity(rows.len() + 2);
+        let mut out = Vec::with_capacity(rows.len() + 3);
+        out.push(match (&self.objectives, game) {
+            (Some(o), _) => o.describe(),
+            (None, Some(g)) => crate::objective::provider_for(g.rules().gametype).describe(),
+            (None, None) => "objective: none (no match)".to_owned(),
+        });
         if rows.is_empty() {
             out.push("no bots".to_owned());
         } else {
@@ -587,6 +792,11 @@ impl BotManager {
             for entry in &mut self.bots {
                 entry.brain.record_events(&view);
             }
+            {
+                let brains: Vec<&Brain> = self.bots.iter().map(|b| &b.brain).collect();
+                let content = self.content.as_ref().filter(|_| self.settings.characters && self.settings.chat > 0);
+                self.chat.hear(&view, game, &brains, content, &self.settings.chat_settings());
+            }
             for ev in &view.events {
                 if let quarry_sim::events::GameEvent::ItemPickup { slot, item, .. } = ev
                     && self.bots.iter().any(|b| b.brain.slot == *slot)
@@ -601,7 +811,12 @@ impl BotManager {
                 Some(n) => n,
                 None => &mut fallback,
             };
+            let bot_slots: Vec<SlotId> = self.bots.iter().map(|b| b.brain.slot).collect();
+            if let Some(o) = self.objectives.as_deref_mut() {
+                o.plan(&view, &bot_slots, nav);
+            }
             let objectives = self.objectives.as_deref();
+            let source = active_source(&self.content, self.traits.as_ref(), self.settings.characters);
             let routes_before = nav.queries();
             let mut sight_left = SIGHT_BUDGET_PER_TICK;
             // Rotate who plans first so a spent budget never starves the same bots.
@@ -620,7 +835,7 @@ impl BotManager {
                 let cmd = b.tick(
                     &view,
                     nav,
-                    self.traits.as_ref(),
+                    source,
                     objectives,
                     &self.ignored,
                     &settings,
@@ -660,6 +875,10 @@ impl BotManager {
                 Err(e) => tracing::debug!(target: "quarry_bots", "{e}"),
             }
         }
+        let clock = crate::view::BotClock { tick: game.tick().wrapping_add(1), hz: game.hz() };
+        for line in self.chat.due(clock) {
+            self.say(game, &line);
+        }
         self.last_think = started.elapsed();
     }
 
@@ -677,6 +896,9 @@ impl BotManager {
         self.next_status = 0;
         self.view_cache = ViewCache::default();
         self.pickups.clear();
+        // Objective play follows the game type (fails closed without one).
+        self.objectives = Some(crate::objective::provider_for(game.rules().gametype));
+        self.chat.new_match(self.seed);
         for b in &mut self.bots {
             b.brain.new_match(self.seed);
         }
@@ -688,11 +910,17 @@ impl BotManager {
     /// Drops brains whose slot is no longer a bot's (kicked elsewhere, or a
     /// human took it).
     fn prune(&mut self, game: &Match) {
-        self.bots.retain(|b| {
-            game.slots()
-                .get(b.brain.slot)
-                .is_some_and(|s| s.kind == ClientKind::Bot)
-        });
+        let (keep, gone): (Vec<BotEntry>, Vec<BotEntry>) = std::mem::take(&mut self.bots)
+            .into_iter()
+            .partition(|b| game.slots().get(b.brain.slot).is_some_and(|s| s.kind == ClientKind::Bot));
+        self.bots = keep;
+        for b in gone {
+            self.traits.release(&b.brain.identity);
+            if let Some(c) = &self.content {
+                c.release(&b.brain.identity.name);
+            }
+            self.chat.forget(b.brain.slot);
+        }
     }
 
     /// Tops the server up to `bot_minPlayers`, one bot per pass, a pass

@@ -7,6 +7,10 @@
 //! for 2 s; "idle" the longest run alive, not moving and not waiting on
 //! purpose. Reaction is the rolled delay of fresh acquisitions without the
 //! peripheral penalty, comparable to the skill table.
+//!
+//! Chat: lines bots said (per event kind, replies), lines per simulated
+//! minute, and how often a bot said the same line twice in a row (should be
+//! 0), so a headless run shows whether the chat reads like people or spam.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -111,6 +115,20 @@ pub struct MatchReport {
     pub accuracy: Vec<AccuracyRow>,
     /// The navmesh line.
     pub navmesh: String,
+    /// What bots said.
+    pub chat: ChatReport,
+    /// Objective play: role time shares and objective events by bots.
+    pub objective: Option<crate::objective::ObjectiveReport>,
+}
+
+/// Bot chat over a match.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct ChatReport {
+    /// The counts.
+    #[serde(flatten)]
+    pub figures: crate::chat::ChatFigures,
+    /// Lines per simulated minute, all bots together.
+    pub lines_per_minute: f64,
 }
 
 impl MatchReport {
@@ -154,7 +172,23 @@ impl MatchReport {
             items,
             accuracy,
             navmesh,
+            chat: ChatReport::default(),
+            objective: None,
         }
+    }
+
+    /// The report with the objective figures of the match.
+    pub fn with_objective(mut self, objective: Option<crate::objective::ObjectiveReport>) -> Self {
+        self.objective = objective;
+        self
+    }
+
+    /// The report with the chat figures of the match.
+    pub fn with_chat(mut self, figures: crate::chat::ChatFigures) -> Self {
+        let minutes = self.seconds / 60.0;
+        let lines_per_minute = if minutes > 0.0 { f64::from(figures.lines) / minutes } else { 0.0 };
+        self.chat = ChatReport { figures, lines_per_minute };
+        self
     }
 
     /// The worst stuck share over all bots, percent.
@@ -219,6 +253,22 @@ impl fmt::Display for MatchReport {
                 a.shots,
                 a.percent()
             )?;
+        }
+        let c = &self.chat.figures;
+        let kinds: Vec<String> = c.by_event.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        writeln!(
+            f,
+            "bot chat: {} lines ({:.1}/min), {} replies, {} back-to-back repeats, {} throttled, {} refused{}",
+            c.lines,
+            self.chat.lines_per_minute,
+            c.replies,
+            c.back_to_back_repeats,
+            c.throttled,
+            c.refused,
+            if kinds.is_empty() { String::new() } else { format!("; {}", kinds.join(", ")) }
+        )?;
+        if let Some(o) = &self.objective {
+            writeln!(f, "{o}")?;
         }
         let never = self.items_never_taken();
         writeln!(

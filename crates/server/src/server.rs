@@ -108,8 +108,10 @@ impl Server {
         let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast);
         let mut bots = quarry_bots::BotManager::with_cvars(bot_cvars);
         if let Some(dir) = &options.botfiles_dir {
+            // Remembered even when loading fails, so `botreload` can retry.
+            bots.set_botfiles_dir(dir);
             match quarry_bots::ContentTraitSource::load(dir) {
-                Ok(source) => bots.set_trait_source(Box::new(source.with_seed(options.seed.unwrap_or(0)))),
+                Ok(source) => bots.set_content(source.with_seed(options.seed.unwrap_or(0))),
                 Err(e) => tracing::warn!("bot content in {}: {e}; bots use the plain skill curve", dir.display()),
             }
         }

@@ -174,13 +174,15 @@ impl Character {
     }
 }
 
-/// Every loaded style and character.
+/// Every loaded style, character and chat bank.
 #[derive(Debug, Clone, Default)]
 pub struct Content {
     /// Styles, in load order.
     pub styles: Vec<Style>,
     /// Characters, in load order.
     pub characters: Vec<Character>,
+    /// Chat banks, one per character at most, in load order.
+    pub chats: Vec<crate::chat::ChatBank>,
 }
 
 /// The rounded skill level used for `skill n` blocks and bands (1..=5).
@@ -330,9 +332,10 @@ impl Content {
     }
 }
 
-/// Loads `dir/styles/*.style` then `dir/characters/*.bot` (each sorted by
-/// file name) against the stock weapon table. Never fails: a missing
-/// directory or unreadable file is a warning.
+/// Loads `dir/styles/*.style`, then `dir/characters/*.bot`, then
+/// `dir/chats/*.chat` (each sorted by file name) against the stock weapon
+/// table. Never fails: a missing style or character directory or an
+/// unreadable file is a warning; `chats/` is optional.
 pub fn load_botfiles(dir: &Path) -> (Content, Vec<Warning>) {
     load_botfiles_with(dir, &WeaponTable::default())
 }
@@ -385,26 +388,38 @@ pub fn load_botfiles_with(dir: &Path, table: &WeaponTable) -> (Content, Vec<Warn
             .map_or_else(|| (String::from("<content>"), 0), |(_, f, l)| (f.clone(), *l))
     };
     content.finish(table, &mut warnings, &origin);
+    crate::chat::load_chats(dir, &mut content, &mut warnings);
     (content, warnings)
 }
 
 // ---- lexer -------------------------------------------------------------
 
+/// One lexical token of a content file.
 #[derive(Debug, Clone, PartialEq)]
-enum Tok {
+pub(crate) enum Tok {
+    /// A bare word (`set`, `kill`, `40`).
     Word(String),
+    /// A quoted string, without the quotes.
     Str(String),
+    /// `{`.
     Open,
+    /// `}`.
     Close,
 }
 
+/// A token and the 1-based line it is on.
 #[derive(Debug, Clone)]
-struct Token {
-    tok: Tok,
-    line: u32,
+pub(crate) struct Token {
+    /// The token.
+    pub(crate) tok: Tok,
+    /// Its line.
+    pub(crate) line: u32,
 }
 
-fn lex(file: &str, text: &str, warnings: &mut Vec<Warning>) -> Vec<Token> {
+/// Splits content text into tokens: `//` and `#` comments to the end of the
+/// line, quoted strings (an unterminated one warns and ends at the line
+/// end), braces, `;` as a separator, words.
+pub(crate) fn lex(file: &str, text: &str, warnings: &mut Vec<Warning>) -> Vec<Token> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
@@ -475,7 +490,8 @@ struct Parser<'a> {
     warnings: &'a mut Vec<Warning>,
 }
 
-fn text(t: &Token) -> &str {
+/// The text of a token (`{`/`}` for braces).
+pub(crate) fn text(t: &Token) -> &str {
     match &t.tok {
         Tok::Word(s) | Tok::Str(s) => s,
         Tok::Open => "{",

@@ -160,6 +160,40 @@ impl ContentTraitSource {
         self.content.characters.get(i)
     }
 
+    /// The chat bank of the character bot `bot` plays, if any.
+    pub fn chat_bank(&self, bot: &str) -> Option<&crate::chat::ChatBank> {
+        let name = self.character_of(bot)?.name.as_str();
+        self.content.chat_bank(name)
+    }
+
+    /// Chooses the character of a bot about to join, before it has a name:
+    /// `bot_forceCharacter` if it names a character; else `requested` if a
+    /// character of that name exists and no bot wears it; else (no request)
+    /// a pick by band, use and weight among characters whose name
+    /// `name_taken` does not report as in use on the server (so the bot can
+    /// take the character's name). `None`: nothing suitable; the bot is
+    /// bound at its first life as usual.
+    pub fn choose(&self, requested: Option<&str>, skill: f32, seed: u64, name_taken: &dyn Fn(&str) -> bool) -> Option<String> {
+        let chars = &self.content.characters;
+        let forced = self.forced.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        if let Some(c) = forced.and_then(|f| self.content.character(&f)) {
+            return Some(c.name.clone());
+        }
+        let bound = self.bound.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let in_use: Vec<usize> = bound.iter().map(|b| b.1).collect();
+        drop(bound);
+        if let Some(want) = requested {
+            let i = chars.iter().position(|c| c.name.eq_ignore_ascii_case(want))?;
+            return (!in_use.contains(&i)).then(|| chars[i].name.clone());
+        }
+        // Characters whose name someone already has count as in use, and
+        // are left out altogether (the bot is to be named after its pick).
+        let blocked: Vec<usize> = (0..chars.len()).filter(|&i| name_taken(&chars[i].name)).collect();
+        let mut rng = BotRng::from_seed(mix64(self.seed ^ seed));
+        let i = self.pick_excluding(skill, &in_use, &blocked, &mut rng)?;
+        chars.get(i).map(|c| c.name.clone())
+    }
+
     /// Frees the character of bot `bot` (call when the bot leaves).
     pub fn release(&self, bot: &str) {
         let mut bound = self.bound.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -169,10 +203,15 @@ impl ContentTraitSource {
     /// Picks a character index for a bot at `skill` given the characters
     /// already in use: unused in band, then in band, then anyone; by weight.
     pub fn pick(&self, skill: f32, in_use: &[usize], rng: &mut BotRng) -> Option<usize> {
+        self.pick_excluding(skill, in_use, &[], rng)
+    }
+
+    /// [`ContentTraitSource::pick`] never choosing an index in `blocked`.
+    pub fn pick_excluding(&self, skill: f32, in_use: &[usize], blocked: &[usize], rng: &mut BotRng) -> Option<usize> {
         let n = skill_block(skill);
         let chars = &self.content.characters;
         for pass in 0..3 {
-            let allowed = |i: usize, c: &Character| match pass {
+            let allowed = |i: usize, c: &Character| !blocked.contains(&i) && match pass {
                 0 => c.in_band(n) && !in_use.contains(&i),
                 1 => c.in_band(n),
                 _ => true,
