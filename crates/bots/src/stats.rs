@@ -51,6 +51,10 @@ pub struct BotStats {
     pub deaths: u32,
     /// Items picked up.
     pub pickups: u32,
+    /// Hits on enemies with a known distance (one per shot, as `hits`).
+    pub engagements: u64,
+    /// Sum of the distances, bot to enemy, of those hits (units).
+    pub engagement_range_sum: f64,
 }
 
 impl BotStats {
@@ -61,6 +65,17 @@ impl BotStats {
         } else {
             self.stuck_ticks as f64 / self.alive_ticks as f64
         }
+    }
+
+    /// Mean distance at which this bot hurt enemies (its engagement range), units.
+    pub fn mean_engagement_range(&self) -> Option<f64> {
+        (self.engagements > 0).then(|| self.engagement_range_sum / self.engagements as f64)
+    }
+
+    /// Items picked up per minute of alive time at `hz` ticks per second.
+    pub fn pickups_per_minute(&self, hz: u32) -> Option<f64> {
+        let minutes = self.alive_ticks as f64 / f64::from(hz.max(1)) / 60.0;
+        (minutes > 0.0).then(|| f64::from(self.pickups) / minutes)
     }
 
     /// Mean rolled reaction delay of fresh acquisitions without the peripheral penalty, ms.
@@ -97,14 +112,18 @@ impl BotStats {
                         MeansOfDeath::Weapon(w) | MeansOfDeath::Splash(w) => w,
                         _ => continue,
                     };
-                    let enemy = match (view.player(me), view.player(target)) {
-                        (Some(m), Some(t)) => view.is_enemy(m, t),
-                        _ => true,
+                    let (enemy, range) = match (view.player(me), view.player(target)) {
+                        (Some(m), Some(t)) => (view.is_enemy(m, t), Some(m.origin.distance(t.origin))),
+                        _ => (true, None),
                     };
                     let i = usize::from(w);
                     if enemy && self.last_hit_tick.get(i).is_some_and(|&t| t != tick) {
                         self.last_hit_tick[i] = tick;
                         self.hits[i] += 1;
+                        if let Some(r) = range {
+                            self.engagements += 1;
+                            self.engagement_range_sum += f64::from(r);
+                        }
                     }
                 }
                 GameEvent::Kill {
