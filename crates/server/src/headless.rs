@@ -47,6 +47,9 @@ pub struct HeadlessSummary {
     pub final_hash: String,
     /// The final scoreboard.
     pub scoreboard: quarry_sim::Scoreboard,
+    /// What the objective modes counted (team games only): captures,
+    /// returns, thaws, rounds and how they ended.
+    pub mode: Option<quarry_sim::modes::ModeStats>,
     /// What the bots did: kills, deaths, stuck and idle time, pickups, accuracy.
     pub bots: Option<quarry_bots::report::MatchReport>,
 }
@@ -71,6 +74,7 @@ pub fn summary(server: &Server, wall: Duration) -> Option<HeadlessSummary> {
         tick_time: server.state.stats.summary(),
         final_hash: format!("{:016x}", game.state_hash()),
         scoreboard: game.scoreboard(),
+        mode: game.rules().gametype.is_team_game().then(|| game.mode_stats()),
         bots: (game.slots().bots() > 0).then(|| server.state.bots.report(game)),
     })
 }
@@ -96,7 +100,35 @@ pub fn print_summary(server: &Server, wall: Duration, json: bool) {
         s.ticks, s.simulated_seconds, s.hz, s.wall_seconds, s.ticks_per_second, s.realtime_factor, s.tick_time.mean_ms, s.tick_time.p99_ms
     );
     let _ = writeln!(out, "final state hash {}", s.final_hash);
+    if let Some(mode) = &s.mode {
+        let _ = write!(out, "{}", mode_lines(mode));
+    }
     if let Some(bots) = &s.bots {
         let _ = write!(out, "{bots}");
     }
+}
+
+/// The objective figures of a team game as summary lines.
+fn mode_lines(m: &quarry_sim::modes::ModeStats) -> String {
+    let team = |name: &str, t: &quarry_sim::modes::TeamModeStats| {
+        format!(
+            "  {name:<4}  captures {:>3}  returns {:>3}  freezes {:>3}  thaws {:>3}  rounds won {:>3}\n",
+            t.captures, t.returns, t.freezes, t.thaws, t.rounds_won
+        )
+    };
+    let mut out = format!(
+        "objectives: {} captures, {} returns, {} flag timeouts; {} thaws, {} auto thaws; {} rounds ({} by elimination, {} by timeout, {} drawn)\n",
+        m.captures(),
+        m.returns(),
+        m.flag_timeouts,
+        m.thaws(),
+        m.auto_thaws,
+        m.rounds_played,
+        m.rounds_by_elimination,
+        m.rounds_by_timeout,
+        m.rounds_drawn
+    );
+    out.push_str(&team("red", &m.red));
+    out.push_str(&team("blue", &m.blue));
+    out
 }
