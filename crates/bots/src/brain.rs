@@ -50,6 +50,8 @@ const RECOVERY_AFTER_MS: f32 = 1000.0;
 pub const STUCK_STAT_MS: f32 = 2000.0;
 /// Slower than this (horizontal, units/s) counts as idle.
 const IDLE_SPEED: f32 = 20.0;
+/// Objective hold radii from this up allow combat movement while holding, units.
+const WIDE_HOLD: f32 = 150.0;
 
 /// What a brain may do this tick besides aiming and moving.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -266,6 +268,15 @@ impl Brain {
                 keep_view
             }
             Some(_) if settings.pause || !view.play_allowed => keep_view,
+            Some(me) if me.frozen => {
+                // Frozen (Freeze Tag): nothing to do until a teammate thaws
+                // it; the thaw is a new start (as a respawn).
+                if self.alive {
+                    self.alive = false;
+                    self.reset_life();
+                }
+                keep_view
+            }
             Some(me) if !me.alive => {
                 if self.alive {
                     self.alive = false;
@@ -369,7 +380,7 @@ impl Brain {
         // Weapons and combat movement against the target.
         let target = self
             .engagement
-            .and_then(|e| view.player(e.slot).filter(|p| p.alive).map(|p| (e, *p)));
+            .and_then(|e| view.player(e.slot).filter(|p| p.active()).map(|p| (e, *p)));
         let visible = target.is_some_and(|(e, _)| self.sightings.iter().any(|s| s.slot == e.slot));
         let target_pos = target.map(|(e, p)| {
             if visible {
@@ -438,6 +449,13 @@ impl Brain {
                 jump |= cv.jump;
             }
             dir += separation(view, me);
+        }
+        // Holding a tight objective position (a thaw, a zone): the feet stay
+        // put, aim and trigger go on. A wide one (a defence perimeter) lets
+        // combat movement work inside it; leaving it re-routes back.
+        if self.planner.holding(clock).is_some_and(|r| r < WIDE_HOLD) {
+            dir = Vec3::ZERO;
+            jump = false;
         }
         if dir.length_squared() > 1.0 {
             dir = dir.normalize();
@@ -597,7 +615,7 @@ impl Brain {
                 self.memory.see(s.slot, clock.tick, p.origin, p.velocity, s.seen_offset);
             }
         }
-        let gone = |s: SlotId| view.player(s).is_none_or(|p| !p.alive) || ignored.contains(&s);
+        let gone = |s: SlotId| view.player(s).is_none_or(|p| !p.active()) || ignored.contains(&s);
         self.memory.forget(clock, t.enemy_memory_msec(), gone);
         let candidates: Vec<TargetCandidate> = sightings
             .iter()
@@ -685,7 +703,7 @@ impl Brain {
                 .iter()
                 .max_by_key(|tr| (tr.news_tick, std::cmp::Reverse(tr.slot))),
         }?;
-        view.player(track.slot).filter(|p| p.alive)?;
+        view.player(track.slot).filter(|p| p.active())?;
         let unseen = clock.ms_since(track.news_tick) / 1000.0;
         let point = pursuit_point(track.position, track.velocity, track.visible, unseen, t);
         Some((track.slot, point, track.visible, unseen))

@@ -308,6 +308,7 @@ mod tests {
             powerups: Powerups::default(),
             attacking: false,
             teleported: false,
+            frozen: false,
         }
     }
 

@@ -56,6 +56,14 @@ const REROUTE_DISTANCE: f32 = 96.0;
 const ROAM_MIN_DISTANCE: f32 = 256.0;
 /// An objective at or above this priority overrides commitments.
 pub const URGENT_OBJECTIVE: f32 = 85.0;
+/// An objective below this priority is a suggestion: chasing a seen enemy
+/// may beat it (Clan Arena's regrouping); at or above it, a bot chases
+/// nobody and fights on the way (the objective overrides the chase).
+pub const SOFT_OBJECTIVE: f32 = 45.0;
+/// Holding an objective position is re-checked this often, ms.
+const HOLD_CHECK_MS: f32 = 300.0;
+/// A hold position counts this far above or below, units.
+const HOLD_HEIGHT: f32 = 128.0;
 
 /// A mode objective offered by a game-type layer (issue 9 plugs in here).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -70,10 +78,26 @@ pub struct Objective {
     pub hold_radius: Option<f32>,
 }
 
-/// Gives a bot its objective for the current game type, if any.
+/// Gives a bot its objective for the current game type, if any (see
+/// [`crate::objective`] for the game types' providers).
 pub trait ObjectiveProvider: Send + Sync {
+    /// Once per tick before any bot thinks: plans the teams' roles from the
+    /// view. `bots` are the slots bots hold (the role players; humans are
+    /// never assigned). Default: nothing to plan.
+    fn plan(&mut self, _view: &BotView<'_>, _bots: &[SlotId], _nav: &mut dyn Navigator) {}
+
     /// The one objective `me` should pursue now.
     fn objective(&self, view: &BotView<'_>, me: &PlayerSnap) -> Option<Objective>;
+
+    /// One line for `botlist`: what objective play is on.
+    fn describe(&self) -> String {
+        "objective: custom provider".to_owned()
+    }
+
+    /// The objective figures of the match so far.
+    fn report(&self) -> Option<crate::objective::ObjectiveReport> {
+        None
+    }
 }
 
 /// What a movement goal is.
@@ -106,7 +130,7 @@ impl GoalKind {
             GoalKind::Roam => "roam".into(),
             GoalKind::Item(id) => format!("item#{}", id.0),
             GoalKind::Enemy(s) => format!("chase {}", s.0),
-            GoalKind::Objective(k) => format!("objective {k}"),
+            GoalKind::Objective(k) => crate::objective::describe_key(k),
         }
     }
 }
@@ -250,6 +274,8 @@ pub struct GoalPlanner {
     next_select: u32,
     /// Standing still on purpose until then (patient end of a roam, holding an objective).
     pub hold_until: u32,
+    /// The radius of the objective position being held (with `hold_until`).
+    hold_radius: Option<f32>,
     /// Route requests made (for throttling and stats).
     pub route_requests: u64,
 }
@@ -261,6 +287,12 @@ impl GoalPlanner {
             route_requests: self.route_requests,
             ..Self::default()
         };
+    }
+
+    /// The radius of the objective position held now, if the bot is holding
+    /// one (movement stops or shrinks to strafing; aim and fire go on).
+    pub fn holding(&self, clock: &BotClock) -> Option<f32> {
+        self.hold_radius.filter(|_| clock.tick < self.hold_until)
     }
 
     /// Called when the follower reports arrival at the end of the route.
@@ -322,19 +354,47 @@ impl GoalPlanner {
             let hopeless = clock.tick > g.give_up_at && clock.ms_since(g.progress_at) > 2000.0;
             let gone = match g.kind {
                 GoalKind::Item(id) => !cx.view.items.iter().any(|i| i.id == id && i.available),
-                GoalKind::Enemy(s) => cx.view.player(s).is_none_or(|p| !p.alive),
+                GoalKind::Enemy(s) => cx.view.player(s).is_none_or(|p| !p.active()),
                 _ => false,
             };
             if hopeless || g.failures >= 3 {
-                cx.memory
-                    .blacklist
-                    .add(g.kind.key(g.target), clock.after_ms(BLACKLIST_MS), clock.tick);
+                // An objective comes back soon: the game needs it done.
+                let ms = if matches!(g.kind, GoalKind::Objective(_)) {
+                    BLACKLIST_MS * 0.25
+                } else {
+                    BLACKLIST_MS
+                };
+                cx.memory.blacklist.add(g.kind.key(g.target), clock.after_ms(ms), clock.tick);
                 self.goal = None;
                 cx.follower.clear();
             } else if gone {
                 self.goal = None;
                 cx.follower.clear();
             }
+        }
+        let objective = cx
+            .objective
+            .filter(|o| !cx.memory.blacklist.contains(GoalKey::Objective(o.key), clock.tick));
+        // At the position of the objective being pursued: hold it.
+        if let (Some(g), Some(o)) = (self.goal.as_mut(), objective)
+            && g.kind == GoalKind::Objective(o.key)
+            && let Some(r) = o.hold_radius
+        {
+            let d = o.origin - cx.me.origin;
+            if Vec3::new(d.x, d.y, 0.0).length() <= r && d.z.abs() <= HOLD_HEIGHT {
+                cx.follower.clear();
+                g.target = o.origin;
+                g.progress_at = clock.tick;
+                g.give_up_at = g.give_up_at.max(clock.after_ms(12_000.0));
+                self.hold_until = clock.after_ms(HOLD_CHECK_MS);
+                self.hold_radius = Some(r);
+                return false;
+            }
+        }
+        self.hold_radius = None;
+        // A new objective ends any waiting.
+        if objective.is_some_and(|o| self.goal.is_none_or(|g| g.kind != GoalKind::Objective(o.key))) {
+            self.hold_until = 0;
         }
         if clock.tick < self.hold_until {
             return false;
@@ -353,11 +413,13 @@ impl GoalPlanner {
         if clock.tick < g.refresh_at && cx.follower.route().is_some() {
             return false;
         }
-        let target = match (g.kind, cx.chase) {
-            (GoalKind::Enemy(s), Some((c, p, _))) if s == c => p,
+        let target = match (g.kind, cx.chase, cx.objective) {
+            (GoalKind::Enemy(s), Some((c, p, _)), _) if s == c => p,
+            // Objectives may move (a carrier to escort or intercept, a flag).
+            (GoalKind::Objective(k), _, Some(o)) if o.key == k => o.origin,
             _ => g.target,
         };
-        let moving = matches!(g.kind, GoalKind::Enemy(_));
+        let moving = matches!(g.kind, GoalKind::Enemy(_) | GoalKind::Objective(_));
         g.refresh_at = clock.after_ms(if moving { CHASE_REFRESH_MS } else { FIXED_REFRESH_MS });
         // A route that still leads where the goal is needs no new search
         // (items do not move; a quarry that moved little keeps its route).
@@ -366,7 +428,7 @@ impl GoalPlanner {
             .route()
             .and_then(|r| r.goal())
             .is_some_and(|end| end.distance(target) < REROUTE_DISTANCE);
-        if still_good && !matches!(g.kind, GoalKind::Objective(_)) {
+        if still_good {
             self.goal = Some(g);
             return false;
         }
@@ -479,7 +541,7 @@ impl GoalPlanner {
         {
             desire = Some((GoalKind::Item(c.item.id), c.item.origin, item_priority));
         }
-        if objective.is_none()
+        if obj_priority < SOFT_OBJECTIVE
             && let Some((s, p, _)) = cx.chase
             && enemy_priority > desire.map_or(0.0, |d| d.2)
         {
@@ -584,7 +646,7 @@ impl GoalPlanner {
             Some(g) if same => g.give_up_at,
             _ => clock.after_ms((2.0 * travel_ms + 4000.0).max(12_000.0)),
         };
-        let moving = matches!(kind, GoalKind::Enemy(_));
+        let moving = matches!(kind, GoalKind::Enemy(_) | GoalKind::Objective(_));
         self.goal = Some(Goal {
             kind,
             target,

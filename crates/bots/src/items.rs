@@ -216,6 +216,7 @@ mod tests {
             powerups: Powerups::default(),
             attacking: false,
             teleported: false,
+            frozen: false,
         }
     }
 

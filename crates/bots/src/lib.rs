@@ -20,6 +20,7 @@
 //! | [`perception`] | sight range, field of view, line of sight to body points, reaction delays |
 //! | [`memory`] | enemy tracks that fade, the last attacker, the goal blacklist |
 //! | [`decide`] | one combat target; separately one movement goal (objective, item, chase, roam) |
+//! | [`objective`] | mode objectives: CTF/One Flag roles, Freeze Tag rescues, Clan Arena regrouping; fails closed elsewhere |
 //! | [`items`] | item utility from the live inventory; shortlist, then routes |
 //! | [`navigate`] | route following, committed actions, stuck detection, recovery |
 //! | [`navmesh`] | the runtime navmesh behind the [`Navigator`] trait |
@@ -55,6 +56,7 @@ pub mod memory;
 pub mod names;
 pub mod navigate;
 pub mod navmesh;
+pub mod objective;
 pub mod perception;
 pub mod report;
 pub mod rng;

@@ -659,6 +659,7 @@ mod tests {
             powerups: Powerups::default(),
             attacking: false,
             teleported: false,
+            frozen: false,
         }
     }
 

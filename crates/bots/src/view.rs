@@ -18,6 +18,7 @@ use quarry_sim::components::{Armor, Body, CurrentCmd, Health, Inventory, Life, N
 use quarry_sim::events::GameEvent;
 use quarry_sim::items::drop::Dropped;
 use quarry_sim::items::{Gift, Item, ItemSpawn};
+use quarry_sim::mode::ModeState;
 use quarry_sim::scene::Obstacle;
 use quarry_sim::slots::{ClientKind, MAX_SLOTS, SlotState};
 use quarry_sim::weapons::{Projectile, WeaponTable};
@@ -106,9 +107,17 @@ pub struct PlayerSnap {
     pub attacking: bool,
     /// Recently teleported (the view should not track across the jump).
     pub teleported: bool,
+    /// Frozen (Freeze Tag): out of the fight until a teammate thaws it;
+    /// never a target, never a threat.
+    pub frozen: bool,
 }
 
 impl PlayerSnap {
+    /// Alive and not frozen: can fight, can be fought.
+    pub fn active(&self) -> bool {
+        self.alive && !self.frozen
+    }
+
     /// Centre of the box.
     pub fn center(&self) -> Vec3 {
         self.origin + (self.mins + self.maxs) * 0.5
@@ -203,6 +212,11 @@ pub struct BotView<'a> {
     pub team_game: bool,
     /// Whether players may move and fight now.
     pub play_allowed: bool,
+    /// The objective state of the game type (flags, bases, frozen players, rounds).
+    pub mode: ModeState,
+    /// Whether objectives count now: the match is live (not warmup or
+    /// countdown) and, in round modes, a round is being fought.
+    pub objectives_live: bool,
 }
 
 impl<'a> BotView<'a> {
@@ -223,17 +237,21 @@ impl<'a> BotView<'a> {
         }
         let tick = game.tick().wrapping_add(1);
         let clock = BotClock { tick, hz: game.hz() };
+        let mode = game.mode_state();
+        let phase = game.phase();
+        let objectives_live = phase.allows_play() && phase.counts() && mode.round.is_none_or(|r| r.live);
         let mut players = vec![None; MAX_SLOTS];
         for (id, slot) in game.slots().iter() {
             if slot.state != SlotState::InGame {
                 continue;
             }
-            let Some(snap) = slot
+            let Some(mut snap) = slot
                 .entity
                 .and_then(|e| player_snap(world, e, id, slot.team, slot.kind, tick))
             else {
                 continue;
             };
+            snap.frozen = mode.is_frozen(id);
             if let Some(p) = players.get_mut(usize::from(id.0)) {
                 *p = Some(snap);
             }
@@ -296,7 +314,9 @@ impl<'a> BotView<'a> {
             settings: game.settings(),
             weapons: weapons.unwrap_or_else(|| default_table()),
             team_game: game.rules().gametype.is_team_game(),
-            play_allowed: game.phase().allows_play(),
+            play_allowed: phase.allows_play(),
+            mode,
+            objectives_live,
         }
     }
 
@@ -310,9 +330,11 @@ impl<'a> BotView<'a> {
         self.players.iter().flatten()
     }
 
-    /// Whether `other` is an enemy of `me` (another player, not a teammate in team games).
+    /// Whether `other` is an enemy of `me` (another player, not a teammate
+    /// in team games). A frozen player is nobody's enemy: there is nothing
+    /// to gain from shooting it.
     pub fn is_enemy(&self, me: &PlayerSnap, other: &PlayerSnap) -> bool {
-        me.slot != other.slot && !(self.team_game && me.team == other.team)
+        me.slot != other.slot && !other.frozen && !(self.team_game && me.team == other.team)
     }
 }
 
@@ -349,6 +371,7 @@ fn player_snap(world: &World, e: Entity, slot: SlotId, team: Team, kind: ClientK
             .get::<CurrentCmd>(e)
             .is_some_and(|c| c.cmd.buttons.contains(Buttons::ATTACK)),
         teleported: body.teleport_time > 0.0 && tick > 0,
+        frozen: false,
     })
 }
 

@@ -1,0 +1,349 @@
+//! CTF and One Flag roles, allocated once per team per tick.
+//!
+//! In this order, each role taking the nearest players still free (ties to
+//! the lower slot; holders of the role preferred, see [`take_nearest`]):
+//!
+//! 1. **carrier** (whoever carries): CTF brings the enemy flag to its own
+//!    base (capture 100). If the own flag is not home a capture is
+//!    impossible: the carrier waits near its base (80, held within 200,
+//!    fighting) while the others return or intercept — it does not go
+//!    hunting, since dying gives the enemy flag back. One Flag brings the
+//!    neutral flag to the *enemy* base.
+//! 2. **return** (CTF, own flag dropped): 1 (2 from five bots) nearest to
+//!    the flag touch it (94).
+//! 3. **intercept** (an enemy carries our flag, or the neutral one):
+//!    half the team when we carry too, else most of it (90; 96 when we have
+//!    no carrier). Near the carrier they chase him; farther away, if they
+//!    can reach his goal (where he scores) clearly first, they wait there.
+//! 4. **escort** (a friendly carrier, bot or human): half the team, one
+//!    more when the carrier is hurt (72; 80 hurt), at trailing formation
+//!    slots behind him (lateral ±96 at 112 back, ±160 at 176 back),
+//!    projected onto the navmesh and never through a wall.
+//! 5. **attack** (the flag to fetch is not carried): both of a pair, else
+//!    most of the team (60; 70 for a flag lying in the field).
+//! 6. **defend**: everyone left, at spread points of a perimeter around
+//!    the base (192..320 units out, in sight of the flag, the first facing
+//!    the enemy), held within 160 (54; 64 while an enemy carries our flag).
+
+use glam::Vec3;
+use quarry_sim::mode::{FlagInfo, FlagStatus};
+use quarry_sim::{SlotId, Team};
+
+use super::{Assignment, Role, majority, opponent, support, take_nearest};
+use crate::decide::Objective;
+use crate::navigate::Navigator;
+use crate::perception::clear_line;
+use crate::view::{BotView, PlayerSnap};
+
+/// Bringing a flag to where it scores.
+pub const CAPTURE: f32 = 100.0;
+/// A carrier waiting at home for its own flag to come back.
+pub const CARRIER_WAIT: f32 = 80.0;
+/// Touching the own dropped flag.
+pub const RETURN: f32 = 94.0;
+/// Hunting the enemy carrier while we carry too.
+pub const INTERCEPT: f32 = 90.0;
+/// Hunting the enemy carrier when we carry nothing.
+pub const INTERCEPT_NO_CARRIER: f32 = 96.0;
+/// Escorting a healthy carrier.
+pub const ESCORT: f32 = 72.0;
+/// Escorting a hurt carrier.
+pub const ESCORT_HURT: f32 = 80.0;
+/// Going for the flag at its stand.
+pub const FETCH: f32 = 60.0;
+/// Going for a flag lying in the field.
+pub const FETCH_DROPPED: f32 = 70.0;
+/// Holding the perimeter.
+pub const DEFEND: f32 = 54.0;
+/// Holding the perimeter while an enemy carries our flag.
+pub const DEFEND_THREATENED: f32 = 64.0;
+/// A waiting carrier holds within this of its base, units.
+pub const WAIT_RADIUS: f32 = 200.0;
+/// A defender holds within this of its point, units.
+pub const DEFEND_RADIUS: f32 = 160.0;
+/// Preferring the holders of a role: their distance counts this much.
+const STICKY: f32 = 0.7;
+/// Perimeter distances tried, farthest first, units.
+const PERIMETER_RADII: [f32; 3] = [320.0, 256.0, 192.0];
+/// Perimeter directions tried, degrees from the direction of the enemy.
+const PERIMETER_ANGLES: [f32; 8] = [0.0, 55.0, -55.0, 110.0, -110.0, 160.0, -160.0, 180.0];
+/// Perimeter points at most.
+const MAX_POINTS: usize = 6;
+/// Perimeter points keep this far apart, units.
+const POINT_SPACING: f32 = 128.0;
+/// Within this of the enemy carrier an interceptor chases him, units.
+const CHASE_NEAR: f32 = 640.0;
+/// An interceptor waits at the carrier's goal only if it gets there this much sooner, units.
+const CUT_OFF_MARGIN: f32 = 256.0;
+/// Escort formation: lateral offsets and trailing distances per slot, units.
+const ESCORT_LATERAL: [f32; 4] = [-96.0, 96.0, -160.0, 160.0];
+const ESCORT_BACK: [f32; 4] = [112.0, 112.0, 176.0, 176.0];
+/// A formation slot snaps to the navmesh within this, units.
+const SLOT_SNAP: f32 = 192.0;
+
+/// The defence perimeter of each team, found on the navmesh once.
+#[derive(Debug, Clone, Default)]
+pub struct Perimeters {
+    teams: Vec<(Team, Vec<Vec3>)>,
+}
+
+impl Perimeters {
+    /// The points around `base` of `team` (the first facing `facing`);
+    /// the base itself if the mesh offers none. Kept once the mesh is ready.
+    pub fn points(
+        &mut self,
+        team: Team,
+        base: Vec3,
+        facing: Vec3,
+        view: &BotView<'_>,
+        nav: &mut dyn Navigator,
+    ) -> Vec<Vec3> {
+        if let Some((_, p)) = self.teams.iter().find(|(t, _)| *t == team) {
+            return p.clone();
+        }
+        if !nav.ready() {
+            return vec![base];
+        }
+        let points = perimeter(base, facing, view, nav);
+        self.teams.push((team, points.clone()));
+        points
+    }
+}
+
+fn flat(v: Vec3) -> Vec3 {
+    Vec3::new(v.x, v.y, 0.0)
+}
+
+/// Spread standing points around `base`, in sight of it, facing first.
+pub fn perimeter(base: Vec3, facing: Vec3, view: &BotView<'_>, nav: &mut dyn Navigator) -> Vec<Vec3> {
+    let dir = flat(facing - base).normalize_or(Vec3::X);
+    let theta0 = dir.y.atan2(dir.x);
+    let eye = Vec3::Z * 24.0;
+    let mut points: Vec<Vec3> = Vec::new();
+    for a in PERIMETER_ANGLES {
+        let th = theta0 + a.to_radians();
+        for r in PERIMETER_RADII {
+            let want = base + Vec3::new(th.cos(), th.sin(), 0.0) * r;
+            let Some(q) = nav.nearest(want, 128.0) else { continue };
+            let ok = flat(q - want).length() <= 128.0
+                && (q.z - base.z).abs() <= 160.0
+                && flat(q - base).length() >= 160.0
+                && clear_line(view.map.world(), base + eye, q + eye)
+                && points.iter().all(|o| o.distance(q) >= POINT_SPACING);
+            if ok {
+                points.push(q);
+                break;
+            }
+        }
+        if points.len() >= MAX_POINTS {
+            break;
+        }
+    }
+    if points.is_empty() {
+        points.push(base);
+    }
+    points
+}
+
+/// The carrier of `flag`, if one carries it.
+fn carrier<'v>(view: &'v BotView<'_>, flag: &FlagInfo) -> Option<&'v PlayerSnap> {
+    match flag.status {
+        FlagStatus::Carried { by } => view.player(by),
+        _ => None,
+    }
+}
+
+/// Where an interceptor goes: the carrier when near him or when his goal
+/// is not clearly closer, else his goal (`heading`), to cut him off.
+pub fn intercept_point(me: &PlayerSnap, carrier: &PlayerSnap, heading: Vec3) -> Vec3 {
+    if me.origin.distance(carrier.origin) < CHASE_NEAR {
+        return carrier.origin;
+    }
+    if me.origin.distance(heading) + CUT_OFF_MARGIN < carrier.origin.distance(heading) {
+        return heading;
+    }
+    carrier.origin
+}
+
+/// Formation slot `i` behind `carrier`, who moves (or else looks) toward
+/// `heading`.
+pub fn formation_slot(
+    view: &BotView<'_>,
+    nav: &mut dyn Navigator,
+    carrier: &PlayerSnap,
+    heading: Vec3,
+    i: usize,
+) -> Vec3 {
+    let v = flat(carrier.velocity);
+    let fwd = if v.length() >= 48.0 {
+        v.normalize()
+    } else {
+        flat(heading - carrier.origin).normalize_or(Vec3::X)
+    };
+    let right = Vec3::new(fwd.y, -fwd.x, 0.0);
+    let k = i % ESCORT_LATERAL.len();
+    let row = (i / ESCORT_LATERAL.len()) as f32;
+    let lateral = ESCORT_LATERAL.get(k).copied().unwrap_or(0.0);
+    let back = ESCORT_BACK.get(k).copied().unwrap_or(112.0) + 64.0 * row;
+    let want = carrier.origin - fwd * back + right * lateral;
+    let up = Vec3::Z * 16.0;
+    if !clear_line(view.map.world(), carrier.origin + up, want + up) {
+        return carrier.origin;
+    }
+    nav.nearest(want, SLOT_SNAP)
+        .filter(|q| q.distance(want) <= SLOT_SNAP)
+        .unwrap_or(carrier.origin)
+}
+
+fn obj(role: Role, sub: u32, origin: Vec3, priority: f32, hold_radius: Option<f32>) -> Objective {
+    Objective {
+        key: role.key(sub),
+        origin,
+        priority,
+        hold_radius,
+    }
+}
+
+/// Allocates the roles of `team` (its role players `players`, in slot
+/// order) into `out`. `one_flag`: the neutral flag, captured at the enemy
+/// base. Without bases or the flag to play for, everyone just fights.
+#[expect(clippy::too_many_arguments, reason = "one team's plan with everything it reads")]
+pub fn plan_team(
+    view: &BotView<'_>,
+    team: Team,
+    players: &[&PlayerSnap],
+    prev: &[Assignment],
+    one_flag: bool,
+    perimeters: &mut Perimeters,
+    nav: &mut dyn Navigator,
+    out: &mut Vec<Assignment>,
+) {
+    let mode = &view.mode;
+    let setup = opponent(team).and_then(|enemy| {
+        let own_base = mode.base(team)?;
+        let enemy_base = mode.base(enemy)?;
+        let target = if one_flag { mode.flag(Team::Free) } else { mode.flag(enemy) }?;
+        Some((enemy, own_base, enemy_base, target))
+    });
+    let Some((enemy, own_base, enemy_base, target)) = setup else {
+        out.extend(players.iter().map(|p| Assignment::fight(p.slot)));
+        return;
+    };
+    let own_flag = if one_flag { None } else { mode.flag(team) };
+    let n = players.len();
+    let mut free: Vec<&PlayerSnap> = players.to_vec();
+    let score_at = if one_flag { enemy_base } else { own_base };
+    let friendly_carrier = carrier(view, target).filter(|p| p.team == team);
+    let enemy_carrier = if one_flag {
+        carrier(view, target)
+    } else {
+        own_flag.and_then(|f| carrier(view, f))
+    }
+    .filter(|p| p.team == enemy);
+    let own_home = own_flag.is_none_or(|f| f.status == FlagStatus::Home);
+
+    // 1. The carrier.
+    if let Some(c) = friendly_carrier
+        && let Some(i) = free.iter().position(|p| p.slot == c.slot)
+    {
+        free.remove(i);
+        let o = if own_home {
+            obj(Role::Carrier, 0, score_at, CAPTURE, None)
+        } else {
+            obj(Role::Carrier, 1, own_base, CARRIER_WAIT, Some(WAIT_RADIUS))
+        };
+        out.push(Assignment::new(c.slot, Role::Carrier, o));
+    }
+    // 2. Return our dropped flag.
+    if let Some(f) = own_flag
+        && matches!(f.status, FlagStatus::Dropped { .. })
+    {
+        let k = if n >= 5 { 2 } else { 1 };
+        for p in take_nearest(&mut free, k, f.origin, Role::Return, prev, STICKY) {
+            out.push(Assignment::new(p.slot, Role::Return, obj(Role::Return, 0, f.origin, RETURN, None)));
+        }
+    }
+    // 3. Intercept the enemy carrier.
+    if let Some(e) = enemy_carrier {
+        let (k, priority) = if friendly_carrier.is_some() {
+            (support(n), INTERCEPT)
+        } else {
+            (majority(n), INTERCEPT_NO_CARRIER)
+        };
+        // Where he scores: his own base in CTF, ours in One Flag.
+        let heading = if one_flag { own_base } else { enemy_base };
+        for p in take_nearest(&mut free, k, e.origin, Role::Intercept, prev, STICKY) {
+            let at = intercept_point(p, e, heading);
+            let sub = u32::from(e.slot.0);
+            out.push(Assignment::new(p.slot, Role::Intercept, obj(Role::Intercept, sub, at, priority, None)));
+        }
+    }
+    // 4. Escort our carrier.
+    if let Some(c) = friendly_carrier {
+        let hurt = c.health <= (c.max_health / 2).max(35);
+        let k = support(n) + usize::from(hurt);
+        let mut escorts = take_nearest(&mut free, k, c.origin, Role::Escort, prev, STICKY);
+        escorts.sort_by_key(|p| p.slot);
+        let heading = if own_home { score_at } else { own_base };
+        let priority = if hurt { ESCORT_HURT } else { ESCORT };
+        for (i, p) in escorts.iter().enumerate() {
+            let at = formation_slot(view, nav, c, heading, i);
+            out.push(Assignment::new(p.slot, Role::Escort, obj(Role::Escort, i as u32, at, priority, None)));
+        }
+    }
+    // 5. Attack: go for the flag.
+    if !matches!(target.status, FlagStatus::Carried { .. }) {
+        let k = if n <= 2 { n } else { majority(n) };
+        let dropped = matches!(target.status, FlagStatus::Dropped { .. });
+        let priority = if dropped { FETCH_DROPPED } else { FETCH };
+        for p in take_nearest(&mut free, k, target.origin, Role::Attack, prev, 0.0) {
+            let o = obj(Role::Attack, u32::from(dropped), target.origin, priority, None);
+            out.push(Assignment::new(p.slot, Role::Attack, o));
+        }
+    }
+    // 6. Defend the rest of the time: spread on the perimeter.
+    if free.is_empty() {
+        return;
+    }
+    let facing = if one_flag { target.home } else { enemy_base };
+    let points = perimeters.points(team, own_base, facing, view, nav);
+    let priority = if enemy_carrier.is_some() { DEFEND_THREATENED } else { DEFEND };
+    free.sort_by_key(|p| p.slot);
+    let mut taken = vec![false; points.len()];
+    let mut point_of: Vec<(SlotId, usize)> = Vec::new();
+    // Defenders keep their points.
+    for p in &free {
+        let held = prev
+            .iter()
+            .find(|a| a.slot == p.slot && a.role == Role::Defend)
+            .and_then(|a| a.objective)
+            .map(|o| (o.key & 0x00ff_ffff) as usize)
+            .filter(|&i| taken.get(i) == Some(&false));
+        if let Some(i) = held {
+            if let Some(t) = taken.get_mut(i) {
+                *t = true;
+            }
+            point_of.push((p.slot, i));
+        }
+    }
+    for p in &free {
+        if point_of.iter().any(|(s, _)| *s == p.slot) {
+            continue;
+        }
+        let i = taken.iter().position(|t| !t).unwrap_or(point_of.len() % points.len().max(1));
+        if let Some(t) = taken.get_mut(i) {
+            *t = true;
+        }
+        point_of.push((p.slot, i));
+    }
+    point_of.sort_by_key(|(s, _)| *s);
+    for (slot, i) in point_of {
+        let at = points.get(i).copied().unwrap_or(own_base);
+        let o = obj(Role::Defend, i as u32, at, priority, Some(DEFEND_RADIUS));
+        out.push(Assignment::new(slot, Role::Defend, o));
+    }
+}
+
+#[cfg(test)]
+#[path = "ctf_tests.rs"]
+mod tests;
