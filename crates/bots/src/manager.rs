@@ -390,7 +390,8 @@ impl BotManager {
         self.traits = source;
     }
 
-    /// Sets the objective provider of the game type (objective play plugs in here).
+    /// Replaces the objective provider until the next match (each new match
+    /// picks the game type's own, see [`crate::objective::provider_for`]).
     pub fn set_objective_provider(&mut self, provider: Option<Box<dyn ObjectiveProvider>>) {
         self.objectives = provider;
     }
@@ -462,7 +463,9 @@ impl BotManager {
                 crate::report::BotFigures::new(b.brain.slot, name, b.brain.skill, &b.brain.stats, game.hz())
             })
             .collect();
-        crate::report::MatchReport::new(game, rows, &self.pickups, self.nav.describe()).with_chat(self.chat.figures().clone())
+        crate::report::MatchReport::new(game, rows, &self.pickups, self.nav.describe())
+            .with_chat(self.chat.figures().clone())
+            .with_objective(self.objectives.as_ref().and_then(|o| o.report()))
     }
 
     /// What bots said in this match.
@@ -720,7 +723,12 @@ impl BotManager {
     /// `botlist` as text lines.
     pub fn list_lines(&self, game: Option<&Match>) -> Vec<String> {
         let rows = self.list(game);
-        let mut out = Vec::with_capacity(rows.len() + 2);
+        let mut out = Vec::with_capacity(rows.len() + 3);
+        out.push(match (&self.objectives, game) {
+            (Some(o), _) => o.describe(),
+            (None, Some(g)) => crate::objective::provider_for(g.rules().gametype).describe(),
+            (None, None) => "objective: none (no match)".to_owned(),
+        });
         if rows.is_empty() {
             out.push("no bots".to_owned());
         } else {
@@ -803,6 +811,10 @@ impl BotManager {
                 Some(n) => n,
                 None => &mut fallback,
             };
+            let bot_slots: Vec<SlotId> = self.bots.iter().map(|b| b.brain.slot).collect();
+            if let Some(o) = self.objectives.as_deref_mut() {
+                o.plan(&view, &bot_slots, nav);
+            }
             let objectives = self.objectives.as_deref();
             let source = active_source(&self.content, self.traits.as_ref(), self.settings.characters);
             let routes_before = nav.queries();
@@ -884,6 +896,8 @@ impl BotManager {
         self.next_status = 0;
         self.view_cache = ViewCache::default();
         self.pickups.clear();
+        // Objective play follows the game type (fails closed without one).
+        self.objectives = Some(crate::objective::provider_for(game.rules().gametype));
         self.chat.new_match(self.seed);
         for b in &mut self.bots {
             b.brain.new_match(self.seed);

@@ -117,6 +117,8 @@ pub struct MatchReport {
     pub navmesh: String,
     /// What bots said.
     pub chat: ChatReport,
+    /// Objective play: role time shares and objective events by bots.
+    pub objective: Option<crate::objective::ObjectiveReport>,
 }
 
 /// Bot chat over a match.
@@ -171,7 +173,14 @@ impl MatchReport {
             accuracy,
             navmesh,
             chat: ChatReport::default(),
+            objective: None,
         }
+    }
+
+    /// The report with the objective figures of the match.
+    pub fn with_objective(mut self, objective: Option<crate::objective::ObjectiveReport>) -> Self {
+        self.objective = objective;
+        self
     }
 
     /// The report with the chat figures of the match.
@@ -258,6 +267,9 @@ impl fmt::Display for MatchReport {
             c.refused,
             if kinds.is_empty() { String::new() } else { format!("; {}", kinds.join(", ")) }
         )?;
+        if let Some(o) = &self.objective {
+            writeln!(f, "{o}")?;
+        }
         let never = self.items_never_taken();
         writeln!(
             f,
