@@ -92,7 +92,10 @@ impl ChatHost {
             other: sig.other.and_then(|o| name_of(game, o)),
             weapon,
             map: map_token(game),
-            item: sig.item.map(readable_item),
+            item: sig.item.map(|class| match game.world().get_resource::<quarry_sim::weapons::WeaponTable>().and_then(|t| t.weapon_for_class(class)) {
+                Some(d) => d.name.replace('_', " "),
+                None => readable_item(class),
+            }),
         };
         let _ = self.director.on_event(clock, s, &bot, sig.event, &tokens);
     }
