@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use quarry_net::handshake::Welcome;
-use quarry_net::reliable::{ChatScope, ClientMessage, DisconnectReason, Scoreboard, ServerMessage};
+use quarry_net::reliable::{ChatScope, ClientMessage, DisconnectReason, ModeUpdate, Scoreboard, ServerMessage};
 use quarry_net::transport::{ClientConfig, ClientEvent, ClientTransport};
 use tracing::{debug, warn};
 
@@ -59,6 +59,7 @@ pub struct Client {
     notices: VecDeque<Notice>,
     chat: VecDeque<ChatLine>,
     scoreboard: Option<Scoreboard>,
+    mode: Option<ModeUpdate>,
     last_cmd_tick: Option<u32>,
     cmds_sent: u64,
     averager: StatsAverager,
@@ -89,6 +90,7 @@ impl Client {
             notices: VecDeque::new(),
             chat: VecDeque::new(),
             scoreboard: None,
+            mode: None,
             last_cmd_tick: None,
             cmds_sent: 0,
             averager: StatsAverager::default(),
@@ -218,6 +220,11 @@ impl Client {
                 self.notify(Notice::ConfigString { index, value });
             }
             ServerMessage::ConsoleOutput(text) => self.notify(Notice::Console(text)),
+            ServerMessage::Mode(update) => {
+                let changes = crate::mode::mode_changes(self.mode.as_ref(), &update);
+                self.mode = Some(update.clone());
+                self.notify(Notice::Mode { update, changes });
+            }
             // The transport turns this into the Disconnected event.
             ServerMessage::Disconnect(reason) => debug!(%reason, "server says goodbye"),
         }
@@ -274,6 +281,11 @@ impl Client {
     /// The last scoreboard the server sent.
     pub fn scoreboard(&self) -> Option<&Scoreboard> {
         self.scoreboard.as_ref()
+    }
+
+    /// The last objective state the server sent (flags, round, frozen).
+    pub fn mode(&self) -> Option<&ModeUpdate> {
+        self.mode.as_ref()
     }
 
     fn ensure_connected(&self) -> Result<(), ClientError> {

@@ -48,6 +48,7 @@ mod client;
 mod controls;
 mod driver;
 mod error;
+pub mod mode;
 pub mod input;
 mod notice;
 mod options;
@@ -72,6 +73,6 @@ pub use view::{EntityView, View};
 pub use quarry_net::{
     cert::Fingerprint,
     handshake::{RejectReason, Welcome},
-    reliable::{ChatScope, DisconnectReason, Scoreboard},
+    reliable::{ChatScope, DisconnectReason, ModeUpdate, Scoreboard},
     snapshot::{EntityKind, PlayerState},
 };

@@ -1,7 +1,7 @@
 //! Things the server told the client besides snapshots, in arrival order.
 
 use quarry_net::handshake::Welcome;
-use quarry_net::reliable::{ChatScope, DisconnectReason, Scoreboard};
+use quarry_net::reliable::{ChatScope, DisconnectReason, ModeUpdate, Scoreboard};
 
 /// One chat line as received.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +38,14 @@ pub enum Notice {
     Print(String),
     /// A scoreboard.
     Scoreboard(Scoreboard),
+    /// The objective state changed (flags, round, frozen players).
+    Mode {
+        /// The new state (also kept as [`Client::mode`](crate::Client::mode)).
+        update: ModeUpdate,
+        /// What changed since the last one, in words (may be empty: a
+        /// score or thaw progress changed).
+        changes: Vec<String>,
+    },
     /// The server moved to another map; the client already answered that it
     /// loaded it.
     MapChange {

@@ -89,6 +89,7 @@ pub fn notice_lines(n: &Notice) -> Vec<String> {
         Notice::Chat(line) => vec![format!("[chat] {line}")],
         Notice::Print(text) => text.lines().map(|l| format!("[server] {l}")).collect(),
         Notice::Scoreboard(b) => scoreboard_lines(b),
+        Notice::Mode { changes, .. } => changes.iter().map(|c| format!("[mode] {c}")).collect(),
         Notice::MapChange { map } => vec![format!("[map] changed to {map}")],
         Notice::ConfigString { index, value } => vec![format!("[config] {index} = {value}")],
         Notice::Console(text) => text.lines().map(|l| format!("[console] {l}")).collect(),

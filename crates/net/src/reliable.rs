@@ -132,6 +132,9 @@ pub enum ServerMessage {
     },
     /// Console output for an authenticated admin.
     ConsoleOutput(String),
+    /// The objective state of the game type (flags, bases, frozen players,
+    /// round, team scores), sent whenever it changes.
+    Mode(ModeUpdate),
     /// The server is closing the connection, and why.
     Disconnect(DisconnectReason),
 }
@@ -176,5 +179,7 @@ pub enum ServerFrame {
     Message(ServerMessage),
 }
 
+mod mode;
 mod wire;
+pub use mode::{MAX_MODE_BASES, MAX_MODE_FLAGS, MAX_MODE_PLAYERS, ModeUpdate, PlayerObjective, THAW_STEPS, WireFlag, WireFlagStatus, WireFrozen, WireRound};
 pub use wire::{disconnect_from_close, disconnect_to_close};

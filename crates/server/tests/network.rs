@@ -273,3 +273,33 @@ fn a_remote_client_sees_bots_as_players_and_they_fight_it() {
     let last = clients[0].latest_snapshot().map(|s| s.player);
     assert!(hurt, "no bot hurt the visitor in 40 s; last state {last:?}; {}", server.output());
 }
+
+/// One Flag on the shipped CTF map: remote clients get the objective state
+/// (the neutral flag at home, both bases, team scores) and the scoreboard as
+/// reliable messages, without asking.
+#[test]
+fn remote_clients_receive_the_objective_state_and_the_scoreboard() {
+    use quarry_net::reliable::WireFlagStatus;
+    let server = TestServer::start(&["+set", "g_gametype", "1fctf", "+map", "q_ctf1"]);
+    let mut clients = vec![server.client("red", None), server.client("blue", None)];
+    let events = pump(&mut clients, Duration::from_secs(3), |_, _| WireUserCmd::default());
+    for (i, evs) in events.iter().enumerate() {
+        let mode = evs
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                ClientEvent::Message(ServerMessage::Mode(m)) if m.gametype == "1fctf" => Some(m.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("client {i} got no One Flag mode state: {}", server.output()));
+        assert_eq!(mode.flags.len(), 1, "{mode:?}");
+        assert_eq!((mode.flags[0].team, mode.flags[0].status), (0, WireFlagStatus::Home));
+        assert_eq!(mode.bases.len(), 2, "{mode:?}");
+        assert!(mode.team_scores.is_some());
+        let board = evs.iter().rev().find_map(|e| match e {
+            ClientEvent::Message(ServerMessage::Scoreboard(b)) => Some(b.clone()),
+            _ => None,
+        });
+        assert!(board.is_some_and(|b| b.gametype == "1fctf" && b.rows.len() == 2), "client {i}: no scoreboard with both players");
+    }
+}

@@ -18,6 +18,7 @@ const S_MAP_CHANGE: u8 = 19;
 const S_CONFIG_STRING: u8 = 20;
 const S_CONSOLE: u8 = 21;
 const S_DISCONNECT: u8 = 22;
+const S_MODE: u8 = 23;
 
 fn write_scope(w: &mut Writer, s: ChatScope) {
     match s {
@@ -242,7 +243,8 @@ impl ServerFrame {
     ///
     /// ```text
     /// u8  tag   2 welcome, 3 reject, 16 chat, 17 print, 18 scoreboard,
-    ///           19 map change, 20 config string, 21 console output, 22 disconnect
+    ///           19 map change, 20 config string, 21 console output, 22 disconnect,
+    ///           23 mode
     /// welcome:  Welcome::encode          reject: RejectReason::encode
     /// chat:     u8 has_from, [u8 slot], str name, scope, str text
     /// print, console output: str text (<= MAX_TEXT_LEN)
@@ -252,6 +254,7 @@ impl ServerFrame {
     /// map change: str map, varint m, m × (varint index, str value)
     /// config string: varint index, str value
     /// disconnect: DisconnectReason::encode
+    /// mode:     ModeUpdate::encode
     /// ```
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::new();
@@ -298,6 +301,7 @@ impl ServerFrame {
             }
             S_CONSOLE => m(ServerMessage::ConsoleOutput(r.str(MAX_TEXT_LEN, "console output")?))?,
             S_DISCONNECT => m(ServerMessage::Disconnect(DisconnectReason::decode(&mut r)?))?,
+            S_MODE => m(ServerMessage::Mode(ModeUpdate::decode(&mut r)?))?,
             t => return Err(DecodeError::UnknownTag { what: "server frame", tag: u64::from(t) }),
         };
         r.finish()?;
@@ -345,6 +349,10 @@ fn encode_server_message(m: &ServerMessage, w: &mut Writer) {
         ServerMessage::Disconnect(reason) => {
             w.u8(S_DISCONNECT);
             reason.encode(w);
+        }
+        ServerMessage::Mode(u) => {
+            w.u8(S_MODE);
+            u.encode(w);
         }
     }
 }

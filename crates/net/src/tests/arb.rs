@@ -116,7 +116,10 @@ pub(crate) fn base_and_next() -> impl Strategy<Value = (Snapshot, Snapshot)> {
 }
 
 use crate::handshake::{Hello, RejectReason, ServerInfo, Welcome};
-use crate::reliable::{ChatScope, ClientMessage, DisconnectReason, ScoreRow, Scoreboard, ServerMessage};
+use crate::reliable::{
+    ChatScope, ClientMessage, DisconnectReason, MAX_MODE_BASES, MAX_MODE_FLAGS, ModeUpdate, PlayerObjective, ScoreRow, Scoreboard,
+    ServerMessage, THAW_STEPS, WireFlag, WireFlagStatus, WireFrozen, WireRound,
+};
 
 /// A short string with some non-ASCII characters.
 pub(crate) fn text() -> impl Strategy<Value = String> {
@@ -183,6 +186,53 @@ fn scoreboard() -> impl Strategy<Value = Scoreboard> {
         .prop_map(|(gametype, phase, team_scores, rows)| Scoreboard { gametype, phase, team_scores, rows })
 }
 
+fn origin() -> impl Strategy<Value = [i32; 3]> {
+    prop::array::uniform3(-70_000i32..70_000)
+}
+
+/// Any objective state (every field within its wire limits).
+pub(crate) fn mode_update() -> impl Strategy<Value = ModeUpdate> {
+    let status = prop_oneof![
+        Just(WireFlagStatus::Home),
+        any::<u8>().prop_map(|by| WireFlagStatus::Carried { by }),
+        any::<u32>().prop_map(|returns_at| WireFlagStatus::Dropped { returns_at }),
+    ];
+    let flag = (0u8..=3, status, origin()).prop_map(|(team, status, origin)| WireFlag {
+        team,
+        status,
+        origin: if matches!(status, WireFlagStatus::Carried { .. }) { [0; 3] } else { origin },
+    });
+    let frozen = (any::<u8>(), 0u8..=3, origin(), 0..=THAW_STEPS).prop_map(|(slot, team, origin, thaw)| WireFrozen { slot, team, origin, thaw });
+    let round = (any::<u32>(), any::<bool>(), prop::option::of(any::<u32>()), any::<(u8, u8)>(), any::<(u32, u32)>())
+        .prop_map(|(number, live, ends_at, standing, wins)| WireRound { number, live, ends_at, standing, wins });
+    let player = (any::<u8>(), any::<[u32; 5]>()).prop_map(|(slot, [captures, returns, assists, defends, thaws])| PlayerObjective {
+        slot,
+        captures,
+        returns,
+        assists,
+        defends,
+        thaws,
+    });
+    (
+        (text(), text(), prop::option::of((any::<i32>(), any::<i32>()))),
+        prop::collection::vec(flag, 0..=MAX_MODE_FLAGS),
+        prop::collection::vec((0u8..=3, origin()), 0..=MAX_MODE_BASES),
+        prop::collection::vec(frozen, 0..8),
+        prop::option::of(round),
+        prop::collection::vec(player, 0..8),
+    )
+        .prop_map(|((gametype, phase, team_scores), flags, bases, frozen, round, players)| ModeUpdate {
+            gametype,
+            phase,
+            team_scores,
+            flags,
+            bases,
+            frozen,
+            round,
+            players,
+        })
+}
+
 /// Any server message.
 pub(crate) fn server_message() -> impl Strategy<Value = ServerMessage> {
     prop_oneof![
@@ -193,6 +243,7 @@ pub(crate) fn server_message() -> impl Strategy<Value = ServerMessage> {
         (any::<u16>(), text()).prop_map(|(index, value)| ServerMessage::ConfigString { index, value }),
         text().prop_map(ServerMessage::ConsoleOutput),
         disconnect().prop_map(ServerMessage::Disconnect),
+        mode_update().prop_map(ServerMessage::Mode),
     ]
 }
 

@@ -6,6 +6,9 @@ use quarry_net::snapshot::{
     EntityKind, EntityState, PF_CROUCHED, PF_DEAD, PF_ON_GROUND, PF_SPECTATOR, PlayerState, quantize_angle,
     quantize_origin, quantize_velocity,
 };
+use quarry_net::reliable::{
+    ModeUpdate, PlayerObjective, ScoreRow, Scoreboard, THAW_STEPS, WireFlag, WireFlagStatus, WireFrozen, WireRound,
+};
 use quarry_net::usercmd::WireUserCmd;
 use quarry_sim::view::{EntityView, OwnView, ViewKind};
 use quarry_sim::{Buttons, Team, UserCmd};
@@ -134,5 +137,97 @@ mod tests {
     fn spectator_state_is_flagged() {
         let p = player_state(None, Team::Spectator, 0);
         assert_eq!(p.flags & PF_SPECTATOR, PF_SPECTATOR);
+    }
+}
+
+fn whole(v: glam::Vec3) -> [i32; 3] {
+    // `as` saturates; positions are far inside i32 anyway.
+    [v.x.round() as i32, v.y.round() as i32, v.z.round() as i32]
+}
+
+/// The objective state clients receive: the match's [`ModeState`](quarry_sim::mode::ModeState),
+/// team scores and each player's objective counts.
+pub fn mode_update(game: &quarry_sim::Match) -> ModeUpdate {
+    use quarry_sim::mode::FlagStatus;
+    let state = game.mode_state();
+    let rules = game.rules();
+    let flags = state
+        .flags
+        .iter()
+        .map(|f| {
+            let status = match f.status {
+                FlagStatus::Home => WireFlagStatus::Home,
+                FlagStatus::Carried { by } => WireFlagStatus::Carried { by: by.0 },
+                FlagStatus::Dropped { returns_at } => WireFlagStatus::Dropped { returns_at },
+            };
+            let origin = if matches!(status, WireFlagStatus::Carried { .. }) { [0; 3] } else { whole(f.origin) };
+            WireFlag { team: team_number(f.team), status, origin }
+        })
+        .collect();
+    let steps = f32::from(THAW_STEPS);
+    let frozen = state
+        .frozen
+        .iter()
+        .map(|f| WireFrozen {
+            slot: f.slot.0,
+            team: team_number(f.team),
+            origin: whole(f.origin),
+            thaw: (f.thaw.clamp(0.0, 1.0) * steps).floor() as u8,
+        })
+        .collect();
+    let narrow = |n: u32| u8::try_from(n).unwrap_or(u8::MAX);
+    let round = state.round.map(|r| WireRound {
+        number: r.number,
+        live: r.live,
+        ends_at: r.ends_at,
+        standing: (narrow(r.standing.0), narrow(r.standing.1)),
+        wins: r.wins,
+    });
+    let players = game
+        .slots()
+        .iter()
+        .filter(|(_, s)| s.team != Team::Spectator)
+        .map(|(id, s)| PlayerObjective {
+            slot: id.0,
+            captures: s.score.captures,
+            returns: s.score.returns,
+            assists: s.score.assists,
+            defends: s.score.defends,
+            thaws: s.score.thaws,
+        })
+        .filter(|p| p.captures + p.returns + p.assists + p.defends + p.thaws > 0)
+        .collect();
+    ModeUpdate {
+        gametype: rules.gametype.name().to_owned(),
+        phase: rules.phase.name().to_owned(),
+        team_scores: rules.gametype.is_team_game().then_some(rules.team_scores),
+        flags,
+        bases: state.bases.iter().map(|(t, o)| (team_number(*t), whole(*o))).collect(),
+        frozen,
+        round,
+        players,
+    }
+}
+
+/// The scoreboard clients receive (`ping_ms` from `ping_of`, 0 for bots).
+pub fn scoreboard(game: &quarry_sim::Match, ping_of: impl Fn(quarry_sim::SlotId) -> u16) -> Scoreboard {
+    let board = game.scoreboard();
+    Scoreboard {
+        gametype: board.gametype.name().to_owned(),
+        phase: board.phase.name().to_owned(),
+        team_scores: board.team_scores,
+        rows: board
+            .rows
+            .iter()
+            .map(|r| ScoreRow {
+                slot: r.slot.0,
+                name: r.name.clone(),
+                team: team_number(r.team),
+                bot: r.bot,
+                score: r.score.frags,
+                deaths: i32::try_from(r.score.deaths).unwrap_or(i32::MAX),
+                ping_ms: if r.bot { 0 } else { ping_of(r.slot) },
+            })
+            .collect(),
     }
 }

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use quarry_net::handshake::{Hello, RejectReason, ServerInfo, Welcome};
-use quarry_net::reliable::{ChatScope as WireScope, ClientMessage, DisconnectReason, ServerMessage};
+use quarry_net::reliable::{ChatScope as WireScope, ClientMessage, DisconnectReason, ModeUpdate, ServerMessage};
 use quarry_net::snapshot::Snapshot;
 use quarry_net::transport::{ConnId, ServerConfig, ServerEvent, ServerTransport, TransportSettings};
 use quarry_sim::chat::ChatScope;
@@ -44,6 +44,10 @@ struct NetClient {
     slot: SlotId,
     addr: SocketAddr,
     name: String,
+    /// The objective state and scoreboard this client has; the next one
+    /// goes out when they differ (see [`NetServer::send_mode_and_scores`]).
+    mode_sent: Option<ModeUpdate>,
+    board_sent: Option<quarry_net::reliable::Scoreboard>,
 }
 
 /// The live network side of the server.
@@ -199,7 +203,7 @@ impl NetServer {
         let team = game.enter_game(slot).ok();
         let name = game.slots().get(slot).map(|s| s.userinfo.name.clone()).unwrap_or_default();
         lines.push(format!("{name} connected from {addr} (slot {}, {})", slot.0, team.map_or("?", |t| t.name())));
-        self.clients.insert(conn, NetClient { slot, addr, name });
+        self.clients.insert(conn, NetClient { slot, addr, name, mode_sent: None, board_sent: None });
     }
 
     fn on_message(&mut self, game: &mut Match, conn: ConnId, msg: ClientMessage, lines: &mut Vec<String>) {
@@ -272,6 +276,7 @@ impl NetServer {
         if !snapshot_due || self.clients.is_empty() {
             return;
         }
+        self.send_mode_and_scores(game);
         let views = game.entity_views();
         let mut entities = Vec::with_capacity(views.len());
         for v in &views {
@@ -325,12 +330,57 @@ impl NetServer {
                     let line = quarry_sim::flags::flag_line(*kind, *team, who.as_deref());
                     self.transport.broadcast(&ServerMessage::Print(line));
                 }
+                GameEvent::Frozen { .. } | GameEvent::Thawed { .. } => {
+                    if let Some(line) = quarry_sim::modes::freeze::freeze_line(ev, game.slots()) {
+                        self.transport.broadcast(&ServerMessage::Print(line));
+                    }
+                }
+                GameEvent::RoundStart { number } => self.transport.broadcast(&ServerMessage::Print(format!("Round {number}: fight!"))),
+                GameEvent::RoundEnd { number, winner, reason } => {
+                    let line = quarry_sim::modes::rounds::round_end_line(*number, *winner, *reason);
+                    self.transport.broadcast(&ServerMessage::Print(line));
+                }
                 GameEvent::Print { to: Some(slot), text } => {
                     if let Some((conn, _)) = self.clients.iter().find(|(_, c)| c.slot == *slot) {
                         let _ = self.transport.send_reliable(*conn, &ServerMessage::Print(text.clone()));
                     }
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// Sends each client the objective state and the scoreboard when they
+    /// changed since it last got them (a new client gets both at once).
+    /// Called when snapshots are due, so at most at the snapshot rate; pings
+    /// alone do not make the scoreboard "changed".
+    fn send_mode_and_scores(&mut self, game: &Match) {
+        let mode = convert::mode_update(game);
+        let pings: BTreeMap<SlotId, u16> = self
+            .clients
+            .iter()
+            .map(|(conn, c)| {
+                let ms = self.transport.stats(*conn).and_then(|s| s.ping).map_or(0, |p| p.as_millis());
+                (c.slot, u16::try_from(ms).unwrap_or(u16::MAX))
+            })
+            .collect();
+        let board = convert::scoreboard(game, |s| pings.get(&s).copied().unwrap_or(0));
+        let without_pings = |b: &quarry_net::reliable::Scoreboard| {
+            let mut b = b.clone();
+            for r in &mut b.rows {
+                r.ping_ms = 0;
+            }
+            b
+        };
+        let bare = without_pings(&board);
+        for (conn, c) in &mut self.clients {
+            if c.mode_sent.as_ref() != Some(&mode) && self.transport.send_reliable(*conn, &ServerMessage::Mode(mode.clone())).is_ok() {
+                c.mode_sent = Some(mode.clone());
+            }
+            if c.board_sent.as_ref().map(without_pings).as_ref() != Some(&bare)
+                && self.transport.send_reliable(*conn, &ServerMessage::Scoreboard(board.clone())).is_ok()
+            {
+                c.board_sent = Some(board.clone());
             }
         }
     }
