@@ -34,7 +34,7 @@
 //! | [`stats`] | what each bot did (shots, hits, stuck time, idle, pads) |
 //! | [`manager`] | [`BotManager`]: add/remove, fill, map changes, the per-tick think |
 //! | [`report`] | match figures: stuck time, idle, accuracy per weapon and skill, items taken |
-//! | [`cvars`], [`commands`] | `bot_*` cvars; `addbot`, `removebot`, `kickbots`, `botlist` |
+//! | [`cvars`], [`commands`] | `bot_*` cvars; `addbot`, `removebot`, `kickbots`, `botlist`, `botcharacters`, `botreload` |
 //!
 //! The server calls, per tick: [`BotManager::update_settings`] (cheap) and
 //! [`BotManager::think`] right before `Match::step`; at startup
