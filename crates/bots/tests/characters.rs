@@ -148,3 +148,45 @@ fn botreload_keeps_characters_whose_name_survives() {
     assert_eq!(bots.content().map(|c| c.content().characters.len()), Some(15));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+mod console {
+    use quarry_bots::{BotAccess, BotManager};
+    use quarry_console::Console;
+    use quarry_sim::Match;
+
+    struct Host {
+        bots: BotManager,
+        game: Option<Match>,
+    }
+
+    fn access(h: &mut Host) -> BotAccess<'_> {
+        BotAccess { bots: &mut h.bots, game: h.game.as_mut() }
+    }
+
+    fn run(console: &mut Console<Host>, host: &mut Host, line: &str) -> String {
+        console.execute(host, line, "test");
+        console.drain_output().join("\n")
+    }
+
+    #[test]
+    fn botcharacters_botreload_and_the_character_cvars() {
+        let mut c = Console::new();
+        let cvars = quarry_bots::register(&mut c, access).expect("cvars and commands");
+        let mut h = Host { bots: BotManager::with_cvars(cvars), game: Some(super::support::match_on("q_dm1", 3, 8)) };
+        assert!(run(&mut c, &mut h, "botcharacters").contains("no bot content loaded"));
+        assert!(run(&mut c, &mut h, "botreload").contains("no botfiles directory"));
+        h.bots.set_botfiles_dir(super::shipped());
+        let out = run(&mut c, &mut h, "botreload");
+        assert!(out.contains("reloaded 6 styles, 16 characters"), "{out}");
+        let out = run(&mut c, &mut h, "set bot_forceCharacter Sable; addbot; addbot");
+        assert!(out.contains("added bot Sable in slot"), "{out}");
+        let out = run(&mut c, &mut h, "botcharacters");
+        let sable = out.lines().find(|l| l.starts_with("Sable")).unwrap_or_default().to_owned();
+        assert!(sable.contains("Sable, "), "two bots wear Sable: {out}");
+        let out = run(&mut c, &mut h, "set bot_forceCharacter \"\"; set bot_characters 0; addbot");
+        let name = out.rsplit("added bot ").next().and_then(|r| r.split(' ').next()).unwrap_or_default().to_owned();
+        assert!(quarry_bots::names::NAME_POOL.contains(&name.as_str()), "bot_characters 0: a pool name: {out}");
+        let out = run(&mut c, &mut h, "kickbots; botcharacters");
+        assert!(out.lines().filter(|l| l.starts_with("Sable")).all(|l| l.ends_with(" -")), "released: {out}");
+    }
+}
