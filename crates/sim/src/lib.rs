@@ -28,6 +28,7 @@ pub mod movers;
 pub mod pmove;
 pub mod rules;
 pub mod scene;
+pub mod scoreboard;
 pub mod schedule;
 pub mod settings;
 pub mod slots;
@@ -39,7 +40,8 @@ pub mod weapons;
 
 use bevy_ecs::prelude::*;
 
-pub use game::{ChatError, Match, MatchError, PlayerView, ScoreRow, Scoreboard};
+pub use game::{ChatError, Match, MatchError, PlayerView};
+pub use scoreboard::{ScoreRow, Scoreboard};
 pub use settings::{Settings, SimCvars};
 pub use slots::{ClientKind, SlotId, Team, UserInfo};
 pub use usercmd::{Buttons, UserCmd};

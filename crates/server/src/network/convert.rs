@@ -122,24 +122,6 @@ pub fn entity_state(v: &EntityView, item_model: impl Fn(&str) -> u16) -> EntityS
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wire_command_maps_field_for_field() {
-        let w = WireUserCmd { tick: 9, pitch: 10.0, yaw: 20.0, forward: 127, right: -127, up: 3, buttons: 3, weapon: 5 };
-        let c = usercmd_from_wire(&w);
-        assert_eq!((c.tick, c.forward, c.right, c.up, c.buttons.0, c.weapon), (9, 127, -127, 3, 3, 5));
-    }
-
-    #[test]
-    fn spectator_state_is_flagged() {
-        let p = player_state(None, Team::Spectator, 0);
-        assert_eq!(p.flags & PF_SPECTATOR, PF_SPECTATOR);
-    }
-}
-
 fn whole(v: glam::Vec3) -> [i32; 3] {
     // `as` saturates; positions are far inside i32 anyway.
     [v.x.round() as i32, v.y.round() as i32, v.z.round() as i32]
@@ -229,5 +211,23 @@ pub fn scoreboard(game: &quarry_sim::Match, ping_of: impl Fn(quarry_sim::SlotId)
                 ping_ms: if r.bot { 0 } else { ping_of(r.slot) },
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_command_maps_field_for_field() {
+        let w = WireUserCmd { tick: 9, pitch: 10.0, yaw: 20.0, forward: 127, right: -127, up: 3, buttons: 3, weapon: 5 };
+        let c = usercmd_from_wire(&w);
+        assert_eq!((c.tick, c.forward, c.right, c.up, c.buttons.0, c.weapon), (9, 127, -127, 3, 3, 5));
+    }
+
+    #[test]
+    fn spectator_state_is_flagged() {
+        let p = player_state(None, Team::Spectator, 0);
+        assert_eq!(p.flags & PF_SPECTATOR, PF_SPECTATOR);
     }
 }

@@ -6,6 +6,7 @@
 
 mod bans;
 pub mod convert;
+mod outbound;
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -16,7 +17,6 @@ use quarry_net::handshake::{Hello, RejectReason, ServerInfo, Welcome};
 use quarry_net::reliable::{ChatScope as WireScope, ClientMessage, DisconnectReason, ModeUpdate, ServerMessage};
 use quarry_net::snapshot::Snapshot;
 use quarry_net::transport::{ConnId, ServerConfig, ServerEvent, ServerTransport, TransportSettings};
-use quarry_sim::chat::ChatScope;
 use quarry_sim::events::GameEvent;
 use quarry_sim::{ClientKind, Match, SlotId, UserInfo};
 
@@ -303,84 +303,6 @@ impl NetServer {
             };
             if let Err(e) = self.transport.send_snapshot(conn, &snapshot) {
                 tracing::debug!("snapshot to {conn:?}: {e}");
-            }
-        }
-    }
-
-    fn deliver_events(&mut self, game: &Match, events: &[GameEvent]) {
-        for ev in events {
-            match ev {
-                GameEvent::Chat { from, scope, text } => {
-                    let name = from.and_then(|s| game.slots().get(s)).map_or_else(|| "server".to_owned(), |s| s.userinfo.name.clone());
-                    let wire_scope = match scope {
-                        ChatScope::All => WireScope::All,
-                        ChatScope::Team(_) => WireScope::Team,
-                    };
-                    let msg = ServerMessage::Chat { from: from.map(|s| s.0), name, scope: wire_scope, text: text.clone() };
-                    let recipients = game.chat_recipients(*scope);
-                    for (conn, c) in &self.clients {
-                        if recipients.contains(&c.slot) {
-                            let _ = self.transport.send_reliable(*conn, &msg);
-                        }
-                    }
-                }
-                GameEvent::Print { to: None, text } => self.transport.broadcast(&ServerMessage::Print(text.clone())),
-                GameEvent::Flag { kind, team, slot } => {
-                    let who = slot.and_then(|s| game.slots().get(s)).map(|s| s.userinfo.name.clone());
-                    let line = quarry_sim::flags::flag_line(*kind, *team, who.as_deref());
-                    self.transport.broadcast(&ServerMessage::Print(line));
-                }
-                GameEvent::Frozen { .. } | GameEvent::Thawed { .. } => {
-                    if let Some(line) = quarry_sim::modes::freeze::freeze_line(ev, game.slots()) {
-                        self.transport.broadcast(&ServerMessage::Print(line));
-                    }
-                }
-                GameEvent::RoundStart { number } => self.transport.broadcast(&ServerMessage::Print(format!("Round {number}: fight!"))),
-                GameEvent::RoundEnd { number, winner, reason } => {
-                    let line = quarry_sim::modes::rounds::round_end_line(*number, *winner, *reason);
-                    self.transport.broadcast(&ServerMessage::Print(line));
-                }
-                GameEvent::Print { to: Some(slot), text } => {
-                    if let Some((conn, _)) = self.clients.iter().find(|(_, c)| c.slot == *slot) {
-                        let _ = self.transport.send_reliable(*conn, &ServerMessage::Print(text.clone()));
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// Sends each client the objective state and the scoreboard when they
-    /// changed since it last got them (a new client gets both at once).
-    /// Called when snapshots are due, so at most at the snapshot rate; pings
-    /// alone do not make the scoreboard "changed".
-    fn send_mode_and_scores(&mut self, game: &Match) {
-        let mode = convert::mode_update(game);
-        let pings: BTreeMap<SlotId, u16> = self
-            .clients
-            .iter()
-            .map(|(conn, c)| {
-                let ms = self.transport.stats(*conn).and_then(|s| s.ping).map_or(0, |p| p.as_millis());
-                (c.slot, u16::try_from(ms).unwrap_or(u16::MAX))
-            })
-            .collect();
-        let board = convert::scoreboard(game, |s| pings.get(&s).copied().unwrap_or(0));
-        let without_pings = |b: &quarry_net::reliable::Scoreboard| {
-            let mut b = b.clone();
-            for r in &mut b.rows {
-                r.ping_ms = 0;
-            }
-            b
-        };
-        let bare = without_pings(&board);
-        for (conn, c) in &mut self.clients {
-            if c.mode_sent.as_ref() != Some(&mode) && self.transport.send_reliable(*conn, &ServerMessage::Mode(mode.clone())).is_ok() {
-                c.mode_sent = Some(mode.clone());
-            }
-            if c.board_sent.as_ref().map(without_pings).as_ref() != Some(&bare)
-                && self.transport.send_reliable(*conn, &ServerMessage::Scoreboard(board.clone())).is_ok()
-            {
-                c.board_sent = Some(board.clone());
             }
         }
     }
