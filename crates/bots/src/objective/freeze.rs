@@ -7,8 +7,11 @@
 //! rescuer halfway there is not swapped for one a little nearer); ties go
 //! to the lower bot slot, then the lower body slot.
 //!
-//! A rescue is held inside the thaw radius (60% of `g_thawRadius`, so the
-//! bot stands well within it) until the body thaws: the rescuer stops
+//! A rescuer does not stand on the body (the thawed player rises where the
+//! body stands, and two players inside each other are stuck): it goes to a
+//! stand point 55% of `g_thawRadius` from the body on its own side (another
+//! side if a wall is there) and holds within 30% of the radius of it —
+//! inside the radius, clear of the body — until the body thaws; it stops
 //! moving there, and aims and fires at whoever comes. Its priority is 88
 //! plus an urgency that rises with the share of the team frozen (up to
 //! +8), when at most one teammate still stands (+3) and with enemies near
@@ -18,6 +21,7 @@
 //! regroup when alone.
 
 use glam::Vec3;
+use quarry_map::Contents;
 use quarry_sim::Team;
 
 use super::{Assignment, Role, arena};
@@ -28,10 +32,31 @@ use crate::view::{BotView, PlayerSnap};
 pub const RESCUE: f32 = 88.0;
 /// Enemies this near a body press a rescue, units.
 pub const PRESSURE_RADIUS: f32 = 640.0;
-/// The share of the thaw radius a rescuer holds within.
-pub const HOLD_SHARE: f32 = 0.6;
+/// Where a rescuer stands: this share of the thaw radius from the body.
+pub const STAND_SHARE: f32 = 0.55;
+/// The share of the thaw radius a rescuer holds within, around its stand point.
+pub const HOLD_SHARE: f32 = 0.3;
 /// Keeping last tick's pair: its distance counts this much.
 const STICKY: f32 = 0.7;
+
+/// Where a rescuer coming from `from` stands to thaw the body at `body`:
+/// `distance` out toward `from`, or the first of seven other directions
+/// the player box fits along; the body itself if none does.
+pub fn stand_point(view: &BotView<'_>, body: Vec3, from: Vec3, distance: f32) -> Vec3 {
+    let toward = Vec3::new(from.x - body.x, from.y - body.y, 0.0).normalize_or(Vec3::X);
+    let half = view.settings.movement.bbox_half_width;
+    let (mins, maxs) = (Vec3::new(-half, -half, -16.0), Vec3::new(half, half, 16.0));
+    for turn in [0.0f32, 45.0, -45.0, 90.0, -90.0, 135.0, -135.0, 180.0] {
+        let (sin, cos) = turn.to_radians().sin_cos();
+        let dir = Vec3::new(toward.x * cos - toward.y * sin, toward.x * sin + toward.y * cos, 0.0);
+        let at = body + dir * distance;
+        let tr = view.map.world().trace(body, at, mins, maxs, Contents::MASK_PLAYER_SOLID);
+        if !tr.start_solid && tr.fraction >= 1.0 {
+            return at;
+        }
+    }
+    body
+}
 
 /// How urgent rescuing a body at `body` is for `team`: `frozen` of the
 /// team frozen, `standing` still up.
@@ -74,7 +99,8 @@ pub fn plan_team(view: &BotView<'_>, team: Team, players: &[&PlayerSnap], prev: 
     pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
     let mut bot_used = vec![false; players.len()];
     let mut body_used = vec![false; bodies.len()];
-    let radius = (view.settings.thaw_radius * HOLD_SHARE).max(16.0);
+    let thaw_radius = view.settings.thaw_radius.max(16.0);
+    let hold = (thaw_radius * HOLD_SHARE).max(8.0);
     let mut rest: Vec<&PlayerSnap> = Vec::new();
     for (_, i, j) in pairs {
         if bot_used.get(i) != Some(&false) || body_used.get(j) != Some(&false) {
@@ -86,9 +112,9 @@ pub fn plan_team(view: &BotView<'_>, team: Team, players: &[&PlayerSnap], prev: 
         let priority = (RESCUE + urgency(view, team, b.origin, bodies.len(), standing)).min(100.0);
         let o = Objective {
             key: Role::Rescue.key(u32::from(b.slot.0)),
-            origin: b.origin,
+            origin: stand_point(view, b.origin, p.origin, thaw_radius * STAND_SHARE),
             priority,
-            hold_radius: Some(radius),
+            hold_radius: Some(hold),
         };
         out.push(Assignment::new(p.slot, Role::Rescue, o));
     }
@@ -154,7 +180,15 @@ mod tests {
         assert_eq!(rescues(&p), vec![(1, 4), (2, 3)]);
         assert!(p.iter().all(|a| a.slot != SlotId(3) && a.slot != SlotId(4)), "the frozen get nothing");
         let r = p.iter().find(|a| a.slot == SlotId(2)).and_then(|a| a.objective).expect("rescue");
-        assert!((r.hold_radius.unwrap_or(0.0) - kit.settings.thaw_radius * HOLD_SHARE).abs() < 1e-3);
+        let hold = r.hold_radius.unwrap_or(0.0);
+        assert!((hold - kit.settings.thaw_radius * HOLD_SHARE).abs() < 1e-3);
+        // It stands on its own side of the body (red 2 comes from x 400 to
+        // the body at 600), inside the thaw radius however it holds, and
+        // clear of the body's box.
+        let body = Vec3::new(600.0, 0.0, 24.0);
+        assert!(r.origin.x < body.x, "{:?}", r.origin);
+        assert!(r.origin.distance(body) + hold < kit.settings.thaw_radius);
+        assert!(r.origin.distance(body) - hold >= 2.0 * kit.settings.movement.bbox_half_width - 8.0);
         // 2 of 5 frozen: 88 + 8 * 2/5.
         assert!((r.priority - (RESCUE + 3.2)).abs() < 1e-3, "{}", r.priority);
         // Shuffled bot order: the same matching.
