@@ -124,7 +124,7 @@ fn ctf_bots_take_and_capture_a_flag() {
 fn freeze_tag_bots_thaw_their_teammates() {
     let mut game = game(GameType::FreezeTag, 9);
     let mut bots = support::manager(3.0);
-    for _ in 0..4 {
+    for _ in 0..6 {
         bots.add_bot(&mut game, AddBot::default()).expect("bot");
     }
     assert!(bots.list_lines(Some(&game))[0].starts_with("objective: freeze tag"));
