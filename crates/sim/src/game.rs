@@ -281,8 +281,9 @@ impl Match {
         self.slots_mut().push_cmd(slot, cmd)
     }
 
-    /// Moves a client to another team, if the rules allow it. Switching kills
-    /// a living body (it respawns on the new side).
+    /// Moves a client to another team, if the rules allow it. Switching
+    /// removes a living body; it respawns on the new side, except during a
+    /// live round of Freeze Tag or Clan Arena, where it waits for the next.
     pub fn set_team(&mut self, slot: SlotId, to: Team) -> Result<(), TeamChangeError> {
         let gametype = self.world.resource::<RulesState>().gametype;
         let force = self.settings().team_force_balance;
