@@ -543,7 +543,7 @@ impl BotManager {
                     Some(c) => c,
                     None => {
                         let start = self.name_cursor;
-                        let n = pick_name(start, &taken).ok_or(AddBotError::NoNames)?;
+                        let n = pick_name(start, taken).ok_or(AddBotError::NoNames)?;
                         self.name_cursor = start + 1;
                         n
                     }

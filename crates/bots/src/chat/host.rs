@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use quarry_sim::events::GameEvent;
-use quarry_sim::weapons::WeaponKind;
+use quarry_sim::weapons::{WeaponKind, WeaponTable};
 use quarry_sim::{Match, SlotId, Team};
 
 use super::director::{ChatBot, ChatDirector, ChatFigures, ChatSettings, Incoming, Outgoing};
@@ -81,18 +81,19 @@ impl ChatHost {
         self.signals.forget(slot);
     }
 
-    fn say_event(&mut self, clock: BotClock, s: &ChatSettings, game: &Match, brain: &Brain, content: Option<&ContentTraitSource>, sig: &Signal, weapon: Option<String>) {
+    fn say_event(&mut self, clock: BotClock, s: &ChatSettings, game: &Match, brain: &Brain, content: Option<&ContentTraitSource>, sig: &Signal) {
         let Some(me) = name_of(game, brain.slot) else { return };
         let bot = chat_bot(game, brain, &me, content);
         if bot.bank.is_none() {
             return;
         }
+        let table = game.world().get_resource::<WeaponTable>();
         let tokens = ChatTokens {
             self_name: me.clone(),
             other: sig.other.and_then(|o| name_of(game, o)),
-            weapon,
+            weapon: sig.weapon.and_then(|w| table?.get(w)).map(|d| d.name.replace('_', " ")),
             map: map_token(game),
-            item: sig.item.map(|class| match game.world().get_resource::<quarry_sim::weapons::WeaponTable>().and_then(|t| t.weapon_for_class(class)) {
+            item: sig.item.map(|class| match table.and_then(|t| t.weapon_for_class(class)) {
                 Some(d) => d.name.replace('_', " "),
                 None => readable_item(class),
             }),
@@ -104,7 +105,7 @@ impl ChatHost {
     pub fn entered(&mut self, game: &Match, brain: &Brain, content: Option<&ContentTraitSource>, s: &ChatSettings) {
         let clock = BotClock { tick: game.tick(), hz: game.hz() };
         let sig = Signal { bot: brain.slot, event: ChatEvent::EnterGame, other: None, weapon: None, item: None };
-        self.say_event(clock, s, game, brain, content, &sig, None);
+        self.say_event(clock, s, game, brain, content, &sig);
     }
 
     /// A bot is leaving: its farewell, to say before it disconnects.
@@ -146,8 +147,7 @@ impl ChatHost {
         }
         for sig in &signals {
             let Some(brain) = brains.iter().find(|b| b.slot == sig.bot) else { continue };
-            let weapon = sig.weapon.and_then(|w| view.weapons.get(w)).map(|d| d.name.replace('_', " "));
-            self.say_event(clock, s, game, brain, content, sig, weapon);
+            self.say_event(clock, s, game, brain, content, sig);
         }
         let names: Vec<String> = brains.iter().map(|b| name_of(game, b.slot).unwrap_or_default()).collect();
         let bots: Vec<ChatBot<'_>> = brains.iter().zip(&names).map(|(b, n)| chat_bot(game, b, n, content)).collect();

@@ -139,7 +139,7 @@ impl ChatSignals {
             }
             let n = self.streak.entry(k).or_default();
             *n += 1;
-            let streak = *n >= STREAK_KILLS && *n % STREAK_KILLS == 0;
+            let streak = *n >= STREAK_KILLS && n.is_multiple_of(STREAK_KILLS);
             let event = if self.revenge.get(&k) == Some(&victim) {
                 self.revenge.remove(&k);
                 ChatEvent::Revenge
@@ -177,25 +177,36 @@ impl ChatSignals {
     }
 
     fn match_end(&self, input: &SignalInput<'_>, is_bot: impl Fn(SlotId) -> bool) -> Vec<Signal> {
+        /// Who won: a team, or one player.
+        enum Winner {
+            Team(Team),
+            Player(SlotId),
+        }
         let board = (input.scoreboard)();
-        let winner: Option<Box<dyn Fn(&quarry_sim::ScoreRow) -> bool>> = match board.team_scores {
+        let winner = match board.team_scores {
             Some((r, b)) if input.team_game => match r.cmp(&b) {
-                std::cmp::Ordering::Greater => Some(Box::new(|row| row.team == Team::Red)),
-                std::cmp::Ordering::Less => Some(Box::new(|row| row.team == Team::Blue)),
+                std::cmp::Ordering::Greater => Some(Winner::Team(Team::Red)),
+                std::cmp::Ordering::Less => Some(Winner::Team(Team::Blue)),
                 std::cmp::Ordering::Equal => None,
             },
             _ => {
                 let top = board.rows.first().map(|r| (r.slot, r.score.frags));
                 let tie = board.rows.get(1).is_some_and(|r| Some(r.score.frags) == top.map(|t| t.1));
-                top.filter(|_| !tie).map(|(slot, _)| Box::new(move |row: &quarry_sim::ScoreRow| row.slot == slot) as Box<_>)
+                top.filter(|_| !tie).map(|(slot, _)| Winner::Player(slot))
             }
         };
-        let Some(won) = winner else { return Vec::new() };
+        let Some(winner) = winner else { return Vec::new() };
         board
             .rows
             .iter()
             .filter(|r| is_bot(r.slot) && r.team != Team::Spectator)
-            .map(|r| Signal::new(r.slot, if won(r) { ChatEvent::MatchWin } else { ChatEvent::MatchLose }))
+            .map(|r| {
+                let won = match winner {
+                    Winner::Team(t) => r.team == t,
+                    Winner::Player(s) => r.slot == s,
+                };
+                Signal::new(r.slot, if won { ChatEvent::MatchWin } else { ChatEvent::MatchLose })
+            })
             .collect()
     }
 }
