@@ -142,7 +142,7 @@ impl Assignment {
 
 /// Helpers for "most of the team": `max(1, ⌊(2n+2)/3⌋)` (0 for nobody).
 pub fn majority(n: usize) -> usize {
-    if n == 0 { 0 } else { ((2 * n + 2) / 3).max(1) }
+    if n == 0 { 0 } else { (2 * n).div_ceil(3).max(1) }
 }
 
 /// Helpers for "half the team": `max(1, ⌊(n+1)/2⌋)` (0 for nobody).
