@@ -90,6 +90,25 @@ proptest! {
     }
 
     #[test]
+    fn mode_updates_from_garbage_or_flips_never_panic(u in arb::mode_update(), tail in prop::collection::vec(any::<u8>(), 0..256), flips in prop::collection::vec(any::<usize>(), 1..6)) {
+        // The mode tag followed by garbage, and a valid update with flipped bits.
+        let mut garbage = vec![23u8];
+        garbage.extend(&tail);
+        decode_everything(&garbage, &base_for_fuzz());
+        let mut w = Writer::new();
+        u.encode(&mut w);
+        let bytes = flip(w.into_inner(), &flips);
+        if let Ok(d) = crate::reliable::ModeUpdate::decode(&mut Reader::new(&bytes)) {
+            // Whatever decodes stays within the wire limits and re-encodes to the same value.
+            prop_assert!(d.flags.len() <= crate::reliable::MAX_MODE_FLAGS && d.frozen.iter().all(|f| f.thaw <= crate::reliable::THAW_STEPS));
+            let mut again = Writer::new();
+            d.encode(&mut again);
+            let again = again.into_inner();
+            prop_assert_eq!(crate::reliable::ModeUpdate::decode(&mut Reader::new(&again)).ok(), Some(d));
+        }
+    }
+
+    #[test]
     fn flipped_commands_never_panic(cmds in prop::collection::vec(crate::usercmd::tests::arb_cmd(), 0..6), flips in prop::collection::vec(any::<usize>(), 1..4)) {
         let mut cmds = cmds;
         cmds.sort_by_key(|c| c.tick);
