@@ -22,7 +22,7 @@
 //! ([`crate::chat`]). A leaving bot says its farewell through its own slot
 //! before it disconnects, and its character is released.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use bevy_ecs::world::WorldId;
@@ -31,7 +31,7 @@ use quarry_sim::{Match, SlotId, UserCmd, UserInfo};
 
 use crate::brain::{BotStats, Brain, BrainSettings, BrainStatus, Decide};
 use crate::chat::ChatHost;
-use crate::content::{BotIdentity, ContentError, ContentTraitSource, SkillCurve, TraitSource, load_botfiles};
+use crate::content::{BotIdentity, ContentTraitSource, SkillCurve, TraitSource};
 use crate::cvars::{BotCvars, BotSettings};
 use crate::decide::ObjectiveProvider;
 use crate::names::pick_name;
@@ -39,6 +39,10 @@ use crate::navmesh::NavService;
 use crate::rng::{BotRng, mix64};
 use crate::sink::CmdSink;
 use crate::view::{BotView, ViewCache};
+
+mod characters;
+
+pub use characters::{ReloadError, ReloadSummary};
 
 /// How often the fill checks the player count, s.
 pub const FILL_INTERVAL_S: f32 = 2.0;
@@ -125,32 +129,6 @@ pub fn check_map_hosts_bots(map: &quarry_map::LoadedMap) -> Result<(), AddBotErr
     } else {
         Err(AddBotError::NoSpawnPoints(map.name().to_owned()))
     }
-}
-
-/// Why `botreload` failed (the loaded content stays).
-#[derive(Debug, thiserror::Error)]
-pub enum ReloadError {
-    /// The server was started without a botfiles directory.
-    #[error("no botfiles directory (start the server with --botfiles DIR)")]
-    NoBotfiles,
-    /// Nothing usable was found.
-    #[error(transparent)]
-    Content(#[from] ContentError),
-}
-
-/// What `botreload` loaded.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReloadSummary {
-    /// Styles loaded.
-    pub styles: usize,
-    /// Characters loaded.
-    pub characters: usize,
-    /// Chat banks loaded.
-    pub chats: usize,
-    /// Warnings (logged).
-    pub warnings: usize,
-    /// Bots that kept their character.
-    pub kept: usize,
 }
 
 /// The source bots resolve traits from: the content when it is loaded and
@@ -285,95 +263,6 @@ impl BotManager {
             }
         }
     }
-
-    fn apply_forced(&self) {
-        if let Some(c) = &self.content {
-            c.set_forced(Some(self.forced.as_str()).filter(|f| !f.is_empty()));
-        }
-    }
-
-    /// Uses styles, characters and chat banks from `content` (bots added
-    /// from now on; live bots bind at their next life).
-    pub fn set_content(&mut self, content: ContentTraitSource) {
-        self.content = Some(content);
-        self.apply_forced();
-    }
-
-    /// The loaded content, if any.
-    pub fn content(&self) -> Option<&ContentTraitSource> {
-        self.content.as_ref()
-    }
-
-    /// Remembers where the content came from, for `botreload`.
-    pub fn set_botfiles_dir(&mut self, dir: impl Into<PathBuf>) {
-        self.botfiles = Some(dir.into());
-    }
-
-    /// Where the content came from.
-    pub fn botfiles_dir(&self) -> Option<&Path> {
-        self.botfiles.as_deref()
-    }
-
-    /// `botreload`: reads styles, characters and chats again from the
-    /// botfiles directory. Bots keep their character where its name
-    /// survives; the others pick again at their next life. On failure the
-    /// loaded content stays.
-    pub fn reload_content(&mut self) -> Result<ReloadSummary, ReloadError> {
-        let dir = self.botfiles.clone().ok_or(ReloadError::NoBotfiles)?;
-        let (content, warnings) = load_botfiles(&dir);
-        crate::content::source::log_warnings(&warnings);
-        if content.characters.is_empty() {
-            return Err(ContentError::NoContent(dir.display().to_string()).into());
-        }
-        let source = match &self.content {
-            Some(old) => old.reloaded(content),
-            None => ContentTraitSource::new(content).with_seed(self.seed),
-        };
-        let mut kept = 0;
-        for b in &mut self.bots {
-            let still = source.character_of(&b.brain.identity.name).map(|c| c.name.clone());
-            kept += usize::from(still.is_some());
-            b.brain.identity.character = still;
-        }
-        let c = source.content();
-        let summary = ReloadSummary {
-            styles: c.styles.len(),
-            characters: c.characters.len(),
-            chats: c.chats.len(),
-            warnings: warnings.len(),
-            kept,
-        };
-        self.content = Some(source);
-        self.apply_forced();
-        self.chat.reloaded();
-        Ok(summary)
-    }
-
-    /// `botcharacters` as text lines: every character with style, band,
-    /// weight, chat bank and who wears it.
-    pub fn character_lines(&self) -> Vec<String> {
-        let Some(c) = &self.content else {
-            return vec!["no bot content loaded (start the server with --botfiles DIR)".to_owned()];
-        };
-        let mut out = vec![format!("{:<14} {:<12} {:>5} {:>6} {:>5}  {}", "character", "style", "band", "weight", "chat", "worn by")];
-        for r in c.roster() {
-            let chat = c.content().chat_bank(&r.name).map_or(0, |b| b.lines.iter().map(Vec::len).sum::<usize>() + b.rules.len());
-            out.push(format!(
-                "{:<14} {:<12} {:>5} {:>6.2} {:>5}  {}",
-                r.name,
-                r.style.as_deref().unwrap_or("-"),
-                format!("{}-{}", r.band.0, r.band.1),
-                r.weight,
-                if chat > 0 { "yes" } else { "-" },
-                if r.worn_by.is_empty() { "-".to_owned() } else { r.worn_by.join(", ") }
-            ));
-        }
-        let on = if self.settings.characters { "on" } else { "off (bot_characters 0)" };
-        out.push(format!("{} styles, {} characters, {} chat banks; characters {on}", c.content().styles.len(), c.content().characters.len(), c.content().chats.len()));
-        out
-    }
-
-
 
     /// Replaces the settings.
     pub fn set_settings(&mut self, settings: BotSettings) {
