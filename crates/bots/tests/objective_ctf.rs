@@ -1,6 +1,7 @@
 //! Objective play end to end, headless: bots on a small room map play the
 //! game type's objective through nothing but their user commands. CTF bots
-//! take the enemy flag and capture it; Freeze Tag bots thaw their frozen
+//! take the enemy flag and capture it, the carrier shooting on its way
+//! home; Freeze Tag bots thaw their frozen
 //! teammates; FFA has no objective and `botlist` says so.
 
 mod support;
@@ -90,9 +91,16 @@ fn ctf_bots_take_and_capture_a_flag() {
     let list = bots.list_lines(Some(&game)).join("\n");
     assert!(list.starts_with("objective: ctf roles"), "{list}");
     let (mut taken, mut captured) = (0, 0);
+    // Ticks a carrier pressed attack while running its flag home.
+    let mut carrier_firing = 0;
     // Two simulated minutes at most.
     for _ in 0..60 * 120 {
         bots.think(&mut game);
+        carrier_firing += bots
+            .list(Some(&game))
+            .iter()
+            .filter(|r| r.status.goal.starts_with("carrier") && r.status.firing && r.status.route.is_some())
+            .count();
         game.step();
         for ev in game.events() {
             match ev {
@@ -108,9 +116,10 @@ fn ctf_bots_take_and_capture_a_flag() {
     // The layer reads a tick's events when it next plans.
     bots.think(&mut game);
     let report = bots.report(&game).objective.expect("objective figures");
-    eprintln!("{}s: {report}", game.tick() / 60);
+    eprintln!("{}s: {report}; carrier firing on the run {carrier_firing} ticks", game.tick() / 60);
     assert!(taken > 0, "a flag was taken");
     assert!(captured > 0, "and captured within two minutes");
+    assert!(carrier_firing > 0, "a carrier shoots while it runs home");
     assert_eq!(report.captures.0 + report.captures.1, 1);
     for role in [Role::Attack, Role::Defend, Role::Carrier] {
         assert!(report.share(role) > 0.0, "{role:?} was played");
