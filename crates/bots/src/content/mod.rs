@@ -5,8 +5,10 @@
 //! skill curve ([`SkillCurve`], `skill.rs`). Styles and characters from
 //! `botfiles/` (`files.rs`: grammar, loader, resolution order) plug in as
 //! [`ContentTraitSource`] (`source.rs`: character picking), which starts from
-//! the curve and biases it. Chat banks are a later layer. Nothing else in
-//! the crate reads content: every layer reads the resolved [`Resolved`].
+//! the curve and biases it. Chat banks (`botfiles/chats/*.chat`) load with
+//! the rest into [`Content::chats`] and are joined to characters by name;
+//! the grammar and the chat logic live in [`crate::chat`]. Every other
+//! layer reads only the resolved [`Resolved`].
 
 pub mod files;
 pub mod skill;
