@@ -170,3 +170,16 @@ fn roundlimit_ends_the_match() {
     assert!(matches!(m.phase(), quarry_sim::rules::Phase::Intermission { .. }), "{:?}", m.phase());
     assert!(m.rules().end_reason.as_deref().is_some_and(|r| r.contains("Roundlimit")));
 }
+
+#[test]
+fn a_round_that_went_live_before_anyone_joined_starts_again_unscored() {
+    let mut m = match_on(&arena(&SPOTS, &[], &[]), settings(), 11);
+    step(&mut m, &[], 5, &mut |_, _| UserCmd::default());
+    // Live with nobody: joiners sit out, so the round restarts with them.
+    let s: Vec<SlotId> = (0..4).map(|i| join(&mut m, &format!("p{i}"), HUMAN)).collect();
+    let ev = step(&mut m, &s, 5, &mut |_, _| UserCmd::default());
+    assert!(ev.iter().any(|(_, e)| *e == GameEvent::RoundStart { number: 1 }), "{ev:?}");
+    assert!(!ev.iter().any(|(_, e)| matches!(e, GameEvent::RoundEnd { .. })));
+    assert!(s.iter().all(|p| alive(&m, *p)));
+    assert_eq!(m.rules().team_scores, (0, 0));
+}

@@ -9,7 +9,10 @@
 //! round that runs out is a timeout: the team with more players standing
 //! wins; in Clan Arena a tie goes to the team with more total health; else
 //! it is a draw. After `g_roundPause` seconds the next round starts with
-//! everyone unfrozen and respawned. `roundlimit` ends the match (see
+//! everyone unfrozen and respawned. A live round in which a team has
+//! members but none of them is taking part (all joined or were moved there
+//! mid-round, or play went live before anyone joined) is started again at
+//! once with everyone, unscored. `roundlimit` ends the match (see
 //! [`crate::rules`]).
 
 use bevy_ecs::prelude::*;
@@ -77,6 +80,8 @@ pub struct RoundState {
 pub struct Tally {
     /// Players on each team in the game (red, blue).
     pub members: (u32, u32),
+    /// Members taking part in the round: with a body, alive or not (red, blue).
+    pub participants: (u32, u32),
     /// Players alive and not frozen (red, blue).
     pub standing: (u32, u32),
     /// Health of the standing players (red, blue).
@@ -90,13 +95,14 @@ pub fn tally(world: &World) -> Tally {
         if s.state != SlotState::InGame {
             continue;
         }
-        let (members, standing, health) = match s.team {
-            Team::Red => (&mut t.members.0, &mut t.standing.0, &mut t.health.0),
-            Team::Blue => (&mut t.members.1, &mut t.standing.1, &mut t.health.1),
+        let (members, participants, standing, health) = match s.team {
+            Team::Red => (&mut t.members.0, &mut t.participants.0, &mut t.standing.0, &mut t.health.0),
+            Team::Blue => (&mut t.members.1, &mut t.participants.1, &mut t.standing.1, &mut t.health.1),
             _ => continue,
         };
         *members += 1;
         let Some(e) = s.entity else { continue };
+        *participants += 1;
         if world.get::<Life>(e) == Some(&Life::Alive) && world.get::<super::Frozen>(e).is_none() {
             *standing += 1;
             *health += world.get::<Health>(e).map_or(0, |h| h.hp.max(0));
@@ -121,9 +127,14 @@ pub fn round_ends_at(state: &RoundState, settings: &Settings, clock: &MatchClock
 }
 
 fn start_round(world: &mut World, tick: u32) {
+    begin_round(world, tick, 1);
+}
+
+/// Starts round `number + advance` (0: the current one again).
+fn begin_round(world: &mut World, tick: u32, advance: u32) {
     let number = {
         let mut r = world.resource_mut::<RoundState>();
-        r.number += 1;
+        r.number += advance;
         r.live = true;
         r.started_at = tick;
         r.next_at = None;
@@ -214,6 +225,14 @@ pub fn update_rounds(world: &mut World) {
         return;
     }
     let t = tally(world);
+    // A team whose members all sit out (they joined or were moved there
+    // mid-round, or play began before anyone joined) has nobody in the
+    // round: start it again with everyone rather than score it.
+    let waiting = |members: u32, participants: u32| members > 0 && participants == 0;
+    if waiting(t.members.0, t.participants.0) || waiting(t.members.1, t.participants.1) {
+        begin_round(world, tick, 0);
+        return;
+    }
     let pause = clock.ticks(settings.round_pause_s);
     let (red_down, blue_down) = (t.members.0 > 0 && t.standing.0 == 0, t.members.1 > 0 && t.standing.1 == 0);
     if red_down || blue_down {
@@ -245,10 +264,10 @@ mod tests {
 
     #[test]
     fn timeout_goes_to_more_standing_then_health_in_clan_arena_only() {
-        let t = Tally { members: (2, 2), standing: (1, 1), health: (150, 40) };
+        let t = Tally { members: (2, 2), participants: (2, 2), standing: (1, 1), health: (150, 40) };
         assert_eq!(timeout_winner(GameType::ClanArena, &t), Some(Team::Red));
         assert_eq!(timeout_winner(GameType::FreezeTag, &t), None);
-        let t = Tally { members: (2, 2), standing: (1, 2), health: (150, 40) };
+        let t = Tally { members: (2, 2), participants: (2, 2), standing: (1, 2), health: (150, 40) };
         assert_eq!(timeout_winner(GameType::FreezeTag, &t), Some(Team::Blue));
     }
 
