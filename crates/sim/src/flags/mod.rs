@@ -306,8 +306,10 @@ pub fn update_flags(world: &mut World) {
             && tick >= return_at
         {
             send_home(world, *e);
-            if phase.counts() {
-                world.resource_mut::<crate::modes::ModeStats>().flag_timeouts += 1;
+            if phase.counts()
+                && let Some(mut stats) = world.get_resource_mut::<crate::modes::ModeStats>()
+            {
+                stats.flag_timeouts += 1;
             }
             world.write_message(GameEvent::Flag { kind: FlagEventKind::Returned, team: flag.team, slot: None });
         }

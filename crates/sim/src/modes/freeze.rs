@@ -123,7 +123,11 @@ fn thaw(world: &mut World, slot: SlotId, e: Entity, by: Option<SlotId>, tick: u3
             }
             super::stats::bump(world, team, |t| &mut t.thaws);
         }
-        None => world.resource_mut::<super::ModeStats>().auto_thaws += 1,
+        None => {
+            if let Some(mut stats) = world.get_resource_mut::<super::ModeStats>() {
+                stats.auto_thaws += 1;
+            }
+        }
     }
     world.write_message(GameEvent::Thawed { slot, by });
 }

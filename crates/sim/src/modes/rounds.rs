@@ -165,8 +165,7 @@ fn end_round(world: &mut World, tick: u32, winner: Option<Team>, reason: RoundEn
         Some(Team::Blue) => world.resource_mut::<RulesState>().team_scores.1 += 1,
         _ => {}
     }
-    {
-        let mut s = world.resource_mut::<super::ModeStats>();
+    if let Some(mut s) = world.get_resource_mut::<super::ModeStats>() {
         s.rounds_played += 1;
         match reason {
             RoundEndReason::Elimination => s.rounds_by_elimination += 1,
