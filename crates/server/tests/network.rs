@@ -282,7 +282,8 @@ fn remote_clients_receive_the_objective_state_and_the_scoreboard() {
     use quarry_net::reliable::WireFlagStatus;
     let server = TestServer::start(&["+set", "g_gametype", "1fctf", "+map", "q_ctf1"]);
     let mut clients = vec![server.client("red", None), server.client("blue", None)];
-    let events = pump(&mut clients, Duration::from_secs(3), |_, _| WireUserCmd::default());
+    // Scoreboards go out at most every 2 s: the one with both players may come second.
+    let events = pump(&mut clients, Duration::from_secs(5), |_, _| WireUserCmd::default());
     for (i, evs) in events.iter().enumerate() {
         let mode = evs
             .iter()

@@ -47,7 +47,7 @@ struct NetClient {
     /// The objective state and scoreboard this client has; the next one
     /// goes out when they differ (see [`NetServer::send_mode_and_scores`]).
     mode_sent: Option<ModeUpdate>,
-    board_sent: Option<quarry_net::reliable::Scoreboard>,
+    board_sent: Option<(quarry_net::reliable::Scoreboard, std::time::Instant)>,
 }
 
 /// The live network side of the server.

@@ -3,6 +3,7 @@
 //! scoreboard whenever they change.
 
 use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 
 use quarry_net::reliable::{ChatScope as WireScope, ServerMessage};
 use quarry_sim::chat::ChatScope;
@@ -10,6 +11,11 @@ use quarry_sim::events::GameEvent;
 use quarry_sim::{Match, SlotId};
 
 use super::{NetServer, convert};
+
+/// The shortest time between two scoreboards to one client, unless the
+/// phase changed: frags change rows often, and team scores and objectives
+/// already travel in the mode state.
+const BOARD_INTERVAL: Duration = Duration::from_secs(2);
 
 impl NetServer {
     pub(super) fn deliver_events(&mut self, game: &Match, events: &[GameEvent]) {
@@ -55,10 +61,11 @@ impl NetServer {
         }
     }
 
-    /// Sends each client the objective state and the scoreboard when they
-    /// changed since it last got them (a new client gets both at once).
-    /// Called when snapshots are due, so at most at the snapshot rate; pings
-    /// alone do not make the scoreboard "changed".
+    /// Sends each client the objective state when it changed since it last
+    /// got it, and the scoreboard when the phase changed or, at most every
+    /// [`BOARD_INTERVAL`], when a row changed (pings alone do not count); a
+    /// new client gets both at once. Called when snapshots are due, so the
+    /// objective state goes out at most at the snapshot rate.
     pub(super) fn send_mode_and_scores(&mut self, game: &Match) {
         let mode = convert::mode_update(game);
         let pings: BTreeMap<SlotId, u16> = self
@@ -78,14 +85,20 @@ impl NetServer {
             b
         };
         let bare = without_pings(&board);
+        let now = Instant::now();
         for (conn, c) in &mut self.clients {
             if c.mode_sent.as_ref() != Some(&mode) && self.transport.send_reliable(*conn, &ServerMessage::Mode(mode.clone())).is_ok() {
                 c.mode_sent = Some(mode.clone());
             }
-            if c.board_sent.as_ref().map(without_pings).as_ref() != Some(&bare)
-                && self.transport.send_reliable(*conn, &ServerMessage::Scoreboard(board.clone())).is_ok()
-            {
-                c.board_sent = Some(board.clone());
+            let due = match &c.board_sent {
+                None => true,
+                // A new phase shows at once; other changes at most every BOARD_INTERVAL.
+                Some((last, at)) => {
+                    last.phase != board.phase || (without_pings(last) != bare && now.duration_since(*at) >= BOARD_INTERVAL)
+                }
+            };
+            if due && self.transport.send_reliable(*conn, &ServerMessage::Scoreboard(board.clone())).is_ok() {
+                c.board_sent = Some((board.clone(), now));
             }
         }
     }
