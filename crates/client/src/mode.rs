@@ -57,6 +57,28 @@ pub fn mode_changes(old: Option<&ModeUpdate>, new: &ModeUpdate) -> Vec<String> {
     out
 }
 
+/// One status line for a team game's objective state, e.g.
+/// `1fctf red 1 blue 0; the flag carried by slot 3` or
+/// `ft red 2 blue 1; round 4 live, standing 2-1, 1 frozen`; `None` outside
+/// team games.
+pub fn mode_line(m: &ModeUpdate) -> Option<String> {
+    let (red, blue) = m.team_scores?;
+    let mut parts = vec![format!("{} red {red} blue {blue}", m.gametype)];
+    for f in &m.flags {
+        let at = match f.status {
+            WireFlagStatus::Home => "home".to_owned(),
+            WireFlagStatus::Carried { by } => format!("carried by slot {by}"),
+            WireFlagStatus::Dropped { .. } => "dropped".to_owned(),
+        };
+        parts.push(format!("{} {at}", flag_name(f.team)));
+    }
+    if let Some(r) = m.round {
+        let state = if r.live { "live" } else { "over" };
+        parts.push(format!("round {} {state}, standing {}-{}, {} frozen", r.number, r.standing.0, r.standing.1, m.frozen.len()));
+    }
+    Some(parts.join("; "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,5 +100,7 @@ mod tests {
         };
         assert_eq!(mode_changes(Some(&a), &b), ["round 1 over: red 0 blue 1", "the flag taken by slot 3", "slot 2 (red) frozen"]);
         assert_eq!(mode_changes(Some(&b), &a).last().map(String::as_str), Some("slot 2 (red) free"));
+        let line = mode_line(&ModeUpdate { gametype: "ft".into(), team_scores: Some((0, 1)), ..b });
+        assert_eq!(line.as_deref(), Some("ft red 0 blue 1; the flag carried by slot 3; round 1 over, standing 0-2, 1 frozen"));
     }
 }

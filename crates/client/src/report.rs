@@ -79,6 +79,7 @@ pub fn view_lines(client: &Client, nearest: usize) -> Vec<String> {
         near.iter()
             .map(|(d, e)| format!("    {}", entity_line(*d, e))),
     );
+    out.extend(client.mode().and_then(crate::mode::mode_line).map(|l| format!("  {l}")));
     out
 }
 
