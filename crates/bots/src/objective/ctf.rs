@@ -20,7 +20,9 @@
 //!    slots behind him (lateral ±96 at 112 back, ±160 at 176 back),
 //!    projected onto the navmesh and never through a wall.
 //! 5. **attack** (the flag to fetch is not carried): both of a pair, else
-//!    most of the team (60; 70 for a flag lying in the field).
+//!    most of the team (60; 70 for a flag lying in the field). Attackers
+//!    stay attackers; a defender is taken only if it is three times nearer
+//!    than the others (a bot back from the dead attacks instead).
 //! 6. **defend**: everyone left, at spread points of a perimeter around
 //!    the base (192..320 units out, in sight of the flag, the first facing
 //!    the enemy), held within 160 (54; 64 while an enemy carries our flag).
@@ -29,7 +31,7 @@ use glam::Vec3;
 use quarry_sim::mode::{FlagInfo, FlagStatus};
 use quarry_sim::{SlotId, Team};
 
-use super::{Assignment, Role, majority, opponent, support, take_nearest};
+use super::{Assignment, Role, majority, opponent, support, take_cheapest, take_nearest};
 use crate::decide::Objective;
 use crate::navigate::Navigator;
 use crate::perception::clear_line;
@@ -63,6 +65,8 @@ pub const WAIT_RADIUS: f32 = 200.0;
 pub const DEFEND_RADIUS: f32 = 160.0;
 /// Preferring the holders of a role: their distance counts this much.
 const STICKY: f32 = 0.7;
+/// A defender's distance counts this much when attackers are picked.
+const RELUCTANT: f32 = 3.0;
 /// Perimeter distances tried, farthest first, units.
 const PERIMETER_RADII: [f32; 3] = [320.0, 256.0, 192.0];
 /// Perimeter directions tried, degrees from the direction of the enemy.
@@ -296,7 +300,18 @@ pub fn plan_team(
         let k = if n <= 2 { n } else { majority(n) };
         let dropped = matches!(target.status, FlagStatus::Dropped { .. });
         let priority = if dropped { FETCH_DROPPED } else { FETCH };
-        for p in take_nearest(&mut free, k, target.origin, Role::Attack, prev, 0.0) {
+        // Attackers keep attacking; a defender leaves its post only when it
+        // is by far the nearest (a bot back from the dead goes instead).
+        let attackers = take_cheapest(&mut free, k, |p| {
+            let was = prev.iter().find(|a| a.slot == p.slot).map(|a| a.role);
+            let d = p.origin.distance(target.origin);
+            match was {
+                Some(Role::Attack) => 0.0,
+                Some(Role::Defend) => d * RELUCTANT,
+                _ => d,
+            }
+        });
+        for p in attackers {
             let o = obj(Role::Attack, u32::from(dropped), target.origin, priority, None);
             out.push(Assignment::new(p.slot, Role::Attack, o));
         }

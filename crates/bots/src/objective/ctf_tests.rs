@@ -223,3 +223,23 @@ fn nothing_before_the_match_is_live_and_nothing_without_bases() {
     let p = plan(&view, &[]);
     assert!(p.iter().all(|a| a.role == Role::Fight && a.objective.is_none()));
 }
+
+#[test]
+fn a_bot_back_from_the_dead_attacks_and_the_defender_stays() {
+    let kit = Kit::new();
+    let all = teams();
+    // Red 3 is dead: three red bots, two attack, one defends.
+    let alive: Vec<PlayerSnap> = all.iter().copied().filter(|p| p.slot != SlotId(3)).collect();
+    let mut view = kit.view(GameType::Ctf, alive);
+    ctf_flags(&mut view, home_at(RED_BASE), home_at(BLUE_BASE));
+    let first = plan(&view, &[]);
+    assert_eq!(count(&first, Team::Red, &view, Role::Attack), 2);
+    let defender = first.iter().find(|a| a.role == Role::Defend && a.slot.0 < 4).map(|a| a.slot);
+    assert_eq!(defender, Some(SlotId(0)));
+    // It respawns at home, behind the defender.
+    view.players[3] = Some(player(3, Team::Red, Vec3::new(-1900.0, 50.0, 0.0)));
+    let next = plan(&view, &first);
+    let role = |s: u8| next.iter().find(|a| a.slot == SlotId(s)).map(|a| a.role);
+    assert_eq!(role(0), Some(Role::Defend), "the defender keeps its post");
+    assert_eq!(role(3), Some(Role::Attack), "the newcomer attacks");
+}

@@ -182,10 +182,19 @@ pub fn take_nearest<'v>(
     prev: &[Assignment],
     sticky: f32,
 ) -> Vec<&'v PlayerSnap> {
-    let cost = |p: &PlayerSnap| {
+    take_cheapest(free, n, |p| {
         let held = prev.iter().any(|a| a.slot == p.slot && a.role == role);
         p.origin.distance(target) * if held { sticky } else { 1.0 }
-    };
+    })
+}
+
+/// Takes the `n` players of `free` with the lowest `cost` out of it, in
+/// cost order (ties to the lower slot).
+pub fn take_cheapest<'v>(
+    free: &mut Vec<&'v PlayerSnap>,
+    n: usize,
+    cost: impl Fn(&PlayerSnap) -> f32,
+) -> Vec<&'v PlayerSnap> {
     let mut order: Vec<(f32, &'v PlayerSnap)> = free.iter().map(|p| (cost(p), *p)).collect();
     order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.slot.cmp(&b.1.slot)));
     let picked: Vec<&'v PlayerSnap> = order.into_iter().take(n).map(|(_, p)| p).collect();
@@ -333,6 +342,9 @@ impl ObjectiveProvider for ObjectiveLayer {
         self.plan = plan_all(self.mode, view, bots, &prev, &mut self.perimeters, nav);
         for a in &self.plan {
             self.report.count_role(a.role);
+            if prev.iter().any(|p| p.slot == a.slot && p.role != a.role) {
+                self.report.role_changes += 1;
+            }
         }
     }
 

@@ -30,6 +30,11 @@ pub struct ObjectiveReport {
     /// Bot-ticks per role, in [`Role::ALL`] order, counted while
     /// objectives were live.
     pub roles: Vec<RoleTicks>,
+    /// Times a bot's role changed from one tick to the next (while it
+    /// stayed alive and in play): low means roles do not flap.
+    pub role_changes: u64,
+    /// Ticks per second of the match (for per-minute figures).
+    pub hz: u32,
     /// Flags bots took (from a base or the field).
     pub flag_takes: u32,
     /// Captures by bots: (red, blue).
@@ -52,6 +57,8 @@ impl ObjectiveReport {
         Self {
             mode,
             roles: Role::ALL.iter().map(|&role| RoleTicks { role, ticks: 0 }).collect(),
+            role_changes: 0,
+            hz: 60,
             flag_takes: 0,
             captures: (0, 0),
             returns: 0,
@@ -67,6 +74,13 @@ impl ObjectiveReport {
         if let Some(r) = self.roles.get_mut(role.index()) {
             r.ticks += 1;
         }
+    }
+
+    /// Role changes per bot per minute of counted role time.
+    pub fn role_changes_per_bot_minute(&self) -> f64 {
+        let ticks: u64 = self.roles.iter().map(|r| r.ticks).sum();
+        let minutes = ticks as f64 / f64::from(self.hz.max(1)) / 60.0;
+        if minutes > 0.0 { self.role_changes as f64 / minutes } else { 0.0 }
     }
 
     /// The share of counted bot-ticks spent in `role`, 0..=1.
@@ -95,7 +109,13 @@ impl fmt::Display for ObjectiveReport {
             .map(|r| format!("{} {:.1}%", r.role.name(), 100.0 * self.share(r.role)))
             .collect();
         if !shares.is_empty() {
-            writeln!(f, "  role time: {}", shares.join(", "))?;
+            writeln!(
+                f,
+                "  role time: {}; role changes {} ({:.1} per bot-minute)",
+                shares.join(", "),
+                self.role_changes,
+                self.role_changes_per_bot_minute()
+            )?;
         }
         write!(
             f,
@@ -133,6 +153,7 @@ impl EventCounter {
             return;
         }
         self.last_tick = Some(view.clock.tick);
+        report.hz = view.clock.hz;
         let is_bot = |s: Option<SlotId>| s.is_some_and(|s| bots.contains(&s));
         // Carriers who dropped a flag this tick (they died carrying it).
         let droppers: Vec<SlotId> = view
