@@ -15,9 +15,12 @@
 //! after a typing delay. An event line replaces a bot's pending line; a
 //! reply never does.
 //!
-//! Throttles: per bot [`BOT_THROTTLE_MS`], server-wide
-//! [`GLOBAL_THROTTLE_MS`], both halved at `bot_chat 2`; and no bot says
-//! two lines within [`MIN_SEND_GAP_MS`]. The sim refuses more than a burst
+//! Throttles: per bot [`BOT_THROTTLE_MS`]; server-wide
+//! [`GLOBAL_THROTTLE_MS`] between any two lines and [`EVENT_GAP_MS`] before
+//! an event line (so unprompted chatter stays at a few lines a minute
+//! however busy the match, while a person still gets a prompt answer); all
+//! halved at `bot_chat 2`; and no bot says two lines within
+//! [`MIN_SEND_GAP_MS`]. The sim refuses more than a burst
 //! of 4 and then 1 line/s per client (`quarry_sim::chat::ChatLimiter`);
 //! these are far stricter, so no bot line is ever dropped there, and every
 //! client's reliable channel sees at most one bot line per 2 s on average.
@@ -36,6 +39,9 @@ use crate::view::BotClock;
 pub const BOT_THROTTLE_MS: f32 = 8000.0;
 /// Server-wide throttle between queued lines of any bot, ms.
 pub const GLOBAL_THROTTLE_MS: f32 = 2000.0;
+/// Server-wide quiet before an event line (replies need only
+/// [`GLOBAL_THROTTLE_MS`]), ms: at most ~8 unprompted lines a minute.
+pub const EVENT_GAP_MS: f32 = 7000.0;
 /// After a reply to a speaker, their messages trigger no reply for this long, ms.
 pub const REPLY_COOLDOWN_MS: f32 = 8000.0;
 /// Least time between two lines said by one bot, ms (the sim refills one
@@ -183,6 +189,7 @@ pub struct ChatDirector {
     rng: BotRng,
     bots: Vec<BotState>,
     next_global: u32,
+    next_event: u32,
     cooldowns: BTreeMap<SlotId, u32>,
     echoes: Vec<(SlotId, String, u32)>,
     figures: ChatFigures,
@@ -202,6 +209,7 @@ impl ChatDirector {
             rng: BotRng::from_seed(mix64(seed ^ 0x6368_6174)),
             bots: Vec::new(),
             next_global: 0,
+            next_event: 0,
             cooldowns: BTreeMap::new(),
             echoes: Vec::new(),
             figures: ChatFigures::default(),
@@ -216,6 +224,7 @@ impl ChatDirector {
     /// The match went live: throttles and reply cooldowns start over.
     pub fn clear_throttles(&mut self) {
         self.next_global = 0;
+        self.next_event = 0;
         self.cooldowns.clear();
         for b in &mut self.bots {
             b.next_allowed = 0;
@@ -261,9 +270,10 @@ impl ChatDirector {
         &mut self.bots[at]
     }
 
-    /// Whether the throttles let `slot` queue a line now; counts a refusal.
-    fn throttle_allows(&mut self, slot: SlotId, now: u32) -> bool {
-        let ok = now >= self.next_global && now >= self.state(slot).next_allowed;
+    /// Whether the throttles let `slot` queue a line now (an event line
+    /// if `event`); counts a refusal.
+    fn throttle_allows(&mut self, slot: SlotId, now: u32, event: bool) -> bool {
+        let ok = now >= self.next_global && (!event || now >= self.next_event) && now >= self.state(slot).next_allowed;
         if !ok {
             self.figures.throttled += 1;
         }
@@ -272,6 +282,7 @@ impl ChatDirector {
 
     fn stamp(&mut self, slot: SlotId, clock: BotClock, s: &ChatSettings) {
         self.next_global = clock.after_ms(s.halve(GLOBAL_THROTTLE_MS));
+        self.next_event = clock.after_ms(s.halve(EVENT_GAP_MS));
         self.state(slot).next_allowed = clock.after_ms(s.halve(BOT_THROTTLE_MS));
     }
 
@@ -287,7 +298,10 @@ impl ChatDirector {
         let Some((i, text)) = pick_line(bank.lines(event), tokens, last, st.last_template.as_deref(), &mut st.rng) else {
             return false;
         };
-        if !self.throttle_allows(bot.slot, clock.tick) {
+        // Farewells and the end of a match are rare occasions: they need
+        // only the short server-wide gap.
+        let occasion = matches!(event, ChatEvent::Farewell | ChatEvent::MatchWin | ChatEvent::MatchLose);
+        if !self.throttle_allows(bot.slot, clock.tick, !occasion) {
             return false;
         }
         let template = bank.lines(event).get(i).map(|l| l.text.clone()).unwrap_or_default();
@@ -367,7 +381,7 @@ impl ChatDirector {
         };
         let last = st.last_rule_line.get(&rule.name).copied();
         let (i, line) = pick_line(&rule.responses, &tokens, last, st.last_template.as_deref(), &mut st.rng)?;
-        if !self.throttle_allows(bot.slot, now) {
+        if !self.throttle_allows(bot.slot, now, false) {
             return None;
         }
         let template = rule.responses.get(i).map(|l| l.text.clone()).unwrap_or_default();

@@ -105,17 +105,17 @@ impl ChatEvent {
     /// reads like people talking (a few lines a minute), not a ticker.
     pub fn weight(self) -> f32 {
         match self {
-            Self::EnterGame => 0.8,
+            Self::EnterGame => 0.5,
             Self::LevelStart => 0.35,
             Self::Kill => 0.06,
             Self::KillGauntlet => 0.6,
-            Self::KillStreak => 0.3,
-            Self::Revenge => 0.45,
+            Self::KillStreak => 0.25,
+            Self::Revenge => 0.3,
             Self::Death => 0.05,
             Self::DeathAccident => 0.3,
-            Self::ItemDenied => 0.08,
-            Self::LeadTaken => 0.5,
-            Self::LeadLost => 0.4,
+            Self::ItemDenied => 0.06,
+            Self::LeadTaken => 0.35,
+            Self::LeadLost => 0.3,
             Self::MatchWin => 1.0,
             Self::MatchLose => 0.8,
             Self::Farewell => 1.0,
