@@ -223,7 +223,9 @@ impl Mode {
             GameType::OneFlag => Some(Mode::OneFlag),
             GameType::FreezeTag => Some(Mode::FreezeTag),
             GameType::ClanArena => Some(Mode::ClanArena),
-            GameType::Ffa | GameType::Duel | GameType::Tdm => None,
+            // FFA, Duel and TDM have none by design; a game type added
+            // later fails closed until it gets a planner here.
+            _ => None,
         }
     }
 
