@@ -183,3 +183,24 @@ fn a_round_that_went_live_before_anyone_joined_starts_again_unscored() {
     assert!(s.iter().all(|p| alive(&m, *p)));
     assert_eq!(m.rules().team_scores, (0, 0));
 }
+
+#[test]
+fn a_rescuer_standing_inside_the_body_is_not_stuck_when_it_thaws() {
+    let (mut m, s) = start(settings());
+    let (red, blue, red2) = (s[0], s[1], s[2]);
+    setup_place(&mut m, red, Vec3::new(0.0, 0.0, 25.0));
+    setup_place(&mut m, red2, Vec3::new(-800.0, 0.0, 25.0));
+    step(&mut m, &s, 10, &mut |_, _| UserCmd::default());
+    let body = origin(&m, red);
+    kill(&mut m, red, Some(blue), MeansOfDeath::Weapon(2));
+    step(&mut m, &s, 1, &mut |_, _| UserCmd::default());
+    // The body is not solid: the rescuer stands right in it.
+    setup_place(&mut m, red2, body);
+    let ev = step(&mut m, &s, 240, &mut |_, _| UserCmd::default());
+    assert!(ev.iter().any(|(_, e)| *e == GameEvent::Thawed { slot: red, by: Some(red2) }), "{ev:?}");
+    assert!(!ev.iter().any(|(_, e)| matches!(e, GameEvent::Kill { .. })), "nobody crushed: {ev:?}");
+    assert!(alive(&m, red) && alive(&m, red2));
+    let (a, b) = (origin(&m, red), origin(&m, red2));
+    assert!((a - b).truncate().abs().max_element() >= 30.0 || (a.z - b.z).abs() >= 56.0, "boxes overlap: {a} {b}");
+    assert!(a.distance(body) <= 100.0, "moved at most a short way: {a}");
+}

@@ -16,7 +16,9 @@
 //!   while nobody is near (it does not decay), so a rescuer chased off can
 //!   come back and finish; a new round clears it.
 //! - A thawed player rises where the body stands, as if respawned there:
-//!   spawn health, no armor, the spawn loadout. The teammate nearest the
+//!   spawn health, no armor, the spawn loadout. If a living player stands
+//!   inside the body, the thawed player is moved to the nearest free spot
+//!   within 96 units, so nobody ends up stuck inside anybody. The teammate nearest the
 //!   body at the thawing tick gets the thaw on the score card.
 //! - `g_autoThawTime` (0 = off) thaws a player frozen that long by itself.
 
@@ -26,6 +28,7 @@ use glam::Vec3;
 use crate::MapRes;
 use crate::clock::{MatchClock, SimRng};
 use crate::components::{Armor, Body, Health, Inventory, Life, Player, Powerups};
+use quarry_map::Trace;
 use crate::events::{GameEvent, MeansOfDeath};
 use crate::hash::TickHash;
 use crate::pmove::MoveState;
@@ -98,8 +101,43 @@ fn relocate(world: &mut World, e: Entity, team: Team) {
     }
 }
 
-/// Frees a frozen player where its body stands.
+/// How far from the body a thawed player may be moved to get clear of a
+/// living player standing inside it (the body is not solid): rings of
+/// these radii, eight directions each, at the body's height then a step up.
+const CLEAR_RADII: [f32; 5] = [16.0, 32.0, 48.0, 64.0, 96.0];
+
+/// Moves a body about to thaw out of any living player (and never into the
+/// map); it stays where it is when nothing near is free (pmove then nudges).
+fn clear_of_players(world: &mut World, slot: SlotId, e: Entity) {
+    let Some((origin, (mins, maxs))) = world.get::<Body>(e).map(|b| (b.0.origin, b.0.bbox())) else { return };
+    let obstacles = crate::movement::player_obstacles(world);
+    let map = &world.resource::<MapRes>().0;
+    let scene = crate::scene::SceneTrace { world: map.world(), obstacles: &obstacles, skip: Some(slot) };
+    let mask = crate::pmove::MOVE_MASK;
+    if scene.fits(origin, mins, maxs, mask) {
+        return;
+    }
+    let step = world.resource::<Settings>().movement.step_size.max(1.0);
+    let free = CLEAR_RADII.iter().find_map(|r| {
+        [0.0, step].into_iter().find_map(|dz| {
+            (0..8).find_map(|i| {
+                let a = i as f32 * std::f32::consts::FRAC_PI_4;
+                let at = origin + Vec3::new(a.cos() * r, a.sin() * r, dz);
+                // Reachable in a straight line, so it never goes through a wall.
+                let path = map.world().trace(origin, at, mins, maxs, mask);
+                (scene.fits(at, mins, maxs, mask) && path.fraction >= 1.0 && !path.start_solid).then_some(at)
+            })
+        })
+    });
+    if let (Some(at), Some(mut body)) = (free, world.get_mut::<Body>(e)) {
+        body.0.origin = at;
+    }
+}
+
+/// Frees a frozen player where its body stands (moved clear of a living
+/// player standing inside the non-solid body).
 fn thaw(world: &mut World, slot: SlotId, e: Entity, by: Option<SlotId>, tick: u32) {
+    clear_of_players(world, slot, e);
     let loadout = world.resource::<SpawnLoadout>().0;
     let max = world.get::<Health>(e).map_or(100, |h| h.max);
     let mut entity = world.entity_mut(e);
