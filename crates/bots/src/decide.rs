@@ -60,8 +60,9 @@ pub const URGENT_OBJECTIVE: f32 = 85.0;
 /// may beat it (Clan Arena's regrouping); at or above it, a bot chases
 /// nobody and fights on the way (the objective overrides the chase).
 pub const SOFT_OBJECTIVE: f32 = 45.0;
-/// Holding an objective position is re-checked this often, ms.
-const HOLD_CHECK_MS: f32 = 300.0;
+/// Holding an objective position lasts this long without a decision
+/// confirming it (every decision re-checks it), ms.
+const HOLD_CHECK_MS: f32 = 1000.0;
 /// A hold position counts this far above or below, units.
 const HOLD_HEIGHT: f32 = 128.0;
 
@@ -391,7 +392,10 @@ impl GoalPlanner {
                 return false;
             }
         }
-        self.hold_radius = None;
+        // Out of position (pushed, or the objective moved): stop holding.
+        if self.hold_radius.take().is_some() {
+            self.hold_until = 0;
+        }
         // A new objective ends any waiting.
         if objective.is_some_and(|o| self.goal.is_none_or(|g| g.kind != GoalKind::Objective(o.key))) {
             self.hold_until = 0;
@@ -718,6 +722,74 @@ mod tests {
         let far = cand(4, 2000.0);
         assert_eq!(choose_target(&[near, far], Some(SlotId(4)), false, &t), Some(SlotId(1)));
         assert_eq!(choose_target(&[], Some(SlotId(4)), false, &t), None);
+    }
+
+    /// One decision of a bot at `at` offered `objective`, with everything else default.
+    fn decide_once(
+        planner: &mut GoalPlanner,
+        follower: &mut PathFollower,
+        view: &BotView<'_>,
+        objective: Option<Objective>,
+    ) {
+        let me = view.player(SlotId(0)).copied().expect("bot");
+        let t = Traits::at_skill(3.0);
+        let bias = WeaponBias::default();
+        let mut memory = Memory::default();
+        let mut nav = crate::navigate::StraightNavigator::default();
+        let mut rng = BotRng::for_slot(1, 0, 0);
+        let mut cx = GoalContext {
+            view,
+            me: &me,
+            traits: &t,
+            bias: &bias,
+            memory: &mut memory,
+            follower,
+            nav: &mut nav,
+            rng: &mut rng,
+            objective,
+            chase: None,
+            chase_unseen_s: 0.0,
+            engage_range: 500.0,
+        };
+        planner.decide(&mut cx);
+    }
+
+    #[test]
+    fn an_objective_is_routed_to_then_held_and_a_new_one_ends_the_hold() {
+        use crate::objective::testkit::{Kit, player};
+        let kit = Kit::new();
+        let mut view = kit.view(quarry_sim::rules::GameType::Ctf, vec![player(0, quarry_sim::Team::Red, Vec3::ZERO)]);
+        let defend = Objective {
+            key: 7,
+            origin: Vec3::new(600.0, 0.0, 24.0),
+            priority: 54.0,
+            hold_radius: Some(160.0),
+        };
+        let (mut planner, mut follower) = (GoalPlanner::default(), PathFollower::default());
+        decide_once(&mut planner, &mut follower, &view, Some(defend));
+        assert_eq!(planner.goal.map(|g| g.kind), Some(GoalKind::Objective(7)));
+        assert!(follower.route().is_some(), "routed there");
+        assert_eq!(planner.holding(&view.clock), None);
+        // Arrived within the radius: the route is dropped and the spot held.
+        if let Some(Some(p)) = view.players.get_mut(0) {
+            p.origin = Vec3::new(500.0, 50.0, 24.0);
+        }
+        view.clock.tick += 30;
+        decide_once(&mut planner, &mut follower, &view, Some(defend));
+        assert_eq!(planner.holding(&view.clock), Some(160.0));
+        assert!(follower.route().is_none());
+        // An urgent objective elsewhere ends the hold at the next decision.
+        view.clock.tick += 3;
+        let ret = Objective {
+            key: 9,
+            origin: Vec3::new(-800.0, 0.0, 24.0),
+            priority: 94.0,
+            hold_radius: None,
+        };
+        decide_once(&mut planner, &mut follower, &view, Some(ret));
+        assert_eq!(planner.holding(&view.clock), None);
+        assert_eq!(planner.goal.map(|g| g.kind), Some(GoalKind::Objective(9)));
+        assert!(follower.route().is_some());
     }
 
     #[test]
