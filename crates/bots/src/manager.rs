@@ -349,7 +349,10 @@ impl BotManager {
                     .slots()
                     .get(b.brain.slot)
                     .map_or_else(|| b.brain.identity.name.clone(), |s| s.userinfo.name.clone());
+                let character = self.content.as_ref().and_then(|c| c.character_of(&b.brain.identity.name));
+                let style = character.and_then(|c| c.style.clone());
                 crate::report::BotFigures::new(b.brain.slot, name, b.brain.skill, &b.brain.stats, game.hz())
+                    .with_character(character.map(|c| c.name.clone()), style)
             })
             .collect();
         crate::report::MatchReport::new(game, rows, &self.pickups, self.nav.describe())

@@ -48,6 +48,14 @@ pub struct BotFigures {
     pub shots_hits: Vec<(u8, u32, u32)>,
     /// Mean fresh reaction, ms.
     pub reaction_ms: Option<f64>,
+    /// The character it plays, if any.
+    pub character: Option<String>,
+    /// That character's play style, if any.
+    pub style: Option<String>,
+    /// Mean distance at which it hurt enemies, units.
+    pub engagement_range: Option<f64>,
+    /// Items picked up per minute alive.
+    pub pickups_per_min: Option<f64>,
 }
 
 impl BotFigures {
@@ -72,8 +80,64 @@ impl BotFigures {
             pickups: s.pickups,
             shots_hits,
             reaction_ms: s.mean_fresh_reaction_ms(),
+            character: None,
+            style: None,
+            engagement_range: s.mean_engagement_range(),
+            pickups_per_min: s.pickups_per_minute(hz),
         }
     }
+
+    /// The figures with the bot's character and style.
+    pub fn with_character(mut self, character: Option<String>, style: Option<String>) -> Self {
+        self.character = character;
+        self.style = style;
+        self
+    }
+}
+
+/// How the bots of one play style played, all of them together: what makes
+/// styles measurably different.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct StyleRow {
+    /// The style (`-` for bots without one).
+    pub style: String,
+    /// Bots of that style.
+    pub bots: usize,
+    /// Mean distance at which they hurt enemies, weighted by hits, units.
+    pub engagement_range: Option<f64>,
+    /// Items picked up per minute alive, all of them together.
+    pub pickups_per_min: Option<f64>,
+    /// Kills per minute alive.
+    pub kills_per_min: Option<f64>,
+}
+
+/// Groups `bots` by style (sorted by name).
+pub fn style_rows(bots: &[BotFigures]) -> Vec<StyleRow> {
+    let mut by: BTreeMap<String, Vec<&BotFigures>> = BTreeMap::new();
+    for b in bots {
+        by.entry(b.style.clone().unwrap_or_else(|| "-".into())).or_default().push(b);
+    }
+    by.into_iter()
+        .map(|(style, bs)| {
+            let minutes: f64 = bs.iter().map(|b| b.alive_s).sum::<f64>() / 60.0;
+            let per_min = |n: f64| (minutes > 0.0).then(|| n / minutes);
+            let (mut range_sum, mut hits) = (0.0, 0.0);
+            for b in &bs {
+                if let Some(r) = b.engagement_range {
+                    let h: u32 = b.shots_hits.iter().map(|x| x.2).sum();
+                    range_sum += r * f64::from(h);
+                    hits += f64::from(h);
+                }
+            }
+            StyleRow {
+                style,
+                bots: bs.len(),
+                engagement_range: (hits > 0.0).then(|| range_sum / hits),
+                pickups_per_min: per_min(bs.iter().map(|b| f64::from(b.pickups)).sum()),
+                kills_per_min: per_min(bs.iter().map(|b| f64::from(b.kills)).sum()),
+            }
+        })
+        .collect()
 }
 
 /// Shots and hits of one weapon at one (rounded) skill.
@@ -216,8 +280,8 @@ impl fmt::Display for MatchReport {
         writeln!(f, "bots on {} for {:.0} s; {}", self.map, self.seconds, self.navmesh)?;
         writeln!(
             f,
-            "{:<14} {:>5} {:>5} {:>6} {:>7} {:>7} {:>5} {:>5} {:>6} {:>6} {:>8}",
-            "bot", "skill", "kills", "deaths", "stuck%", "idle s", "pads", "tele", "items", "acc%", "react ms"
+            "{:<14} {:<10} {:>5} {:>5} {:>6} {:>7} {:>7} {:>5} {:>5} {:>6} {:>6} {:>8} {:>7} {:>9}",
+            "bot", "style", "skill", "kills", "deaths", "stuck%", "idle s", "pads", "tele", "items", "acc%", "react ms", "range", "items/min"
         )?;
         for b in &self.bots {
             let (shots, hits) = b.shots_hits.iter().fold((0, 0), |a, &(_, s, h)| (a.0 + s, a.1 + h));
@@ -228,8 +292,9 @@ impl fmt::Display for MatchReport {
             };
             writeln!(
                 f,
-                "{:<14} {:>5.2} {:>5} {:>6} {:>7.2} {:>7.1} {:>5} {:>5} {:>6} {:>6.1} {:>8}",
+                "{:<14} {:<10} {:>5.2} {:>5} {:>6} {:>7.2} {:>7.1} {:>5} {:>5} {:>6} {:>6.1} {:>8} {:>7} {:>9}",
                 b.name,
+                b.style.as_deref().unwrap_or("-"),
                 b.skill,
                 b.kills,
                 b.deaths,
@@ -239,8 +304,26 @@ impl fmt::Display for MatchReport {
                 b.teleports,
                 b.pickups,
                 acc,
-                b.reaction_ms.map_or_else(|| "-".to_owned(), |r| format!("{r:.0}"))
+                b.reaction_ms.map_or_else(|| "-".to_owned(), |r| format!("{r:.0}")),
+                b.engagement_range.map_or_else(|| "-".to_owned(), |r| format!("{r:.0}")),
+                b.pickups_per_min.map_or_else(|| "-".to_owned(), |r| format!("{r:.2}"))
             )?;
+        }
+        let styles = style_rows(&self.bots);
+        if styles.len() > 1 {
+            writeln!(f, "by style:")?;
+            let opt = |v: Option<f64>, p: usize| v.map_or_else(|| "-".to_owned(), |x| format!("{x:.p$}"));
+            for r in &styles {
+                writeln!(
+                    f,
+                    "  {:<10} {} bots  engagement range {:>5}  items/min {:>5}  kills/min {:>5}",
+                    r.style,
+                    r.bots,
+                    opt(r.engagement_range, 0),
+                    opt(r.pickups_per_min, 2),
+                    opt(r.kills_per_min, 2)
+                )?;
+            }
         }
         writeln!(f, "accuracy by skill and weapon:")?;
         for a in &self.accuracy {
@@ -282,5 +365,53 @@ impl fmt::Display for MatchReport {
                 format!(" (never: {})", never.join(", "))
             }
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bot(slot: u8, style: Option<&str>, alive_s: f64, range: Option<f64>, hits: u32, pickups: u32, kills: u32) -> BotFigures {
+        BotFigures {
+            slot: SlotId(slot),
+            name: format!("b{slot}"),
+            skill: 3.0,
+            kills,
+            deaths: 0,
+            alive_s,
+            stuck_pct: 0.0,
+            max_idle_s: 0.0,
+            jump_pads: 0,
+            teleports: 0,
+            pickups,
+            shots_hits: vec![(2, hits * 2, hits)],
+            reaction_ms: None,
+            character: None,
+            style: style.map(str::to_owned),
+            engagement_range: range,
+            pickups_per_min: None,
+        }
+    }
+
+    #[test]
+    fn style_rows_weight_range_by_hits_and_rates_by_alive_time() {
+        let bots = [
+            bot(0, Some("sniper"), 60.0, Some(1000.0), 3, 2, 1),
+            bot(1, Some("sniper"), 60.0, Some(600.0), 1, 4, 1),
+            bot(2, Some("rusher"), 120.0, Some(200.0), 5, 12, 6),
+            bot(3, None, 30.0, None, 0, 0, 0),
+        ];
+        let rows = style_rows(&bots);
+        let names: Vec<&str> = rows.iter().map(|r| r.style.as_str()).collect();
+        assert_eq!(names, ["-", "rusher", "sniper"]);
+        let sniper = &rows[2];
+        assert_eq!(sniper.bots, 2);
+        // (1000 * 3 + 600 * 1) / 4 hits.
+        assert_eq!(sniper.engagement_range, Some(900.0));
+        // 6 items over 2 alive minutes.
+        assert_eq!(sniper.pickups_per_min, Some(3.0));
+        assert_eq!(rows[1].kills_per_min, Some(3.0));
+        assert_eq!(rows[0].engagement_range, None);
     }
 }
