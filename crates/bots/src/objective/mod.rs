@@ -304,7 +304,9 @@ impl ObjectiveProvider for ObjectiveLayer {
     }
 
     fn report(&self) -> Option<ObjectiveReport> {
-        Some(self.report.clone())
+        let mut r = self.report.clone();
+        r.fill_shares();
+        Some(r)
     }
 }
 

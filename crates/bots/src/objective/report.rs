@@ -14,12 +14,15 @@ use super::Role;
 use crate::view::BotView;
 
 /// Bot-ticks spent in one role.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct RoleTicks {
     /// The role.
     pub role: Role,
     /// Ticks bots spent in it (one per bot per tick).
     pub ticks: u64,
+    /// Its share of all counted bot-ticks, percent (filled by
+    /// [`ObjectiveReport::fill_shares`]).
+    pub percent: f64,
 }
 
 /// The objective figures of a match (`--json` friendly).
@@ -56,7 +59,7 @@ impl ObjectiveReport {
     pub fn new(mode: String) -> Self {
         Self {
             mode,
-            roles: Role::ALL.iter().map(|&role| RoleTicks { role, ticks: 0 }).collect(),
+            roles: Role::ALL.iter().map(|&role| RoleTicks { role, ticks: 0, percent: 0.0 }).collect(),
             role_changes: 0,
             hz: 60,
             flag_takes: 0,
@@ -73,6 +76,14 @@ impl ObjectiveReport {
     pub fn count_role(&mut self, role: Role) {
         if let Some(r) = self.roles.get_mut(role.index()) {
             r.ticks += 1;
+        }
+    }
+
+    /// Fills each role's `percent` from the tick counts.
+    pub fn fill_shares(&mut self) {
+        let shares: Vec<f64> = self.roles.iter().map(|r| 100.0 * self.share(r.role)).collect();
+        for (r, p) in self.roles.iter_mut().zip(shares) {
+            r.percent = p;
         }
     }
 
@@ -232,6 +243,8 @@ mod tests {
         r.count_role(Role::Attack);
         r.count_role(Role::Defend);
         assert!((r.share(Role::Attack) - 2.0 / 3.0).abs() < 1e-9);
+        r.fill_shares();
+        assert!((r.roles[Role::Defend.index()].percent - 100.0 / 3.0).abs() < 1e-9);
         let text = r.to_string();
         assert!(text.contains("attack 66.7%") && text.contains("captures 1 (red 1, blue 0)"), "{text}");
     }
