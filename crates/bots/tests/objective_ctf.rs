@@ -172,3 +172,24 @@ fn ffa_has_no_objective_and_botlist_says_so() {
     assert!(report.is_empty(), "{report}");
     assert!(report.mode.contains("none for ffa"));
 }
+
+#[test]
+fn no_objective_before_the_match_is_live() {
+    let map = quarry_map::load_str(&ctf_room(), "objective_room.map", &quarry_map::LoadOptions::default())
+        .expect("test map loads");
+    let settings = Settings {
+        gametype: GameType::Ctf,
+        warmup: true,
+        ..support::test_settings()
+    };
+    let mut game = Match::new(map, &GameData::default(), settings, 4, Slots::new(8), 60).expect("match");
+    let mut bots = support::manager(3.0);
+    // One player is not enough to start: the match stays in warmup.
+    bots.add_bot(&mut game, AddBot::default()).expect("bot");
+    support::run(&mut game, &mut bots, 300);
+    assert!(!game.phase().counts(), "still warming up");
+    let report = bots.report(&game).objective.expect("figures");
+    assert!(report.roles.iter().all(|r| r.ticks == 0), "{report}");
+    let list = bots.list_lines(Some(&game));
+    assert!(list.iter().skip(1).all(|l| !l.contains("attack ") && !l.contains("defend ")), "{list:?}");
+}
