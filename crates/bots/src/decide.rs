@@ -356,7 +356,11 @@ impl GoalPlanner {
             let gone = match g.kind {
                 GoalKind::Item(id) => !cx.view.items.iter().any(|i| i.id == id && i.available),
                 GoalKind::Enemy(s) => cx.view.player(s).is_none_or(|p| !p.active()),
-                _ => false,
+                // The layer asks for nothing any more (the round ended, the
+                // bot's role is to fight): drop it now. A different
+                // objective replaces it through the usual hysteresis.
+                GoalKind::Objective(_) => cx.objective.is_none(),
+                GoalKind::Roam => false,
             };
             if hopeless || g.failures >= 3 {
                 // An objective comes back soon: the game needs it done.
