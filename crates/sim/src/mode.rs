@@ -68,6 +68,8 @@ pub struct RoundInfo {
     pub number: u32,
     /// Whether the round is being fought (false between rounds).
     pub live: bool,
+    /// Tick the current (or last) round started.
+    pub started_at: u32,
     /// Tick the round (or the pause before it) ends by time, if it has a limit.
     pub ends_at: Option<u32>,
     /// Players still standing (alive and not frozen): (red, blue).
@@ -145,6 +147,7 @@ pub(crate) fn mode_state(world: &World) -> ModeState {
         RoundInfo {
             number: r.number,
             live: r.live,
+            started_at: r.started_at,
             ends_at: crate::modes::rounds::round_ends_at(r, settings, clock),
             standing: t.standing,
             wins: r.wins,

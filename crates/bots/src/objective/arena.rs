@@ -10,6 +10,14 @@
 //! its team, fighting on the way, instead of chasing into the numbers. A
 //! bot with company fights: no objective, so combat, chasing and roaming
 //! as in deathmatch. There are no items in Clan Arena, so none are sought.
+//!
+//! A round must end by fighting, not by its time limit, even on a large
+//! map where the teams never meet. Once a round has been live for
+//! [`HUNT_AFTER_S`], a bot that would just fight hunts instead: a soft
+//! objective ([`HUNT`], below the soft line, so a seen enemy or a rescue
+//! still wins) toward the nearest standing enemy. That is a late-round
+//! reveal, as round-based modes commonly give players to end stalemates;
+//! bots use it only for where to walk, never for aim or sight.
 
 use quarry_sim::Team;
 
@@ -29,6 +37,10 @@ pub const REGROUP: f32 = 40.0;
 pub const REGROUP_PRESSED: f32 = 55.0;
 /// A regrouping bot holds within this of the teammate it joined, units.
 const HOLD: f32 = 200.0;
+/// A live round this old makes fighting bots hunt, seconds.
+pub const HUNT_AFTER_S: f32 = 40.0;
+/// Hunting: a suggestion (below [`crate::decide::SOFT_OBJECTIVE`]).
+pub const HUNT: f32 = 30.0;
 
 /// Plans every role player of `team` (in slot order) into `out`.
 pub fn plan_team(
@@ -62,11 +74,11 @@ fn plan_one(view: &BotView<'_>, team: Team, me: &PlayerSnap, regrouping: bool) -
         .map(|q| (q.origin.distance(me.origin), q))
         .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.slot.cmp(&b.1.slot)));
     let Some((d, mate)) = nearest else {
-        return Assignment::fight(me.slot);
+        return hunt_or_fight(view, team, me);
     };
     // Alone starts beyond ALONE; a regroup under way lasts until TOGETHER.
     if d <= if regrouping { TOGETHER } else { ALONE } {
-        return Assignment::fight(me.slot);
+        return hunt_or_fight(view, team, me);
     }
     let near = |t: &PlayerSnap| t.active() && t.origin.distance(me.origin) <= PRESSURE_RADIUS;
     let foes = view.iter_players().filter(|t| t.team != team && near(t)).count();
@@ -79,6 +91,28 @@ fn plan_one(view: &BotView<'_>, team: Team, me: &PlayerSnap, regrouping: bool) -
         hold_radius: Some(HOLD),
     };
     Assignment::new(me.slot, Role::Regroup, o)
+}
+
+/// Fight; or, in a live round older than [`HUNT_AFTER_S`], hunt the
+/// nearest standing enemy.
+fn hunt_or_fight(view: &BotView<'_>, team: Team, me: &PlayerSnap) -> Assignment {
+    let late = view
+        .mode
+        .round
+        .is_some_and(|r| r.live && view.clock.ms_since(r.started_at) >= HUNT_AFTER_S * 1000.0);
+    let prey = view
+        .iter_players()
+        .filter(|t| t.team != team && matches!(t.team, Team::Red | Team::Blue) && t.active())
+        .map(|t| (t.origin.distance(me.origin), t))
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.slot.cmp(&b.1.slot)));
+    match prey {
+        Some((_, t)) if late => Assignment::new(
+            me.slot,
+            Role::Hunt,
+            Objective { key: Role::Hunt.key(u32::from(t.slot.0)), origin: t.origin, priority: HUNT, hold_radius: None },
+        ),
+        _ => Assignment::fight(me.slot),
+    }
 }
 
 #[cfg(test)]
@@ -128,5 +162,43 @@ mod tests {
         let again = plan_all(Mode::ClanArena, &view, &bots, &p, &mut Perimeters::default(), &mut nav);
         assert_eq!(role(&again, 2), Some(Role::Regroup));
         assert_eq!(role(&plan_all(Mode::ClanArena, &view, &bots, &[], &mut Perimeters::default(), &mut nav), 2), Some(Role::Fight));
+    }
+
+    #[test]
+    fn late_in_a_round_the_pack_hunts_the_nearest_enemy() {
+        let kit = Kit::new();
+        let players = vec![
+            player(0, Team::Red, Vec3::ZERO),
+            player(1, Team::Red, Vec3::new(200.0, 0.0, 0.0)),
+            player(8, Team::Blue, Vec3::new(-3000.0, 0.0, 0.0)),
+            player(9, Team::Blue, Vec3::new(-2900.0, 0.0, 0.0)),
+        ];
+        let mut view = kit.view(GameType::ClanArena, players);
+        let bots: Vec<SlotId> = [0u8, 1, 8, 9].map(SlotId).to_vec();
+        let mut nav = StraightNavigator::default();
+        let round = |started_at| quarry_sim::mode::RoundInfo {
+            number: 1,
+            live: true,
+            started_at,
+            ends_at: None,
+            standing: (2, 2),
+            wins: (0, 0),
+        };
+        let roles = |view: &BotView<'_>, nav: &mut StraightNavigator| {
+            plan_all(Mode::ClanArena, view, &bots, &[], &mut Perimeters::default(), nav)
+        };
+        // Early in the round: everyone just fights.
+        view.mode.round = Some(round(view.clock.tick));
+        assert!(roles(&view, &mut nav).iter().all(|a| a.role == Role::Fight));
+        // 40 s in: everyone hunts, the nearest enemy, softly.
+        view.clock.tick += 40 * 60;
+        let p = roles(&view, &mut nav);
+        assert!(p.iter().all(|a| a.role == Role::Hunt), "{p:?}");
+        let o = p.iter().find(|a| a.slot == SlotId(0)).and_then(|a| a.objective).expect("hunt");
+        assert_eq!(o.origin.x, -2900.0, "the nearest blue");
+        assert!(o.priority < crate::decide::SOFT_OBJECTIVE, "a seen enemy is still fought");
+        // Between rounds nobody hunts.
+        view.mode.round = Some(quarry_sim::mode::RoundInfo { live: false, ..round(100) });
+        assert!(roles(&view, &mut nav).iter().all(|a| a.role == Role::Fight));
     }
 }

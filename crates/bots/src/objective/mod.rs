@@ -62,13 +62,15 @@ pub enum Role {
     Rescue,
     /// Alone: moves back to its teammates.
     Regroup,
+    /// Late in a round nobody is ending: goes after the nearest enemy.
+    Hunt,
     /// No objective: fights, takes items, roams.
     Fight,
 }
 
 impl Role {
     /// Every role, in report order.
-    pub const ALL: [Role; 9] = [
+    pub const ALL: [Role; 10] = [
         Role::Carrier,
         Role::Return,
         Role::Intercept,
@@ -77,6 +79,7 @@ impl Role {
         Role::Defend,
         Role::Rescue,
         Role::Regroup,
+        Role::Hunt,
         Role::Fight,
     ];
 
@@ -91,6 +94,7 @@ impl Role {
             Role::Defend => "defend",
             Role::Rescue => "rescue",
             Role::Regroup => "regroup",
+            Role::Hunt => "hunt",
             Role::Fight => "fight",
         }
     }

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Runs seeded headless bot matches and prints their figures as table rows.
+
+Each scenario is a `quarry-server --fast --json` match (10 simulated minutes
+unless said otherwise) on a fresh copy of config/, so an archive.cfg left
+by an earlier run never changes the result. Figures are averaged over the
+seeds; the command column gives one seed's exact command line.
+
+    scripts/match_figures.py [--server target/release/quarry-server]
+                             [--seeds 1,2,3] [--shared ../shared/maps]
+                             [--tsv FILE]
+
+Rows: bot chat (lines per minute, back-to-back repeats), play styles at one
+skill (engagement range, items and kills per minute), CTF and One Flag
+(captures per team, returns, carrier kills, role time shares), Freeze Tag
+(rounds, by elimination and by timeout, thaws) and Clan Arena (rounds).
+"""
+import argparse
+import json
+import pathlib
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+TEN_MINUTES = ["+set", "timelimit", "10", "+set", "fraglimit", "0", "+set", "capturelimit", "0"]
+FOUR_A_SIDE = ["+set", "bot_minPlayers", "8"]
+STYLE_BOTS = ["Quill", "Tamsin", "Rook", "Harrow", "Brannock", "Dace", "Sable", "Greyhame"]
+
+
+def scenarios(shared):
+    """(name, extra server arguments, which figures) for every match kind."""
+    out = [
+        ("chat_ffa_q_dm1", FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_dm1"], "chat"),
+        (
+            "styles_ffa_q_dm1",
+            ["+set", "bot_minPlayers", "0"] + TEN_MINUTES + ["+map", "q_dm1"]
+            + [a for b in STYLE_BOTS for a in ("+addbot", b, "3")],
+            "styles",
+        ),
+        ("ctf_q_ctf1", ["+set", "g_gametype", "ctf"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_ctf1"], "flags"),
+        ("1fctf_q_ctf1", ["+set", "g_gametype", "1fctf"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_ctf1"], "flags"),
+        ("ft_q_ctf1", ["+set", "g_gametype", "ft"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_ctf1"], "rounds"),
+        ("ca_q_dm1", ["+set", "g_gametype", "ca"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_dm1"], "rounds"),
+    ]
+    q3 = shared / "q3"
+    if (q3 / "oacmpctf1.map").exists():
+        maps = ["--maps", str(q3)]
+        out.append(("ctf_oacmpctf1", maps + ["+set", "g_gametype", "ctf"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "oacmpctf1"], "flags"))
+        out.append(("ft_oacmpctf1", maps + ["+set", "g_gametype", "ft"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "oacmpctf1"], "rounds"))
+    return out
+
+
+def run(server, args, seed):
+    """One match; returns the parsed summary and the command line."""
+    with tempfile.TemporaryDirectory(prefix="quarry-figures-") as tmp:
+        for f in (ROOT / "config").glob("*.toml"):
+            shutil.copy(f, tmp)
+        cmd = [str(server), "--config", tmp, "--botfiles", str(ROOT / "botfiles"), "--fast", "--json", "--seed", str(seed)] + args
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    # The summary is the last line; console prints come before it.
+    last = [line for line in proc.stdout.splitlines() if line.startswith("{")][-1]
+    shown = " ".join(a if " " not in a else repr(a) for a in cmd[:1] + ["--config", "CONFIG_COPY"] + cmd[4:])
+    return json.loads(last), shown.replace(str(ROOT) + "/", "")
+
+
+def mean(values):
+    values = [v for v in values if v is not None]
+    return statistics.fmean(values) if values else None
+
+
+def figures(kind, runs):
+    """(figure name, value, unit) rows for one scenario over its seeds."""
+    rows = []
+    if kind == "chat":
+        rows.append(("chat lines", mean([r["bots"]["chat"]["lines_per_minute"] for r in runs]), "lines/min"))
+        rows.append(("chat back-to-back repeats", sum(r["bots"]["chat"]["back_to_back_repeats"] for r in runs), "lines"))
+        rows.append(("chat replies", mean([r["bots"]["chat"]["replies"] for r in runs]), "per match"))
+    elif kind == "styles":
+        by_style = {}
+        for r in runs:
+            for b in r["bots"]["bots"]:
+                s = by_style.setdefault(b.get("style") or "-", {"range": [], "items": [], "kills": [], "acc": []})
+                s["range"].append(b.get("engagement_range"))
+                s["items"].append(b.get("pickups_per_min"))
+                alive_min = b["alive_s"] / 60.0
+                s["kills"].append(b["kills"] / alive_min if alive_min > 0 else None)
+                shots = sum(x[1] for x in b["shots_hits"])
+                hits = sum(x[2] for x in b["shots_hits"])
+                s["acc"].append(100.0 * hits / shots if shots else None)
+        for style in sorted(by_style):
+            s = by_style[style]
+            rows.append((f"{style} engagement range", mean(s["range"]), "units"))
+            rows.append((f"{style} items", mean(s["items"]), "per min alive"))
+            rows.append((f"{style} kills", mean(s["kills"]), "per min alive"))
+            rows.append((f"{style} accuracy", mean(s["acc"]), "%"))
+    elif kind == "flags":
+        rows.append(("captures red", mean([r["mode"]["red"]["captures"] for r in runs]), "per match"))
+        rows.append(("captures blue", mean([r["mode"]["blue"]["captures"] for r in runs]), "per match"))
+        both = sum(1 for r in runs if r["mode"]["red"]["captures"] > 0 and r["mode"]["blue"]["captures"] > 0)
+        rows.append(("matches both teams captured", 100.0 * both / len(runs), "%"))
+        rows.append(("returns", mean([r["mode"]["red"]["returns"] + r["mode"]["blue"]["returns"] for r in runs]), "per match"))
+        rows.append(("flag timeouts", mean([r["mode"]["flag_timeouts"] for r in runs]), "per match"))
+        rows.append(("carrier kills by bots", mean([r["bots"]["objective"]["carrier_kills"] for r in runs]), "per match"))
+        rows.extend(role_rows(runs))
+    elif kind == "rounds":
+        rows.append(("rounds", mean([r["mode"]["rounds_played"] for r in runs]), "per match"))
+        rows.append(("rounds by elimination", mean([r["mode"]["rounds_by_elimination"] for r in runs]), "per match"))
+        rows.append(("rounds by timeout", mean([r["mode"]["rounds_by_timeout"] for r in runs]), "per match"))
+        rows.append(("thaws", mean([r["mode"]["red"]["thaws"] + r["mode"]["blue"]["thaws"] for r in runs]), "per match"))
+        rows.extend(role_rows(runs))
+    return rows
+
+
+def role_rows(runs):
+    """Role time shares (percent of bot-ticks while objectives were live)."""
+    shares = {}
+    for r in runs:
+        for role in (r["bots"].get("objective") or {}).get("roles", []):
+            shares.setdefault(role["role"].lower(), []).append(role["percent"])
+    return [(f"role {name}", mean(v), "% of bot time") for name, v in shares.items() if any(v)]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--server", default=str(ROOT / "target/release/quarry-server"))
+    ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("--shared", default=str(ROOT.parent / "shared/maps"))
+    ap.add_argument("--tsv", help="also write the rows here, tab-separated")
+    opts = ap.parse_args()
+    seeds = [int(s) for s in opts.seeds.split(",") if s]
+    rows = []
+    for name, args, kind in scenarios(pathlib.Path(opts.shared)):
+        runs, command = [], ""
+        for seed in seeds:
+            summary, command = run(opts.server, args, seed)
+            runs.append(summary)
+        for figure, value, unit in figures(kind, runs):
+            shown = "-" if value is None else f"{value:.2f}"
+            rows.append((f"match/{name}/{figure}", shown, unit, f"{command} (seeds {opts.seeds})"))
+    if opts.tsv:
+        pathlib.Path(opts.tsv).write_text("".join("\t".join(r) + "\n" for r in rows))
+    header = ("name", "value", "unit", "command")
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(3)]
+    for row in [header] + rows:
+        print("  ".join([row[0].ljust(widths[0]), row[1].rjust(widths[1]), row[2].ljust(widths[2]), row[3]]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
