@@ -31,7 +31,7 @@ def human_time(ns):
     return ns, "ns"
 
 
-def main(root):
+def main(root, extra=None):
     rows = []
     for bench in sorted(pathlib.Path(root).glob("**/new/benchmark.json")):
         estimates = bench.with_name("estimates.json")
@@ -48,6 +48,12 @@ def main(root):
         for kind, count in throughput.items():
             per_second = count / (mean_ns / 1e9)
             rows.append((f"{name} throughput", f"{per_second:,.0f}", f"{kind.lower()}/s", command))
+    if extra:
+        # Rows from scripts/match_figures.py --tsv: name, value, unit, command.
+        for line in pathlib.Path(extra).read_text().splitlines():
+            cells = line.split("\t")
+            if len(cells) == 4:
+                rows.append(tuple(cells))
     if not rows:
         print("no criterion results under", root, file=sys.stderr)
         return 1
@@ -59,4 +65,10 @@ def main(root):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "target/criterion"))
+    args = sys.argv[1:]
+    extra_rows = None
+    if "--extra" in args:
+        i = args.index("--extra")
+        extra_rows = args[i + 1] if i + 1 < len(args) else None
+        del args[i : i + 2]
+    sys.exit(main(args[0] if args else "target/criterion", extra_rows))

@@ -64,7 +64,7 @@ def run(server, args, seed):
         raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
     # The summary is the last line; console prints come before it.
     last = [line for line in proc.stdout.splitlines() if line.startswith("{")][-1]
-    shown = " ".join(a if " " not in a else repr(a) for a in cmd[:1] + ["--config", "CONFIG_COPY"] + cmd[4:])
+    shown = " ".join(a if " " not in a else repr(a) for a in cmd[:1] + ["--config", "CONFIG_COPY"] + cmd[3:])
     return json.loads(last), shown.replace(str(ROOT) + "/", "")
 
 
