@@ -221,26 +221,7 @@ mod tests {
     use quarry_map::{LoadOptions, load_str};
 
     fn block(lo: Vec3, hi: Vec3) -> String {
-        let face = |a: Vec3, b: Vec3, c: Vec3| {
-            format!(
-                "( {} {} {} ) ( {} {} {} ) ( {} {} {} ) quarry/wall 0 0 0 1 1\n",
-                a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z
-            )
-        };
-        let mut s = String::from("{\n");
-        for (n, p) in [
-            (Vec3::NEG_X, lo),
-            (Vec3::X, hi),
-            (Vec3::NEG_Y, lo),
-            (Vec3::Y, hi),
-            (Vec3::NEG_Z, lo),
-            (Vec3::Z, hi),
-        ] {
-            let u = n.any_orthonormal_vector();
-            let v = n.cross(u);
-            s += &face(p + u * 64.0, p, p + v * 64.0);
-        }
-        s + "}\n"
+        quarry_map::source::box_brush(lo, hi, "quarry/wall")
     }
 
     /// A floor with one wall: x 96..128, y -40..40 (narrower than a body is

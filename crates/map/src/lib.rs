@@ -40,6 +40,7 @@ mod loaded;
 mod obj;
 mod options;
 mod parse;
+pub mod source;
 mod spawns;
 #[cfg(test)]
 mod test_util;

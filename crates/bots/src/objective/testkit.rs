@@ -20,26 +20,7 @@ pub(crate) struct Kit {
 
 fn floor() -> String {
     let (lo, hi) = (Vec3::new(-4096.0, -4096.0, -16.0), Vec3::new(4096.0, 4096.0, 0.0));
-    let face = |a: Vec3, b: Vec3, c: Vec3| {
-        format!(
-            "( {} {} {} ) ( {} {} {} ) ( {} {} {} ) quarry/floor 0 0 0 1 1\n",
-            a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z
-        )
-    };
-    let mut s = String::from("{\n");
-    for (n, p) in [
-        (Vec3::NEG_X, lo),
-        (Vec3::X, hi),
-        (Vec3::NEG_Y, lo),
-        (Vec3::Y, hi),
-        (Vec3::NEG_Z, lo),
-        (Vec3::Z, hi),
-    ] {
-        let u = n.any_orthonormal_vector();
-        let v = n.cross(u);
-        s += &face(p + u * 64.0, p, p + v * 64.0);
-    }
-    s + "}\n"
+    quarry_map::source::box_brush(lo, hi, "quarry/floor")
 }
 
 impl Kit {

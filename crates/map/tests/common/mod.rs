@@ -11,43 +11,14 @@ pub(crate) const PLAYER_MINS: Vec3 = Vec3::new(-15.0, -15.0, -24.0);
 /// The Quake 3 default player box.
 pub(crate) const PLAYER_MAXS: Vec3 = Vec3::new(15.0, 15.0, 32.0);
 
-/// One face line through three points, wound so the normal points out.
-fn face(p0: Vec3, p1: Vec3, p2: Vec3, tex: &str) -> String {
-    format!("( {} {} {} ) ( {} {} {} ) ( {} {} {} ) {tex} 0 0 0 1 1\n", p0.x, p0.y, p0.z, p1.x, p1.y, p1.z, p2.x, p2.y, p2.z)
-}
-
-/// The face on the plane with outward normal `n` through `p`.
-pub(crate) fn plane_face(n: Vec3, p: Vec3, tex: &str) -> String {
-    let n = n.normalize();
-    let u = n.any_orthonormal_vector();
-    let v = n.cross(u);
-    // (p0 - p1) x (p2 - p1) = u x v = n.
-    face(p + u * 64.0, p, p + v * 64.0, tex)
-}
-
 /// An axis-aligned brush.
 pub(crate) fn block(lo: Vec3, hi: Vec3, tex: &str) -> String {
-    block_cut(lo, hi, &[], tex)
+    quarry_map::source::box_brush(lo, hi, tex)
 }
 
 /// An axis-aligned brush cut by extra planes `(outward normal, point)`.
 pub(crate) fn block_cut(lo: Vec3, hi: Vec3, cuts: &[(Vec3, Vec3)], tex: &str) -> String {
-    let mut s = String::from("{\n");
-    for (n, p) in [
-        (Vec3::NEG_X, lo),
-        (Vec3::X, hi),
-        (Vec3::NEG_Y, lo),
-        (Vec3::Y, hi),
-        (Vec3::NEG_Z, lo),
-        (Vec3::Z, hi),
-    ] {
-        s += &plane_face(n, p, tex);
-    }
-    for &(n, p) in cuts {
-        s += &plane_face(n, p, tex);
-    }
-    s += "}\n";
-    s
+    quarry_map::source::box_brush_cut(lo, hi, cuts, tex)
 }
 
 /// A 3x3 `patchDef2` from a control grid given row by row.

@@ -17,38 +17,9 @@ pub(crate) const SOLID: &str = "quarry/floor";
 pub(crate) const LAVA: &str = "liquids/lava";
 const TRIGGER: &str = "common/trigger";
 
-/// The face on the plane with outward normal `n` through `p`.
-fn plane_face(n: Vec3, p: Vec3, tex: &str) -> String {
-    let n = n.normalize();
-    let u = n.any_orthonormal_vector();
-    let v = n.cross(u);
-    let f = |q: Vec3| format!("( {} {} {} )", q.x, q.y, q.z);
-    // (p0 - p1) x (p2 - p1) = u x v = n: the normal points out.
-    format!(
-        "{} {} {} {tex} 0 0 0 1 1\n",
-        f(p + u * 64.0),
-        f(p),
-        f(p + v * 64.0)
-    )
-}
-
 /// An axis-aligned brush from `lo` to `hi`, cut by extra planes `(outward normal, point)`.
 fn brush(lo: Vec3, hi: Vec3, cuts: &[(Vec3, Vec3)], tex: &str) -> String {
-    let mut s = String::from("{\n");
-    for (n, p) in [
-        (Vec3::NEG_X, lo),
-        (Vec3::X, hi),
-        (Vec3::NEG_Y, lo),
-        (Vec3::Y, hi),
-        (Vec3::NEG_Z, lo),
-        (Vec3::Z, hi),
-    ] {
-        s += &plane_face(n, p, tex);
-    }
-    for &(n, p) in cuts {
-        s += &plane_face(n, p, tex);
-    }
-    s + "}\n"
+    quarry_map::source::box_brush_cut(lo, hi, cuts, tex)
 }
 
 fn v(p: [f32; 3]) -> Vec3 {

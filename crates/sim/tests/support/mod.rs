@@ -8,25 +8,9 @@ use quarry_sim::slots::Slots;
 use quarry_sim::events::GameEvent;
 use quarry_sim::{ClientKind, GameData, Match, Settings, SlotId, UserCmd, UserInfo};
 
-/// One face through three points, wound so the normal points out of the brush.
-fn face(p0: Vec3, p1: Vec3, p2: Vec3, tex: &str) -> String {
-    format!("( {} {} {} ) ( {} {} {} ) ( {} {} {} ) {tex} 0 0 0 1 1\n", p0.x, p0.y, p0.z, p1.x, p1.y, p1.z, p2.x, p2.y, p2.z)
-}
-
-fn plane_face(n: Vec3, p: Vec3, tex: &str) -> String {
-    let u = n.any_orthonormal_vector();
-    let v = n.cross(u);
-    face(p + u * 64.0, p, p + v * 64.0, tex)
-}
-
 /// An axis-aligned brush from `lo` to `hi`.
 pub(crate) fn block(lo: Vec3, hi: Vec3, tex: &str) -> String {
-    let mut s = String::from("{\n");
-    for (n, p) in [(Vec3::NEG_X, lo), (Vec3::X, hi), (Vec3::NEG_Y, lo), (Vec3::Y, hi), (Vec3::NEG_Z, lo), (Vec3::Z, hi)] {
-        s += &plane_face(n, p, tex);
-    }
-    s += "}\n";
-    s
+    quarry_map::source::box_brush(lo, hi, tex)
 }
 
 /// A closed room: floor top at z=0, inner space `-half..half` in x and y,
