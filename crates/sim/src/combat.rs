@@ -109,6 +109,10 @@ fn apply_one(world: &mut World, settings: &Settings, tick: u32, req: DamageReque
     {
         return;
     }
+    // Between rounds nobody is hurt: the pause decides nothing.
+    if crate::modes::rounds::between_rounds(world) {
+        return;
+    }
     if req.attacker == Some(req.target) {
         amount *= SELF_DAMAGE_SCALE;
     }

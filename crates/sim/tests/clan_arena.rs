@@ -109,6 +109,36 @@ fn the_dead_wait_and_the_last_team_standing_wins_the_round() {
 }
 
 #[test]
+fn nobody_is_hurt_in_the_pause_between_rounds() {
+    let (mut m, s) = start(settings());
+    kill(&mut m, s[1], s[0]);
+    kill(&mut m, s[3], s[0]);
+    let ev = step(&mut m, &s, 1, &mut |_, _| UserCmd::default());
+    assert!(ev.iter().any(|(_, e)| matches!(e, GameEvent::RoundEnd { number: 1, .. })), "{ev:?}");
+    // Only the winners stand in the pause; the world (lava here) is what could hurt them.
+    let hurt = |m: &mut Match, attacker: Option<SlotId>, means: MeansOfDeath| {
+        m.world_mut().resource_mut::<DamageQueue>().push(DamageRequest {
+            target: s[0],
+            attacker,
+            amount: 150.0,
+            dir: Vec3::X,
+            knockback: true,
+            armor_protects: true,
+            means,
+        });
+        step(m, &s, 1, &mut |_, _| UserCmd::default());
+    };
+    let before = (health(&m, s[0]).hp, armor(&m, s[0]));
+    hurt(&mut m, None, MeansOfDeath::Lava);
+    assert_eq!((health(&m, s[0]).hp, armor(&m, s[0])), before, "the pause decides nothing");
+    // The next round is live again: an enemy's shot hurts.
+    let ev = step(&mut m, &s, 70, &mut |_, _| UserCmd::default());
+    assert!(ev.iter().any(|(_, e)| *e == GameEvent::RoundStart { number: 2 }));
+    hurt(&mut m, Some(s[1]), MeansOfDeath::Weapon(2));
+    assert!(health(&m, s[0]).hp < 100);
+}
+
+#[test]
 fn a_timed_out_round_goes_to_more_standing_then_more_health() {
     let (mut m, s) = start(Settings { round_time_limit_s: 2.0, ..settings() });
     setup_health(&mut m, s[1], 40);

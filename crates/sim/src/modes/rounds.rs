@@ -117,6 +117,12 @@ pub fn holds_respawn(world: &World) -> bool {
     world.get_resource::<RoundState>().is_some_and(|r| r.live)
 }
 
+/// Whether a round-based match is in the pause after a round (rounds have
+/// started and none is live): damage is off until the next round.
+pub fn between_rounds(world: &World) -> bool {
+    world.get_resource::<RoundState>().is_some_and(|r| r.number > 0 && !r.live && r.next_at.is_some())
+}
+
 /// The tick the live round runs out, if `g_roundTimeLimit` is set.
 pub fn round_ends_at(state: &RoundState, settings: &Settings, clock: &MatchClock) -> Option<u32> {
     if state.live {
