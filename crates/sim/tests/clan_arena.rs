@@ -14,7 +14,7 @@ use quarry_sim::modes::RoundEndReason;
 use quarry_sim::rules::GameType;
 use quarry_sim::slots::Team;
 use quarry_sim::view::ViewKind;
-use quarry_sim::{Buttons, GameData, Match, Settings, SlotId, UserCmd};
+use quarry_sim::{Buttons, GameData, Match, Settings, SlotId, UserCmd, UserInfo};
 use support::{join, match_on, test_settings};
 
 fn settings() -> Settings {
@@ -57,6 +57,21 @@ fn everyone_spawns_with_every_weapon_full_ammo_100_health_100_armor_and_no_items
     // Health does not decay from 100 and nothing is there to pick up.
     step(&mut m, &s, 120, &mut |_, _| UserCmd::default());
     assert_eq!(health(&m, s[0]).hp, 100);
+}
+
+#[test]
+fn a_handicapped_players_loadout_armor_does_not_decay() {
+    let items = [item("weapon_rocketlauncher", 0.0, 0.0)];
+    let mut m = match_on(&arena(&SPOTS, &[], &items), settings(), 5);
+    let weak = m
+        .connect(HUMAN, UserInfo { name: "weak".into(), handicap: 50, ..UserInfo::default() })
+        .expect("slot");
+    m.enter_game(weak).expect("enter");
+    let other = join(&mut m, "other", HUMAN);
+    let s = [weak, other];
+    step(&mut m, &s, 30 + 5 * 60, &mut |_, _| UserCmd::default());
+    assert_eq!(armor(&m, weak), 100, "loadout armor stays");
+    assert_eq!(health(&m, weak).hp, 50, "health above the handicapped maximum still counts down");
 }
 
 #[test]

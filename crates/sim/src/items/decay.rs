@@ -1,6 +1,8 @@
 //! Once a second (Quake 3 `ClientTimerActions`): health above the maximum
 //! and armor above the maximum health count down, and regeneration heals
-//! instead of decaying. Also the haste helper for movement (haste's fire
+//! instead of decaying. Clan Arena's loadout armor does not decay (a
+//! handicapped player's maximum health is below it, and nothing in that
+//! mode can top it up again). Also the haste helper for movement (haste's fire
 //! rate is the weapons' `HASTE_FIRE_SCALE`).
 
 use bevy_ecs::prelude::*;
@@ -44,6 +46,7 @@ pub fn decay_and_regen(
     if !rules.phase.allows_play() || !clock.tick.is_multiple_of(clock.hz.max(1)) {
         return;
     }
+    let clan_arena = rules.gametype == crate::rules::GameType::ClanArena;
     // Each player's update depends only on its own state: order does not matter.
     for (life, mut health, mut armor, powerups) in &mut players {
         if *life != Life::Alive {
@@ -52,6 +55,9 @@ pub fn decay_and_regen(
         let regen = Powerups::active(powerups.regen, clock.tick);
         let (mut h, mut a) = (*health, *armor);
         tick_second(&mut h, &mut a, regen, &catalog.rules);
+        if clan_arena {
+            a = *armor;
+        }
         if h != *health {
             *health = h;
         }
