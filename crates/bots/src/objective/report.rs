@@ -112,6 +112,10 @@ impl ObjectiveReport {
 
 impl fmt::Display for ObjectiveReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.roles.iter().all(|r| r.ticks == 0) && self.flag_takes + self.thaws == 0 {
+            // No objective play (a type without one, or never live): the mode line says it all.
+            return write!(f, "{}", self.mode);
+        }
         writeln!(f, "{}", self.mode)?;
         let shares: Vec<String> = self
             .roles
