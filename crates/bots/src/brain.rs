@@ -22,7 +22,7 @@ use quarry_sim::{SlotId, UserCmd};
 
 use crate::act::{Intent, compose};
 use crate::aim::{AimState, AimTarget, MistakeKind, Mistakes};
-use crate::combat_move::{self, Blend, CombatMove, incoming_threat, separation};
+use crate::combat_move::{CombatMove, incoming_threat, preferred_range, separation};
 use crate::content::{BotIdentity, Resolved, TraitSource, effective_skill};
 use crate::decide::{
     GoalContext, GoalKind, GoalPlanner, ObjectiveProvider, TargetCandidate, choose_target, pursuit_point,
@@ -34,7 +34,7 @@ use crate::rng::BotRng;
 pub use crate::stats::BotStats;
 use crate::trigger::{FireInput, FireOutcome, Trigger};
 use crate::view::{BotClock, BotView, PlayerSnap};
-use crate::weapons::{WeaponChoice, ballistics, fight_range, shot_is_safe};
+use crate::weapons::{WeaponChoice, ballistics, profile, shot_is_safe};
 
 /// Line-of-sight checks one decision may spend.
 pub const SIGHT_BUDGET: usize = 6;
@@ -342,7 +342,13 @@ impl Brain {
                 objective,
                 chase: chase.map(|(s, p, v, _)| (s, p, v)),
                 chase_unseen_s: chase.map_or(0.0, |c| c.3),
-                engage_range: 1.5 * fight_range(&t, view.weapons.get(me.inventory.current)),
+                engage_range: 1.5
+                    * preferred_range(
+                        &t,
+                        view.weapons
+                            .get(me.inventory.current)
+                            .map_or(500.0, |d| profile(d).preferred),
+                    ),
             };
             self.planner.decide(&mut cx);
         }
@@ -419,23 +425,27 @@ impl Brain {
                     .flatten()
             });
             if let Some(foe) = foe {
-                let want = fight_range(&t, in_hand);
+                let weapon_range = in_hand.map_or(500.0, |d| profile(d).preferred);
+                let want = preferred_range(&t, weapon_range);
                 let cv = self.combat.vector(me, foe, want, &t, clock, &mut self.rng);
                 let lateral = self.combat.safe_lateral(cv.lateral, view.map.world(), me, clock);
-                let approach = self.combat.safe_approach(&cv, view.map.world(), me, clock);
-                let goal = self.planner.goal.map(|g| g.kind);
-                let blend = Blend {
-                    route_dir: dir,
-                    has_route: self.follower.route().is_some(),
-                    chasing: matches!(goal, Some(GoalKind::Enemy(_))),
-                    free: !matches!(goal, Some(GoalKind::Objective(_))),
-                };
-                let (moved, replaced) = combat_move::blend(&blend, &cv, approach, lateral);
-                if replaced {
+                let chasing = matches!(self.planner.goal.map(|g| g.kind), Some(GoalKind::Enemy(_)));
+                if chasing || self.follower.route().is_none() {
                     // Range keeping replaces route following: no progress is owed.
                     self.follower.hold(clock);
+                    let route_dir = dir;
+                    dir = route_dir * cv.approach.max(0.0) + cv.to_foe * cv.approach.min(0.0) + lateral;
+                    if self.follower.route().is_none() {
+                        dir += cv.to_foe * cv.approach.max(0.0);
+                    }
+                    // Never a sitting duck: with no safe side to strafe to and
+                    // the range about right, keep moving along the route.
+                    if lateral == Vec3::ZERO && cv.approach.abs() < 0.3 {
+                        dir += route_dir * 0.6;
+                    }
+                } else {
+                    dir += lateral * 0.8;
                 }
-                dir = moved;
                 jump |= cv.jump;
             }
             dir += separation(view, me);

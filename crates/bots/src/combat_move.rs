@@ -3,28 +3,19 @@
 //! ledges or into walls while doing so.
 //!
 //! - Preferred range: the bot's `combatRange`, pulled toward the held
-//!   weapon's own preferred range by `rangeDiscipline` (at most
-//!   [`WEAPON_PULL`] of the way, so styles keep their own range; capped at
-//!   a hitscan weapon's reach by the caller). Too far: close in,
+//!   weapon's own preferred range by `rangeDiscipline`. Too far: close in,
 //!   eagerly with high aggression; too close: back off, eagerly with low
-//!   aggression; the push grows with `rangeDiscipline` (0.35 + 0.65 times it).
+//!   aggression.
 //! - Strafing: inside 1.5 times the preferred range the bot strafes with
-//!   weight `strafeChance` (eased while the range push is strong), flipping
-//!   side every `strafeRhythmMsec` plus a random extra. A dodge owns the side until it ends (flipping inside a
+//!   weight `strafeChance`, flipping side every `strafeRhythmMsec` plus a
+//!   random extra. A dodge owns the side until it ends (flipping inside a
 //!   dodge undoes it).
 //! - Dodges: scheduled `dodgeReactMsec` after a hit (twice that with a
 //!   late-dodge mistake) or earlier for a projectile about to pass close;
 //!   700 ms long, with jumps by `jumpChance`.
 //! - Safety: a changed direction is swept 72 units with the player box and
 //!   needs floor under its end; an unsafe side is tried mirrored, then
-//!   dropped. Backing off (or closing in off the route) is checked the same
-//!   way and dropped when unsafe.
-//! - Blending with the route ([`blend`]): chasing, or with no route, range
-//!   keeping replaces route following. On the way to an item or a roam
-//!   spot a safe push of at least [`STAND_OFF`] replaces it too (a sniper
-//!   stands off from a foe inside its range, a rusher goes straight for a
-//!   far one); a weaker push, or any push on an objective route, is added
-//!   at [`ROUTE_RANGE_SHARE`] without giving up where the bot goes.
+//!   dropped.
 
 use glam::Vec3;
 use quarry_map::{Contents, Trace};
@@ -47,20 +38,10 @@ const THREAT_CLEARANCE: f32 = 60.0;
 const THREAT_HORIZON: f32 = 0.85;
 /// Other players closer than this push the bot away, units.
 const SEPARATION: f32 = 96.0;
-/// Share of the range-keeping push a bot on a route to something else
-/// than its foe adds to the route direction.
-pub const ROUTE_RANGE_SHARE: f32 = 0.6;
-/// A safe back-off push at least this strong sets an item or roam route
-/// aside: the bot stands off from its foe first.
-pub const STAND_OFF: f32 = 0.4;
-
-/// How far `rangeDiscipline` 1 pulls the preferred range from the bot's
-/// `combatRange` toward the weapon's (the bot's own range keeps the rest).
-pub const WEAPON_PULL: f32 = 0.6;
 
 /// The range to fight at with a weapon preferring `weapon_range`.
 pub fn preferred_range(t: &Traits, weapon_range: f32) -> f32 {
-    (t.combat_range + (weapon_range - t.combat_range) * t.range_discipline * WEAPON_PULL).max(32.0)
+    (t.combat_range + (weapon_range - t.combat_range) * t.range_discipline).max(32.0)
 }
 
 /// A scheduled or running dodge.
@@ -100,8 +81,6 @@ pub struct CombatMove {
     pub dodge: Option<Dodge>,
     safe_checked: u32,
     safe_side: Option<f32>,
-    radial_checked: u32,
-    radial_safe: Option<(f32, bool)>,
 }
 
 impl CombatMove {
@@ -152,7 +131,7 @@ impl CombatMove {
         } else {
             1.5 - t.aggression
         };
-        let approach = ((2.0 * err).clamp(-1.0, 1.0) * (0.35 + 0.65 * t.range_discipline) * willingness).clamp(-1.0, 1.0);
+        let approach = (2.0 * err).clamp(-1.0, 1.0) * t.range_discipline.max(0.15) * willingness;
         if clock.tick >= self.next_flip || self.side == 0.0 {
             if !self.dodging(clock) {
                 self.side = if self.side == 0.0 { rng.sign() } else { -self.side };
@@ -173,8 +152,7 @@ impl CombatMove {
             lateral = across * d.side * t.strafe_chance.max(0.85);
             jump = d.jump && me.on_ground;
         } else if range < 1.5 * want {
-            // Well out of range the range push leads and the strafe eases.
-            lateral = perp * self.side * t.strafe_chance * (1.0 - 0.5 * approach.abs());
+            lateral = perp * self.side * t.strafe_chance;
         }
         CombatVector {
             approach,
@@ -219,68 +197,6 @@ impl CombatMove {
         }
         lateral * self.safe_side.unwrap_or(1.0)
     }
-
-    /// The range-keeping push of `cv` if moving that way is safe (checked
-    /// at most every 100 ms per direction), else 0: a bot never backs into
-    /// a wall, off a ledge or into a pit to keep its range.
-    pub fn safe_approach<T: Trace + ?Sized>(
-        &mut self,
-        cv: &CombatVector,
-        trace: &T,
-        me: &PlayerSnap,
-        clock: &BotClock,
-    ) -> f32 {
-        if cv.approach.abs() < 0.05 {
-            return cv.approach;
-        }
-        let sign = cv.approach.signum();
-        let stale = self.radial_safe.is_none_or(|(s, _)| s != sign) || clock.tick >= self.radial_checked;
-        if stale {
-            self.radial_checked = clock.after_ms(100.0);
-            self.radial_safe = Some((sign, move_is_safe(trace, me, cv.to_foe * sign)));
-        }
-        if self.radial_safe.is_some_and(|(_, ok)| ok) {
-            cv.approach
-        } else {
-            0.0
-        }
-    }
-}
-
-/// How combat movement and the route combine into one direction.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Blend {
-    /// Where the route (or recovery) steers, horizontal.
-    pub route_dir: Vec3,
-    /// Whether there is a route.
-    pub has_route: bool,
-    /// Whether the route leads to this foe (a chase).
-    pub chasing: bool,
-    /// Whether the route may be set aside for range keeping (an item or a
-    /// roam; not an objective).
-    pub free: bool,
-}
-
-/// The movement direction from the route and the combat vector `cv`, with
-/// `approach` and `lateral` already made safe ([`CombatMove::safe_approach`],
-/// [`CombatMove::safe_lateral`]); and whether range keeping replaced the
-/// route (the follower then owes no progress).
-pub fn blend(b: &Blend, cv: &CombatVector, approach: f32, lateral: Vec3) -> (Vec3, bool) {
-    let route = b.route_dir;
-    let replace = b.chasing || !b.has_route || (b.free && approach.abs() >= STAND_OFF);
-    if !replace {
-        // On the way elsewhere: keep going, edge toward the preferred range.
-        return (route + cv.to_foe * approach * ROUTE_RANGE_SHARE + lateral * 0.8, false);
-    }
-    // A chase closes along its route; otherwise straight at (or away from) the foe.
-    let closing = if b.chasing { route } else { cv.to_foe };
-    let mut dir = closing * approach.max(0.0) + cv.to_foe * approach.min(0.0) + lateral;
-    // Never a sitting duck: with no safe side to strafe to and the range
-    // about right (or no safe way to fix it), keep moving along the route.
-    if lateral == Vec3::ZERO && approach.abs() < 0.3 {
-        dir += route * 0.6;
-    }
-    (dir, true)
 }
 
 /// Whether moving along horizontal `dir` is safe: the player box gets at
@@ -420,7 +336,7 @@ mod tests {
     #[test]
     fn range_keeping_depends_on_aggression() {
         let t = Traits::at_skill(3.0);
-        assert!((preferred_range(&t, 220.0) - 416.0).abs() < 1e-3);
+        assert!((preferred_range(&t, 220.0) - 360.0).abs() < 1e-3);
         let mut cm = CombatMove::default();
         let mut rng = BotRng::from_seed(4);
         let clock = BotClock { tick: 10, hz: 60 };
@@ -475,69 +391,5 @@ mod tests {
                 "the dodge owns the side"
             );
         }
-    }
-
-    fn arena(wall_behind: bool) -> quarry_map::LoadedMap {
-        let mut brushes = block(Vec3::new(-1024.0, -1024.0, -16.0), Vec3::new(1024.0, 1024.0, 0.0));
-        if wall_behind {
-            brushes += &block(Vec3::new(-80.0, -512.0, 0.0), Vec3::new(-48.0, 512.0, 128.0));
-        }
-        let text = format!("{{\n\"classname\" \"worldspawn\"\n{brushes}}}\n");
-        load_str(&text, "arena.map", &LoadOptions::default()).expect("map")
-    }
-
-    /// The direction a bot at the origin with `t` moves against a foe at
-    /// `foe_x` on +x, on a route along +y to an item (`free`) or an objective.
-    fn blended(t: &Traits, foe_x: f32, want: f32, wall_behind: bool, free: bool) -> (Vec3, bool) {
-        let map = arena(wall_behind);
-        let mut cm = CombatMove::default();
-        let mut rng = BotRng::from_seed(3);
-        let clock = BotClock { tick: 10, hz: 60 };
-        let p = me(Vec3::new(0.0, 0.0, 24.0));
-        let cv = cm.vector(&p, Vec3::new(foe_x, 0.0, 24.0), want, t, &clock, &mut rng);
-        let lateral = cm.safe_lateral(cv.lateral, &map, &p, &clock);
-        let approach = cm.safe_approach(&cv, &map, &p, &clock);
-        let b = Blend {
-            route_dir: Vec3::Y,
-            has_route: true,
-            chasing: false,
-            free,
-        };
-        blend(&b, &cv, approach, lateral)
-    }
-
-    #[test]
-    fn a_long_range_bot_backs_off_only_where_it_is_safe() {
-        let sniper = Traits {
-            combat_range: 1400.0,
-            range_discipline: 0.65,
-            aggression: 0.3,
-            ..Traits::at_skill(3.0)
-        };
-        let want = preferred_range(&sniper, 600.0);
-        assert!(want > 1000.0, "the style's range dominates: {want}");
-        let (dir, replaced) = blended(&sniper, 400.0, want, false, true);
-        assert!(replaced && dir.x < -0.5, "stands off from a close foe: {dir:?}");
-        let (dir, _) = blended(&sniper, 400.0, want, true, true);
-        assert!(dir.x > -0.05, "never backs into a wall: {dir:?}");
-        assert!(dir.length() > 0.5, "nor stops dead: {dir:?}");
-        let (dir, replaced) = blended(&sniper, 400.0, want, false, false);
-        assert!(!replaced && dir.y > 0.9, "an objective route is kept: {dir:?}");
-    }
-
-    #[test]
-    fn a_short_range_bot_closes_in() {
-        let rusher = Traits {
-            combat_range: 240.0,
-            range_discipline: 0.35,
-            aggression: 0.86,
-            ..Traits::at_skill(3.0)
-        };
-        let want = preferred_range(&rusher, 600.0);
-        assert!(want < 320.0, "{want}");
-        let (dir, replaced) = blended(&rusher, 900.0, want, false, true);
-        assert!(replaced && dir.x > 0.5, "goes for a far foe: {dir:?}");
-        let (dir, _) = blended(&rusher, 900.0, want, false, false);
-        assert!(dir.x > 0.2 && dir.y > 0.9, "drifts in on the way to an objective: {dir:?}");
     }
 }

@@ -60,8 +60,6 @@ pub const URGENT_OBJECTIVE: f32 = 85.0;
 /// may beat it (Clan Arena's regrouping); at or above it, a bot chases
 /// nobody and fights on the way (the objective overrides the chase).
 pub const SOFT_OBJECTIVE: f32 = 45.0;
-/// Chase priority a seen enemy beyond the engage range adds, times aggression.
-const OUT_OF_RANGE_PULL: f32 = 30.0;
 /// Holding an objective position lasts this long without a decision
 /// confirming it (every decision re-checks it), ms.
 const HOLD_CHECK_MS: f32 = 1000.0;
@@ -525,9 +523,6 @@ impl GoalPlanner {
                     .is_some_and(|(_, p, _)| p.distance(cx.me.origin) < cx.engage_range);
                 if visible && near {
                     p *= 0.6;
-                } else if visible {
-                    // Seen but out of its range: a bold bot goes to get it.
-                    p += OUT_OF_RANGE_PULL * t.aggression;
                 }
                 // A trail going cold is worth less than what lies around.
                 if !visible {

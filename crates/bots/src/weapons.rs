@@ -8,9 +8,7 @@
 //! the choice is careful, otherwise the weapon in hand is kept if it works
 //! at all. A switch needs the best weapon to beat the one in hand by 18%
 //! and at least 850 ms since the last switch (hysteresis and dwell), unless
-//! the one in hand cannot fire. The range judged is the enemy's distance
-//! leaned toward the bot's `combatRange` by `rangeDiscipline`
-//! ([`judged_range`]).
+//! the one in hand cannot fire.
 //!
 //! **Safety**: before a shot the line of fire is swept along the *view*
 //! axis (where the round goes, which may be off the aim ray by the whole
@@ -75,18 +73,6 @@ pub fn profile(def: &WeaponDef) -> RangeProfile {
     }
 }
 
-/// The range `t` fights at with `def` in hand ([`preferred_range`]),
-/// inside the reach of a short hitscan weapon (the lightning gun).
-///
-/// [`preferred_range`]: crate::combat_move::preferred_range
-pub fn fight_range(t: &Traits, def: Option<&WeaponDef>) -> f32 {
-    let want = crate::combat_move::preferred_range(t, def.map_or(500.0, |d| profile(d).preferred));
-    match def {
-        Some(d) if d.kind == WeaponKind::Hitscan && d.range > 0.0 => want.min(d.range * 0.85),
-        _ => want,
-    }
-}
-
 fn smoothstep(x: f32) -> f32 {
     let x = x.clamp(0.0, 1.0);
     x * x * (3.0 - 2.0 * x)
@@ -107,14 +93,6 @@ pub fn suitability(def: &WeaponDef, range: f32) -> f32 {
         s *= 0.1;
     }
     s
-}
-
-/// The range a bot picks its weapon for: the enemy's distance leaned
-/// toward the bot's own `combatRange`, more with `rangeDiscipline` (a
-/// sniper takes the railgun for a fight it means to keep long, a rusher
-/// the shotgun for one it means to close).
-pub fn judged_range(range: f32, t: &Traits) -> f32 {
-    range + (t.combat_range - range) * (0.25 + 0.5 * t.range_discipline)
 }
 
 /// Ammo factor: full from five shots up, less when nearly empty.
@@ -175,7 +153,7 @@ impl WeaponChoice {
         if frozen && current_ok {
             return self.wanted;
         }
-        let range = range.map_or(NO_ENEMY_RANGE, |r| judged_range(r, t));
+        let range = range.unwrap_or(NO_ENEMY_RANGE);
         let current = score(table, inv, self.wanted, range, bias);
         let careful = rng.chance(t.weapon_skill);
         if !careful && current > 0.0 {
@@ -390,26 +368,5 @@ mod tests {
         assert_eq!(g.gravity, 800.0);
         assert!(g.lift_speed > 100.0);
         assert!(ballistics(t.by_name("railgun").expect("rail"), 800.0).is_none());
-    }
-
-    #[test]
-    fn weapons_are_judged_at_the_range_the_bot_fights_at() {
-        let t = table();
-        let sniper = Traits {
-            combat_range: 1400.0,
-            range_discipline: 0.65,
-            ..Traits::at_skill(3.0)
-        };
-        let rusher = Traits {
-            combat_range: 240.0,
-            range_discipline: 0.35,
-            ..Traits::at_skill(3.0)
-        };
-        assert!(judged_range(500.0, &sniper) > 900.0);
-        assert!(judged_range(800.0, &rusher) < 600.0);
-        let (rail, lg) = (t.by_name("railgun"), t.by_name("lightning_gun"));
-        assert!(fight_range(&sniper, rail) > 1000.0);
-        assert!(fight_range(&sniper, lg) <= lg.expect("lg").range, "inside the beam's reach");
-        assert!(fight_range(&rusher, rail) < fight_range(&sniper, rail));
     }
 }
