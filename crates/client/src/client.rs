@@ -204,6 +204,9 @@ impl Client {
                 config_strings,
             } => {
                 // Nothing to load in a headless client: say we are ready at once.
+                for (index, value) in &config_strings {
+                    self.apply_timing(*index, value);
+                }
                 self.config_strings = config_strings.into_iter().collect();
                 self.view.clear_entities();
                 self.map = Some(map.clone());
@@ -216,6 +219,7 @@ impl Client {
                 self.notify(Notice::MapChange { map });
             }
             ServerMessage::ConfigString { index, value } => {
+                self.apply_timing(index, &value);
                 self.config_strings.insert(index, value.clone());
                 self.notify(Notice::ConfigString { index, value });
             }
@@ -293,6 +297,23 @@ impl Client {
             Status::Connected => Ok(()),
             Status::Connecting => Err(ClientError::NotConnected),
             Status::Disconnected(r) => Err(ClientError::Disconnected(r.clone())),
+        }
+    }
+
+    /// A timing config string ([`CS_TIMING`](quarry_net::handshake::CS_TIMING))
+    /// updates the tick and snapshot rate the Welcome gave; a malformed one
+    /// is ignored (and logged).
+    fn apply_timing(&mut self, index: u16, value: &str) {
+        if index != quarry_net::handshake::CS_TIMING {
+            return;
+        }
+        match (quarry_net::handshake::parse_timing(value), self.welcome.as_mut()) {
+            (Some((tick, snap)), Some(w)) => {
+                w.tick_rate = tick;
+                w.snapshot_rate = snap;
+            }
+            (None, _) => warn!(value, "ignoring a malformed timing config string"),
+            (Some(_), None) => {}
         }
     }
 

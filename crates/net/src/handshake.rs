@@ -36,6 +36,26 @@ pub const MAX_INFO_PAIRS: usize = 64;
 pub const MAX_CONFIG_STRINGS: usize = 1024;
 /// Longest config string value, bytes.
 pub const MAX_CONFIG_STRING_LEN: usize = 1024;
+/// Config string index of the item model table (class names, space-separated).
+pub const CS_ITEM_MODELS: u16 = 0;
+/// Config string index of the server's timing, `"TICK_RATE SNAPSHOT_RATE"`
+/// ([`timing_string`]): sent again whenever `sv_fps` or the snapshot rate
+/// changes, so a connected client keeps its command clock right.
+pub const CS_TIMING: u16 = 1;
+
+/// The [`CS_TIMING`] value for a tick rate and a snapshot rate.
+pub fn timing_string(tick_rate: u16, snapshot_rate: u16) -> String {
+    format!("{tick_rate} {snapshot_rate}")
+}
+
+/// Reads a [`CS_TIMING`] value; `None` unless it is two non-zero numbers.
+pub fn parse_timing(value: &str) -> Option<(u16, u16)> {
+    let mut parts = value.split_ascii_whitespace();
+    let tick: u16 = parts.next()?.parse().ok()?;
+    let snap: u16 = parts.next()?.parse().ok()?;
+    (parts.next().is_none() && tick > 0 && snap > 0).then_some((tick, snap))
+}
+
 /// Longest free-text field (map name, reject text), bytes.
 pub const MAX_SHORT_TEXT: usize = 256;
 
@@ -306,6 +326,14 @@ pub fn password_matches(expected: Option<&str>, given: Option<&str>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn timing_round_trips_and_rejects_junk() {
+        assert_eq!(parse_timing(&timing_string(125, 40)), Some((125, 40)));
+        for bad in ["", "60", "60 x", "0 30", "60 0", "60 30 1", "-1 30", "70000 30"] {
+            assert_eq!(parse_timing(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn password_check() {

@@ -304,3 +304,18 @@ fn remote_clients_receive_the_objective_state_and_the_scoreboard() {
         assert!(board.is_some_and(|b| b.gametype == "1fctf" && b.rows.len() == 2), "client {i}: no scoreboard with both players");
     }
 }
+
+#[test]
+fn a_live_sv_fps_change_reaches_connected_clients() {
+    use quarry_net::handshake::{CS_TIMING, parse_timing};
+    let mut server = TestServer::start(&[]);
+    let mut clients = vec![server.client("watcher", None)];
+    pump(&mut clients, Duration::from_secs(2), |_, _| WireUserCmd::default());
+    server.console("set sv_fps 30");
+    let events = pump(&mut clients, Duration::from_secs(2), |_, _| WireUserCmd::default());
+    let timing = events[0].iter().find_map(|e| match e {
+        ClientEvent::Message(ServerMessage::ConfigString { index, value }) if *index == CS_TIMING => parse_timing(value),
+        _ => None,
+    });
+    assert_eq!(timing, Some((30, 30)), "{}", server.output());
+}

@@ -57,6 +57,8 @@ pub struct NetServer {
     /// Banned addresses.
     pub bans: BanList,
     last_map: Option<String>,
+    /// The timing clients were last told (`CS_TIMING`): tick and snapshot rate.
+    timing: Option<(u16, u16)>,
     item_classes: Vec<&'static str>,
 }
 
@@ -89,7 +91,7 @@ impl NetServer {
         for w in warnings {
             tracing::warn!("{w}");
         }
-        Ok(Self { transport, clients: BTreeMap::new(), bans, last_map: None, item_classes: Vec::new() })
+        Ok(Self { transport, clients: BTreeMap::new(), bans, last_map: None, timing: None, item_classes: Vec::new() })
     }
 
     /// The address actually bound (port 0 picks a free one).
@@ -112,6 +114,7 @@ impl NetServer {
         map_name: &str,
     ) -> Vec<String> {
         let mut lines = Vec::new();
+        self.update_timing(facts);
         let Some(game) = game else {
             for ev in self.transport.poll_events() {
                 if let ServerEvent::Connected { conn, .. } = ev {
@@ -247,8 +250,31 @@ impl NetServer {
     }
 
     fn config_strings(&self) -> Vec<(u16, String)> {
-        // Index 0: the item model table entity states refer to.
-        vec![(0, self.item_classes.join(" "))]
+        // The item model table entity states refer to, and the timing.
+        let mut cs = vec![(quarry_net::handshake::CS_ITEM_MODELS, self.item_classes.join(" "))];
+        if let Some((tick, snap)) = self.timing {
+            cs.push((quarry_net::handshake::CS_TIMING, quarry_net::handshake::timing_string(tick, snap)));
+        }
+        cs
+    }
+
+    /// Records the server's tick and snapshot rate; when they changed (a
+    /// live `sv_fps` or `sv_snapshotRate` edit), tells every client.
+    fn update_timing(&mut self, facts: &ServerFacts<'_>) {
+        let now = (
+            u16::try_from(facts.tick_rate).unwrap_or(u16::MAX),
+            u16::try_from(facts.snapshot_rate).unwrap_or(u16::MAX),
+        );
+        if self.timing == Some(now) {
+            return;
+        }
+        let first = self.timing.is_none();
+        self.timing = Some(now);
+        if !first {
+            let value = quarry_net::handshake::timing_string(now.0, now.1);
+            self.transport
+                .broadcast(&ServerMessage::ConfigString { index: quarry_net::handshake::CS_TIMING, value });
+        }
     }
 
     fn item_model(&mut self, classname: &'static str) -> u16 {
