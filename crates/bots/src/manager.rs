@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use bevy_ecs::world::WorldId;
-use quarry_sim::slots::{ClientKind, MAX_NAME_CHARS, SlotError, SlotState};
+use quarry_sim::slots::{ClientKind, MAX_NAME_CHARS, SlotError};
 use quarry_sim::{Match, SlotId, UserCmd, UserInfo};
 
 use crate::brain::{BotStats, Brain, BrainSettings, BrainStatus, Decide};
@@ -41,6 +41,8 @@ use crate::sink::CmdSink;
 use crate::view::{BotView, ViewCache};
 
 mod characters;
+mod lifecycle;
+mod listing;
 
 pub use characters::{ReloadError, ReloadSummary};
 
@@ -339,37 +341,6 @@ impl BotManager {
         &self.pickups
     }
 
-    /// The figures of the match so far (see [`crate::report`]).
-    pub fn report(&self, game: &Match) -> crate::report::MatchReport {
-        let rows = self
-            .bots
-            .iter()
-            .map(|b| {
-                let name = game
-                    .slots()
-                    .get(b.brain.slot)
-                    .map_or_else(|| b.brain.identity.name.clone(), |s| s.userinfo.name.clone());
-                let character = self.content.as_ref().and_then(|c| c.character_of(&b.brain.identity.name));
-                let style = character.and_then(|c| c.style.clone());
-                crate::report::BotFigures::new(b.brain.slot, name, b.brain.skill, &b.brain.stats, game.hz())
-                    .with_character(character.map(|c| c.name.clone()), style)
-            })
-            .collect();
-        crate::report::MatchReport::new(game, rows, &self.pickups, self.nav.describe())
-            .with_chat(self.chat.figures().clone())
-            .with_objective(self.objectives.as_ref().and_then(|o| o.report()))
-    }
-
-    /// What bots said in this match.
-    pub fn chat_figures(&self) -> &crate::chat::ChatFigures {
-        self.chat.figures()
-    }
-
-    /// Counters of the bot in `slot`.
-    pub fn stats(&self, slot: SlotId) -> Option<BotStats> {
-        self.bots.iter().find(|b| b.brain.slot == slot).map(|b| b.brain.stats)
-    }
-
     fn brain_settings(&self) -> BrainSettings {
         BrainSettings {
             pause: self.settings.pause,
@@ -576,88 +547,6 @@ impl BotManager {
         Some(slot)
     }
 
-    /// The `botlist` rows.
-    pub fn list(&self, game: Option<&Match>) -> Vec<BotRow> {
-        let settings = self.brain_settings();
-        self.bots
-            .iter()
-            .map(|b| {
-                let slot = game.and_then(|g| g.slots().get(b.brain.slot));
-                let name = slot.map_or_else(|| b.brain.identity.name.clone(), |s| s.userinfo.name.clone());
-                let status = b.brain.status(None);
-                let alive = game.and_then(|g| g.player_view(b.brain.slot));
-                let status = BrainStatus {
-                    origin: alive.map(|p| p.origin),
-                    health: alive.map_or(0, |p| p.health),
-                    ..status
-                };
-                let enemy = status
-                    .enemy
-                    .and_then(|e| game.and_then(|g| g.slots().get(e)).map(|s| s.userinfo.name.clone()));
-                BotRow {
-                    slot: b.brain.slot,
-                    name,
-                    skill: if b.brain.stats.alive_ticks > 0 {
-                        b.brain.skill
-                    } else {
-                        b.brain.effective_skill(&settings)
-                    },
-                    filled: b.filled,
-                    status,
-                    enemy,
-                    frags: slot.map_or(0, |s| s.score.frags),
-                    stats: b.brain.stats,
-                }
-            })
-            .collect()
-    }
-
-    /// `botlist` as text lines.
-    pub fn list_lines(&self, game: Option<&Match>) -> Vec<String> {
-        let rows = self.list(game);
-        let mut out = Vec::with_capacity(rows.len() + 3);
-        out.push(match (&self.objectives, game) {
-            (Some(o), _) => o.describe(),
-            (None, Some(g)) => crate::objective::provider_for(g.rules().gametype).describe(),
-            (None, None) => "objective: none (no match)".to_owned(),
-        });
-        if rows.is_empty() {
-            out.push("no bots".to_owned());
-        } else {
-            out.push(format!(
-                "{:>4} {:<16} {:>5} {:<6} {:<14} {:>7} {:<16} {:>5}",
-                "slot", "name", "skill", "state", "goal", "route", "enemy", "frags"
-            ));
-            for r in rows {
-                let state = match (self.settings.pause, r.status.alive, r.status.origin.is_some()) {
-                    (true, ..) => "paused",
-                    (false, true, _) => "alive",
-                    (false, false, true) => "dead",
-                    // No body: spectating, or waiting in a Duel queue.
-                    (false, false, false) => "waiting",
-                };
-                let route = r
-                    .status
-                    .route
-                    .map_or_else(|| "-".to_owned(), |(i, n)| format!("{i}/{n}"));
-                out.push(format!(
-                    "{:>4} {:<16} {:>5.2} {:<6} {:<14} {:>7} {:<16} {:>5}{}",
-                    r.slot.0,
-                    r.name,
-                    r.skill,
-                    state,
-                    r.status.goal,
-                    route,
-                    r.enemy.unwrap_or_else(|| "-".to_owned()),
-                    r.frags,
-                    if r.filled { "  (fill)" } else { "" }
-                ));
-            }
-        }
-        out.push(self.nav.describe());
-        out
-    }
-
     /// Lets every bot think and pushes one command per bot slot. Call once
     /// per tick, right before `Match::step`.
     pub fn think(&mut self, game: &mut Match) {
@@ -772,97 +661,5 @@ impl BotManager {
             self.say(game, &line);
         }
         self.last_think = started.elapsed();
-    }
-
-    /// Notices a new match (map change, restart): brains forget deadlines,
-    /// the fill clock restarts, RNGs re-seed from the new match seed.
-    fn sync_match(&mut self, game: &Match) {
-        let key = (game.seed(), game.world().id());
-        if self.match_key == Some(key) {
-            return;
-        }
-        let first = self.match_key.is_none();
-        self.match_key = Some(key);
-        self.seed = mix64(game.seed());
-        self.next_fill = game.tick();
-        self.next_status = 0;
-        self.view_cache = ViewCache::default();
-        self.pickups.clear();
-        // Objective play follows the game type (fails closed without one).
-        self.objectives = Some(crate::objective::provider_for(game.rules().gametype));
-        self.chat.new_match(self.seed);
-        for b in &mut self.bots {
-            b.brain.new_match(self.seed);
-        }
-        if !first {
-            tracing::debug!(target: "quarry_bots", "new match: {} bots carried over", self.bots.len());
-        }
-    }
-
-    /// Drops brains whose slot is no longer a bot's (kicked elsewhere, or a
-    /// human took it).
-    fn prune(&mut self, game: &Match) {
-        let (keep, gone): (Vec<BotEntry>, Vec<BotEntry>) = std::mem::take(&mut self.bots)
-            .into_iter()
-            .partition(|b| game.slots().get(b.brain.slot).is_some_and(|s| s.kind == ClientKind::Bot));
-        self.bots = keep;
-        for b in gone {
-            self.traits.release(&b.brain.identity);
-            if let Some(c) = &self.content {
-                c.release(&b.brain.identity.name);
-            }
-            self.chat.forget(b.brain.slot);
-        }
-    }
-
-    /// Tops the server up to `bot_minPlayers`, one bot per pass, a pass
-    /// every few seconds; removes fill bots when humans make it too many.
-    fn fill(&mut self, game: &mut Match) {
-        let tick = game.tick();
-        if tick < self.next_fill {
-            return;
-        }
-        let hz = game.hz() as f32;
-        self.next_fill = tick + (FILL_INTERVAL_S * hz) as u32;
-        let want = self.settings.min_players;
-        if !self.settings.enable || want == 0 {
-            return;
-        }
-        let humans = game
-            .slots()
-            .iter()
-            .filter(|(_, s)| matches!(s.kind, ClientKind::Remote { .. }))
-            .count();
-        let players = humans + self.bots.len();
-        if players < want {
-            let skill = None;
-            if let Err(e) = self.add(
-                game,
-                AddBot {
-                    name: None,
-                    skill,
-                    exact: false,
-                },
-                true,
-            ) {
-                tracing::info!(target: "quarry_bots", "bot_minPlayers: couldn't add a bot: {e}");
-                self.next_fill = tick + (FILL_BACKOFF_S * hz) as u32;
-            }
-        } else if players > want
-            && let Some(i) = self.last_added(|b| b.filled)
-        {
-            let name = self.remove_at(game, i);
-            tracing::info!(target: "quarry_bots", "bot_minPlayers: {name} leaves");
-        }
-        // Keep the slot state honest: a bot slot that never entered is entered now.
-        let stuck: Vec<SlotId> = self
-            .bots
-            .iter()
-            .map(|b| b.brain.slot)
-            .filter(|s| game.slots().get(*s).is_some_and(|s| s.state == SlotState::Connecting))
-            .collect();
-        for s in stuck {
-            let _ = game.enter_game(s);
-        }
     }
 }

@@ -1,0 +1,121 @@
+//! What the manager tells about its bots: the `botlist` rows and lines, a
+//! bot's counters, the match report with its chat and objective figures.
+
+use quarry_sim::Match;
+
+use super::*;
+
+impl BotManager {
+    /// The figures of the match so far (see [`crate::report`]).
+    pub fn report(&self, game: &Match) -> crate::report::MatchReport {
+        let rows = self
+            .bots
+            .iter()
+            .map(|b| {
+                let name = game
+                    .slots()
+                    .get(b.brain.slot)
+                    .map_or_else(|| b.brain.identity.name.clone(), |s| s.userinfo.name.clone());
+                let character = self.content.as_ref().and_then(|c| c.character_of(&b.brain.identity.name));
+                let style = character.and_then(|c| c.style.clone());
+                crate::report::BotFigures::new(b.brain.slot, name, b.brain.skill, &b.brain.stats, game.hz())
+                    .with_character(character.map(|c| c.name.clone()), style)
+            })
+            .collect();
+        crate::report::MatchReport::new(game, rows, &self.pickups, self.nav.describe())
+            .with_chat(self.chat.figures().clone())
+            .with_objective(self.objectives.as_ref().and_then(|o| o.report()))
+    }
+
+    /// What bots said in this match.
+    pub fn chat_figures(&self) -> &crate::chat::ChatFigures {
+        self.chat.figures()
+    }
+
+    /// Counters of the bot in `slot`.
+    pub fn stats(&self, slot: SlotId) -> Option<BotStats> {
+        self.bots.iter().find(|b| b.brain.slot == slot).map(|b| b.brain.stats)
+    }
+
+    /// The `botlist` rows.
+    pub fn list(&self, game: Option<&Match>) -> Vec<BotRow> {
+        let settings = self.brain_settings();
+        self.bots
+            .iter()
+            .map(|b| {
+                let slot = game.and_then(|g| g.slots().get(b.brain.slot));
+                let name = slot.map_or_else(|| b.brain.identity.name.clone(), |s| s.userinfo.name.clone());
+                let status = b.brain.status(None);
+                let alive = game.and_then(|g| g.player_view(b.brain.slot));
+                let status = BrainStatus {
+                    origin: alive.map(|p| p.origin),
+                    health: alive.map_or(0, |p| p.health),
+                    ..status
+                };
+                let enemy = status
+                    .enemy
+                    .and_then(|e| game.and_then(|g| g.slots().get(e)).map(|s| s.userinfo.name.clone()));
+                BotRow {
+                    slot: b.brain.slot,
+                    name,
+                    skill: if b.brain.stats.alive_ticks > 0 {
+                        b.brain.skill
+                    } else {
+                        b.brain.effective_skill(&settings)
+                    },
+                    filled: b.filled,
+                    status,
+                    enemy,
+                    frags: slot.map_or(0, |s| s.score.frags),
+                    stats: b.brain.stats,
+                }
+            })
+            .collect()
+    }
+
+    /// `botlist` as text lines.
+    pub fn list_lines(&self, game: Option<&Match>) -> Vec<String> {
+        let rows = self.list(game);
+        let mut out = Vec::with_capacity(rows.len() + 3);
+        out.push(match (&self.objectives, game) {
+            (Some(o), _) => o.describe(),
+            (None, Some(g)) => crate::objective::provider_for(g.rules().gametype).describe(),
+            (None, None) => "objective: none (no match)".to_owned(),
+        });
+        if rows.is_empty() {
+            out.push("no bots".to_owned());
+        } else {
+            out.push(format!(
+                "{:>4} {:<16} {:>5} {:<6} {:<14} {:>7} {:<16} {:>5}",
+                "slot", "name", "skill", "state", "goal", "route", "enemy", "frags"
+            ));
+            for r in rows {
+                let state = match (self.settings.pause, r.status.alive, r.status.origin.is_some()) {
+                    (true, ..) => "paused",
+                    (false, true, _) => "alive",
+                    (false, false, true) => "dead",
+                    // No body: spectating, or waiting in a Duel queue.
+                    (false, false, false) => "waiting",
+                };
+                let route = r
+                    .status
+                    .route
+                    .map_or_else(|| "-".to_owned(), |(i, n)| format!("{i}/{n}"));
+                out.push(format!(
+                    "{:>4} {:<16} {:>5.2} {:<6} {:<14} {:>7} {:<16} {:>5}{}",
+                    r.slot.0,
+                    r.name,
+                    r.skill,
+                    state,
+                    r.status.goal,
+                    route,
+                    r.enemy.unwrap_or_else(|| "-".to_owned()),
+                    r.frags,
+                    if r.filled { "  (fill)" } else { "" }
+                ));
+            }
+        }
+        out.push(self.nav.describe());
+        out
+    }
+}
