@@ -15,7 +15,7 @@ use quarry_sim::rules::{GameType, Phase};
 use quarry_sim::slots::{Slots, Team};
 use quarry_sim::view::ViewKind;
 use quarry_sim::{GameData, Match, MatchError, Settings, SlotId, UserCmd};
-use support::{entity, join, map_text, room, test_settings};
+use support::{entity, flag_events, join, map_text, room, test_settings, try_match_on};
 
 const RED_BASE: Vec3 = Vec3::new(-600.0, 0.0, 16.0);
 const BLUE_BASE: Vec3 = Vec3::new(600.0, 0.0, 16.0);
@@ -49,8 +49,7 @@ fn ctf_settings() -> Settings {
 }
 
 fn new_match(text: &str, settings: Settings) -> Result<Match, MatchError> {
-    let map = quarry_map::load_str(text, "ctf_test.map", &quarry_map::LoadOptions::default()).expect("map");
-    Match::new(map, &GameData::default(), settings, 3, Slots::new(16), 60)
+    try_match_on(text, settings, 3)
 }
 
 /// A live CTF match with a red and a blue player, settled (30 ticks).
@@ -63,16 +62,6 @@ fn start(settings: Settings) -> (Match, SlotId, SlotId, Vec<SlotId>) {
     let slots = vec![red, blue];
     step(&mut m, &slots, 30, &mut |_, _| UserCmd::default());
     (m, red, blue, slots)
-}
-
-fn flag_events(events: &[(u32, GameEvent)]) -> Vec<(FlagEventKind, Team, Option<SlotId>)> {
-    events
-        .iter()
-        .filter_map(|(_, e)| match e {
-            GameEvent::Flag { kind, team, slot } => Some((*kind, *team, *slot)),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The flag of `team` in the views: (origin, available, dropped).

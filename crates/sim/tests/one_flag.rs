@@ -8,14 +8,13 @@ mod support;
 
 use glam::Vec3;
 use items_support::{HUMAN, origin, run_to, step};
-use quarry_sim::events::GameEvent;
 use quarry_sim::flags::{FlagEventKind, NEUTRAL_FLAG_BIT};
 use quarry_sim::mode::FlagStatus;
 use quarry_sim::rules::GameType;
-use quarry_sim::slots::{Slots, Team};
+use quarry_sim::slots::Team;
 use quarry_sim::view::ViewKind;
-use quarry_sim::{GameData, Match, MatchError, Settings, SlotId, UserCmd};
-use support::{entity, join, map_text, room, test_settings};
+use quarry_sim::{Match, MatchError, Settings, SlotId, UserCmd};
+use support::{entity, flag_events, join, map_text, room, test_settings, try_match_on};
 
 const RED_BASE: Vec3 = Vec3::new(-600.0, 0.0, 16.0);
 const BLUE_BASE: Vec3 = Vec3::new(600.0, 0.0, 16.0);
@@ -44,8 +43,7 @@ fn settings() -> Settings {
 }
 
 fn new_match(text: &str, settings: Settings) -> Result<Match, MatchError> {
-    let map = quarry_map::load_str(text, "one_flag_test.map", &quarry_map::LoadOptions::default()).expect("map");
-    Match::new(map, &GameData::default(), settings, 3, Slots::new(16), 60)
+    try_match_on(text, settings, 3)
 }
 
 fn start(settings: Settings) -> (Match, SlotId, SlotId, Vec<SlotId>) {
@@ -55,16 +53,6 @@ fn start(settings: Settings) -> (Match, SlotId, SlotId, Vec<SlotId>) {
     let slots = vec![red, blue];
     step(&mut m, &slots, 30, &mut |_, _| UserCmd::default());
     (m, red, blue, slots)
-}
-
-fn flag_events(events: &[(u32, GameEvent)]) -> Vec<(FlagEventKind, Team, Option<SlotId>)> {
-    events
-        .iter()
-        .filter_map(|(_, e)| match e {
-            GameEvent::Flag { kind, team, slot } => Some((*kind, *team, *slot)),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]

@@ -59,16 +59,34 @@ pub(crate) fn test_settings() -> Settings {
     Settings { warmup: false, fraglimit: 0, timelimit_min: 0.0, ..Settings::default() }
 }
 
-/// A match on map text.
-pub(crate) fn match_on(text: &str, settings: Settings, seed: u64) -> Match {
+/// A match on map text, or why the map can't host it (16 slots, 60 Hz).
+pub(crate) fn try_match_on(text: &str, settings: Settings, seed: u64) -> Result<Match, quarry_sim::MatchError> {
     let map = match quarry_map::load_str(text, "test.map", &quarry_map::LoadOptions::default()) {
         Ok(m) => m,
         Err(e) => panic!("test map failed to load: {e}"),
     };
-    match Match::new(map, &GameData::default(), settings, seed, Slots::new(16), 60) {
+    Match::new(map, &GameData::default(), settings, seed, Slots::new(16), 60)
+}
+
+/// A match on map text.
+pub(crate) fn match_on(text: &str, settings: Settings, seed: u64) -> Match {
+    match try_match_on(text, settings, seed) {
         Ok(m) => m,
         Err(e) => panic!("match: {e}"),
     }
+}
+
+/// The flag events among `events`: (kind, whose flag, who).
+pub(crate) fn flag_events(
+    events: &[(u32, GameEvent)],
+) -> Vec<(quarry_sim::flags::FlagEventKind, quarry_sim::slots::Team, Option<SlotId>)> {
+    events
+        .iter()
+        .filter_map(|(_, e)| match e {
+            GameEvent::Flag { kind, team, slot } => Some((*kind, *team, *slot)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Connects and enters a client the way the network layer does.
