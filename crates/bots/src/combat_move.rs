@@ -283,33 +283,10 @@ pub fn separation(view: &BotView<'_>, me: &PlayerSnap) -> Vec3 {
 mod tests {
     use super::*;
     use quarry_map::{LoadOptions, load_str};
-    use quarry_sim::components::{Inventory, Powerups};
-    use quarry_sim::{SlotId, Team};
+    use quarry_sim::Team;
 
     fn me(origin: Vec3) -> PlayerSnap {
-        PlayerSnap {
-            slot: SlotId(0),
-            team: Team::Free,
-            is_bot: true,
-            alive: true,
-            origin,
-            velocity: Vec3::ZERO,
-            mins: Vec3::new(-15.0, -15.0, -24.0),
-            maxs: Vec3::new(15.0, 15.0, 32.0),
-            eye: origin + Vec3::Z * 26.0,
-            pitch: 0.0,
-            yaw: 0.0,
-            on_ground: true,
-            water_level: 0,
-            health: 100,
-            max_health: 100,
-            armor: 0,
-            inventory: Inventory::default(),
-            powerups: Powerups::default(),
-            attacking: false,
-            teleported: false,
-            frozen: false,
-        }
+        PlayerSnap::standing(0, Team::Free, origin)
     }
 
     fn block(lo: Vec3, hi: Vec3) -> String {

@@ -190,34 +190,12 @@ pub fn item_standing_point(item: &ItemSnap, me: &PlayerSnap) -> Vec3 {
 mod tests {
     use super::*;
     use crate::navigate::StraightNavigator;
-    use quarry_sim::components::{Inventory, NetId, Powerups};
-    use quarry_sim::{SlotId, Team};
+    use quarry_sim::components::{Inventory, NetId};
+    use quarry_sim::Team;
 
     fn me(health: i32, armor: i32) -> PlayerSnap {
         let table = WeaponTable::quake3();
-        PlayerSnap {
-            slot: SlotId(0),
-            team: Team::Free,
-            is_bot: true,
-            alive: true,
-            origin: Vec3::ZERO,
-            velocity: Vec3::ZERO,
-            mins: Vec3::new(-15.0, -15.0, -24.0),
-            maxs: Vec3::new(15.0, 15.0, 32.0),
-            eye: Vec3::Z * 26.0,
-            pitch: 0.0,
-            yaw: 0.0,
-            on_ground: true,
-            water_level: 0,
-            health,
-            max_health: 100,
-            armor,
-            inventory: table.spawn_inventory(),
-            powerups: Powerups::default(),
-            attacking: false,
-            teleported: false,
-            frozen: false,
-        }
+        PlayerSnap { health, armor, inventory: table.spawn_inventory(), ..PlayerSnap::standing(0, Team::Free, Vec3::ZERO) }
     }
 
     fn u(gift: Gift, p: &PlayerSnap) -> f32 {

@@ -112,6 +112,38 @@ pub struct PlayerSnap {
     pub frozen: bool,
 }
 
+#[cfg(test)]
+impl PlayerSnap {
+    /// For tests: a bot of `team` in `slot`, alive and standing on the floor
+    /// at `origin` with the Quake 3 box, eyes 26 above, 100 health, no armor,
+    /// an empty inventory.
+    pub(crate) fn standing(slot: u8, team: Team, origin: Vec3) -> Self {
+        Self {
+            slot: SlotId(slot),
+            team,
+            is_bot: true,
+            alive: true,
+            origin,
+            velocity: Vec3::ZERO,
+            mins: Vec3::new(-15.0, -15.0, -24.0),
+            maxs: Vec3::new(15.0, 15.0, 32.0),
+            eye: origin + Vec3::Z * 26.0,
+            pitch: 0.0,
+            yaw: 0.0,
+            on_ground: true,
+            water_level: 0,
+            health: 100,
+            max_health: 100,
+            armor: 0,
+            inventory: Inventory::default(),
+            powerups: Powerups::default(),
+            attacking: false,
+            teleported: false,
+            frozen: false,
+        }
+    }
+}
+
 impl PlayerSnap {
     /// Alive and not frozen: can fight, can be fought.
     pub fn active(&self) -> bool {

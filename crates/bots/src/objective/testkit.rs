@@ -7,7 +7,7 @@ use quarry_sim::mode::{FlagInfo, FlagStatus, ModeState};
 use quarry_sim::rules::GameType;
 use quarry_sim::slots::MAX_SLOTS;
 use quarry_sim::weapons::WeaponTable;
-use quarry_sim::{Settings, SlotId, Team};
+use quarry_sim::{Settings, Team};
 
 use crate::view::{BotClock, BotView, PlayerSnap};
 
@@ -70,29 +70,8 @@ impl Kit {
 
 /// A player standing at `origin` (on the floor), full health, a bot.
 pub(crate) fn player(slot: u8, team: Team, origin: Vec3) -> PlayerSnap {
-    PlayerSnap {
-        slot: SlotId(slot),
-        team,
-        is_bot: true,
-        alive: true,
-        origin: Vec3::new(origin.x, origin.y, 24.0),
-        velocity: Vec3::ZERO,
-        mins: Vec3::new(-15.0, -15.0, -24.0),
-        maxs: Vec3::new(15.0, 15.0, 32.0),
-        eye: Vec3::new(origin.x, origin.y, 50.0),
-        pitch: 0.0,
-        yaw: 0.0,
-        on_ground: true,
-        water_level: 0,
-        health: 100,
-        max_health: 100,
-        armor: 0,
-        inventory: Default::default(),
-        powerups: Default::default(),
-        attacking: false,
-        teleported: false,
-        frozen: false,
-    }
+    let at = Vec3::new(origin.x, origin.y, 24.0);
+    PlayerSnap { eye: Vec3::new(origin.x, origin.y, 50.0), ..PlayerSnap::standing(slot, team, at) }
 }
 
 /// A flag of `team` at home at `base` (z on the floor).
