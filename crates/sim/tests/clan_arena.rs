@@ -36,6 +36,21 @@ fn kill(m: &mut Match, victim: SlotId, killer: SlotId) {
     quarry_sim::combat::kill(m.world_mut(), victim, Some(killer), MeansOfDeath::Weapon(2), tick);
 }
 
+/// Queues `amount` damage to `target` (from `dir`, with knockback, armor
+/// protecting) and steps one tick.
+fn hurt(m: &mut Match, s: &[SlotId], target: SlotId, attacker: Option<SlotId>, amount: f32, dir: Vec3, means: MeansOfDeath) {
+    m.world_mut().resource_mut::<DamageQueue>().push(DamageRequest {
+        target,
+        attacker,
+        amount,
+        dir,
+        knockback: true,
+        armor_protects: true,
+        means,
+    });
+    step(m, s, 1, &mut |_, _| UserCmd::default());
+}
+
 fn alive(m: &Match, slot: SlotId) -> bool {
     m.player_view(slot).is_some_and(|v| v.alive)
 }
@@ -77,29 +92,11 @@ fn a_handicapped_players_loadout_armor_does_not_decay() {
 #[test]
 fn own_rockets_push_but_do_not_hurt() {
     let (mut m, s) = start(settings());
-    m.world_mut().resource_mut::<DamageQueue>().push(DamageRequest {
-        target: s[0],
-        attacker: Some(s[0]),
-        amount: 100.0,
-        dir: Vec3::Z,
-        knockback: true,
-        armor_protects: true,
-        means: MeansOfDeath::Splash(5),
-    });
-    step(&mut m, &s, 1, &mut |_, _| UserCmd::default());
+    hurt(&mut m, &s, s[0], Some(s[0]), 100.0, Vec3::Z, MeansOfDeath::Splash(5));
     assert_eq!((health(&m, s[0]).hp, armor(&m, s[0])), (100, 100));
     assert!(m.player_view(s[0]).expect("view").velocity.z > 100.0, "pushed up");
     // An enemy's rocket hurts.
-    m.world_mut().resource_mut::<DamageQueue>().push(DamageRequest {
-        target: s[0],
-        attacker: Some(s[1]),
-        amount: 100.0,
-        dir: Vec3::Z,
-        knockback: true,
-        armor_protects: true,
-        means: MeansOfDeath::Splash(5),
-    });
-    step(&mut m, &s, 1, &mut |_, _| UserCmd::default());
+    hurt(&mut m, &s, s[0], Some(s[1]), 100.0, Vec3::Z, MeansOfDeath::Splash(5));
     assert!(health(&m, s[0]).hp < 100);
 }
 
@@ -131,25 +128,13 @@ fn nobody_is_hurt_in_the_pause_between_rounds() {
     let ev = step(&mut m, &s, 1, &mut |_, _| UserCmd::default());
     assert!(ev.iter().any(|(_, e)| matches!(e, GameEvent::RoundEnd { number: 1, .. })), "{ev:?}");
     // Only the winners stand in the pause; the world (lava here) is what could hurt them.
-    let hurt = |m: &mut Match, attacker: Option<SlotId>, means: MeansOfDeath| {
-        m.world_mut().resource_mut::<DamageQueue>().push(DamageRequest {
-            target: s[0],
-            attacker,
-            amount: 150.0,
-            dir: Vec3::X,
-            knockback: true,
-            armor_protects: true,
-            means,
-        });
-        step(m, &s, 1, &mut |_, _| UserCmd::default());
-    };
     let before = (health(&m, s[0]).hp, armor(&m, s[0]));
-    hurt(&mut m, None, MeansOfDeath::Lava);
+    hurt(&mut m, &s, s[0], None, 150.0, Vec3::X, MeansOfDeath::Lava);
     assert_eq!((health(&m, s[0]).hp, armor(&m, s[0])), before, "the pause decides nothing");
     // The next round is live again: an enemy's shot hurts.
     let ev = step(&mut m, &s, 70, &mut |_, _| UserCmd::default());
     assert!(ev.iter().any(|(_, e)| *e == GameEvent::RoundStart { number: 2 }));
-    hurt(&mut m, Some(s[1]), MeansOfDeath::Weapon(2));
+    hurt(&mut m, &s, s[0], Some(s[1]), 150.0, Vec3::X, MeansOfDeath::Weapon(2));
     assert!(health(&m, s[0]).hp < 100);
 }
 
