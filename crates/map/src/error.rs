@@ -27,6 +27,26 @@ pub enum MapLoadError {
         #[source]
         source: std::io::Error,
     },
+    /// The path is not a regular file (a directory, FIFO, socket or
+    /// device, also through a symlink): reading it could block forever or
+    /// never end.
+    #[error("{} is not a regular file ({kind}); a map must be a regular file", path.display())]
+    NotARegularFile {
+        /// The offending path.
+        path: PathBuf,
+        /// What it is instead, e.g. "a FIFO".
+        kind: &'static str,
+    },
+    /// The file is larger than [`LoadOptions::max_file_bytes`](crate::LoadOptions::max_file_bytes).
+    #[error("{} is too large: {size} bytes or more, a map may have at most {limit}", path.display())]
+    TooLarge {
+        /// The offending file.
+        path: PathBuf,
+        /// Bytes found (a lower bound when the file grew while read).
+        size: u64,
+        /// The limit in force.
+        limit: u64,
+    },
     /// The file is not Quake .map text (wrong extension or not entity text).
     #[error("{} is not a .map file: {reason}", path.display())]
     NotAMap {
@@ -91,6 +111,10 @@ mod tests {
         assert_eq!(e.to_string(), "maps/x.map:12: entity 3: parse error: expected `}`");
         let e = MapLoadError::NoWorldspawn { path: "a.map".into() };
         assert_eq!(e.to_string(), "a.map: no worldspawn entity");
+        let e = MapLoadError::TooLarge { path: "big.map".into(), size: 70, limit: 64 };
+        assert_eq!(e.to_string(), "big.map is too large: 70 bytes or more, a map may have at most 64");
+        let e = MapLoadError::NotARegularFile { path: "x.map".into(), kind: "a FIFO" };
+        assert_eq!(e.to_string(), "x.map is not a regular file (a FIFO); a map must be a regular file");
         assert!(NotPlayable::NoSpawnPoints.to_string().contains("no player spawn"));
     }
 }

@@ -1,20 +1,26 @@
 //! Loading a file into a [`LoadedMap`]: the entry point the server, the
 //! sim, the navmesh and the tools call.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
 
 use crate::contents::Contents;
-use crate::entities::{Entity, EntityId, EntityKind, Game, PlayerSpawn, WorldInfo, extract_entities, resolve_targets};
+use crate::entities::{Entity, EntityId, EntityKind, Extracted, Game, PlayerSpawn, WorldInfo, extract_entities, resolve_targets};
 use crate::error::{MapLoadError, NotPlayable};
 use crate::options::LoadOptions;
-use crate::parse::{Dialect, RawMap, looks_like_map, parse_map};
+use crate::parse::{Dialect, ParseLimits, RawMap, looks_like_map, parse_map};
 use crate::spawns::fit_spawns;
-use crate::warning::{MapWarning, WarningKind};
+use crate::warning::{Budget, MapWarning, SourceLocation, WarningKind};
 use crate::world::build::{BuildReport, SkippedPrimitive, build_world};
 use crate::world::{CollisionWorld, Trace, TraceResult};
+
+/// Most warnings logged through `tracing` per load: a hostile file can
+/// hold tens of thousands of broken brushes, and logging each would flood
+/// the log. [`LoadedMap::warnings`] keeps them all.
+const MAX_LOGGED_WARNINGS: usize = 100;
 
 /// A loaded map: the collision world, the typed entities, and what loading
 /// found. Obtain one with [`load`] or [`load_str`].
@@ -33,7 +39,8 @@ pub struct LoadedMap {
 
 /// Loads a `.map` file.
 ///
-/// Fails only if the file is missing or unreadable, is not a `.map`, has a
+/// Fails only if the file is missing or unreadable, is not a regular file
+/// or larger than [`LoadOptions::max_file_bytes`], is not a `.map`, has a
 /// broken entity structure, or has no worldspawn. Bad brushes, unknown
 /// entities and bad keys are warnings ([`LoadedMap::warnings`]), also logged
 /// through `tracing`. A map without usable spawn points loads;
@@ -49,11 +56,59 @@ pub fn load(path: impl AsRef<Path>, options: &LoadOptions) -> Result<LoadedMap, 
         };
         return Err(MapLoadError::NotAMap { path: path.to_owned(), reason });
     }
-    let bytes = std::fs::read(path).map_err(|source| match source.kind() {
+    let bytes = read_map_file(path, options.max_file_bytes)?;
+    load_bytes(&bytes, path, options, start)
+}
+
+/// Reads a whole map file: a regular file only (checked before opening, so
+/// a FIFO never blocks and a device never streams forever), at most
+/// `limit` bytes.
+fn read_map_file(path: &Path, limit: u64) -> Result<Vec<u8>, MapLoadError> {
+    let io_error = |source: std::io::Error| match source.kind() {
         std::io::ErrorKind::NotFound => MapLoadError::NotFound { path: path.to_owned() },
         _ => MapLoadError::Io { path: path.to_owned(), source },
-    })?;
-    load_bytes(&bytes, path, options, start)
+    };
+    let check = |meta: &std::fs::Metadata| {
+        if !meta.is_file() {
+            return Err(MapLoadError::NotARegularFile { path: path.to_owned(), kind: file_kind(&meta.file_type()) });
+        }
+        if meta.len() > limit {
+            return Err(MapLoadError::TooLarge { path: path.to_owned(), size: meta.len(), limit });
+        }
+        Ok(())
+    };
+    check(&std::fs::metadata(path).map_err(io_error)?)?;
+    let file = std::fs::File::open(path).map_err(io_error)?;
+    // The path may have been swapped between the check and the open.
+    check(&file.metadata().map_err(io_error)?)?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(io_error)?;
+    let size = bytes.len() as u64;
+    if size > limit {
+        return Err(MapLoadError::TooLarge { path: path.to_owned(), size, limit });
+    }
+    Ok(bytes)
+}
+
+/// What a non-regular file is, for [`MapLoadError::NotARegularFile`].
+fn file_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() { "a directory" } else { "not a file" }
 }
 
 /// Loads map text held in memory; `name` stands in for the file name in
@@ -68,7 +123,7 @@ fn load_bytes(bytes: &[u8], path: &Path, options: &LoadOptions, start: Instant) 
         let reason = if bytes.iter().all(u8::is_ascii_whitespace) { "the file is empty" } else { "it does not start with an entity `{`" };
         return Err(MapLoadError::NotAMap { path: path.to_owned(), reason: reason.to_owned() });
     }
-    let raw = parse_map(bytes).map_err(|e| MapLoadError::Parse {
+    let mut raw = parse_map(bytes, &ParseLimits::of(options)).map_err(|e| MapLoadError::Parse {
         path: path.to_owned(),
         line: e.line,
         entity: e.entity,
@@ -76,7 +131,12 @@ fn load_bytes(bytes: &[u8], path: &Path, options: &LoadOptions, start: Instant) 
     })?;
     let game = game_of(&raw);
     let mut warnings = Vec::new();
-    let (mut entities, classes) = extract_entities(&raw.entities, game, &file, &mut warnings);
+    let Extracted { mut entities, classes, dropped } = extract_entities(&raw.entities, game, &file, options.world_limit, &mut warnings);
+    for i in dropped {
+        if let Some(e) = raw.entities.get_mut(i) {
+            e.primitives.clear();
+        }
+    }
     if !entities.iter().any(|e| e.kind == EntityKind::World) {
         return Err(MapLoadError::NoWorldspawn { path: PathBuf::from(path) });
     }
@@ -92,9 +152,24 @@ fn load_bytes(bytes: &[u8], path: &Path, options: &LoadOptions, start: Instant) 
         location: s.location.clone(),
         kind: WarningKind::Skipped { reason: s.reason.clone() },
     });
-    warnings.splice(0..0, skipped);
-    for w in &warnings {
+    let budgets = [
+        (Budget::Entities, options.max_entities, raw.dropped_entities),
+        (Budget::Primitives, options.max_primitives, raw.dropped_primitives),
+        (Budget::Keys, options.max_entity_keys, raw.dropped_keys),
+    ];
+    let over_budget = budgets.into_iter().filter_map(|(budget, limit, d)| {
+        let (line, entity, primitive) = d.first?;
+        let location = SourceLocation { file: file.clone(), line, entity: Some(entity), primitive };
+        Some(MapWarning { location, kind: WarningKind::OverBudget { budget, limit, dropped: d.count } })
+    });
+    let front: Vec<MapWarning> = over_budget.chain(skipped).collect();
+    warnings.splice(0..0, front);
+    for w in warnings.iter().take(MAX_LOGGED_WARNINGS) {
         tracing::warn!(target: "quarry_map", "{w}");
+    }
+    if warnings.len() > MAX_LOGGED_WARNINGS {
+        let more = warnings.len() - MAX_LOGGED_WARNINGS;
+        tracing::warn!(target: "quarry_map", "{file}: {more} more warnings not logged (LoadedMap::warnings has them all)");
     }
     Ok(LoadedMap { name: file, dialect: raw.dialect, game, world, entities, world_info, warnings, report, load_time: start.elapsed() })
 }

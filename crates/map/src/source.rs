@@ -2,7 +2,7 @@
 //! text, for tests of every crate and for tools that generate maps. The
 //! loader reads what these write; nothing here is used to load a map.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 /// One face line through three points; `(p0 - p1) x (p2 - p1)` is its
 /// outward normal (the Quake winding).
@@ -45,6 +45,54 @@ pub fn box_brush(lo: Vec3, hi: Vec3, texture: &str) -> String {
     box_brush_cut(lo, hi, &[], texture)
 }
 
+/// An axis-aligned brush from `lo` to `hi` written with `f64` coordinates
+/// and face points on the corners, exact for integers up to 2^53 (where
+/// [`box_brush`]'s `f32` rounds): for far-off geometry in tests of the
+/// world limit.
+pub fn box_brush_f64(lo: DVec3, hi: DVec3, texture: &str) -> String {
+    let (x0, y0, z0, x1, y1, z1) = (lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);
+    let face = |p0: [f64; 3], p1: [f64; 3], p2: [f64; 3]| {
+        let f = |p: [f64; 3]| format!("( {} {} {} )", p[0], p[1], p[2]);
+        format!("{} {} {} {texture} 0 0 0 1 1\n", f(p0), f(p1), f(p2))
+    };
+    let mut s = String::from("{\n");
+    s += &face([x0, y1, z0], [x0, y0, z0], [x1, y0, z0]);
+    s += &face([x1, y0, z1], [x0, y0, z1], [x0, y1, z1]);
+    s += &face([x0, y0, z1], [x0, y0, z0], [x0, y1, z0]);
+    s += &face([x1, y1, z0], [x1, y0, z0], [x1, y0, z1]);
+    s += &face([x1, y0, z0], [x0, y0, z0], [x0, y0, z1]);
+    s += &face([x0, y1, z1], [x0, y1, z0], [x1, y1, z0]);
+    s += "}\n";
+    s
+}
+
+/// A point entity of class `classname` at `origin` (written in `f64`).
+pub fn point_entity(classname: &str, origin: DVec3) -> String {
+    format!("{{\n\"classname\" \"{classname}\"\n\"origin\" \"{} {} {}\"\n}}\n", origin.x, origin.y, origin.z)
+}
+
+/// A `func_group` entity (merged into the world) holding `brushes`.
+pub fn group_entity(brushes: &[String]) -> String {
+    format!("{{\n\"classname\" \"func_group\"\n{}}}\n", brushes.concat())
+}
+
+/// `base` map text plus, at `±distance` along x, a 512-unit square floor
+/// slab (top at z = 0) with a deathmatch spawn standing on it: the shape
+/// of issue 13's map that made the navmesh grid span the gap between the
+/// slabs. Written in `f64`, so `distance` may be far beyond the world.
+pub fn with_far_slabs(base: &str, distance: f64, texture: &str) -> String {
+    let mut s = String::from(base);
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    for x in [-distance, distance] {
+        let slab = box_brush_f64(DVec3::new(x - 256.0, -256.0, -16.0), DVec3::new(x + 256.0, 256.0, 0.0), texture);
+        s += &group_entity(&[slab]);
+        s += &point_entity("info_player_deathmatch", DVec3::new(x, 0.0, 40.0));
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,6 +110,21 @@ mod tests {
         assert!(solid(Vec3::new(-60.0, -30.0, -15.0)));
         assert!(!solid(Vec3::new(0.0, 0.0, 1.0)));
         assert!(!solid(Vec3::new(70.0, 0.0, -8.0)));
+    }
+
+    #[test]
+    fn an_f64_box_is_exact_far_away() {
+        let far = 1.0e6;
+        let text = with_far_slabs("{\n\"classname\" \"worldspawn\"\n}\n", far, "quarry/floor");
+        let mut options = LoadOptions::default();
+        options.world_limit = 1.0e7;
+        let map = load_str(&text, "slabs.map", &options).expect("loads");
+        assert!(map.warnings().is_empty(), "{:?}", map.warnings());
+        let solid = |p: Vec3| map.world().point_contents(p).contains(Contents::SOLID);
+        assert!(solid(Vec3::new(1.0e6 + 250.0, 250.0, -1.0)));
+        assert!(!solid(Vec3::new(1.0e6 + 260.0, 0.0, -1.0)));
+        assert!(solid(Vec3::new(-1.0e6, 0.0, -15.0)));
+        assert_eq!(map.spawn_points().filter(|(_, s)| s.fits).count(), 2);
     }
 
     #[test]

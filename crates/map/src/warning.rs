@@ -6,7 +6,36 @@
 
 use std::fmt;
 
+use glam::Vec3;
 use serde::Serialize;
+
+/// Which load budget of [`LoadOptions`](crate::LoadOptions) ran out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Budget {
+    /// [`LoadOptions::max_entities`](crate::LoadOptions::max_entities).
+    Entities,
+    /// [`LoadOptions::max_primitives`](crate::LoadOptions::max_primitives).
+    Primitives,
+    /// [`LoadOptions::max_entity_keys`](crate::LoadOptions::max_entity_keys).
+    Keys,
+    /// [`LoadOptions::max_patch_triangles`](crate::LoadOptions::max_patch_triangles).
+    PatchTriangles,
+    /// [`LoadOptions::max_movers`](crate::LoadOptions::max_movers).
+    Movers,
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Budget::Entities => "entities (max_entities)",
+            Budget::Primitives => "brushes and patches (max_primitives)",
+            Budget::Keys => "entity keys (max_entity_keys)",
+            Budget::PatchTriangles => "patch triangles (max_patch_triangles)",
+            Budget::Movers => "moving brush entities (max_movers)",
+        })
+    }
+}
 
 /// Where in a map file something is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -54,6 +83,27 @@ pub enum SkipReason {
         /// Distinct planes found.
         planes: usize,
     },
+    /// More faces than [`LoadOptions::max_brush_faces`](crate::LoadOptions::max_brush_faces).
+    TooManyFaces {
+        /// Faces written.
+        faces: usize,
+        /// The limit in force.
+        limit: usize,
+    },
+    /// Reaches beyond [`LoadOptions::world_limit`](crate::LoadOptions::world_limit).
+    OutsideWorld {
+        /// Its largest absolute coordinate (infinite if unbounded).
+        extent: f32,
+        /// The limit in force.
+        limit: f32,
+    },
+    /// A budget of [`LoadOptions`](crate::LoadOptions) ran out before it.
+    OverBudget {
+        /// Which budget.
+        budget: Budget,
+        /// The limit in force.
+        limit: usize,
+    },
     /// More distinct planes than a brush may have (a corrupt file).
     TooManyPlanes {
         /// Distinct planes found.
@@ -93,9 +143,14 @@ impl fmt::Display for SkipReason {
             SkipReason::Parse { message } => write!(f, "parse error: {message}"),
             SkipReason::Unsupported { keyword } => write!(f, "unsupported primitive `{keyword}`"),
             SkipReason::TooFewPlanes { planes } => write!(f, "only {planes} distinct planes"),
+            SkipReason::TooManyFaces { faces, limit } => write!(f, "{faces} faces, more than the limit of {limit}"),
+            SkipReason::OutsideWorld { extent, limit } => {
+                write!(f, "reaches {extent} units from the origin, outside the world limit of ±{limit}")
+            }
+            SkipReason::OverBudget { budget, limit } => write!(f, "over the budget of {limit} {budget}"),
             SkipReason::TooManyPlanes { planes } => write!(f, "{planes} planes, more than a brush may have"),
             SkipReason::DegenerateFace { face } => write!(f, "face {face} has collinear points"),
-            SkipReason::NonFinite => write!(f, "non-finite coordinate"),
+            SkipReason::NonFinite => write!(f, "non-finite coordinate or plane"),
             SkipReason::NoVolume { vertices } => write!(f, "no volume ({vertices} corners)"),
             SkipReason::Open => write!(f, "open brush (planes do not enclose a volume)"),
             SkipReason::HullFailed => write!(f, "convex hull failed"),
@@ -137,6 +192,28 @@ pub enum WarningKind {
     },
     /// A spawn point whose player box is inside solid even after the nudge.
     SpawnInSolid,
+    /// A point entity whose origin is beyond
+    /// [`LoadOptions::world_limit`](crate::LoadOptions::world_limit): it is
+    /// dropped (its slot stays, as [`EntityKind::Unknown`](crate::EntityKind)
+    /// with no origin, brushes or names, so ids keep file order).
+    OutsideWorld {
+        /// Its class name.
+        classname: String,
+        /// Its origin.
+        origin: Vec3,
+        /// The limit in force.
+        limit: f32,
+    },
+    /// A budget ran out here: this and every later item of its kind was
+    /// dropped.
+    OverBudget {
+        /// Which budget.
+        budget: Budget,
+        /// The limit in force.
+        limit: usize,
+        /// How many were dropped.
+        dropped: usize,
+    },
 }
 
 impl fmt::Display for WarningKind {
@@ -148,6 +225,14 @@ impl fmt::Display for WarningKind {
             WarningKind::BadValue { key, value } => write!(f, "bad value for `{key}`: `{value}`"),
             WarningKind::UnresolvedTarget { target } => write!(f, "no entity named `{target}`"),
             WarningKind::SpawnInSolid => write!(f, "spawn point's player box is inside solid"),
+            WarningKind::OutsideWorld { classname, origin, limit } => write!(
+                f,
+                "`{classname}` at ({} {} {}) is outside the world limit of ±{limit}: dropped",
+                origin.x, origin.y, origin.z
+            ),
+            WarningKind::OverBudget { budget, limit, dropped } => {
+                write!(f, "more {budget} than the limit of {limit}: {dropped} dropped from here on")
+            }
         }
     }
 }

@@ -19,27 +19,62 @@ const Q1_PUSH_SCALE: f32 = 10.0;
 /// `trigger_hurt` damage when the map gives none (both games).
 const HURT_DAMAGE: f32 = 5.0;
 
-/// Types every entity; returns the entities and their classes (`None` for
-/// unknown), in file order. Warnings go to `warnings`.
+/// The typed entities of a file, in file order.
+pub(crate) struct Extracted {
+    /// One per raw entity.
+    pub(crate) entities: Vec<Entity>,
+    /// Each entity's class, `None` for unknown and dropped ones.
+    pub(crate) classes: Vec<Option<Class>>,
+    /// Indices of entities dropped for lying outside the world limit: the
+    /// caller must not build their brushes.
+    pub(crate) dropped: Vec<usize>,
+}
+
+/// Types every entity; an entity (other than worldspawn) whose origin is
+/// beyond `world_limit` on some axis is dropped with a warning: it keeps
+/// its slot as [`EntityKind::Unknown`] with no origin, names or keys read.
+/// Warnings go to `warnings`.
 pub(crate) fn extract_entities(
     raw: &[RawEntity],
     game: Game,
     file: &str,
+    world_limit: f32,
     warnings: &mut Vec<MapWarning>,
-) -> (Vec<Entity>, Vec<Option<Class>>) {
+) -> Extracted {
     let mut unknown_seen = HashSet::new();
     let mut entities = Vec::with_capacity(raw.len());
     let mut classes = Vec::with_capacity(raw.len());
+    let mut dropped = Vec::new();
     for (i, r) in raw.iter().enumerate() {
         let mut keys = Keys::new(r, file, i);
         let classname = keys.string("classname").unwrap_or_default();
         let class = classify(&classname);
+        let origin = keys.vec3("origin");
+        if let Some(o) = origin.filter(|o| class != Some(Class::World) && !(o.abs().max_element() <= world_limit)) {
+            keys.warn(WarningKind::OutsideWorld { classname: classname.clone(), origin: o, limit: world_limit });
+            entities.push(Entity {
+                id: EntityId(i as u32),
+                classname,
+                kind: EntityKind::Unknown,
+                origin: None,
+                spawnflags: 0,
+                targetname: None,
+                target: None,
+                targets: Vec::new(),
+                bounds: None,
+                keys: r.keys.clone(),
+                line: r.line,
+            });
+            classes.push(None);
+            dropped.push(i);
+            warnings.append(&mut keys.warnings);
+            continue;
+        }
         if classname.is_empty() {
             keys.warn(WarningKind::MissingClassname);
         } else if class.is_none() && unknown_seen.insert(classname.to_ascii_lowercase()) {
             keys.warn(WarningKind::UnknownClass { classname: classname.clone() });
         }
-        let origin = keys.vec3("origin");
         let spawnflags = keys.spawnflags();
         let kind = match class {
             Some(c) => kind_of(c, game, spawnflags, origin, &mut keys),
@@ -61,7 +96,7 @@ pub(crate) fn extract_entities(
         classes.push(class);
         warnings.append(&mut keys.warnings);
     }
-    (entities, classes)
+    Extracted { entities, classes, dropped }
 }
 
 fn kind_of(class: Class, game: Game, spawnflags: u32, origin: Option<Vec3>, keys: &mut Keys<'_>) -> EntityKind {

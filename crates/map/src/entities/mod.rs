@@ -21,7 +21,7 @@ use glam::Vec3;
 use serde::Serialize;
 
 pub(crate) use classes::{BrushRole, Class};
-pub(crate) use extract::{extract_entities, world_info};
+pub(crate) use extract::{Extracted, extract_entities, world_info};
 use items::Item;
 use movers::Mover;
 pub(crate) use targets::resolve_targets;

@@ -31,7 +31,8 @@ impl DPlane {
     /// The plane through three points given clockwise as seen from outside,
     /// the Quake convention: `normal = (p0 - p1) × (p2 - p1)`, pointing out.
     ///
-    /// `None` if the points are (nearly) collinear or not finite.
+    /// `None` if the points are (nearly) collinear or the plane is not
+    /// finite (points so large that the distance overflows).
     pub(crate) fn from_points([p0, p1, p2]: [DVec3; 3]) -> Option<DPlane> {
         let n = (p0 - p1).cross(p2 - p1);
         let len = n.length();
@@ -41,7 +42,8 @@ impl DPlane {
             return None;
         }
         let normal = n / len;
-        Some(DPlane { normal, dist: normal.dot(p1) })
+        let dist = normal.dot(p1);
+        dist.is_finite().then_some(DPlane { normal, dist })
     }
 
     /// Signed distance of `p` (positive outside).

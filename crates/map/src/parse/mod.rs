@@ -122,12 +122,61 @@ impl RawEntity {
     }
 }
 
+/// How much of a file the parser keeps: past a budget it still reads (to
+/// stay in step with the braces) but stores nothing, so a hostile file of
+/// millions of tiny entities, brushes or keys costs time linear in its
+/// size and bounded memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ParseLimits {
+    /// Most entities kept.
+    pub(crate) entities: usize,
+    /// Most brushes and patches kept, all entities together.
+    pub(crate) primitives: usize,
+    /// Most key/value pairs kept, all entities together.
+    pub(crate) keys: usize,
+}
+
+impl ParseLimits {
+    /// The limits `options` asks for.
+    pub(crate) fn of(options: &crate::LoadOptions) -> ParseLimits {
+        ParseLimits { entities: options.max_entities, primitives: options.max_primitives, keys: options.max_entity_keys }
+    }
+}
+
+impl Default for ParseLimits {
+    fn default() -> Self {
+        ParseLimits::of(&crate::LoadOptions::default())
+    }
+}
+
+/// What one budget dropped: how many, and where the first was.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Dropped {
+    /// Items dropped.
+    pub(crate) count: usize,
+    /// Line, entity index and primitive index (within its entity) of the first.
+    pub(crate) first: Option<(u32, usize, Option<usize>)>,
+}
+
+impl Dropped {
+    fn add(&mut self, line: u32, entity: usize, primitive: Option<usize>) {
+        self.count += 1;
+        self.first.get_or_insert((line, entity, primitive));
+    }
+}
+
 /// A parsed file.
 #[derive(Debug, Clone)]
 pub(crate) struct RawMap {
     pub(crate) entities: Vec<RawEntity>,
     pub(crate) textures: Vec<String>,
     pub(crate) dialect: Dialect,
+    /// Entities past [`ParseLimits::entities`].
+    pub(crate) dropped_entities: Dropped,
+    /// Brushes and patches past [`ParseLimits::primitives`].
+    pub(crate) dropped_primitives: Dropped,
+    /// Key/value pairs past [`ParseLimits::keys`].
+    pub(crate) dropped_keys: Dropped,
 }
 
 /// A fatal parse error: the entity structure is broken.
@@ -144,6 +193,13 @@ pub(crate) struct MapParser<'a> {
     textures: Vec<String>,
     texture_ids: HashMap<&'a [u8], TextureId>,
     dialect: Dialect,
+    limits: ParseLimits,
+    /// Whether the entity being read is kept (false past the entity budget).
+    keep: bool,
+    primitives: usize,
+    keys: usize,
+    dropped_primitives: Dropped,
+    dropped_keys: Dropped,
 }
 
 impl<'a> MapParser<'a> {
@@ -199,6 +255,7 @@ impl<'a> MapParser<'a> {
     fn entity(&mut self, index: usize) -> Parsed<RawEntity> {
         let open = self.cur.expect(TokenKind::OpenBrace, "`{` to start an entity")?;
         let mut ent = RawEntity { line: open.line, ..RawEntity::default() };
+        let mut primitive_index = 0;
         loop {
             let t = self.cur.next()?.ok_or_else(|| SyntaxError {
                 line: self.cur.line(),
@@ -208,10 +265,28 @@ impl<'a> MapParser<'a> {
                 TokenKind::CloseBrace => return Ok(ent),
                 TokenKind::Quoted => {
                     let value = self.cur.expect(TokenKind::Quoted, "a quoted value")?;
+                    if !self.keep {
+                        continue;
+                    }
+                    if self.keys >= self.limits.keys {
+                        self.dropped_keys.add(t.line, index, None);
+                        continue;
+                    }
+                    self.keys += 1;
                     ent.keys.push((t.as_str().into_owned(), value.as_str().into_owned()));
                 }
                 TokenKind::OpenBrace => {
                     let p = self.primitive(t.line);
+                    let j = primitive_index;
+                    primitive_index += 1;
+                    if !self.keep {
+                        continue;
+                    }
+                    if self.primitives >= self.limits.primitives {
+                        self.dropped_primitives.add(t.line, index, Some(j));
+                        continue;
+                    }
+                    self.primitives += 1;
                     ent.primitives.push(p);
                 }
                 _ => {
@@ -223,26 +298,48 @@ impl<'a> MapParser<'a> {
     }
 }
 
-/// Parses map text. Fails only when the entity structure itself is broken.
-pub(crate) fn parse_map(src: &[u8]) -> Result<RawMap, FatalParseError> {
-    let mut p = MapParser { cur: Cursor::new(src), textures: Vec::new(), texture_ids: HashMap::new(), dialect: Dialect::Quake1 };
+/// Parses map text, keeping what `limits` allows. Fails only when the
+/// entity structure itself is broken.
+pub(crate) fn parse_map(src: &[u8], limits: &ParseLimits) -> Result<RawMap, FatalParseError> {
+    let mut p = MapParser {
+        cur: Cursor::new(src),
+        textures: Vec::new(),
+        texture_ids: HashMap::new(),
+        dialect: Dialect::Quake1,
+        limits: *limits,
+        keep: true,
+        primitives: 0,
+        keys: 0,
+        dropped_primitives: Dropped::default(),
+        dropped_keys: Dropped::default(),
+    };
     let mut entities = Vec::new();
+    let mut dropped_entities = Dropped::default();
     loop {
         match p.cur.peek_kind() {
             Ok(None) => break,
             Ok(Some(_)) => {}
             Err(e) => return Err(FatalParseError { line: e.line, entity: None, message: e.message }),
         }
-        let index = entities.len();
+        let index = entities.len() + dropped_entities.count;
+        p.keep = entities.len() < limits.entities;
         match p.entity(index) {
-            Ok(e) => entities.push(e),
+            Ok(e) if p.keep => entities.push(e),
+            Ok(e) => dropped_entities.add(e.line, index, None),
             Err(e) => return Err(FatalParseError { line: e.line, entity: Some(index), message: e.message }),
         }
     }
     if entities.iter().any(|e| e.get("mapversion") == Some("220")) {
         p.saw(Dialect::Valve220);
     }
-    Ok(RawMap { entities, textures: p.textures, dialect: p.dialect })
+    Ok(RawMap {
+        entities,
+        textures: p.textures,
+        dialect: p.dialect,
+        dropped_entities,
+        dropped_primitives: p.dropped_primitives,
+        dropped_keys: p.dropped_keys,
+    })
 }
 
 /// Whether text looks like a .map file: the first token opens an entity.

@@ -29,7 +29,7 @@ fn matches_quake_map_crate_on_quake1_and_valve_files() {
     let files = ["q1-standard/dm3.map", "q1-standard/dm4.map", "q1-standard/dm6.map", "valve220/lqdm12.map"];
     for name in files {
         let bytes = std::fs::read(dir.join(name)).expect("read shared map");
-        let ours = parse_map(&bytes).expect("our parse");
+        let ours = parse_map(&bytes, &super::ParseLimits::default()).expect("our parse");
         let theirs = quake_map::parse(&mut &bytes[..]).expect("quake-map parse");
         assert_eq!(ours.entities.len(), theirs.entities.len(), "{name}: entity count");
         for (i, (a, b)) in ours.entities.iter().zip(&theirs.entities).enumerate() {

@@ -3,7 +3,7 @@
 use super::*;
 
 fn parse(src: &str) -> RawMap {
-    parse_map(src.as_bytes()).expect("parses")
+    parse_map(src.as_bytes(), &ParseLimits::default()).expect("parses")
 }
 
 fn brushes(e: &RawEntity) -> Vec<&RawBrush> {
@@ -109,12 +109,12 @@ fn bad_patch_size_and_unsupported_keywords_are_skipped() {
 
 #[test]
 fn fatal_errors_carry_line_and_entity() {
-    let err = parse_map(b"{\n\"classname\" \"worldspawn\"\n}\n{\n\"a\" \"b\"\n{\n( 0 0 0 ) ( 0 1 0 ) ( 1 0 0 ) A 0 0 0 1 1\n").unwrap_err();
+    let err = parse_map(b"{\n\"classname\" \"worldspawn\"\n}\n{\n\"a\" \"b\"\n{\n( 0 0 0 ) ( 0 1 0 ) ( 1 0 0 ) A 0 0 0 1 1\n", &ParseLimits::default()).unwrap_err();
     assert_eq!(err.entity, Some(1));
     assert!(err.message.contains("end of file inside entity 1"), "{}", err.message);
-    let err = parse_map(b"{\n\"classname\" \"worldspawn\"\nbogus\n}").unwrap_err();
+    let err = parse_map(b"{\n\"classname\" \"worldspawn\"\nbogus\n}", &ParseLimits::default()).unwrap_err();
     assert_eq!((err.line, err.entity), (3, Some(0)));
-    let err = parse_map(b"{\n\"classname\n}").unwrap_err();
+    let err = parse_map(b"{\n\"classname\n}", &ParseLimits::default()).unwrap_err();
     assert!(err.message.contains("unterminated"));
 }
 

@@ -19,7 +19,7 @@ use crate::geometry::patch_mesh::{Tessellation, tessellate};
 use crate::geometry::{ConvexSolid, DPlane};
 use crate::options::LoadOptions;
 use crate::parse::{Primitive, RawBrush, RawMap, RawPatch};
-use crate::warning::{SkipReason, SourceLocation};
+use crate::warning::{Budget, SkipReason, SourceLocation};
 
 /// A brush or patch that produced no geometry, with why.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -58,7 +58,8 @@ impl Sink {
         let owner = (role != BrushRole::World).then_some(entity);
         match role {
             BrushRole::Mover => {
-                let body = match self.movers.iter_mut().position(|m| m.entity == entity) {
+                // An entity's primitives are contiguous, so its body is the last one.
+                let body = match self.movers.iter().rposition(|m| m.entity == entity) {
                     Some(i) => &mut self.movers[i],
                     None => {
                         self.movers.push(MoverBody { entity, hulls: HullSet::default(), offset: Vec3::ZERO });
@@ -101,12 +102,26 @@ pub(crate) fn build_world(
             None if classnames.get(i).is_some_and(|c| c.to_ascii_lowercase().starts_with("trigger_")) => BrushRole::Trigger,
             None => BrushRole::Owned,
         };
+        // Past the mover budget a new mover's brushes are all skipped.
+        let mover_refused = role == BrushRole::Mover
+            && sink.movers.len() >= options.max_movers
+            && !sink.movers.iter().any(|m| m.entity == entity);
         for (j, prim) in ent.primitives.iter().enumerate() {
             let location = |line| SourceLocation { file: file.to_owned(), line, entity: Some(i), primitive: Some(j) };
             if prim.is_brush() {
                 report.brushes += 1;
             } else {
                 report.patches += 1;
+            }
+            if mover_refused {
+                let line = match prim {
+                    Primitive::Brush(b) => b.line,
+                    Primitive::Patch(p) => p.line,
+                    Primitive::Skipped { line, .. } => *line,
+                };
+                let reason = SkipReason::OverBudget { budget: Budget::Movers, limit: options.max_movers };
+                report.skipped.push(SkippedPrimitive { location: location(line), is_patch: !prim.is_brush(), reason });
+                continue;
             }
             let mut bounds = report.entity_bounds[i];
             let mut add = |sink: &mut Sink, solid: ConvexSolid, contents, tri| {
@@ -130,7 +145,7 @@ pub(crate) fn build_world(
                         report.nonsolid_brushes += 1;
                         continue;
                     }
-                    match brush_solid(b) {
+                    match brush_solid(b, options) {
                         Ok(solid) => {
                             report.hulls += 1;
                             add(&mut sink, solid, contents, false);
@@ -148,10 +163,13 @@ pub(crate) fn build_world(
                         report.nonsolid_patches += 1;
                         continue;
                     }
-                    let triangles = patch_solids(p, tess);
-                    if triangles.is_empty() {
-                        report.skipped.push(SkippedPrimitive { location: location(p.line), is_patch: true, reason: SkipReason::FlatPatch });
-                    }
+                    let triangles = match patch_solids(p, tess, options, report.patch_triangles) {
+                        Ok(t) => t,
+                        Err(reason) => {
+                            report.skipped.push(SkippedPrimitive { location: location(p.line), is_patch: true, reason });
+                            continue;
+                        }
+                    };
                     report.patch_triangles += triangles.len();
                     for t in triangles {
                         add(&mut sink, t, contents, true);
@@ -170,22 +188,56 @@ pub(crate) fn build_world(
     (world, report)
 }
 
-/// The convex solid of one brush.
-fn brush_solid(b: &RawBrush) -> Result<ConvexSolid, SkipReason> {
+/// The convex solid of one brush: at most `max_brush_faces` faces, inside
+/// the world limit.
+fn brush_solid(b: &RawBrush, options: &LoadOptions) -> Result<ConvexSolid, SkipReason> {
+    if b.faces.len() > options.max_brush_faces {
+        return Err(SkipReason::TooManyFaces { faces: b.faces.len(), limit: options.max_brush_faces });
+    }
     let mut planes = Vec::with_capacity(b.faces.len());
     for (k, f) in b.faces.iter().enumerate() {
         if !f.points.iter().all(|p| p.is_finite()) {
             return Err(SkipReason::NonFinite);
         }
-        planes.push(DPlane::from_points(f.points).ok_or(SkipReason::DegenerateFace { face: k })?);
+        let plane = DPlane::from_points(f.points).ok_or_else(|| {
+            // Finite points so large that the plane's normal or distance overflows.
+            let [p0, p1, p2] = f.points;
+            let n = (p0 - p1).cross(p2 - p1);
+            if n.length().is_finite() && n.dot(p1).is_finite() { SkipReason::DegenerateFace { face: k } } else { SkipReason::NonFinite }
+        })?;
+        planes.push(plane);
     }
-    build_brush(&planes)
+    let solid = build_brush(&planes)?;
+    // The corners, not the plane points, say where a brush is: editors may
+    // write plane points far outside a small brush.
+    let extent = solid.mins.abs().max(solid.maxs.abs()).max_element();
+    if !(extent <= options.world_limit) {
+        return Err(SkipReason::OutsideWorld { extent, limit: options.world_limit });
+    }
+    Ok(solid)
 }
 
 /// One zero-thickness solid per non-degenerate triangle of a patch; OBJ
 /// faces are wound so their normal points up (walkable for nav tools).
-fn patch_solids(p: &RawPatch, tess: Tessellation) -> Vec<ConvexSolid> {
+///
+/// Skipped when a control point lies beyond the world limit (the curve
+/// stays inside its control points' hull), when no triangle has area, or
+/// when it would take the map's `used` triangles past the budget.
+fn patch_solids(p: &RawPatch, tess: Tessellation, options: &LoadOptions, used: usize) -> Result<Vec<ConvexSolid>, SkipReason> {
+    let limit = options.world_limit;
+    let extent = p.points.iter().map(|q| q.abs().max_element()).fold(0.0, f64::max);
+    if !(extent <= f64::from(limit)) {
+        return Err(SkipReason::OutsideWorld { extent: extent as f32, limit });
+    }
+    let budget = options.max_patch_triangles;
+    let over = SkipReason::OverBudget { budget: Budget::PatchTriangles, limit: budget };
+    if used >= budget {
+        return Err(over);
+    }
     let mesh = tessellate(p.width, p.height, &p.points, tess);
+    if used + mesh.triangles.len() > budget {
+        return Err(over);
+    }
     let mut out = Vec::with_capacity(mesh.triangles.len());
     for tri in &mesh.triangles {
         let corners: [DVec3; 3] = tri.map(|i| mesh.vertices.get(i as usize).copied().unwrap_or(DVec3::ZERO));
@@ -196,5 +248,8 @@ fn patch_solids(p: &RawPatch, tess: Tessellation) -> Vec<ConvexSolid> {
         let shape = SharedShape::triangle(a, b, c);
         out.push(ConvexSolid { vertices: vec![a, b, c], faces: vec![face], planes, shape, mins, maxs });
     }
-    out
+    if out.is_empty() {
+        return Err(SkipReason::FlatPatch);
+    }
+    Ok(out)
 }

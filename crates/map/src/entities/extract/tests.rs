@@ -10,7 +10,7 @@ fn raw(keys: &[(&str, &str)]) -> RawEntity {
 
 fn one(game: Game, keys: &[(&str, &str)]) -> (Entity, Vec<MapWarning>) {
     let mut w = Vec::new();
-    let (mut e, _) = extract_entities(&[raw(keys)], game, "t.map", &mut w);
+    let mut e = extract_entities(&[raw(keys)], game, "t.map", crate::DEFAULT_WORLD_LIMIT, &mut w).entities;
     (e.remove(0), w)
 }
 
@@ -87,7 +87,7 @@ fn jump_pads_by_game() {
 fn unknown_classes_warn_once_and_stay_generic() {
     let mut w = Vec::new();
     let raws = [raw(&[("classname", "monster_ogre")]), raw(&[("classname", "Monster_Ogre")]), raw(&[("origin", "0 0 0")])];
-    let (ents, classes) = extract_entities(&raws, Game::Quake1, "t.map", &mut w);
+    let Extracted { entities: ents, classes, .. } = extract_entities(&raws, Game::Quake1, "t.map", crate::DEFAULT_WORLD_LIMIT, &mut w);
     assert!(ents.iter().all(|e| e.kind == EntityKind::Unknown));
     assert_eq!(classes, vec![None, None, None]);
     assert_eq!(w.len(), 2, "one unknown-class warning and one missing classname: {w:?}");
@@ -102,8 +102,28 @@ fn hurt_and_world_info() {
     assert_eq!(e.kind, EntityKind::Hurt { damage: 1000.0 });
     let raws = [raw(&[("classname", "worldspawn"), ("message", "The Abandoned Base"), ("gravity", "666"), ("music", "x")])];
     let mut w = Vec::new();
-    let (ents, _) = extract_entities(&raws, Game::Quake3, "t.map", &mut w);
+    let ents = extract_entities(&raws, Game::Quake3, "t.map", crate::DEFAULT_WORLD_LIMIT, &mut w).entities;
     let info = world_info(&raws, &ents, "t.map", &mut w);
     assert_eq!(info.message.as_deref(), Some("The Abandoned Base"));
     assert_eq!(info.gravity, Some(666.0));
+}
+
+#[test]
+fn an_entity_outside_the_world_is_dropped_in_its_slot() {
+    let raws = [
+        raw(&[("classname", "worldspawn"), ("origin", "0 0 1e9")]),
+        raw(&[("classname", "info_player_deathmatch"), ("origin", "1000000 0 24"), ("targetname", "far")]),
+        raw(&[("classname", "info_player_deathmatch"), ("origin", "65536 -65536 24")]),
+    ];
+    let mut w = Vec::new();
+    let out = extract_entities(&raws, Game::Quake3, "t.map", crate::DEFAULT_WORLD_LIMIT, &mut w);
+    assert_eq!(out.dropped, vec![1], "worldspawn's origin means nothing; the limit itself is inside");
+    let far = &out.entities[1];
+    assert_eq!((far.kind.clone(), far.origin, far.targetname.clone()), (EntityKind::Unknown, None, None));
+    assert_eq!(out.classes[1], None);
+    assert!(matches!(out.entities[2].kind, EntityKind::PlayerSpawn(_)));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].location.entity, Some(1));
+    let text = w[0].to_string();
+    assert!(text.contains("info_player_deathmatch") && text.contains("1000000") && text.contains("65536"), "{text}");
 }
