@@ -15,15 +15,21 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::budget::{ExecBudget, Refusal};
 use crate::cvar::CvarDef;
 use crate::cvars::{CvarId, CvarSet, SetMode, SetOutcome, valid_name};
 use crate::error::{ConsoleError, CvarError, ExecError};
+use crate::read_file::read_text_file;
 use crate::tokenize::tokenize;
 
 /// How deep `exec` may nest before it refuses (a chain this long is a mistake).
 pub const MAX_EXEC_DEPTH: usize = 16;
 /// The largest config file `exec` reads; larger is surely not a config.
 pub const MAX_EXEC_BYTES: u64 = 1 << 20;
+/// Output lines kept between two [`Console::drain_output`] calls; the rest
+/// are counted and dropped, so a runaway command cannot fill memory with
+/// text nobody reads (a whole `cvardump` is about a thousand lines).
+pub const MAX_OUTPUT_LINES: usize = 10_000;
 
 /// A command handler: gets the host, the console and the arguments after the name.
 pub type CommandFn<C> = Arc<dyn Fn(&mut C, &mut Console<C>, &[String]) -> Result<(), ConsoleError> + Send + Sync>;
@@ -109,6 +115,8 @@ pub struct Console<C> {
     config_dir: PathBuf,
     exec_stack: Vec<PathBuf>,
     allow_pending: bool,
+    budget: ExecBudget,
+    dropped_output: usize,
 }
 
 impl<C: 'static> Default for Console<C> {
@@ -129,6 +137,8 @@ impl<C: 'static> Console<C> {
             config_dir: PathBuf::from("."),
             exec_stack: Vec::new(),
             allow_pending: true,
+            budget: ExecBudget::default(),
+            dropped_output: 0,
         };
         crate::builtins::register(&mut console);
         console
@@ -195,28 +205,60 @@ impl<C> Console<C> {
         &self.config_dir
     }
 
-    /// Appends a line to the output buffer.
+    /// Appends a line to the output buffer (dropped, and counted, once
+    /// [`MAX_OUTPUT_LINES`] are waiting).
     pub fn print(&mut self, line: impl Into<String>) {
-        self.output.push(line.into());
+        if self.output.len() < MAX_OUTPUT_LINES {
+            self.output.push(line.into());
+        } else {
+            self.dropped_output += 1;
+        }
     }
 
-    /// Takes everything printed since the last call.
+    /// Takes everything printed since the last call, with a last line
+    /// saying how many were dropped if any were.
     pub fn drain_output(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.output)
+        let mut out = std::mem::take(&mut self.output);
+        if self.dropped_output > 0 {
+            out.push(format!(
+                "({} more lines of output dropped; at most {MAX_OUTPUT_LINES} are kept between prints)",
+                std::mem::take(&mut self.dropped_output)
+            ));
+        }
+        out
     }
 
     /// Executes console text (one or many statements). Each failing statement
     /// prints `origin:line: message`, is returned as a diagnostic, and does not
-    /// stop the statements after it.
+    /// stop the statements after it; only a spent budget (see
+    /// [`MAX_EXEC_STATEMENTS`](crate::MAX_EXEC_STATEMENTS)) does, reported once.
     pub fn execute(&mut self, host: &mut C, text: &str, origin: &str) -> Vec<Diagnostic> {
+        self.budget.enter();
+        let diagnostics = self.execute_budgeted(host, text, origin);
+        self.budget.leave();
+        diagnostics
+    }
+
+    fn execute_budgeted(&mut self, host: &mut C, text: &str, origin: &str) -> Vec<Diagnostic> {
         let mut diagnostics = Vec::new();
         for statement in tokenize(text) {
             let (line, result) = match statement {
-                Ok(s) => (s.line, self.dispatch(host, s.name(), s.args(), origin, s.line)),
+                Ok(s) => match self.budget.take_statement() {
+                    Ok(()) => (s.line, self.dispatch(host, s.name(), s.args(), origin, s.line)),
+                    Err(Refusal::Exceeded(e)) => (s.line, Err(ConsoleError::Exec(e))),
+                    Err(Refusal::Spent) => break,
+                },
                 Err(e) => (line_of(&e), Err(ConsoleError::Tokenize(e))),
             };
             if let Err(error) = result {
+                let spent = matches!(error, ConsoleError::Exec(ExecError::BudgetExceeded { .. }));
                 let d = Diagnostic { origin: origin.to_owned(), line, error };
+                if spent {
+                    // Past the output cap too: this is the line that explains the rest.
+                    self.output.push(format!("error: {d}"));
+                    diagnostics.push(d);
+                    break;
+                }
                 self.print(format!("error: {d}"));
                 diagnostics.push(d);
             }
@@ -263,6 +305,13 @@ impl<C> Console<C> {
     /// Executes a config file. Relative paths are looked up in the config
     /// directory; `.cfg` is added when the name has no extension.
     pub fn exec_file(&mut self, host: &mut C, path: &str) -> Result<Vec<Diagnostic>, ExecError> {
+        self.budget.enter();
+        let result = self.exec_file_budgeted(host, path);
+        self.budget.leave();
+        result
+    }
+
+    fn exec_file_budgeted(&mut self, host: &mut C, path: &str) -> Result<Vec<Diagnostic>, ExecError> {
         let resolved = self.resolve_cfg(path);
         if self.exec_stack.len() >= MAX_EXEC_DEPTH {
             return Err(ExecError::TooDeep { path: resolved, limit: MAX_EXEC_DEPTH });
@@ -280,7 +329,13 @@ impl<C> Console<C> {
                 .join(" -> ");
             return Err(ExecError::Recursion { path: resolved, chain });
         }
-        let text = read_config(&canonical).map_err(|reason| ExecError::Unreadable { path: resolved.clone(), reason })?;
+        let text = read_text_file(&canonical, MAX_EXEC_BYTES)
+            .map_err(|e| ExecError::Unreadable { path: resolved.clone(), problem: e.problem })?;
+        match self.budget.take_file(text.len() as u64) {
+            Ok(()) => {}
+            Err(Refusal::Exceeded(e)) => return Err(e),
+            Err(Refusal::Spent) => return Ok(Vec::new()),
+        }
         let origin = resolved.display().to_string();
         self.exec_stack.push(canonical);
         let diagnostics = self.execute(host, &text, &origin);
@@ -332,16 +387,4 @@ fn line_of(e: &crate::error::TokenizeError) -> usize {
     match e {
         crate::error::TokenizeError::UnbalancedQuote { line, .. } => *line,
     }
-}
-
-fn read_config(path: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if !meta.is_file() {
-        return Err("not a file".to_owned());
-    }
-    if meta.len() > MAX_EXEC_BYTES {
-        return Err(format!("larger than {MAX_EXEC_BYTES} bytes"));
-    }
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    String::from_utf8(bytes).map_err(|e| format!("not UTF-8 text ({e})"))
 }

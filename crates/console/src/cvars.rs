@@ -59,6 +59,7 @@ pub struct CvarSet {
     cheats_allowed: bool,
     warnings: Vec<String>,
     generation: u64,
+    archive_generation: u64,
 }
 
 fn key(name: &str) -> String {
@@ -102,7 +103,11 @@ impl CvarSet {
         self.by_name.insert(k.clone(), index);
         self.generation += 1;
         let id = CvarId(index);
-        if let Some(p) = self.pending.remove(&k) {
+        let pending = self.pending.remove(&k);
+        if pending.as_ref().is_some_and(|p| p.archive) || self.cvars[index].is_archived() {
+            self.archive_generation += 1;
+        }
+        if let Some(p) = pending {
             let cvar = &mut self.cvars[index];
             match cvar.def.parse(&p.value) {
                 Ok(v) => {
@@ -176,6 +181,9 @@ impl CvarSet {
                 return Err(CvarError::BadCharacters { name: name.to_owned() });
             }
             let archive = mode.archive || self.pending.get(&key(name)).is_some_and(|p| p.archive);
+            if archive {
+                self.archive_generation += 1;
+            }
             self.pending
                 .insert(key(name), PendingValue { value: text.to_owned(), archive, origin: origin.to_owned() });
             return Ok(SetOutcome::Pending);
@@ -190,7 +198,12 @@ impl CvarSet {
             return Err(CvarError::Cheat { name: cvar.def.name.clone() });
         }
         let value = cvar.def.parse(text)?;
+        let newly_archived = mode.archive && !cvar.is_archived();
         cvar.archive_requested |= mode.archive;
+        if newly_archived {
+            self.archive_generation += 1;
+        }
+        let cvar = &mut self.cvars[id.0];
         if flags.contains(CvarFlags::LATCHED) {
             if value == cvar.value {
                 cvar.latched = None;
@@ -200,13 +213,16 @@ impl CvarSet {
             return Ok(SetOutcome::Latched);
         }
         let outcome = Self::store(cvar, value);
-        self.bump(&outcome);
+        self.bump(id, &outcome);
         Ok(outcome)
     }
 
-    fn bump(&mut self, outcome: &SetOutcome) {
+    fn bump(&mut self, id: CvarId, outcome: &SetOutcome) {
         if *outcome == SetOutcome::Changed {
             self.generation += 1;
+            if self.cvars[id.0].is_archived() {
+                self.archive_generation += 1;
+            }
         }
     }
 
@@ -217,7 +233,7 @@ impl CvarSet {
         let value = cvar.def.parse(text)?;
         cvar.latched = None;
         let outcome = Self::store(cvar, value);
-        self.bump(&outcome);
+        self.bump(id, &outcome);
         Ok(outcome)
     }
 
@@ -235,6 +251,15 @@ impl CvarSet {
     /// whether settings derived from cvars need re-reading.
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// A counter that changes whenever the archive file's text may have
+    /// changed: an archived cvar's value, a cvar newly archived by `seta`,
+    /// an archived pending value, or a registration that moves one. Reading
+    /// it is free, so a host can check it every tick and write the archive
+    /// only after it moved (see [`archive_text`](crate::archive_text)).
+    pub fn archive_generation(&self) -> u64 {
+        self.archive_generation
     }
 
     /// Puts a cvar back to its default (same rules as [`CvarSet::set`]).
@@ -255,6 +280,9 @@ impl CvarSet {
                 && Self::store(cvar, v) == SetOutcome::Changed
             {
                 changed.push(cvar.def.name.clone());
+                if cvar.is_archived() {
+                    self.archive_generation += 1;
+                }
             }
         }
         self.generation += changed.len() as u64;
@@ -369,6 +397,26 @@ mod tests {
         assert_eq!(s.generation(), g);
         set(&mut s, "a", "2").expect("set");
         assert!(s.generation() > g);
+    }
+
+    #[test]
+    fn archive_generation_moves_on_archived_changes_only() {
+        let mut s = CvarSet::new();
+        s.register(CvarDef::int("plain", 1, 0, 10, "")).expect("r");
+        s.register(CvarDef::int("kept", 1, 0, 10, "").flags(CvarFlags::ARCHIVE)).expect("r");
+        let g = s.archive_generation();
+        set(&mut s, "plain", "2").expect("set");
+        assert_eq!(s.archive_generation(), g, "a plain cvar is not in the archive");
+        set(&mut s, "kept", "3").expect("set");
+        let g2 = s.archive_generation();
+        assert!(g2 > g);
+        set(&mut s, "kept", "3").expect("same");
+        assert_eq!(s.archive_generation(), g2, "an unchanged value changes nothing");
+        s.set("plain", "2", SetMode { allow_pending: false, archive: true }, "seta").expect("seta");
+        let g3 = s.archive_generation();
+        assert!(g3 > g2, "seta of the same value still adds the cvar to the archive");
+        s.set("later", "x", SetMode { allow_pending: true, archive: true }, "seta").expect("pending");
+        assert!(s.archive_generation() > g3);
     }
 
     #[test]

@@ -105,13 +105,14 @@ pub enum ExecError {
         /// The path looked for.
         path: PathBuf,
     },
-    /// The file exists but could not be read (or is not UTF-8 text).
-    #[error("exec: couldn't read '{}': {reason}", path.display())]
+    /// The file exists but could not be read: not a regular file, too
+    /// large, not UTF-8 text, or an I/O error.
+    #[error("exec: couldn't read '{}': {problem}", path.display())]
     Unreadable {
         /// The path.
         path: PathBuf,
-        /// The I/O or decoding error.
-        reason: String,
+        /// What is wrong with it.
+        problem: crate::read_file::ReadProblem,
     },
     /// Nested `exec` went deeper than the limit.
     #[error("exec: nesting deeper than {limit} files, not executing '{}'", path.display())]
@@ -128,6 +129,15 @@ pub enum ExecError {
         path: PathBuf,
         /// The chain of files, outermost first.
         chain: String,
+    },
+    /// One top-level command executed more than its budget allows (see
+    /// [`MAX_EXEC_STATEMENTS`](crate::MAX_EXEC_STATEMENTS) and the others).
+    #[error("exec: more than {limit} {what} in one top-level command; the rest of it is skipped")]
+    BudgetExceeded {
+        /// What ran out: "files", "statements" or "bytes of config text".
+        what: &'static str,
+        /// The limit.
+        limit: u64,
     },
 }
 

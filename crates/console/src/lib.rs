@@ -16,16 +16,20 @@
 //! ```
 
 mod archive;
+mod budget;
 mod builtins;
 mod console;
 mod cvar;
 mod cvars;
 mod error;
+mod read_file;
 mod tokenize;
 
-pub use archive::{archive_text, write_archive, write_atomic};
-pub use console::{CommandDef, CommandFn, CompleteFn, Console, Diagnostic, MAX_EXEC_BYTES, MAX_EXEC_DEPTH};
+pub use archive::{archive_text, remove_stale_temp_files, write_archive, write_atomic};
+pub use budget::{MAX_EXEC_FILES, MAX_EXEC_STATEMENTS, MAX_EXEC_TOTAL_BYTES};
+pub use console::{CommandDef, CommandFn, CompleteFn, Console, Diagnostic, MAX_EXEC_BYTES, MAX_EXEC_DEPTH, MAX_OUTPUT_LINES};
 pub use cvar::{Cvar, CvarDef, CvarFlags, CvarKind, CvarValue};
 pub use cvars::{CvarId, CvarSet, PendingValue, SetMode, SetOutcome};
 pub use error::{ArchiveError, ConsoleError, CvarError, ExecError, TokenizeError};
+pub use read_file::{ReadFileError, ReadProblem, read_text_file};
 pub use tokenize::{Statement, quote, tokenize};
