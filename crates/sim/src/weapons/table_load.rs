@@ -25,6 +25,10 @@ use serde::Deserialize;
 use super::table::{WeaponDef, WeaponKind, WeaponTable};
 use crate::components::MAX_WEAPONS;
 
+/// The largest weapon table file read (the shipped one is a few kB); a
+/// larger file, or one that is not a regular file, is refused unread.
+pub(crate) const MAX_WEAPON_TABLE_BYTES: u64 = 1 << 20;
+
 /// A weapon table file that could not be used.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{file}{}: {}{}{message}", line.map(|l| format!(":{l}")).unwrap_or_default(),
@@ -55,12 +59,12 @@ impl WeaponTable {
     pub fn load(path: impl AsRef<Path>) -> Result<Self, WeaponTableError> {
         let path = path.as_ref();
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| WeaponTableError {
+        let text = quarry_console::read_text_file(path, MAX_WEAPON_TABLE_BYTES).map_err(|e| WeaponTableError {
             file: file.clone(),
             line: None,
             weapon: None,
             field: None,
-            message: format!("can't read: {e}"),
+            message: format!("can't read: {}", e.problem),
         })?;
         Self::from_toml(&text, &file)
     }
@@ -302,5 +306,17 @@ mod tests {
     fn missing_file_names_it() {
         let e = WeaponTable::load("/nonexistent/weapons.toml").expect_err("missing");
         assert!(e.to_string().starts_with("/nonexistent/weapons.toml: can't read"), "{e}");
+    }
+
+    #[test]
+    fn special_files_are_refused_unread() {
+        let dir = std::env::temp_dir();
+        let e = WeaponTable::load(&dir).expect_err("a directory");
+        assert!(e.message.contains("a directory; only regular files are read"), "{e}");
+        #[cfg(unix)]
+        {
+            let e = WeaponTable::load("/dev/zero").expect_err("a device");
+            assert!(e.message.contains("a character device"), "{e}");
+        }
     }
 }
