@@ -24,10 +24,12 @@ use std::time::Duration;
 use crate::fragment::FragmentError;
 
 mod client;
+pub mod limits;
 mod meter;
 mod server;
 
 pub use client::{ClientConn, ClientConnEvent};
+pub use limits::{LimitedCounts, MessageLimit, MessageLimits};
 pub use server::{ServerConn, ServerConnEvent, SnapshotOutcome};
 
 /// Something a connection wants done by its owner, in order.
@@ -64,6 +66,8 @@ pub struct ConnConfig {
     pub garbage_per_second: u32,
     /// Server: how long a new connection may take to send its Hello.
     pub hello_timeout: Duration,
+    /// Server: rate limits on each kind of client message and on datagrams.
+    pub limits: MessageLimits,
     /// Client: commands repeated in each datagram.
     pub cmd_redundancy: usize,
     /// Client: after a snapshot arrives, how long to wait for a command
@@ -81,6 +85,7 @@ impl Default for ConnConfig {
             rate_range: (1_000, 90_000),
             garbage_per_second: 10,
             hello_timeout: Duration::from_secs(5),
+            limits: MessageLimits::default(),
             cmd_redundancy: crate::usercmd::DEFAULT_CMD_REDUNDANCY,
             ack_delay: Duration::from_millis(50),
             welcome_timeout: Duration::from_secs(10),
@@ -126,6 +131,11 @@ pub struct ConnStats {
     pub rate: u32,
     /// The datagram size limit in force.
     pub max_datagram: usize,
+    /// Server: control-stream bytes waiting for the peer to read them
+    /// (filled in by the transport).
+    pub reliable_backlog: usize,
+    /// Server: reliable messages and datagrams dropped by the rate limits, by kind.
+    pub limited: LimitedCounts,
 }
 
 /// A verb was used in a state where it means nothing.

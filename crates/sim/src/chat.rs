@@ -50,10 +50,11 @@ pub enum ChatScope {
     Team(crate::slots::Team),
 }
 
-/// Cleans a chat line: control characters removed, cut to [`MAX_CHAT_CHARS`].
+/// Cleans a chat line: control and Unicode format characters (see
+/// [`crate::text`]) removed, cut to [`MAX_CHAT_CHARS`].
 /// Returns `None` for a line with nothing left, and whether it was cut.
 pub fn clean_chat(text: &str) -> Option<(String, bool)> {
-    let cleaned: String = text.chars().filter(|c| !c.is_control()).collect();
+    let cleaned: String = text.chars().filter(|&c| !crate::text::is_hidden_char(c)).collect();
     let trimmed = cleaned.trim();
     if trimmed.is_empty() {
         return None;
@@ -85,6 +86,8 @@ mod tests {
     fn clean_cuts_and_strips() {
         assert_eq!(clean_chat("  \u{1b}hi "), Some(("hi".into(), false)));
         assert_eq!(clean_chat(" \n "), None);
+        assert_eq!(clean_chat("gg \u{202E}ez\u{200B}"), Some(("gg ez".into(), false)));
+        assert_eq!(clean_chat("\u{2066}\u{2069}"), None);
         let (long, cut) = clean_chat(&"a".repeat(500)).expect("line");
         assert!(cut);
         assert_eq!(long.len(), MAX_CHAT_CHARS);

@@ -33,6 +33,7 @@ pub mod schedule;
 pub mod settings;
 pub mod slots;
 pub mod spawn;
+pub mod text;
 pub mod triggers;
 pub mod usercmd;
 pub mod view;

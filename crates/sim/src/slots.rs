@@ -281,8 +281,9 @@ impl Slots {
     }
 }
 
-/// Cleans a player name: colour escapes (`^` and the next character) and
-/// control characters removed, whitespace collapsed, cut to
+/// Cleans a player name: colour escapes (`^` and the next character),
+/// control and Unicode format characters (bidirectional overrides,
+/// zero-width characters: see [`crate::text`]) removed, whitespace collapsed, cut to
 /// [`MAX_NAME_CHARS`]; an empty result becomes `Player`.
 pub fn sanitize_name(raw: &str) -> String {
     let mut out = String::new();
@@ -293,7 +294,7 @@ pub fn sanitize_name(raw: &str) -> String {
                 chars.next();
             }
             '"' | ';' => {}
-            c if c.is_control() => {}
+            c if crate::text::is_hidden_char(c) => {}
             c if c.is_whitespace() => {
                 if !out.is_empty() && !out.ends_with(' ') {
                     out.push(' ');
@@ -322,6 +323,11 @@ mod tests {
         assert_eq!(sanitize_name("^^^"), "Player");
         assert_eq!(sanitize_name("say \"hi\"; quit"), "say hi quit");
         assert_eq!(sanitize_name(&"x".repeat(100)).chars().count(), MAX_NAME_CHARS);
+        // A right-to-left override would show "evil\u{202E}nimda" as "eviladmin".
+        assert_eq!(sanitize_name("evil\u{202E}nimda"), "evilnimda");
+        assert_eq!(sanitize_name("ad\u{200B}min\u{FEFF}"), "admin");
+        assert_eq!(sanitize_name("\u{200B}\u{200C}\u{200D}"), "Player");
+        assert_eq!(sanitize_name("Zoë 漢字"), "Zoë 漢字");
     }
 
     #[test]

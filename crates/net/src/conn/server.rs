@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use tracing::debug;
 
+use super::limits::{Kind, Limiter};
 use super::meter::{PerSecond, RateBudget, Traffic};
 use super::{ConnConfig, ConnError, ConnStats, DATAGRAM_OVERHEAD, SnapshotError, Transmit};
 use crate::codec::{FrameBuffer, Reader, Writer, encode_frame};
@@ -78,6 +79,7 @@ pub struct ServerConn {
     seq: u16,
     traffic: Traffic,
     garbage: PerSecond,
+    limiter: Limiter,
     rate_limited: u64,
     full: u64,
     malformed: u64,
@@ -103,6 +105,7 @@ impl ServerConn {
             seq: 0,
             traffic: Traffic::new(now),
             garbage: PerSecond::default(),
+            limiter: Limiter::new(&config.limits, now),
             rate_limited: 0,
             full: 0,
             malformed: 0,
@@ -131,7 +134,7 @@ impl ServerConn {
         self.frames.push(data);
         while !self.is_closed() {
             match self.frames.next_frame() {
-                Ok(Some(payload)) => self.handle_frame(&payload),
+                Ok(Some(payload)) => self.handle_frame(now, &payload),
                 Ok(None) => break,
                 Err(e) => {
                     self.malformed += 1;
@@ -141,7 +144,7 @@ impl ServerConn {
         }
     }
 
-    fn handle_frame(&mut self, payload: &[u8]) {
+    fn handle_frame(&mut self, now: Instant, payload: &[u8]) {
         if let Phase::AwaitingHello { .. } = self.phase
             && let Some(version) = ClientFrame::peek_hello_version(payload)
             && version != PROTOCOL_VERSION
@@ -169,7 +172,11 @@ impl ServerConn {
                 self.close(DisconnectReason::Misbehaving("message before hello".into()), true);
             }
             (_, ClientFrame::Message(ClientMessage::Quit)) => self.close(DisconnectReason::Quit, false),
-            (Phase::Active, ClientFrame::Message(m)) => self.events.push_back(ServerConnEvent::Message(m)),
+            (Phase::Active, ClientFrame::Message(m)) => {
+                if self.allowed(Kind::of(&m), now) {
+                    self.events.push_back(ServerConnEvent::Message(m));
+                }
+            }
             (_, ClientFrame::Message(m)) => debug!(?m, "message before welcome ignored"),
         }
     }
@@ -181,6 +188,9 @@ impl ServerConn {
             return;
         }
         self.traffic.bytes_in.add(data.len() as u64);
+        if !self.allowed(Some(Kind::Datagram), now) {
+            return;
+        }
         let mut r = Reader::new(data);
         let packet = match read_header(&mut r) {
             Ok((DatagramKind::Commands, seq)) => {
@@ -208,6 +218,20 @@ impl ServerConn {
         if !cmds.is_empty() {
             self.events.push_back(ServerConnEvent::UserCmds(cmds));
         }
+    }
+
+    /// Whether a message of `kind` is within its rate limit (`None`: never
+    /// limited). A client whose drops this second reach the flood limit is
+    /// disconnected.
+    fn allowed(&mut self, kind: Option<Kind>, now: Instant) -> bool {
+        let Some(kind) = kind else { return true };
+        if self.limiter.allow(kind, now) {
+            return true;
+        }
+        if let Some(n) = self.limiter.flooding() {
+            self.close(DisconnectReason::Misbehaving(format!("flooding: {n} messages over the rate limits in one second")), true);
+        }
+        false
     }
 
     fn garbage(&mut self, e: &crate::codec::DecodeError) {
@@ -378,6 +402,7 @@ impl ServerConn {
     fn roll_windows(&mut self, now: Instant) {
         if self.traffic.roll_if_due(now) {
             self.garbage.roll();
+            self.limiter.roll();
         }
     }
 
@@ -410,6 +435,7 @@ impl ServerConn {
             snapshot_tick: self.acked,
             rate: self.budget.rate(),
             max_datagram: self.max_datagram,
+            limited: self.limiter.dropped(),
             ..self.traffic.stats()
         }
     }

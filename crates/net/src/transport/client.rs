@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
-use super::io::{EVENT_QUEUE, IoEvent, PathInfo, Side, drive, reason_of};
-use super::{ConnId, TransportError, TransportSettings, quinn_transport, runtime};
+use super::io::{Inbound, Link, PathInfo, Side, reason_of};
+use super::{TransportError, TransportSettings, quinn_transport, runtime};
 use crate::cert::{CERT_NAMES, QuarryVerifier, ServerVerification, provider};
 use crate::conn::{ClientConn, ClientConnEvent, ConnStats, Transmit};
 use crate::handshake::{ALPN, Hello, Welcome};
@@ -43,12 +43,24 @@ pub enum ClientEvent {
     Disconnected(DisconnectReason),
 }
 
+/// How the connect attempt ended.
+enum Connected {
+    Up(Link),
+    Failed(DisconnectReason),
+}
+
+/// A client's reliable backlog is its own affair; this only bounds memory
+/// if the server stops reading.
+const CLIENT_BACKLOG: usize = 4 * 1024 * 1024;
+
 /// A connection to a server, polled from the caller's thread.
 pub struct ClientTransport {
     runtime: Option<tokio::runtime::Runtime>,
     endpoint: quinn::Endpoint,
-    events: mpsc::Receiver<IoEvent>,
-    tx: mpsc::UnboundedSender<Transmit>,
+    connecting: Option<mpsc::Receiver<Connected>>,
+    link: Option<Link>,
+    /// Transmits made before QUIC was up (the Hello).
+    pending: Vec<Transmit>,
     conn: ClientConn,
     path: PathInfo,
     io_closed: bool,
@@ -78,28 +90,21 @@ impl ClientTransport {
             let connecting = endpoint.connect_with(client_config, server, CERT_NAMES[0])?;
             (endpoint, connecting)
         };
-        let (events_tx, events) = mpsc::channel(EVENT_QUEUE);
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (connected_tx, connected) = mpsc::channel(1);
         let loss = settings.loss;
         rt.spawn(async move {
-            let id = ConnId(0);
-            match connecting.await {
-                Ok(conn) => {
-                    let opened = IoEvent::Opened { id, addr: conn.remote_address(), tx: mpsc::unbounded_channel().0, path: PathInfo::of(&conn) };
-                    if events_tx.send(opened).await.is_ok() {
-                        drive(conn, id, Side::Client, events_tx, rx, loss).await;
-                    }
-                }
-                Err(e) => {
-                    let _ = events_tx.send(IoEvent::Closed { id, reason: reason_of(&e) }).await;
-                }
-            }
+            let outcome = match connecting.await {
+                Ok(conn) => Connected::Up(Link::open(conn, Side::Client, loss, CLIENT_BACKLOG, ())),
+                Err(e) => Connected::Failed(reason_of(&e)),
+            };
+            let _ = connected_tx.send(outcome).await;
         });
         let mut c = Self {
             runtime: Some(rt),
             endpoint,
-            events,
-            tx,
+            connecting: Some(connected),
+            link: None,
+            pending: Vec::new(),
             conn: ClientConn::new(&settings.conn, hello, Instant::now()),
             path: PathInfo::default(),
             io_closed: false,
@@ -110,19 +115,58 @@ impl ClientTransport {
 
     fn flush(&mut self) {
         while let Some(t) = self.conn.poll_transmit() {
-            if self.tx.send(t).is_err() {
-                while self.conn.poll_transmit().is_some() {}
-                return;
+            match self.link.as_mut() {
+                Some(link) => {
+                    if link.send(t).is_err() {
+                        // The server has not read 4 MiB: it is gone in all but name.
+                        link.abort(0, b"");
+                        while self.conn.poll_transmit().is_some() {}
+                        return;
+                    }
+                }
+                None if self.io_closed => {}
+                None => self.pending.push(t),
             }
         }
     }
 
-    fn absorb(&mut self, ev: IoEvent, now: Instant) {
+    /// Picks up the connection once QUIC is up (or the attempt failed).
+    fn check_connected(&mut self) {
+        let Some(rx) = self.connecting.as_mut() else { return };
+        match rx.try_recv() {
+            Ok(c) => self.on_connected(c),
+            Err(mpsc::error::TryRecvError::Empty) => {}
+            Err(mpsc::error::TryRecvError::Disconnected) => {
+                self.connecting = None;
+                self.io_closed = true;
+                self.conn.handle_closed(DisconnectReason::ConnectionLost("network runtime gone".into()));
+            }
+        }
+    }
+
+    fn on_connected(&mut self, outcome: Connected) {
+        self.connecting = None;
+        match outcome {
+            Connected::Up(mut link) => {
+                self.path = link.path();
+                for t in self.pending.drain(..) {
+                    let _ = link.send(t);
+                }
+                self.link = Some(link);
+            }
+            Connected::Failed(reason) => {
+                self.io_closed = true;
+                self.pending.clear();
+                self.conn.handle_closed(reason);
+            }
+        }
+    }
+
+    fn absorb(&mut self, ev: Inbound, now: Instant) {
         match ev {
-            IoEvent::Opened { path, .. } | IoEvent::Path { path, .. } => self.path = path,
-            IoEvent::Stream { data, .. } => self.conn.handle_stream_data(now, &data),
-            IoEvent::Datagram { data, .. } => self.conn.handle_datagram(now, &data),
-            IoEvent::Closed { reason, .. } => {
+            Inbound::Path(path) => self.path = path,
+            Inbound::Stream(data) => self.conn.handle_stream_data(now, &data),
+            Inbound::Closed(reason) => {
                 self.io_closed = true;
                 self.conn.handle_closed(reason);
             }
@@ -133,8 +177,23 @@ impl ClientTransport {
     /// and returns what happened. Never blocks.
     pub fn poll_events(&mut self) -> Vec<ClientEvent> {
         let now = Instant::now();
-        while let Ok(ev) = self.events.try_recv() {
-            self.absorb(ev, now);
+        self.check_connected();
+        if let Some(link) = self.link.as_mut() {
+            let mut inbound = Vec::new();
+            while let Ok(ev) = link.inbound.try_recv() {
+                inbound.push(ev);
+            }
+            let mut datagrams = Vec::new();
+            while let Ok(d) = link.datagrams.try_recv() {
+                datagrams.push(d);
+            }
+            // Datagrams first: a Closed at the end of the stream side is the last word.
+            for d in datagrams {
+                self.conn.handle_datagram(now, &d);
+            }
+            for ev in inbound {
+                self.absorb(ev, now);
+            }
         }
         self.finish_poll(now)
     }
@@ -148,9 +207,28 @@ impl ClientTransport {
         }
         let deadline = self.conn.poll_timeout().map_or(timeout, |t| t.saturating_duration_since(Instant::now()).min(timeout));
         if let Some(rt) = &self.runtime {
-            let events = &mut self.events;
-            if let Ok(Some(ev)) = rt.block_on(async { tokio::time::timeout(deadline, events.recv()).await }) {
-                self.absorb(ev, Instant::now());
+            let (link, connecting) = (&mut self.link, &mut self.connecting);
+            let got = rt.block_on(async {
+                tokio::time::timeout(deadline, async {
+                    match (link.as_mut(), connecting.as_mut()) {
+                        (Some(l), _) => tokio::select! {
+                            Some(ev) = l.inbound.recv() => Got::Inbound(ev),
+                            Some(d) = l.datagrams.recv() => Got::Datagram(d),
+                            else => Got::Nothing,
+                        },
+                        (None, Some(c)) => c.recv().await.map_or(Got::Nothing, Got::Connected),
+                        (None, None) => Got::Nothing,
+                    }
+                })
+                .await
+                .unwrap_or(Got::Nothing)
+            });
+            let now = Instant::now();
+            match got {
+                Got::Inbound(ev) => self.absorb(ev, now),
+                Got::Datagram(d) => self.conn.handle_datagram(now, &d),
+                Got::Connected(c) => self.on_connected(c),
+                Got::Nothing => {}
             }
         }
         self.poll_events()
@@ -222,17 +300,26 @@ impl ClientTransport {
     }
 }
 
+/// What [`ClientTransport::wait_events`] woke up for.
+enum Got {
+    Inbound(Inbound),
+    Datagram(bytes::Bytes),
+    Connected(Connected),
+    Nothing,
+}
+
 impl Drop for ClientTransport {
     fn drop(&mut self) {
         let Some(rt) = self.runtime.take() else { return };
         if !self.io_closed {
             self.disconnect();
-            let events = &mut self.events;
+            let link = &mut self.link;
             let endpoint = self.endpoint.clone();
             rt.block_on(async {
                 let _ = tokio::time::timeout(Duration::from_millis(500), async {
-                    while let Some(ev) = events.recv().await {
-                        if matches!(ev, IoEvent::Closed { .. }) {
+                    let Some(link) = link.as_mut() else { return };
+                    while let Some(ev) = link.inbound.recv().await {
+                        if matches!(ev, Inbound::Closed(_)) {
                             break;
                         }
                     }

@@ -20,15 +20,18 @@ use std::time::Duration;
 use crate::cert::CertError;
 use crate::conn::{ConnConfig, ConnError, SnapshotError};
 
+mod admission;
 mod client;
 mod io;
 mod loss;
 mod server;
+mod socket;
 
 pub use client::{ClientConfig, ClientEvent, ClientTransport};
 pub use loss::LossHook;
 #[cfg(test)]
 pub(crate) use loss::SplitMix64;
+pub use admission::AdmissionStats;
 pub use server::{ServerConfig, ServerEvent, ServerTransport};
 
 /// A connection's id on a server: assigned in accept order, never reused.
@@ -59,6 +62,21 @@ pub struct TransportSettings {
     pub loss: Option<LossHook>,
     /// tokio worker threads for this endpoint.
     pub worker_threads: usize,
+    /// QUIC flow-control window of the control stream, in bytes: how much a
+    /// peer may send before we read it (at least one largest frame).
+    pub stream_window: u32,
+    /// Bytes of control-stream data quinn keeps unacknowledged for sending.
+    pub send_window: u64,
+    /// Server: control-stream bytes that may wait for a peer that is not
+    /// reading before it is disconnected.
+    pub reliable_backlog: usize,
+    /// Server: open connections (handshaking or playing) at most; more are refused.
+    pub max_connections: usize,
+    /// Server: open connections from one IP address at most (0 = no limit).
+    pub max_connections_per_ip: usize,
+    /// Server: make every new connection prove its address with a QUIC Retry
+    /// first, so a spoofed Initial draws back no more than it sent.
+    pub validate_addresses: bool,
 }
 
 impl Default for TransportSettings {
@@ -72,6 +90,12 @@ impl Default for TransportSettings {
             conn: ConnConfig::default(),
             loss: None,
             worker_threads: 1,
+            stream_window: 128 * 1024,
+            send_window: 256 * 1024,
+            reliable_backlog: 256 * 1024,
+            max_connections: 256,
+            max_connections_per_ip: 8,
+            validate_addresses: true,
         }
     }
 }
@@ -124,6 +148,10 @@ fn quinn_transport(s: &TransportSettings, peer_bidi: u32) -> Result<Arc<quinn::T
     t.datagram_send_buffer_size(s.datagram_send_buffer);
     t.max_concurrent_bidi_streams(peer_bidi.into());
     t.max_concurrent_uni_streams(0u32.into());
+    let window = s.stream_window.max(crate::codec::MAX_FRAME_LEN as u32 + 16);
+    t.stream_receive_window(window.into());
+    t.receive_window(window.into());
+    t.send_window(s.send_window);
     Ok(Arc::new(t))
 }
 

@@ -8,10 +8,11 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tracing::{debug, info, warn};
 
-use super::io::{EVENT_QUEUE, IoEvent, PathInfo, Side, drive};
+use super::admission::{Admission, AdmissionStats, Refusal};
+use super::io::{Inbound, Link, PathInfo, Side};
 use super::{ConnId, TransportError, TransportSettings, quinn_transport, runtime};
 use crate::cert::{Fingerprint, Identity, provider};
-use crate::conn::{ConnStats, ServerConn, ServerConnEvent, SnapshotOutcome, Transmit};
+use crate::conn::{ConnStats, ServerConn, ServerConnEvent, SnapshotOutcome};
 use crate::handshake::{ALPN, Hello, RejectReason, Welcome};
 use crate::reliable::{ClientMessage, DisconnectReason, ServerMessage};
 use crate::snapshot::Snapshot;
@@ -83,18 +84,38 @@ pub enum ServerEvent {
 
 struct Peer {
     conn: ServerConn,
-    tx: mpsc::UnboundedSender<Transmit>,
+    link: Link,
     addr: SocketAddr,
     path: PathInfo,
     announced: bool,
 }
+
+/// A connection the accept task let in, on its way to the owner.
+struct Accepted {
+    id: ConnId,
+    addr: SocketAddr,
+    link: Link,
+}
+
+/// New connections queued for the owner (the accept task waits beyond this).
+const ACCEPT_QUEUE: usize = 64;
+
+/// Control-stream chunks taken from one connection per poll: together with
+/// the per-connection queues this is what keeps one busy peer from taking
+/// another's turn.
+const STREAM_CHUNKS_PER_POLL: usize = 4;
+
+/// Datagrams taken from one connection per poll (a client sends about one
+/// per tick; the rest wait, and past the queue they are dropped).
+const DATAGRAMS_PER_POLL: usize = 32;
 
 /// The server endpoint: quinn on background threads, the protocol state on
 /// the caller's thread. Call [`ServerTransport::poll_events`] every tick.
 pub struct ServerTransport {
     runtime: Option<tokio::runtime::Runtime>,
     endpoint: quinn::Endpoint,
-    events: mpsc::Receiver<IoEvent>,
+    accepted: mpsc::Receiver<Accepted>,
+    admission: Arc<Admission>,
     peers: BTreeMap<ConnId, Peer>,
     settings: TransportSettings,
     fingerprint: Fingerprint,
@@ -114,17 +135,33 @@ impl ServerTransport {
         let quic = quinn::crypto::rustls::QuicServerConfig::try_from(tls).map_err(|e| TransportError::Config(e.to_string()))?;
         let mut server_config = quinn::ServerConfig::with_crypto(Arc::new(quic));
         server_config.transport_config(quinn_transport(&settings, 1)?);
+        // Handshakes in flight at once; admission below caps open connections.
+        server_config.max_incoming(settings.max_connections.clamp(1, 4096));
 
         let rt = runtime(settings.worker_threads, "quarry-net-server")?;
         let endpoint = {
             let _guard = rt.enter();
-            quinn::Endpoint::server(server_config, bind).map_err(|source| TransportError::Bind { addr: bind, source })?
+            let socket = super::socket::bind_udp(bind).map_err(|source| TransportError::Bind { addr: bind, source })?;
+            let runtime = quinn::default_runtime().ok_or_else(|| TransportError::Config("no async runtime for quinn".into()))?;
+            quinn::Endpoint::new(quinn::EndpointConfig::default(), Some(server_config), socket, runtime)
+                .map_err(|source| TransportError::Bind { addr: bind, source })?
         };
         let local_addr = endpoint.local_addr().map_err(|source| TransportError::Bind { addr: bind, source })?;
-        let (tx, events) = mpsc::channel(EVENT_QUEUE);
-        rt.spawn(accept_loop(endpoint.clone(), tx, settings.loss));
+        let (tx, accepted) = mpsc::channel(ACCEPT_QUEUE);
+        let admission = Admission::new(settings.max_connections, settings.max_connections_per_ip);
+        rt.spawn(accept_loop(endpoint.clone(), tx, settings.clone(), admission.clone()));
         info!(%local_addr, %fingerprint, "listening");
-        Ok(Self { runtime: Some(rt), endpoint, events, peers: BTreeMap::new(), settings, fingerprint, local_addr })
+        Ok(Self { runtime: Some(rt), endpoint, accepted, admission, peers: BTreeMap::new(), settings, fingerprint, local_addr })
+    }
+
+    /// What admission did: Retries sent, connections refused and let in.
+    pub fn admission_stats(&self) -> AdmissionStats {
+        self.admission.stats()
+    }
+
+    /// Open QUIC connections (handshaking or playing).
+    pub fn open_connections(&self) -> usize {
+        self.admission.open_connections()
     }
 
     /// The bound address (with the real port when bound to port 0).
@@ -141,21 +178,15 @@ impl ServerTransport {
     /// what happened. Call once per tick; never blocks.
     pub fn poll_events(&mut self) -> Vec<ServerEvent> {
         let now = Instant::now();
-        while let Ok(ev) = self.events.try_recv() {
-            match ev {
-                IoEvent::Opened { id, addr, tx, path } => {
-                    debug!(conn = %id, %addr, "connection opened");
-                    self.peers.insert(id, Peer { conn: ServerConn::new(&self.settings.conn, now), tx, addr, path, announced: false });
-                }
-                IoEvent::Stream { id, data } => self.with(id, |p| p.conn.handle_stream_data(now, &data)),
-                IoEvent::Datagram { id, data } => self.with(id, |p| p.conn.handle_datagram(now, &data)),
-                IoEvent::Path { id, path } => self.with(id, |p| p.path = path),
-                IoEvent::Closed { id, reason } => self.with(id, |p| p.conn.handle_closed(reason)),
-            }
+        while let Ok(Accepted { id, addr, link }) = self.accepted.try_recv() {
+            debug!(conn = %id, %addr, "connection opened");
+            let path = link.path();
+            self.peers.insert(id, Peer { conn: ServerConn::new(&self.settings.conn, now), link, addr, path, announced: false });
         }
         let mut out = Vec::new();
         let mut gone = Vec::new();
         for (&id, peer) in &mut self.peers {
+            take_input(peer, now);
             peer.conn.handle_timeout(now);
             flush(peer);
             while let Some(e) = peer.conn.poll_event() {
@@ -183,12 +214,6 @@ impl ServerTransport {
             self.peers.remove(&id);
         }
         out
-    }
-
-    fn with(&mut self, id: ConnId, f: impl FnOnce(&mut Peer)) {
-        if let Some(p) = self.peers.get_mut(&id) {
-            f(p);
-        }
     }
 
     fn peer(&mut self, conn: ConnId) -> Result<&mut Peer, TransportError> {
@@ -262,7 +287,12 @@ impl ServerTransport {
 
     /// Ping, loss, byte rates and counters of a connection.
     pub fn stats(&self, conn: ConnId) -> Option<ConnStats> {
-        self.peers.get(&conn).map(|p| ConnStats { ping: Some(p.path.rtt), path_loss: p.path.loss(), ..p.conn.stats() })
+        self.peers.get(&conn).map(|p| ConnStats {
+            ping: Some(p.path.rtt),
+            path_loss: p.path.loss(),
+            reliable_backlog: p.link.backlog(),
+            ..p.conn.stats()
+        })
     }
 
     /// The current address of a connection.
@@ -307,33 +337,84 @@ impl Drop for ServerTransport {
     }
 }
 
+/// Takes this poll's share of what arrived on one connection.
+fn take_input(peer: &mut Peer, now: Instant) {
+    for _ in 0..STREAM_CHUNKS_PER_POLL {
+        match peer.link.inbound.try_recv() {
+            Ok(Inbound::Stream(data)) => peer.conn.handle_stream_data(now, &data),
+            Ok(Inbound::Path(path)) => peer.path = path,
+            Ok(Inbound::Closed(reason)) => {
+                peer.conn.handle_closed(reason);
+                break;
+            }
+            Err(_) => break,
+        }
+    }
+    for _ in 0..DATAGRAMS_PER_POLL {
+        match peer.link.datagrams.try_recv() {
+            Ok(data) => peer.conn.handle_datagram(now, &data),
+            Err(_) => break,
+        }
+    }
+}
+
+/// Hands the connection's transmits to its I/O; a peer whose reliable
+/// backlog is over budget is disconnected at once (it is not reading).
 fn flush(p: &mut Peer) {
     while let Some(t) = p.conn.poll_transmit() {
-        if p.tx.send(t).is_err() {
-            // The I/O task already ended; its Closed event is on the way.
+        if let Err(b) = p.link.send(t) {
+            let reason = DisconnectReason::ConnectionLost(format!(
+                "not reading: {} bytes of reliable messages waiting (limit {})",
+                b.bytes, b.limit
+            ));
+            warn!(addr = %p.addr, %reason, "disconnecting a client that does not read");
+            let (code, bytes) = crate::reliable::disconnect_to_close(&reason);
+            p.link.abort(code, &bytes);
+            p.conn.handle_closed(reason);
             while p.conn.poll_transmit().is_some() {}
             return;
         }
     }
 }
 
-async fn accept_loop(endpoint: quinn::Endpoint, events: mpsc::Sender<IoEvent>, loss: Option<super::LossHook>) {
+async fn accept_loop(endpoint: quinn::Endpoint, accepted: mpsc::Sender<Accepted>, settings: TransportSettings, admission: Arc<Admission>) {
     let mut next = 1u64;
     while let Some(incoming) = endpoint.accept().await {
+        if settings.validate_addresses && !incoming.remote_address_validated() && incoming.may_retry() {
+            admission.note_retry();
+            if let Err(e) = incoming.retry() {
+                debug!(error = %e, "retry not sent");
+            }
+            continue;
+        }
+        let guard = match admission.admit(incoming.remote_address().ip()) {
+            Ok(g) => g,
+            Err(refusal) => {
+                let addr = incoming.remote_address();
+                match refusal {
+                    Refusal::Full => debug!(%addr, "connection refused: server has its maximum of open connections"),
+                    Refusal::PerIp => debug!(%addr, "connection refused: too many connections from this address"),
+                }
+                incoming.refuse();
+                continue;
+            }
+        };
         let id = ConnId(next);
         next += 1;
-        let events = events.clone();
+        let accepted = accepted.clone();
+        let (loss, backlog) = (settings.loss, settings.reliable_backlog);
         tokio::spawn(async move {
             let conn = match incoming.await {
                 Ok(c) => c,
                 Err(e) => return debug!(conn = %id, error = %e, "handshake failed"),
             };
-            let (tx, rx) = mpsc::unbounded_channel();
-            let opened = IoEvent::Opened { id, addr: conn.remote_address(), tx, path: PathInfo::of(&conn) };
-            if events.send(opened).await.is_err() {
-                return warn!("server transport gone");
+            let addr = conn.remote_address();
+            // A dual-stack socket shows IPv4 peers as ::ffff:a.b.c.d; bans and logs want a.b.c.d.
+            let addr = SocketAddr::new(addr.ip().to_canonical(), addr.port());
+            let link = Link::open(conn, Side::Server, loss, backlog, guard);
+            if accepted.send(Accepted { id, addr, link }).await.is_err() {
+                warn!("server transport gone");
             }
-            drive(conn, id, Side::Server, events, rx, loss).await;
         });
     }
 }

@@ -6,6 +6,7 @@
 
 mod bans;
 pub mod convert;
+pub mod lockout;
 mod outbound;
 
 use std::collections::BTreeMap;
@@ -21,6 +22,10 @@ use quarry_sim::events::GameEvent;
 use quarry_sim::{ClientKind, Match, SlotId, UserInfo};
 
 pub use bans::BanList;
+pub use lockout::PasswordLockout;
+
+/// The longest piece of a client's text echoed back in a reply.
+const MAX_ECHO_CHARS: usize = 64;
 
 /// Why the network could not start.
 #[derive(Debug, thiserror::Error)]
@@ -60,6 +65,7 @@ pub struct NetServer {
     /// The timing clients were last told (`CS_TIMING`): tick and snapshot rate.
     timing: Option<(u16, u16)>,
     item_classes: Vec<&'static str>,
+    lockout: PasswordLockout,
 }
 
 /// What the handshake needs to know about the server right now.
@@ -75,7 +81,9 @@ pub struct ServerFacts<'a> {
 }
 
 impl NetServer {
-    /// Binds the UDP port, loading or generating the certificate in `config_dir`.
+    /// Binds the UDP port, loading or generating the certificate in
+    /// `config_dir`. The IPv4 wildcard (`0.0.0.0`) binds dual-stack (`[::]`,
+    /// IPv4 and IPv6 on one port) where the host has IPv6, else IPv4 only.
     pub fn start(bind: SocketAddr, config_dir: &Path) -> Result<Self, NetStartError> {
         let (identity, generated) = quarry_net::cert::Identity::load_or_generate(
             &config_dir.join("quarry-cert.der"),
@@ -85,13 +93,20 @@ impl NetServer {
         if generated {
             tracing::info!("generated a self-signed certificate in {}", config_dir.display());
         }
-        let transport = ServerTransport::bind(ServerConfig { bind, identity, settings: TransportSettings::default() })
-            .map_err(|e| NetStartError::Bind { addr: bind, reason: e.to_string() })?;
+        let transport = bind_transport(bind, identity)?;
         let (bans, warnings) = BanList::load(&config_dir.join("bans.txt"));
         for w in warnings {
             tracing::warn!("{w}");
         }
-        Ok(Self { transport, clients: BTreeMap::new(), bans, last_map: None, timing: None, item_classes: Vec::new() })
+        Ok(Self {
+            transport,
+            clients: BTreeMap::new(),
+            bans,
+            last_map: None,
+            timing: None,
+            item_classes: Vec::new(),
+            lockout: PasswordLockout::default(),
+        })
     }
 
     /// The address actually bound (port 0 picks a free one).
@@ -168,10 +183,7 @@ impl NetServer {
             let _ = self.transport.reject(conn, RejectReason::Banned);
             return;
         }
-        let expected = (!facts.password.is_empty()).then_some(facts.password);
-        if !quarry_net::handshake::password_matches(expected, hello.password.as_deref()) {
-            lines.push(format!("refused {addr}: wrong password"));
-            let _ = self.transport.reject(conn, RejectReason::WrongPassword);
+        if !facts.password.is_empty() && !self.check_password(conn, addr, hello, facts.password, lines) {
             return;
         }
         if hello.name.chars().all(|c| c.is_control() || c.is_whitespace()) && !hello.name.is_empty() {
@@ -209,6 +221,29 @@ impl NetServer {
         self.clients.insert(conn, NetClient { slot, addr, name, mode_sent: None, board_sent: None });
     }
 
+    /// Checks the server password, with lockout: an address that failed
+    /// too often waits, and is refused unheard meanwhile. Returns whether
+    /// the client may go on (it has been rejected otherwise).
+    fn check_password(&mut self, conn: ConnId, addr: SocketAddr, hello: &Hello, password: &str, lines: &mut Vec<String>) -> bool {
+        let now = std::time::Instant::now();
+        if let Some(wait) = self.lockout.wait(addr.ip(), now) {
+            self.lockout.note_refused();
+            let secs = wait.as_secs() + 1;
+            let _ = self.transport.reject(conn, RejectReason::Other(format!("too many wrong passwords: try again in {secs} s")));
+            return false;
+        }
+        if quarry_net::handshake::password_matches(Some(password), hello.password.as_deref()) {
+            self.lockout.succeed(addr.ip());
+            return true;
+        }
+        match self.lockout.fail(addr.ip(), now) {
+            Some(wait) => lines.push(format!("refused {addr}: wrong password (locked out for {} s)", wait.as_secs())),
+            None => lines.push(format!("refused {addr}: wrong password")),
+        }
+        let _ = self.transport.reject(conn, RejectReason::WrongPassword);
+        false
+    }
+
     fn on_message(&mut self, game: &mut Match, conn: ConnId, msg: ClientMessage, lines: &mut Vec<String>) {
         let Some(client) = self.clients.get(&conn).cloned() else { return };
         match msg {
@@ -222,13 +257,13 @@ impl NetServer {
                 let reply = match (words.next(), words.next()) {
                     (Some("team"), Some(t)) => match quarry_sim::Team::parse(t) {
                         Some(team) => game.set_team(client.slot, team).map(|()| format!("joined {}", team.name())).unwrap_or_else(|e| e.to_string()),
-                        None => format!("unknown team '{t}' (red, blue, free, spectator)"),
+                        None => format!("unknown team '{}' (red, blue, free, spectator)", echo(t)),
                     },
                     (Some("kill"), None) => {
                         game.suicide(client.slot);
                         "you killed yourself".to_owned()
                     }
-                    _ => format!("unknown command '{cmd}' (team NAME, kill)"),
+                    _ => format!("unknown command '{}' (team NAME, kill)", echo(&cmd)),
                 };
                 let _ = self.transport.send_reliable(conn, &ServerMessage::Print(reply));
             }
@@ -357,31 +392,65 @@ impl NetServer {
         self.clients.values().find(|c| c.slot == slot).map(|c| c.addr)
     }
 
-    /// One `status` line per connected client: ping, loss, rate, bytes/s.
+    /// The `status` lines of the network: one for the endpoint (open
+    /// connections, address validation, refusals, password lockouts), then
+    /// one per connected client: ping, loss, rate, bytes/s, reliable
+    /// backlog and messages dropped by the rate limits.
     pub fn status_lines(&self) -> Vec<String> {
-        self.clients
-            .iter()
-            .map(|(conn, c)| {
-                let s = self.transport.stats(*conn);
-                format!(
-                    "  {:>2} {:<24} {:<21} ping {:>4} ms  loss {:>4.1}%  rate {:>6} B/s  in {:>6} B/s  out {:>6} B/s",
-                    c.slot.0,
-                    c.name,
-                    c.addr,
-                    s.as_ref().and_then(|s| s.ping).map_or(0, |p| p.as_millis()),
-                    s.as_ref().map_or(0.0, |s| s.loss_in * 100.0),
-                    s.as_ref().map_or(0, |s| s.rate),
-                    s.as_ref().map_or(0, |s| s.bytes_in_per_s),
-                    s.as_ref().map_or(0, |s| s.bytes_out_per_s),
-                )
-            })
-            .collect()
+        let a = self.transport.admission_stats();
+        let mut lines = vec![format!(
+            "net: {} open connections; {} retries; refused {} (server full) {} (per address); {} password lockouts",
+            self.transport.open_connections(),
+            a.retries,
+            a.refused_full,
+            a.refused_per_ip,
+            self.lockout.refused,
+        )];
+        lines.extend(self.clients.iter().map(|(conn, c)| {
+            let s = self.transport.stats(*conn).unwrap_or_default();
+            format!(
+                "  {:>2} {:<24} {:<21} ping {:>4} ms  loss {:>4.1}%  rate {:>6} B/s  in {:>6} B/s  out {:>6} B/s  backlog {:>6} B  limited {}",
+                c.slot.0,
+                c.name,
+                c.addr,
+                s.ping.map_or(0, |p| p.as_millis()),
+                s.loss_in * 100.0,
+                s.rate,
+                s.bytes_in_per_s,
+                s.bytes_out_per_s,
+                s.reliable_backlog,
+                s.limited,
+            )
+        }));
+        lines
     }
 
     /// Tells everyone the server is going away and closes the endpoint.
     pub fn shutdown(&mut self) {
         self.transport.shutdown(DisconnectReason::ServerShuttingDown, Duration::from_millis(200));
     }
+}
+
+/// A client's text cut for echoing back in a reply.
+fn echo(text: &str) -> String {
+    let mut out: String = text.chars().filter(|c| !c.is_control()).take(MAX_ECHO_CHARS).collect();
+    if text.chars().count() > MAX_ECHO_CHARS {
+        out.push('…');
+    }
+    out
+}
+
+/// Binds the endpoint; the IPv4 wildcard tries dual-stack first.
+fn bind_transport(bind: SocketAddr, identity: quarry_net::cert::Identity) -> Result<ServerTransport, NetStartError> {
+    let config = |bind| ServerConfig { bind, identity: identity.clone(), settings: TransportSettings::default() };
+    if bind.ip() == std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED) {
+        let dual = SocketAddr::from((std::net::Ipv6Addr::UNSPECIFIED, bind.port()));
+        match ServerTransport::bind(config(dual)) {
+            Ok(t) => return Ok(t),
+            Err(e) => tracing::info!("no dual-stack socket ({e}); listening on IPv4 only"),
+        }
+    }
+    ServerTransport::bind(config(bind)).map_err(|e| NetStartError::Bind { addr: bind, reason: e.to_string() })
 }
 
 fn server_info(game: &Match, facts: &ServerFacts<'_>) -> ServerInfo {
