@@ -76,19 +76,20 @@ pub fn group_entity(brushes: &[String]) -> String {
     format!("{{\n\"classname\" \"func_group\"\n{}}}\n", brushes.concat())
 }
 
-/// `base` map text plus, at `±distance` along x, a 512-unit square floor
-/// slab (top at z = 0) with a deathmatch spawn standing on it: the shape
-/// of issue 13's map that made the navmesh grid span the gap between the
-/// slabs. Written in `f64`, so `distance` may be far beyond the world.
-pub fn with_far_slabs(base: &str, distance: f64, texture: &str) -> String {
+/// `base` map text plus, centred at `(±distance, ±distance)`, a square
+/// floor slab `2 * half` units wide (top at z = 0) with a deathmatch spawn
+/// standing on it: the shape of issue 13's map, whose navmesh grid spanned the square
+/// between the slabs. Written in `f64`, so `distance` may be far beyond the
+/// world.
+pub fn with_far_slabs(base: &str, distance: f64, half: f64, texture: &str) -> String {
     let mut s = String::from(base);
     if !s.ends_with('\n') {
         s.push('\n');
     }
-    for x in [-distance, distance] {
-        let slab = box_brush_f64(DVec3::new(x - 256.0, -256.0, -16.0), DVec3::new(x + 256.0, 256.0, 0.0), texture);
+    for c in [-distance, distance] {
+        let slab = box_brush_f64(DVec3::new(c - half, c - half, -16.0), DVec3::new(c + half, c + half, 0.0), texture);
         s += &group_entity(&[slab]);
-        s += &point_entity("info_player_deathmatch", DVec3::new(x, 0.0, 40.0));
+        s += &point_entity("info_player_deathmatch", DVec3::new(c, c, 40.0));
     }
     s
 }
@@ -115,15 +116,15 @@ mod tests {
     #[test]
     fn an_f64_box_is_exact_far_away() {
         let far = 1.0e6;
-        let text = with_far_slabs("{\n\"classname\" \"worldspawn\"\n}\n", far, "quarry/floor");
+        let text = with_far_slabs("{\n\"classname\" \"worldspawn\"\n}\n", far, 256.0, "quarry/floor");
         let mut options = LoadOptions::default();
         options.world_limit = 1.0e7;
         let map = load_str(&text, "slabs.map", &options).expect("loads");
         assert!(map.warnings().is_empty(), "{:?}", map.warnings());
         let solid = |p: Vec3| map.world().point_contents(p).contains(Contents::SOLID);
-        assert!(solid(Vec3::new(1.0e6 + 250.0, 250.0, -1.0)));
-        assert!(!solid(Vec3::new(1.0e6 + 260.0, 0.0, -1.0)));
-        assert!(solid(Vec3::new(-1.0e6, 0.0, -15.0)));
+        assert!(solid(Vec3::new(1.0e6 + 250.0, 1.0e6 + 250.0, -1.0)));
+        assert!(!solid(Vec3::new(1.0e6 + 260.0, 1.0e6, -1.0)));
+        assert!(solid(Vec3::new(-1.0e6, -1.0e6, -15.0)));
         assert_eq!(map.spawn_points().filter(|(_, s)| s.fits).count(), 2);
     }
 

@@ -32,8 +32,9 @@ fn skips(map: &quarry_map::LoadedMap) -> Vec<&SkipReason> {
 #[test]
 fn far_slabs_are_skipped_and_their_spawns_dropped() {
     let base = load_str(&q_dm1(), "q_dm1.map", &LoadOptions::default()).expect("q_dm1 loads");
-    for distance in [1.0e5, 1.0e6, 2.0e10] {
-        let text = with_far_slabs(&q_dm1(), distance, "quarry/floor");
+    // Slabs 2e5 and 2e6 apart, and 2e10 apart (wider, so they survive f32).
+    for (distance, half) in [(1.0e5, 256.0), (1.0e6, 256.0), (1.0e10, 8192.0)] {
+        let text = with_far_slabs(&q_dm1(), distance, half, "quarry/floor");
         let map = load_str(&text, "slabs.map", &LoadOptions::default()).expect("loads");
         let outside: Vec<_> = map.skipped().iter().filter(|s| matches!(s.reason, SkipReason::OutsideWorld { .. })).collect();
         assert_eq!(outside.len(), 2, "{distance}: both slabs skipped: {:?}", map.skipped());

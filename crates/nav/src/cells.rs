@@ -1,4 +1,4 @@
-//! The grid: cell arithmetic ([`Grid`]) and the dense index from a cell to
+//! The grid: cell arithmetic ([`Grid`]) and the sparse index from a cell to
 //! the nodes standing in its column ([`CellGrid`]), which nearest-node
 //! queries walk ring by ring.
 
@@ -30,63 +30,62 @@ impl Grid {
     }
 }
 
-/// A dense grid over the nodes' cells: cell -> the nodes in its column.
+/// The cell index: cell -> the nodes standing in its column.
+///
+/// Sparse: only occupied cells are stored, sorted, and found by binary
+/// search, so memory is proportional to the node count whatever the map's
+/// extent (a dense grid over the bounding box of two far-apart floors
+/// would need gigabytes).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CellGrid {
-    min: [i32; 2],
-    size: [i32; 2],
+    /// Occupied cells, sorted.
+    cells: Vec<[i32; 2]>,
+    /// `ids[start[i]..start[i + 1]]` are the nodes of `cells[i]`.
     start: Vec<u32>,
+    /// Node ids grouped by cell, ascending within a cell.
     ids: Vec<u32>,
+    /// Bounds of the occupied cells (inclusive), `None` when empty.
+    bounds: Option<([i32; 2], [i32; 2])>,
 }
 
 impl CellGrid {
     /// Indexes `nodes` by cell.
     pub(crate) fn new(nodes: &[Node]) -> CellGrid {
-        let Some(first) = nodes.first() else {
-            return CellGrid::default();
-        };
-        let (mut lo, mut hi) = (first.cell, first.cell);
-        for n in nodes {
-            lo = [lo[0].min(n.cell[0]), lo[1].min(n.cell[1])];
-            hi = [hi[0].max(n.cell[0]), hi[1].max(n.cell[1])];
-        }
-        let size = [hi[0] - lo[0] + 1, hi[1] - lo[1] + 1];
-        let cells = (size[0] as usize) * (size[1] as usize);
-        let mut counts = vec![0u32; cells + 1];
+        let mut ids: Vec<u32> = (0..nodes.len() as u32).collect();
+        ids.sort_by_key(|&i| nodes.get(i as usize).map(|n| n.cell));
         let mut grid = CellGrid {
-            min: lo,
-            size,
+            cells: Vec::new(),
             start: Vec::new(),
-            ids: vec![0; nodes.len()],
+            ids,
+            bounds: None,
         };
-        for n in nodes {
-            if let Some(c) = grid.slot(n.cell) {
-                counts[c + 1] += 1;
+        for (k, &i) in grid.ids.iter().enumerate() {
+            let Some(cell) = nodes.get(i as usize).map(|n| n.cell) else {
+                continue;
+            };
+            if grid.cells.last() != Some(&cell) {
+                grid.cells.push(cell);
+                grid.start.push(k as u32);
             }
+            grid.bounds = Some(match grid.bounds {
+                None => (cell, cell),
+                Some((lo, hi)) => (
+                    [lo[0].min(cell[0]), lo[1].min(cell[1])],
+                    [hi[0].max(cell[0]), hi[1].max(cell[1])],
+                ),
+            });
         }
-        for i in 1..counts.len() {
-            counts[i] += counts[i - 1];
-        }
-        let mut fill = counts.clone();
-        for (i, n) in nodes.iter().enumerate() {
-            if let Some(c) = grid.slot(n.cell) {
-                grid.ids[fill[c] as usize] = i as u32;
-                fill[c] += 1;
-            }
-        }
-        grid.start = counts;
+        grid.start.push(grid.ids.len() as u32);
+        grid.cells.shrink_to_fit();
+        grid.start.shrink_to_fit();
         grid
-    }
-
-    fn slot(&self, cell: [i32; 2]) -> Option<usize> {
-        let (x, y) = (cell[0] - self.min[0], cell[1] - self.min[1]);
-        (x >= 0 && y >= 0 && x < self.size[0] && y < self.size[1])
-            .then(|| y as usize * self.size[0] as usize + x as usize)
     }
 
     /// Node ids in `cell`'s column.
     pub(crate) fn nodes_in(&self, cell: [i32; 2]) -> &[u32] {
-        let Some(c) = self.slot(cell) else { return &[] };
+        let Ok(c) = self.cells.binary_search(&cell) else {
+            return &[];
+        };
         let (a, b) = (
             self.start.get(c).copied().unwrap_or(0),
             self.start.get(c + 1).copied().unwrap_or(0),
@@ -94,9 +93,54 @@ impl CellGrid {
         self.ids.get(a as usize..b as usize).unwrap_or(&[])
     }
 
+    /// Every occupied cell with its nodes, in cell order.
+    pub(crate) fn occupied(&self) -> impl Iterator<Item = ([i32; 2], &[u32])> + '_ {
+        self.cells.iter().map(|&c| (c, self.nodes_in(c)))
+    }
+
+    /// How many cells hold nodes.
+    pub(crate) fn occupied_count(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Bounds of the occupied cells (inclusive), `None` when empty.
+    pub(crate) fn bounds(&self) -> Option<([i32; 2], [i32; 2])> {
+        self.bounds
+    }
+
+    /// Calls `f` with the nodes of every occupied cell in the inclusive
+    /// rectangle `lo..=hi`. Costs the smaller of the rectangle's area and
+    /// the occupied cell count (clipped to the occupied bounds first), so a
+    /// huge rectangle never walks empty cells.
+    pub(crate) fn for_each_in_rect(&self, lo: [i32; 2], hi: [i32; 2], mut f: impl FnMut(&[u32])) {
+        let Some((blo, bhi)) = self.bounds else {
+            return;
+        };
+        let lo = [lo[0].max(blo[0]), lo[1].max(blo[1])];
+        let hi = [hi[0].min(bhi[0]), hi[1].min(bhi[1])];
+        if lo[0] > hi[0] || lo[1] > hi[1] {
+            return;
+        }
+        let area = (i64::from(hi[0]) - i64::from(lo[0]) + 1)
+            .saturating_mul(i64::from(hi[1]) - i64::from(lo[1]) + 1);
+        if area <= self.cells.len() as i64 {
+            for x in lo[0]..=hi[0] {
+                for y in lo[1]..=hi[1] {
+                    f(self.nodes_in([x, y]));
+                }
+            }
+        } else {
+            for (c, ids) in self.occupied() {
+                if (lo[0]..=hi[0]).contains(&c[0]) && (lo[1]..=hi[1]).contains(&c[1]) {
+                    f(ids);
+                }
+            }
+        }
+    }
+
     /// Approximate heap bytes.
     pub(crate) fn memory_bytes(&self) -> usize {
-        (self.start.capacity() + self.ids.capacity()) * 4
+        self.cells.capacity() * 8 + (self.start.capacity() + self.ids.capacity()) * 4
     }
 }
 
@@ -119,6 +163,35 @@ mod tests {
         assert_eq!(grid.nodes_in([3, -2]), &[1]);
         assert!(grid.nodes_in([9, 9]).is_empty());
         assert!(CellGrid::new(&[]).nodes_in([0, 0]).is_empty());
+        let mut seen = Vec::new();
+        grid.for_each_in_rect([0, -5], [3, 0], |ids| seen.extend_from_slice(ids));
+        seen.sort_unstable();
+        assert_eq!(seen, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn far_apart_cells_cost_memory_by_node_count() {
+        let node = |cell| Node {
+            origin: Vec3::ZERO,
+            cell,
+            area: 0,
+        };
+        let nodes = vec![
+            node([i32::MIN, i32::MIN]),
+            node([i32::MAX, i32::MAX]),
+            node([0, 0]),
+        ];
+        let grid = CellGrid::new(&nodes);
+        assert!(grid.memory_bytes() < 1024, "{} bytes", grid.memory_bytes());
+        assert_eq!(grid.nodes_in([i32::MAX, i32::MAX]), &[1]);
+        assert_eq!(grid.occupied_count(), 3);
+        // The whole plane: walks the three occupied cells, not 2^64 empty ones.
+        let mut seen = Vec::new();
+        grid.for_each_in_rect([i32::MIN, i32::MIN], [i32::MAX, i32::MAX], |ids| {
+            seen.extend_from_slice(ids)
+        });
+        seen.sort_unstable();
+        assert_eq!(seen, vec![0, 1, 2]);
     }
 
     #[test]

@@ -207,6 +207,42 @@ impl GraphBuilder {
             .map(|(i, _)| i)
     }
 
+    /// Calls `f` with the node ids of every column in the inclusive cell
+    /// rectangle `lo..=hi`, in cell order. Costs the smaller of the
+    /// rectangle's area and the column count, so a rectangle sized by a
+    /// huge volume never walks millions of empty cells.
+    pub(crate) fn for_each_column_in_rect(
+        &self,
+        lo: [i32; 2],
+        hi: [i32; 2],
+        mut f: impl FnMut(&[u32]),
+    ) {
+        if lo[0] > hi[0] || lo[1] > hi[1] {
+            return;
+        }
+        let area = (i64::from(hi[0]) - i64::from(lo[0]) + 1)
+            .saturating_mul(i64::from(hi[1]) - i64::from(lo[1]) + 1);
+        if area <= self.columns.len() as i64 {
+            for x in lo[0]..=hi[0] {
+                for y in lo[1]..=hi[1] {
+                    if let Some(ids) = self.columns.get(&[x, y]) {
+                        f(ids);
+                    }
+                }
+            }
+            return;
+        }
+        let inside =
+            |c: &[i32; 2]| (lo[0]..=hi[0]).contains(&c[0]) && (lo[1]..=hi[1]).contains(&c[1]);
+        let mut cells: Vec<[i32; 2]> = self.columns.keys().copied().filter(inside).collect();
+        cells.sort_unstable();
+        for c in cells {
+            if let Some(ids) = self.columns.get(&c) {
+                f(ids);
+            }
+        }
+    }
+
     /// Adds or improves the link `from -> to`.
     pub(crate) fn link(&mut self, from: u32, link: Link) {
         if from == link.to.0 {

@@ -188,19 +188,17 @@ fn nodes_in_volume(
     let (mins, maxs) = (prober.agent.mins(), prober.agent.maxs());
     let (c0, c1) = (grid.cell(lo + mins), grid.cell(hi + maxs));
     let mut out = Vec::new();
-    for x in c0[0]..=c1[0] {
-        for y in c0[1]..=c1[1] {
-            for &id in graph.columns.get(&[x, y]).map(Vec::as_slice).unwrap_or(&[]) {
-                let Some(n) = graph.nodes.get(id as usize) else {
-                    continue;
-                };
-                let (a, b) = (n.origin + mins, n.origin + maxs);
-                if a.cmple(hi).all() && lo.cmple(b).all() && prober.in_trigger(n.origin) {
-                    out.push(id);
-                }
+    graph.for_each_column_in_rect(c0, c1, |ids| {
+        for &id in ids {
+            let Some(n) = graph.nodes.get(id as usize) else {
+                continue;
+            };
+            let (a, b) = (n.origin + mins, n.origin + maxs);
+            if a.cmple(hi).all() && lo.cmple(b).all() && prober.in_trigger(n.origin) {
+                out.push(id);
             }
         }
-    }
+    });
     out.sort_unstable();
     out
 }
@@ -219,19 +217,17 @@ fn nearest(graph: &GraphBuilder, grid: &Grid, point: Vec3, radius: f32) -> Optio
     let r = Vec3::new(radius, radius, 0.0);
     let (c0, c1) = (grid.cell(point - r), grid.cell(point + r));
     let mut best: Option<(u32, f32)> = None;
-    for x in c0[0]..=c1[0] {
-        for y in c0[1]..=c1[1] {
-            for &id in graph.columns.get(&[x, y]).map(Vec::as_slice).unwrap_or(&[]) {
-                let Some(n) = graph.nodes.get(id as usize) else {
-                    continue;
-                };
-                let d = n.origin.distance(point);
-                if d <= radius && best.is_none_or(|(_, bd)| d < bd) {
-                    best = Some((id, d));
-                }
+    graph.for_each_column_in_rect(c0, c1, |ids| {
+        for &id in ids {
+            let Some(n) = graph.nodes.get(id as usize) else {
+                continue;
+            };
+            let d = n.origin.distance(point);
+            if d <= radius && best.is_none_or(|(_, bd)| d < bd) {
+                best = Some((id, d));
             }
         }
-    }
+    });
     best.map(|(id, _)| id)
 }
 

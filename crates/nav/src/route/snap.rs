@@ -76,22 +76,19 @@ impl NavMesh {
             self.cell_of(p + Vec3::splat(reach)),
         );
         let mut best: Option<(u32, f32)> = None;
-        for x in lo[0]..=hi[0] {
-            for y in lo[1]..=hi[1] {
-                for &id in self.cells.nodes_in([x, y]) {
-                    let Some(n) = self.graph.nodes.get(id as usize) else {
-                        continue;
-                    };
-                    let d = n.origin - p;
-                    let touches = d.x.abs() <= reach
-                        && d.y.abs() <= reach
-                        && d.z.abs() <= self.agent.height();
-                    if touches && best.is_none_or(|(_, bd)| d.length() < bd) {
-                        best = Some((id, d.length()));
-                    }
+        self.cells.for_each_in_rect(lo, hi, |ids| {
+            for &id in ids {
+                let Some(n) = self.graph.nodes.get(id as usize) else {
+                    continue;
+                };
+                let d = n.origin - p;
+                let touches =
+                    d.x.abs() <= reach && d.y.abs() <= reach && d.z.abs() <= self.agent.height();
+                if touches && best.is_none_or(|(_, bd)| d.length() < bd) {
+                    best = Some((id, d.length()));
                 }
             }
-        }
+        });
         best.map(|(id, _)| id)
     }
 
@@ -129,30 +126,48 @@ impl NavMesh {
         }
         let cs = self.cell_size();
         let home = self.cell_of(point);
-        let rings = (radius / cs).ceil().max(0.0) as i32 + 1;
+        let rings = ((radius / cs).ceil().max(0.0) as i32).saturating_add(1);
+        let rings = rings.min(self.rings_to_cover(home));
+        let by_ring = self.nodes_by_ring(home, rings);
         let (slope, step) = (self.agent.slope_tan(), self.agent.step_height);
         let mut best: Option<(u32, f32)> = None;
         let mut proofs = 0;
         let mut candidates: Vec<(u32, f32)> = Vec::new();
-        for r in 0..=rings {
+        let ring_numbers: Box<dyn Iterator<Item = i32>> = match &by_ring {
+            None => Box::new(0..=rings),
+            Some(list) => {
+                let mut numbers: Vec<i32> = list.iter().map(|&(r, _)| r).collect();
+                numbers.dedup();
+                Box::new(numbers.into_iter())
+            }
+        };
+        for r in ring_numbers {
             if best.is_some_and(|(_, d)| d <= (r - 1).max(0) as f32 * cs) {
                 break;
             }
             candidates.clear();
-            for cell in ring(home, r) {
-                for &id in self.cells.nodes_in(cell) {
-                    let Some(n) = self.graph.nodes.get(id as usize) else {
-                        continue;
-                    };
-                    let d = n.origin.distance(point);
-                    let flat = (n.origin - point).truncate().length();
-                    let climb = (n.origin.z - point.z).abs();
-                    if d <= radius
-                        && climb <= flat * slope + step + 2.0
-                        && best.is_none_or(|(_, bd)| d < bd)
-                    {
-                        candidates.push((id, d));
-                    }
+            let ids: Box<dyn Iterator<Item = u32> + '_> = match &by_ring {
+                None => Box::new(
+                    ring(home, r).flat_map(|cell| self.cells.nodes_in(cell).iter().copied()),
+                ),
+                Some(list) => {
+                    let from = list.partition_point(|&(q, _)| q < r);
+                    let to = list.partition_point(|&(q, _)| q <= r);
+                    Box::new(list.get(from..to).unwrap_or(&[]).iter().map(|&(_, id)| id))
+                }
+            };
+            for id in ids {
+                let Some(n) = self.graph.nodes.get(id as usize) else {
+                    continue;
+                };
+                let d = n.origin.distance(point);
+                let flat = (n.origin - point).truncate().length();
+                let climb = (n.origin.z - point.z).abs();
+                if d <= radius
+                    && climb <= flat * slope + step + 2.0
+                    && best.is_none_or(|(_, bd)| d < bd)
+                {
+                    candidates.push((id, d));
                 }
             }
             candidates.sort_by(|a, b| a.1.total_cmp(&b.1));
@@ -183,10 +198,53 @@ impl NavMesh {
     }
 }
 
+impl NavMesh {
+    /// Rings around `home` past which no node stands (the Chebyshev
+    /// distance in cells to the farthest occupied cell).
+    fn rings_to_cover(&self, home: [i32; 2]) -> i32 {
+        let Some((lo, hi)) = self.cells.bounds() else {
+            return 0;
+        };
+        let far = |a: i32, b: i32| (i64::from(a) - i64::from(b)).abs();
+        let d = far(home[0], lo[0])
+            .max(far(home[0], hi[0]))
+            .max(far(home[1], lo[1]))
+            .max(far(home[1], hi[1]));
+        i32::try_from(d).unwrap_or(i32::MAX)
+    }
+
+    /// When the square of `rings` rings around `home` holds more cells
+    /// than the mesh has occupied, every node with its ring, sorted by
+    /// ring: the snap then visits occupied cells only, so its cost is
+    /// bounded by the node count however large the radius or the map.
+    /// `None` when walking the rings is cheaper.
+    fn nodes_by_ring(&self, home: [i32; 2], rings: i32) -> Option<Vec<(i32, u32)>> {
+        let side = 2 * i64::from(rings) + 1;
+        if side.saturating_mul(side) <= self.cells.occupied_count() as i64 {
+            return None;
+        }
+        let mut list: Vec<(i32, u32)> = self
+            .cells
+            .occupied()
+            .filter_map(|(c, ids)| {
+                let d = (i64::from(c[0]) - i64::from(home[0]))
+                    .abs()
+                    .max((i64::from(c[1]) - i64::from(home[1])).abs());
+                let d = i32::try_from(d).ok().filter(|&d| d <= rings)?;
+                Some(ids.iter().map(move |&id| (d, id)))
+            })
+            .flatten()
+            .collect();
+        list.sort_unstable();
+        Some(list)
+    }
+}
+
 /// The cells on the shell of the square of radius `r` around `c`.
 fn ring(c: [i32; 2], r: i32) -> impl Iterator<Item = [i32; 2]> {
-    let side = (-r..=r).flat_map(move |i| [[c[0] + i, c[1] - r], [c[0] + i, c[1] + r]]);
-    let rest = (-r + 1..r).flat_map(move |j| [[c[0] - r, c[1] + j], [c[0] + r, c[1] + j]]);
+    let at = move |x: i32, y: i32| [c[0].saturating_add(x), c[1].saturating_add(y)];
+    let side = (-r..=r).flat_map(move |i| [at(i, -r), at(i, r)]);
+    let rest = (-r + 1..r).flat_map(move |j| [at(-r, j), at(r, j)]);
     let all: Box<dyn Iterator<Item = [i32; 2]>> = if r == 0 {
         Box::new(std::iter::once(c))
     } else {
