@@ -91,3 +91,9 @@ impl Default for LoadOptions {
         }
     }
 }
+
+/// Whether a largest absolute coordinate `extent` is within `limit`
+/// ([`LoadOptions::world_limit`]); false for NaN.
+pub(crate) fn within_world(extent: f64, limit: f32) -> bool {
+    extent <= f64::from(limit)
+}

@@ -117,8 +117,7 @@ mod tests {
     fn an_f64_box_is_exact_far_away() {
         let far = 1.0e6;
         let text = with_far_slabs("{\n\"classname\" \"worldspawn\"\n}\n", far, 256.0, "quarry/floor");
-        let mut options = LoadOptions::default();
-        options.world_limit = 1.0e7;
+        let options = LoadOptions { world_limit: 1.0e7, ..LoadOptions::default() };
         let map = load_str(&text, "slabs.map", &options).expect("loads");
         assert!(map.warnings().is_empty(), "{:?}", map.warnings());
         let solid = |p: Vec3| map.world().point_contents(p).contains(Contents::SOLID);

@@ -9,6 +9,7 @@ use super::items::{AmmoKind, HealthKind, Item, ItemKind, KeyKind};
 use super::keys::Keys;
 use super::movers::{Mover, MoverKind};
 use super::{Entity, EntityId, EntityKind, Game, JumpPad, PlayerSpawn, Push, Teleporter, WorldInfo};
+use crate::options::within_world;
 use crate::parse::RawEntity;
 use crate::warning::{MapWarning, WarningKind};
 
@@ -50,7 +51,7 @@ pub(crate) fn extract_entities(
         let classname = keys.string("classname").unwrap_or_default();
         let class = classify(&classname);
         let origin = keys.vec3("origin");
-        if let Some(o) = origin.filter(|o| class != Some(Class::World) && !(o.abs().max_element() <= world_limit)) {
+        if let Some(o) = origin.filter(|o| class != Some(Class::World) && !within_world(f64::from(o.abs().max_element()), world_limit)) {
             keys.warn(WarningKind::OutsideWorld { classname: classname.clone(), origin: o, limit: world_limit });
             entities.push(Entity {
                 id: EntityId(i as u32),

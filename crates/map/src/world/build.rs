@@ -17,7 +17,7 @@ use crate::geometry::bevel::triangle_planes;
 use crate::geometry::hull::build_brush;
 use crate::geometry::patch_mesh::{Tessellation, tessellate};
 use crate::geometry::{ConvexSolid, DPlane};
-use crate::options::LoadOptions;
+use crate::options::{LoadOptions, within_world};
 use crate::parse::{Primitive, RawBrush, RawMap, RawPatch};
 use crate::warning::{Budget, SkipReason, SourceLocation};
 
@@ -211,7 +211,7 @@ fn brush_solid(b: &RawBrush, options: &LoadOptions) -> Result<ConvexSolid, SkipR
     // The corners, not the plane points, say where a brush is: editors may
     // write plane points far outside a small brush.
     let extent = solid.mins.abs().max(solid.maxs.abs()).max_element();
-    if !(extent <= options.world_limit) {
+    if !within_world(f64::from(extent), options.world_limit) {
         return Err(SkipReason::OutsideWorld { extent, limit: options.world_limit });
     }
     Ok(solid)
@@ -226,7 +226,7 @@ fn brush_solid(b: &RawBrush, options: &LoadOptions) -> Result<ConvexSolid, SkipR
 fn patch_solids(p: &RawPatch, tess: Tessellation, options: &LoadOptions, used: usize) -> Result<Vec<ConvexSolid>, SkipReason> {
     let limit = options.world_limit;
     let extent = p.points.iter().map(|q| q.abs().max_element()).fold(0.0, f64::max);
-    if !(extent <= f64::from(limit)) {
+    if !within_world(extent, limit) {
         return Err(SkipReason::OutsideWorld { extent: extent as f32, limit });
     }
     let budget = options.max_patch_triangles;
