@@ -43,6 +43,21 @@ pub enum ClientEvent {
     Disconnected(DisconnectReason),
 }
 
+/// The QUIC client configuration: TLS 1.3 with Quarry's ALPN and
+/// certificate check, and the transport settings.
+pub(crate) fn quinn_client_config(verification: ServerVerification, settings: &TransportSettings) -> Result<quinn::ClientConfig, TransportError> {
+    let mut tls = rustls::ClientConfig::builder_with_provider(provider())
+        .with_protocol_versions(&[&rustls::version::TLS13])?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(QuarryVerifier::new(verification)))
+        .with_no_client_auth();
+    tls.alpn_protocols = vec![ALPN.to_vec()];
+    let quic = quinn::crypto::rustls::QuicClientConfig::try_from(tls).map_err(|e| TransportError::Config(e.to_string()))?;
+    let mut client_config = quinn::ClientConfig::new(Arc::new(quic));
+    client_config.transport_config(quinn_transport(settings, 0)?);
+    Ok(client_config)
+}
+
 /// How the connect attempt ended.
 enum Connected {
     Up(Link),
@@ -55,7 +70,7 @@ const CLIENT_BACKLOG: usize = 4 * 1024 * 1024;
 
 /// A connection to a server, polled from the caller's thread.
 pub struct ClientTransport {
-    runtime: Option<tokio::runtime::Runtime>,
+    runtime: Option<Rt>,
     endpoint: quinn::Endpoint,
     connecting: Option<mpsc::Receiver<Connected>>,
     link: Option<Link>,
@@ -70,29 +85,34 @@ impl ClientTransport {
     /// Starts connecting (returns at once); the Hello is sent as soon as
     /// QUIC is up. Watch [`ClientTransport::poll_events`] for `Welcomed`.
     pub fn connect(config: ClientConfig) -> Result<Self, TransportError> {
-        let ClientConfig { server, verification, hello, settings } = config;
-        let mut tls = rustls::ClientConfig::builder_with_provider(provider())
-            .with_protocol_versions(&[&rustls::version::TLS13])?
-            .dangerous()
-            .with_custom_certificate_verifier(Arc::new(QuarryVerifier::new(verification)))
-            .with_no_client_auth();
-        tls.alpn_protocols = vec![ALPN.to_vec()];
-        let quic = quinn::crypto::rustls::QuicClientConfig::try_from(tls).map_err(|e| TransportError::Config(e.to_string()))?;
-        let mut client_config = quinn::ClientConfig::new(Arc::new(quic));
-        client_config.transport_config(quinn_transport(&settings, 0)?);
+        Self::connect_with(config, ClientOptions::default())
+    }
 
-        let rt = runtime(settings.worker_threads, "quarry-net-client")?;
-        let bind: SocketAddr = if server.is_ipv6() { "[::]:0" } else { "0.0.0.0:0" }.parse().map_err(|_| TransportError::Config("bind address".into()))?;
+    /// [`ClientTransport::connect`] with options: a shared runtime (a load
+    /// generator runs many clients on one) and a local address to bind.
+    pub fn connect_with(config: ClientConfig, options: ClientOptions) -> Result<Self, TransportError> {
+        let ClientConfig { server, verification, hello, settings } = config;
+        let client_config = quinn_client_config(verification, &settings)?;
+
+        let rt = match options.runtime {
+            Some(handle) => Rt::Shared(handle),
+            None => Rt::Owned(runtime(settings.worker_threads, "quarry-net-client")?),
+        };
+        let bind = match options.local {
+            Some(addr) => addr,
+            None if server.is_ipv6() => SocketAddr::from((std::net::Ipv6Addr::UNSPECIFIED, 0)),
+            None => SocketAddr::from((std::net::Ipv4Addr::UNSPECIFIED, 0)),
+        };
         // quinn spawns its drivers on the runtime of the calling context.
         let (endpoint, connecting) = {
-            let _guard = rt.enter();
+            let _guard = rt.handle().enter();
             let endpoint = quinn::Endpoint::client(bind).map_err(|source| TransportError::Bind { addr: bind, source })?;
             let connecting = endpoint.connect_with(client_config, server, CERT_NAMES[0])?;
             (endpoint, connecting)
         };
         let (connected_tx, connected) = mpsc::channel(1);
         let loss = settings.loss;
-        rt.spawn(async move {
+        rt.handle().spawn(async move {
             let outcome = match connecting.await {
                 Ok(conn) => Connected::Up(Link::open(conn, Side::Client, loss, CLIENT_BACKLOG, ())),
                 Err(e) => Connected::Failed(reason_of(&e)),
@@ -208,7 +228,7 @@ impl ClientTransport {
         let deadline = self.conn.poll_timeout().map_or(timeout, |t| t.saturating_duration_since(Instant::now()).min(timeout));
         if let Some(rt) = &self.runtime {
             let (link, connecting) = (&mut self.link, &mut self.connecting);
-            let got = rt.block_on(async {
+            let got = rt.handle().block_on(async {
                 tokio::time::timeout(deadline, async {
                     match (link.as_mut(), connecting.as_mut()) {
                         (Some(l), _) => tokio::select! {
@@ -293,9 +313,35 @@ impl ClientTransport {
     /// Test hook: stops all network activity at once without telling the
     /// server, like a crashed client or a pulled cable. The server notices
     /// only through its idle timeout.
+    /// On a shared runtime it can only drop the connection, which quinn
+    /// closes.
     pub fn vanish(mut self) {
-        if let Some(rt) = self.runtime.take() {
+        if let Some(Rt::Owned(rt)) = self.runtime.take() {
             rt.shutdown_background();
+        }
+    }
+}
+
+/// Options for [`ClientTransport::connect_with`].
+#[derive(Debug, Clone, Default)]
+pub struct ClientOptions {
+    /// Run on this runtime instead of one of the client's own.
+    pub runtime: Option<tokio::runtime::Handle>,
+    /// Bind this local address (e.g. `127.0.0.7:0`) instead of the wildcard.
+    pub local: Option<SocketAddr>,
+}
+
+/// The client's runtime: its own, or a shared one.
+enum Rt {
+    Owned(tokio::runtime::Runtime),
+    Shared(tokio::runtime::Handle),
+}
+
+impl Rt {
+    fn handle(&self) -> &tokio::runtime::Handle {
+        match self {
+            Rt::Owned(rt) => rt.handle(),
+            Rt::Shared(h) => h,
         }
     }
 }
@@ -315,7 +361,7 @@ impl Drop for ClientTransport {
             self.disconnect();
             let link = &mut self.link;
             let endpoint = self.endpoint.clone();
-            rt.block_on(async {
+            rt.handle().block_on(async {
                 let _ = tokio::time::timeout(Duration::from_millis(500), async {
                     let Some(link) = link.as_mut() else { return };
                     while let Some(ev) = link.inbound.recv().await {
@@ -328,6 +374,8 @@ impl Drop for ClientTransport {
                 let _ = tokio::time::timeout(Duration::from_millis(100), endpoint.wait_idle()).await;
             });
         }
-        rt.shutdown_timeout(Duration::from_millis(100));
+        if let Rt::Owned(rt) = rt {
+            rt.shutdown_timeout(Duration::from_millis(100));
+        }
     }
 }

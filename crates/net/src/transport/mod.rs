@@ -24,10 +24,11 @@ mod admission;
 mod client;
 mod io;
 mod loss;
+pub mod raw;
 mod server;
 mod socket;
 
-pub use client::{ClientConfig, ClientEvent, ClientTransport};
+pub use client::{ClientConfig, ClientEvent, ClientOptions, ClientTransport};
 pub use loss::LossHook;
 #[cfg(test)]
 pub(crate) use loss::SplitMix64;

@@ -1,0 +1,395 @@
+//! Hostile peers against a real server endpoint over QUIC on loopback: a
+//! client that stops reading, floods messages or datagrams, opens too many
+//! connections or sends frames no client would. Each test checks the server
+//! contains it to that one connection and that well-behaved connections at
+//! the same time keep what they are owed.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use quarry_net::cert::{Identity, ServerVerification};
+use quarry_net::handshake::{Hello, PROTOCOL_VERSION, Welcome};
+use quarry_net::reliable::{ClientFrame, ClientMessage, DisconnectReason, ServerFrame, ServerMessage};
+use quarry_net::transport::raw::{RawClient, RawEndpoint, RawError};
+use quarry_net::transport::{ConnId, ServerConfig, ServerEvent, ServerTransport, TransportSettings};
+use quarry_net::usercmd::{CmdPacket, WireUserCmd};
+
+const TICK: Duration = Duration::from_millis(16);
+const WAIT: Duration = Duration::from_secs(5);
+
+fn server_on(bind: &str, settings: TransportSettings) -> ServerTransport {
+    let identity = Identity::generate().expect("certificate");
+    ServerTransport::bind(ServerConfig { bind: bind.parse().expect("addr"), identity, settings }).expect("bind")
+}
+
+fn endpoint(local: &str) -> RawEndpoint {
+    RawEndpoint::bind(local.parse().expect("addr"), ServerVerification::accept_any_for_development(), &TransportSettings::default())
+        .expect("client endpoint")
+}
+
+fn hello(name: &str) -> ClientFrame {
+    ClientFrame::Hello(Hello { version: PROTOCOL_VERSION, name: name.into(), ..Hello::default() })
+}
+
+fn welcome() -> Welcome {
+    Welcome { slot: 0, map: "q_dm1".into(), tick_rate: 60, snapshot_rate: 30, ..Welcome::default() }
+}
+
+/// Polls the server every tick while `during` runs, accepting every hello;
+/// returns the events by connection.
+struct Pump {
+    events: BTreeMap<ConnId, Vec<ServerEvent>>,
+}
+
+impl Pump {
+    fn new() -> Self {
+        Self { events: BTreeMap::new() }
+    }
+
+    fn tick(&mut self, s: &mut ServerTransport) {
+        for e in s.poll_events() {
+            let conn = match &e {
+                ServerEvent::Connected { conn, .. } => {
+                    // A connection that misbehaved in the same poll is already gone.
+                    let _ = s.accept(*conn, &welcome());
+                    *conn
+                }
+                ServerEvent::UserCmds { conn, .. }
+                | ServerEvent::SnapshotAcked { conn, .. }
+                | ServerEvent::Message { conn, .. }
+                | ServerEvent::Misbehaving { conn, .. }
+                | ServerEvent::Disconnected { conn, .. } => *conn,
+            };
+            self.events.entry(conn).or_default().push(e);
+        }
+    }
+
+    fn run(&mut self, s: &mut ServerTransport, d: Duration) {
+        let end = Instant::now() + d;
+        while Instant::now() < end {
+            self.tick(s);
+            std::thread::sleep(TICK);
+        }
+    }
+
+    fn disconnected(&self, conn: ConnId) -> Option<&DisconnectReason> {
+        self.events.get(&conn)?.iter().find_map(|e| match e {
+            ServerEvent::Disconnected { reason, .. } => Some(reason),
+            _ => None,
+        })
+    }
+
+    fn messages(&self, conn: ConnId) -> usize {
+        self.events.get(&conn).map_or(0, |v| v.iter().filter(|e| matches!(e, ServerEvent::Message { .. })).count())
+    }
+
+    fn cmds(&self, conn: ConnId) -> Vec<u32> {
+        self.events
+            .get(&conn)
+            .map(|v| {
+                v.iter()
+                    .filter_map(|e| match e {
+                        ServerEvent::UserCmds { cmds, .. } => Some(cmds.iter().map(|c| c.tick)),
+                        _ => None,
+                    })
+                    .flatten()
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// Connects, says hello and waits (pumping the server) for the Welcome;
+/// returns the client and its connection id on the server.
+fn join(s: &mut ServerTransport, pump: &mut Pump, ep: &RawEndpoint, name: &str) -> (RawClient, ConnId) {
+    let before: Vec<ConnId> = pump.events.keys().copied().collect();
+    let addr = s.local_addr();
+    let mut c = std::thread::scope(|scope| {
+        let h = scope.spawn(|| ep.connect(addr, WAIT));
+        let end = Instant::now() + WAIT;
+        while !h.is_finished() && Instant::now() < end {
+            pump.tick(s);
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        h.join().expect("connect thread").expect("connect")
+    });
+    c.send_frame(&hello(name), WAIT).expect("hello");
+    let end = Instant::now() + WAIT;
+    loop {
+        pump.tick(s);
+        if let Ok(frames) = c.read_frames(Duration::from_millis(5))
+            && frames.iter().any(|f| matches!(f, ServerFrame::Welcome(_)))
+        {
+            break;
+        }
+        assert!(Instant::now() < end, "no welcome for {name}");
+    }
+    let conn = *pump.events.keys().find(|k| !before.contains(k)).expect("a new connection on the server");
+    (c, conn)
+}
+
+fn cmd_packet(tick: u32) -> CmdPacket {
+    CmdPacket { snapshot_ack: None, cmds: vec![WireUserCmd { tick, forward: 127, ..WireUserCmd::default() }] }
+}
+
+#[test]
+fn a_client_that_stops_reading_is_cut_off_at_its_backlog_budget() {
+    let settings = TransportSettings { reliable_backlog: 64 * 1024, ..TransportSettings::default() };
+    let mut s = server_on("127.0.0.1:0", settings);
+    let mut pump = Pump::new();
+    let ep = endpoint("127.0.0.1:0");
+    let (slow, slow_conn) = join(&mut s, &mut pump, &ep, "slow");
+    let (mut good, good_conn) = join(&mut s, &mut pump, &ep, "good");
+    // 4 MB of prints to each; the slow one never reads, the good one does.
+    let text = "x".repeat(8 * 1024);
+    let mut most_waiting = 0;
+    let mut good_frames = 0;
+    for _ in 0..512 {
+        for conn in [slow_conn, good_conn] {
+            let _ = s.send_reliable(conn, &ServerMessage::Print(text.clone()));
+        }
+        if let Some(st) = s.stats(slow_conn) {
+            most_waiting = most_waiting.max(st.reliable_backlog);
+        }
+        pump.tick(&mut s);
+        good_frames += good.read_frames(Duration::from_millis(1)).map_or(0, |f| f.len());
+    }
+    pump.run(&mut s, Duration::from_millis(300));
+    let reason = pump.disconnected(slow_conn).expect("the slow reader was disconnected");
+    assert!(reason.to_string().contains("not reading"), "{reason}");
+    assert!(most_waiting <= 64 * 1024, "backlog {most_waiting} over the budget");
+    assert!(slow.wait_closed(WAIT).is_some(), "its QUIC connection was closed");
+    assert!(pump.disconnected(good_conn).is_none(), "the good client stays");
+    while let Ok(f) = good.read_frames(Duration::from_millis(200)) {
+        if f.is_empty() {
+            break;
+        }
+        good_frames += f.len();
+    }
+    assert!(good_frames >= 500, "the good client got {good_frames} of 512 prints");
+}
+
+#[test]
+fn kick_closes_the_connection_of_a_client_that_does_not_read() {
+    let mut s = server_on("127.0.0.1:0", TransportSettings::default());
+    let mut pump = Pump::new();
+    let ep = endpoint("127.0.0.1:0");
+    let (deaf, conn) = join(&mut s, &mut pump, &ep, "deaf");
+    // Fill its stream window so the kick message can never be read.
+    for _ in 0..40 {
+        let _ = s.send_reliable(conn, &ServerMessage::Print("y".repeat(8 * 1024)));
+    }
+    pump.run(&mut s, Duration::from_millis(200));
+    let t0 = Instant::now();
+    s.disconnect(conn, DisconnectReason::Kicked("test".into())).expect("kick");
+    pump.run(&mut s, Duration::from_millis(100));
+    assert!(deaf.wait_closed(Duration::from_secs(3)).is_some(), "still open after a kick");
+    assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
+    pump.run(&mut s, Duration::from_millis(100));
+    assert_eq!(s.open_connections(), 0);
+}
+
+#[test]
+fn a_datagram_flood_costs_only_its_sender() {
+    let mut s = server_on("127.0.0.1:0", TransportSettings::default());
+    let mut pump = Pump::new();
+    let ep = endpoint("127.0.0.1:0");
+    let (mut flood, flood_conn) = join(&mut s, &mut pump, &ep, "flood");
+    let (mut good, good_conn) = join(&mut s, &mut pump, &ep, "good");
+    let mut sent = 0;
+    let start = Instant::now();
+    let mut flood_tick = 1_000_000u32;
+    for tick in 1..=90u32 {
+        // 300 datagrams per tick from the flooder (18,000/s), one from the good client.
+        for _ in 0..300 {
+            flood_tick += 1;
+            flood.send_cmds(&cmd_packet(flood_tick));
+        }
+        if good.send_cmds(&cmd_packet(tick)) {
+            sent += 1;
+        }
+        pump.tick(&mut s);
+        std::thread::sleep(TICK);
+    }
+    pump.run(&mut s, Duration::from_millis(300));
+    let got = pump.cmds(good_conn);
+    assert!(got.len() * 100 >= sent * 97, "the good client got {} of {sent} commands in {:?}", got.len(), start.elapsed());
+    let limited = s.stats(flood_conn).map_or(0, |st| st.limited.datagrams);
+    let flood_got = pump.cmds(flood_conn).len();
+    assert!(flood_got < 90 * 300 / 2, "the flooder's commands were all taken: {flood_got}");
+    assert!(limited > 0 || pump.disconnected(flood_conn).is_some(), "the flood was neither limited nor cut off");
+}
+
+#[test]
+fn every_message_kind_is_rate_limited_and_a_flood_disconnects() {
+    let mut s = server_on("127.0.0.1:0", TransportSettings::default());
+    let mut pump = Pump::new();
+    let ep = endpoint("127.0.0.1:0");
+    let kinds: [(&str, ClientMessage); 4] = [
+        ("command", ClientMessage::Command("kill".into())),
+        ("chat", ClientMessage::Chat { scope: quarry_net::reliable::ChatScope::All, text: "spam".into() }),
+        ("userinfo", ClientMessage::UserInfo(vec![("name".into(), "renamed".into())])),
+        ("maploaded", ClientMessage::MapLoaded("q_dm1".into())),
+    ];
+    for (name, msg) in kinds {
+        let (mut c, conn) = join(&mut s, &mut pump, &ep, name);
+        // 150 in a burst: the limit's burst gets through, the rest are counted.
+        for _ in 0..150 {
+            if c.send_frame(&ClientFrame::Message(msg.clone()), WAIT).is_err() {
+                break;
+            }
+        }
+        pump.run(&mut s, Duration::from_millis(300));
+        let through = pump.messages(conn);
+        assert!((1..=20).contains(&through), "{name}: {through} of 150 went through");
+        let limited = s.stats(conn).map_or(0, |st| st.limited.total());
+        assert!(limited as usize + through >= 140, "{name}: {limited} counted as limited, {through} through");
+        // Then a flood: 400 more at once ends the connection.
+        for _ in 0..400 {
+            if c.send_frame(&ClientFrame::Message(msg.clone()), WAIT).is_err() {
+                break;
+            }
+        }
+        pump.run(&mut s, Duration::from_millis(300));
+        let reason = pump.disconnected(conn).unwrap_or_else(|| panic!("{name}: a flood was not cut off"));
+        assert!(reason.to_string().contains("flooding"), "{name}: {reason}");
+    }
+}
+
+#[test]
+fn malformed_frames_cost_the_sender_its_connection_only() {
+    let mut s = server_on("127.0.0.1:0", TransportSettings::default());
+    let mut pump = Pump::new();
+    let ep = endpoint("127.0.0.1:0");
+    let (mut good, good_conn) = join(&mut s, &mut pump, &ep, "good");
+    let long_name = "n".repeat(10 * 1024);
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("oversized frame", vec![0xff, 0xff, 0xff, 0x7f]),
+        ("bad length varint", vec![0xff; 12]),
+        ("unknown tag", vec![3, 0xee, 1, 2]),
+        ("bad utf-8 name", {
+            // A valid hello whose name bytes are then made invalid UTF-8.
+            let mut p = ClientFrame::Hello(Hello { version: PROTOCOL_VERSION, name: "ABCD".into(), ..Hello::default() }).encode();
+            let at = p.windows(4).position(|w| w == b"ABCD").expect("name bytes");
+            p[at..at + 4].copy_from_slice(&[0xff, 0xfe, 0xfd, 0xfc]);
+            let mut f = Vec::new();
+            quarry_net::codec::encode_frame(&p, &mut f);
+            f
+        }),
+        ("10 kB name", {
+            let mut f = Vec::new();
+            let frame = ClientFrame::Hello(Hello { version: PROTOCOL_VERSION, name: long_name.clone(), ..Hello::default() });
+            quarry_net::codec::encode_frame(&frame.encode(), &mut f);
+            f
+        }),
+        ("wrong version", {
+            let mut f = Vec::new();
+            let frame = ClientFrame::Hello(Hello { version: PROTOCOL_VERSION + 7, name: "old".into(), ..Hello::default() });
+            quarry_net::codec::encode_frame(&frame.encode(), &mut f);
+            f
+        }),
+        ("message before hello", {
+            let mut f = Vec::new();
+            quarry_net::codec::encode_frame(&ClientFrame::Message(ClientMessage::Command("kill".into())).encode(), &mut f);
+            f
+        }),
+    ];
+    let addr = s.local_addr();
+    for (what, bytes) in cases {
+        let mut c = std::thread::scope(|scope| {
+            let h = scope.spawn(|| ep.connect(addr, WAIT));
+            while !h.is_finished() {
+                pump.tick(&mut s);
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            h.join().expect("thread").expect("connect")
+        });
+        let _ = c.write(&bytes, WAIT);
+        // And junk datagrams on top.
+        for i in 0..50u8 {
+            c.send_datagram(&[i; 40]);
+        }
+        let end = Instant::now() + WAIT;
+        let mut closed = None;
+        while closed.is_none() && Instant::now() < end {
+            pump.tick(&mut s);
+            closed = c.wait_closed(Duration::from_millis(10));
+        }
+        let name_ok = what == "10 kB name" && closed.is_none();
+        assert!(closed.is_some() || name_ok, "{what}: the connection stayed open");
+        c.close();
+        // The good client still gets its commands through.
+        good.send_cmds(&cmd_packet(1000 + pump.cmds(good_conn).len() as u32));
+    }
+    pump.run(&mut s, Duration::from_millis(200));
+    assert!(pump.disconnected(good_conn).is_none(), "the good client was hurt");
+    assert!(!pump.cmds(good_conn).is_empty(), "the good client's commands stopped");
+}
+
+#[test]
+fn connections_from_one_address_are_capped() {
+    let settings = TransportSettings { max_connections_per_ip: 4, ..TransportSettings::default() };
+    let mut s = server_on("127.0.0.1:0", settings);
+    let mut pump = Pump::new();
+    let ep = endpoint("127.0.0.1:0");
+    let addr: SocketAddr = s.local_addr();
+    let results: Vec<Result<RawClient, RawError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..10).map(|_| scope.spawn(|| ep.connect(addr, Duration::from_secs(3)))).collect();
+        while handles.iter().any(|h| !h.is_finished()) {
+            pump.tick(&mut s);
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        handles.into_iter().map(|h| h.join().expect("thread")).collect()
+    });
+    let up = results.iter().filter(|r| r.is_ok()).count();
+    assert_eq!(up, 4, "{} connections from one address were let in", up);
+    assert_eq!(s.open_connections(), 4);
+    let stats = s.admission_stats();
+    assert!(stats.refused_per_ip >= 6, "{stats:?}");
+    assert!(stats.retries >= 4, "every new address proves itself first: {stats:?}");
+    drop(results);
+    pump.run(&mut s, Duration::from_millis(300));
+    // Places come back when connections end.
+    let again = std::thread::scope(|scope| {
+        let h = scope.spawn(|| ep.connect(addr, Duration::from_secs(3)));
+        while !h.is_finished() {
+            pump.tick(&mut s);
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        h.join().expect("thread")
+    });
+    assert!(again.is_ok(), "a place did not come back");
+}
+
+#[test]
+fn ipv6_and_ipv4_clients_share_a_dual_stack_port() {
+    let Ok(identity) = Identity::generate() else { panic!("certificate") };
+    let Ok(mut s) = ServerTransport::bind(ServerConfig {
+        bind: "[::]:0".parse().expect("addr"),
+        identity,
+        settings: TransportSettings::default(),
+    }) else {
+        eprintln!("no IPv6 on this host; skipped");
+        return;
+    };
+    let port = s.local_addr().port();
+    let mut pump = Pump::new();
+    for local in ["127.0.0.1:0", "[::1]:0"] {
+        let Ok(ep) = RawEndpoint::bind(local.parse().expect("addr"), ServerVerification::accept_any_for_development(), &TransportSettings::default())
+        else {
+            eprintln!("cannot bind {local}; skipped");
+            continue;
+        };
+        let target: SocketAddr = if local.starts_with('[') { SocketAddr::from(([0u16, 0, 0, 0, 0, 0, 0, 1], port)) } else { SocketAddr::from(([127, 0, 0, 1], port)) };
+        let c = std::thread::scope(|scope| {
+            let h = scope.spawn(|| ep.connect(target, WAIT));
+            while !h.is_finished() {
+                pump.tick(&mut s);
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            h.join().expect("thread")
+        });
+        assert!(c.is_ok(), "{local} could not connect: {:?}", c.err());
+    }
+}
