@@ -33,6 +33,7 @@
 pub mod contents;
 pub mod entities;
 mod error;
+pub mod fuzz;
 mod geometry;
 mod info;
 mod jump_pad;
