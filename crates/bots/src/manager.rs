@@ -12,8 +12,11 @@
 //! A map change is noticed by the match having a new world: every brain
 //! forgets its deadlines and per-life state (tick numbering restarted),
 //! keeps its slot, name and skill, and the navmesh is rebuilt for the new
-//! map before the first decision needs it. Every random draw comes from
-//! RNGs seeded from the match seed and the slot.
+//! map: before the first decision needs it by default, or on a worker
+//! thread with [`BotManager::set_background_nav`] (a live server), bots
+//! fighting without routes meanwhile (their goal planning waits) and
+//! routing from the tick the mesh is picked up. Every random draw comes
+//! from RNGs seeded from the match seed and the slot.
 //!
 //! Characters: with content loaded ([`BotManager::set_content`]) and
 //! `bot_characters 1`, a bot added without a name picks its character first
@@ -200,6 +203,8 @@ pub struct BotManager {
     forced: String,
     /// Chat events, replies, throttles.
     chat: ChatHost,
+    /// Lines for the server console (a background navmesh build finished).
+    notices: Vec<String>,
 }
 
 impl std::fmt::Debug for BotManager {
@@ -242,6 +247,7 @@ impl BotManager {
             botfiles: None,
             forced: String::new(),
             chat: ChatHost::default(),
+            notices: Vec::new(),
         }
     }
 
@@ -336,6 +342,19 @@ impl BotManager {
         &mut self.nav
     }
 
+    /// Builds navmeshes on a worker thread (a live server: a map change
+    /// never stalls the tick) or, by default, on the tick thread (headless
+    /// and tests: the mesh arrives at the same tick every run).
+    pub fn set_background_nav(&mut self, on: bool) {
+        self.nav.set_background(on);
+    }
+
+    /// Takes the lines for the server console gathered since the last call
+    /// (a background navmesh build finished or failed).
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
+    }
+
     /// Items bots picked up in this match, by class name.
     pub fn pickups(&self) -> &std::collections::BTreeMap<&'static str, u32> {
         &self.pickups
@@ -385,7 +404,7 @@ impl BotManager {
         self.nav.set_max_nodes(self.settings.nav_max_nodes);
         self.nav
             .ensure(game, self.settings.nav_cell_size)
-            .map_err(AddBotError::NoNavmesh)?;
+            .map_err(|e| AddBotError::NoNavmesh(e.to_string()))?;
         let characters = self.content.as_ref().filter(|_| self.settings.characters);
         let skill = req.skill.unwrap_or(self.settings.skill);
         let pick_seed = mix64(self.seed ^ (self.serial + 1));
@@ -551,6 +570,10 @@ impl BotManager {
     /// per tick, right before `Match::step`.
     pub fn think(&mut self, game: &mut Match) {
         let started = Instant::now();
+        // A background build that finished is picked up here, at the tick boundary.
+        if let Some(line) = self.nav.poll() {
+            self.notices.push(line);
+        }
         self.sync_match(game);
         self.prune(game);
         self.fill(game);
@@ -562,6 +585,10 @@ impl BotManager {
         if let Err(e) = self.nav.ensure(game, self.settings.nav_cell_size) {
             tracing::debug!(target: "quarry_bots", "no navmesh: {e}");
         }
+        // While the mesh is built in the background nobody plans a goal (a
+        // route asked for now would fail and blacklist the goal); aiming,
+        // fighting and dodging go on.
+        let building = self.nav.is_building();
         let settings = self.brain_settings();
         let period = (game.hz() as f32 / self.settings.think_rate.max(1) as f32)
             .round()
@@ -588,12 +615,16 @@ impl BotManager {
             let world = game.map().world();
             let mut mesh_nav = self.nav.navigator(world);
             let mut fallback = crate::navigate::StraightNavigator::default();
+            let mut pending = crate::navmesh::PendingNavigator;
             let nav: &mut dyn crate::navigate::Navigator = match mesh_nav.as_mut() {
                 Some(n) => n,
+                None if building => &mut pending,
                 None => &mut fallback,
             };
             let bot_slots: Vec<SlotId> = self.bots.iter().map(|b| b.brain.slot).collect();
-            if let Some(o) = self.objectives.as_deref_mut() {
+            if let Some(o) = self.objectives.as_deref_mut()
+                && !building
+            {
                 o.plan(&view, &bot_slots, nav);
             }
             let objectives = self.objectives.as_deref();
@@ -611,7 +642,7 @@ impl BotManager {
                 let decide = Decide {
                     perceive: (view.clock.tick + u32::from(b.slot.0)).is_multiple_of(period),
                     sight_budget: sight_left,
-                    plan: nav.queries() - routes_before < ROUTE_BUDGET,
+                    plan: !building && nav.queries() - routes_before < ROUTE_BUDGET,
                 };
                 let cmd = b.tick(
                     &view,

@@ -1,14 +1,31 @@
-//! The runtime navmesh behind the [`Navigator`] trait: built lazily for the
+//! The runtime navmesh behind the [`Navigator`] trait: built for the
 //! running map (on the first `addbot`, or the first tick with bots after a
 //! map change), from the live movement cvars, and queried through a
 //! per-tick [`MeshNavigator`] that pairs the read-only mesh with the live
 //! collision world and one reusable search scratch.
+//!
+//! Where the build runs: by default on the calling thread, so a match with
+//! the same seed and inputs always gets its mesh at the same tick (headless
+//! `--fast` runs and tests rely on it). With [`NavService::set_background`]
+//! (a live server) [`NavService::ensure`] prepares the build's inputs and
+//! hands them to a worker thread ([`background`]); the tick loop goes on,
+//! bots fight without routes ([`NavService::is_building`]), and
+//! [`NavService::poll`] picks the finished mesh up at a tick boundary. Every
+//! started build has a generation; a result for an older generation (the
+//! map changed again meanwhile) is discarded.
+
+pub mod background;
+
+use std::time::Instant;
 
 use glam::Vec3;
 use quarry_map::Trace;
-use quarry_nav::{Agent, BuildOptions, NavMesh, RouteOptions, SearchScratch};
+use quarry_nav::{Agent, BuildOptions, NavInput, NavMesh, RouteOptions, SearchScratch};
 use quarry_sim::Match;
 use quarry_sim::pmove::MoveParams;
+
+pub use background::NavBuildError;
+use background::{BuildJob, Workers};
 
 use crate::navigate::{Corner, LinkKind, Navigator, Route};
 use crate::rng::BotRng;
@@ -26,10 +43,12 @@ struct MeshKey {
 enum MeshState {
     /// Nothing built yet.
     Empty,
+    /// Building on a worker thread.
+    Building { key: MeshKey, generation: u64, started: Instant },
     /// Built.
     Ready { key: MeshKey, mesh: Box<NavMesh> },
     /// The map could not be navigated; not retried until the key changes.
-    Failed { key: MeshKey, error: String },
+    Failed { key: MeshKey, error: NavBuildError },
 }
 
 /// Counts of the queries answered (for benches and `botlist`).
@@ -60,6 +79,12 @@ pub struct NavService {
     scratch: SearchScratch,
     builds: u32,
     stats: QueryStats,
+    /// Builds run on worker threads (a live server) instead of the caller's.
+    background: bool,
+    /// The generation of the last build started; results of older ones are dropped.
+    generation: u64,
+    workers: Workers,
+    discarded: u32,
 }
 
 impl Default for NavService {
@@ -70,6 +95,10 @@ impl Default for NavService {
             scratch: SearchScratch::new(),
             builds: 0,
             stats: QueryStats::default(),
+            background: false,
+            generation: 0,
+            workers: Workers::default(),
+            discarded: 0,
         }
     }
 }
@@ -100,13 +129,10 @@ pub fn agent_for(p: &MoveParams) -> Agent {
 }
 
 impl NavService {
-    /// Makes sure a mesh for `game`'s map exists (building it if the map,
-    /// the cell size or the movement cvars changed). `Err` says why the map
-    /// cannot be navigated.
-    pub fn ensure(&mut self, game: &Match, cell_size: f32) -> Result<(), String> {
-        let agent = agent_for(&game.settings().movement);
+    /// What a mesh for `game`'s map with the live movement cvars is built for.
+    fn key(&self, game: &Match, agent: &Agent, cell_size: f32) -> MeshKey {
         let map = game.map();
-        let key = MeshKey {
+        MeshKey {
             map: map.name().to_owned(),
             brushes: map.brush_count(),
             cell_size,
@@ -121,24 +147,78 @@ impl NavService {
                 agent.walkable_normal_z,
                 agent.run_speed,
             ],
-        };
+        }
+    }
+
+    /// The build's inputs, owned: the map's seeds and specials plus the
+    /// players standing now, and the world with touch doors open (a clone of
+    /// the collision world, the only copy made on the calling thread).
+    fn job(&mut self, game: &Match, key: &MeshKey, agent: Agent, cell_size: f32) -> BuildJob {
+        let map = game.map();
+        let mut input = NavInput::from_map(map);
+        input.add_players(
+            game.slots()
+                .iter()
+                .filter_map(|(id, _)| game.player_view(id).filter(|p| p.alive).map(|p| p.origin)),
+        );
+        self.generation += 1;
+        self.builds += 1;
+        BuildJob {
+            generation: self.generation,
+            map: key.map.clone(),
+            world: quarry_nav::doors_open_world(map.world(), map),
+            input,
+            agent,
+            options: BuildOptions {
+                cell_size,
+                max_nodes: self.max_nodes,
+                ..BuildOptions::default()
+            },
+        }
+    }
+
+    /// Makes sure a mesh for `game`'s map exists or is being built (starting
+    /// a build if the map, the cell size or the movement cvars changed).
+    /// `Err` says why the map cannot be navigated. In the background mode
+    /// `Ok` may mean "building": see [`NavService::is_building`].
+    pub fn ensure(&mut self, game: &Match, cell_size: f32) -> Result<(), NavBuildError> {
+        let agent = agent_for(&game.settings().movement);
+        let key = self.key(game, &agent, cell_size);
         match &self.state {
-            MeshState::Ready { key: k, .. } if *k == key => return Ok(()),
+            MeshState::Ready { key: k, .. } | MeshState::Building { key: k, .. } if *k == key => return Ok(()),
             MeshState::Failed { key: k, error } if *k == key => return Err(error.clone()),
             _ => {}
         }
-        let players: Vec<Vec3> = game
-            .slots()
-            .iter()
-            .filter_map(|(id, _)| game.player_view(id).filter(|p| p.alive).map(|p| p.origin))
-            .collect();
-        let options = BuildOptions {
-            cell_size,
-            max_nodes: self.max_nodes,
-            ..BuildOptions::default()
-        };
-        self.builds += 1;
-        match NavMesh::build_for_map(map, map.world(), &players, &agent, &options) {
+        let job = self.job(game, &key, agent, cell_size);
+        if !self.background {
+            let result = job.run();
+            return self.finish(key, result);
+        }
+        let generation = job.generation;
+        tracing::info!(target: "quarry_bots", "navmesh for {}: building in the background", key.map);
+        match self.workers.spawn(job) {
+            Ok(()) => {
+                self.state = MeshState::Building { key, generation, started: Instant::now() };
+                Ok(())
+            }
+            Err(e) => self.finish(key, Err(e)),
+        }
+    }
+
+    /// Rebuilds the mesh for `game`'s map now, on the calling thread, in
+    /// either mode (`navmesh build`); a build running in the background is
+    /// discarded.
+    pub fn build_now(&mut self, game: &Match, cell_size: f32) -> Result<(), NavBuildError> {
+        let agent = agent_for(&game.settings().movement);
+        let key = self.key(game, &agent, cell_size);
+        let job = self.job(game, &key, agent, cell_size);
+        let result = job.run();
+        self.finish(key, result)
+    }
+
+    /// Stores a build's result and logs it.
+    fn finish(&mut self, key: MeshKey, result: Result<NavMesh, NavBuildError>) -> Result<(), NavBuildError> {
+        match result {
             Ok(mesh) => {
                 tracing::info!(target: "quarry_bots", "navmesh for {}: {} nodes, {} links, {:.0} ms", key.map, mesh.node_count(), mesh.link_count(), mesh.build_times().total_ms);
                 self.state = MeshState::Ready {
@@ -147,16 +227,64 @@ impl NavService {
                 };
                 Ok(())
             }
-            Err(e) => {
-                let error = format!("{}: {e}", key.map);
+            Err(error) => {
                 tracing::warn!(target: "quarry_bots", "navmesh: {error}");
-                self.state = MeshState::Failed {
-                    key,
-                    error: error.clone(),
-                };
+                self.state = MeshState::Failed { key, error: error.clone() };
                 Err(error)
             }
         }
+    }
+
+    /// Picks up a background build that finished (call at a tick boundary).
+    /// Returns a line for the console when the wanted build finished: the
+    /// mesh is ready, or why there is none. Results of builds no longer
+    /// wanted are discarded.
+    pub fn poll(&mut self) -> Option<String> {
+        let mut line = None;
+        while let Some(outcome) = self.workers.try_take() {
+            let wanted = match &self.state {
+                MeshState::Building { generation, .. } => *generation == outcome.generation,
+                _ => false,
+            };
+            if !wanted {
+                self.discarded += 1;
+                tracing::debug!(target: "quarry_bots", "navmesh: discarded the result of build {} (a newer one is wanted)", outcome.generation);
+                continue;
+            }
+            let MeshState::Building { key, started, .. } = std::mem::replace(&mut self.state, MeshState::Empty) else {
+                continue;
+            };
+            let waited = started.elapsed().as_secs_f64() * 1000.0;
+            let map = key.map.clone();
+            line = Some(match self.finish(key, outcome.result) {
+                Ok(()) => format!("navmesh for {map} ready after {waited:.0} ms (built off the tick thread); bots route from now"),
+                Err(e) => format!("navmesh: {e}; bots keep fighting without routes"),
+            });
+        }
+        line
+    }
+
+    /// Runs builds on worker threads (`true`, a live server) or on the
+    /// calling thread (`false`, the default: deterministic).
+    pub fn set_background(&mut self, on: bool) {
+        self.background = on;
+    }
+
+    /// Whether builds run on worker threads.
+    pub fn background(&self) -> bool {
+        self.background
+    }
+
+    /// Whether the wanted mesh is being built in the background (bots have
+    /// no routes meanwhile).
+    pub fn is_building(&self) -> bool {
+        matches!(self.state, MeshState::Building { .. })
+    }
+
+    /// Results of background builds dropped because a newer build was
+    /// wanted by the time they finished.
+    pub fn discarded(&self) -> u32 {
+        self.discarded
     }
 
     /// Sets the node cap used by the next build (`bot_navMaxNodes`).
@@ -164,9 +292,11 @@ impl NavService {
         self.max_nodes = max_nodes;
     }
 
-    /// Forgets the mesh (the next `ensure` rebuilds).
+    /// Forgets the mesh (the next `ensure` rebuilds); a build running in
+    /// the background is discarded when it finishes.
     pub fn invalidate(&mut self) {
         self.state = MeshState::Empty;
+        self.generation += 1;
     }
 
     /// The mesh, when built.
@@ -214,8 +344,41 @@ impl NavService {
                 mesh.off_mesh_links().len(),
                 mesh.build_times().total_ms
             ),
+            MeshState::Building { key, started, .. } => format!(
+                "navmesh: building {} in the background ({:.0} ms so far; bots fight without routes until it is ready)",
+                key.map,
+                started.elapsed().as_secs_f64() * 1000.0
+            ),
             MeshState::Failed { error, .. } => format!("navmesh: failed ({error})"),
         }
+    }
+}
+
+/// The navigator while the mesh is being built in the background: not
+/// ready, no routes, no standing spots. Bots plan nothing with it (their
+/// planning waits for the mesh) and still aim, fight and dodge.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PendingNavigator;
+
+impl Navigator for PendingNavigator {
+    fn ready(&self) -> bool {
+        false
+    }
+
+    fn route(&mut self, _from: Vec3, _to: Vec3) -> Option<Route> {
+        None
+    }
+
+    fn nearest(&mut self, _point: Vec3, _radius: f32) -> Option<Vec3> {
+        None
+    }
+
+    fn random_route(&mut self, _from: Vec3, _rng: &mut BotRng) -> Option<Route> {
+        None
+    }
+
+    fn describe(&self) -> String {
+        "navmesh: building".to_owned()
     }
 }
 
@@ -300,3 +463,6 @@ impl Navigator for MeshNavigator<'_> {
         self.stats.routes
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,7 +1,10 @@
 //! The navmesh tools for operators and mappers: `quarry-server --nav-info
 //! FILE [--json] [--svg OUT.svg]` (build on a map file without a server) and
 //! the `navmesh info|route|export` console commands over the mesh the bots
-//! use. The mesh itself is generated lazily by the bots, on first need.
+//! use. The mesh itself is generated lazily by the bots, on first need: on
+//! a live server on a worker thread (a map change never stalls the tick),
+//! in headless `--fast` runs on the tick thread (the match stays
+//! deterministic). `navmesh build` always rebuilds at once, on the tick thread.
 
 use std::io::Write;
 use std::path::Path;
@@ -79,7 +82,7 @@ pub fn register(console: &mut Console<ServerState>) -> Result<(), quarry_console
         CommandDef::new(
             "navmesh",
             "navmesh build | info | route X Y Z X Y Z | export FILE.svg",
-            "the bots' navigation mesh: (re)build it, its figures, a test route, or a top-down SVG picture",
+            "the bots' navigation mesh: rebuild it now (on the tick thread: play pauses for the build), its figures, a test route, or a top-down SVG picture",
             navmesh,
         )
         .complete_with(|_, args, partial| {
@@ -101,8 +104,7 @@ fn navmesh(state: &mut ServerState, console: &mut Console<ServerState>, args: &[
         let cell = state.bots.settings().nav_cell_size;
         let max_nodes = state.bots.settings().nav_max_nodes;
         state.bots.nav_mut().set_max_nodes(max_nodes);
-        state.bots.nav_mut().invalidate();
-        state.bots.nav_mut().ensure(game, cell).map_err(err)?;
+        state.bots.nav_mut().build_now(game, cell).map_err(|e| err(e.to_string()))?;
         console.print(state.bots.nav().describe());
         return Ok(());
     }
@@ -113,6 +115,9 @@ fn navmesh(state: &mut ServerState, console: &mut Console<ServerState>, args: &[
         .unwrap_or(quarry_nav::Heuristic::Alt);
     let nav = state.bots.nav();
     let Some(mesh) = nav.mesh() else {
+        if nav.is_building() {
+            return Err(err(format!("not ready yet: {}", nav.describe())));
+        }
         return Err(err("not built yet: it is built when the first bot needs it (addbot)"));
     };
     match sub.as_str() {
