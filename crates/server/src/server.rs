@@ -107,6 +107,8 @@ impl Server {
         let data = quarry_sim::GameData::load(&options.config_dir)?;
         let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast);
         let mut bots = quarry_bots::BotManager::with_cvars(bot_cvars);
+        // A live server builds navmeshes off the tick thread; --fast stays deterministic.
+        bots.set_background_nav(!options.fast);
         if let Some(dir) = &options.botfiles_dir {
             // Remembered even when loading fails, so `botreload` can retry.
             bots.set_botfiles_dir(dir);
@@ -265,6 +267,9 @@ impl Server {
         if let Some(game) = self.state.game.game.as_mut() {
             self.state.bots.update_settings(self.console.cvars());
             self.state.bots.think(game);
+            for line in self.state.bots.take_notices() {
+                self.console.print(line);
+            }
         }
         let (lines, events) = self.state.game.tick(self.console.cvars(), hz);
         for line in lines {
