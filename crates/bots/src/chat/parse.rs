@@ -34,7 +34,7 @@ use super::bank::{
 use super::event::{ChatEvent, Token, TokenSet, token_names};
 use super::text::{FORBIDDEN_LEADING, normalize, starts_forbidden};
 use crate::content::Warning;
-use crate::content::files::{Tok, Token as LexToken, lex, text};
+use crate::content::lex::{Tok, Token as LexToken, lex, text};
 
 /// The tokens a reply may use.
 pub fn reply_tokens() -> TokenSet {

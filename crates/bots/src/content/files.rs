@@ -27,12 +27,18 @@
 //! Nothing is fatal. An unknown key, trait or style, a bad number, a value
 //! out of range, a stray brace: each warns with file and line and skips
 //! the smallest unit (the statement, or the block a bad `skill` opens).
+//! Past the caps of [`limits`](super::limits) (definitions per file and in
+//! all, statements per file) the rest is skipped with one warning.
+//! Reading the directories is `load.rs`; the lexer, shared with the chat
+//! files, is `lex.rs`.
 
+use std::collections::HashMap;
 use std::fmt;
-use std::path::Path;
 
 use quarry_sim::weapons::WeaponTable;
 
+use super::lex::{Tok, Token, lex, text};
+use super::limits::{MAX_CHARACTERS, MAX_CHARACTERS_PER_FILE, MAX_STATEMENTS_PER_FILE, MAX_STYLES, MAX_STYLES_PER_FILE};
 use super::skill::{MAX_SKILL, MIN_SKILL, SKILL_LEVELS, TraitRow, Traits};
 
 /// Most weapon entries one layer may hold.
@@ -262,38 +268,54 @@ impl Content {
     /// Parses one file's text (`file` names it in warnings) and adds its
     /// styles and characters; call [`Content::finish`] after the last file.
     pub fn add_text(&mut self, file: &str, text: &str, warnings: &mut Vec<Warning>) {
+        self.parse_file(file, text, warnings);
+    }
+
+    /// [`Content::add_text`], returning the opening line of each accepted
+    /// definition: styles, then characters, in the order they were added.
+    pub(crate) fn parse_file(&mut self, file: &str, text: &str, warnings: &mut Vec<Warning>) -> Vec<u32> {
         let toks = lex(file, text, warnings);
-        let mut p = Parser { toks: &toks, pos: 0, file, warnings };
-        p.top(self);
+        let mut p = Parser { toks: &toks, pos: 0, file, warnings, statements: 0, stopped: false, capped: [false; 2] };
+        p.top(self)
     }
 
     /// Checks references once everything is loaded: a style's unknown,
     /// cyclic or too deep parent is dropped, a character's unknown style is
     /// dropped, and every weapon name must be in `table`.
+    ///
+    /// Styles are checked in load order and a dropped parent is seen by the
+    /// styles checked after it. Each check walks at most
+    /// [`MAX_INHERIT_DEPTH`] + 1 parents through a name index, so the whole
+    /// pass is linear in the number of styles.
     pub fn finish(&mut self, table: &WeaponTable, warnings: &mut Vec<Warning>, origin: &dyn Fn(&str) -> (String, u32)) {
-        let names: Vec<String> = self.styles.iter().map(|s| s.name.clone()).collect();
+        let mut index: HashMap<String, usize> = HashMap::with_capacity(self.styles.len());
+        for (i, s) in self.styles.iter().enumerate() {
+            index.entry(s.name.to_lowercase()).or_insert(i);
+        }
         for i in 0..self.styles.len() {
-            let Some(parent) = self.styles[i].inherit.clone() else { continue };
-            let why = if !names.iter().any(|n| n.eq_ignore_ascii_case(&parent)) {
-                Some(format!("style '{}' inherits unknown style '{parent}'; parent dropped", self.styles[i].name))
-            } else {
-                // Walk up: a cycle through this style, or a chain too deep.
-                let mut cur = Some(parent.clone());
-                let mut depth = 0;
-                let mut bad = None;
-                while let Some(p) = cur {
-                    depth += 1;
-                    if p.eq_ignore_ascii_case(&self.styles[i].name) {
-                        bad = Some(format!("style '{}' inherits itself (cycle); parent dropped", self.styles[i].name));
-                        break;
+            let Some(parent) = self.styles[i].inherit.as_deref() else { continue };
+            let name = &self.styles[i].name;
+            let why = match index.get(&parent.to_lowercase()) {
+                None => Some(format!("style '{name}' inherits unknown style '{parent}'; parent dropped")),
+                Some(&first) => {
+                    // Walk up: a cycle through this style, or a chain too deep.
+                    let mut cur = Some(first);
+                    let mut depth = 0;
+                    let mut bad = None;
+                    while let Some(p) = cur {
+                        depth += 1;
+                        if self.styles[p].name.eq_ignore_ascii_case(name) {
+                            bad = Some(format!("style '{name}' inherits itself (cycle); parent dropped"));
+                            break;
+                        }
+                        if depth > MAX_INHERIT_DEPTH {
+                            bad = Some(format!("style '{name}' has an inherit chain deeper than {MAX_INHERIT_DEPTH}; parent dropped"));
+                            break;
+                        }
+                        cur = self.styles[p].inherit.as_deref().and_then(|n| index.get(&n.to_lowercase()).copied());
                     }
-                    if depth > MAX_INHERIT_DEPTH {
-                        bad = Some(format!("style '{}' has an inherit chain deeper than {MAX_INHERIT_DEPTH}; parent dropped", self.styles[i].name));
-                        break;
-                    }
-                    cur = self.style(&p).and_then(|s| s.inherit.clone());
+                    bad
                 }
-                bad
             };
             if let Some(message) = why {
                 let (file, line) = origin(&format!("style:{}", self.styles[i].name));
@@ -303,7 +325,7 @@ impl Content {
         }
         for i in 0..self.characters.len() {
             let Some(style) = self.characters[i].style.clone() else { continue };
-            if self.style(&style).is_none() {
+            if !index.contains_key(&style.to_lowercase()) {
                 let (file, line) = origin(&format!("character:{}", self.characters[i].name));
                 warnings.push(Warning {
                     file,
@@ -332,137 +354,6 @@ impl Content {
     }
 }
 
-/// Loads `dir/styles/*.style`, then `dir/characters/*.bot`, then
-/// `dir/chats/*.chat` (each sorted by file name) against the stock weapon
-/// table. Never fails: a missing style or character directory or an
-/// unreadable file is a warning; `chats/` is optional.
-pub fn load_botfiles(dir: &Path) -> (Content, Vec<Warning>) {
-    load_botfiles_with(dir, &WeaponTable::default())
-}
-
-/// [`load_botfiles`] checking weapon names against `table`.
-pub fn load_botfiles_with(dir: &Path, table: &WeaponTable) -> (Content, Vec<Warning>) {
-    let mut content = Content::default();
-    let mut warnings = Vec::new();
-    // Where each definition came from, for warnings raised after parsing.
-    let mut origins: Vec<(String, String, u32)> = Vec::new();
-    for (sub, ext) in [("styles", "style"), ("characters", "bot")] {
-        let path = dir.join(sub);
-        let mut files: Vec<_> = match std::fs::read_dir(&path) {
-            Ok(rd) => rd
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == ext))
-                .collect(),
-            Err(e) => {
-                warnings.push(Warning { file: path.display().to_string(), line: 0, message: format!("can't read directory: {e}") });
-                continue;
-            }
-        };
-        files.sort();
-        for f in files {
-            let name = f.display().to_string();
-            match std::fs::read_to_string(&f) {
-                Ok(text) => {
-                    let (ns, nc) = (content.styles.len(), content.characters.len());
-                    let toks = lex(&name, &text, &mut warnings);
-                    let mut p = Parser { toks: &toks, pos: 0, file: &name, warnings: &mut warnings };
-                    let lines = p.top(&mut content);
-                    let mut lines = lines.into_iter();
-                    // `top` returns the opening line of each accepted definition, in order.
-                    for s in &content.styles[ns..] {
-                        origins.push((format!("style:{}", s.name), name.clone(), lines.next().unwrap_or(0)));
-                    }
-                    for c in &content.characters[nc..] {
-                        origins.push((format!("character:{}", c.name), name.clone(), lines.next().unwrap_or(0)));
-                    }
-                }
-                Err(e) => warnings.push(Warning { file: name, line: 0, message: format!("can't read file: {e}") }),
-            }
-        }
-    }
-    let origin = |key: &str| {
-        origins
-            .iter()
-            .find(|(k, _, _)| k.eq_ignore_ascii_case(key))
-            .map_or_else(|| (String::from("<content>"), 0), |(_, f, l)| (f.clone(), *l))
-    };
-    content.finish(table, &mut warnings, &origin);
-    crate::chat::load_chats(dir, &mut content, &mut warnings);
-    (content, warnings)
-}
-
-// ---- lexer -------------------------------------------------------------
-
-/// One lexical token of a content file.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Tok {
-    /// A bare word (`set`, `kill`, `40`).
-    Word(String),
-    /// A quoted string, without the quotes.
-    Str(String),
-    /// `{`.
-    Open,
-    /// `}`.
-    Close,
-}
-
-/// A token and the 1-based line it is on.
-#[derive(Debug, Clone)]
-pub(crate) struct Token {
-    /// The token.
-    pub(crate) tok: Tok,
-    /// Its line.
-    pub(crate) line: u32,
-}
-
-/// Splits content text into tokens: `//` and `#` comments to the end of the
-/// line, quoted strings (an unterminated one warns and ends at the line
-/// end), braces, `;` as a separator, words.
-pub(crate) fn lex(file: &str, text: &str, warnings: &mut Vec<Warning>) -> Vec<Token> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        let mut chars = raw.char_indices().peekable();
-        while let Some((at, c)) = chars.next() {
-            match c {
-                c if c.is_whitespace() || c == ';' => {}
-                '#' => break,
-                '/' if raw[at..].starts_with("//") => break,
-                '{' => out.push(Token { tok: Tok::Open, line }),
-                '}' => out.push(Token { tok: Tok::Close, line }),
-                '"' => {
-                    let mut s = String::new();
-                    let mut closed = false;
-                    for (_, c) in chars.by_ref() {
-                        if c == '"' {
-                            closed = true;
-                            break;
-                        }
-                        s.push(c);
-                    }
-                    if !closed {
-                        warnings.push(Warning { file: file.into(), line, message: "unterminated string; closed at end of line".into() });
-                    }
-                    out.push(Token { tok: Tok::Str(s), line });
-                }
-                _ => {
-                    let mut s = String::from(c);
-                    while let Some(&(_, c)) = chars.peek() {
-                        if c.is_whitespace() || matches!(c, '{' | '}' | '"' | ';') {
-                            break;
-                        }
-                        s.push(c);
-                        chars.next();
-                    }
-                    out.push(Token { tok: Tok::Word(s), line });
-                }
-            }
-        }
-    }
-    out
-}
-
 // ---- parser ------------------------------------------------------------
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -488,16 +379,14 @@ struct Parser<'a> {
     pos: usize,
     file: &'a str,
     warnings: &'a mut Vec<Warning>,
+    /// Statements read so far in this file.
+    statements: usize,
+    /// The statement cap was reached: the rest of the file is skipped.
+    stopped: bool,
+    /// The style and the character caps were reached (warned once each).
+    capped: [bool; 2],
 }
 
-/// The text of a token (`{`/`}` for braces).
-pub(crate) fn text(t: &Token) -> &str {
-    match &t.tok {
-        Tok::Word(s) | Tok::Str(s) => s,
-        Tok::Open => "{",
-        Tok::Close => "}",
-    }
-}
 
 impl Parser<'_> {
     fn warn(&mut self, line: u32, message: String) {
@@ -573,12 +462,19 @@ impl Parser<'_> {
             };
             let mut def = Def::default();
             self.block(kind, line, &mut def);
+            if self.stopped {
+                // The definition the cap cut off is incomplete: dropped.
+                break;
+            }
             if name.is_empty() {
                 self.warn(line, format!("{} needs exactly one name; block skipped", text(&t)));
                 continue;
             }
             match kind {
                 Kind::Style => {
+                    if !self.room(0, style_lines.len(), content.styles.len(), line) {
+                        continue;
+                    }
                     if content.style(&name).is_some() {
                         self.warn(line, format!("duplicate style '{name}'; the first definition wins"));
                         continue;
@@ -597,6 +493,9 @@ impl Parser<'_> {
                     style_lines.push(line);
                 }
                 _ => {
+                    if !self.room(1, char_lines.len(), content.characters.len(), line) {
+                        continue;
+                    }
                     if content.character(&name).is_some() {
                         self.warn(line, format!("duplicate character '{name}'; the first definition wins"));
                         continue;
@@ -618,9 +517,35 @@ impl Parser<'_> {
         style_lines
     }
 
+    /// Whether one more style (`which` 0) or character (1) fits, with
+    /// `here` of them from this file and `total` in all; the first refusal
+    /// of each kind warns at `line`.
+    fn room(&mut self, which: usize, here: usize, total: usize, line: u32) -> bool {
+        let (what, per_file, all) = if which == 0 {
+            ("styles", MAX_STYLES_PER_FILE, MAX_STYLES)
+        } else {
+            ("characters", MAX_CHARACTERS_PER_FILE, MAX_CHARACTERS)
+        };
+        let why = if here >= per_file {
+            format!("more than {per_file} {what} in this file; this one and the rest are skipped")
+        } else if total >= all {
+            format!("more than {all} {what} in all botfiles; this one and the rest are skipped")
+        } else {
+            return true;
+        };
+        if !self.capped[which] {
+            self.capped[which] = true;
+            self.warn(line, why);
+        }
+        false
+    }
+
     /// The statements of a block whose `{` is consumed, up to its `}`.
     fn block(&mut self, kind: Kind, opened: u32, def: &mut Def) {
         loop {
+            if self.stopped {
+                return;
+            }
             let Some(t) = self.peek().cloned() else {
                 self.warn(opened, "block opened here is never closed".into());
                 return;
@@ -636,6 +561,13 @@ impl Parser<'_> {
                 }
                 Tok::Word(w) | Tok::Str(w) => w.clone(),
             };
+            self.statements += 1;
+            if self.statements > MAX_STATEMENTS_PER_FILE {
+                self.warn(line, format!("more than {MAX_STATEMENTS_PER_FILE} statements in this file; the rest of the file is skipped"));
+                self.stopped = true;
+                self.pos = self.toks.len();
+                return;
+            }
             let args = self.line_rest(line);
             let is_skill = key.eq_ignore_ascii_case("skill");
             let opens = match self.peek() {
@@ -828,17 +760,5 @@ mod tests {
             assert!(w.is_empty(), "{}: {w:?}", row.name);
             assert_eq!(c.styles[0].layer.body.len(), 1);
         }
-    }
-
-    #[test]
-    fn lexer_keeps_lines_strings_and_comments() {
-        let mut w = Vec::new();
-        let t = lex("f", "a \"b c\"{ // x\n# y\n}", &mut w);
-        let got: Vec<(Tok, u32)> = t.into_iter().map(|t| (t.tok, t.line)).collect();
-        assert_eq!(
-            got,
-            vec![(Tok::Word("a".into()), 1), (Tok::Str("b c".into()), 1), (Tok::Open, 1), (Tok::Close, 3)]
-        );
-        assert!(w.is_empty());
     }
 }

@@ -4,17 +4,23 @@
 //! next spawn) through a [`TraitSource`]. The built-in source is the plain
 //! skill curve ([`SkillCurve`], `skill.rs`). Styles and characters from
 //! `botfiles/` (`files.rs`: grammar, loader, resolution order) plug in as
-//! [`ContentTraitSource`] (`source.rs`: character picking), which starts from
+//! [`ContentTraitSource`] (`source.rs`: character picking; `load.rs`: reading
+//! the directories; `limits.rs`: how much is read), which starts from
 //! the curve and biases it. Chat banks (`botfiles/chats/*.chat`) load with
 //! the rest into [`Content::chats`] and are joined to characters by name;
 //! the grammar and the chat logic live in [`crate::chat`]. Every other
 //! layer reads only the resolved [`Resolved`].
 
 pub mod files;
+pub(crate) mod lex;
+pub mod limits;
+mod load;
 pub mod skill;
 pub mod source;
 
-pub use files::{Character, Content, Layer, Op, Stmt, Style, Warning, load_botfiles, load_botfiles_with};
+pub use files::{Character, Content, Layer, Op, Stmt, Style, Warning};
+pub use load::{load_botfiles, load_botfiles_with};
+pub(crate) use load::read_botfile_dir;
 pub use source::{ContentError, ContentTraitSource, RosterRow};
 pub use skill::{SKILL_TABLE, TraitGroup, TraitRow, TraitShape, Traits, effective_skill, parse_skill};
 

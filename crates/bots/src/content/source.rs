@@ -14,7 +14,8 @@ use std::sync::Mutex;
 
 use quarry_sim::weapons::WeaponTable;
 
-use super::files::{Character, Content, Warning, load_botfiles_with, skill_block, weapon_number};
+use super::files::{Character, Content, Warning, skill_block, weapon_number};
+use super::load::load_botfiles_with;
 use super::{BotIdentity, Resolved, TraitSource, WeaponBias};
 use crate::rng::{BotRng, mix64};
 
@@ -123,7 +124,7 @@ impl ContentTraitSource {
         }
     }
 
-    /// Loads `dir` (see [`load_botfiles`](super::files::load_botfiles)),
+    /// Loads `dir` (see [`load_botfiles`](super::load::load_botfiles)),
     /// logging every warning; fails only when no character at all was
     /// loaded, so the caller can keep the plain skill curve.
     pub fn load(dir: &Path) -> Result<Self, ContentError> {

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use quarry_sim::weapons::WeaponTable;
 
-use super::files::{Content, Warning, load_botfiles, skill_block, weapon_number};
+use super::files::{Content, Warning, skill_block, weapon_number};
+use super::load::load_botfiles;
 use super::source::ContentTraitSource;
 use super::{BotIdentity, SkillCurve, TraitSource, Traits};
 use crate::rng::BotRng;
