@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Fuzz campaigns longer than the CI-sized fuzz tests (issue 13: no input
+# kills or starves the server).
+#
+#   scripts/fuzz.sh [maps|packets|all] [N]
+#
+# maps: N map mutants (default 100000) in process through
+#   crates/nav/examples/fuzz_maps.rs (load every mutant, build a navmesh for
+#   every FUZZ_NAV_EVERY-th, default 50; catch_unwind per case, a watchdog
+#   for hangs), then a slice of FUZZ_BINARY_CASES mutants (default N/500,
+#   at least 50) through the real binary, `quarry-server --map-info` and
+#   `--nav-info` under `timeout` and a memory ulimit, to catch aborts and
+#   OOM kills that an in-process run cannot survive.
+# packets: not written yet; add a fuzz_packets function below (same
+#   record_row calls) and it joins the table.
+#
+# Environment: FUZZ_SEED (13), FUZZ_THREADS (2), FUZZ_BUDGET_MS (per case,
+# 2000), FUZZ_TIMEOUT_S (per binary run, 20), FUZZ_MEM_KB (ulimit -v for
+# binary runs, 4194304), FUZZ_OUT (where failing inputs go,
+# target/fuzz-out), QUARRY_SHARED_MAPS (extra corpus, default
+# ../shared/maps when present).
+#
+# Prints a table of counts by outcome: ok, rejected (an error: the designed
+# answer to a bad input), panic, timeout/hang, abort/killed, slow (finished
+# over the per-case budget). Exits 1 if any panic, hang or abort was seen.
+set -uo pipefail
+
+cd "$(dirname "$0")/.."
+
+SECTION=${1:-all}
+N=${2:-100000}
+SEED=${FUZZ_SEED:-13}
+THREADS=${FUZZ_THREADS:-2}
+BUDGET_MS=${FUZZ_BUDGET_MS:-2000}
+TIMEOUT_S=${FUZZ_TIMEOUT_S:-20}
+MEM_KB=${FUZZ_MEM_KB:-4194304}
+NAV_EVERY=${FUZZ_NAV_EVERY:-50}
+OUT=${FUZZ_OUT:-target/fuzz-out}
+SHARED=${QUARRY_SHARED_MAPS:-../shared/maps}
+
+case "$SECTION" in
+maps | packets | all) ;;
+*)
+	echo "usage: scripts/fuzz.sh [maps|packets|all] [N]" >&2
+	exit 2
+	;;
+esac
+
+# Table rows: "section runner cases ok rejected panic timeout abort slow".
+ROWS=()
+record_row() {
+	ROWS+=("$*")
+}
+
+# Classifies an exit status of a binary run under `timeout`.
+classify_status() {
+	case "$1" in
+	0) echo ok ;;
+	1 | 2) echo rejected ;;
+	101) echo panic ;;
+	124) echo timeout ;;
+	*) echo abort ;;
+	esac
+}
+
+fuzz_maps() {
+	local corpus=(maps)
+	[ -d "$SHARED" ] && corpus+=("$SHARED")
+	mkdir -p "$OUT/maps"
+	echo "== maps: building the runner and the server (release)" >&2
+	cargo build --release -q -p quarry-nav --example fuzz_maps || return 1
+	cargo build --release -q --bin quarry-server || return 1
+
+	# In process, resuming after each hang the watchdog reports.
+	local first=0 ok=0 rejected=0 panic=0 slow=0 hang=0 abort=0 cases=0 seconds=0
+	while [ "$first" -lt "$N" ]; do
+		local log
+		log=$(target/release/examples/fuzz_maps --cases "$N" --first "$first" --seed "$SEED" \
+			--threads "$THREADS" --nav-every "$NAV_EVERY" --budget-ms "$BUDGET_MS" \
+			--save "$OUT/maps" "${corpus[@]}")
+		local status=$?
+		get() { sed -n "s/^$1=//p" <<<"$log" | tail -1; }
+		ok=$((ok + $(get ok))) rejected=$((rejected + $(get rejected)))
+		panic=$((panic + $(get panic))) slow=$((slow + $(get slow)))
+		hang=$((hang + $(get hang))) cases=$((cases + $(get cases)))
+		seconds=$(awk -v a="$seconds" -v b="$(get seconds)" 'BEGIN { print a + b }')
+		if [ "$status" -eq 3 ]; then
+			first=$(($(get hang_case) + 1))
+		elif [ "$status" -ne 0 ] || [ -z "$(get cases)" ]; then
+			# Aborted or killed: the case is unknown, so stop here.
+			echo "maps: runner died with status $status after $cases cases" >&2
+			abort=$((abort + 1))
+			break
+		else
+			break
+		fi
+	done
+	echo "maps: in process: $cases mutants in ${seconds}s" >&2
+	record_row maps in-process "$cases" "$ok" "$rejected" "$panic" "$hang" "$abort" "$slow"
+
+	# Through the binary: aborts, OOM kills and hangs of the whole process.
+	local m=${FUZZ_BINARY_CASES:-$((N / 500))}
+	[ "$m" -lt 50 ] && m=50
+	local dir
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/quarry-fuzz-maps.XXXXXX")
+	target/release/examples/fuzz_maps --write "$m" "$dir" --seed "$((SEED + 1))" "${corpus[@]}" || return 1
+	local -A count=([ok]=0 [rejected]=0 [panic]=0 [timeout]=0 [abort]=0)
+	local runs=0 i=0
+	for f in "$dir"/*.map; do
+		local modes=(--map-info)
+		# One in ten also builds the navmesh (slower).
+		[ $((i % 10)) -eq 0 ] && modes+=(--nav-info)
+		i=$((i + 1))
+		for mode in "${modes[@]}"; do
+			(
+				ulimit -v "$MEM_KB"
+				timeout "$TIMEOUT_S" target/release/quarry-server "$mode" "$f" >/dev/null 2>"$dir/stderr"
+			)
+			local status=$?
+			local outcome
+			outcome=$(classify_status "$status")
+			count[$outcome]=$((count[$outcome] + 1))
+			runs=$((runs + 1))
+			if [ "$outcome" != ok ] && [ "$outcome" != rejected ]; then
+				cp "$f" "$OUT/maps/binary-$(basename "$f")"
+				echo "maps: $mode $(basename "$f"): $outcome (status $status): $(tail -1 "$dir/stderr")" >&2
+			fi
+		done
+	done
+	rm -rf "$dir"
+	record_row maps binary "$runs" "${count[ok]}" "${count[rejected]}" "${count[panic]}" "${count[timeout]}" "${count[abort]}" 0
+}
+
+run_section() {
+	if declare -F "fuzz_$1" >/dev/null; then
+		"fuzz_$1"
+	else
+		echo "$1: no campaign yet (add a fuzz_$1 function to scripts/fuzz.sh)" >&2
+	fi
+}
+
+case "$SECTION" in
+all)
+	run_section maps
+	run_section packets
+	;;
+*) run_section "$SECTION" ;;
+esac
+
+bad=0
+printf '\n%-8s %-11s %8s %8s %9s %6s %13s %13s %6s\n' section runner cases ok rejected panic timeout/hang abort/killed slow
+for row in "${ROWS[@]}"; do
+	# shellcheck disable=SC2086
+	set -- $row
+	printf '%-8s %-11s %8s %8s %9s %6s %13s %13s %6s\n' "$@"
+	bad=$((bad + $6 + $7 + $8))
+done
+if [ "$bad" -gt 0 ]; then
+	echo "failing inputs are in $OUT" >&2
+	exit 1
+fi
