@@ -63,7 +63,7 @@ pub struct LoadOptions {
     /// Most patch triangles, all patches together; patches past it are
     /// skipped with one warning. One small curved patch tessellates to 128
     /// triangles, so without a total a file of tiny patches would build
-    /// gigabytes of triangles. The shared maps use under 40,000.
+    /// gigabytes of triangles. The shared maps use at most 8,246.
     pub max_patch_triangles: usize,
     /// Most moving brush entities (doors, plats, trains); the brushes of
     /// any more are skipped with a warning per entity. Every trace tests
