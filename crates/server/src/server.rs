@@ -8,7 +8,11 @@
 //! 3. `--port`, then each `+command` from the command line, in order;
 //! 4. values set for cvars nothing registered are reported (likely typos) and
 //!    from now on `set` of an unknown cvar is refused;
-//! 5. the tick loop starts. Console lines run between ticks.
+//! 5. the tick loop starts. Console lines run between ticks; archived cvars
+//!    are written about a second after they change (`archive_writer.rs`).
+//!
+//! Before step 1, temporary files an interrupted atomic write left in the
+//! config directory (`.archive.cfg.PID.tmp`, `.bans.txt.PID.tmp`) are removed.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -92,11 +96,15 @@ pub struct Server {
     clock: TickClock,
     fps_seen: u64,
     health: crate::health::HealthWriter,
+    archive: crate::archive_writer::ArchiveWriter,
 }
 
 impl Server {
     /// Registers every cvar and command. Nothing is executed yet.
     pub fn new(options: &ServerOptions) -> anyhow::Result<Self> {
+        for stale in quarry_console::remove_stale_temp_files(&options.config_dir) {
+            tracing::info!("removed {}, left by an interrupted write", stale.display());
+        }
         let mut console = Console::new();
         console.set_config_dir(&options.config_dir);
         let cvars = ServerCvars::register(&mut console)?;
@@ -127,7 +135,13 @@ impl Server {
             bots,
             quit: None,
         };
+        let archive = crate::archive_writer::ArchiveWriter::new(
+            options.config_dir.join(ARCHIVE_CFG),
+            console.cvars(),
+            Instant::now(),
+        );
         let mut server = Self {
+            archive,
             console,
             state,
             config_dir: options.config_dir.clone(),
@@ -144,7 +158,7 @@ impl Server {
 
     /// The archive file's path.
     pub fn archive_path(&self) -> PathBuf {
-        self.config_dir.join(ARCHIVE_CFG)
+        self.archive.path().to_owned()
     }
 
     /// Runs the startup config and the command-line `+commands` (steps 2-4 above).
@@ -328,6 +342,10 @@ impl Server {
                 }
             }
             self.tick();
+            if !self.state.fast {
+                // A counter compare per tick; a write only after a change.
+                self.archive.poll(Instant::now(), self.console.cvars());
+            }
         }
     }
 
@@ -395,14 +413,13 @@ impl Server {
         }
     }
 
-    /// Tells clients the server is going away, then writes the archive file atomically.
+    /// Tells clients the server is going away, then writes the archive file
+    /// atomically (after any write still in flight).
     pub fn shutdown(&mut self) -> Result<PathBuf, quarry_console::ArchiveError> {
         if let Some(net) = self.state.net.as_mut() {
             net.shutdown();
         }
-        let path = self.archive_path();
-        quarry_console::write_archive(&path, self.console.cvars())?;
-        Ok(path)
+        self.archive.flush(self.console.cvars())
     }
 }
 
@@ -411,10 +428,12 @@ fn bot_access(state: &mut ServerState) -> quarry_bots::BotAccess<'_> {
     quarry_bots::BotAccess { bots: &mut state.bots, game: state.game.game.as_mut() }
 }
 
-/// Registers SIGINT and SIGTERM to set the returned flag.
+/// Registers SIGINT, SIGTERM and SIGHUP to set the returned flag: each is
+/// a graceful stop (SIGHUP too: the terminal or session that ran the server
+/// is gone; the archive is written and the process exits 0).
 pub fn stop_on_signals() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT, signal_hook::consts::SIGHUP] {
         if let Err(e) = signal_hook::flag::register(sig, Arc::clone(&flag)) {
             tracing::warn!("couldn't install handler for signal {sig}: {e}");
         }

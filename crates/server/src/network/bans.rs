@@ -1,24 +1,43 @@
 //! The ban list: IP addresses refused at the handshake, kept in a file in
 //! the config directory and rewritten atomically on every change.
+//!
+//! The file is read with [`quarry_console::read_text_file`]: a FIFO, a
+//! device or a file over [`MAX_BANS_BYTES`] is refused unread. A ban list
+//! that exists but can't be read is never overwritten (that would lose every
+//! ban in it): bans and unbans then hold until the server stops.
 
 use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
+
+/// The largest ban list read: about 50 000 bans with short reasons.
+pub(crate) const MAX_BANS_BYTES: u64 = 4 << 20;
 
 /// Banned addresses with the reason given.
 #[derive(Debug, Default)]
 pub struct BanList {
     path: Option<PathBuf>,
     bans: BTreeMap<IpAddr, String>,
+    /// Why the file could not be read at load (then it is not overwritten).
+    unreadable: Option<String>,
 }
 
 impl BanList {
     /// Loads `path` (one `ADDRESS reason...` per line, `//` comments); a
-    /// missing file is an empty list; bad lines are reported and skipped.
+    /// missing file is an empty list; bad lines are reported and skipped; a
+    /// file that can't be read is reported and left alone.
     pub fn load(path: &Path) -> (Self, Vec<String>) {
-        let mut list = Self { path: Some(path.to_owned()), bans: BTreeMap::new() };
+        let mut list = Self { path: Some(path.to_owned()), bans: BTreeMap::new(), unreadable: None };
         let mut warnings = Vec::new();
-        let Ok(text) = std::fs::read_to_string(path) else { return (list, warnings) };
+        let text = match quarry_console::read_text_file(path, MAX_BANS_BYTES) {
+            Ok(text) => text,
+            Err(e) if e.is_not_found() => return (list, warnings),
+            Err(e) => {
+                warnings.push(format!("{e}; no bans from it apply, and ban/unban won't overwrite it (fix it and restart)"));
+                list.unreadable = Some(e.to_string());
+                return (list, warnings);
+            }
+        };
         for (i, line) in text.lines().enumerate() {
             let line = line.split("//").next().unwrap_or("").trim();
             if line.is_empty() {
@@ -62,6 +81,9 @@ impl BanList {
 
     fn save(&self) -> Result<(), String> {
         let Some(path) = &self.path else { return Ok(()) };
+        if let Some(why) = &self.unreadable {
+            return Err(format!("not saved, the ban list file was unreadable at start ({why}); the change holds until the server stops"));
+        }
         let mut text = String::from("// Banned addresses: ADDRESS reason (written by quarry-server; ban/unban edit it).\n");
         for (ip, reason) in &self.bans {
             text.push_str(&format!("{ip} {reason}\n"));
@@ -89,5 +111,37 @@ mod tests {
         let mut again = again;
         assert_eq!(again.unban(ip), Ok(true));
         assert_eq!(BanList::load(&path).0.reason(ip), None);
+    }
+
+    fn refused(path: &Path, what: &str) {
+        let (mut list, w) = BanList::load(path);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains(what) && w[0].contains("won't overwrite it"), "{w:?}");
+        let e = list.ban("10.0.0.1".parse().expect("ip"), "x").expect_err("not saved over an unreadable file");
+        assert!(e.contains("not saved"), "{e}");
+        assert_eq!(list.reason("10.0.0.1".parse().expect("ip")), Some("x"), "the ban still holds in memory");
+    }
+
+    #[test]
+    fn special_and_huge_ban_lists_are_refused_and_never_overwritten() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(dir.path().join("bans.txt")).expect("mkdir");
+        refused(&dir.path().join("bans.txt"), "a directory");
+        let big = dir.path().join("big.txt");
+        std::fs::write(&big, "// padding\n".repeat((MAX_BANS_BYTES / 11 + 1) as usize)).expect("write");
+        refused(&big, "larger than");
+        assert!(std::fs::metadata(&big).expect("big").len() > MAX_BANS_BYTES, "left as it was");
+        #[cfg(unix)]
+        {
+            let zero = dir.path().join("zero.txt");
+            std::os::unix::fs::symlink("/dev/zero", &zero).expect("symlink");
+            refused(&zero, "a character device");
+            let fifo = dir.path().join("fifo.txt");
+            if std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+                refused(&fifo, "a FIFO");
+            } else {
+                eprintln!("mkfifo unavailable; FIFO case skipped");
+            }
+        }
     }
 }
