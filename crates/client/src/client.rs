@@ -77,7 +77,7 @@ impl Client {
             hello: options.hello(),
             settings,
         };
-        let transport = ClientTransport::connect(config)?;
+        let transport = ClientTransport::connect_with(config, options.net.clone())?;
         Ok(Self {
             transport,
             connect_timeout: options.connect_timeout,

@@ -50,6 +50,7 @@ mod driver;
 mod error;
 pub mod mode;
 pub mod input;
+pub mod load;
 mod notice;
 mod options;
 pub mod report;

@@ -47,6 +47,9 @@ pub struct ClientOptions {
     pub connect_timeout: Duration,
     /// QUIC and protocol settings (defaults suit a game).
     pub settings: TransportSettings,
+    /// Where the connection runs: a shared runtime and a local address
+    /// (load generators); by default its own runtime and the wildcard.
+    pub net: quarry_net::transport::ClientOptions,
 }
 
 impl ClientOptions {
@@ -69,6 +72,7 @@ impl ClientOptions {
             userinfo: Vec::new(),
             connect_timeout: Duration::from_secs(5),
             settings: TransportSettings::default(),
+            net: quarry_net::transport::ClientOptions::default(),
         }
     }
 

@@ -12,8 +12,9 @@ use bevy_ecs::prelude::*;
 use crate::input::{InputQueue, PushOutcome};
 use crate::usercmd::UserCmd;
 
-/// The most slots a server can have.
-pub const MAX_SLOTS: usize = 64;
+/// The most slots a server can have: 64 people and their bots on a big
+/// server (slot ids stay below 256, the wire's limit).
+pub const MAX_SLOTS: usize = 128;
 /// The longest player name, in characters, after colour escapes are removed.
 pub const MAX_NAME_CHARS: usize = 24;
 

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""A bounded soak: one server with bots, many players from one load-generator
+process over lossy links, a map change every minute, for N minutes.
+
+    scripts/soak.py [--minutes 10] [--clients 64] [--bots 8] [--loss 0.2]
+                    [--map-every 60] [--server target/release/quarry-server]
+                    [--loadgen target/release/quarry-loadgen] [--tsv FILE]
+
+All traffic is on loopback; the server runs on a fresh copy of config/ and
+stops at the end. Prints RSS over time, tick time p99 and max, late ticks,
+commands delivered, snapshots per second per client, slots leaked after the
+players leave, and the CPU both processes took, then a verdict against the
+issue's bar (flat RSS after warm-up within 10 %, no leaked slot, p99 < 4 ms).
+"""
+import argparse
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+TICK_RE = re.compile(r"tick time: mean ([\d.]+) ms, p99 ([\d.]+) ms, max ([\d.]+) ms")
+LATE_RE = re.compile(r"ticks, (\d+) late")
+HUMAN_RE = re.compile(r"^\s+\d+ .* human\s+frags\s+-?\d+\s+cmds (\d+)")
+PLAYERS_RE = re.compile(r"players : (\d+) humans, (\d+) bots")
+LOAD_RE = re.compile(r"^second\s+\d+: .* (\d+) commands sent$")
+
+
+class Server:
+    """The server process with its console on stdin and stdout collected."""
+
+    def __init__(self, binary, config, maps, extra):
+        self.proc = subprocess.Popen(
+            [binary, "--config", config, "--maps", maps, "--port", "0"] + extra,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
+            env={**os.environ, "RUST_LOG": "warn"},
+        )
+        self.lines = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            with self.lock:
+                self.lines.append(line.rstrip("\n"))
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, prefix, timeout):
+        end = time.time() + timeout
+        while time.time() < end:
+            with self.lock:
+                for l in self.lines:
+                    if l.startswith(prefix):
+                        return l
+            time.sleep(0.05)
+        raise SystemExit(f"soak: the server never printed '{prefix}'")
+
+    def status(self):
+        """Sends `status`; returns its lines."""
+        with self.lock:
+            start = len(self.lines)
+        self.send("status")
+        time.sleep(0.5)
+        with self.lock:
+            return self.lines[start:]
+
+    def rss_kib(self):
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for l in f:
+                if l.startswith("VmRSS:"):
+                    return int(l.split()[1])
+        return 0
+
+    def cpu_seconds(self):
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self):
+        try:
+            self.send("quit")
+            self.proc.wait(timeout=10)
+        except Exception:
+            self.proc.kill()
+
+
+def loadgen_cmds(lines):
+    """Commands the load generator had sent at its newest per-second line."""
+    for l in reversed(lines):
+        if m := LOAD_RE.match(l):
+            return int(m[1])
+    return 0
+
+
+def parse_status(lines):
+    out = {"p99": None, "max": None, "late": None, "humans": None, "bots": None, "cmds": 0}
+    for l in lines:
+        if m := TICK_RE.search(l):
+            out["mean"], out["p99"], out["max"] = float(m[1]), float(m[2]), float(m[3])
+        if m := LATE_RE.search(l):
+            out["late"] = int(m[1])
+        if m := PLAYERS_RE.search(l):
+            out["humans"], out["bots"] = int(m[1]), int(m[2])
+        if m := HUMAN_RE.match(l):
+            out["cmds"] += int(m[1])
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--minutes", type=float, default=10)
+    ap.add_argument("--clients", type=int, default=64)
+    ap.add_argument("--bots", type=int, default=8)
+    ap.add_argument("--loss", type=float, default=0.2)
+    ap.add_argument("--map-every", type=float, default=60)
+    ap.add_argument("--sample-every", type=float, default=10)
+    ap.add_argument("--server", default=str(ROOT / "target/release/quarry-server"))
+    ap.add_argument("--loadgen", default=str(ROOT / "target/release/quarry-loadgen"))
+    ap.add_argument("--tsv", help="also write the figures as bench table rows (name, value, unit, command)")
+    args = ap.parse_args()
+
+    rotation = ["q_dm1", "q_duel1", "q_ctf1"]
+    shared = ROOT.parent / "shared/maps/q3"
+    rotation += [str(p) for p in sorted(shared.glob("oacmpdm*.map"))[:3]] if shared.is_dir() else []
+
+    seconds = args.minutes * 60
+    tmp = tempfile.mkdtemp(prefix="quarry-soak-")
+    try:
+        for f in (ROOT / "config").iterdir():
+            if f.is_file():
+                shutil.copy(f, tmp)
+        extra = ["+set", "sv_maxclients", str(args.clients + args.bots), "+set", "bot_minPlayers", "0",
+                 "+set", "g_warmup", "0", "+set", "timelimit", "0", "+set", "fraglimit", "0", "+map", "q_dm1", "+map_restart"]
+        extra += [w for _ in range(args.bots) for w in ("+addbot",)]
+        server = Server(args.server, tmp, str(ROOT / "maps"), extra)
+        line = server.wait_for("listening on udp", 60)
+        port = line.split()[3].rstrip(",").rsplit(":", 1)[1]
+        fingerprint = line.rsplit(" ", 1)[1]
+        print(f"soak: server on port {port}, {args.clients} clients, {args.bots} bots, loss {args.loss:.0%}, "
+              f"map change every {args.map_every:.0f} s, {args.minutes:g} minutes", flush=True)
+        loadgen = subprocess.Popen(
+            [args.loadgen, f"127.0.0.1:{port}", "--fingerprint", fingerprint, "--clients", str(args.clients),
+             "--seconds", str(seconds), "--loss", str(args.loss)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        load_lines = []
+        threading.Thread(target=lambda: load_lines.extend(l.rstrip("\n") for l in loadgen.stdout), daemon=True).start()
+        cpu0 = server.cpu_seconds()
+        start = time.time()
+        samples = []
+        next_map, next_sample, map_index = start + args.map_every, start + args.sample_every, 0
+        delivered_pairs = []
+        while loadgen.poll() is None:
+            now = time.time()
+            if now >= next_map:
+                map_index = (map_index + 1) % len(rotation)
+                server.send(f"map {rotation[map_index]}")
+                next_map += args.map_every
+            if now >= next_sample:
+                sent_before = loadgen_cmds(load_lines)
+                st = parse_status(server.status())
+                sent_after = loadgen_cmds(load_lines)
+                rss = server.rss_kib()
+                samples.append((now - start, rss, st))
+                if st["humans"] == args.clients and sent_after:
+                    # The server's count sits between the two loadgen counts.
+                    delivered_pairs.append((st["cmds"], (sent_before + sent_after) / 2))
+                print(f"  t={now - start:6.0f} s  rss {rss / 1024:7.1f} MiB  tick p99 {st['p99']} ms max {st['max']} ms  "
+                      f"late {st['late']}  humans {st['humans']} bots {st['bots']}", flush=True)
+                next_sample += args.sample_every
+            time.sleep(0.2)
+        wall = time.time() - start
+        server_cpu = server.cpu_seconds() - cpu0
+        time.sleep(3)
+        final = parse_status(server.status())
+        server.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    summary = {}
+    for l in load_lines:
+        if l.startswith("{"):
+            summary = json.loads(l)
+    warm = [s for s in samples if s[0] >= min(120, seconds / 3)]
+    base = warm[0][1] if warm else (samples[0][1] if samples else 0)
+    peak = max((s[1] for s in warm), default=base)
+    growth = (peak - base) / base * 100 if base else 0.0
+    p99s = [s[2]["p99"] for s in samples if s[2]["p99"] is not None]
+    maxes = [s[2]["max"] for s in samples if s[2]["max"] is not None]
+    leaked = final["humans"] if final["humans"] is not None else -1
+    got, sent = delivered_pairs[-1] if delivered_pairs else (0, 0)
+    delivered = 100.0 * got / sent if sent else float("nan")
+    rows = [
+        ("soak/rss_after_warmup_mib", base / 1024, "MiB"),
+        ("soak/rss_peak_mib", peak / 1024, "MiB"),
+        ("soak/rss_growth_after_warmup", growth, "%"),
+        ("soak/tick_p99_worst_ms", max(p99s, default=float("nan")), "ms"),
+        ("soak/tick_p99_median_ms", sorted(p99s)[len(p99s) // 2] if p99s else float("nan"), "ms"),
+        ("soak/tick_max_ms", max(maxes, default=float("nan")), "ms"),
+        ("soak/late_ticks", final["late"] if final["late"] is not None else -1, "ticks"),
+        ("soak/commands_delivered", delivered, "% of sent"),
+        ("soak/snapshots_per_s_min", summary.get("min_snapshots_per_s", 0), "/s"),
+        ("soak/snapshots_per_s_mean", summary.get("mean_snapshots_per_s", 0), "/s"),
+        ("soak/players_dropped", summary.get("dropped", -1), "players"),
+        ("soak/slots_leaked", leaked, "slots"),
+        ("soak/server_cpu", 100.0 * server_cpu / wall, "% of a core"),
+        ("soak/loadgen_cpu", summary.get("cpu_percent", float("nan")), "% of a core"),
+    ]
+    command = f"scripts/soak.sh --minutes {args.minutes:g} --clients {args.clients} --loss {args.loss}"
+    print(f"\nsoak over {wall:.0f} s ({len(samples)} samples):")
+    for name, value, unit in rows:
+        print(f"  {name:<32} {value:10.2f} {unit}")
+    ok = growth <= 10 and leaked == 0 and p99s and max(p99s) < 4.0
+    print(f"verdict: {'PASS' if ok else 'FAIL'} (RSS growth <= 10 %, 0 leaked slots, tick p99 < 4 ms)")
+    if args.tsv:
+        with open(args.tsv, "w") as f:
+            for name, value, unit in rows:
+                f.write(f"{name}\t{value:.2f}\t{unit}\t{command}\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
