@@ -28,7 +28,7 @@ fn set_command<C: 'static>(name: &'static str, archive: bool, help: &str) -> Com
 pub(crate) fn register<C: 'static>(console: &mut Console<C>) {
     let defs: Vec<CommandDef<C>> = vec![
         set_command("set", false, "set a cvar (or remember the value for a cvar registered later, during startup)"),
-        set_command("seta", true, "set a cvar and write it to the archive file at shutdown"),
+        set_command("seta", true, "set a cvar and archive it (the host writes the archive file after a change and at shutdown)"),
         CommandDef::new("reset", "reset NAME", "put a cvar back to its default", |_, console, args| {
             let [name] = args else { return Err(usage(console, "reset")) };
             console.cvars_mut().reset(name)?;
