@@ -18,7 +18,8 @@
 # 2000), FUZZ_TIMEOUT_S (per binary run, 20), FUZZ_MEM_KB (ulimit -v for
 # binary runs, 4194304), FUZZ_OUT (where failing inputs go,
 # target/fuzz-out), QUARRY_SHARED_MAPS (extra corpus, default
-# ../shared/maps when present).
+# ../shared/maps when present), FUZZ_NO_BUILD=1 (use the binaries already
+# built), FUZZ_SERVER (the server binary, target/release/quarry-server).
 #
 # Prints a table of counts by outcome: ok, rejected (an error: the designed
 # answer to a bad input), panic, timeout/hang, abort/killed, slow (finished
@@ -37,6 +38,8 @@ MEM_KB=${FUZZ_MEM_KB:-4194304}
 NAV_EVERY=${FUZZ_NAV_EVERY:-50}
 OUT=${FUZZ_OUT:-target/fuzz-out}
 SHARED=${QUARRY_SHARED_MAPS:-../shared/maps}
+SERVER=${FUZZ_SERVER:-target/release/quarry-server}
+RUNNER=target/release/examples/fuzz_maps
 
 case "$SECTION" in
 maps | packets | all) ;;
@@ -67,15 +70,17 @@ fuzz_maps() {
 	local corpus=(maps)
 	[ -d "$SHARED" ] && corpus+=("$SHARED")
 	mkdir -p "$OUT/maps"
-	echo "== maps: building the runner and the server (release)" >&2
-	cargo build --release -q -p quarry-nav --example fuzz_maps || return 1
-	cargo build --release -q --bin quarry-server || return 1
+	if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
+		echo "== maps: building the runner and the server (release)" >&2
+		cargo build --release -q -p quarry-nav --example fuzz_maps || return 1
+		cargo build --release -q --bin quarry-server || return 1
+	fi
 
 	# In process, resuming after each hang the watchdog reports.
 	local first=0 ok=0 rejected=0 panic=0 slow=0 hang=0 abort=0 cases=0 seconds=0
 	while [ "$first" -lt "$N" ]; do
 		local log
-		log=$(target/release/examples/fuzz_maps --cases "$N" --first "$first" --seed "$SEED" \
+		log=$("$RUNNER" --cases "$N" --first "$first" --seed "$SEED" \
 			--threads "$THREADS" --nav-every "$NAV_EVERY" --budget-ms "$BUDGET_MS" \
 			--save "$OUT/maps" "${corpus[@]}")
 		local status=$?
@@ -103,7 +108,7 @@ fuzz_maps() {
 	[ "$m" -lt 50 ] && m=50
 	local dir
 	dir=$(mktemp -d "${TMPDIR:-/tmp}/quarry-fuzz-maps.XXXXXX")
-	target/release/examples/fuzz_maps --write "$m" "$dir" --seed "$((SEED + 1))" "${corpus[@]}" || return 1
+	"$RUNNER" --write "$m" "$dir" --seed "$((SEED + 1))" "${corpus[@]}" || return 1
 	local -A count=([ok]=0 [rejected]=0 [panic]=0 [timeout]=0 [abort]=0)
 	local runs=0 i=0
 	for f in "$dir"/*.map; do
@@ -114,7 +119,7 @@ fuzz_maps() {
 		for mode in "${modes[@]}"; do
 			(
 				ulimit -v "$MEM_KB"
-				timeout "$TIMEOUT_S" target/release/quarry-server "$mode" "$f" >/dev/null 2>"$dir/stderr"
+				timeout "$TIMEOUT_S" "$SERVER" "$mode" "$f" >/dev/null 2>"$dir/stderr"
 			)
 			local status=$?
 			local outcome
