@@ -23,6 +23,8 @@ pub enum Budget {
     PatchTriangles,
     /// [`LoadOptions::max_movers`](crate::LoadOptions::max_movers).
     Movers,
+    /// [`LoadOptions::max_brush_work`](crate::LoadOptions::max_brush_work).
+    BrushWork,
 }
 
 impl fmt::Display for Budget {
@@ -33,6 +35,7 @@ impl fmt::Display for Budget {
             Budget::Keys => "entity keys (max_entity_keys)",
             Budget::PatchTriangles => "patch triangles (max_patch_triangles)",
             Budget::Movers => "moving brush entities (max_movers)",
+            Budget::BrushWork => "brush-building work, faces cubed (max_brush_work)",
         })
     }
 }

@@ -225,3 +225,33 @@ fn oversized_files_are_refused_without_reading_them() {
     assert!(load(&path, &options).is_ok());
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn brush_building_work_has_a_total_budget() {
+    // Cylinders of 126 sides and two caps: 18 ms each to build, so a file
+    // of them used to take minutes. Ten of them against a budget for four.
+    let cylinder = |cx: f64| {
+        let mut s = String::from("{\n");
+        for k in 0..126 {
+            let a = std::f64::consts::TAU * f64::from(k) / 126.0;
+            let (x, y) = (cx + 64.0 * a.cos(), 64.0 * a.sin());
+            s += &format!("( {x} {y} 0 ) ( {x} {y} 64 ) ( {} {} 0 ) wall 0 0 0 1 1\n", x - a.sin(), y + a.cos());
+        }
+        s += &format!("( {cx} 1 0 ) ( {cx} 0 0 ) ( {} 0 0 ) wall 0 0 0 1 1\n", cx + 1.0);
+        s += &format!("( {} 0 64 ) ( {cx} 0 64 ) ( {cx} 1 64 ) wall 0 0 0 1 1\n", cx + 1.0);
+        s += "}\n";
+        s
+    };
+    let brushes: Vec<String> = (0..10).map(|i| cylinder(f64::from(i) * 256.0)).collect();
+    let text = format!("{{\n\"classname\" \"worldspawn\"\n{}}}\n", brushes.concat());
+    let mut options = LoadOptions::default();
+    options.max_brush_work = 4 * 128u64.pow(3);
+    let map = load_str(&text, "cylinders.map", &options).expect("loads");
+    assert_eq!(map.world().hull_counts().solid_brushes, 4);
+    let over = SkipReason::OverBudget { budget: Budget::BrushWork, limit: options.max_brush_work as usize };
+    assert_eq!(skips(&map), vec![&over; 6]);
+    assert!(map.warnings()[0].to_string().contains("max_brush_work"), "{}", map.warnings()[0]);
+    // The default budget takes all ten.
+    let map = load_str(&text, "cylinders.map", &LoadOptions::default()).expect("loads");
+    assert_eq!(map.world().hull_counts().solid_brushes, 10);
+}

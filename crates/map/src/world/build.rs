@@ -94,6 +94,7 @@ pub(crate) fn build_world(
     };
     let mut sink = Sink { solid: HullSet::default(), volumes: HullSet::default(), movers: Vec::new(), patch_triangles_in_solid: 0 };
     let mut report = BuildReport { entity_bounds: vec![None; map.entities.len()], ..BuildReport::default() };
+    let mut brush_work = 0u64;
     for (i, ent) in map.entities.iter().enumerate() {
         let entity = EntityId(i as u32);
         let role = match classes.get(i).copied().flatten() {
@@ -144,6 +145,16 @@ pub(crate) fn build_world(
                     if contents.is_empty() {
                         report.nonsolid_brushes += 1;
                         continue;
+                    }
+                    // Building a brush costs about the cube of its faces.
+                    let work = (b.faces.len() as u64).pow(3);
+                    if b.faces.len() <= options.max_brush_faces {
+                        if brush_work.saturating_add(work) > options.max_brush_work {
+                            let reason = SkipReason::OverBudget { budget: Budget::BrushWork, limit: options.max_brush_work as usize };
+                            report.skipped.push(SkippedPrimitive { location: location(b.line), is_patch: false, reason });
+                            continue;
+                        }
+                        brush_work += work;
                     }
                     match brush_solid(b, options) {
                         Ok(solid) => {
