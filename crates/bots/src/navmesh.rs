@@ -189,13 +189,19 @@ impl NavService {
             MeshState::Failed { key: k, error } if *k == key => return Err(error.clone()),
             _ => {}
         }
+        let prepared = Instant::now();
         let job = self.job(game, &key, agent, cell_size);
         if !self.background {
             let result = job.run();
             return self.finish(key, result);
         }
         let generation = job.generation;
-        tracing::info!(target: "quarry_bots", "navmesh for {}: building in the background", key.map);
+        tracing::info!(
+            target: "quarry_bots",
+            "navmesh for {}: building in the background (inputs prepared in {:.1} ms)",
+            key.map,
+            prepared.elapsed().as_secs_f64() * 1000.0
+        );
         match self.workers.spawn(job) {
             Ok(()) => {
                 self.state = MeshState::Building { key, generation, started: Instant::now() };
