@@ -11,8 +11,10 @@
 #   at least 50) through the real binary, `quarry-server --map-info` and
 #   `--nav-info` under `timeout` and a memory ulimit, to catch aborts and
 #   OOM kills that an in-process run cannot survive.
-# packets: not written yet; add a fuzz_packets function below (same
-#   record_row calls) and it joins the table.
+# packets: N malformed-packet cases in process through
+#   crates/net/examples/fuzz_packets.rs: each a fresh server connection fed a
+#   valid hello, then mutated control-stream frames and datagrams of every
+#   message kind (catch_unwind per case, a per-case time budget).
 #
 # Environment: FUZZ_SEED (13), FUZZ_THREADS (2), FUZZ_BUDGET_MS (per case,
 # 2000), FUZZ_TIMEOUT_S (per binary run, 20), FUZZ_MEM_KB (ulimit -v for
@@ -134,6 +136,16 @@ fuzz_maps() {
 	done
 	rm -rf "$dir"
 	record_row maps binary "$runs" "${count[ok]}" "${count[rejected]}" "${count[panic]}" "${count[timeout]}" "${count[abort]}" 0
+}
+
+fuzz_packets() {
+	if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
+		cargo build --release -p quarry-net --example fuzz_packets >&2 || return 1
+	fi
+	local row
+	row=$(target/release/examples/fuzz_packets --cases "$N" --seed "$SEED" --budget-ms "$BUDGET_MS")
+	# shellcheck disable=SC2086
+	record_row $row
 }
 
 run_section() {

@@ -1,0 +1,192 @@
+//! A malformed-packet campaign against the server's connection state
+//! machine (`ServerConn`), in process: every case is a fresh connection fed
+//! a valid hello, then mutated control-stream frames and datagrams (bit
+//! flips, truncation, splices, length-prefix tampering, random bytes) built
+//! from valid messages of every kind. Each case runs under `catch_unwind`
+//! and a time budget.
+//!
+//!     cargo run --release -p quarry-net --example fuzz_packets -- --cases 100000 [--seed 13] [--budget-ms 200]
+//!
+//! Prints one line: `packets inprocess CASES OK REJECTED PANIC TIMEOUT ABORT SLOW`
+//! (the row format of `scripts/fuzz.sh`): ok = the connection is still up
+//! after the case, rejected = it closed the connection with a reason.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
+
+use quarry_net::codec::{Writer, encode_frame};
+use quarry_net::conn::{ConnConfig, ServerConn, ServerConnEvent};
+use quarry_net::datagram::{DatagramKind, write_header};
+use quarry_net::handshake::{Hello, PROTOCOL_VERSION, Welcome};
+use quarry_net::reliable::{ChatScope, ClientFrame, ClientMessage};
+use quarry_net::usercmd::{CmdPacket, WireUserCmd};
+
+/// SplitMix64: seeded, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+    }
+}
+
+fn frame(f: &ClientFrame) -> Vec<u8> {
+    let mut out = Vec::new();
+    encode_frame(&f.encode(), &mut out);
+    out
+}
+
+fn datagram(tick: u32) -> Vec<u8> {
+    let mut w = Writer::with_capacity(64);
+    write_header(&mut w, DatagramKind::Commands, 1);
+    CmdPacket { snapshot_ack: Some(3), cmds: vec![WireUserCmd { tick, forward: 100, buttons: 1, ..WireUserCmd::default() }] }.encode(&mut w);
+    w.as_slice().to_vec()
+}
+
+/// Valid inputs of every kind, to mutate.
+fn corpus() -> Vec<(bool, Vec<u8>)> {
+    let msgs = [
+        ClientMessage::Chat { scope: ChatScope::All, text: "hello there".into() },
+        ClientMessage::Chat { scope: ChatScope::Team, text: "defend".into() },
+        ClientMessage::Command("team red".into()),
+        ClientMessage::Command("kill".into()),
+        ClientMessage::UserInfo(vec![("name".into(), "Renamed".into()), ("rate".into(), "25000".into())]),
+        ClientMessage::MapLoaded("q_dm1".into()),
+        ClientMessage::Quit,
+    ];
+    let mut out: Vec<(bool, Vec<u8>)> = msgs.iter().map(|m| (true, frame(&ClientFrame::Message(m.clone())))).collect();
+    out.push((true, frame(&ClientFrame::Hello(Hello { version: PROTOCOL_VERSION, name: "again".into(), ..Hello::default() }))));
+    for t in [1, 500, 70_000] {
+        out.push((false, datagram(t)));
+    }
+    out
+}
+
+fn mutate(rng: &mut Rng, mut b: Vec<u8>) -> Vec<u8> {
+    for _ in 0..=rng.below(4) {
+        match rng.below(7) {
+            0 if !b.is_empty() => {
+                let i = rng.below(b.len());
+                b[i] ^= 1 << rng.below(8);
+            }
+            1 if !b.is_empty() => b.truncate(rng.below(b.len())),
+            2 => {
+                let at = rng.below(b.len() + 1);
+                let n = rng.below(16) + 1;
+                let junk: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+                b.splice(at..at, junk);
+            }
+            3 if !b.is_empty() => {
+                // Tamper with the length prefix or a varint: all high bits.
+                let i = rng.below(b.len().min(4));
+                b[i] |= 0x80;
+            }
+            4 => {
+                let n = rng.below(2048);
+                b = (0..n).map(|_| rng.next() as u8).collect();
+            }
+            5 if !b.is_empty() => {
+                let i = rng.below(b.len());
+                b[i] = [0, 0xff, 0x7f, 0x80][rng.below(4)];
+            }
+            _ => {
+                let copy = b.clone();
+                b.extend_from_slice(&copy);
+            }
+        }
+    }
+    b
+}
+
+#[derive(Default)]
+struct Counts {
+    ok: u64,
+    rejected: u64,
+    panic: u64,
+    timeout: u64,
+    slow: u64,
+}
+
+fn main() {
+    let mut cases = 100_000u64;
+    let mut seed = 13u64;
+    let mut budget = Duration::from_millis(200);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).and_then(|v| v.parse::<u64>().ok());
+        match (args[i].as_str(), value) {
+            ("--cases", Some(v)) => cases = v,
+            ("--seed", Some(v)) => seed = v,
+            ("--budget-ms", Some(v)) => budget = Duration::from_millis(v),
+            _ => {
+                eprintln!("usage: fuzz_packets [--cases N] [--seed S] [--budget-ms MS]");
+                std::process::exit(2);
+            }
+        }
+        i += 2;
+    }
+    std::panic::set_hook(Box::new(|_| {}));
+    let corpus = corpus();
+    let hello = frame(&ClientFrame::Hello(Hello { version: PROTOCOL_VERSION, name: "fuzz".into(), ..Hello::default() }));
+    let welcome = Welcome { slot: 0, map: "q_dm1".into(), tick_rate: 60, snapshot_rate: 30, ..Welcome::default() };
+    let mut rng = Rng(seed);
+    let mut counts = Counts::default();
+    let t0 = Instant::now();
+    let mut now = Instant::now();
+    let config = ConnConfig::default();
+    for case in 0..cases {
+        let inputs: Vec<(bool, Vec<u8>)> = (0..=rng.below(8))
+            .map(|_| {
+                let (stream, base) = corpus[rng.below(corpus.len())].clone();
+                (stream, mutate(&mut rng, base))
+            })
+            .collect();
+        let started = Instant::now();
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let mut c = ServerConn::new(&config, now);
+            c.handle_stream_data(now, &hello);
+            while let Some(e) = c.poll_event() {
+                if matches!(e, ServerConnEvent::Hello(_)) {
+                    let _ = c.accept(&welcome);
+                }
+            }
+            for (stream, bytes) in &inputs {
+                now += Duration::from_millis(5);
+                if *stream {
+                    c.handle_stream_data(now, bytes);
+                } else {
+                    c.handle_datagram(now, bytes);
+                }
+                c.handle_timeout(now);
+                while c.poll_event().is_some() {}
+                while c.poll_transmit().is_some() {}
+            }
+            c.is_closed()
+        }));
+        let took = started.elapsed();
+        match outcome {
+            Err(_) => {
+                counts.panic += 1;
+                eprintln!("case {case}: panic");
+            }
+            Ok(_) if took > budget * 10 => counts.timeout += 1,
+            Ok(closed) => {
+                if took > budget {
+                    counts.slow += 1;
+                }
+                if closed { counts.rejected += 1 } else { counts.ok += 1 }
+            }
+        }
+    }
+    eprintln!("{cases} cases in {:.1} s", t0.elapsed().as_secs_f64());
+    println!("packets inprocess {cases} {} {} {} {} 0 {}", counts.ok, counts.rejected, counts.panic, counts.timeout, counts.slow);
+}
