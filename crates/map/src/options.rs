@@ -52,9 +52,9 @@ pub struct LoadOptions {
     /// count (corner finding tests every plane triple against every plane);
     /// brushes past it are skipped with a warning each. A file of 128-face
     /// brushes costs about 18 ms a brush, so 64 MiB of them would take
-    /// minutes; 2^29 is 256 of them (a few seconds), and 16 times what 32,768
+    /// minutes; 2^28 is 128 of them (two to four seconds), and 16 times what 32,768
     /// eight-face brushes (Quake 3's `MAX_MAP_BRUSHES`) need. The shared
-    /// maps use under 0.1 % of it.
+    /// maps use under 0.06 % of it.
     pub max_brush_work: u64,
     /// Most entities read; later ones are dropped with one warning. Real
     /// maps have hundreds (the largest shared map 240); Quake 3's BSP
@@ -91,7 +91,7 @@ impl Default for LoadOptions {
             world_limit: DEFAULT_WORLD_LIMIT,
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             max_brush_faces: 256,
-            max_brush_work: 1 << 29,
+            max_brush_work: 1 << 28,
             max_entities: 8_192,
             max_entity_keys: 65_536,
             max_primitives: 65_536,
