@@ -156,23 +156,30 @@ run_section() {
 	fi
 }
 
-case "$SECTION" in
-all)
-	run_section maps
-	run_section packets
-	;;
-*) run_section "$SECTION" ;;
-esac
+# Everything runs from main, called on the last line: bash has then read the
+# whole file, so editing the script during a long campaign cannot break it.
+main() {
+	case "$SECTION" in
+	all)
+		run_section maps
+		run_section packets
+		;;
+	*) run_section "$SECTION" ;;
+	esac
 
-bad=0
-printf '\n%-8s %-11s %8s %8s %9s %6s %13s %13s %6s\n' section runner cases ok rejected panic timeout/hang abort/killed slow
-for row in "${ROWS[@]}"; do
-	# shellcheck disable=SC2086
-	set -- $row
-	printf '%-8s %-11s %8s %8s %9s %6s %13s %13s %6s\n' "$@"
-	bad=$((bad + $6 + $7 + $8))
-done
-if [ "$bad" -gt 0 ]; then
-	echo "failing inputs are in $OUT" >&2
-	exit 1
-fi
+	bad=0
+	printf '\n%-8s %-11s %8s %8s %9s %6s %13s %13s %6s\n' section runner cases ok rejected panic timeout/hang abort/killed slow
+	for row in "${ROWS[@]}"; do
+		# shellcheck disable=SC2086
+		set -- $row
+		printf '%-8s %-11s %8s %8s %9s %6s %13s %13s %6s\n' "$@"
+		bad=$((bad + $6 + $7 + $8))
+	done
+	if [ "$bad" -gt 0 ]; then
+		echo "failing inputs are in $OUT" >&2
+		exit 1
+	fi
+}
+
+main "$@"
+exit $?
