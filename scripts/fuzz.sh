@@ -102,7 +102,7 @@ fuzz_maps() {
 			break
 		fi
 	done
-	echo "maps: in process: $cases mutants in ${seconds}s" >&2
+	echo "maps: in process: $cases mutants in ${seconds}s: ok=$ok rejected=$rejected panic=$panic hang=$hang abort=$abort slow=$slow" >&2
 	record_row maps in-process "$cases" "$ok" "$rejected" "$panic" "$hang" "$abort" "$slow"
 
 	# Through the binary: aborts, OOM kills and hangs of the whole process.
