@@ -31,5 +31,5 @@ pub use console::{CommandDef, CommandFn, CompleteFn, Console, Diagnostic, MAX_EX
 pub use cvar::{Cvar, CvarDef, CvarFlags, CvarKind, CvarValue};
 pub use cvars::{CvarId, CvarSet, PendingValue, SetMode, SetOutcome};
 pub use error::{ArchiveError, ConsoleError, CvarError, ExecError, TokenizeError};
-pub use read_file::{ReadFileError, ReadProblem, read_text_file};
+pub use read_file::{ReadFileError, ReadProblem, read_file_bytes, read_text_file};
 pub use tokenize::{Statement, quote, tokenize};

@@ -89,7 +89,23 @@ pub fn read_text_file(path: &Path, limit: u64) -> Result<String, ReadFileError> 
     read(path, limit).map_err(|problem| ReadFileError { path: path.to_owned(), problem })
 }
 
+/// Reads the regular file at `path` (symlinks followed) as bytes, at most
+/// `limit` of them, with the same checks as [`read_text_file`] (no UTF-8
+/// check): for binary or not-yet-decoded files such as maps.
+pub fn read_file_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, ReadFileError> {
+    read_bytes(path, limit).map_err(|problem| ReadFileError { path: path.to_owned(), problem })
+}
+
 fn read(path: &Path, limit: u64) -> Result<String, ReadProblem> {
+    let bytes = read_bytes(path, limit)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let line = 1 + e.as_bytes().iter().take(valid).filter(|&&b| b == b'\n').count();
+        ReadProblem::NotUtf8 { line }
+    })
+}
+
+fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, ReadProblem> {
     let meta = std::fs::metadata(path)?;
     check_kind(&meta)?;
     if meta.len() > limit {
@@ -103,11 +119,7 @@ fn read(path: &Path, limit: u64) -> Result<String, ReadProblem> {
     if bytes.len() as u64 > limit {
         return Err(ReadProblem::TooLarge { limit });
     }
-    String::from_utf8(bytes).map_err(|e| {
-        let valid = e.utf8_error().valid_up_to();
-        let line = 1 + e.as_bytes().iter().take(valid).filter(|&&b| b == b'\n').count();
-        ReadProblem::NotUtf8 { line }
-    })
+    Ok(bytes)
 }
 
 fn check_kind(meta: &std::fs::Metadata) -> Result<(), ReadProblem> {

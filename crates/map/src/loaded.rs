@@ -1,7 +1,6 @@
 //! Loading a file into a [`LoadedMap`]: the entry point the server, the
 //! sim, the navmesh and the tools call.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -60,55 +59,25 @@ pub fn load(path: impl AsRef<Path>, options: &LoadOptions) -> Result<LoadedMap, 
     load_bytes(&bytes, path, options, start)
 }
 
-/// Reads a whole map file: a regular file only (checked before opening, so
-/// a FIFO never blocks and a device never streams forever), at most
-/// `limit` bytes.
+/// Reads a whole map file through [`quarry_console::read_file_bytes`]: a
+/// regular file only (checked before opening, so a FIFO never blocks and a
+/// device never streams forever), at most `limit` bytes.
 fn read_map_file(path: &Path, limit: u64) -> Result<Vec<u8>, MapLoadError> {
-    let io_error = |source: std::io::Error| match source.kind() {
-        std::io::ErrorKind::NotFound => MapLoadError::NotFound { path: path.to_owned() },
-        _ => MapLoadError::Io { path: path.to_owned(), source },
-    };
-    let check = |meta: &std::fs::Metadata| {
-        if !meta.is_file() {
-            return Err(MapLoadError::NotARegularFile { path: path.to_owned(), kind: file_kind(&meta.file_type()) });
+    use quarry_console::ReadProblem;
+    quarry_console::read_file_bytes(path, limit).map_err(|e| match e.problem {
+        ReadProblem::NotFound => MapLoadError::NotFound { path: path.to_owned() },
+        ReadProblem::NotRegular { found } => MapLoadError::NotARegularFile { path: path.to_owned(), kind: found },
+        ReadProblem::TooLarge { limit } => {
+            // The size on disk (a lower bound if the file grew while read).
+            let size = std::fs::metadata(path).map_or(limit.saturating_add(1), |m| m.len().max(limit.saturating_add(1)));
+            MapLoadError::TooLarge { path: path.to_owned(), size, limit }
         }
-        if meta.len() > limit {
-            return Err(MapLoadError::TooLarge { path: path.to_owned(), size: meta.len(), limit });
+        ReadProblem::Io { kind, message } => MapLoadError::Io { path: path.to_owned(), source: std::io::Error::new(kind, message) },
+        // The bytes reader does not decode; only the text reader says this.
+        ReadProblem::NotUtf8 { line } => {
+            MapLoadError::Io { path: path.to_owned(), source: std::io::Error::other(format!("not UTF-8 at line {line}")) }
         }
-        Ok(())
-    };
-    check(&std::fs::metadata(path).map_err(io_error)?)?;
-    let file = std::fs::File::open(path).map_err(io_error)?;
-    // The path may have been swapped between the check and the open.
-    check(&file.metadata().map_err(io_error)?)?;
-    let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(io_error)?;
-    let size = bytes.len() as u64;
-    if size > limit {
-        return Err(MapLoadError::TooLarge { path: path.to_owned(), size, limit });
-    }
-    Ok(bytes)
-}
-
-/// What a non-regular file is, for [`MapLoadError::NotARegularFile`].
-fn file_kind(t: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_char_device() {
-            return "a character device";
-        }
-        if t.is_block_device() {
-            return "a block device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    if t.is_dir() { "a directory" } else { "not a file" }
+    })
 }
 
 /// Loads map text held in memory; `name` stands in for the file name in

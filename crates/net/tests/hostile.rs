@@ -100,20 +100,30 @@ impl Pump {
     }
 }
 
+/// Opens `n` connections at once from `ep`, polling the server meanwhile
+/// (the handshake needs the server's poll to go on); returns each outcome.
+fn connect_many(s: &mut ServerTransport, pump: &mut Pump, ep: &RawEndpoint, addr: SocketAddr, n: usize, wait: Duration) -> Vec<Result<RawClient, RawError>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n).map(|_| scope.spawn(|| ep.connect(addr, wait))).collect();
+        while handles.iter().any(|h| !h.is_finished()) {
+            pump.tick(s);
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        handles.into_iter().map(|h| h.join().expect("connect thread")).collect()
+    })
+}
+
+/// One connection, as [`connect_many`].
+fn connect(s: &mut ServerTransport, pump: &mut Pump, ep: &RawEndpoint, addr: SocketAddr, wait: Duration) -> Result<RawClient, RawError> {
+    connect_many(s, pump, ep, addr, 1, wait).pop().expect("one outcome")
+}
+
 /// Connects, says hello and waits (pumping the server) for the Welcome;
 /// returns the client and its connection id on the server.
 fn join(s: &mut ServerTransport, pump: &mut Pump, ep: &RawEndpoint, name: &str) -> (RawClient, ConnId) {
     let before: Vec<ConnId> = pump.events.keys().copied().collect();
     let addr = s.local_addr();
-    let mut c = std::thread::scope(|scope| {
-        let h = scope.spawn(|| ep.connect(addr, WAIT));
-        let end = Instant::now() + WAIT;
-        while !h.is_finished() && Instant::now() < end {
-            pump.tick(s);
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        h.join().expect("connect thread").expect("connect")
-    });
+    let mut c = connect(s, pump, ep, addr, WAIT).expect("connect");
     c.send_frame(&hello(name), WAIT).expect("hello");
     let end = Instant::now() + WAIT;
     loop {
@@ -297,14 +307,7 @@ fn malformed_frames_cost_the_sender_its_connection_only() {
     ];
     let addr = s.local_addr();
     for (what, bytes) in cases {
-        let mut c = std::thread::scope(|scope| {
-            let h = scope.spawn(|| ep.connect(addr, WAIT));
-            while !h.is_finished() {
-                pump.tick(&mut s);
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            h.join().expect("thread").expect("connect")
-        });
+        let mut c = connect(&mut s, &mut pump, &ep, addr, WAIT).expect("connect");
         let _ = c.write(&bytes, WAIT);
         // And junk datagrams on top.
         for i in 0..50u8 {
@@ -334,14 +337,7 @@ fn connections_from_one_address_are_capped() {
     let mut pump = Pump::new();
     let ep = endpoint("127.0.0.1:0");
     let addr: SocketAddr = s.local_addr();
-    let results: Vec<Result<RawClient, RawError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..10).map(|_| scope.spawn(|| ep.connect(addr, Duration::from_secs(3)))).collect();
-        while handles.iter().any(|h| !h.is_finished()) {
-            pump.tick(&mut s);
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        handles.into_iter().map(|h| h.join().expect("thread")).collect()
-    });
+    let results = connect_many(&mut s, &mut pump, &ep, addr, 10, Duration::from_secs(3));
     let up = results.iter().filter(|r| r.is_ok()).count();
     assert_eq!(up, 4, "{} connections from one address were let in", up);
     assert_eq!(s.open_connections(), 4);
@@ -351,14 +347,7 @@ fn connections_from_one_address_are_capped() {
     drop(results);
     pump.run(&mut s, Duration::from_millis(300));
     // Places come back when connections end.
-    let again = std::thread::scope(|scope| {
-        let h = scope.spawn(|| ep.connect(addr, Duration::from_secs(3)));
-        while !h.is_finished() {
-            pump.tick(&mut s);
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        h.join().expect("thread")
-    });
+    let again = connect(&mut s, &mut pump, &ep, addr, Duration::from_secs(3));
     assert!(again.is_ok(), "a place did not come back");
 }
 
@@ -382,14 +371,7 @@ fn ipv6_and_ipv4_clients_share_a_dual_stack_port() {
             continue;
         };
         let target: SocketAddr = if local.starts_with('[') { SocketAddr::from(([0u16, 0, 0, 0, 0, 0, 0, 1], port)) } else { SocketAddr::from(([127, 0, 0, 1], port)) };
-        let c = std::thread::scope(|scope| {
-            let h = scope.spawn(|| ep.connect(target, WAIT));
-            while !h.is_finished() {
-                pump.tick(&mut s);
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            h.join().expect("thread")
-        });
+        let c = connect(&mut s, &mut pump, &ep, target, WAIT);
         assert!(c.is_ok(), "{local} could not connect: {:?}", c.err());
     }
 }

@@ -24,26 +24,13 @@ fn shipped(name: &str) -> Match {
 /// A sealed box with a spawn point but nothing to stand on: the sides and
 /// the roof are there, the floor is not.
 fn floorless() -> Match {
-    let block = |lo: [i32; 3], hi: [i32; 3]| {
-        let [x0, y0, z0] = lo;
-        let [x1, y1, z1] = hi;
-        let f = |p: [i32; 3]| format!("( {} {} {} )", p[0], p[1], p[2]);
-        let face = |a, b, c| format!("{} {} {} base 0 0 0 1 1\n", f(a), f(b), f(c));
-        let mut s = String::from("{\n");
-        s += &face([x0, y0 + 1, z0], [x0, y0, z0], [x0 + 1, y0, z0]);
-        s += &face([x0 + 1, y0, z1], [x0, y0, z1], [x0, y0 + 1, z1]);
-        s += &face([x0, y0, z0 + 1], [x0, y0, z0], [x0, y0 + 1, z0]);
-        s += &face([x1, y0 + 1, z0], [x1, y0, z0], [x1, y0, z0 + 1]);
-        s += &face([x0 + 1, y0, z0], [x0, y0, z0], [x0, y0, z0 + 1]);
-        s += &face([x0, y1, z0 + 1], [x0, y1, z0], [x0 + 1, y1, z0]);
-        s + "}\n"
-    };
+    let block = |lo: [f32; 3], hi: [f32; 3]| quarry_map::source::box_brush(lo.into(), hi.into(), "base");
     let walls = [
-        block([-512, -512, 4096], [512, 512, 4112]),
-        block([-528, -512, -4096], [-512, 512, 4112]),
-        block([512, -512, -4096], [528, 512, 4112]),
-        block([-512, -528, -4096], [512, -512, 4112]),
-        block([-512, 512, -4096], [512, 528, 4112]),
+        block([-512.0, -512.0, 4096.0], [512.0, 512.0, 4112.0]),
+        block([-528.0, -512.0, -4096.0], [-512.0, 512.0, 4112.0]),
+        block([512.0, -512.0, -4096.0], [528.0, 512.0, 4112.0]),
+        block([-512.0, -528.0, -4096.0], [512.0, -512.0, 4112.0]),
+        block([-512.0, 512.0, -4096.0], [512.0, 528.0, 4112.0]),
     ]
     .concat();
     let text = format!(
