@@ -2,111 +2,16 @@
 //! a map loaded, and clients that join through the handshake, send commands
 //! and read delta snapshots, exactly as remote players do.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::SocketAddr;
-use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use quarry_net::cert::{Fingerprint, ServerVerification};
-use quarry_net::handshake::{Hello, PROTOCOL_VERSION, RejectReason};
+use quarry_net::handshake::RejectReason;
 use quarry_net::reliable::{ChatScope, ClientMessage, DisconnectReason, ServerMessage};
 use quarry_net::snapshot::{EntityKind, dequantize_origin};
-use quarry_net::transport::{ClientConfig, ClientEvent, ClientTransport, TransportSettings};
+use quarry_net::transport::{ClientEvent, ClientTransport};
 use quarry_net::usercmd::WireUserCmd;
 
-struct TestServer {
-    child: Child,
-    stdin: ChildStdin,
-    addr: SocketAddr,
-    fingerprint: Fingerprint,
-    _dir: tempfile::TempDir,
-    output: Arc<Mutex<Vec<String>>>,
-}
-
-impl TestServer {
-    fn start(extra: &[&str]) -> Self {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
-            .arg("--config")
-            .arg(dir.path())
-            .arg("--maps")
-            .arg(&maps)
-            .args(["--port", "0", "+set", "g_warmup", "0", "+map", "q_dm1"])
-            .args(extra)
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn server");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let output = Arc::new(Mutex::new(Vec::new()));
-        let (tx, rx) = std::sync::mpsc::channel();
-        let sink = Arc::clone(&output);
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if line.starts_with("listening on udp") {
-                    let _ = tx.send(line.clone());
-                }
-                if let Ok(mut o) = sink.lock() {
-                    o.push(line);
-                }
-            }
-        });
-        let line = rx.recv_timeout(Duration::from_secs(20)).expect("server announces its port");
-        // "listening on udp 0.0.0.0:PORT, certificate fingerprint AB:CD:..."
-        let port: u16 = line
-            .split_whitespace()
-            .nth(3)
-            .and_then(|a| a.trim_end_matches(',').rsplit(':').next().map(str::to_owned))
-            .and_then(|p| p.parse().ok())
-            .expect("port");
-        let fingerprint: Fingerprint = line.rsplit(' ').next().and_then(|f| f.parse().ok()).expect("fingerprint");
-        Self { child, stdin, addr: SocketAddr::from(([127, 0, 0, 1], port)), fingerprint, _dir: dir, output }
-    }
-
-    fn console(&mut self, line: &str) {
-        let _ = writeln!(self.stdin, "{line}");
-    }
-
-    fn output(&self) -> String {
-        self.output.lock().map(|o| o.join("\n")).unwrap_or_default()
-    }
-
-    fn client(&self, name: &str, password: Option<&str>) -> ClientTransport {
-        let hello = Hello {
-            version: PROTOCOL_VERSION,
-            name: name.into(),
-            password: password.map(str::to_owned),
-            ..Hello::default()
-        };
-        let config = ClientConfig {
-            server: self.addr,
-            verification: ServerVerification::Pinned(self.fingerprint),
-            hello,
-            settings: TransportSettings::default(),
-        };
-        ClientTransport::connect(config).expect("connect")
-    }
-}
-
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(5) {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-    }
-}
+mod support;
+use support::TestServer;
 
 /// Pumps every client for `duration`, sending a command per 16 ms from `cmd(i, tick)`.
 fn pump(clients: &mut [ClientTransport], duration: Duration, mut cmd: impl FnMut(usize, u32) -> WireUserCmd) -> Vec<Vec<ClientEvent>> {
