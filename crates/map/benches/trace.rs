@@ -24,6 +24,8 @@ const MOVES: usize = 4096;
 /// Length of each move (a fast player covers ~5 units per 60 Hz tick; 64
 /// units is a long probe of the kind the navmesh builder makes).
 const MOVE_LENGTH: f32 = 64.0;
+/// Length of a sight line or a hitscan shot.
+const SIGHT_LENGTH: f32 = 2048.0;
 
 fn trace(c: &mut Criterion) {
     let options = LoadOptions::default();
@@ -48,6 +50,19 @@ fn trace(c: &mut Criterion) {
                 let mut sum = 0.0f32;
                 for (s, e) in &moves {
                     sum += map.world().trace(*s, *e, MINS, MAXS, Contents::MASK_PLAYER_SOLID).fraction;
+                }
+                black_box(sum)
+            })
+        });
+
+        // Sight lines and hitscan shots: long point traces, where a node
+        // test against the trace's bounds alone lets most of the map through.
+        let lines = support::sample_moves(&map, MOVES, SIGHT_LENGTH, 0x5167);
+        group.bench_function("quarry_sight_line_2048", |b| {
+            b.iter(|| {
+                let mut sum = 0.0f32;
+                for (s, e) in &lines {
+                    sum += map.world().trace(*s, *e, Vec3::ZERO, Vec3::ZERO, Contents::MASK_SHOT).fraction;
                 }
                 black_box(sum)
             })

@@ -227,6 +227,15 @@ fn status(state: &mut ServerState, console: &mut Console<ServerState>, _: &[Stri
             summary.max_ms,
             summary.total_ticks.min(crate::tick_stats::WINDOW as u64)
         ),
+        format!(
+            "tick phases: {} (mean/p99 ms)",
+            crate::tick_stats::Phase::ALL
+                .iter()
+                .zip(state.stats.phase_summary())
+                .map(|(p, (mean, p99))| format!("{} {mean:.2}/{p99:.2}", p.name()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         format!("map     : {}", state.map_description()),
     ];
     let mut lines = lines;

@@ -257,6 +257,13 @@ impl Server {
     /// One tick of game work: the match steps; bots and network plug in here.
     pub fn tick(&mut self) {
         let started = Instant::now();
+        let mut phases = crate::tick_stats::PhaseTimes::default();
+        let mut lap = started;
+        let mut split = |phase: crate::tick_stats::Phase| {
+            let now = Instant::now();
+            phases[phase as usize] = now - lap;
+            lap = now;
+        };
         self.sync_cvars();
         let hz = self.clock_hz();
         let map_name = self.state.game.map_name();
@@ -276,6 +283,7 @@ impl Server {
                 self.console.print(line);
             }
         }
+        split(crate::tick_stats::Phase::NetIn);
         // Bots think right before the step and push their commands into the
         // same input queue the network just filled.
         if let Some(game) = self.state.game.game.as_mut() {
@@ -285,19 +293,22 @@ impl Server {
                 self.console.print(line);
             }
         }
+        split(crate::tick_stats::Phase::Bots);
         let (lines, events) = self.state.game.tick(self.console.cvars(), hz);
+        split(crate::tick_stats::Phase::Sim);
         for line in lines {
             self.console.print(line);
         }
         let server_tick = u32::try_from(self.state.stats.total_ticks() + 1).unwrap_or(u32::MAX);
         let every = (hz / snapshot_rate).max(1);
         if let (Some(net), Some(game)) = (self.state.net.as_mut(), self.state.game.game.as_mut()) {
-            net.after_tick(game, &events, server_tick, server_tick % every == 0, &map_name);
+            net.after_tick(game, &events, server_tick, every, &map_name);
         }
+        split(crate::tick_stats::Phase::NetOut);
         if self.state.game.match_over() {
             self.end_of_match();
         }
-        self.state.stats.record(started, started.elapsed());
+        self.state.stats.record_phases(started, started.elapsed(), phases);
         let cvars = self.console.cvars();
         let health_file = cvars.get(self.state.cvars.sv_health_file).value();
         if let quarry_console::CvarValue::Str(path) = health_file

@@ -6,10 +6,42 @@ use std::time::{Duration, Instant};
 /// How many recent ticks the averages cover (about 17 s at 60 Hz).
 pub const WINDOW: usize = 1024;
 
+/// The parts of a tick's work, in the order they run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Reading what clients sent: connects, commands, messages.
+    NetIn,
+    /// Bots perceive, decide and write their commands.
+    Bots,
+    /// The match steps: movement, weapons, rules.
+    Sim,
+    /// Events, scoreboards and snapshots out to clients.
+    NetOut,
+}
+
+impl Phase {
+    /// Every phase, in tick order.
+    pub const ALL: [Phase; 4] = [Phase::NetIn, Phase::Bots, Phase::Sim, Phase::NetOut];
+
+    /// A short name for `status`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::NetIn => "net in",
+            Phase::Bots => "bots",
+            Phase::Sim => "sim",
+            Phase::NetOut => "net out",
+        }
+    }
+}
+
+/// How long each phase of one tick took.
+pub type PhaseTimes = [Duration; Phase::ALL.len()];
+
 /// A ring of the most recent tick work times plus lifetime counters.
 #[derive(Debug, Clone)]
 pub struct TickStats {
     samples: Vec<Duration>,
+    phases: Vec<PhaseTimes>,
     starts: Vec<Instant>,
     next: usize,
     total_ticks: u64,
@@ -20,7 +52,15 @@ pub struct TickStats {
 
 impl Default for TickStats {
     fn default() -> Self {
-        Self { samples: Vec::with_capacity(WINDOW), starts: Vec::with_capacity(WINDOW), next: 0, total_ticks: 0, max: Duration::ZERO, late_ticks: 0 }
+        Self {
+            samples: Vec::with_capacity(WINDOW),
+            phases: Vec::with_capacity(WINDOW),
+            starts: Vec::with_capacity(WINDOW),
+            next: 0,
+            total_ticks: 0,
+            max: Duration::ZERO,
+            late_ticks: 0,
+        }
     }
 }
 
@@ -44,11 +84,18 @@ pub struct TickSummary {
 impl TickStats {
     /// Records one tick that started at `started` and whose work took `work`.
     pub fn record(&mut self, started: Instant, work: Duration) {
+        self.record_phases(started, work, PhaseTimes::default());
+    }
+
+    /// As [`TickStats::record`], with the time each phase took.
+    pub fn record_phases(&mut self, started: Instant, work: Duration, phases: PhaseTimes) {
         if self.samples.len() < WINDOW {
             self.samples.push(work);
+            self.phases.push(phases);
             self.starts.push(started);
         } else {
             self.samples[self.next] = work;
+            self.phases[self.next] = phases;
             self.starts[self.next] = started;
         }
         self.next = (self.next + 1) % WINDOW;
@@ -71,24 +118,45 @@ impl TickStats {
 
     /// Mean, p99 and max of the window.
     pub fn summary(&self) -> TickSummary {
-        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         if self.samples.is_empty() {
             return TickSummary { late_ticks: self.late_ticks, ..TickSummary::default() };
         }
-        let mut sorted = self.samples.clone();
-        sorted.sort_unstable();
-        let sum: Duration = sorted.iter().sum();
-        // Nearest-rank percentile: the smallest sample with at least 99% at or below it.
-        let rank = (sorted.len() * 99).div_ceil(100).max(1);
+        let (mean_ms, p99_ms) = mean_and_p99(self.samples.clone());
         TickSummary {
             total_ticks: self.total_ticks,
-            mean_ms: ms(sum) / sorted.len() as f64,
-            p99_ms: ms(sorted[rank - 1]),
+            mean_ms,
+            p99_ms,
             max_ms: ms(self.max),
             rate_hz: self.measured_rate(),
             late_ticks: self.late_ticks,
         }
     }
+
+    /// Mean and p99 of each phase over the window, in milliseconds, in
+    /// [`Phase::ALL`] order.
+    pub fn phase_summary(&self) -> [(f64, f64); Phase::ALL.len()] {
+        let mut out = [(0.0, 0.0); Phase::ALL.len()];
+        if self.phases.is_empty() {
+            return out;
+        }
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = mean_and_p99(self.phases.iter().map(|p| p[i]).collect());
+        }
+        out
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Mean and nearest-rank 99th percentile (the smallest sample with at
+/// least 99 % at or below it) of non-empty `samples`, in milliseconds.
+fn mean_and_p99(mut samples: Vec<Duration>) -> (f64, f64) {
+    samples.sort_unstable();
+    let sum: Duration = samples.iter().sum();
+    let rank = (samples.len() * 99).div_ceil(100).max(1);
+    (ms(sum) / samples.len() as f64, ms(samples[rank - 1]))
 }
 
 #[cfg(test)]
@@ -124,6 +192,21 @@ mod tests {
         assert!((sum.mean_ms - 1.0).abs() < 1e-9);
         assert!((sum.max_ms - 5.0).abs() < 1e-9, "max is lifetime");
         assert_eq!(sum.total_ticks, 2 * WINDOW as u64);
+    }
+
+    #[test]
+    fn phases_are_summarised_apart() {
+        let mut s = TickStats::default();
+        let t0 = Instant::now();
+        for i in 1..=100u64 {
+            let phases = [Duration::from_micros(i), Duration::ZERO, Duration::from_millis(2), Duration::from_micros(10 * i)];
+            s.record_phases(t0, phases.iter().sum(), phases);
+        }
+        let p = s.phase_summary();
+        assert!((p[0].1 - 0.099).abs() < 1e-9, "{p:?}");
+        assert_eq!(p[1], (0.0, 0.0));
+        assert!((p[2].0 - 2.0).abs() < 1e-9 && (p[2].1 - 2.0).abs() < 1e-9, "{p:?}");
+        assert!((p[3].0 - 0.505).abs() < 1e-9, "{p:?}");
     }
 
     #[test]

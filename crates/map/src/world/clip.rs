@@ -47,6 +47,63 @@ impl Sweep {
         let pad = self.half + Vec3::splat(1.0);
         (self.start.min(end) - pad, self.start.max(end) + pad)
     }
+
+    /// The sweep's path for [`SweepPath::may_touch`] tests, or `None` when
+    /// it is short enough that the overlap test against its bounds already
+    /// rejects about as much (the path test would only cost time).
+    pub(crate) fn long_path(&self) -> Option<SweepPath> {
+        let d = self.end - self.start;
+        (d.length_squared() > LONG_SWEEP * LONG_SWEEP).then(|| SweepPath {
+            start: self.start,
+            inv_d: Vec3::new(inverse(d.x), inverse(d.y), inverse(d.z)),
+            pad: self.half + Vec3::splat(1.0),
+        })
+    }
+}
+
+/// Sweeps longer than this (units) test tree nodes against their path, not
+/// only against their bounds.
+const LONG_SWEEP: f32 = 96.0;
+
+/// 1/x, or infinity for (near) zero: the slab test then treats the axis as
+/// parallel.
+fn inverse(x: f32) -> f32 {
+    if x.abs() < 1e-9 { f32::INFINITY.copysign(x) } else { 1.0 / x }
+}
+
+/// A sweep's path with its inverse direction, for quick slab tests.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SweepPath {
+    start: Vec3,
+    inv_d: Vec3,
+    pad: Vec3,
+}
+
+impl SweepPath {
+    /// Whether the box, swept from the start to `fraction` of the way, may
+    /// touch anything inside the box `min..max` (padded like
+    /// [`Sweep::bounds`]): a slab test of the centre's path against the
+    /// box grown by the half extents. Unlike an overlap test against the
+    /// sweep's bounds, it rejects most of what a long diagonal trace's
+    /// bounds cover but its path does not.
+    pub(crate) fn may_touch(&self, min: Vec3, max: Vec3, fraction: f32) -> bool {
+        let (lo, hi) = (min - self.pad, max + self.pad);
+        let (mut t0, mut t1) = (0.0f32, fraction);
+        for axis in 0..3 {
+            let (s, inv) = (self.start[axis], self.inv_d[axis]);
+            if inv.is_infinite() {
+                // Parallel to this axis: inside the slab throughout or never.
+                if s < lo[axis] || s > hi[axis] {
+                    return false;
+                }
+                continue;
+            }
+            let (a, b) = ((lo[axis] - s) * inv, (hi[axis] - s) * inv);
+            t0 = t0.max(a.min(b));
+            t1 = t1.min(a.max(b));
+        }
+        t0 <= t1
+    }
 }
 
 /// What clipping against one hull found.
@@ -119,6 +176,26 @@ pub(crate) fn aabb_overlap(amin: Vec3, amax: Vec3, bmin: Vec3, bmax: Vec3) -> bo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_diagonal_sweep_may_touch_only_boxes_on_its_path() {
+        let sweep = Sweep::new(Vec3::ZERO, Vec3::new(1000.0, 1000.0, 0.0), Vec3::splat(-4.0), Vec3::splat(4.0)).long_path().expect("long");
+        // Inside the sweep's bounds, far from its path.
+        assert!(!sweep.may_touch(Vec3::new(900.0, 0.0, -10.0), Vec3::new(950.0, 50.0, 10.0), 1.0));
+        // On the path, and just beside it within the half extents and pad.
+        assert!(sweep.may_touch(Vec3::new(490.0, 490.0, -10.0), Vec3::new(510.0, 510.0, 10.0), 1.0));
+        assert!(sweep.may_touch(Vec3::new(497.0, 490.0, -10.0), Vec3::new(498.0, 491.0, 10.0), 1.0));
+        assert!(!sweep.may_touch(Vec3::new(505.0, 490.0, -10.0), Vec3::new(506.0, 491.0, 10.0), 1.0));
+        // Beyond the fraction already reached.
+        assert!(!sweep.may_touch(Vec3::new(900.0, 900.0, -10.0), Vec3::new(950.0, 950.0, 10.0), 0.5));
+        // A sweep along one axis and a box off that axis.
+        let straight = Sweep::new(Vec3::ZERO, Vec3::new(0.0, 0.0, -100.0), Vec3::ZERO, Vec3::ZERO).long_path().expect("long");
+        assert!(!straight.may_touch(Vec3::new(2.0, -1.0, -50.0), Vec3::new(3.0, 1.0, -40.0), 1.0));
+        assert!(straight.may_touch(Vec3::new(0.5, -1.0, -50.0), Vec3::new(3.0, 1.0, -40.0), 1.0));
+        // Starting exactly on a padded face of the box, moving along it.
+        assert!(straight.may_touch(Vec3::new(1.0, -1.0, -50.0), Vec3::new(3.0, 1.0, -40.0), 1.0));
+        assert!(Sweep::new(Vec3::ZERO, Vec3::X * 50.0, Vec3::ZERO, Vec3::ZERO).long_path().is_none(), "short sweeps test bounds only");
+    }
 
     /// A 64-unit cube from the origin, as planes.
     fn cube() -> Vec<Plane> {

@@ -137,8 +137,9 @@ impl HullSet {
             Some((min, max)) if self.contents.intersects(mask) && aabb_overlap(min, max, lo, hi) => {}
             _ => return,
         }
+        let path = sweep.long_path();
         self.bvh.traverse(|node| {
-            if !aabb_overlap(node.mins(), node.maxs(), lo, hi) {
+            if !aabb_overlap(node.mins(), node.maxs(), lo, hi) || path.is_some_and(|p| !p.may_touch(node.mins(), node.maxs(), state.fraction)) {
                 return TraversalAction::Prune;
             }
             let Some(leaf) = node.leaf_data() else {

@@ -49,10 +49,11 @@ struct NetClient {
     slot: SlotId,
     addr: SocketAddr,
     name: String,
-    /// The objective state and scoreboard this client has; the next one
-    /// goes out when they differ (see [`NetServer::send_mode_and_scores`]).
-    mode_sent: Option<ModeUpdate>,
-    board_sent: Option<(quarry_net::reliable::Scoreboard, std::time::Instant)>,
+    /// The versions of the objective state and scoreboard this client has;
+    /// the next ones go out when they differ (see
+    /// [`NetServer::send_mode_and_scores`]).
+    mode_sent: Option<u64>,
+    board_sent: Option<outbound::BoardSent>,
 }
 
 /// The live network side of the server.
@@ -66,6 +67,10 @@ pub struct NetServer {
     timing: Option<(u16, u16)>,
     item_classes: Vec<&'static str>,
     lockout: PasswordLockout,
+    /// The objective state as of the last snapshot tick.
+    mode: outbound::Versioned<ModeUpdate>,
+    /// The scoreboard without pings as of the last snapshot tick.
+    board: outbound::Versioned<quarry_net::reliable::Scoreboard>,
 }
 
 /// What the handshake needs to know about the server right now.
@@ -106,6 +111,8 @@ impl NetServer {
             timing: None,
             item_classes: Vec::new(),
             lockout: PasswordLockout::default(),
+            mode: outbound::Versioned::default(),
+            board: outbound::Versioned::default(),
         })
     }
 
@@ -324,7 +331,12 @@ impl NetServer {
 
     /// After the tick: deliver chat and prints, announce a map change, and
     /// send each client its snapshot when one is due.
-    pub fn after_tick(&mut self, game: &mut Match, events: &[GameEvent], server_tick: u32, snapshot_due: bool, map_name: &str) {
+    /// After a tick: events out to everyone, and snapshots (with the
+    /// objective state and scoreboard when they changed) to the clients
+    /// whose turn it is. A client gets a snapshot every `every` ticks;
+    /// clients take turns by slot, so each tick sends about the same number
+    /// of snapshots rather than all of them on one tick in `every`.
+    pub fn after_tick(&mut self, game: &mut Match, events: &[GameEvent], server_tick: u32, every: u32, map_name: &str) {
         if self.last_map.as_deref() != Some(map_name) {
             if self.last_map.is_some() {
                 self.item_classes.clear();
@@ -334,10 +346,18 @@ impl NetServer {
         }
         self.deliver_events(game, events);
         self.update_latency(game);
-        if !snapshot_due || self.clients.is_empty() {
+        let every = every.max(1);
+        let due: Vec<(ConnId, SlotId)> = self
+            .clients
+            .iter()
+            .filter(|(_, c)| (server_tick.wrapping_add(u32::from(c.slot.0))) % every == 0)
+            .map(|(conn, c)| (*conn, c.slot))
+            .collect();
+        if due.is_empty() {
             return;
         }
-        self.send_mode_and_scores(game);
+        let due_conns: Vec<ConnId> = due.iter().map(|(c, _)| *c).collect();
+        self.send_mode_and_scores(game, &due_conns);
         let views = game.entity_views();
         let mut entities = Vec::with_capacity(views.len());
         for v in &views {
@@ -347,8 +367,7 @@ impl NetServer {
             };
             entities.push(convert::entity_state(v, |_| model));
         }
-        let clients: Vec<(ConnId, SlotId)> = self.clients.iter().map(|(c, n)| (*c, n.slot)).collect();
-        for (conn, slot) in clients {
+        for (conn, slot) in due {
             let own = game.own_view(slot);
             let (team, frags, acked) = game
                 .slots()
