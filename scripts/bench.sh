@@ -6,6 +6,11 @@
 #   scripts/bench.sh -p quarry-map   # one crate (any cargo bench arguments)
 #   QUARRY_BENCH_MATCHES=0 scripts/bench.sh   # criterion only
 #
+# A full workspace run also runs the issue-13 reliability figures: a soak of
+# QUARRY_BENCH_SOAK_MINUTES (default 10; scripts/soak.sh) and fuzz campaigns
+# of QUARRY_BENCH_FUZZ_CASES each (default 100000; scripts/fuzz.sh). Set
+# either to 0 to skip it.
+#
 # Figures come from criterion's own estimates (target/criterion/**/new/*.json):
 # the mean time per iteration, and for benchmarks that declare a throughput,
 # the elements per second that mean implies.
@@ -14,15 +19,30 @@ cd "$(dirname "$0")/.."
 # Seeded headless bot matches (chat, styles, team modes) run with a full
 # workspace run unless QUARRY_BENCH_MATCHES=0; scripts/match_figures.py.
 matches=0
+soak_minutes=0
+fuzz_cases=0
 if [ "$#" -eq 0 ]; then
     set -- --workspace
     matches=${QUARRY_BENCH_MATCHES:-1}
+    soak_minutes=${QUARRY_BENCH_SOAK_MINUTES:-10}
+    fuzz_cases=${QUARRY_BENCH_FUZZ_CASES:-100000}
 fi
 cargo bench "$@" --bench '*' -- --noplot >&2
 extra=()
 if [ "$matches" != 0 ]; then
     cargo build --release --bin quarry-server >&2
     python3 scripts/match_figures.py --tsv target/match_figures.tsv >&2
-    extra=(--extra target/match_figures.tsv)
+    extra+=(--extra target/match_figures.tsv)
 fi
-python3 scripts/bench_table.py target/criterion "${extra[@]}"
+if [ "$soak_minutes" != 0 ]; then
+    # A failed verdict still has figures worth showing.
+    rm -f target/soak.tsv
+    scripts/soak.sh --minutes "$soak_minutes" --tsv target/soak.tsv >&2 || true
+    [ -f target/soak.tsv ] && extra+=(--extra target/soak.tsv)
+fi
+if [ "$fuzz_cases" != 0 ]; then
+    rm -f target/fuzz.tsv
+    FUZZ_TSV=target/fuzz.tsv scripts/fuzz.sh all "$fuzz_cases" >&2 || true
+    [ -f target/fuzz.tsv ] && extra+=(--extra target/fuzz.tsv)
+fi
+python3 scripts/bench_table.py target/criterion ${extra[@]+"${extra[@]}"}

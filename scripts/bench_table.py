@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Prints one table from criterion's output directory.
+"""Prints one table from criterion's output directory, plus the rows of
+any `--extra FILE` (tab-separated name, value, unit, command; repeatable).
 
 Each benchmark directory holds new/benchmark.json (its id, throughput and the
 bench target that ran it is not recorded, so the command column names the
@@ -31,7 +32,7 @@ def human_time(ns):
     return ns, "ns"
 
 
-def main(root, extra=None):
+def main(root, extras=()):
     rows = []
     for bench in sorted(pathlib.Path(root).glob("**/new/benchmark.json")):
         estimates = bench.with_name("estimates.json")
@@ -48,8 +49,9 @@ def main(root, extra=None):
         for kind, count in throughput.items():
             per_second = count / (mean_ns / 1e9)
             rows.append((f"{name} throughput", f"{per_second:,.0f}", f"{kind.lower()}/s", command))
-    if extra:
-        # Rows from scripts/match_figures.py --tsv: name, value, unit, command.
+    for extra in extras:
+        # Rows from scripts/match_figures.py, soak.py or fuzz.sh: name,
+        # value, unit, command, tab-separated.
         for line in pathlib.Path(extra).read_text().splitlines():
             cells = line.split("\t")
             if len(cells) == 4:
@@ -66,9 +68,10 @@ def main(root, extra=None):
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    extra_rows = None
-    if "--extra" in args:
+    extra_rows = []
+    while "--extra" in args:
         i = args.index("--extra")
-        extra_rows = args[i + 1] if i + 1 < len(args) else None
+        if i + 1 < len(args):
+            extra_rows.append(args[i + 1])
         del args[i : i + 2]
     sys.exit(main(args[0] if args else "target/criterion", extra_rows))

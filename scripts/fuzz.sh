@@ -21,7 +21,9 @@
 # binary runs, 4194304), FUZZ_OUT (where failing inputs go,
 # target/fuzz-out), QUARRY_SHARED_MAPS (extra corpus, default
 # ../shared/maps when present), FUZZ_NO_BUILD=1 (use the binaries already
-# built), FUZZ_SERVER (the server binary, target/release/quarry-server).
+# built), FUZZ_SERVER (the server binary, target/release/quarry-server),
+# FUZZ_TSV (also write the counts there as bench table rows: name, value,
+# unit, command; scripts/bench.sh reads them).
 #
 # Prints a table of counts by outcome: ok, rejected (an error: the designed
 # answer to a bad input), panic, timeout/hang, abort/killed, slow (finished
@@ -175,6 +177,17 @@ main() {
 		printf '%-8s %-11s %8s %8s %9s %6s %13s %13s %6s\n' "$@"
 		bad=$((bad + $6 + $7 + $8))
 	done
+	if [ -n "${FUZZ_TSV:-}" ]; then
+		: >"$FUZZ_TSV"
+		for row in "${ROWS[@]}"; do
+			# shellcheck disable=SC2086
+			set -- $row
+			local command="scripts/fuzz.sh $1 $N"
+			printf 'fuzz/%s_%s_cases\t%s\tcases\t%s\n' "$1" "$2" "$3" "$command" >>"$FUZZ_TSV"
+			printf 'fuzz/%s_%s_rejected\t%s\tcases\t%s\n' "$1" "$2" "$5" "$command" >>"$FUZZ_TSV"
+			printf 'fuzz/%s_%s_panic_hang_abort\t%s\tcases\t%s\n' "$1" "$2" "$(($6 + $7 + $8))" "$command" >>"$FUZZ_TSV"
+		done
+	fi
 	if [ "$bad" -gt 0 ]; then
 		echo "failing inputs are in $OUT" >&2
 		exit 1
