@@ -54,9 +54,12 @@ pub const FILL_INTERVAL_S: f32 = 2.0;
 /// How long the fill waits after a refused add, s.
 pub const FILL_BACKOFF_S: f32 = 30.0;
 /// Route queries all bots together may start per tick; a bot whose goal
-/// planning would exceed it plans on the next tick instead (keeps the tick
-/// time flat when many bots decide at once).
-pub const ROUTE_BUDGET: u64 = 3;
+/// planning would exceed it plans on a later tick instead, in rotation.
+/// One: a bot's planning may route a few candidates, and two bots planning
+/// on one tick made the longest ticks (16 bots on oacmpdm8, `--fast`, four
+/// seeds: tick p99 2.5 ms and max 11 ms with a budget of 3, 1.7 ms and
+/// 3.2 ms with 1). At 60 Hz that still lets 60 bots replan every second.
+pub const ROUTE_BUDGET: u64 = 1;
 /// Line-of-sight candidate checks (each up to seven traces) all bots
 /// together may spend per tick; a look that would exceed it waits a tick.
 pub const SIGHT_BUDGET_PER_TICK: usize = 48;
