@@ -143,6 +143,9 @@ def main():
     ap.add_argument("--loss", type=float, default=0.2)
     ap.add_argument("--map-every", type=float, default=60)
     ap.add_argument("--sample-every", type=float, default=10)
+    ap.add_argument("--loadgen-nice", type=int, default=10,
+                    help="nice increment for the load generator (default 10): it stands in for players on "
+                         "other machines, so it yields the CPU to the server under test; 0 lets it compete")
     ap.add_argument("--maps", help="comma-separated rotation (names under maps/ or paths); "
                     "default: the shipped maps, then the shared Quake 3 ones")
     ap.add_argument("--server", default=str(ROOT / "target/release/quarry-server"))
@@ -171,11 +174,13 @@ def main():
         port = line.split()[3].rstrip(",").rsplit(":", 1)[1]
         fingerprint = line.rsplit(" ", 1)[1]
         print(f"soak: server on port {port}, {args.clients} clients, {args.bots} bots, loss {args.loss:.0%}, "
-              f"map change every {args.map_every:.0f} s, {args.minutes:g} minutes", flush=True)
+              f"map change every {args.map_every:.0f} s, {args.minutes:g} minutes, load generator at nice "
+              f"+{args.loadgen_nice}", flush=True)
         loadgen = subprocess.Popen(
             [args.loadgen, f"127.0.0.1:{port}", "--fingerprint", fingerprint, "--clients", str(args.clients),
              "--seconds", str(seconds), "--loss", str(args.loss)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=(lambda: os.nice(args.loadgen_nice)) if args.loadgen_nice else None,
         )
         load_lines = []
         threading.Thread(target=lambda: load_lines.extend(l.rstrip("\n") for l in loadgen.stdout), daemon=True).start()
