@@ -28,8 +28,11 @@ use support::{Status, TestServer};
 const WAIT: Duration = Duration::from_secs(5);
 /// Memory one hostile client may cost the server (the bar).
 const RSS_BUDGET_KIB: u64 = 16 * 1024;
-/// Tick work p99 under attack: half a 60 Hz tick, in a debug build.
-const P99_BUDGET_MS: f64 = 8.0;
+/// Tick work p99 under attack: within one 60 Hz tick, so the server keeps
+/// its rate. (The attacks here measured 1-4.5 ms in a debug build; the
+/// bound leaves room for a virtual machine whose host steals CPU, which
+/// shows up as tick time.)
+const P99_BUDGET_MS: f64 = 16.0;
 /// Where the well-behaved players connect from (the attackers use 127.0.0.1).
 const GOOD_ADDR: [u8; 4] = [127, 0, 0, 2];
 
