@@ -151,32 +151,45 @@ fn a_client_that_stops_reading_is_cut_off_at_its_backlog_budget() {
     let ep = endpoint("127.0.0.1:0");
     let (slow, slow_conn) = join(&mut s, &mut pump, &ep, "slow");
     let (mut good, good_conn) = join(&mut s, &mut pump, &ep, "good");
-    // 4 MB of prints to each; the slow one never reads, the good one does.
+    // 4 MB of prints to each, 8 KiB a millisecond or so; the slow one never
+    // reads, the good one reads all the time on its own thread (reading
+    // between writes on the test thread fell behind on a loaded machine).
     let text = "x".repeat(8 * 1024);
     let mut most_waiting = 0;
-    let mut good_frames = 0;
-    for _ in 0..512 {
-        for conn in [slow_conn, good_conn] {
-            let _ = s.send_reliable(conn, &ServerMessage::Print(text.clone()));
+    let good_frames = std::thread::scope(|scope| {
+        let reader = scope.spawn(|| {
+            let (mut frames, end) = (0, Instant::now() + Duration::from_secs(20));
+            while frames < 512 && Instant::now() < end {
+                match good.read_frames(Duration::from_millis(50)) {
+                    Ok(f) => frames += f.len(),
+                    Err(_) => break,
+                }
+            }
+            frames
+        });
+        for _ in 0..512 {
+            for conn in [slow_conn, good_conn] {
+                let _ = s.send_reliable(conn, &ServerMessage::Print(text.clone()));
+            }
+            if let Some(st) = s.stats(slow_conn) {
+                most_waiting = most_waiting.max(st.reliable_backlog);
+            }
+            pump.tick(&mut s);
+            std::thread::sleep(Duration::from_millis(1));
         }
-        if let Some(st) = s.stats(slow_conn) {
-            most_waiting = most_waiting.max(st.reliable_backlog);
+        pump.run(&mut s, Duration::from_millis(300));
+        let reason = pump.disconnected(slow_conn).expect("the slow reader was disconnected");
+        assert!(reason.to_string().contains("not reading"), "{reason}");
+        assert!(most_waiting <= 64 * 1024, "backlog {most_waiting} over the budget");
+        assert!(slow.wait_closed(WAIT).is_some(), "its QUIC connection was closed");
+        assert!(pump.disconnected(good_conn).is_none(), "the good client stays");
+        // Keep the server going while the reader finishes.
+        while !reader.is_finished() {
+            pump.tick(&mut s);
+            std::thread::sleep(TICK);
         }
-        pump.tick(&mut s);
-        good_frames += good.read_frames(Duration::from_millis(1)).map_or(0, |f| f.len());
-    }
-    pump.run(&mut s, Duration::from_millis(300));
-    let reason = pump.disconnected(slow_conn).expect("the slow reader was disconnected");
-    assert!(reason.to_string().contains("not reading"), "{reason}");
-    assert!(most_waiting <= 64 * 1024, "backlog {most_waiting} over the budget");
-    assert!(slow.wait_closed(WAIT).is_some(), "its QUIC connection was closed");
-    assert!(pump.disconnected(good_conn).is_none(), "the good client stays");
-    while let Ok(f) = good.read_frames(Duration::from_millis(200)) {
-        if f.is_empty() {
-            break;
-        }
-        good_frames += f.len();
-    }
+        reader.join().expect("reader thread")
+    });
     assert!(good_frames >= 500, "the good client got {good_frames} of 512 prints");
 }
 

@@ -145,6 +145,16 @@ impl GoodPlayers {
             assert!(accepted * 10 >= sent * 9, "{what}: {name} had {accepted} of {sent} commands taken");
         }
     }
+
+    /// After an attack that began at `a`: the server's budgets (RSS from
+    /// `rest_kib` to `peak_kib`, tick time) and the good players' share;
+    /// returns the server's status.
+    fn check_after(&self, server: &mut TestServer, a: &Mark, rest_kib: u64, peak_kib: u64, what: &str) -> Status {
+        let b = self.mark(server);
+        let status = check_budgets(server, rest_kib, peak_kib, what);
+        self.check_kept_playing(a, &b, what);
+        status
+    }
 }
 
 impl Drop for GoodPlayers {
@@ -259,10 +269,8 @@ fn a_deaf_client_flooding_16k_commands_costs_the_server_little_memory() {
             }
         }
     });
-    let b = good.mark(&mut server);
     eprintln!("deaf client: {sent} commands of 16 kB sent, closed: {:?}", deaf.close_reason());
-    check_budgets(&mut server, rest, peak, "16 kB commands from a deaf client");
-    good.check_kept_playing(&a, &b, "16 kB commands from a deaf client");
+    good.check_after(&mut server, &a, rest, peak, "16 kB commands from a deaf client");
 }
 
 #[test]
@@ -300,9 +308,7 @@ fn floods_of_each_message_kind_are_cut_off_and_stay_out_of_the_log() {
         assert!(reason.as_deref().is_some_and(|r| r.contains("flooding")), "{kind}: {reason:?}");
         assert!(logged <= 40, "{kind}: {logged} log lines:\n{}", server.output_since(lines).join("\n"));
     }
-    let b = good.mark(&mut server);
-    check_budgets(&mut server, rest, peak, "message floods");
-    good.check_kept_playing(&a, &b, "message floods");
+    good.check_after(&mut server, &a, rest, peak, "message floods");
 }
 
 #[test]
@@ -351,10 +357,8 @@ fn malformed_frames_and_junk_datagrams_cost_only_their_sender() {
         }
     });
     std::thread::sleep(Duration::from_millis(500));
-    let b = good.mark(&mut server);
-    let status = check_budgets(&mut server, rest, peak, "malformed frames and junk");
+    let status = good.check_after(&mut server, &a, rest, peak, "malformed frames and junk");
     assert_eq!(status.humans, 2, "{}", status.text);
-    good.check_kept_playing(&a, &b, "malformed frames and junk");
 }
 
 #[test]
@@ -391,9 +395,7 @@ fn a_spoofed_initial_draws_less_back_than_it_sent() {
     eprintln!("spoofed Initial: {} bytes sent, {back} bytes in {packets} packets back", initial.len());
     assert!(initial.len() >= 1200, "not a padded Initial: {} bytes", initial.len());
     assert!(back < initial.len(), "{back} bytes back for {}", initial.len());
-    let b = good.mark(&mut server);
-    check_budgets(&mut server, rest, rest, "spoofed Initial");
-    good.check_kept_playing(&a, &b, "spoofed Initial");
+    good.check_after(&mut server, &a, rest, rest, "spoofed Initial");
 }
 
 #[test]
@@ -419,10 +421,8 @@ fn a_connection_flood_from_one_address_is_capped_and_leaves_no_slot_behind() {
     assert!(during.refused_per_address >= 52, "{}", during.text);
     drop(up);
     std::thread::sleep(Duration::from_secs(1));
-    let b = good.mark(&mut server);
-    let status = check_budgets(&mut server, rest, peak, "connection flood");
+    let status = good.check_after(&mut server, &a, rest, peak, "connection flood");
     assert_eq!((status.humans, status.open_connections), (2, 2), "slots left behind:\n{}", status.text);
-    good.check_kept_playing(&a, &b, "connection flood");
 }
 
 #[test]
@@ -451,10 +451,8 @@ fn password_guessing_is_locked_out_and_others_still_join() {
     let refused = right.wait_closed(WAIT).map(|r| r.to_string()).unwrap_or_default();
     assert!(refused.contains("too many wrong passwords"), "the locked-out address got in: {refused}");
     let _other = raw_join(&raw_endpoint_on([127, 0, 0, 3]), &server, "elsewhere");
-    let b = good.mark(&mut server);
-    let status = check_budgets(&mut server, rest, peak, "password guessing");
+    let status = good.check_after(&mut server, &a, rest, peak, "password guessing");
     assert!(status.lockouts >= 30, "{}", status.text);
-    good.check_kept_playing(&a, &b, "password guessing");
 }
 
 #[test]
@@ -489,8 +487,6 @@ fn kick_closes_a_client_that_does_not_read() {
     eprintln!("kick: closed after {:?} with {reason:?}", t0.elapsed());
     assert!(reason.is_some_and(|r| r.to_string().contains("kicked")), "still open 3 s after the kick");
     std::thread::sleep(Duration::from_millis(500));
-    let b = good.mark(&mut server);
-    let status = check_budgets(&mut server, rest, rest, "kick");
+    let status = good.check_after(&mut server, &a, rest, rest, "kick");
     assert_eq!(status.humans, 2, "{}", status.text);
-    good.check_kept_playing(&a, &b, "kick");
 }

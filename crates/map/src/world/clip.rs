@@ -44,8 +44,14 @@ impl Sweep {
     /// the way, padded so a hull within the clip epsilon of the end is kept.
     pub(crate) fn bounds(&self, fraction: f32) -> (Vec3, Vec3) {
         let end = self.start + (self.end - self.start) * fraction;
-        let pad = self.half + Vec3::splat(1.0);
+        let pad = self.pad();
         (self.start.min(end) - pad, self.start.max(end) + pad)
+    }
+
+    /// How far beyond the box anything it may touch can lie: the half
+    /// extents plus a unit, so a hull within the clip epsilon is kept.
+    fn pad(&self) -> Vec3 {
+        self.half + Vec3::splat(1.0)
     }
 
     /// The sweep's path for [`SweepPath::may_touch`] tests, or `None` when
@@ -56,7 +62,7 @@ impl Sweep {
         (d.length_squared() > LONG_SWEEP * LONG_SWEEP).then(|| SweepPath {
             start: self.start,
             inv_d: Vec3::new(inverse(d.x), inverse(d.y), inverse(d.z)),
-            pad: self.half + Vec3::splat(1.0),
+            pad: self.pad(),
         })
     }
 }

@@ -67,9 +67,9 @@ pub struct NetServer {
     timing: Option<(u16, u16)>,
     item_classes: Vec<&'static str>,
     lockout: PasswordLockout,
-    /// The objective state as of the last snapshot tick.
+    /// The objective state as of the last tick that sent snapshots.
     mode: outbound::Versioned<ModeUpdate>,
-    /// The scoreboard without pings as of the last snapshot tick.
+    /// The scoreboard without pings as of the last tick that sent snapshots.
     board: outbound::Versioned<quarry_net::reliable::Scoreboard>,
 }
 
@@ -350,14 +350,13 @@ impl NetServer {
         let due: Vec<(ConnId, SlotId)> = self
             .clients
             .iter()
-            .filter(|(_, c)| (server_tick.wrapping_add(u32::from(c.slot.0))) % every == 0)
+            .filter(|(_, c)| server_tick.wrapping_add(u32::from(c.slot.0)) % every == 0)
             .map(|(conn, c)| (*conn, c.slot))
             .collect();
         if due.is_empty() {
             return;
         }
-        let due_conns: Vec<ConnId> = due.iter().map(|(c, _)| *c).collect();
-        self.send_mode_and_scores(game, &due_conns);
+        self.send_mode_and_scores(game, &due);
         let views = game.entity_views();
         let mut entities = Vec::with_capacity(views.len());
         for v in &views {

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use quarry_net::reliable::{ChatScope as WireScope, ServerMessage};
+use quarry_net::transport::ConnId;
 use quarry_sim::chat::ChatScope;
 use quarry_sim::events::GameEvent;
-use quarry_net::transport::ConnId;
 use quarry_sim::{Match, SlotId};
 
 use super::{NetServer, convert};
@@ -69,7 +69,7 @@ impl NetServer {
     /// new client gets both at once. The state and the board are compared
     /// once per tick, not once per client: each gets a version number, and
     /// a client remembers the versions it has.
-    pub(super) fn send_mode_and_scores(&mut self, game: &Match, due: &[ConnId]) {
+    pub(super) fn send_mode_and_scores(&mut self, game: &Match, due: &[(ConnId, SlotId)]) {
         let mode = convert::mode_update(game);
         let mode_version = self.mode.bump_if_changed(mode);
         let pings: BTreeMap<SlotId, u16> = self
@@ -87,7 +87,7 @@ impl NetServer {
         }
         let board_version = self.board.bump_if_changed(bare);
         let now = Instant::now();
-        for conn in due {
+        for (conn, _) in due {
             let Some(c) = self.clients.get_mut(conn) else { continue };
             if c.mode_sent != Some(mode_version)
                 && let Some(mode) = self.mode.current()
