@@ -211,7 +211,7 @@ fn send_all(arena: &Arena, conns: &mut [ServerConn], now: Instant) -> Vec<(usize
     let mut out = Vec::with_capacity(conns.len());
     for (i, c) in conns.iter_mut().enumerate() {
         let snap = arena.snapshot_for(i);
-        let outcome = c.send_snapshot(now, &snap, MAX_DATAGRAM).expect("send");
+        let outcome = c.send_snapshot(now, snap.into(), MAX_DATAGRAM).expect("send");
         let (mut bytes, mut n) = (0, 0);
         while let Some(t) = c.poll_transmit() {
             if let Transmit::Datagram(d) = t {

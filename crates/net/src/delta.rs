@@ -53,7 +53,7 @@ mod player;
 mod snapshot;
 pub use entity::{Motion, decode_entity, encode_entity, predict_entity};
 pub use player::{decode_player, encode_player};
-pub use snapshot::{SnapshotTicks, decode_snapshot, encode_snapshot, peek_snapshot_ticks};
+pub use snapshot::{SnapshotTicks, decode_snapshot, encode_shared_snapshot, encode_snapshot, peek_snapshot_ticks};
 
 #[cfg(test)]
 mod tests;

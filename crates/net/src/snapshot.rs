@@ -10,6 +10,8 @@
 //! are in 1/8 unit ([`ORIGIN_SCALE`]), angles in 1/65536 of a turn,
 //! velocities in whole units per second; the helper functions below convert.
 
+use std::sync::Arc;
+
 /// How many eighths of a unit one origin step is: Quake 3 snaps entity
 /// origins to whole units; 1/8 keeps slow movers smooth while a 10-unit step
 /// at 60 Hz still delta-codes into two bytes.
@@ -171,6 +173,49 @@ pub struct Snapshot {
     pub player: PlayerState,
     /// Every other visible entity, sorted by `id`, ids unique.
     pub entities: Vec<EntityState>,
+}
+
+/// A snapshot as the server keeps it: the tick's entity list is one
+/// allocation shared by every client's snapshot of that tick (and by the
+/// delta history of each), and the client's own entity, `own`, is left out
+/// when it is encoded. Encoded, it is exactly the [`Snapshot`] that
+/// [`SharedSnapshot::to_snapshot`] returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SharedSnapshot {
+    /// The server tick this describes; strictly increasing per connection.
+    pub server_tick: u32,
+    /// The newest user command tick the server has run for this client.
+    pub acked_cmd_tick: u32,
+    /// The client's own player.
+    pub player: PlayerState,
+    /// Every visible entity of the tick, sorted by `id`, ids unique.
+    pub entities: Arc<[EntityState]>,
+    /// The id of the client's own entity, which its snapshot leaves out.
+    pub own: Option<u32>,
+}
+
+impl SharedSnapshot {
+    /// The entities this client's snapshot lists (all but its own), in order.
+    pub fn entities(&self) -> impl Iterator<Item = &EntityState> + Clone {
+        let own = self.own;
+        self.entities.iter().filter(move |e| Some(e.id) != own)
+    }
+
+    /// The snapshot the client decodes.
+    pub fn to_snapshot(&self) -> Snapshot {
+        Snapshot {
+            server_tick: self.server_tick,
+            acked_cmd_tick: self.acked_cmd_tick,
+            player: self.player,
+            entities: self.entities().copied().collect(),
+        }
+    }
+}
+
+impl From<Snapshot> for SharedSnapshot {
+    fn from(s: Snapshot) -> Self {
+        Self { server_tick: s.server_tick, acked_cmd_tick: s.acked_cmd_tick, player: s.player, entities: s.entities.into(), own: None }
+    }
 }
 
 /// Converts a world coordinate to 1/8 units, rounding, clamped to

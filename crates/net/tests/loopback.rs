@@ -86,7 +86,7 @@ impl Game {
                     .map(|(j, id)| EntityState { origin: quantize_origin(self.players.get(id).map_or([0.0; 3], |p| p.0)), ..EntityState::empty(j as u32 + 1) })
                     .collect();
                 let snap = Snapshot { server_tick: self.tick, acked_cmd_tick: acked, player: PlayerState { origin, health: 100, ..Default::default() }, entities };
-                s.send_snapshot(me, &snap).expect("snapshot");
+                s.send_snapshot(me, snap.into()).expect("snapshot");
             }
         }
     }

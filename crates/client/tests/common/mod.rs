@@ -296,6 +296,6 @@ fn send_snapshots(s: &mut ServerTransport, tick: u32, players: &BTreeMap<ConnId,
             player,
             entities,
         };
-        let _ = s.send_snapshot(*conn, &snap);
+        let _ = s.send_snapshot(*conn, snap.into());
     }
 }

@@ -10,10 +10,10 @@ use super::meter::{PerSecond, RateBudget, Traffic};
 use super::{ConnConfig, ConnError, ConnStats, DATAGRAM_OVERHEAD, SnapshotError, Transmit};
 use crate::codec::{FrameBuffer, Reader, Writer, encode_frame};
 use crate::datagram::{DatagramKind, read_header};
-use crate::delta::encode_snapshot;
+use crate::delta::encode_shared_snapshot;
 use crate::handshake::{Hello, PROTOCOL_VERSION, RejectReason, Welcome};
 use crate::reliable::{ClientFrame, ClientMessage, DisconnectReason, ServerFrame, ServerMessage, disconnect_to_close};
-use crate::snapshot::Snapshot;
+use crate::snapshot::SharedSnapshot;
 use crate::usercmd::{CmdDedup, CmdPacket, WireUserCmd};
 
 /// What a client connection reports to the server.
@@ -72,7 +72,7 @@ pub struct ServerConn {
     events: VecDeque<ServerConnEvent>,
     transmits: VecDeque<Transmit>,
     dedup: CmdDedup,
-    history: VecDeque<Snapshot>,
+    history: VecDeque<SharedSnapshot>,
     acked: Option<u32>,
     last_sent: Option<u32>,
     budget: RateBudget,
@@ -333,7 +333,7 @@ impl ServerConn {
     /// history (or in full), splits it into datagrams of at most
     /// `max_datagram` bytes and queues them, unless the byte-rate budget is
     /// spent. `snapshot.server_tick` must increase from call to call.
-    pub fn send_snapshot(&mut self, now: Instant, snapshot: &Snapshot, max_datagram: usize) -> Result<SnapshotOutcome, SnapshotError> {
+    pub fn send_snapshot(&mut self, now: Instant, snapshot: SharedSnapshot, max_datagram: usize) -> Result<SnapshotOutcome, SnapshotError> {
         self.roll_windows(now);
         match self.phase {
             Phase::Active => {}
@@ -353,7 +353,7 @@ impl ServerConn {
         let base = self.acked.and_then(|a| self.history.iter().find(|s| s.server_tick == a));
         let base_tick = base.map(|b| b.server_tick);
         let mut w = Writer::with_capacity(512);
-        encode_snapshot(base, snapshot, self.tick_rate, &mut w)?;
+        encode_shared_snapshot(base, &snapshot, self.tick_rate, &mut w)?;
         let payload = w.into_inner();
         let mut seq = self.seq;
         let datagrams = crate::fragment::split(snapshot.server_tick, &payload, max_datagram, || {
@@ -372,7 +372,7 @@ impl ServerConn {
         }
         self.traffic.snapshots.add(1);
         self.last_sent = Some(snapshot.server_tick);
-        self.history.push_back(snapshot.clone());
+        self.history.push_back(snapshot);
         // Acks only move forward, so nothing older than the ack is a base again.
         while self.history.len() > self.config.history_len.max(1) || self.history.front().is_some_and(|s| self.acked.is_some_and(|a| s.server_tick < a)) {
             self.history.pop_front();

@@ -2,7 +2,7 @@
 
 use super::{EncodeError, Motion, OP_CHANGED, OP_NEW, OP_REMOVED, decode_entity, decode_player, encode_entity, encode_player, predict_entity};
 use crate::codec::{DecodeError, Reader, Writer};
-use crate::snapshot::{EntityState, MAX_SNAPSHOT_ENTITIES, PlayerState, Snapshot, is_sorted_by_id};
+use crate::snapshot::{EntityState, MAX_SNAPSHOT_ENTITIES, PlayerState, SharedSnapshot, Snapshot, is_sorted_by_id};
 
 /// The two ticks at the start of an encoded snapshot, readable without the base.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,10 +37,45 @@ pub struct SnapshotTicks {
 /// entity that is where its velocity took it, and otherwise unchanged,
 /// costs nothing.
 pub fn encode_snapshot(base: Option<&Snapshot>, new: &Snapshot, tick_rate: u16, w: &mut Writer) -> Result<(), EncodeError> {
-    if new.entities.len() > MAX_SNAPSHOT_ENTITIES {
-        return Err(EncodeError::TooManyEntities(new.entities.len()));
+    encode_view(base.map(View::of_snapshot), View::of_snapshot(new), tick_rate, w)
+}
+
+/// [`encode_snapshot`] for the server's [`SharedSnapshot`]s: the bytes are
+/// those of their [`SharedSnapshot::to_snapshot`], without building it.
+pub fn encode_shared_snapshot(base: Option<&SharedSnapshot>, new: &SharedSnapshot, tick_rate: u16, w: &mut Writer) -> Result<(), EncodeError> {
+    encode_view(base.map(View::of_shared), View::of_shared(new), tick_rate, w)
+}
+
+/// A snapshot to encode, borrowed: its entity list less `skip`.
+#[derive(Clone, Copy)]
+struct View<'a> {
+    server_tick: u32,
+    acked_cmd_tick: u32,
+    player: &'a PlayerState,
+    entities: &'a [EntityState],
+    skip: Option<u32>,
+}
+
+impl<'a> View<'a> {
+    fn of_snapshot(s: &'a Snapshot) -> Self {
+        Self { server_tick: s.server_tick, acked_cmd_tick: s.acked_cmd_tick, player: &s.player, entities: &s.entities, skip: None }
     }
-    if !is_sorted_by_id(&new.entities) {
+
+    fn of_shared(s: &'a SharedSnapshot) -> Self {
+        Self { server_tick: s.server_tick, acked_cmd_tick: s.acked_cmd_tick, player: &s.player, entities: &s.entities, skip: s.own }
+    }
+
+    fn entities(self) -> impl Iterator<Item = &'a EntityState> + Clone {
+        self.entities.iter().filter(move |e| Some(e.id) != self.skip)
+    }
+}
+
+fn encode_view(base: Option<View<'_>>, new: View<'_>, tick_rate: u16, w: &mut Writer) -> Result<(), EncodeError> {
+    let listed = new.entities.len() - usize::from(new.skip.is_some_and(|id| new.entities.iter().any(|e| e.id == id)));
+    if listed > MAX_SNAPSHOT_ENTITIES {
+        return Err(EncodeError::TooManyEntities(listed));
+    }
+    if !is_sorted_by_id(new.entities) {
         return Err(EncodeError::UnsortedEntities);
     }
     if let Some(b) = base
@@ -57,9 +92,8 @@ pub fn encode_snapshot(base: Option<&Snapshot>, new: &Snapshot, tick_rate: u16, 
     let motion = Motion { gap, tick_rate };
     w.svarint(i64::from(new.server_tick) - i64::from(new.acked_cmd_tick));
     let zero = PlayerState::default();
-    encode_player(base.map_or(&zero, |b| &b.player), &new.player, w);
+    encode_player(base.map_or(&zero, |b| b.player), new.player, w);
 
-    let old: &[EntityState] = base.map_or(&[], |b| &b.entities);
     let mut ops = Writer::with_capacity(new.entities.len() * 12);
     let mut count = 0u64;
     let mut prev: i64 = -1;
@@ -69,25 +103,26 @@ pub fn encode_snapshot(base: Option<&Snapshot>, new: &Snapshot, tick_rate: u16, 
         prev = i64::from(id);
         count += 1;
     };
-    let (mut i, mut j) = (0, 0);
+    let mut old = base.map(View::entities).into_iter().flatten().peekable();
+    let mut now = new.entities().peekable();
     loop {
-        match (old.get(i), new.entities.get(j)) {
+        match (old.peek().copied(), now.peek().copied()) {
             (Some(b), Some(n)) if b.id == n.id => {
                 if predict_entity(b, motion) != *n {
                     op(&mut ops, n.id, OP_CHANGED);
                     encode_entity(b, n, motion, &mut ops);
                 }
-                i += 1;
-                j += 1;
+                old.next();
+                now.next();
             }
             (Some(b), n) if n.is_none_or(|n| b.id < n.id) => {
                 op(&mut ops, b.id, OP_REMOVED);
-                i += 1;
+                old.next();
             }
             (_, Some(n)) => {
                 op(&mut ops, n.id, OP_NEW);
                 encode_entity(&EntityState::empty(n.id), n, Motion::NONE, &mut ops);
-                j += 1;
+                now.next();
             }
             (_, None) => break,
         }

@@ -2,7 +2,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::codec::{DecodeError, Reader, Writer};
-use crate::snapshot::{EntityKind, EntityState, PlayerState, Snapshot};
+use crate::snapshot::{EntityKind, EntityState, PlayerState, SharedSnapshot, Snapshot};
 use crate::tests::arb;
 
 fn encode(base: Option<&Snapshot>, new: &Snapshot) -> Vec<u8> {
@@ -56,6 +56,27 @@ proptest! {
         encode_snapshot(Some(&base), &new, tick_rate, &mut w).expect("valid");
         let bytes = w.into_inner();
         prop_assert_eq!(decode_snapshot(&bytes, |_| Some(&base))?, new);
+    }
+
+    #[test]
+    fn shared_snapshot_encodes_as_the_client_snapshot((base, new) in arb::base_and_next(), own_id in 0u32..64, own in arb::entity(7)) {
+        // The tick's shared list holds the client's own entity; its snapshot leaves it out.
+        let share = |s: &Snapshot| {
+            let mut all: Vec<EntityState> = s.entities.iter().filter(|e| e.id != own_id).copied().collect();
+            let at = all.partition_point(|e| e.id < own_id);
+            all.insert(at, EntityState { id: own_id, ..own });
+            SharedSnapshot { server_tick: s.server_tick, acked_cmd_tick: s.acked_cmd_tick, player: s.player, entities: all.into(), own: Some(own_id) }
+        };
+        let (shared_base, shared_new) = (share(&base), share(&new));
+        let client_base = shared_base.to_snapshot();
+        let client_new = shared_new.to_snapshot();
+        prop_assert!(client_new.entities.iter().all(|e| e.id != own_id));
+        let mut w = Writer::new();
+        encode_shared_snapshot(Some(&shared_base), &shared_new, 60, &mut w).expect("valid");
+        prop_assert_eq!(w.into_inner(), encode(Some(&client_base), &client_new));
+        let mut w = Writer::new();
+        encode_shared_snapshot(None, &shared_new, 60, &mut w).expect("valid");
+        prop_assert_eq!(w.into_inner(), encode(None, &client_new));
     }
 
     #[test]

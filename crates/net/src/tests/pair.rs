@@ -33,7 +33,7 @@ fn play(p: &mut Pair, w: &mut World, ticks: u32, run: &mut Run) {
         p.client.send_cmd(cmd).expect("client active");
         if w.tick.is_multiple_of(2) {
             let s = w.snapshot_for(0);
-            let outcome = p.server.send_snapshot(p.time, &s, p.mtu).expect("snapshot sent");
+            let outcome = p.server.send_snapshot(p.time, s.clone().into(), p.mtu).expect("snapshot sent");
             run.outcomes.push((s.server_tick, outcome));
             run.sent.insert(s.server_tick, s);
         }

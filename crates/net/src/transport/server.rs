@@ -15,7 +15,7 @@ use crate::cert::{Fingerprint, Identity, provider};
 use crate::conn::{ConnStats, ServerConn, ServerConnEvent, SnapshotOutcome};
 use crate::handshake::{ALPN, Hello, RejectReason, Welcome};
 use crate::reliable::{ClientMessage, DisconnectReason, ServerMessage};
-use crate::snapshot::Snapshot;
+use crate::snapshot::SharedSnapshot;
 use crate::usercmd::WireUserCmd;
 
 /// How to start a server endpoint.
@@ -239,7 +239,7 @@ impl ServerTransport {
     /// Sends this tick's snapshot for one accepted client: a delta against
     /// what it acknowledged, fragmented to the path's datagram size, or
     /// skipped if its byte rate is spent.
-    pub fn send_snapshot(&mut self, conn: ConnId, snapshot: &Snapshot) -> Result<SnapshotOutcome, TransportError> {
+    pub fn send_snapshot(&mut self, conn: ConnId, snapshot: SharedSnapshot) -> Result<SnapshotOutcome, TransportError> {
         let p = self.peer(conn)?;
         let max = if p.path.max_datagram == 0 { super::io::INITIAL_MAX_DATAGRAM } else { p.path.max_datagram };
         let outcome = p.conn.send_snapshot(Instant::now(), snapshot, max)?;
@@ -283,6 +283,12 @@ impl ServerTransport {
     pub fn reset_baseline(&mut self, conn: ConnId) -> Result<(), TransportError> {
         self.peer(conn)?.conn.reset_baseline();
         Ok(())
+    }
+
+    /// The connection's round-trip time as quinn last measured it (refreshed
+    /// a few times a second); cheaper than [`ServerTransport::stats`].
+    pub fn rtt(&self, conn: ConnId) -> Option<Duration> {
+        self.peers.get(&conn).map(|p| p.path.rtt)
     }
 
     /// Ping, loss, byte rates and counters of a connection.

@@ -12,11 +12,12 @@ mod outbound;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use quarry_net::handshake::{Hello, RejectReason, ServerInfo, Welcome};
 use quarry_net::reliable::{ChatScope as WireScope, ClientMessage, DisconnectReason, ModeUpdate, ServerMessage};
-use quarry_net::snapshot::Snapshot;
+use quarry_net::snapshot::{EntityState, SharedSnapshot};
 use quarry_net::transport::{ConnId, ServerConfig, ServerEvent, ServerTransport, TransportSettings};
 use quarry_sim::events::GameEvent;
 use quarry_sim::{ClientKind, Match, SlotId, UserInfo};
@@ -366,6 +367,8 @@ impl NetServer {
             };
             entities.push(convert::entity_state(v, |_| model));
         }
+        // One list for every client this tick; each leaves out its own entity.
+        let entities: Arc<[EntityState]> = entities.into();
         for (conn, slot) in due {
             let own = game.own_view(slot);
             let (team, frags, acked) = game
@@ -373,14 +376,14 @@ impl NetServer {
                 .get(slot)
                 .map(|s| (s.team, s.score.frags, s.input.last().map_or(0, |c| c.tick)))
                 .unwrap_or((quarry_sim::Team::Spectator, 0, 0));
-            let own_id = own.as_ref().map(|o| o.id);
-            let snapshot = Snapshot {
+            let snapshot = SharedSnapshot {
                 server_tick,
                 acked_cmd_tick: acked,
                 player: convert::player_state(own.as_ref(), team, frags),
-                entities: entities.iter().filter(|e| Some(e.id) != own_id).copied().collect(),
+                entities: Arc::clone(&entities),
+                own: own.as_ref().map(|o| o.id),
             };
-            if let Err(e) = self.transport.send_snapshot(conn, &snapshot) {
+            if let Err(e) = self.transport.send_snapshot(conn, snapshot) {
                 tracing::debug!("snapshot to {conn:?}: {e}");
             }
         }
@@ -388,7 +391,7 @@ impl NetServer {
 
     fn update_latency(&mut self, game: &mut Match) {
         for (conn, c) in &self.clients {
-            if let Some(ping) = self.transport.stats(*conn).and_then(|s| s.ping) {
+            if let Some(ping) = self.transport.rtt(*conn) {
                 let latency_ms = u32::try_from(ping.as_millis() / 2).unwrap_or(u32::MAX);
                 if let Some(s) = game.slots_mut().get_mut(c.slot) {
                     s.kind = ClientKind::Remote { latency_ms };
