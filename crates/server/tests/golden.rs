@@ -1,0 +1,101 @@
+//! Golden state hashes: a fixed set of seeded headless matches, one per game
+//! type, each a simulated minute with bots on a shipped map, must end in the
+//! state hashes recorded below.
+//!
+//! The bots, the navmesh and the whole simulation are in the loop, so a
+//! change anywhere that alters play changes a hash. A refactor must leave
+//! every hash as it is. A deliberate change of play updates the table in the
+//! same commit and says why in the commit message; the failure message
+//! prints the whole new table to paste.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// One recorded match: game type, map, seed, bots, and its final state hash.
+struct Golden {
+    gametype: &'static str,
+    map: &'static str,
+    seed: u64,
+    bots: u32,
+    hash: &'static str,
+}
+
+/// The recorded matches. Update only together with a change of play.
+const GOLDEN: &[Golden] = &[
+    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "04e1fc22faa6819d" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "34f8ffeea3f5b10d" },
+    Golden { gametype: "duel", map: "q_duel1", seed: 13, bots: 2, hash: "e6bb7288dee0bb3e" },
+    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "ad5dcc974af0ee0d" },
+    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "78f60a0d43e84924" },
+    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "8ffd676ab46be613" },
+    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "74fea62d61e42f48" },
+    Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "65a9a0fcc27c0c5e" },
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs one headless match on a fresh copy of the shipped config (never the
+/// checkout's archive) and returns (game type played, final hash).
+fn play(g: &Golden) -> (String, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for name in ["server.cfg", "items.toml", "weapons.toml"] {
+        std::fs::copy(root().join("config").join(name), dir.path().join(name)).expect("copy shipped config");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
+        .arg("--config")
+        .arg(dir.path())
+        .arg("--maps")
+        .arg(root().join("maps"))
+        .arg("--botfiles")
+        .arg(root().join("botfiles"))
+        .args(["--fast", "--json", "--seed", &g.seed.to_string()])
+        .args(["+set", "g_gametype", g.gametype, "+set", "bot_minPlayers", &g.bots.to_string()])
+        .args(["+set", "timelimit", "1", "+set", "fraglimit", "0", "+map", g.map])
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("run quarry-server --fast");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{} on {}: exit {:?}\n{stdout}\n{}", g.gametype, g.map, out.status, String::from_utf8_lossy(&out.stderr));
+    let json = stdout.lines().rev().find_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()).expect("a JSON summary line");
+    let field = |k: &str| json.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+    (field("gametype"), field("final_hash"))
+}
+
+#[test]
+fn seeded_matches_end_in_the_recorded_state() {
+    let results: Vec<(String, String)> = GOLDEN.iter().map(play).collect();
+    for (g, (played, _)) in GOLDEN.iter().zip(&results) {
+        assert_eq!(played, g.gametype, "the match on {} ran as {played}, not {}", g.map, g.gametype);
+    }
+    let table: String = GOLDEN
+        .iter()
+        .zip(&results)
+        .map(|(g, (_, hash))| {
+            format!(
+                "    Golden {{ gametype: \"{}\", map: \"{}\", seed: {}, bots: {}, hash: \"{hash}\" }},\n",
+                g.gametype, g.map, g.seed, g.bots
+            )
+        })
+        .collect();
+    let changed: Vec<String> = GOLDEN
+        .iter()
+        .zip(&results)
+        .filter(|(g, (_, hash))| g.hash != hash)
+        .map(|(g, (_, hash))| format!("{} on {} seed {}: {} -> {hash}", g.gametype, g.map, g.seed, g.hash))
+        .collect();
+    assert!(
+        changed.is_empty(),
+        "play changed in {} of {} golden matches:\n  {}\nIf the change is deliberate, record the new table in the same commit and give the reason:\n{table}",
+        changed.len(),
+        GOLDEN.len(),
+        changed.join("\n  ")
+    );
+}
+
+#[test]
+fn a_golden_match_replays_exactly() {
+    let g = &GOLDEN[0];
+    assert_eq!(play(g), play(g), "the same seed gave two different matches");
+}
