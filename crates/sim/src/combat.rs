@@ -11,6 +11,7 @@ use glam::Vec3;
 use crate::clock::MatchClock;
 use crate::components::{Armor, Body, Health, Life, Powerups};
 use crate::events::{GameEvent, MeansOfDeath, SoundKind};
+use crate::mode_rules::{KillRecord, ModeRules};
 use crate::rules::RulesState;
 use crate::settings::Settings;
 use crate::slots::{SlotId, Slots, Team};
@@ -104,13 +105,8 @@ fn apply_one(world: &mut World, settings: &Settings, tick: u32, req: DamageReque
     if teammates && !settings.friendly_fire {
         return;
     }
-    if gametype == crate::rules::GameType::ClanArena
-        && crate::modes::clan_arena::ignores_damage(req.attacker == Some(req.target), req.means)
-    {
-        return;
-    }
-    // Between rounds nobody is hurt: the pause decides nothing.
-    if crate::modes::rounds::between_rounds(world) {
+    let ignores_damage = world.get_resource::<ModeRules>().map_or(ModeRules::default().ignores_damage, |r| r.ignores_damage);
+    if ignores_damage(req.attacker == Some(req.target), req.means) || ModeRules::damage_off(world) {
         return;
     }
     if req.attacker == Some(req.target) {
@@ -161,16 +157,14 @@ pub fn kill(world: &mut World, victim: SlotId, killer: Option<SlotId>, means: Me
     if world.get::<Life>(e) != Some(&Life::Alive) {
         return;
     }
-    if let Some(k) = killer.filter(|k| *k != victim) {
-        crate::flags::on_kill(world, victim, k, tick);
-    }
     if let Some(mut life) = world.get_mut::<Life>(e) {
         *life = Life::Dead { tick };
     }
     if let Some(mut body) = world.get_mut::<Body>(e) {
         body.0.dead = true;
     }
-    crate::modes::freeze::on_kill(world, victim, killer.filter(|k| *k != victim), means, tick);
+    // The modes' part (a defend, a freeze) before the kill is scored.
+    ModeRules::record_kill(world, &KillRecord { victim, killer: killer.filter(|k| *k != victim), means, tick });
     let counts = world.resource::<RulesState>().phase.counts();
     let gametype = world.resource::<RulesState>().gametype;
     let team_delta;

@@ -79,24 +79,7 @@ impl Match {
     /// so a refused map change leaves the running match untouched.
     pub fn check_hostable(map: &LoadedMap, gametype: GameType) -> Result<(), MatchError> {
         map.check_playable().map_err(|reason| MatchError::NotPlayable { map: map.name().to_owned(), reason })?;
-        if gametype.has_flags() {
-            let mut missing: Vec<&str> = crate::flags::missing_flags(map).iter().map(|t| t.name()).collect();
-            if gametype == GameType::OneFlag && crate::flags::map_neutral_flag(map).is_none() {
-                missing.push("neutral");
-            }
-            if !missing.is_empty() {
-                let needed = if gametype == GameType::OneFlag {
-                    "team_CTF_neutralflag, and team_CTF_redflag and team_CTF_blueflag as bases, are all needed"
-                } else {
-                    "team_CTF_redflag and team_CTF_blueflag are both needed"
-                };
-                return Err(MatchError::GameTypeUnsupported {
-                    map: map.name().to_owned(),
-                    gametype: gametype.name(),
-                    reason: format!("no {} flag ({needed})", missing.join(" or ")),
-                });
-            }
-        }
+        crate::modes::check_map(map, gametype).map_err(|reason| MatchError::GameTypeUnsupported { map: map.name().to_owned(), gametype: gametype.name(), reason })?;
         Ok(())
     }
 
@@ -123,6 +106,7 @@ impl Match {
         world.insert_resource(MatchClock { tick: 0, hz: hz.max(1) });
         world.insert_resource(SimRng::new(seed));
         world.insert_resource(RulesState::new(gametype));
+        world.insert_resource(crate::modes::rules_for(gametype));
         world.insert_resource(settings);
         world.insert_resource(slots);
         world.insert_resource(MapRes(map));
@@ -331,7 +315,7 @@ impl Match {
             .iter()
             .filter(|(_, s)| s.team == from)
             .map(|(id, s)| {
-                let carrier = s.entity.is_some_and(|e| world.get::<crate::flags::CarriesFlag>(e).is_some());
+                let carrier = s.entity.is_some_and(|e| crate::mode_rules::ModeRules::balance_exempt(world, e));
                 let alive = s.entity.is_some_and(|e| world.get::<Life>(e) == Some(&Life::Alive));
                 // Lowest key wins: not carrying, dead, latest joiner, highest slot.
                 ((carrier, alive, std::cmp::Reverse(s.joined_tick), std::cmp::Reverse(id)), id)

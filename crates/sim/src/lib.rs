@@ -22,6 +22,7 @@ pub mod input;
 pub mod items;
 mod lifecycle;
 pub mod mode;
+pub mod mode_rules;
 pub mod modes;
 pub mod movement;
 pub mod movers;
@@ -101,6 +102,5 @@ fn install_modules(world: &mut World, schedule: &mut Schedule, data: &GameData) 
     items::install(world, schedule, &data.items, &data.weapons);
     triggers::install(world, schedule);
     movers::install(world, schedule);
-    flags::install(world, schedule);
     modes::install(world, schedule);
 }

@@ -5,7 +5,8 @@ use bevy_ecs::prelude::*;
 
 use crate::clock::MatchClock;
 use crate::components::{CurrentCmd, Life};
-use crate::rules::{GameType, RulesState, duel_rotation};
+use crate::mode_rules::ModeRules;
+use crate::rules::RulesState;
 use crate::settings::Settings;
 use crate::slots::{SlotId, SlotState, Slots, Team};
 use crate::usercmd::Buttons;
@@ -33,10 +34,7 @@ pub(crate) fn respawn_players(world: &mut World) {
     let clock = *world.resource::<MatchClock>();
     let settings = world.resource::<Settings>().clone();
     let respawn_all = std::mem::take(&mut world.resource_mut::<RulesState>().respawn_all);
-    let gametype = world.resource::<RulesState>().gametype;
-    if gametype == GameType::Duel && world.resource::<RulesState>().phase.allows_play() {
-        duel_rotation(&mut world.resource_mut::<Slots>(), None, tick);
-    }
+    ModeRules::before_respawns(world);
     let delay = clock.ticks(settings.respawn_delay_s);
     let force = clock.ticks(settings.force_respawn_s);
     let plan: Vec<(SlotId, Option<Entity>, Team)> = world
@@ -46,8 +44,8 @@ pub(crate) fn respawn_players(world: &mut World) {
         .map(|(id, s)| (id, s.entity, s.team))
         .collect();
     let allows_play = world.resource::<RulesState>().phase.allows_play();
-    // A live round (Freeze Tag, Clan Arena): nobody (re)spawns until the next.
-    let hold = crate::modes::rounds::holds_respawn(world);
+    // E.g. a live round: nobody (re)spawns until the next.
+    let hold = ModeRules::respawn_held(world);
     for (slot, entity, team) in plan {
         if team == Team::Spectator {
             if let Some(e) = entity {

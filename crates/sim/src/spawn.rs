@@ -13,7 +13,7 @@ use crate::clock::{MatchClock, SimRng};
 use crate::components::{Armor, Body, CurrentCmd, Health, Inventory, Life, NetId, Player, Powerups};
 use crate::events::GameEvent;
 use crate::pmove::MoveState;
-use crate::rules::GameType;
+use crate::mode_rules::ModeRules;
 use crate::settings::Settings;
 use crate::slots::{SlotId, Slots, Team};
 use crate::MapRes;
@@ -48,22 +48,39 @@ pub struct SpawnSpot {
     pub yaw: f32,
 }
 
-fn spawn_kind_allowed(kind: SpawnKind, gametype: GameType, team: Team, initial: bool) -> bool {
-    // Deathmatch, team deathmatch, Freeze Tag and Clan Arena use the
-    // deathmatch spots (on a map without them every spot is a fallback); CTF
-    // and One Flag use the team's spots: the initial ones at match start,
-    // the respawn ones after.
-    match gametype {
-        GameType::Ctf | GameType::OneFlag => {
-            let mine = match team {
-                Team::Red => quarry_map::Team::Red,
-                Team::Blue => quarry_map::Team::Blue,
-                _ => return false,
-            };
-            matches!(kind, SpawnKind::Team { team: t, initial: i } if t == mine && i == initial)
+/// How the match's game type places players.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpawnPolicy {
+    /// Players spawn at their team's spots ([`ModeRules::team_spawns`]).
+    pub team_spawns: bool,
+    /// Teammates are no threat, so spawns keep away from enemies only.
+    pub team_game: bool,
+}
+
+impl SpawnPolicy {
+    /// The policy of the match in `world`.
+    pub fn of(world: &World) -> Self {
+        Self {
+            team_spawns: world.get_resource::<ModeRules>().is_some_and(|r| r.team_spawns),
+            team_game: world.resource::<crate::rules::RulesState>().gametype.is_team_game(),
         }
-        GameType::Ffa | GameType::Duel | GameType::Tdm | GameType::FreezeTag | GameType::ClanArena => matches!(kind, SpawnKind::Deathmatch | SpawnKind::Start),
     }
+}
+
+fn spawn_kind_allowed(kind: SpawnKind, policy: SpawnPolicy, team: Team, initial: bool) -> bool {
+    // Most game types use the deathmatch spots (on a map without them every
+    // spot is a fallback); with team spawns (CTF, One Flag) players use
+    // their team's spots: the initial ones at match start, the respawn ones
+    // after.
+    if !policy.team_spawns {
+        return matches!(kind, SpawnKind::Deathmatch | SpawnKind::Start);
+    }
+    let mine = match team {
+        Team::Red => quarry_map::Team::Red,
+        Team::Blue => quarry_map::Team::Blue,
+        _ => return false,
+    };
+    matches!(kind, SpawnKind::Team { team: t, initial: i } if t == mine && i == initial)
 }
 
 /// Chooses a spawn spot for a player of `team`. `players` are the other
@@ -72,7 +89,7 @@ fn spawn_kind_allowed(kind: SpawnKind, gametype: GameType, team: Team, initial: 
 /// team's other spots, then to any spot. `None` if the map has no usable spot.
 pub fn select_spawn(
     map: &LoadedMap,
-    gametype: GameType,
+    policy: SpawnPolicy,
     team: Team,
     initial: bool,
     players: &[(Vec3, Team)],
@@ -81,7 +98,7 @@ pub fn select_spawn(
 ) -> Option<SpawnSpot> {
     let spots_of = |initial: bool| -> Vec<SpawnSpot> {
         map.spawn_points()
-            .filter(|(_, s)| s.fits && spawn_kind_allowed(s.kind, gametype, team, initial))
+            .filter(|(_, s)| s.fits && spawn_kind_allowed(s.kind, policy, team, initial))
             .map(|(_, s)| SpawnSpot { origin: s.spawn_origin, yaw: s.yaw })
             .collect()
     };
@@ -100,7 +117,7 @@ pub fn select_spawn(
     };
     let free: Vec<SpawnSpot> = spots.iter().copied().filter(|s| !blocked(s)).collect();
     let pool = if free.is_empty() { spots } else { free };
-    let enemy = |t: Team| !gametype.is_team_game() || t != team;
+    let enemy = |t: Team| !policy.team_game || t != team;
     let mut ranked: Vec<(f32, SpawnSpot)> = pool
         .into_iter()
         .map(|s| {
@@ -125,7 +142,7 @@ pub fn spawn_player(world: &mut World, slot: SlotId) -> bool {
     let Some(team) = world.resource::<Slots>().get(slot).map(|s| s.team) else { return false };
     let handicap = world.resource::<Slots>().get(slot).map_or(100, |s| i32::from(s.userinfo.handicap));
     let settings = world.resource::<Settings>().clone();
-    let gametype = world.resource::<crate::rules::RulesState>().gametype;
+    let policy = SpawnPolicy::of(world);
     let mut others: Vec<(Vec3, Team)> = Vec::new();
     let mut q = world.query::<(&Player, &Body, &Life)>();
     for (p, b, life) in q.iter(world) {
@@ -143,7 +160,7 @@ pub fn spawn_player(world: &mut World, slot: SlotId) -> bool {
     };
     let spot = world.resource_scope(|world, mut rng: Mut<SimRng>| {
         let map = &world.resource::<MapRes>().0;
-        select_spawn(map, gametype, team, first_of_match, &others, half, &mut rng)
+        select_spawn(map, policy, team, first_of_match, &others, half, &mut rng)
     });
     let Some(spot) = spot else { return false };
     // Every spot was taken (more players than spawn points): whoever stands
@@ -162,11 +179,9 @@ pub fn spawn_player(world: &mut World, slot: SlotId) -> bool {
     let max = 100 * handicap / 100;
     let loadout = world.resource::<SpawnLoadout>().0;
     let body = Body(MoveState::spawned(spot.origin, spot.yaw));
-    // Clan Arena: no bonus to decay, full armor (see `modes::clan_arena`).
-    let (hp, armor) = if gametype == GameType::ClanArena {
-        (crate::modes::clan_arena::CA_HEALTH * handicap / 100, crate::modes::clan_arena::CA_ARMOR)
-    } else {
-        (max + SPAWN_HEALTH_BONUS, 0)
+    let (hp, armor) = match world.get_resource::<ModeRules>().and_then(|r| r.spawn_stats) {
+        Some(stats) => (stats.health * handicap / 100, stats.armor),
+        None => (max + SPAWN_HEALTH_BONUS, 0),
     };
     let components = (
         body,
@@ -181,7 +196,8 @@ pub fn spawn_player(world: &mut World, slot: SlotId) -> bool {
     match existing.and_then(|e| world.get_entity_mut(e).ok()) {
         Some(mut e) => {
             e.insert(components);
-            e.remove::<crate::modes::Frozen>();
+            let e = e.id();
+            ModeRules::spawned(world, e);
         }
         None => {
             let id = world.resource_mut::<NetIds>().next_id();

@@ -40,7 +40,6 @@ use crate::spawn::NetIds;
 mod one_flag;
 mod score;
 
-pub(crate) use score::on_kill;
 use score::capture;
 
 /// Powerup bit of a player carrying the red flag.
@@ -219,6 +218,20 @@ pub fn install(world: &mut World, schedule: &mut Schedule) {
     }
     schedule.add_systems(update_flags.in_set(crate::schedule::SimSystems::AfterDamage));
     schedule.add_systems(hash_flags.in_set(crate::schedule::HashSystems::Flags));
+}
+
+/// Whether the player with entity `e` carries a flag (the team balance
+/// leaves carriers where they are).
+pub(crate) fn carries_flag(world: &World, e: Entity) -> bool {
+    world.get::<CarriesFlag>(e).is_some()
+}
+
+/// A death in a flag mode: killing an enemy is scored as a defend when it
+/// carried a flag or was near the killer's flag or carrier.
+pub(crate) fn on_kill(world: &mut World, record: &crate::mode_rules::KillRecord) {
+    if let Some(killer) = record.killer {
+        score::on_kill(world, record.victim, killer, record.tick);
+    }
 }
 
 fn overlaps(player: Vec3, flag: Vec3) -> bool {

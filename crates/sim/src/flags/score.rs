@@ -42,8 +42,7 @@ pub(super) fn capture(world: &mut World, slot: SlotId, team: Team, enemy: Team, 
     world.write_message(GameEvent::Flag { kind: FlagEventKind::Captured, team: enemy, slot: Some(slot) });
 }
 
-/// Called by [`combat::kill`](crate::combat::kill) before the victim is
-/// marked dead: scores defends for `killer` (an enemy of `victim`).
+/// Scores defends for `killer` (an enemy of `victim`) when a player dies.
 pub(crate) fn on_kill(world: &mut World, victim: SlotId, killer: SlotId, tick: u32) {
     if world.get_resource::<CtfState>().is_none() || !world.resource::<RulesState>().phase.counts() {
         return;

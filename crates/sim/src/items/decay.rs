@@ -10,6 +10,7 @@ use bevy_ecs::prelude::*;
 use super::{ItemCatalog, ItemRules};
 use crate::clock::MatchClock;
 use crate::components::{Armor, Health, Life, Powerups};
+use crate::mode_rules::ModeRules;
 use crate::pmove::MoveParams;
 use crate::rules::RulesState;
 
@@ -40,13 +41,14 @@ pub fn tick_second(health: &mut Health, armor: &mut Armor, regen: bool, rules: &
 pub fn decay_and_regen(
     clock: Res<MatchClock>,
     rules: Res<RulesState>,
+    mode: Option<Res<ModeRules>>,
     catalog: Res<ItemCatalog>,
     mut players: Query<(&Life, &mut Health, &mut Armor, &Powerups)>,
 ) {
     if !rules.phase.allows_play() || !clock.tick.is_multiple_of(clock.hz.max(1)) {
         return;
     }
-    let clan_arena = rules.gametype == crate::rules::GameType::ClanArena;
+    let armor_decays = mode.is_none_or(|m| m.armor_decays);
     // Each player's update depends only on its own state: order does not matter.
     for (life, mut health, mut armor, powerups) in &mut players {
         if *life != Life::Alive {
@@ -55,7 +57,7 @@ pub fn decay_and_regen(
         let regen = Powerups::active(powerups.regen, clock.tick);
         let (mut h, mut a) = (*health, *armor);
         tick_second(&mut h, &mut a, regen, &catalog.rules);
-        if clan_arena {
+        if !armor_decays {
             a = *armor;
         }
         if h != *health {

@@ -168,8 +168,7 @@ pub fn install(world: &mut World, schedule: &mut Schedule, table: &ItemTable, we
         .collect();
     world.insert_resource(ItemCatalog { rules: table.rules.clone(), weapon_items, reset_for: None });
     world.init_resource::<drop::HandledDeaths>();
-    // Clan Arena has no pickups: everyone spawns with everything.
-    if world.resource::<crate::rules::RulesState>().gametype != crate::rules::GameType::ClanArena {
+    if world.get_resource::<crate::mode_rules::ModeRules>().is_none_or(|r| r.map_items) {
         spawn_map_items(world, table, weapons);
     }
     schedule.add_systems(

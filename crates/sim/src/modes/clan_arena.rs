@@ -7,7 +7,22 @@
 //! still push, so rocket jumps work) and falling does not hurt; the dead
 //! stay dead until the next round.
 
+use super::ModeDef;
 use crate::events::MeansOfDeath;
+use crate::mode_rules::{ModeRules, SpawnStats};
+use crate::rules::GameType;
+
+/// The registry entry.
+pub(crate) const MODE: ModeDef = ModeDef { gametype: GameType::ClanArena, rules, install: super::rounds::install, check_map: |_| Ok(()) };
+
+fn rules(rules: &mut ModeRules) {
+    super::rounds::rules(rules);
+    rules.full_loadout = true;
+    rules.spawn_stats = Some(SpawnStats { health: CA_HEALTH, armor: CA_ARMOR });
+    rules.map_items = false;
+    rules.armor_decays = false;
+    rules.ignores_damage = ignores_damage;
+}
 
 /// Health at spawn: 100, no bonus to decay (Quake 3 CA mods spawn at 100).
 pub const CA_HEALTH: i32 = 100;

@@ -60,10 +60,10 @@ pub fn thaw_ticks(settings: &Settings, clock: &MatchClock) -> u32 {
     clock.ticks(settings.thaw_time_s).max(1)
 }
 
-/// Called by [`combat::kill`](crate::combat::kill) after the victim is
-/// marked dead: in Freeze Tag during a live round, the victim freezes.
-pub(crate) fn on_kill(world: &mut World, victim: SlotId, killer: Option<SlotId>, means: MeansOfDeath, tick: u32) {
-    if world.resource::<RulesState>().gametype != GameType::FreezeTag || !super::rounds::holds_respawn(world) {
+/// A death in Freeze Tag: during a live round, the victim freezes.
+pub(crate) fn on_kill(world: &mut World, record: &crate::mode_rules::KillRecord) {
+    let crate::mode_rules::KillRecord { victim, killer, means, tick } = *record;
+    if !super::rounds::holds_respawn(world) {
         return;
     }
     let Some((e, team)) = world.resource::<Slots>().get(victim).and_then(|s| Some((s.entity?, s.team))) else { return };
@@ -77,7 +77,7 @@ pub(crate) fn on_kill(world: &mut World, victim: SlotId, killer: Option<SlotId>,
 
 /// Moves a body that died somewhere unreachable to a respawn spot of its team.
 fn relocate(world: &mut World, e: Entity, team: Team) {
-    let gametype = world.resource::<RulesState>().gametype;
+    let policy = crate::spawn::SpawnPolicy::of(world);
     let half = {
         let s = world.resource::<Settings>();
         Vec3::new(s.movement.bbox_half_width, s.movement.bbox_half_width, 28.0)
@@ -92,7 +92,7 @@ fn relocate(world: &mut World, e: Entity, team: Team) {
     };
     let spot = world.resource_scope(|world, mut rng: Mut<SimRng>| {
         let map = &world.resource::<MapRes>().0;
-        crate::spawn::select_spawn(map, gametype, team, false, &others, half, &mut rng)
+        crate::spawn::select_spawn(map, policy, team, false, &others, half, &mut rng)
     });
     if let (Some(spot), Some(mut body)) = (spot, world.get_mut::<Body>(e)) {
         let mut state = MoveState::spawned(spot.origin, spot.yaw);

@@ -1,36 +1,92 @@
-//! The round-based game types and the statistics of every mode:
-//! rounds (Freeze Tag, Clan Arena) in [`rounds`], freezing and thawing in
-//! [`freeze`], Clan Arena's loadout and damage rules in [`clan_arena`], and
-//! the per-team counts the server prints in [`stats`]. CTF's and One Flag's
-//! flags live in [`crate::flags`].
+//! The game modes, one module per game type, and the features they share.
+//!
+//! Each game type's module ([`ffa`], `duel`, `tdm`, `ctf`, `one_flag`,
+//! `freeze_tag`, [`clan_arena`]) defines a `MODE`: the rules it sets for
+//! the core ([`ModeRules`]: loadout, spawn health and armor, items, armor
+//! decay, damage filters, held respawns, and its handlers for deaths and
+//! spawns), what it adds to a match (resources, entities, systems), and
+//! what it needs of a map. [`MODES`] is the registry; nothing else in the
+//! crate names a mode.
+//!
+//! Shared features: the rounds of Freeze Tag and Clan Arena ([`rounds`]),
+//! freezing and thawing ([`freeze`]), the flags of CTF and One Flag
+//! ([`crate::flags`]), the duel queue ([`crate::rules::duel_rotation`]), and
+//! the per-team counts the server prints ([`stats`]).
 //!
 //! What it must not do: read the clock or any RNG but the seeded one, or
 //! look at what kind of client a player is.
 
 pub mod clan_arena;
+mod ctf;
+mod duel;
+mod ffa;
 pub mod freeze;
+mod freeze_tag;
+mod one_flag;
 pub mod rounds;
 pub mod stats;
+mod tdm;
 
 use bevy_ecs::prelude::*;
+use quarry_map::LoadedMap;
 
 pub use freeze::Frozen;
 pub use rounds::{RoundEndReason, RoundState};
 pub use stats::{ModeStats, TeamModeStats};
 
-use crate::rules::RulesState;
-use crate::schedule::{HashSystems, SimSystems};
+use crate::mode_rules::ModeRules;
+use crate::rules::GameType;
 
-/// Adds the mode statistics (every game type) and, for Freeze Tag and Clan
-/// Arena, the round and thaw systems to a new match.
-pub fn install(world: &mut World, schedule: &mut Schedule) {
+/// One game mode: what it decides for the core, what it adds to a match,
+/// and what it needs of a map. Each mode's module defines one, named `MODE`.
+pub(crate) struct ModeDef {
+    /// The game type it plays.
+    pub(crate) gametype: GameType,
+    /// Fills the rules the core follows (starting from free-for-all's).
+    pub(crate) rules: fn(&mut ModeRules),
+    /// Adds the mode's resources, entities and systems to a new match.
+    pub(crate) install: fn(&mut World, &mut Schedule),
+    /// Whether a map can host the mode; the error says what is missing.
+    pub(crate) check_map: fn(&LoadedMap) -> Result<(), String>,
+}
+
+/// Every game mode. Adding one: write its module in this directory with a
+/// `MODE`, add the game type to [`GameType`], and list the module here.
+const MODES: [ModeDef; 7] = [ffa::MODE, duel::MODE, tdm::MODE, ctf::MODE, one_flag::MODE, freeze_tag::MODE, clan_arena::MODE];
+
+fn mode(gametype: GameType) -> &'static ModeDef {
+    MODES.iter().find(|m| m.gametype == gametype).unwrap_or(&MODES[0])
+}
+
+/// The rules the core follows in a match of `gametype`.
+pub(crate) fn rules_for(gametype: GameType) -> ModeRules {
+    let mut rules = ModeRules::default();
+    (mode(gametype).rules)(&mut rules);
+    rules
+}
+
+/// Whether `map` can host `gametype` beyond being playable.
+pub(crate) fn check_map(map: &LoadedMap, gametype: GameType) -> Result<(), String> {
+    (mode(gametype).check_map)(map)
+}
+
+/// Adds the mode statistics (every game type) and the game type's own
+/// resources and systems to a new match.
+pub(crate) fn install(world: &mut World, schedule: &mut Schedule) {
+    let gametype = world.resource::<crate::rules::RulesState>().gametype;
     world.insert_resource(ModeStats::default());
-    if !world.resource::<RulesState>().gametype.is_round_based() {
-        return;
+    (mode(gametype).install)(world, schedule);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_type_has_exactly_one_mode() {
+        for name in GameType::NAMES {
+            let gametype = GameType::parse(name).expect("listed names parse");
+            assert_eq!(MODES.iter().filter(|m| m.gametype == gametype).count(), 1, "{name}");
+        }
     }
-    world.insert_resource(RoundState::default());
-    schedule.add_systems(
-        (freeze::update_thaw, rounds::update_rounds).chain().in_set(SimSystems::Rules).after(crate::rules::update_phase),
-    );
-    schedule.add_systems((rounds::hash_rounds, freeze::hash_frozen).chain().in_set(HashSystems::Modes));
 }

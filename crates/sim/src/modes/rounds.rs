@@ -111,6 +111,23 @@ pub fn tally(world: &World) -> Tally {
     t
 }
 
+/// The rules every round-based mode shares: the dead are held while a
+/// round is live, and nobody is hurt in the pause between rounds.
+pub(super) fn rules(rules: &mut crate::mode_rules::ModeRules) {
+    rules.respawn_held.push(holds_respawn);
+    rules.damage_off.push(between_rounds);
+}
+
+/// Adds the round state, the round and thaw systems and their hashes to a
+/// new match of a round-based mode.
+pub(super) fn install(world: &mut World, schedule: &mut Schedule) {
+    world.insert_resource(RoundState::default());
+    schedule.add_systems(
+        (super::freeze::update_thaw, update_rounds).chain().in_set(crate::schedule::SimSystems::Rules).after(crate::rules::update_phase),
+    );
+    schedule.add_systems((hash_rounds, super::freeze::hash_frozen).chain().in_set(crate::schedule::HashSystems::Modes));
+}
+
 /// Whether the rules hold back respawns now: a round of a round-based game
 /// type is live.
 pub fn holds_respawn(world: &World) -> bool {

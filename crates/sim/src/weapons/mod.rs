@@ -58,8 +58,8 @@ use crate::spawn::SpawnLoadout;
 /// history and hash systems in their sets.
 pub fn install(world: &mut World, schedule: &mut Schedule, table: &WeaponTable) {
     let hz = world.get_resource::<MatchClock>().map_or(60, |c| c.hz);
-    let clan_arena = world.get_resource::<crate::rules::RulesState>().is_some_and(|r| r.gametype == crate::rules::GameType::ClanArena);
-    let loadout = if clan_arena { table.full_inventory() } else { table.spawn_inventory() };
+    let full = world.get_resource::<crate::mode_rules::ModeRules>().is_some_and(|r| r.full_loadout);
+    let loadout = if full { table.full_inventory() } else { table.spawn_inventory() };
     world.insert_resource(SpawnLoadout(loadout));
     world.insert_resource(table.clone());
     world.insert_resource(LagHistory::new(hz));
