@@ -53,38 +53,10 @@ const NEAR_GOAL: f32 = 56.0;
 /// A step of more than this between ticks is a teleport.
 const TELEPORT_STEP: f32 = 120.0;
 
-/// How a corner is reached from the one before.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum LinkKind {
-    /// Walking (flat, steps, ramps).
-    Walk,
-    /// Walking off a ledge.
-    Drop,
-    /// Jumping up or across.
-    Jump,
-    /// Riding a jump pad.
-    JumpPad,
-    /// Taking a teleporter.
-    Teleport,
-}
-
-impl LinkKind {
-    /// Whether it is a committed action (anything but walking).
-    pub fn is_action(self) -> bool {
-        self != LinkKind::Walk
-    }
-
-    /// Lower-case name.
-    pub fn name(self) -> &'static str {
-        match self {
-            LinkKind::Walk => "walk",
-            LinkKind::Drop => "drop",
-            LinkKind::Jump => "jump",
-            LinkKind::JumpPad => "jumppad",
-            LinkKind::Teleport => "teleport",
-        }
-    }
-}
+/// How a corner is reached from the one before: the navmesh's own link
+/// kind (one type for the mesh and the bots; a non-walk link is a committed
+/// action here, see [`LinkKind::is_special`]).
+pub use quarry_nav::LinkKind;
 
 /// One corner of a route: a player origin to reach, and how.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -297,7 +269,7 @@ impl PathFollower {
 
     /// Whether a committed action (a non-walk corner) is under way.
     pub fn in_action(&self) -> bool {
-        self.corner().is_some_and(|c| c.link.is_action())
+        self.corner().is_some_and(|c| c.link.is_special())
     }
 
     /// Length left to travel from `pos`.
@@ -354,7 +326,7 @@ impl PathFollower {
             } else {
                 corners.get(self.index - 1).map(|c| c.pos)
             };
-            let next_is_action = corners.get(self.index + 1).is_some_and(|c| c.link.is_action());
+            let next_is_action = corners.get(self.index + 1).is_some_and(|c| c.link.is_special());
             match self.reached(corner, prev, next_is_action, me) {
                 Reach::No => break,
                 Reach::Yes => self.advance(clock),
@@ -372,7 +344,7 @@ impl PathFollower {
                 ..Steer::IDLE
             };
         };
-        if corner.link.is_action() && self.action_since.is_none() {
+        if corner.link.is_special() && self.action_since.is_none() {
             self.action_since = Some(clock.tick);
             self.airborne_seen = !me.on_ground;
             self.longest_flight = 0;
@@ -400,7 +372,7 @@ impl PathFollower {
             };
         }
         let mut dir = flat.normalize_or_zero();
-        let committed = corner.link.is_action();
+        let committed = corner.link.is_special();
         // A jump link jumps from the ground toward its exit; everything else walks.
         let mut jump = corner.link == LinkKind::Jump && me.on_ground;
         if self.unsticking(clock) && !committed {
@@ -492,7 +464,7 @@ impl PathFollower {
         }
         self.next_sample = clock.after_ms(STUCK_SAMPLE_MS);
         let in_grace = self.action_since.is_some_and(|s| clock.ms_since(s) < ACTION_GRACE_MS);
-        let flying = link.is_action() && !me.on_ground;
+        let flying = link.is_special() && !me.on_ground;
         let progressed = self.index != self.sample_index || dist < self.sample_dist - STUCK_PROGRESS;
         self.sample_index = self.index;
         self.sample_dist = dist;

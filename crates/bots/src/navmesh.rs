@@ -27,7 +27,7 @@ use quarry_sim::pmove::MoveParams;
 pub use background::NavBuildError;
 use background::{BuildJob, Workers};
 
-use crate::navigate::{Corner, LinkKind, Navigator, Route};
+use crate::navigate::{Corner, Navigator, Route};
 use crate::rng::BotRng;
 
 /// What the mesh was built for; a different key means a rebuild.
@@ -396,16 +396,6 @@ pub struct MeshNavigator<'a> {
     stats: &'a mut QueryStats,
 }
 
-fn link(kind: quarry_nav::LinkKind) -> LinkKind {
-    match kind {
-        quarry_nav::LinkKind::Walk => LinkKind::Walk,
-        quarry_nav::LinkKind::Drop => LinkKind::Drop,
-        quarry_nav::LinkKind::Jump => LinkKind::Jump,
-        quarry_nav::LinkKind::JumpPad => LinkKind::JumpPad,
-        quarry_nav::LinkKind::Teleport => LinkKind::Teleport,
-    }
-}
-
 fn convert(route: quarry_nav::Route) -> Route {
     Route {
         corners: route
@@ -413,7 +403,7 @@ fn convert(route: quarry_nav::Route) -> Route {
             .iter()
             .map(|c| Corner {
                 pos: c.origin,
-                link: link(c.kind),
+                link: c.kind,
                 entity: c.entity,
             })
             .collect(),

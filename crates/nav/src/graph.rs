@@ -61,7 +61,8 @@ impl LinkKind {
     }
 
     /// Whether the move must be entered deliberately: string pulling keeps
-    /// both ends of such a link.
+    /// both ends of such a link, and a bot following a route treats it as a
+    /// committed action (reach the entry, perform it, land at the exit).
     pub fn is_special(self) -> bool {
         self != LinkKind::Walk
     }
