@@ -1,0 +1,386 @@
+//! [`PathFollower`]: steering along one route, corner by corner, with
+//! committed actions (jumps, drops, pads, teleporters) and stuck detection
+//! by corner progress. It never routes by itself.
+
+use glam::Vec3;
+
+use super::route::{Corner, LinkKind, Route};
+use crate::rng::BotRng;
+use crate::view::{BotClock, PlayerSnap};
+
+/// Horizontal radius within which a walk corner counts as reached.
+pub const CORNER_RADIUS: f32 = 28.0;
+/// The tighter radius for the last walk corner before an action (a precise takeoff).
+pub const TAKEOFF_RADIUS: f32 = 12.0;
+/// Vertical tolerance for reaching a corner.
+pub const CORNER_HEIGHT: f32 = 32.0;
+/// How far past a corner (along the way in) still counts as reaching it.
+pub const OVERSHOOT: f32 = 64.0;
+/// Stuck sampling interval, ms.
+pub const STUCK_SAMPLE_MS: f32 = 700.0;
+/// Distance to the corner that must be gained between samples, units.
+pub const STUCK_PROGRESS: f32 = 24.0;
+/// How long a sidestep lasts after a missed sample, ms.
+pub const UNSTICK_MS: f32 = 900.0;
+/// Missed samples in a row that drop the route.
+pub const STUCK_STRIKES: u32 = 2;
+/// A committed action younger than this is never judged stuck, ms.
+pub const ACTION_GRACE_MS: f32 = 1500.0;
+/// A committed action older than this drops the route, ms.
+pub const ACTION_TIMEOUT_MS: f32 = 10_000.0;
+/// Time in the air that counts as a jump or a fall, not a step down a stair, ms.
+const FLIGHT_MS: f32 = 200.0;
+/// Stopped without progress this close to the last corner counts as arrived.
+const NEAR_GOAL: f32 = 56.0;
+/// A step of more than this between ticks is a teleport.
+const TELEPORT_STEP: f32 = 120.0;
+
+/// What following did this tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FollowEvent {
+    /// Nothing of note.
+    None,
+    /// The last corner was reached; the route is finished.
+    Arrived,
+    /// No corner progress twice in a row: the route was dropped.
+    Stuck,
+    /// A committed action took too long: the route was dropped.
+    TimedOut,
+    /// An action (jump, drop, pad, teleporter) landed away from its exit:
+    /// the route was dropped to re-plan from here.
+    Misplaced,
+}
+
+/// Steering for one tick.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Steer {
+    /// Horizontal unit direction to move in (zero: stand).
+    pub dir: Vec3,
+    /// Wants to jump now (only ever on the ground; the act layer pulses it).
+    pub jump: bool,
+    /// On a committed action: no strafing, dodging or separation.
+    pub committed: bool,
+    /// Where to look when not fighting.
+    pub look: Option<Vec3>,
+    /// What happened.
+    pub event: FollowEvent,
+}
+
+impl Steer {
+    /// Stand still.
+    pub const IDLE: Steer = Steer {
+        dir: Vec3::ZERO,
+        jump: false,
+        committed: false,
+        look: None,
+        event: FollowEvent::None,
+    };
+}
+
+/// Follows one route at a time.
+#[derive(Debug, Clone, Default)]
+pub struct PathFollower {
+    route: Option<Route>,
+    index: usize,
+    /// When the current action corner became current.
+    action_since: Option<u32>,
+    /// Left the ground since the action started (or teleported).
+    airborne_seen: bool,
+    /// Consecutive ticks in the air now, and the longest flight since the
+    /// action started (a step down a stair is not a flight).
+    air_ticks: u32,
+    longest_flight: u32,
+    next_sample: u32,
+    sample_index: usize,
+    sample_dist: f32,
+    strikes: u32,
+    unstick_until: u32,
+    unstick_side: f32,
+    best_dist: f32,
+    /// Ticks in the air that make a flight (from the tick rate).
+    flight_min: u32,
+    /// The last tick the route made progress (index or a closer approach).
+    pub progress_tick: u32,
+    last_origin: Option<Vec3>,
+}
+
+impl PathFollower {
+    /// Starts following `route` (replaces any route).
+    pub fn set_route(&mut self, route: Route, clock: &BotClock) {
+        self.route = Some(route);
+        self.index = 0;
+        self.action_since = None;
+        self.airborne_seen = false;
+        self.longest_flight = 0;
+        self.next_sample = clock.after_ms(STUCK_SAMPLE_MS);
+        self.sample_index = 0;
+        self.sample_dist = f32::INFINITY;
+        self.strikes = 0;
+        self.best_dist = f32::INFINITY;
+        self.progress_tick = clock.tick;
+    }
+
+    /// Drops the route.
+    pub fn clear(&mut self) {
+        self.route = None;
+        self.index = 0;
+        self.action_since = None;
+    }
+
+    /// The route being followed.
+    pub fn route(&self) -> Option<&Route> {
+        self.route.as_ref()
+    }
+
+    /// Index of the corner being headed for.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The corner being headed for.
+    pub fn corner(&self) -> Option<&Corner> {
+        self.route.as_ref().and_then(|r| r.corners.get(self.index))
+    }
+
+    /// Whether a committed action (a non-walk corner) is under way.
+    pub fn in_action(&self) -> bool {
+        self.corner().is_some_and(|c| c.link.is_special())
+    }
+
+    /// Length left to travel from `pos`.
+    pub fn remaining(&self, pos: Vec3) -> f32 {
+        self.route.as_ref().map_or(0.0, |r| r.remaining(pos, self.index))
+    }
+
+    /// The route is set aside this tick (fighting moves the bot instead):
+    /// no progress is expected, so the stuck clock starts over.
+    pub fn hold(&mut self, clock: &BotClock) {
+        self.next_sample = clock.after_ms(STUCK_SAMPLE_MS);
+        self.sample_dist = f32::INFINITY;
+        self.strikes = 0;
+        self.best_dist = f32::INFINITY;
+        self.progress_tick = clock.tick;
+    }
+
+    /// Whether the sidestep of a missed stuck sample is active.
+    pub fn unsticking(&self, clock: &BotClock) -> bool {
+        clock.tick < self.unstick_until
+    }
+
+    /// Steers `me` along the route for this tick.
+    pub fn follow(&mut self, me: &PlayerSnap, clock: &BotClock, rng: &mut BotRng) -> Steer {
+        let teleported = self.last_origin.is_some_and(|p| p.distance(me.origin) > TELEPORT_STEP);
+        self.last_origin = Some(me.origin);
+        let Some(route) = self.route.take() else {
+            return Steer::IDLE;
+        };
+        if !me.on_ground || teleported {
+            self.airborne_seen = true;
+            self.air_ticks += 1;
+            self.longest_flight = self
+                .longest_flight
+                .max(if teleported { u32::MAX } else { self.air_ticks });
+        } else {
+            self.air_ticks = 0;
+        }
+        self.flight_min = clock.ticks_ms(FLIGHT_MS).max(1);
+        let steer = self.follow_route(&route.corners, me, clock, rng);
+        if steer.event == FollowEvent::None {
+            self.route = Some(route);
+        } else {
+            self.clear();
+        }
+        steer
+    }
+
+    fn follow_route(&mut self, corners: &[Corner], me: &PlayerSnap, clock: &BotClock, rng: &mut BotRng) -> Steer {
+        // Advance over every corner already reached.
+        while let Some(corner) = corners.get(self.index) {
+            let prev = if self.index == 0 {
+                None
+            } else {
+                corners.get(self.index - 1).map(|c| c.pos)
+            };
+            let next_is_action = corners.get(self.index + 1).is_some_and(|c| c.link.is_special());
+            match self.reached(corner, prev, next_is_action, me) {
+                Reach::No => break,
+                Reach::Yes => self.advance(clock),
+                Reach::Elsewhere => {
+                    return Steer {
+                        event: FollowEvent::Misplaced,
+                        ..Steer::IDLE
+                    };
+                }
+            }
+        }
+        let Some(corner) = corners.get(self.index).copied() else {
+            return Steer {
+                event: FollowEvent::Arrived,
+                ..Steer::IDLE
+            };
+        };
+        if corner.link.is_special() && self.action_since.is_none() {
+            self.action_since = Some(clock.tick);
+            self.airborne_seen = !me.on_ground;
+            self.longest_flight = 0;
+        }
+        if let Some(since) = self.action_since
+            && clock.ms_since(since) > ACTION_TIMEOUT_MS
+        {
+            return Steer {
+                event: FollowEvent::TimedOut,
+                ..Steer::IDLE
+            };
+        }
+        let to = corner.pos - me.origin;
+        let flat = Vec3::new(to.x, to.y, 0.0);
+        let dist = flat.length();
+        if dist + 8.0 < self.best_dist {
+            self.best_dist = dist;
+            self.progress_tick = clock.tick;
+        }
+        let last = self.index + 1 == corners.len();
+        if let Some(ev) = self.sample_stuck(dist, corner.link, last, me, clock, rng) {
+            return Steer {
+                event: ev,
+                ..Steer::IDLE
+            };
+        }
+        let mut dir = flat.normalize_or_zero();
+        let committed = corner.link.is_special();
+        // A jump link jumps from the ground toward its exit; everything else walks.
+        let mut jump = corner.link == LinkKind::Jump && me.on_ground;
+        if self.unsticking(clock) && !committed {
+            let side = Vec3::new(-dir.y, dir.x, 0.0) * self.unstick_side;
+            dir = (dir * 0.4 + side).normalize_or_zero();
+            jump |= me.on_ground;
+        }
+        let look = Some(corner.pos + Vec3::Z * (me.eye.z - me.origin.z));
+        Steer {
+            dir,
+            jump,
+            committed,
+            look,
+            event: FollowEvent::None,
+        }
+    }
+
+    fn advance(&mut self, clock: &BotClock) {
+        self.index += 1;
+        self.action_since = None;
+        self.airborne_seen = false;
+        self.longest_flight = 0;
+        self.best_dist = f32::INFINITY;
+        self.progress_tick = clock.tick;
+    }
+
+    fn reached(&self, c: &Corner, prev: Option<Vec3>, next_is_action: bool, me: &PlayerSnap) -> Reach {
+        let d = c.pos - me.origin;
+        let horiz = Vec3::new(d.x, d.y, 0.0).length();
+        let dz = d.z.abs();
+        match c.link {
+            LinkKind::Walk => {
+                let r = if next_is_action { TAKEOFF_RADIUS } else { CORNER_RADIUS };
+                if horiz <= r && dz <= CORNER_HEIGHT {
+                    return Reach::Yes;
+                }
+                if !next_is_action && dz <= CORNER_HEIGHT && overshot(prev, c.pos, me.origin) {
+                    return Reach::Yes;
+                }
+                Reach::No
+            }
+            LinkKind::Drop | LinkKind::Jump => {
+                let landed = me.on_ground && (self.airborne_seen || c.link == LinkKind::Drop);
+                if landed && horiz <= CORNER_RADIUS + 12.0 && dz <= CORNER_HEIGHT {
+                    return Reach::Yes;
+                }
+                if landed && dz <= CORNER_HEIGHT && overshot(prev, c.pos, me.origin) {
+                    return Reach::Yes;
+                }
+                // Back on the ground after a real flight: on the exit's floor
+                // but carried past it (a running drop) is as good as there;
+                // well below it (fell off, a jump fell short), the rest of the
+                // route starts from somewhere else.
+                let flew = self.longest_flight >= self.flight_min;
+                if flew && me.on_ground {
+                    if me.origin.z < c.pos.z - CORNER_HEIGHT {
+                        return Reach::Elsewhere;
+                    }
+                    if dz <= CORNER_HEIGHT && horiz > OVERSHOOT {
+                        return Reach::Yes;
+                    }
+                }
+                Reach::No
+            }
+            LinkKind::JumpPad | LinkKind::Teleport => {
+                if !(self.airborne_seen && me.on_ground) {
+                    return Reach::No;
+                }
+                if horiz <= 96.0 && dz <= 48.0 {
+                    Reach::Yes
+                } else {
+                    Reach::Elsewhere
+                }
+            }
+        }
+    }
+
+    fn sample_stuck(
+        &mut self,
+        dist: f32,
+        link: LinkKind,
+        last: bool,
+        me: &PlayerSnap,
+        clock: &BotClock,
+        rng: &mut BotRng,
+    ) -> Option<FollowEvent> {
+        if clock.tick < self.next_sample {
+            return None;
+        }
+        self.next_sample = clock.after_ms(STUCK_SAMPLE_MS);
+        let in_grace = self.action_since.is_some_and(|s| clock.ms_since(s) < ACTION_GRACE_MS);
+        let flying = link.is_special() && !me.on_ground;
+        let progressed = self.index != self.sample_index || dist < self.sample_dist - STUCK_PROGRESS;
+        self.sample_index = self.index;
+        self.sample_dist = dist;
+        if progressed || in_grace || flying {
+            self.strikes = 0;
+            return None;
+        }
+        // Stopped just short of the goal (an item wedged in a corner): as
+        // close as it gets.
+        if last && dist < NEAR_GOAL {
+            return Some(FollowEvent::Arrived);
+        }
+        self.strikes += 1;
+        if self.strikes >= STUCK_STRIKES {
+            self.strikes = 0;
+            return Some(FollowEvent::Stuck);
+        }
+        self.unstick_until = clock.after_ms(UNSTICK_MS);
+        self.unstick_side = rng.sign();
+        None
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    No,
+    Yes,
+    /// An action ended somewhere other than its exit.
+    Elsewhere,
+}
+
+/// Whether `pos` is a little past `corner` along the way in from `prev`,
+/// with a small lateral error (the bot ran slightly by it).
+fn overshot(prev: Option<Vec3>, corner: Vec3, pos: Vec3) -> bool {
+    let Some(prev) = prev else { return false };
+    let way = Vec3::new(corner.x - prev.x, corner.y - prev.y, 0.0).normalize_or_zero();
+    if way == Vec3::ZERO {
+        return false;
+    }
+    let rel = Vec3::new(pos.x - corner.x, pos.y - corner.y, 0.0);
+    let along = rel.dot(way);
+    let lateral = (rel - way * along).length();
+    along > 0.0 && along <= OVERSHOOT && lateral <= CORNER_RADIUS
+}

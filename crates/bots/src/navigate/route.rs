@@ -1,0 +1,115 @@
+//! Routes and where they come from: a [`Route`] is a list of [`Corner`]s,
+//! each saying how it is reached; a [`Navigator`] answers route queries
+//! (the runtime navmesh in `navmesh.rs`, or [`StraightNavigator`] in tests).
+
+use glam::Vec3;
+use quarry_map::EntityId;
+
+use crate::rng::BotRng;
+
+/// How a corner is reached from the one before: the navmesh's own link
+/// kind (one type for the mesh and the bots; a non-walk link is a committed
+/// action here, see [`LinkKind::is_special`]).
+pub use quarry_nav::LinkKind;
+
+/// One corner of a route: a player origin to reach, and how.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Corner {
+    /// Where the player origin should get to.
+    pub pos: Vec3,
+    /// How it is reached from the previous corner.
+    pub link: LinkKind,
+    /// The jump pad or teleporter entity, for those links.
+    pub entity: Option<EntityId>,
+}
+
+/// A route from a start to a goal.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Route {
+    /// Corners in order; the last is the goal.
+    pub corners: Vec<Corner>,
+    /// Travel cost from the start (units, with penalties for actions).
+    pub cost: f32,
+}
+
+impl Route {
+    /// The goal position.
+    pub fn goal(&self) -> Option<Vec3> {
+        self.corners.last().map(|c| c.pos)
+    }
+
+    /// Length still to travel from `pos` when heading to corner `index`.
+    pub fn remaining(&self, pos: Vec3, index: usize) -> f32 {
+        let mut len = 0.0;
+        let mut at = pos;
+        for c in self.corners.iter().skip(index) {
+            len += at.distance(c.pos);
+            at = c.pos;
+        }
+        len
+    }
+}
+
+/// Where routes come from. Implemented over the runtime navmesh; the
+/// layers only see this trait.
+pub trait Navigator {
+    /// Whether routes can be asked for (the mesh is built).
+    fn ready(&self) -> bool;
+    /// A route from `from` to `to`, or `None` if there is none.
+    fn route(&mut self, from: Vec3, to: Vec3) -> Option<Route>;
+    /// The nearest navigable standing spot within `radius` of `point`.
+    fn nearest(&mut self, point: Vec3, radius: f32) -> Option<Vec3>;
+    /// A route from `from` to a random point reachable from it.
+    fn random_route(&mut self, from: Vec3, rng: &mut BotRng) -> Option<Route>;
+    /// A cheap test that can only prove `to` unreachable from `from`
+    /// (different islands); `true` means "maybe".
+    fn maybe_reachable(&mut self, from: Vec3, to: Vec3) -> bool {
+        let _ = (from, to);
+        true
+    }
+    /// One line for `botlist`: state, node and link counts, build time.
+    fn describe(&self) -> String;
+    /// Route queries answered so far (for the per-tick routing budget).
+    fn queries(&self) -> u64 {
+        0
+    }
+}
+
+/// A stand-in navigator that walks straight lines to a fixed set of
+/// points. For tests and open arenas; it knows no walls.
+#[derive(Debug, Clone, Default)]
+pub struct StraightNavigator {
+    /// Points `random_route` picks from.
+    pub points: Vec<Vec3>,
+}
+
+impl Navigator for StraightNavigator {
+    fn ready(&self) -> bool {
+        true
+    }
+
+    fn route(&mut self, from: Vec3, to: Vec3) -> Option<Route> {
+        Some(Route {
+            corners: vec![Corner {
+                pos: to,
+                link: LinkKind::Walk,
+                entity: None,
+            }],
+            cost: from.distance(to),
+        })
+    }
+
+    fn nearest(&mut self, point: Vec3, _radius: f32) -> Option<Vec3> {
+        Some(point)
+    }
+
+    fn random_route(&mut self, from: Vec3, rng: &mut BotRng) -> Option<Route> {
+        let n = u32::try_from(self.points.len()).ok()?;
+        let to = *self.points.get(rng.below(n) as usize)?;
+        self.route(from, to)
+    }
+
+    fn describe(&self) -> String {
+        format!("straight lines ({} points)", self.points.len())
+    }
+}

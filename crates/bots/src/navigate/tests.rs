@@ -1,0 +1,196 @@
+//! Route following tests: corners, overshoot, committed jumps and pads,
+//! stuck detection, route length.
+
+use glam::Vec3;
+use quarry_map::EntityId;
+use quarry_sim::Team;
+
+use super::*;
+use crate::rng::BotRng;
+use crate::view::{BotClock, PlayerSnap};
+
+fn me(origin: Vec3, on_ground: bool) -> PlayerSnap {
+    PlayerSnap { on_ground, ..PlayerSnap::standing(0, Team::Free, origin) }
+}
+
+fn walk(x: f32, y: f32) -> Corner {
+    Corner {
+        pos: Vec3::new(x, y, 0.0),
+        link: LinkKind::Walk,
+        entity: None,
+    }
+}
+
+#[test]
+fn walks_corner_to_corner_and_arrives() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let mut clock = BotClock { tick: 1, hz: 60 };
+    f.set_route(
+        Route {
+            corners: vec![walk(100.0, 0.0), walk(100.0, 100.0)],
+            cost: 200.0,
+        },
+        &clock,
+    );
+    let s = f.follow(&me(Vec3::ZERO, true), &clock, &mut rng);
+    assert!((s.dir - Vec3::X).length() < 1e-4);
+    clock.tick += 1;
+    let s = f.follow(&me(Vec3::new(90.0, 0.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(f.index(), 1, "within the corner radius");
+    assert!((s.dir - Vec3::new(0.0, 1.0, 0.0).normalize()).length() < 0.2);
+    clock.tick += 1;
+    let s = f.follow(&me(Vec3::new(100.0, 95.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(s.event, FollowEvent::Arrived);
+    assert!(f.route().is_none());
+}
+
+#[test]
+fn overshooting_a_corner_still_counts() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let clock = BotClock { tick: 1, hz: 60 };
+    f.set_route(
+        Route {
+            corners: vec![walk(100.0, 0.0), walk(200.0, 0.0), walk(200.0, 200.0)],
+            cost: 0.0,
+        },
+        &clock,
+    );
+    f.follow(&me(Vec3::new(101.0, 0.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(f.index(), 1);
+    // Ran 40 units past the second corner with a little lateral error.
+    f.follow(&me(Vec3::new(240.0, 10.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(f.index(), 2);
+}
+
+#[test]
+fn jump_link_is_committed_and_needs_a_landing() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let mut clock = BotClock { tick: 1, hz: 60 };
+    let up = Corner {
+        pos: Vec3::new(64.0, 0.0, 40.0),
+        link: LinkKind::Jump,
+        entity: None,
+    };
+    f.set_route(
+        Route {
+            corners: vec![walk(0.0, 0.0), up],
+            cost: 0.0,
+        },
+        &clock,
+    );
+    let s = f.follow(&me(Vec3::new(5.0, 0.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(f.index(), 1, "takeoff reached");
+    assert!(s.jump && s.committed);
+    clock.tick += 1;
+    // In the air above the exit: not done until landed.
+    let s = f.follow(&me(Vec3::new(60.0, 0.0, 60.0), false), &clock, &mut rng);
+    assert!(!s.jump, "never jump in the air");
+    assert_eq!(f.index(), 1);
+    clock.tick += 1;
+    let s = f.follow(&me(Vec3::new(62.0, 0.0, 40.0), true), &clock, &mut rng);
+    assert_eq!(s.event, FollowEvent::Arrived);
+}
+
+#[test]
+fn no_corner_progress_sidesteps_then_drops_the_route() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(3);
+    let mut clock = BotClock { tick: 1, hz: 60 };
+    f.set_route(
+        Route {
+            corners: vec![walk(500.0, 0.0)],
+            cost: 500.0,
+        },
+        &clock,
+    );
+    let stuck_at = me(Vec3::ZERO, true);
+    let mut events = Vec::new();
+    let mut sidestepped = false;
+    for _ in 0..200 {
+        clock.tick += 1;
+        let s = f.follow(&stuck_at, &clock, &mut rng);
+        sidestepped |= s.jump && s.dir.y.abs() > 0.5;
+        if s.event != FollowEvent::None {
+            events.push((clock.tick, s.event));
+            break;
+        }
+    }
+    assert!(sidestepped, "a missed sample sidesteps with a jump");
+    let (tick, ev) = events.first().copied().expect("an event");
+    assert_eq!(ev, FollowEvent::Stuck);
+    // First sample at 700 ms records the distance, then two misses.
+    assert!((120..=130).contains(&tick), "dropped at tick {tick}");
+}
+
+#[test]
+fn a_jump_that_falls_short_asks_for_a_new_plan() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let mut clock = BotClock { tick: 1, hz: 60 };
+    let up = Corner {
+        pos: Vec3::new(64.0, 0.0, 120.0),
+        link: LinkKind::Jump,
+        entity: None,
+    };
+    f.set_route(
+        Route {
+            corners: vec![walk(0.0, 0.0), up],
+            cost: 0.0,
+        },
+        &clock,
+    );
+    f.follow(&me(Vec3::new(5.0, 0.0, 0.0), true), &clock, &mut rng);
+    // A step down a stair on the way is not a flight.
+    clock.tick += 1;
+    f.follow(&me(Vec3::new(8.0, 0.0, -2.0), false), &clock, &mut rng);
+    clock.tick += 1;
+    let s = f.follow(&me(Vec3::new(10.0, 0.0, -4.0), true), &clock, &mut rng);
+    assert_eq!(s.event, FollowEvent::None);
+    for i in 0..20 {
+        clock.tick += 1;
+        f.follow(&me(Vec3::new(12.0 + i as f32, 0.0, 30.0), false), &clock, &mut rng);
+    }
+    clock.tick += 1;
+    // Back down at the takeoff height after a real flight: the ledge was not reached.
+    let s = f.follow(&me(Vec3::new(40.0, 0.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(s.event, FollowEvent::Misplaced);
+}
+
+#[test]
+fn a_pad_flight_landing_elsewhere_asks_for_a_new_plan() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let mut clock = BotClock { tick: 1, hz: 60 };
+    let pad = Corner {
+        pos: Vec3::new(0.0, 800.0, 200.0),
+        link: LinkKind::JumpPad,
+        entity: Some(EntityId(4)),
+    };
+    f.set_route(
+        Route {
+            corners: vec![walk(0.0, 0.0), pad],
+            cost: 0.0,
+        },
+        &clock,
+    );
+    f.follow(&me(Vec3::ZERO, true), &clock, &mut rng);
+    clock.tick += 1;
+    f.follow(&me(Vec3::new(0.0, 300.0, 300.0), false), &clock, &mut rng);
+    clock.tick += 1;
+    let s = f.follow(&me(Vec3::new(0.0, 500.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(s.event, FollowEvent::Misplaced);
+}
+
+#[test]
+fn route_remaining_length() {
+    let r = Route {
+        corners: vec![walk(3.0, 4.0), walk(3.0, 14.0)],
+        cost: 15.0,
+    };
+    assert!((r.remaining(Vec3::ZERO, 0) - 15.0).abs() < 1e-4);
+    assert!((r.remaining(Vec3::new(3.0, 4.0, 0.0), 1) - 10.0).abs() < 1e-4);
+    assert_eq!(r.goal(), Some(Vec3::new(3.0, 14.0, 0.0)));
+}
