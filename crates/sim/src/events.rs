@@ -141,7 +141,7 @@ pub enum GameEvent {
     /// A flag was taken, dropped, returned or captured (CTF).
     Flag {
         /// What happened.
-        kind: crate::flags::FlagEventKind,
+        kind: FlagEventKind,
         /// Whose flag.
         team: Team,
         /// Who did it (taker, dropper, returner, capturer); `None` for a
@@ -174,11 +174,43 @@ pub enum GameEvent {
         /// The team that won it; `None` for a draw.
         winner: Option<Team>,
         /// How it ended.
-        reason: crate::modes::RoundEndReason,
+        reason: RoundEndReason,
     },
     /// The match phase changed.
     Phase {
         /// The new phase.
         phase: crate::rules::Phase,
     },
+}
+
+/// What happened to a flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum FlagEventKind {
+    /// Picked up by an enemy (from its base or the field).
+    Taken,
+    /// Its carrier died (or left); it lies where he was.
+    Dropped,
+    /// Back at its base: touched by its team (`slot` set) or timed out.
+    Returned,
+    /// Brought to the capturer's base; it goes home.
+    Captured,
+}
+
+/// How a round ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum RoundEndReason {
+    /// Every player of a team was down (both at once: a draw).
+    Elimination,
+    /// `g_roundTimeLimit` ran out.
+    Timeout,
+}
+
+impl RoundEndReason {
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Elimination => "elimination",
+            Self::Timeout => "timeout",
+        }
+    }
 }

@@ -392,8 +392,8 @@ impl Match {
     }
 
     /// The objective state of the game type: flags, bases, frozen players, rounds.
-    pub fn mode_state(&self) -> crate::mode::ModeState {
-        crate::mode::mode_state(&self.world)
+    pub fn mode_state(&self) -> crate::modes::view::ModeState {
+        crate::modes::view::mode_state(&self.world)
     }
 
     /// What the objective modes counted this match: rounds and how they

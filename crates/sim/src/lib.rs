@@ -15,15 +15,17 @@ pub mod clock;
 pub mod combat;
 pub mod components;
 pub mod events;
-pub mod flags;
 mod game;
 pub mod hash;
 pub mod input;
 pub mod items;
 mod lifecycle;
-pub mod mode;
 pub mod mode_rules;
 pub mod modes;
+/// The flags of CTF and One Flag (in [`modes`]).
+pub use modes::flags;
+/// What a client or bot may know of the game mode's state (in [`modes`]).
+pub use modes::view as mode;
 pub mod movement;
 pub mod movers;
 pub mod pmove;

@@ -7,7 +7,7 @@ use bevy_ecs::prelude::*;
 use glam::Vec3;
 
 use crate::components::{Armor, Body, Health, Inventory, Life, NetId, Player, Powerups};
-use crate::flags::{BLUE_FLAG_BIT, CarriesFlag, Flag, FlagState, NEUTRAL_FLAG_BIT, RED_FLAG_BIT};
+use crate::modes::flags::{BLUE_FLAG_BIT, CarriesFlag, Flag, FlagState, NEUTRAL_FLAG_BIT, RED_FLAG_BIT};
 use crate::items::drop::Dropped;
 use crate::items::{Item, ItemSpawn};
 use crate::movers::Mover;

@@ -10,8 +10,9 @@
 //!
 //! Shared features: the rounds of Freeze Tag and Clan Arena ([`rounds`]),
 //! freezing and thawing ([`freeze`]), the flags of CTF and One Flag
-//! ([`crate::flags`]), the duel queue ([`crate::rules::duel_rotation`]), and
-//! the per-team counts the server prints ([`stats`]).
+//! ([`flags`]), the duel queue ([`crate::rules::duel_rotation`]), and
+//! the per-team counts the server prints ([`stats`]). What clients and
+//! bots may see of a mode's state is built in [`view`].
 //!
 //! What it must not do: read the clock or any RNG but the seeded one, or
 //! look at what kind of client a player is.
@@ -20,12 +21,14 @@ pub mod clan_arena;
 mod ctf;
 mod duel;
 mod ffa;
+pub mod flags;
 pub mod freeze;
 mod freeze_tag;
 mod one_flag;
 pub mod rounds;
 pub mod stats;
 mod tdm;
+pub mod view;
 
 use bevy_ecs::prelude::*;
 use quarry_map::LoadedMap;

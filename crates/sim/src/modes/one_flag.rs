@@ -1,5 +1,5 @@
 //! One Flag CTF: one neutral flag, captured at the enemy base
-//! ([`crate::flags`] has the flag and its touches); otherwise the rules of
+//! ([`crate::modes::flags`] has the flag and its touches); otherwise the rules of
 //! [`super::ctf`].
 
 use super::ModeDef;
@@ -9,6 +9,6 @@ use crate::rules::GameType;
 pub(crate) const MODE: ModeDef = ModeDef {
     gametype: GameType::OneFlag,
     rules: super::ctf::rules,
-    install: crate::flags::install,
+    install: crate::modes::flags::install,
     check_map: |map| super::ctf::check_flags(map, true),
 };

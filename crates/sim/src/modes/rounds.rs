@@ -25,24 +25,7 @@ use crate::rules::{GameType, Phase, RulesState};
 use crate::settings::Settings;
 use crate::slots::{SlotState, Slots, Team};
 
-/// How a round ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum RoundEndReason {
-    /// Every player of a team was down (both at once: a draw).
-    Elimination,
-    /// `g_roundTimeLimit` ran out.
-    Timeout,
-}
-
-impl RoundEndReason {
-    /// Lower-case name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Elimination => "elimination",
-            Self::Timeout => "timeout",
-        }
-    }
-}
+pub use crate::events::RoundEndReason;
 
 /// The line players read when a round ends, e.g. "Red wins round 3 (elimination)."
 pub fn round_end_line(number: u32, winner: Option<Team>, reason: RoundEndReason) -> String {

@@ -11,7 +11,7 @@ use glam::Vec3;
 
 use crate::clock::MatchClock;
 use crate::components::Player;
-use crate::flags::{Flag, FlagBases, FlagState};
+use crate::modes::flags::{Flag, FlagBases, FlagState};
 use crate::modes::{Frozen, RoundState};
 use crate::settings::Settings;
 use crate::rules::{GameType, RulesState};

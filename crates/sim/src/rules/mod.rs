@@ -1,7 +1,7 @@
 //! Game types and the match life cycle: warmup, countdown, live play,
 //! intermission. Team placement and balance, Duel's queue, frag and time
 //! limits. Per-type specifics live in `duel.rs` and `teams.rs`; CTF's and One
-//! Flag's flags are in [`crate::flags`], rounds, Freeze Tag and Clan Arena in
+//! Flag's flags are in [`crate::modes::flags`], rounds, Freeze Tag and Clan Arena in
 //! [`crate::modes`].
 
 mod duel;

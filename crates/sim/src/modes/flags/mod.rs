@@ -59,18 +59,7 @@ pub const DEFEND_RADIUS: f32 = 1000.0;
 const PLAYER_MINS: Vec3 = Vec3::new(-15.0, -15.0, -24.0);
 const PLAYER_MAXS: Vec3 = Vec3::new(15.0, 15.0, 32.0);
 
-/// What happened to a flag.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum FlagEventKind {
-    /// Picked up by an enemy (from its base or the field).
-    Taken,
-    /// Its carrier died (or left); it lies where he was.
-    Dropped,
-    /// Back at its base: touched by its team (`slot` set) or timed out.
-    Returned,
-    /// Brought to the capturer's base; it goes home.
-    Captured,
-}
+pub use crate::events::FlagEventKind;
 
 /// The line players read for a flag event, e.g. "Rook captured the blue flag."
 pub fn flag_line(kind: FlagEventKind, team: Team, who: Option<&str>) -> String {
