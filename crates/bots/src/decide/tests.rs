@@ -1,0 +1,131 @@
+//! Decision tests: target choice with stickiness, an objective routed to
+//! and held, pursuit lead.
+
+use glam::Vec3;
+use quarry_sim::SlotId;
+
+use super::*;
+use crate::content::{Traits, WeaponBias};
+use crate::memory::Memory;
+use crate::navigate::PathFollower;
+use crate::rng::BotRng;
+use crate::view::BotView;
+fn cand(slot: u8, distance: f32) -> TargetCandidate {
+    TargetCandidate {
+        slot: SlotId(slot),
+        distance,
+        strength: 1.0,
+        attacker: false,
+        powered: false,
+        firing: false,
+        killer: false,
+    }
+}
+
+#[test]
+fn nearest_or_best_with_stickiness() {
+    let t = Traits::at_skill(3.0);
+    let near = cand(1, 400.0);
+    let weak_far = TargetCandidate {
+        strength: 0.0,
+        attacker: true,
+        ..cand(2, 500.0)
+    };
+    assert_eq!(
+        choose_target(&[near, weak_far], None, false, &t),
+        Some(SlotId(1)),
+        "nearest"
+    );
+    assert_eq!(
+        choose_target(&[near, weak_far], None, true, &t),
+        Some(SlotId(2)),
+        "weak attacker scores best"
+    );
+    // Current target slightly worse than the pick: sticky.
+    let a = cand(3, 420.0);
+    assert_eq!(choose_target(&[near, a], Some(SlotId(3)), false, &t), Some(SlotId(3)));
+    // Much worse: switch.
+    let far = cand(4, 2000.0);
+    assert_eq!(choose_target(&[near, far], Some(SlotId(4)), false, &t), Some(SlotId(1)));
+    assert_eq!(choose_target(&[], Some(SlotId(4)), false, &t), None);
+}
+
+/// One decision of a bot at `at` offered `objective`, with everything else default.
+fn decide_once(
+    planner: &mut GoalPlanner,
+    follower: &mut PathFollower,
+    view: &BotView<'_>,
+    objective: Option<Objective>,
+) {
+    let me = view.player(SlotId(0)).copied().expect("bot");
+    let t = Traits::at_skill(3.0);
+    let bias = WeaponBias::default();
+    let mut memory = Memory::default();
+    let mut nav = crate::navigate::StraightNavigator::default();
+    let mut rng = BotRng::for_slot(1, 0, 0);
+    let mut cx = GoalContext {
+        view,
+        me: &me,
+        traits: &t,
+        bias: &bias,
+        memory: &mut memory,
+        follower,
+        nav: &mut nav,
+        rng: &mut rng,
+        objective,
+        chase: None,
+        chase_unseen_s: 0.0,
+        engage_range: 500.0,
+    };
+    planner.decide(&mut cx);
+}
+
+#[test]
+fn an_objective_is_routed_to_then_held_and_a_new_one_ends_the_hold() {
+    use crate::objective::testkit::{Kit, player};
+    let kit = Kit::new();
+    let mut view = kit.view(quarry_sim::rules::GameType::Ctf, vec![player(0, quarry_sim::Team::Red, Vec3::ZERO)]);
+    let defend = Objective {
+        key: 7,
+        origin: Vec3::new(600.0, 0.0, 24.0),
+        priority: 54.0,
+        hold_radius: Some(160.0),
+    };
+    let (mut planner, mut follower) = (GoalPlanner::default(), PathFollower::default());
+    decide_once(&mut planner, &mut follower, &view, Some(defend));
+    assert_eq!(planner.goal.map(|g| g.kind), Some(GoalKind::Objective(7)));
+    assert!(follower.route().is_some(), "routed there");
+    assert_eq!(planner.holding(&view.clock), None);
+    // Arrived within the radius: the route is dropped and the spot held.
+    if let Some(Some(p)) = view.players.get_mut(0) {
+        p.origin = Vec3::new(500.0, 50.0, 24.0);
+    }
+    view.clock.tick += 30;
+    decide_once(&mut planner, &mut follower, &view, Some(defend));
+    assert_eq!(planner.holding(&view.clock), Some(160.0));
+    assert!(follower.route().is_none());
+    // An urgent objective elsewhere ends the hold at the next decision.
+    view.clock.tick += 3;
+    let ret = Objective {
+        key: 9,
+        origin: Vec3::new(-800.0, 0.0, 24.0),
+        priority: 94.0,
+        hold_radius: None,
+    };
+    decide_once(&mut planner, &mut follower, &view, Some(ret));
+    assert_eq!(planner.holding(&view.clock), None);
+    assert_eq!(planner.goal.map(|g| g.kind), Some(GoalKind::Objective(9)));
+    assert!(follower.route().is_some());
+}
+
+#[test]
+fn pursuit_leads_and_fades() {
+    let t = Traits::at_skill(3.0);
+    let v = Vec3::new(300.0, 0.0, 500.0);
+    let seen = pursuit_point(Vec3::ZERO, v, true, 0.0, &t);
+    assert!(seen.x > 100.0 && seen.z == 0.0, "horizontal lead only: {seen:?}");
+    let old = pursuit_point(Vec3::ZERO, v, false, 3.0, &t);
+    assert_eq!(old, Vec3::ZERO, "no confidence left");
+    let huge = pursuit_point(Vec3::ZERO, Vec3::X * 5000.0, true, 0.0, &t);
+    assert!((huge.length() - 256.0).abs() < 1e-3);
+}
