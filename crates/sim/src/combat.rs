@@ -152,7 +152,7 @@ fn apply_one(world: &mut World, settings: &Settings, tick: u32, req: DamageReque
 }
 
 /// Kills a living player: marks it dead, scores the kill and publishes it.
-pub fn kill(world: &mut World, victim: SlotId, killer: Option<SlotId>, means: MeansOfDeath, tick: u32) {
+pub(crate) fn kill(world: &mut World, victim: SlotId, killer: Option<SlotId>, means: MeansOfDeath, tick: u32) {
     let Some(e) = entity_of(world, victim) else { return };
     if world.get::<Life>(e) != Some(&Life::Alive) {
         return;

@@ -204,7 +204,9 @@ impl Match {
         &self.world
     }
 
-    /// Mutable world access for tests and module setup.
+    /// Mutable world access, for the sim's own tests only (feature
+    /// `test-support`): everyone else changes the match through commands.
+    #[cfg(any(test, feature = "test-support"))]
     pub fn world_mut(&mut self) -> &mut World {
         &mut self.world
     }

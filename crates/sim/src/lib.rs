@@ -36,6 +36,8 @@ pub mod schedule;
 pub mod settings;
 pub mod slots;
 pub mod spawn;
+#[cfg(feature = "test-support")]
+pub mod test_support;
 pub mod text;
 pub mod triggers;
 pub mod usercmd;

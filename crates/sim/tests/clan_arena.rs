@@ -33,7 +33,7 @@ fn start(settings: Settings) -> (Match, Vec<SlotId>) {
 
 fn kill(m: &mut Match, victim: SlotId, killer: SlotId) {
     let tick = m.tick();
-    quarry_sim::combat::kill(m.world_mut(), victim, Some(killer), MeansOfDeath::Weapon(2), tick);
+    quarry_sim::test_support::kill(m.world_mut(), victim, Some(killer), MeansOfDeath::Weapon(2), tick);
 }
 
 /// Queues `amount` damage to `target` (from `dir`, with knockback, armor

@@ -159,7 +159,7 @@ fn killing_the_enemy_carrier_is_a_defend_and_kills_do_not_score_for_the_team() {
     run_to(&mut m, &slots, blue, RED_BASE, 4.0, 400);
     // A kill by the red player (a telefrag would do; use the combat path).
     let tick = m.tick();
-    quarry_sim::combat::kill(m.world_mut(), blue, Some(red), quarry_sim::events::MeansOfDeath::Weapon(2), tick);
+    quarry_sim::test_support::kill(m.world_mut(), blue, Some(red), quarry_sim::events::MeansOfDeath::Weapon(2), tick);
     let ev = step(&mut m, &slots, 1, &mut |_, _| UserCmd::default());
     assert_eq!(flag_events(&ev), [(FlagEventKind::Dropped, Team::Red, Some(blue))]);
     let card = m.slots().get(red).expect("red").score;
@@ -192,7 +192,7 @@ fn capturelimit_ends_the_match_and_fraglimit_does_not() {
     let settings = Settings { capturelimit: 1, fraglimit: 1, ..ctf_settings() };
     let (mut m, red, blue, slots) = start(settings);
     let tick = m.tick();
-    quarry_sim::combat::kill(m.world_mut(), red, Some(blue), quarry_sim::events::MeansOfDeath::Weapon(2), tick);
+    quarry_sim::test_support::kill(m.world_mut(), red, Some(blue), quarry_sim::events::MeansOfDeath::Weapon(2), tick);
     step(&mut m, &slots, 2, &mut |_, _| UserCmd::default());
     assert!(matches!(m.phase(), Phase::Live { .. }), "a frag does not end CTF: {:?}", m.phase());
     run_to(&mut m, &slots, blue, RED_BASE, 4.0, 400);
@@ -256,7 +256,7 @@ fn a_return_or_carrier_frag_before_a_capture_is_an_assist() {
     run_to(&mut m, &slots, red, SIDE, 4.0, 400);
     // The second blue player frags the red carrier and returns the flag.
     let tick = m.tick();
-    quarry_sim::combat::kill(m.world_mut(), red, Some(blue2), quarry_sim::events::MeansOfDeath::Weapon(2), tick);
+    quarry_sim::test_support::kill(m.world_mut(), red, Some(blue2), quarry_sim::events::MeansOfDeath::Weapon(2), tick);
     step(&mut m, &slots, 1, &mut |_, _| UserCmd::default());
     let (dropped_at, _, _) = flag_view(&mut m, Team::Blue);
     let ev = run_to(&mut m, &slots, blue2, dropped_at, 4.0, 400);

@@ -31,7 +31,7 @@ fn start(settings: Settings) -> (Match, Vec<SlotId>) {
 
 fn kill(m: &mut Match, victim: SlotId, killer: Option<SlotId>, means: MeansOfDeath) {
     let tick = m.tick();
-    quarry_sim::combat::kill(m.world_mut(), victim, killer, means, tick);
+    quarry_sim::test_support::kill(m.world_mut(), victim, killer, means, tick);
 }
 
 fn alive(m: &Match, slot: SlotId) -> bool {

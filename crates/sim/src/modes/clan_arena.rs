@@ -25,14 +25,14 @@ fn rules(rules: &mut ModeRules) {
 }
 
 /// Health at spawn: 100, no bonus to decay (Quake 3 CA mods spawn at 100).
-pub const CA_HEALTH: i32 = 100;
+pub(super) const CA_HEALTH: i32 = 100;
 /// Armor at spawn: 100, so a full fight is 200 points of damage, as in the
 /// OSP/CPMA Clan Arena defaults.
-pub const CA_ARMOR: i32 = 100;
+pub(super) const CA_ARMOR: i32 = 100;
 
 /// Whether damage of this kind, from `attacker` to `target`, is ignored in
 /// Clan Arena (after knockback is applied): self damage and falling.
-pub fn ignores_damage(same_player: bool, means: MeansOfDeath) -> bool {
+pub(super) fn ignores_damage(same_player: bool, means: MeansOfDeath) -> bool {
     same_player || means == MeansOfDeath::Falling
 }
 

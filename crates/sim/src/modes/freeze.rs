@@ -172,7 +172,7 @@ fn thaw(world: &mut World, slot: SlotId, e: Entity, by: Option<SlotId>, tick: u3
 
 /// One tick of thawing, frozen players in slot order: teammates inside the
 /// radius add progress; full progress or `g_autoThawTime` thaws.
-pub fn update_thaw(world: &mut World) {
+pub(crate) fn update_thaw(world: &mut World) {
     if world.resource::<RulesState>().gametype != GameType::FreezeTag || !super::rounds::holds_respawn(world) {
         return;
     }
@@ -214,7 +214,7 @@ pub fn update_thaw(world: &mut World) {
 }
 
 /// Feeds every frozen player's state to the tick hash, by slot.
-pub fn hash_frozen(frozen: Query<(&Player, &Frozen)>, mut hash: ResMut<TickHash>) {
+pub(crate) fn hash_frozen(frozen: Query<(&Player, &Frozen)>, mut hash: ResMut<TickHash>) {
     let mut rows: Vec<_> = frozen.iter().collect();
     rows.sort_by_key(|(p, _)| p.slot);
     let h = &mut hash.building;

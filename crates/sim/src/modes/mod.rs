@@ -1,11 +1,11 @@
 //! The game modes, one module per game type, and the features they share.
 //!
-//! Each game type's module ([`ffa`], `duel`, `tdm`, `ctf`, `one_flag`,
-//! `freeze_tag`, [`clan_arena`]) defines a `MODE`: the rules it sets for
+//! Each game type's module (`ffa`, `duel`, `tdm`, `ctf`, `one_flag`,
+//! `freeze_tag`, `clan_arena`) defines a `MODE`: the rules it sets for
 //! the core ([`ModeRules`]: loadout, spawn health and armor, items, armor
 //! decay, damage filters, held respawns, and its handlers for deaths and
 //! spawns), what it adds to a match (resources, entities, systems), and
-//! what it needs of a map. [`MODES`] is the registry; nothing else in the
+//! what it needs of a map. `MODES` (in this file) is the registry; nothing else in the
 //! crate names a mode.
 //!
 //! Shared features: the rounds of Freeze Tag and Clan Arena ([`rounds`]),
@@ -17,7 +17,7 @@
 //! What it must not do: read the clock or any RNG but the seeded one, or
 //! look at what kind of client a player is.
 
-pub mod clan_arena;
+mod clan_arena;
 mod ctf;
 mod duel;
 mod ffa;

@@ -203,7 +203,7 @@ pub fn timeout_winner(gametype: GameType, t: &Tally) -> Option<Team> {
 /// One tick of the round cycle (after the phase update): starts the first
 /// round when play goes live, ends a round on elimination or timeout, starts
 /// the next after the pause.
-pub fn update_rounds(world: &mut World) {
+pub(crate) fn update_rounds(world: &mut World) {
     let clock = *world.resource::<MatchClock>();
     let tick = clock.tick;
     let rules = world.resource::<RulesState>();
@@ -253,7 +253,7 @@ pub fn update_rounds(world: &mut World) {
 }
 
 /// Feeds the round state to the tick hash.
-pub fn hash_rounds(state: Res<RoundState>, mut hash: ResMut<TickHash>) {
+pub(crate) fn hash_rounds(state: Res<RoundState>, mut hash: ResMut<TickHash>) {
     let h = &mut hash.building;
     h.u32(state.number);
     h.u32(u32::from(state.live));

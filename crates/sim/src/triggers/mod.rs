@@ -12,7 +12,7 @@
 //!
 //! What this module must not do: apply damage itself (it queues
 //! [`DamageRequest`](crate::combat::DamageRequest)s; telefrags go through
-//! [`combat::kill`](crate::combat::kill)), or run pmove.
+//! `combat::kill`), or run pmove.
 
 pub mod hurt;
 pub mod jump_pad;

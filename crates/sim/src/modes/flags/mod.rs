@@ -11,7 +11,7 @@
 //! an assist; killing the enemy carrier, or an enemy near your own flag or
 //! your own carrier, is a defend.
 //!
-//! One Flag ([`one_flag`]): one neutral flag (`team_CTF_neutralflag`) at
+//! One Flag (`one_flag.rs`): one neutral flag (`team_CTF_neutralflag`) at
 //! its stand; the team flag entities are only bases (not items). Anyone
 //! takes the neutral flag by touch, home or dropped; its carrier captures
 //! by touching the *enemy* base; dropped, it returns only by timeout.
@@ -174,7 +174,7 @@ pub fn missing_flags(map: &LoadedMap) -> Vec<Team> {
 
 /// Adds the flags (CTF: red and blue; One Flag: the neutral one, with the
 /// team flags as bases) and their systems to a new match.
-pub fn install(world: &mut World, schedule: &mut Schedule) {
+pub(crate) fn install(world: &mut World, schedule: &mut Schedule) {
     let gametype = world.resource::<RulesState>().gametype;
     if !gametype.has_flags() {
         return;
@@ -255,7 +255,7 @@ fn send_home(world: &mut World, e: Entity) {
 
 /// One tick of the flags: reset on going live, carriers carry or drop,
 /// dropped flags time out, then players touch flags in slot order.
-pub fn update_flags(world: &mut World) {
+pub(crate) fn update_flags(world: &mut World) {
     let clock = *world.resource::<MatchClock>();
     let tick = clock.tick;
     let phase = world.resource::<RulesState>().phase;
@@ -372,7 +372,7 @@ pub fn update_flags(world: &mut World) {
 }
 
 /// Feeds every flag's state to the tick hash, by `NetId`.
-pub fn hash_flags(flags: Query<(&NetId, &Flag)>, mut hash: ResMut<TickHash>) {
+pub(crate) fn hash_flags(flags: Query<(&NetId, &Flag)>, mut hash: ResMut<TickHash>) {
     let mut rows: Vec<_> = flags.iter().collect();
     rows.sort_by_key(|(id, _)| **id);
     let h = &mut hash.building;
