@@ -8,6 +8,7 @@ pub mod clock;
 mod commands;
 pub mod cvars;
 pub mod game;
+pub mod game_data;
 pub mod headless;
 pub mod health;
 pub mod logging;

@@ -112,7 +112,7 @@ impl Server {
         let bot_cvars = quarry_bots::register(&mut console, bot_access)?;
         crate::commands::register(&mut console)?;
         crate::navmesh::register(&mut console)?;
-        let data = quarry_sim::GameData::load(&options.config_dir)?;
+        let data = crate::game_data::load(&options.config_dir)?;
         let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast);
         let mut bots = quarry_bots::BotManager::with_cvars(bot_cvars);
         // A live server builds navmeshes off the tick thread; --fast stays deterministic.

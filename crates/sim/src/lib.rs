@@ -56,48 +56,15 @@ pub use usercmd::{Buttons, UserCmd};
 #[derive(Resource)]
 pub struct MapRes(pub quarry_map::LoadedMap);
 
-/// Content a match is built from (weapon and item tables), loaded by the
-/// server from `config/` and shared by every match it starts.
+/// Content a match is built from (weapon and item tables), parsed from the
+/// text of `config/weapons.toml` and `config/items.toml` (the server reads
+/// the files) and shared by every match it starts.
 #[derive(Debug, Clone, Default)]
 pub struct GameData {
     /// The weapon table (`config/weapons.toml`).
     pub weapons: weapons::WeaponTable,
     /// The item table (`config/items.toml`).
     pub items: items::ItemTable,
-}
-
-/// A content file under `config/` that could not be used.
-#[derive(Debug, thiserror::Error)]
-pub enum GameDataError {
-    /// A table file failed to load; the message names file, entry and field.
-    #[error("{0}")]
-    Table(String),
-}
-
-impl GameData {
-    /// Loads every table from `config_dir` (each module adds its file here).
-    /// A table file that is absent means the built-in table (the same as the
-    /// shipped file), with a warning; a file that is present but wrong is an
-    /// error naming file, entry and field, so a typo never silently changes
-    /// the game.
-    pub fn load(config_dir: &std::path::Path) -> Result<Self, GameDataError> {
-        let table = |e: &dyn std::fmt::Display| GameDataError::Table(e.to_string());
-        let weapons_path = config_dir.join("weapons.toml");
-        let weapons = if weapons_path.exists() {
-            weapons::WeaponTable::load(&weapons_path).map_err(|e| table(&e))?
-        } else {
-            tracing::warn!("{} not found; using the built-in weapon table", weapons_path.display());
-            weapons::WeaponTable::default()
-        };
-        let items_path = config_dir.join("items.toml");
-        let items = if items_path.exists() {
-            items::ItemTable::load(&items_path).map_err(|e| table(&e))?
-        } else {
-            tracing::warn!("{} not found; using the built-in item table", items_path.display());
-            items::ItemTable::default()
-        };
-        Ok(Self { weapons, items })
-    }
 }
 
 /// Lets each game module add its resources and systems to a new match.

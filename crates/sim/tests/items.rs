@@ -18,7 +18,8 @@ const ROCKET: u8 = 5;
 #[test]
 fn shipped_item_table_equals_builtin() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../config/items.toml");
-    let shipped = ItemTable::load(path).unwrap_or_else(|e| panic!("{e}"));
+    let text = std::fs::read_to_string(path).expect("the shipped item table");
+    let shipped = ItemTable::from_toml(&text, path).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(shipped, ItemTable::default());
 }
 

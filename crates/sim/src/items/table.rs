@@ -5,13 +5,12 @@
 //! (`config/weapons.toml`: `pickup_ammo`, `box_ammo`, `max_ammo`, and the
 //! map classes of each weapon), so the numbers live in one place.
 //!
-//! [`ItemTable::load`] is the only I/O here; the server calls it once and
+//! [`ItemTable::from_toml`] parses the text the server reads once and
 //! hands the table to every match through [`GameData`](crate::GameData).
 //! [`ItemTable::default`] equals the shipped file (a test checks it), so a
 //! match built without a file plays the same.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use serde::Deserialize;
 use toml::Spanned;
@@ -106,22 +105,9 @@ pub struct ItemTable {
     pub ammo: PickupTiming,
 }
 
-/// The largest item table file read (the shipped one is a few kB); a
-/// larger file, or one that is not a regular file, is refused unread.
-pub const MAX_ITEM_TABLE_BYTES: u64 = 1 << 20;
-
 /// Why the item table could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum ItemTableError {
-    /// The file could not be read: missing, not a regular file, larger
-    /// than [`MAX_ITEM_TABLE_BYTES`], not UTF-8, or an I/O error.
-    #[error("{file}: can't read the item table: {problem}")]
-    Unreadable {
-        /// The file.
-        file: String,
-        /// What is wrong with it.
-        problem: quarry_console::ReadProblem,
-    },
     /// The file is not valid TOML or an entry is wrong.
     #[error("{file}:{line}: {field}: {message}")]
     Invalid {
@@ -168,15 +154,6 @@ impl Default for ItemTable {
 }
 
 impl ItemTable {
-    /// Reads and checks the table at `path`.
-    pub fn load(path: impl AsRef<Path>) -> Result<Self, ItemTableError> {
-        let path = path.as_ref();
-        let file = path.display().to_string();
-        let text = quarry_console::read_text_file(path, MAX_ITEM_TABLE_BYTES)
-            .map_err(|e| ItemTableError::Unreadable { file: file.clone(), problem: e.problem })?;
-        Self::from_toml(&text, &file)
-    }
-
     /// Parses and checks table text; `file` names it in errors. Sections
     /// left out keep their built-in defaults (`[weapon]`, `[ammo]`,
     /// `[rules]` fields); a health, armor or powerup entry left out means
@@ -394,17 +371,6 @@ mod tests {
 
         let err = ItemTable::from_toml("[powerup.flight]\namount = 1\nrespawn = 1.0\n", "i.toml").expect_err("flight");
         assert!(err.to_string().contains("powerup.flight: unknown powerup item"), "{err}");
-    }
-
-    #[test]
-    fn special_files_are_refused_unread() {
-        let e = ItemTable::load(std::env::temp_dir()).expect_err("a directory");
-        assert!(e.to_string().contains("a directory; only regular files are read"), "{e}");
-        #[cfg(unix)]
-        {
-            let e = ItemTable::load("/dev/zero").expect_err("a device");
-            assert!(e.to_string().contains("a character device"), "{e}");
-        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The weapon table: what each weapon does, by weapon number.
 //!
 //! One [`WeaponDef`] per weapon, loaded from `config/weapons.toml`
-//! ([`WeaponTable::load`], errors in [`super::table_load`]) or built in
+//! ([`WeaponTable::from_toml`], errors in [`super::table_load`]) or built in
 //! ([`WeaponTable::quake3`], which the shipped file must equal). The table
 //! also answers the questions other modules ask about weapons: which weapon
 //! a map's `weapon_*` or `ammo_*` entity is, what a player spawns with,

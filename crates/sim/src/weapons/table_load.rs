@@ -18,16 +18,11 @@
 //! first error: a server must not run with half a weapon table.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use serde::Deserialize;
 
 use super::table::{WeaponDef, WeaponKind, WeaponTable};
 use crate::components::MAX_WEAPONS;
-
-/// The largest weapon table file read (the shipped one is a few kB); a
-/// larger file, or one that is not a regular file, is refused unread.
-pub(crate) const MAX_WEAPON_TABLE_BYTES: u64 = 1 << 20;
 
 /// A weapon table file that could not be used.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -55,20 +50,6 @@ struct RawFile {
 }
 
 impl WeaponTable {
-    /// Loads a weapon table file (`config/weapons.toml`).
-    pub fn load(path: impl AsRef<Path>) -> Result<Self, WeaponTableError> {
-        let path = path.as_ref();
-        let file = path.display().to_string();
-        let text = quarry_console::read_text_file(path, MAX_WEAPON_TABLE_BYTES).map_err(|e| WeaponTableError {
-            file: file.clone(),
-            line: None,
-            weapon: None,
-            field: None,
-            message: format!("can't read: {}", e.problem),
-        })?;
-        Self::from_toml(&text, &file)
-    }
-
     /// Parses weapon table text; `file` names it in errors.
     pub fn from_toml(text: &str, file: &str) -> Result<Self, WeaponTableError> {
         let raw: RawFile = toml::from_str(text).map_err(|e| syntax_error(text, file, &e))?;
@@ -300,23 +281,5 @@ mod tests {
         assert!(e.message.contains("no weapons"));
         let e = load("[weapons.x]\n").expect_err("unknown top-level");
         assert!(e.to_string().starts_with("weapons.toml:1:"), "{e}");
-    }
-
-    #[test]
-    fn missing_file_names_it() {
-        let e = WeaponTable::load("/nonexistent/weapons.toml").expect_err("missing");
-        assert!(e.to_string().starts_with("/nonexistent/weapons.toml: can't read"), "{e}");
-    }
-
-    #[test]
-    fn special_files_are_refused_unread() {
-        let dir = std::env::temp_dir();
-        let e = WeaponTable::load(&dir).expect_err("a directory");
-        assert!(e.message.contains("a directory; only regular files are read"), "{e}");
-        #[cfg(unix)]
-        {
-            let e = WeaponTable::load("/dev/zero").expect_err("a device");
-            assert!(e.message.contains("a character device"), "{e}");
-        }
     }
 }
