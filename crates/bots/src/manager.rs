@@ -32,7 +32,7 @@ use bevy_ecs::world::WorldId;
 use quarry_sim::slots::{ClientKind, MAX_NAME_CHARS, SlotError};
 use quarry_sim::{Match, SlotId, UserCmd, UserInfo};
 
-use crate::brain::{BotStats, Brain, BrainSettings, BrainStatus, Decide};
+use crate::brain::{BotStats, Brain, BrainInput, BrainSettings, BrainStatus, ChatLine, Decide, NativeBrain};
 use crate::chat::ChatHost;
 use crate::content::{BotIdentity, ContentTraitSource, SkillCurve, TraitSource};
 use crate::cvars::{BotCvars, BotSettings};
@@ -175,7 +175,7 @@ pub struct BotRow {
 /// A bot: its brain and how it came.
 #[derive(Debug)]
 struct BotEntry {
-    brain: Brain,
+    brain: Box<dyn Brain>,
     filled: bool,
     /// Order of addition (for "remove the last added").
     serial: u64,
@@ -198,6 +198,8 @@ pub struct BotManager {
     serial: u64,
     name_cursor: usize,
     cmds: Vec<(SlotId, UserCmd)>,
+    /// Chat lines brains asked for this tick.
+    brain_chat: Vec<(SlotId, ChatLine)>,
     last_think: Duration,
     /// Items bots picked up this match, by class.
     pickups: std::collections::BTreeMap<&'static str, u32>,
@@ -247,6 +249,7 @@ impl BotManager {
             serial: 0,
             name_cursor: 0,
             cmds: Vec::new(),
+            brain_chat: Vec::new(),
             last_think: Duration::ZERO,
             pickups: std::collections::BTreeMap::new(),
             content: None,
@@ -325,7 +328,7 @@ impl BotManager {
 
     /// The slots bots hold, in slot order.
     pub fn slots(&self) -> Vec<SlotId> {
-        self.bots.iter().map(|b| b.brain.slot).collect()
+        self.bots.iter().map(|b| b.brain.slot()).collect()
     }
 
     /// How long the last [`BotManager::think`] took (all bots).
@@ -459,22 +462,25 @@ impl BotManager {
             .map_or_else(String::new, |s| s.userinfo.name.clone());
         // The variance roll: fixed for the bot's life, from the match seed and slot.
         let skill_roll = BotRng::for_slot(self.seed, slot.0, 1).signed();
-        let mut brain = Brain::new(slot, BotIdentity { name, character }, req.skill, skill_roll, self.seed);
+        let mut brain: Box<dyn Brain> =
+            Box::new(NativeBrain::new(slot, BotIdentity { name, character }, req.skill, skill_roll, self.seed));
         if let Some(c) = self.content.as_ref().filter(|_| self.settings.characters) {
             // Bind now, so the next add sees the character in use and the
             // first chat line already has the character's traits.
-            brain.resolved = c.resolve(&brain.identity, brain.effective_skill(&self.brain_settings()));
+            let settings = self.brain_settings();
+            let p = brain.profile_mut();
+            p.resolved = c.resolve(&p.identity, p.effective_skill(&settings));
         }
         let chat = self.settings.chat_settings();
         let content = self.content.as_ref().filter(|_| self.settings.characters && self.settings.chat > 0);
-        self.chat.entered(game, &brain, content, &chat);
+        self.chat.entered(game, brain.as_ref(), content, &chat);
         self.serial += 1;
         let entry = BotEntry {
             brain,
             filled,
             serial: self.serial,
         };
-        let at = self.bots.partition_point(|b| b.brain.slot < slot);
+        let at = self.bots.partition_point(|b| b.brain.slot() < slot);
         self.bots.insert(at, entry);
         Ok(slot)
     }
@@ -492,7 +498,7 @@ impl BotManager {
                 .iter()
                 .position(|b| {
                     game.slots()
-                        .get(b.brain.slot)
+                        .get(b.brain.slot())
                         .is_some_and(|s| s.userinfo.name.eq_ignore_ascii_case(n))
                 })
                 .ok_or_else(|| RemoveBotError::NotFound(n.to_owned()))?,
@@ -512,19 +518,19 @@ impl BotManager {
 
     fn remove_at(&mut self, game: &mut Match, index: usize) -> String {
         let entry = self.bots.remove(index);
-        let slot = entry.brain.slot;
+        let slot = entry.brain.slot();
         let name = game
             .slots()
             .get(slot)
-            .map_or_else(|| entry.brain.identity.name.clone(), |s| s.userinfo.name.clone());
-        self.leave(game, &entry.brain, true);
+            .map_or_else(|| entry.brain.profile().identity.name.clone(), |s| s.userinfo.name.clone());
+        self.leave(game, entry.brain.as_ref(), true);
         game.disconnect(slot);
         name
     }
 
     /// A bot is going: its farewell (said now, through its own slot, if
     /// `farewell`), its character released, its chat state dropped.
-    fn leave(&mut self, game: &mut Match, brain: &Brain, farewell: bool) {
+    fn leave(&mut self, game: &mut Match, brain: &dyn Brain, farewell: bool) {
         if farewell {
             let chat = self.settings.chat_settings();
             let content = self.content.as_ref().filter(|_| self.settings.characters && self.settings.chat > 0);
@@ -532,11 +538,12 @@ impl BotManager {
                 self.say(game, &line);
             }
         }
-        self.traits.release(&brain.identity);
+        let profile = brain.profile();
+        self.traits.release(&profile.identity);
         if let Some(c) = &self.content {
-            c.release(&brain.identity.name);
+            c.release(&profile.identity.name);
         }
-        self.chat.forget(brain.slot);
+        self.chat.forget(profile.slot);
     }
 
     fn say(&mut self, game: &mut Match, line: &crate::chat::Outgoing) {
@@ -553,8 +560,8 @@ impl BotManager {
         self.prune(game);
         let n = self.bots.len();
         for entry in std::mem::take(&mut self.bots) {
-            self.leave(game, &entry.brain, true);
-            game.disconnect(entry.brain.slot);
+            self.leave(game, entry.brain.as_ref(), true);
+            game.disconnect(entry.brain.slot());
         }
         n
     }
@@ -567,7 +574,7 @@ impl BotManager {
             return None;
         }
         let index = self.last_added(|b| b.filled).or_else(|| self.last_added(|_| true))?;
-        let slot = self.bots.get(index).map(|b| b.brain.slot)?;
+        let slot = self.bots.get(index).map(|b| b.brain.slot())?;
         self.remove_at(game, index);
         Some(slot)
     }
@@ -601,19 +608,20 @@ impl BotManager {
             .max(1.0) as u32;
         let status_due = self.settings.debug >= 2 && game.tick() >= self.next_status;
         self.cmds.clear();
+        self.brain_chat.clear();
         {
             let view = BotView::build(game, &mut self.view_cache);
             for entry in &mut self.bots {
                 entry.brain.record_events(&view);
             }
             {
-                let brains: Vec<&Brain> = self.bots.iter().map(|b| &b.brain).collect();
+                let brains: Vec<&dyn Brain> = self.bots.iter().map(|b| b.brain.as_ref()).collect();
                 let content = self.content.as_ref().filter(|_| self.settings.characters && self.settings.chat > 0);
                 self.chat.hear(&view, game, &brains, content, &self.settings.chat_settings());
             }
             for ev in &view.events {
                 if let quarry_sim::events::GameEvent::ItemPickup { slot, item, .. } = ev
-                    && self.bots.iter().any(|b| b.brain.slot == *slot)
+                    && self.bots.iter().any(|b| b.brain.slot() == *slot)
                 {
                     *self.pickups.entry(item).or_default() += 1;
                 }
@@ -627,7 +635,7 @@ impl BotManager {
                 None if building => &mut pending,
                 None => &mut fallback,
             };
-            let bot_slots: Vec<SlotId> = self.bots.iter().map(|b| b.brain.slot).collect();
+            let bot_slots: Vec<SlotId> = self.bots.iter().map(|b| b.brain.slot()).collect();
             if let Some(o) = self.objectives.as_deref_mut()
                 && !building
             {
@@ -645,22 +653,27 @@ impl BotManager {
                     continue;
                 };
                 let b = &mut entry.brain;
+                let slot = b.slot();
                 let decide = Decide {
-                    perceive: (view.clock.tick + u32::from(b.slot.0)).is_multiple_of(period),
+                    perceive: (view.clock.tick + u32::from(slot.0)).is_multiple_of(period),
                     sight_budget: sight_left,
                     plan: !building && nav.queries() - routes_before < ROUTE_BUDGET,
                 };
-                let cmd = b.tick(
-                    &view,
-                    nav,
+                let mut input = BrainInput {
+                    view: &view,
+                    nav: &mut *nav,
                     source,
                     objectives,
-                    &self.ignored,
-                    &settings,
+                    ignored: &self.ignored,
+                    settings: &settings,
                     decide,
-                );
+                };
+                let out = b.tick(&mut input);
                 sight_left = sight_left.saturating_sub(b.sight_checks());
-                self.cmds.push((b.slot, cmd));
+                self.cmds.push((slot, out.cmd));
+                if let Some(line) = out.chat {
+                    self.brain_chat.push((slot, line));
+                }
                 if status_due {
                     let s = b.status(Some(&view));
                     let at = s
@@ -669,7 +682,7 @@ impl BotManager {
                     tracing::info!(
                         target: "quarry_bots::status",
                         "{} {at} hp {} armor {} goal {} route {} enemy {} {}",
-                        b.identity.name,
+                        b.profile().identity.name,
                         s.health,
                         s.armor,
                         s.goal,
@@ -691,6 +704,13 @@ impl BotManager {
                     }
                 }
                 Err(e) => tracing::debug!(target: "quarry_bots", "{e}"),
+            }
+        }
+        for (slot, line) in std::mem::take(&mut self.brain_chat) {
+            let team = line.team && game.rules().gametype.is_team_game();
+            let result = CmdSink::new(game, slot).and_then(|mut sink| sink.say(team, &line.text));
+            if let Err(e) = result {
+                tracing::debug!(target: "quarry_bots", "slot {}: chat refused: {e}", slot.0);
             }
         }
         let clock = crate::view::BotClock { tick: game.tick().wrapping_add(1), hz: game.hz() };

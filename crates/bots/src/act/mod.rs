@@ -13,6 +13,10 @@
 use glam::Vec3;
 use quarry_sim::{Buttons, UserCmd};
 
+mod movement;
+
+pub use movement::{Fight, WIDE_HOLD, compose_movement};
+
 /// What a bot wants to do this tick.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Intent {

@@ -36,13 +36,14 @@ fn name_of(game: &Match, slot: SlotId) -> Option<String> {
 }
 
 /// The chat view of one bot; `content` is `None` when bots are silent.
-fn chat_bot<'a>(game: &Match, brain: &Brain, name: &'a str, content: Option<&'a ContentTraitSource>) -> ChatBot<'a> {
-    let t = &brain.resolved.traits;
+fn chat_bot<'a>(game: &Match, brain: &dyn Brain, name: &'a str, content: Option<&'a ContentTraitSource>) -> ChatBot<'a> {
+    let profile = brain.profile();
+    let t = &profile.resolved.traits;
     ChatBot {
-        slot: brain.slot,
+        slot: profile.slot,
         name,
-        team: game.slots().get(brain.slot).map_or(Team::Spectator, |s| s.team),
-        bank: content.and_then(|c| c.chat_bank(&brain.identity.name)),
+        team: game.slots().get(profile.slot).map_or(Team::Spectator, |s| s.team),
+        bank: content.and_then(|c| c.chat_bank(&profile.identity.name)),
         chatiness: t.chatiness,
         delay_scale: t.chat_delay_scale,
     }
@@ -81,8 +82,8 @@ impl ChatHost {
         self.signals.forget(slot);
     }
 
-    fn say_event(&mut self, clock: BotClock, s: &ChatSettings, game: &Match, brain: &Brain, content: Option<&ContentTraitSource>, sig: &Signal) {
-        let Some(me) = name_of(game, brain.slot) else { return };
+    fn say_event(&mut self, clock: BotClock, s: &ChatSettings, game: &Match, brain: &dyn Brain, content: Option<&ContentTraitSource>, sig: &Signal) {
+        let Some(me) = name_of(game, brain.slot()) else { return };
         let bot = chat_bot(game, brain, &me, content);
         if bot.bank.is_none() {
             return;
@@ -102,16 +103,16 @@ impl ChatHost {
     }
 
     /// A bot joined: its `entergame` line, maybe.
-    pub fn entered(&mut self, game: &Match, brain: &Brain, content: Option<&ContentTraitSource>, s: &ChatSettings) {
+    pub fn entered(&mut self, game: &Match, brain: &dyn Brain, content: Option<&ContentTraitSource>, s: &ChatSettings) {
         let clock = BotClock { tick: game.tick(), hz: game.hz() };
-        let sig = Signal { bot: brain.slot, event: ChatEvent::EnterGame, other: None, weapon: None, item: None };
+        let sig = Signal { bot: brain.slot(), event: ChatEvent::EnterGame, other: None, weapon: None, item: None };
         self.say_event(clock, s, game, brain, content, &sig);
     }
 
     /// A bot is leaving: its farewell, to say before it disconnects.
-    pub fn farewell(&mut self, game: &Match, brain: &Brain, content: Option<&ContentTraitSource>, s: &ChatSettings) -> Option<Outgoing> {
+    pub fn farewell(&mut self, game: &Match, brain: &dyn Brain, content: Option<&ContentTraitSource>, s: &ChatSettings) -> Option<Outgoing> {
         let clock = BotClock { tick: game.tick(), hz: game.hz() };
-        let me = name_of(game, brain.slot)?;
+        let me = name_of(game, brain.slot())?;
         let bot = chat_bot(game, brain, &me, content);
         bot.bank?;
         let tokens = ChatTokens { self_name: me.clone(), map: map_token(game), ..ChatTokens::default() };
@@ -120,9 +121,9 @@ impl ChatHost {
 
     /// One tick: chat events from the view's game events and scoreboard,
     /// replies to what was said. Call before the brains think.
-    pub fn hear(&mut self, view: &BotView<'_>, game: &Match, brains: &[&Brain], content: Option<&ContentTraitSource>, s: &ChatSettings) {
+    pub fn hear(&mut self, view: &BotView<'_>, game: &Match, brains: &[&dyn Brain], content: Option<&ContentTraitSource>, s: &ChatSettings) {
         let clock = view.clock;
-        let slots: Vec<SlotId> = brains.iter().map(|b| b.slot).collect();
+        let slots: Vec<SlotId> = brains.iter().map(|b| b.slot()).collect();
         let team_of = |slot: SlotId| game.slots().get(slot).map_or(Team::Spectator, |s| s.team);
         let is_melee = |w: u8| view.weapons.get(w).is_some_and(|d| d.kind == WeaponKind::Melee);
         let board = || game.scoreboard();
@@ -138,7 +139,7 @@ impl ChatHost {
             scoreboard: &board,
         };
         let mut signals = self.signals.observe(&input);
-        signals.extend(brains.iter().filter_map(|b| item_denied(view, b.slot, b.planner.goal.map(|g| g.kind))));
+        signals.extend(brains.iter().filter_map(|b| item_denied(view, b.slot(), b.goal())));
         if signals.iter().any(|g| g.event == ChatEvent::LevelStart) {
             self.director.clear_throttles();
         }
@@ -146,11 +147,11 @@ impl ChatHost {
             return;
         }
         for sig in &signals {
-            let Some(brain) = brains.iter().find(|b| b.slot == sig.bot) else { continue };
-            self.say_event(clock, s, game, brain, content, sig);
+            let Some(brain) = brains.iter().find(|b| b.slot() == sig.bot) else { continue };
+            self.say_event(clock, s, game, *brain, content, sig);
         }
-        let names: Vec<String> = brains.iter().map(|b| name_of(game, b.slot).unwrap_or_default()).collect();
-        let bots: Vec<ChatBot<'_>> = brains.iter().zip(&names).map(|(b, n)| chat_bot(game, b, n, content)).collect();
+        let names: Vec<String> = brains.iter().map(|b| name_of(game, b.slot()).unwrap_or_default()).collect();
+        let bots: Vec<ChatBot<'_>> = brains.iter().zip(&names).map(|(b, n)| chat_bot(game, *b, n, content)).collect();
         let map = map_token(game);
         for ev in &view.events {
             let GameEvent::Chat { from: Some(from), scope, text } = ev else { continue };

@@ -23,6 +23,7 @@
 //! |---|---|
 //! | `objective.rs` | the objective API: [`Objective`] and the [`ObjectiveProvider`] a game-type layer implements |
 //! | `target.rs` | the combat target: candidates, their score, the pick with stickiness |
+//! | `engage.rs` | [`Targeting`]: the engagement over time: acquisitions and their reaction delay, re-acquisition, the enemy to chase |
 //! | `goal.rs` | the movement goal: [`GoalPlanner`] (progress, give-up, holding, refresh, start) |
 //! | `select.rs` | goal selection: the named [`GoalRule`]s in order, the commitment and hysteresis gates, roaming |
 //!
@@ -30,6 +31,7 @@
 //! one slot. Goal in: a [`GoalContext`] (view, traits, memory, follower,
 //! routes, objective, chase); out: a goal and a route set on the follower.
 
+mod engage;
 mod goal;
 mod objective;
 mod select;
@@ -37,6 +39,7 @@ mod target;
 #[cfg(test)]
 mod tests;
 
+pub use engage::{Acquired, Chase, Engagement, TargetNow, Targeting, candidates};
 pub use goal::{
     BLACKLIST_MS, CHASE_REFRESH_MS, COMMIT_MS, FIXED_REFRESH_MS, Goal, GoalContext, GoalKind, GoalPlanner, SELECT_INTERVAL_MS,
     SWITCH_MARGIN, pursuit_point,

@@ -79,9 +79,10 @@ impl BotManager {
         };
         let mut kept = 0;
         for b in &mut self.bots {
-            let still = source.character_of(&b.brain.identity.name).map(|c| c.name.clone());
+            let identity = &mut b.brain.profile_mut().identity;
+            let still = source.character_of(&identity.name).map(|c| c.name.clone());
             kept += usize::from(still.is_some());
-            b.brain.identity.character = still;
+            identity.character = still;
         }
         let c = source.content();
         let summary = ReloadSummary {

@@ -38,14 +38,15 @@ impl BotManager {
     pub(super) fn prune(&mut self, game: &Match) {
         let (keep, gone): (Vec<BotEntry>, Vec<BotEntry>) = std::mem::take(&mut self.bots)
             .into_iter()
-            .partition(|b| game.slots().get(b.brain.slot).is_some_and(|s| s.kind == ClientKind::Bot));
+            .partition(|b| game.slots().get(b.brain.slot()).is_some_and(|s| s.kind == ClientKind::Bot));
         self.bots = keep;
         for b in gone {
-            self.traits.release(&b.brain.identity);
+            let profile = b.brain.profile();
+            self.traits.release(&profile.identity);
             if let Some(c) = &self.content {
-                c.release(&b.brain.identity.name);
+                c.release(&profile.identity.name);
             }
-            self.chat.forget(b.brain.slot);
+            self.chat.forget(profile.slot);
         }
     }
 
@@ -92,7 +93,7 @@ impl BotManager {
         let stuck: Vec<SlotId> = self
             .bots
             .iter()
-            .map(|b| b.brain.slot)
+            .map(|b| b.brain.slot())
             .filter(|s| game.slots().get(*s).is_some_and(|s| s.state == SlotState::Connecting))
             .collect();
         for s in stuck {

@@ -12,13 +12,14 @@ impl BotManager {
             .bots
             .iter()
             .map(|b| {
+                let p = b.brain.profile();
                 let name = game
                     .slots()
-                    .get(b.brain.slot)
-                    .map_or_else(|| b.brain.identity.name.clone(), |s| s.userinfo.name.clone());
-                let character = self.content.as_ref().and_then(|c| c.character_of(&b.brain.identity.name));
+                    .get(p.slot)
+                    .map_or_else(|| p.identity.name.clone(), |s| s.userinfo.name.clone());
+                let character = self.content.as_ref().and_then(|c| c.character_of(&p.identity.name));
                 let style = character.and_then(|c| c.style.clone());
-                crate::report::BotFigures::new(b.brain.slot, name, b.brain.skill, &b.brain.stats, game.hz())
+                crate::report::BotFigures::new(p.slot, name, p.skill, &p.stats, game.hz())
                     .with_character(character.map(|c| c.name.clone()), style)
             })
             .collect();
@@ -34,7 +35,7 @@ impl BotManager {
 
     /// Counters of the bot in `slot`.
     pub fn stats(&self, slot: SlotId) -> Option<BotStats> {
-        self.bots.iter().find(|b| b.brain.slot == slot).map(|b| b.brain.stats)
+        self.bots.iter().find(|b| b.brain.slot() == slot).map(|b| b.brain.profile().stats)
     }
 
     /// The `botlist` rows.
@@ -43,10 +44,11 @@ impl BotManager {
         self.bots
             .iter()
             .map(|b| {
-                let slot = game.and_then(|g| g.slots().get(b.brain.slot));
-                let name = slot.map_or_else(|| b.brain.identity.name.clone(), |s| s.userinfo.name.clone());
+                let p = b.brain.profile();
+                let slot = game.and_then(|g| g.slots().get(p.slot));
+                let name = slot.map_or_else(|| p.identity.name.clone(), |s| s.userinfo.name.clone());
                 let status = b.brain.status(None);
-                let alive = game.and_then(|g| g.player_view(b.brain.slot));
+                let alive = game.and_then(|g| g.player_view(p.slot));
                 let status = BrainStatus {
                     origin: alive.map(|p| p.origin),
                     health: alive.map_or(0, |p| p.health),
@@ -56,18 +58,18 @@ impl BotManager {
                     .enemy
                     .and_then(|e| game.and_then(|g| g.slots().get(e)).map(|s| s.userinfo.name.clone()));
                 BotRow {
-                    slot: b.brain.slot,
+                    slot: p.slot,
                     name,
-                    skill: if b.brain.stats.alive_ticks > 0 {
-                        b.brain.skill
+                    skill: if p.stats.alive_ticks > 0 {
+                        p.skill
                     } else {
-                        b.brain.effective_skill(&settings)
+                        p.effective_skill(&settings)
                     },
                     filled: b.filled,
                     status,
                     enemy,
                     frags: slot.map_or(0, |s| s.score.frags),
-                    stats: b.brain.stats,
+                    stats: p.stats,
                 }
             })
             .collect()

@@ -25,16 +25,19 @@
 //! | `route.rs` | [`Route`], [`Corner`] and the [`Navigator`] trait routes come from (plus a straight-line stand-in) |
 //! | `follow.rs` | [`PathFollower`]: corners, committed actions, stuck detection; its [`Steer`] and [`FollowEvent`] |
 //! | `recovery.rs` | [`Recovery`]: off-mesh steering back to the mesh when there is no route |
+//! | `course.rs` | [`Course`]: one bot's follower and recovery together, with the links it took counted |
 //!
 //! In: the bot's [`PlayerSnap`](crate::view::PlayerSnap), the clock and
 //! its RNG; out: one [`Steer`] per tick.
 
+mod course;
 mod follow;
 mod recovery;
 mod route;
 #[cfg(test)]
 mod tests;
 
+pub use course::{Course, RECOVERY_AFTER_MS, STUCK_STAT_MS};
 pub use follow::{
     ACTION_GRACE_MS, ACTION_TIMEOUT_MS, CORNER_HEIGHT, CORNER_RADIUS, FollowEvent, OVERSHOOT, PathFollower, STUCK_PROGRESS,
     STUCK_SAMPLE_MS, STUCK_STRIKES, Steer, TAKEOFF_RADIUS, UNSTICK_MS,

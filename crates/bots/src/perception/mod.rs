@@ -27,6 +27,12 @@ use crate::content::Traits;
 use crate::memory::Memory;
 use crate::view::{BotView, PlayerSnap};
 
+mod events;
+mod senses;
+
+pub use events::{HEAR_GUNFIRE, HEAR_MOVEMENT, Percept, SeenAttacker, percepts};
+pub use senses::Senses;
+
 /// Heights of the sample points as fractions of the body height, from the
 /// feet: chest, head, pelvis (the chest first: the likeliest to be seen).
 const SAMPLE_HEIGHTS: [f32; 3] = [0.62, 0.84, 0.38];

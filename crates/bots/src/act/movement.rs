@@ -1,0 +1,105 @@
+//! The movement of a command: route steering with combat movement mixed
+//! in (range keeping, strafing, dodges of hits and incoming projectiles),
+//! separation from nearby players, and standing still on a tight hold.
+//!
+//! In: this tick's [`Steer`] and [`Fight`] (what the other layers decided);
+//! out: a world-space direction (length at most 1) and whether to jump.
+
+use glam::Vec3;
+use quarry_sim::weapons::WeaponDef;
+
+use crate::combat_move::{CombatMove, incoming_threat, preferred_range, separation};
+use crate::content::Traits;
+use crate::navigate::{PathFollower, Steer};
+use crate::rng::BotRng;
+use crate::view::{BotClock, BotView, PlayerSnap};
+use crate::weapons::profile;
+
+/// Objective hold radii from this up allow combat movement while holding, units.
+pub const WIDE_HOLD: f32 = 150.0;
+
+/// What the fight asks of the feet this tick.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fight<'w> {
+    /// The bot's slot (staggers the incoming-projectile check).
+    pub slot: u8,
+    /// The combat target's position, when it is seen.
+    pub foe_seen: Option<Vec3>,
+    /// Where the last hit came from (a dodge backs away from it).
+    pub last_hit_dir: Option<Vec3>,
+    /// The weapon in hand.
+    pub in_hand: Option<&'w WeaponDef>,
+    /// The movement goal is chasing an enemy.
+    pub chasing: bool,
+    /// The radius of the objective position held now, if any.
+    pub holding: Option<f32>,
+    /// A late-dodge mistake is running.
+    pub late_dodge: bool,
+}
+
+/// The direction to move in and whether to jump (before the on-ground gate).
+#[expect(clippy::too_many_arguments, reason = "the layers' outputs of one tick")]
+pub fn compose_movement(
+    view: &BotView<'_>,
+    me: &PlayerSnap,
+    steer: &Steer,
+    fight: &Fight<'_>,
+    combat: &mut CombatMove,
+    follower: &mut PathFollower,
+    t: &Traits,
+    clock: &BotClock,
+    rng: &mut BotRng,
+) -> (Vec3, bool) {
+    let mut dir = steer.dir;
+    let mut jump = steer.jump;
+    if (clock.tick + u32::from(fight.slot)).is_multiple_of(5)
+        && let Some((threat, ttc)) = incoming_threat(view, me)
+        && !fight.late_dodge
+    {
+        let delay = (t.dodge_react_msec * 0.5).min(ttc * 500.0);
+        combat.schedule_dodge(threat, delay, t, clock, rng);
+    }
+    if !steer.committed {
+        let foe = fight.foe_seen.or_else(|| {
+            combat
+                .dodging(clock)
+                .then(|| fight.last_hit_dir.map(|d| me.origin - d * 500.0))
+                .flatten()
+        });
+        if let Some(foe) = foe {
+            let weapon_range = fight.in_hand.map_or(500.0, |d| profile(d).preferred);
+            let want = preferred_range(t, weapon_range);
+            let cv = combat.vector(me, foe, want, t, clock, rng);
+            let lateral = combat.safe_lateral(cv.lateral, view.map.world(), me, clock);
+            if fight.chasing || follower.route().is_none() {
+                // Range keeping replaces route following: no progress is owed.
+                follower.hold(clock);
+                let route_dir = dir;
+                dir = route_dir * cv.approach.max(0.0) + cv.to_foe * cv.approach.min(0.0) + lateral;
+                if follower.route().is_none() {
+                    dir += cv.to_foe * cv.approach.max(0.0);
+                }
+                // Never a sitting duck: with no safe side to strafe to and
+                // the range about right, keep moving along the route.
+                if lateral == Vec3::ZERO && cv.approach.abs() < 0.3 {
+                    dir += route_dir * 0.6;
+                }
+            } else {
+                dir += lateral * 0.8;
+            }
+            jump |= cv.jump;
+        }
+        dir += separation(view, me);
+    }
+    // Holding a tight objective position (a thaw, a zone): the feet stay
+    // put, aim and trigger go on. A wide one (a defence perimeter) lets
+    // combat movement work inside it; leaving it re-routes back.
+    if fight.holding.is_some_and(|r| r < WIDE_HOLD) {
+        dir = Vec3::ZERO;
+        jump = false;
+    }
+    if dir.length_squared() > 1.0 {
+        dir = dir.normalize();
+    }
+    (dir, jump)
+}
