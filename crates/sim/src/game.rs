@@ -464,3 +464,28 @@ pub struct PlayerView {
     /// Alive.
     pub alive: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy_ecs::schedule::{LogLevel, ScheduleBuildSettings};
+
+    use super::*;
+
+    /// No two systems of any game type's schedule touch the same data in an
+    /// order the schedule leaves open: the order of everything that affects
+    /// the outcome is fixed, whatever bevy's topological sort picks.
+    #[test]
+    fn no_schedule_has_an_ambiguous_order() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/q_ctf1.map");
+        let map = quarry_map::load(&path, &quarry_map::LoadOptions::default()).expect("shipped map loads");
+        for name in GameType::NAMES {
+            let gametype = GameType::parse(name).expect("listed names parse");
+            let settings = Settings { gametype, ..Settings::default() };
+            let mut m = Match::new(map.clone(), &crate::GameData::default(), settings, 1, Slots::new(4), 60).expect("match");
+            m.schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..ScheduleBuildSettings::default() });
+            if let Err(e) = m.schedule.initialize(&mut m.world) {
+                panic!("{name}: {}", e.to_string(m.schedule.graph(), &m.world));
+            }
+        }
+    }
+}

@@ -205,7 +205,7 @@ pub(crate) fn install(world: &mut World, schedule: &mut Schedule) {
         let id = world.resource_mut::<NetIds>().next_id();
         world.spawn((id, Flag { team, base, origin: base, state: FlagState::Home }));
     }
-    schedule.add_systems(update_flags.in_set(crate::schedule::SimSystems::AfterDamage));
+    schedule.add_systems(update_flags.in_set(crate::schedule::SimSystems::AfterDamage).after(crate::items::decay::decay_and_regen));
     schedule.add_systems(hash_flags.in_set(crate::schedule::HashSystems::Flags));
 }
 
