@@ -57,6 +57,10 @@ impl DamageQueue {
 
 /// Applies the queued damage: friendly fire, quad, handicap, self-damage
 /// scale, armor, knockback, health, death and scoring.
+///
+/// Exclusive (`&mut World`): damage is applied in the order it happened and a
+/// death calls the game mode's handlers ([`crate::mode_rules::ModeRules`]),
+/// which may change any part of the match.
 pub fn apply_damage(world: &mut World) {
     let requests = std::mem::take(&mut world.resource_mut::<DamageQueue>().0);
     if requests.is_empty() {

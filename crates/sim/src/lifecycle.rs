@@ -29,6 +29,10 @@ pub(crate) fn consume_input(mut slots: ResMut<Slots>, mut cmds: Query<&mut Curre
 /// Spawns players who need a body, respawns the dead who asked (attack
 /// after `g_respawnDelay`) or waited out `g_forceRespawn`, removes bodies of
 /// spectators, and fills a Duel from its queue.
+///
+/// Exclusive (`&mut World`): each spawn picks a spot away from the players
+/// already placed this tick, may telefrag, and calls the game mode's
+/// handlers.
 pub(crate) fn respawn_players(world: &mut World) {
     let tick = world.resource::<MatchClock>().tick;
     let clock = *world.resource::<MatchClock>();

@@ -37,6 +37,9 @@ pub fn player_obstacles(world: &mut World) -> Vec<Obstacle> {
 }
 
 /// Moves every player by its command for this tick.
+///
+/// Exclusive (`&mut World`): players move in slot order and each moved box is
+/// an obstacle for the players after it in the same tick.
 pub fn move_players(world: &mut World) {
     if !world.resource::<RulesState>().phase.allows_play() {
         return;

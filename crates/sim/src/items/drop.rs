@@ -42,6 +42,9 @@ pub struct Dropped {
 pub struct HandledDeaths(pub BTreeMap<SlotId, u32>);
 
 /// Drops the weapon of everyone who died since the last tick, in slot order.
+///
+/// Exclusive (`&mut World`): drops are spawned in slot order with fresh
+/// `NetId`s, which must be handed out in that order for the hash.
 pub fn drop_weapons(world: &mut World) {
     let clock = *world.resource::<MatchClock>();
     let loadout = world.resource::<SpawnLoadout>().0.weapons;
@@ -88,6 +91,9 @@ pub fn drop_weapons(world: &mut World) {
 
 /// Flies dropped weapons under gravity, bounces them off the world, and
 /// removes those whose time is up (by `NetId`).
+///
+/// Exclusive (`&mut World`): expired drops are despawned at once, in `NetId`
+/// order, while the others move.
 pub fn move_dropped(world: &mut World) {
     let clock = *world.resource::<MatchClock>();
     let gravity = world.resource::<Settings>().movement.gravity;

@@ -170,6 +170,9 @@ pub fn boxes_overlap(a_min: Vec3, a_max: Vec3, b_min: Vec3, b_max: Vec3) -> bool
 
 /// Every living player's box picks up the available items it overlaps:
 /// players in slot order, items by `NetId`; the first taker wins.
+///
+/// Exclusive (`&mut World`): the first taker wins, so each pickup must change
+/// the item and the player before the next player touches.
 pub fn touch_items(world: &mut World) {
     if !world.resource::<RulesState>().phase.allows_play() {
         return;

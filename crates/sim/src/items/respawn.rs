@@ -14,6 +14,9 @@ use crate::rules::{Phase, RulesState};
 
 /// Brings back items whose respawn tick has come (by `NetId`), after
 /// resetting all items if play went live since the last tick.
+///
+/// Exclusive (`&mut World`): a reset on going live and each respawn write
+/// entities and events in `NetId` order within one pass.
 pub fn respawn_items(world: &mut World) {
     let clock = *world.resource::<MatchClock>();
     if let Phase::Live { since } = world.resource::<RulesState>().phase

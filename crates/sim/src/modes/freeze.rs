@@ -172,6 +172,9 @@ fn thaw(world: &mut World, slot: SlotId, e: Entity, by: Option<SlotId>, tick: u3
 
 /// One tick of thawing, frozen players in slot order: teammates inside the
 /// radius add progress; full progress or `g_autoThawTime` thaws.
+///
+/// Exclusive (`&mut World`): a thaw moves the body clear of living players
+/// and respawns it before the next frozen player is looked at.
 pub(crate) fn update_thaw(world: &mut World) {
     if world.resource::<RulesState>().gametype != GameType::FreezeTag || !super::rounds::holds_respawn(world) {
         return;

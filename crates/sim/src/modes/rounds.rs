@@ -203,6 +203,9 @@ pub fn timeout_winner(gametype: GameType, t: &Tally) -> Option<Team> {
 /// One tick of the round cycle (after the phase update): starts the first
 /// round when play goes live, ends a round on elimination or timeout, starts
 /// the next after the pause.
+///
+/// Exclusive (`&mut World`): starting or ending a round respawns, unfreezes
+/// and scores every player at once.
 pub(crate) fn update_rounds(world: &mut World) {
     let clock = *world.resource::<MatchClock>();
     let tick = clock.tick;

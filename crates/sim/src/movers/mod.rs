@@ -134,6 +134,10 @@ fn in_volume(players: &[(PlayerBox, Entity)], lo: Vec3, hi: Vec3) -> bool {
 
 /// Runs every mover one tick, by `NetId`: activations first (whole groups
 /// together), then motion with pushing, riding and blocking.
+///
+/// Exclusive (`&mut World`): movers run in `NetId` order, push and carry
+/// players and update the collision world, so each mover sees where the
+/// previous one left everything.
 pub fn run_movers(world: &mut World) {
     let clock = *world.resource::<MatchClock>();
     if !world.resource::<RulesState>().phase.allows_play() {

@@ -128,6 +128,9 @@ pub fn install(world: &mut World, schedule: &mut Schedule) {
 
 /// Runs every trigger each living player touches, players in slot order,
 /// triggers by entity id; then liquid damage.
+///
+/// Exclusive (`&mut World`): a trigger may teleport, push or hurt a player,
+/// which the next trigger touched the same tick must see.
 pub fn touch_triggers(world: &mut World) {
     if !world.resource::<RulesState>().phase.allows_play() {
         return;

@@ -80,6 +80,11 @@ struct Outcome {
 }
 
 /// Switches and fires every living player's weapon (the `Weapons` set).
+///
+/// Exclusive (`&mut World`): shooters fire in slot order, each shot traces
+/// the scene (players rewound by lag compensation), draws from the match RNG
+/// and spawns projectiles, so one shooter's result is in the world before the
+/// next fires.
 pub fn fire_weapons(world: &mut World) {
     if !world.resource::<RulesState>().phase.allows_play() {
         return;

@@ -129,6 +129,10 @@ impl LagHistory {
 /// Records every living player's box at the end of the tick (after all
 /// movement, knockback and respawns). Runs in the `Hash` set, before the
 /// hash is built.
+///
+/// Exclusive (`&mut World`): it may replace the history resource when the
+/// tick rate changed and reads the same obstacle list movement uses; it runs
+/// once at the end of the tick, when nothing else runs.
 pub fn record_history(world: &mut World) {
     let clock = *world.resource::<MatchClock>();
     let want = LagHistory::len_for(clock.hz);

@@ -165,6 +165,10 @@ pub fn blast(def: &WeaponDef, p: &Projectile, at: Vec3, direct: Option<SlotId>, 
 }
 
 /// Moves every projectile one tick and sets off the ones that explode.
+///
+/// Exclusive (`&mut World`): projectiles fly in `NetId` order and each
+/// explosion queues damage and despawns its entity at once, so the next
+/// projectile of the same tick sees it gone.
 pub fn move_projectiles(world: &mut World) {
     if !world.resource::<RulesState>().phase.allows_play() {
         return;

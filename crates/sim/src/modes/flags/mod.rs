@@ -255,6 +255,9 @@ fn send_home(world: &mut World, e: Entity) {
 
 /// One tick of the flags: reset on going live, carriers carry or drop,
 /// dropped flags time out, then players touch flags in slot order.
+///
+/// Exclusive (`&mut World`): touches are resolved in slot order and a capture
+/// or return changes flags, scores and carriers before the next touch.
 pub(crate) fn update_flags(world: &mut World) {
     let clock = *world.resource::<MatchClock>();
     let tick = clock.tick;
