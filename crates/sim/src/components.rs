@@ -116,3 +116,17 @@ impl Inventory {
         self.ammo.get(usize::from(w)).copied().unwrap_or(0)
     }
 }
+
+/// Hands out [`NetId`]s in creation order.
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct NetIds {
+    next: u32,
+}
+
+impl NetIds {
+    /// The next id.
+    pub fn next_id(&mut self) -> NetId {
+        self.next += 1;
+        NetId(self.next)
+    }
+}

@@ -21,7 +21,8 @@ use crate::input::PushOutcome;
 use crate::rules::{GameType, Phase, RulesState, TeamChangeError, check_team_change, choose_team};
 use crate::settings::Settings;
 use crate::slots::{ClientKind, SlotError, SlotId, SlotState, Slots, Team, UserInfo};
-use crate::spawn::{NetIds, SpawnLoadout};
+use crate::components::NetIds;
+use crate::spawn::SpawnLoadout;
 use crate::usercmd::UserCmd;
 use crate::scoreboard::{ScoreRow, Scoreboard};
 

@@ -9,32 +9,17 @@ use glam::Vec3;
 use crate::MapRes;
 use crate::clock::MatchClock;
 use crate::combat::{DamageQueue, DamageRequest};
-use crate::components::{Body, CurrentCmd, Life, Player, Powerups};
+use crate::components::{Body, CurrentCmd, Player, Powerups};
 use crate::events::{GameEvent, MeansOfDeath, SoundKind};
 use crate::pmove::{self, MoveEvent};
 use crate::rules::RulesState;
-use crate::scene::{Obstacle, SceneTrace};
+use crate::scene::SceneTrace;
 use crate::settings::Settings;
 
 
 /// How far beyond its own speed a move may reach (step-up, ground probe,
 /// jump): other players' boxes beyond this cannot be touched this tick.
 const REACH_MARGIN: f32 = 64.0;
-
-/// The boxes of all living players, in slot order.
-pub fn player_obstacles(world: &mut World) -> Vec<Obstacle> {
-    let mut q = world.query::<(&Player, &Body, &Life)>();
-    let mut out: Vec<Obstacle> = q
-        .iter(world)
-        .filter(|(_, _, l)| **l == Life::Alive)
-        .map(|(p, b, _)| {
-            let (mins, maxs) = b.0.bbox();
-            Obstacle { slot: p.slot, origin: b.0.origin, mins, maxs }
-        })
-        .collect();
-    out.sort_by_key(|o| o.slot);
-    out
-}
 
 /// Moves every player by its command for this tick.
 ///
@@ -48,7 +33,7 @@ pub fn move_players(world: &mut World) {
     let dt = world.resource::<MatchClock>().dt();
     let tick = world.resource::<MatchClock>().tick;
     let item_rules = world.get_resource::<crate::items::ItemCatalog>().map(|c| c.rules.clone());
-    let mut obstacles = player_obstacles(world);
+    let mut obstacles = crate::scene::player_obstacles(world);
     let mut bodies: Vec<(Entity, crate::slots::SlotId)> = world
         .query::<(Entity, &Player)>()
         .iter(world)

@@ -10,7 +10,7 @@ use quarry_map::{LoadedMap, SpawnKind};
 use rand::RngExt;
 
 use crate::clock::{MatchClock, SimRng};
-use crate::components::{Armor, Body, CurrentCmd, Health, Inventory, Life, NetId, Player, Powerups};
+use crate::components::{Armor, Body, CurrentCmd, Health, Inventory, Life, NetIds, Player, Powerups};
 use crate::events::GameEvent;
 use crate::pmove::MoveState;
 use crate::mode_rules::ModeRules;
@@ -24,20 +24,6 @@ pub const SPAWN_HEALTH_BONUS: i32 = 25;
 /// The inventory a player spawns with; the weapon table sets it.
 #[derive(Resource, Debug, Clone, Copy, Default)]
 pub struct SpawnLoadout(pub Inventory);
-
-/// Hands out [`NetId`]s in creation order.
-#[derive(Resource, Debug, Clone, Copy, Default)]
-pub struct NetIds {
-    next: u32,
-}
-
-impl NetIds {
-    /// The next id.
-    pub fn next_id(&mut self) -> NetId {
-        self.next += 1;
-        NetId(self.next)
-    }
-}
 
 /// A place to spawn: origin and yaw.
 #[derive(Debug, Clone, Copy, PartialEq)]

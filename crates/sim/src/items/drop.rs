@@ -17,7 +17,8 @@ use crate::clock::{MatchClock, SimRng};
 use crate::components::{Body, Inventory, Life, NetId, Player};
 use crate::settings::Settings;
 use crate::slots::SlotId;
-use crate::spawn::{NetIds, SpawnLoadout};
+use crate::components::NetIds;
+use crate::spawn::SpawnLoadout;
 
 /// Share of speed a bouncing item keeps (Quake 3 `physicsBounce` 0.5).
 const BOUNCE: f32 = 0.5;

@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use bevy_ecs::prelude::*;
 use glam::Vec3;
 use quarry_map::entities::items::ItemKind;
-use quarry_map::{Contents, EntityKind};
+use quarry_map::EntityKind;
 use rand::RngExt;
 
 use crate::MapRes;
@@ -36,7 +36,7 @@ use crate::clock::{MatchClock, SimRng};
 use crate::components::NetId;
 use crate::hash::TickHash;
 use crate::schedule::SimSystems;
-use crate::spawn::NetIds;
+use crate::components::NetIds;
 use crate::weapons::WeaponTable;
 
 pub use kinds::{KindName, Section, kind_name};
@@ -180,8 +180,7 @@ pub fn install(world: &mut World, schedule: &mut Schedule, table: &ItemTable, we
     );
 }
 
-/// How far below an item the floor is looked for (Quake 3: 4096).
-const DROP_TO_FLOOR: f32 = 4096.0;
+
 
 fn spawn_map_items(world: &mut World, table: &ItemTable, weapons: &WeaponTable) {
     let mut placed = Vec::new();
@@ -199,7 +198,7 @@ fn spawn_map_items(world: &mut World, table: &ItemTable, weapons: &WeaponTable) 
                 }
             };
             let half = Vec3::splat(r.half_size);
-            let origin = if item.suspended { origin } else { drop_to_floor(map.world(), origin, half) };
+            let origin = if item.suspended { origin } else { crate::scene::drop_to_floor(map.world(), origin, half) };
             placed.push((Item { classname: r.classname, gift: r.gift, origin, half }, r.respawn_s, r.first_spawn));
         }
         for (why, n) in skipped {
@@ -227,14 +226,6 @@ pub fn delay_first_spawn(spawn: &mut ItemSpawn, clock: MatchClock, rng: &mut Sim
     let offset = if jitter > 0.0 { rng.0.random_range(-jitter..=jitter) } else { 0.0 };
     spawn.available = false;
     spawn.respawn_at = clock.tick + clock.ticks(first + offset);
-}
-
-/// Where an item placed at `origin` comes to rest: straight down onto the
-/// first solid below, its box bottom on the floor. Items placed in solid
-/// stay where they are.
-pub fn drop_to_floor(world: &quarry_map::CollisionWorld, origin: Vec3, half: Vec3) -> Vec3 {
-    let tr = world.trace(origin, origin - Vec3::Z * DROP_TO_FLOOR, -half, half, Contents::SOLID);
-    if tr.start_solid || tr.all_solid { origin } else { tr.end }
 }
 
 /// Feeds every item's state to the tick hash, by `NetId`.

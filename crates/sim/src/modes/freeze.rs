@@ -110,7 +110,7 @@ const CLEAR_RADII: [f32; 5] = [16.0, 32.0, 48.0, 64.0, 96.0];
 /// map); it stays where it is when nothing near is free (pmove then nudges).
 fn clear_of_players(world: &mut World, slot: SlotId, e: Entity) {
     let Some((origin, (mins, maxs))) = world.get::<Body>(e).map(|b| (b.0.origin, b.0.bbox())) else { return };
-    let obstacles = crate::movement::player_obstacles(world);
+    let obstacles = crate::scene::player_obstacles(world);
     let map = &world.resource::<MapRes>().0;
     let scene = crate::scene::SceneTrace { world: map.world(), obstacles: &obstacles, skip: Some(slot) };
     let mask = crate::pmove::MOVE_MASK;

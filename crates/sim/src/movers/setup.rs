@@ -12,7 +12,7 @@ use quarry_map::{EntityKind, Game};
 use super::binary::Binary;
 use super::{Activation, Motion, Mover};
 use crate::MapRes;
-use crate::spawn::NetIds;
+use crate::components::NetIds;
 
 /// How far a door's touch volume reaches out along its thinnest axis
 /// (Quake 3 `Think_SpawnNewDoorTrigger`).

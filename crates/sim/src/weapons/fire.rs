@@ -30,7 +30,7 @@ use crate::rules::RulesState;
 use crate::scene::Obstacle;
 use crate::settings::Settings;
 use crate::slots::{ClientKind, SlotId, Slots, Team};
-use crate::spawn::NetIds;
+use crate::components::NetIds;
 use crate::usercmd::Buttons;
 
 use super::aim::{ViewBasis, eye_position, muzzle};
@@ -98,7 +98,7 @@ pub fn fire_weapons(world: &mut World) {
         .map(|(e, p, _)| (p.slot, e))
         .collect();
     shooters.sort_by_key(|(s, _)| *s);
-    let obstacles = crate::movement::player_obstacles(world);
+    let obstacles = crate::scene::player_obstacles(world);
     let mut out = Outcome::default();
     world.resource_scope(|world, mut counters: Mut<WeaponCounters>| {
         world.resource_scope(|world, mut rng: Mut<SimRng>| {

@@ -140,7 +140,7 @@ pub fn record_history(world: &mut World) {
         // The tick rate changed: old samples are indexed for the old ring.
         world.insert_resource(LagHistory::new(clock.hz));
     }
-    let obstacles = crate::movement::player_obstacles(world);
+    let obstacles = crate::scene::player_obstacles(world);
     let mut q = world.query::<(Entity, &Player, &Life)>();
     let bodies: Vec<(SlotId, Entity)> =
         q.iter(world).filter(|(_, _, l)| **l == Life::Alive).map(|(e, p, _)| (p.slot, e)).collect();

@@ -181,7 +181,7 @@ pub fn move_projectiles(world: &mut World) {
         return;
     }
     list.sort_by_key(|(id, _, _)| *id);
-    let obstacles = crate::movement::player_obstacles(world);
+    let obstacles = crate::scene::player_obstacles(world);
     let mut damage = Vec::new();
     let mut events = Vec::new();
     let mut credits: Vec<(SlotId, Vec<SlotId>)> = Vec::new();

@@ -35,7 +35,7 @@ use crate::hash::TickHash;
 use crate::rules::{GameType, Phase, RulesState};
 use crate::settings::Settings;
 use crate::slots::{SlotId, Slots, Team};
-use crate::spawn::NetIds;
+use crate::components::NetIds;
 
 mod one_flag;
 mod score;
@@ -188,7 +188,7 @@ pub(crate) fn install(world: &mut World, schedule: &mut Schedule) {
             if seen.iter().any(|(t, _)| *t == team) {
                 continue;
             }
-            let floor = crate::items::drop_to_floor(map.world(), origin, FLAG_HALF);
+            let floor = crate::scene::drop_to_floor(map.world(), origin, FLAG_HALF);
             seen.push((team, floor));
         }
         seen
@@ -196,7 +196,7 @@ pub(crate) fn install(world: &mut World, schedule: &mut Schedule) {
     world.insert_resource(FlagBases(bases.clone()));
     let flags = if gametype == GameType::OneFlag {
         let map = &world.resource::<MapRes>().0;
-        let stand = map_neutral_flag(map).map(|o| crate::items::drop_to_floor(map.world(), o, FLAG_HALF));
+        let stand = map_neutral_flag(map).map(|o| crate::scene::drop_to_floor(map.world(), o, FLAG_HALF));
         stand.map(|at| (Team::Free, at)).into_iter().collect()
     } else {
         bases
@@ -295,7 +295,7 @@ pub(crate) fn update_flags(world: &mut World) {
             other => {
                 let at = other.map_or(flag.origin, |(_, o)| o);
                 take_from_carrier(world, slot);
-                let at = crate::items::drop_to_floor(world.resource::<MapRes>().0.world(), at, FLAG_HALF);
+                let at = crate::scene::drop_to_floor(world.resource::<MapRes>().0.world(), at, FLAG_HALF);
                 if let Some(mut f) = world.get_mut::<Flag>(*e) {
                     f.origin = at;
                     f.state = FlagState::Dropped { return_at: tick + return_ticks };
