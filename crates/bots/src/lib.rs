@@ -17,20 +17,20 @@
 //! | [`content`] | the 48-trait skill curve; the resolved trait set per bot (styles and characters plug in as a [`TraitSource`]) |
 //! | [`chat`] | chat banks from `botfiles/chats`, event lines, triggered replies, typing delay and throttles |
 //! | [`view`] | [`BotView`], the read-only picture of the match built once per tick |
-//! | [`perception`] | sight range, field of view, line of sight to body points, reaction delays |
+//! | [`perception`] | sight range, field of view, line of sight to body points, reaction delays; percepts from events; [`Senses`](perception::Senses) with memory |
 //! | [`memory`] | enemy tracks that fade, the last attacker, the goal blacklist |
-//! | [`decide`] | one combat target; separately one movement goal (objective, item, chase, roam) |
+//! | [`decide`] | one combat target ([`Targeting`](decide::Targeting)); separately one movement goal by named rules ([`GoalRule`](decide::GoalRule): objective, item, chase; else roam) |
 //! | [`objective`] | mode objectives: CTF/One Flag roles, Freeze Tag rescues, Clan Arena regrouping; fails closed elsewhere |
 //! | [`items`] | item utility from the live inventory; shortlist, then routes |
-//! | [`navigate`] | route following, committed actions, stuck detection, recovery |
+//! | [`navigate`] | route following, committed actions, stuck detection, recovery ([`Course`](navigate::Course)) |
 //! | [`navmesh`] | the runtime navmesh behind the [`Navigator`] trait |
-//! | [`aim`] | belief lag, lead, tracking error, tremor, damped turn, mistakes |
+//! | [`aim`] | belief lag, lead, tracking error, tremor, damped turn, mistakes; [`Gunner`](aim::Gunner): weapon, view and trigger per bot |
 //! | [`trigger`] | fire cone, slew gate, settle time, cadence, bursts |
 //! | [`weapons`] | weapon choice with hysteresis; line-of-fire safety |
 //! | [`combat_move`] | preferred range, strafing rhythm, safe dodges |
-//! | [`act`] | the user command |
+//! | [`act`] | the user command: movement composed from steering and combat, then the command |
 //! | [`sink`] | [`CmdSink`], the only way out |
-//! | [`brain`] | one bot's layers wired together |
+//! | [`brain`] | the [`Brain`] trait (what a bot gets each tick in, one command and optional chat out) and [`NativeBrain`], the layers wired together |
 //! | [`stats`] | what each bot did (shots, hits, stuck time, idle, pads) |
 //! | [`manager`] | [`BotManager`]: add/remove, fill, map changes, the per-tick think |
 //! | [`report`] | match figures: stuck time, idle, accuracy per weapon and skill, items taken |
@@ -79,6 +79,7 @@ pub fn register<C: 'static>(
     register_commands(console, access)?;
     Ok(cvars)
 }
+pub use brain::{BotProfile, Brain, BrainInput, BrainOutput, NativeBrain};
 pub use content::{ContentTraitSource, Resolved, TraitSource, Traits, load_botfiles};
 pub use cvars::{BotCvars, BotSettings};
 pub use decide::{Objective, ObjectiveProvider};

@@ -5,7 +5,7 @@
 //!    objective or critical health reconsiders; else the route is refreshed.
 //! 2. The **rules** ([`GoalRule::ORDER`]): the objective sets the bar, an
 //!    item may beat it, then a chase may beat that. Each is one function of
-//!    the [`Offers`] and the desire so far.
+//!    the offers and the desire so far.
 //! 3. **Hysteresis**: a different desire replaces the current goal only when
 //!    it is urgent, or the commitment ran out and it is clearly better
 //!    ([`SWITCH_MARGIN`]); the same desire only refreshes the route.

@@ -35,31 +35,31 @@ pub struct ReloadSummary {
 
 impl BotManager {
     pub(super) fn apply_forced(&self) {
-        if let Some(c) = &self.content {
-            c.set_forced(Some(self.forced.as_str()).filter(|f| !f.is_empty()));
+        if let Some(c) = &self.persona.content {
+            c.set_forced(Some(self.persona.forced.as_str()).filter(|f| !f.is_empty()));
         }
     }
 
     /// Uses styles, characters and chat banks from `content` (bots added
     /// from now on; live bots bind at their next life).
     pub fn set_content(&mut self, content: ContentTraitSource) {
-        self.content = Some(content);
+        self.persona.content = Some(content);
         self.apply_forced();
     }
 
     /// The loaded content, if any.
     pub fn content(&self) -> Option<&ContentTraitSource> {
-        self.content.as_ref()
+        self.persona.content.as_ref()
     }
 
     /// Remembers where the content came from, for `botreload`.
     pub fn set_botfiles_dir(&mut self, dir: impl Into<PathBuf>) {
-        self.botfiles = Some(dir.into());
+        self.persona.botfiles = Some(dir.into());
     }
 
     /// Where the content came from.
     pub fn botfiles_dir(&self) -> Option<&Path> {
-        self.botfiles.as_deref()
+        self.persona.botfiles.as_deref()
     }
 
     /// `botreload`: reads styles, characters and chats again from the
@@ -67,15 +67,15 @@ impl BotManager {
     /// survives; the others pick again at their next life. On failure the
     /// loaded content stays.
     pub fn reload_content(&mut self) -> Result<ReloadSummary, ReloadError> {
-        let dir = self.botfiles.clone().ok_or(ReloadError::NoBotfiles)?;
+        let dir = self.persona.botfiles.clone().ok_or(ReloadError::NoBotfiles)?;
         let (content, warnings) = load_botfiles(&dir);
         crate::content::source::log_warnings(&warnings);
         if content.characters.is_empty() {
             return Err(ContentError::NoContent(dir.display().to_string()).into());
         }
-        let source = match &self.content {
+        let source = match &self.persona.content {
             Some(old) => old.reloaded(content),
-            None => ContentTraitSource::new(content).with_seed(self.seed),
+            None => ContentTraitSource::new(content).with_seed(self.current.seed),
         };
         let mut kept = 0;
         for b in &mut self.bots {
@@ -92,7 +92,7 @@ impl BotManager {
             warnings: warnings.len(),
             kept,
         };
-        self.content = Some(source);
+        self.persona.content = Some(source);
         self.apply_forced();
         self.chat.reloaded();
         Ok(summary)
@@ -101,7 +101,7 @@ impl BotManager {
     /// `botcharacters` as text lines: every character with style, band,
     /// weight, chat bank and who wears it.
     pub fn character_lines(&self) -> Vec<String> {
-        let Some(c) = &self.content else {
+        let Some(c) = &self.persona.content else {
             return vec!["no bot content loaded (start the server with --botfiles DIR)".to_owned()];
         };
         let mut out = vec![format!("{:<14} {:<12} {:>5} {:>6} {:>5}  {}", "character", "style", "band", "weight", "chat", "worn by")];

@@ -12,21 +12,21 @@ impl BotManager {
     /// the fill clock restarts, RNGs re-seed from the new match seed.
     pub(super) fn sync_match(&mut self, game: &Match) {
         let key = (game.seed(), game.world().id());
-        if self.match_key == Some(key) {
+        if self.current.key == Some(key) {
             return;
         }
-        let first = self.match_key.is_none();
-        self.match_key = Some(key);
-        self.seed = mix64(game.seed());
-        self.next_fill = game.tick();
-        self.next_status = 0;
-        self.view_cache = ViewCache::default();
-        self.pickups.clear();
+        let first = self.current.key.is_none();
+        self.current.key = Some(key);
+        self.current.seed = mix64(game.seed());
+        self.current.next_fill = game.tick();
+        self.current.next_status = 0;
+        self.current.view_cache = ViewCache::default();
+        self.current.pickups.clear();
         // Objective play follows the game type (fails closed without one).
         self.objectives = Some(crate::objective::provider_for(game.rules().gametype));
-        self.chat.new_match(self.seed);
+        self.chat.new_match(self.current.seed);
         for b in &mut self.bots {
-            b.brain.new_match(self.seed);
+            b.brain.new_match(self.current.seed);
         }
         if !first {
             tracing::debug!(target: "quarry_bots", "new match: {} bots carried over", self.bots.len());
@@ -42,8 +42,8 @@ impl BotManager {
         self.bots = keep;
         for b in gone {
             let profile = b.brain.profile();
-            self.traits.release(&profile.identity);
-            if let Some(c) = &self.content {
+            self.persona.traits.release(&profile.identity);
+            if let Some(c) = &self.persona.content {
                 c.release(&profile.identity.name);
             }
             self.chat.forget(profile.slot);
@@ -54,11 +54,11 @@ impl BotManager {
     /// every few seconds; removes fill bots when humans make it too many.
     pub(super) fn fill(&mut self, game: &mut Match) {
         let tick = game.tick();
-        if tick < self.next_fill {
+        if tick < self.current.next_fill {
             return;
         }
         let hz = game.hz() as f32;
-        self.next_fill = tick + (FILL_INTERVAL_S * hz) as u32;
+        self.current.next_fill = tick + (FILL_INTERVAL_S * hz) as u32;
         let want = self.settings.min_players;
         if !self.settings.enable || want == 0 {
             return;
@@ -81,7 +81,7 @@ impl BotManager {
                 true,
             ) {
                 tracing::info!(target: "quarry_bots", "bot_minPlayers: couldn't add a bot: {e}");
-                self.next_fill = tick + (FILL_BACKOFF_S * hz) as u32;
+                self.current.next_fill = tick + (FILL_BACKOFF_S * hz) as u32;
             }
         } else if players > want
             && let Some(i) = self.last_added(|b| b.filled)

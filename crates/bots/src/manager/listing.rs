@@ -17,13 +17,13 @@ impl BotManager {
                     .slots()
                     .get(p.slot)
                     .map_or_else(|| p.identity.name.clone(), |s| s.userinfo.name.clone());
-                let character = self.content.as_ref().and_then(|c| c.character_of(&p.identity.name));
+                let character = self.persona.content.as_ref().and_then(|c| c.character_of(&p.identity.name));
                 let style = character.and_then(|c| c.style.clone());
                 crate::report::BotFigures::new(p.slot, name, p.skill, &p.stats, game.hz())
                     .with_character(character.map(|c| c.name.clone()), style)
             })
             .collect();
-        crate::report::MatchReport::new(game, rows, &self.pickups, self.nav.describe())
+        crate::report::MatchReport::new(game, rows, &self.current.pickups, self.nav.describe())
             .with_chat(self.chat.figures().clone())
             .with_objective(self.objectives.as_ref().and_then(|o| o.report()))
     }

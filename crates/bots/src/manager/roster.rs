@@ -1,0 +1,243 @@
+//! The manager's roster: adding bots through the same slot path a remote
+//! player takes (checks, name and character, connect, brain), removing
+//! them with a farewell, and making room for humans.
+
+use quarry_sim::slots::{ClientKind, MAX_NAME_CHARS, SlotError};
+use quarry_sim::{Match, SlotId, UserInfo};
+
+use super::*;
+
+impl BotManager {
+    /// Adds a bot: a real client slot through `Match::connect`, entering the
+    /// game like a remote player that finished loading.
+    pub fn add_bot(&mut self, game: &mut Match, req: AddBot) -> Result<SlotId, AddBotError> {
+        self.add(game, req, false)
+    }
+
+    pub(super) fn add(&mut self, game: &mut Match, req: AddBot, filled: bool) -> Result<SlotId, AddBotError> {
+        let max = self.check_add(game, &req)?;
+        self.sync_match(game);
+        self.nav.set_max_nodes(self.settings.nav_max_nodes);
+        self.nav
+            .ensure(game, self.settings.nav_cell_size)
+            .map_err(|e| AddBotError::NoNavmesh(e.to_string()))?;
+        let (name, character) = self.choose_name(game, req.name, req.exact, req.skill)?;
+        let slot = connect_bot(game, name, max)?;
+        self.admit(game, slot, character, req.skill, filled);
+        Ok(slot)
+    }
+
+    /// Whether a bot may be added as `req` asks; returns the slot count.
+    fn check_add(&self, game: &Match, req: &AddBot) -> Result<usize, AddBotError> {
+        if !self.settings.enable {
+            return Err(AddBotError::Disabled);
+        }
+        if let Some(name) = &req.name {
+            let len = name.chars().count();
+            if len > MAX_NAME_CHARS {
+                return Err(AddBotError::NameTooLong {
+                    name: name.clone(),
+                    len,
+                    max: MAX_NAME_CHARS,
+                });
+            }
+        }
+        if let Some(s) = req.skill
+            && !(s.is_finite() && (1.0..=5.0).contains(&s))
+        {
+            return Err(AddBotError::UnknownSkill(s.to_string()));
+        }
+        check_map_hosts_bots(game.map())?;
+        let max = game.slots().max();
+        if game.slots().iter().count() >= max {
+            return Err(AddBotError::Full(max));
+        }
+        Ok(max)
+    }
+
+    /// The name and character of a new bot: the name asked for (its
+    /// character, if content has one by that name), else a character and
+    /// its name, else a name from the pool.
+    fn choose_name(
+        &mut self,
+        game: &Match,
+        asked: Option<String>,
+        exact: bool,
+        skill: Option<f32>,
+    ) -> Result<(String, Option<String>), AddBotError> {
+        let characters = self.persona.content.as_ref().filter(|_| self.settings.characters);
+        let skill = skill.unwrap_or(self.settings.skill);
+        let pick_seed = mix64(self.current.seed ^ (self.serial + 1));
+        let taken = |n: &str| game.slots().find_by_name(n).is_some();
+        let character;
+        let name = match asked {
+            Some(n) => {
+                if exact && taken(&n) {
+                    return Err(AddBotError::NameTaken(n));
+                }
+                character = characters.and_then(|c| c.choose(Some(&n), skill, pick_seed, &taken));
+                n
+            }
+            None => {
+                // The character first, then its name (if nobody has it).
+                character = characters.and_then(|c| c.choose(None, skill, pick_seed, &taken));
+                match character.clone().filter(|c| !taken(c)) {
+                    Some(c) => c,
+                    None => {
+                        let start = self.name_cursor;
+                        let n = pick_name(start, taken).ok_or(AddBotError::NoNames)?;
+                        self.name_cursor = start + 1;
+                        n
+                    }
+                }
+            }
+        };
+        Ok((name, character))
+    }
+
+    /// A connected bot slot gets its brain (a [`NativeBrain`]), its
+    /// character's traits bound now, and its greeting.
+    fn admit(&mut self, game: &mut Match, slot: SlotId, character: Option<String>, skill: Option<f32>, filled: bool) {
+        let name = game
+            .slots()
+            .get(slot)
+            .map_or_else(String::new, |s| s.userinfo.name.clone());
+        // The variance roll: fixed for the bot's life, from the match seed and slot.
+        let skill_roll = BotRng::for_slot(self.current.seed, slot.0, 1).signed();
+        let mut brain: Box<dyn Brain> =
+            Box::new(NativeBrain::new(slot, BotIdentity { name, character }, skill, skill_roll, self.current.seed));
+        if let Some(c) = self.persona.content.as_ref().filter(|_| self.settings.characters) {
+            // Bind now, so the next add sees the character in use and the
+            // first chat line already has the character's traits.
+            let settings = self.brain_settings();
+            let p = brain.profile_mut();
+            p.resolved = c.resolve(&p.identity, p.effective_skill(&settings));
+        }
+        let chat = self.settings.chat_settings();
+        let content = self.persona.content.as_ref().filter(|_| self.settings.characters && self.settings.chat > 0);
+        self.chat.entered(game, brain.as_ref(), content, &chat);
+        self.serial += 1;
+        let entry = BotEntry {
+            brain,
+            filled,
+            serial: self.serial,
+        };
+        let at = self.bots.partition_point(|b| b.brain.slot() < slot);
+        self.bots.insert(at, entry);
+    }
+
+    /// Removes the bot named `name` (case-insensitive), or the last one
+    /// added; returns its name.
+    pub fn remove_bot(&mut self, game: &mut Match, name: Option<&str>) -> Result<String, RemoveBotError> {
+        self.prune(game);
+        if self.bots.is_empty() {
+            return Err(RemoveBotError::NoBots);
+        }
+        let index = match name {
+            Some(n) => self
+                .bots
+                .iter()
+                .position(|b| {
+                    game.slots()
+                        .get(b.brain.slot())
+                        .is_some_and(|s| s.userinfo.name.eq_ignore_ascii_case(n))
+                })
+                .ok_or_else(|| RemoveBotError::NotFound(n.to_owned()))?,
+            None => self.last_added(|_| true).ok_or(RemoveBotError::NoBots)?,
+        };
+        Ok(self.remove_at(game, index))
+    }
+
+    pub(super) fn last_added(&self, filter: impl Fn(&BotEntry) -> bool) -> Option<usize> {
+        self.bots
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| filter(b))
+            .max_by_key(|(_, b)| b.serial)
+            .map(|(i, _)| i)
+    }
+
+    pub(super) fn remove_at(&mut self, game: &mut Match, index: usize) -> String {
+        let entry = self.bots.remove(index);
+        let slot = entry.brain.slot();
+        let name = game
+            .slots()
+            .get(slot)
+            .map_or_else(|| entry.brain.profile().identity.name.clone(), |s| s.userinfo.name.clone());
+        self.leave(game, entry.brain.as_ref(), true);
+        game.disconnect(slot);
+        name
+    }
+
+    /// A bot is going: its farewell (said now, through its own slot, if
+    /// `farewell`), its character released, its chat state dropped.
+    fn leave(&mut self, game: &mut Match, brain: &dyn Brain, farewell: bool) {
+        if farewell {
+            let chat = self.settings.chat_settings();
+            let content = self.persona.content.as_ref().filter(|_| self.settings.characters && self.settings.chat > 0);
+            if let Some(line) = self.chat.farewell(game, brain, content, &chat) {
+                self.say(game, &line);
+            }
+        }
+        let profile = brain.profile();
+        self.persona.traits.release(&profile.identity);
+        if let Some(c) = &self.persona.content {
+            c.release(&profile.identity.name);
+        }
+        self.chat.forget(profile.slot);
+    }
+
+    pub(super) fn say(&mut self, game: &mut Match, line: &crate::chat::Outgoing) {
+        let team = line.team && game.rules().gametype.is_team_game();
+        let result = CmdSink::new(game, line.slot).and_then(|mut sink| sink.say(team, &line.text));
+        if let Err(e) = result {
+            self.chat.refused();
+            tracing::debug!(target: "quarry_bots", "slot {}: chat refused: {e}", line.slot.0);
+        }
+    }
+
+    /// Removes every bot; returns how many.
+    pub fn kick_all(&mut self, game: &mut Match) -> usize {
+        self.prune(game);
+        let n = self.bots.len();
+        for entry in std::mem::take(&mut self.bots) {
+            self.leave(game, entry.brain.as_ref(), true);
+            game.disconnect(entry.brain.slot());
+        }
+        n
+    }
+
+    /// A human is connecting to a full server: frees the slot of the
+    /// last bot added (a fill bot first). Returns the freed slot.
+    pub fn make_room_for_human(&mut self, game: &mut Match) -> Option<SlotId> {
+        self.prune(game);
+        if game.slots().iter().count() < game.slots().max() {
+            return None;
+        }
+        let index = self.last_added(|b| b.filled).or_else(|| self.last_added(|_| true))?;
+        let slot = self.bots.get(index).map(|b| b.brain.slot())?;
+        self.remove_at(game, index);
+        Some(slot)
+    }
+}
+
+/// Connects a bot client named `name` and enters it into the game like a
+/// remote player that finished loading (`max`: the slot count, for errors).
+fn connect_bot(game: &mut Match, name: String, max: usize) -> Result<SlotId, AddBotError> {
+    let info = UserInfo {
+        name,
+        model: "bot".into(),
+        team_pref: None,
+        handicap: 100,
+    };
+    let slot = game.connect(ClientKind::Bot, info).map_err(|e| match e {
+        SlotError::Full { max } => AddBotError::Full(max),
+        SlotError::NoSuchSlot(_) => AddBotError::Full(max),
+    })?;
+    if let Err(e) = game.enter_game(slot) {
+        game.disconnect(slot);
+        tracing::warn!(target: "quarry_bots", "bot couldn't enter the game: {e}");
+        return Err(AddBotError::Full(max));
+    }
+    Ok(slot)
+}
