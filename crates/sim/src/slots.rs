@@ -148,6 +148,20 @@ pub struct Slot {
     pub joined_tick: u32,
 }
 
+impl Slot {
+    /// How late this slot's commands arrive, in milliseconds, as the
+    /// network measured it (0 for commands written in-process). Lag
+    /// compensation rewinds the other players by this much for its shots;
+    /// it is the only thing after the input queue that depends on where a
+    /// slot's commands come from, and it asks for a delay, not a kind.
+    pub fn latency_ms(&self) -> u32 {
+        match self.kind {
+            ClientKind::Remote { latency_ms } => latency_ms,
+            ClientKind::Bot => 0,
+        }
+    }
+}
+
 /// Why a slot could not be allocated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SlotError {

@@ -29,7 +29,7 @@ use crate::events::{GameEvent, SoundKind};
 use crate::rules::RulesState;
 use crate::scene::Obstacle;
 use crate::settings::Settings;
-use crate::slots::{ClientKind, SlotId, Slots, Team};
+use crate::slots::{SlotId, Slots, Team};
 use crate::components::NetIds;
 use crate::usercmd::Buttons;
 
@@ -111,7 +111,7 @@ pub fn fire_weapons(world: &mut World) {
                     continue;
                 };
                 let haste = world.get::<Powerups>(entity).is_some_and(|p| Powerups::active(p.haste, clock.tick));
-                let kind = world.resource::<Slots>().get(slot).map_or(ClientKind::Bot, |s| s.kind);
+                let latency_ms = world.resource::<Slots>().get(slot).map_or(0, |s| s.latency_ms());
                 let Some(state) = counters.get_mut(slot) else { continue };
                 let table = world.resource::<WeaponTable>();
                 select(table, &mut inv, cmd.weapon, state, &clock);
@@ -132,7 +132,7 @@ pub fn fire_weapons(world: &mut World) {
                         let seen = if matches!(def.kind, WeaponKind::Projectile) {
                             None
                         } else {
-                            history.rewound(&obstacles, &shooters, kind, settings.max_unlag_ms, &clock)
+                            history.rewound(&obstacles, &shooters, latency_ms, settings.max_unlag_ms, &clock)
                         };
                         let boxes = seen.as_deref().unwrap_or(&obstacles);
                         if trigger(def, &shot, map, boxes, &mut rng, &clock, &mut out) {

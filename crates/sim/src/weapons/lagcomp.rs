@@ -3,12 +3,13 @@
 //!
 //! At the end of every tick [`record_history`] stores each living
 //! player's box in a ring per slot, indexed by tick, holding a little over
-//! the largest rewind `sv_maxUnlag` allows (one second). When a
-//! `ClientKind::Remote { latency_ms }` player fires a hitscan weapon,
-//! [`LagHistory::rewound`] gives the other players' boxes
-//! `min(latency_ms, sv_maxUnlag)` earlier, interpolated between ticks, for
-//! that one trace; nothing in the world moves. Bots and zero-latency
-//! players are not rewound: they act on the current state.
+//! the largest rewind `sv_maxUnlag` allows (one second). When a player
+//! whose commands arrive late ([`Slot::latency_ms`](crate::slots::Slot::latency_ms))
+//! fires a hitscan weapon, [`LagHistory::rewound`] gives the other players'
+//! boxes `min(latency_ms, sv_maxUnlag)` earlier, interpolated between
+//! ticks, for that one trace; nothing in the world moves. A shooter with no
+//! delay (a bot, a local player) is not rewound: it acts on the current
+//! state. Only the delay is read, never what kind of client it is.
 //!
 //! A player with no sample at the rewound time (just spawned) stays where
 //! it is now, as in Neil Toronto's unlagged; a sample belongs to the body
@@ -22,7 +23,7 @@ use glam::Vec3;
 use crate::clock::MatchClock;
 use crate::components::{Life, Player};
 use crate::scene::Obstacle;
-use crate::slots::{ClientKind, MAX_SLOTS, SlotId};
+use crate::slots::{MAX_SLOTS, SlotId};
 
 /// The longest rewind the history holds, ms (the `sv_maxUnlag` range's top).
 pub const MAX_REWIND_MS: u32 = 1000;
@@ -91,22 +92,19 @@ impl LagHistory {
         }
     }
 
-    /// `obstacles` as the shooter `kind` saw them: rewound by
-    /// `min(latency, max_unlag_ms)` for a remote player with latency, else
-    /// unchanged. `bodies` gives each slot's entity; `now` is the tick being
+    /// `obstacles` as a shooter whose commands arrive `latency_ms` late saw
+    /// them: rewound by `min(latency_ms, max_unlag_ms)`, or `None` (as they
+    /// are) for no delay. `bodies` gives each slot's entity; `now` is the tick being
     /// simulated (the boxes are those at the end of the tick before).
     pub fn rewound(
         &self,
         obstacles: &[Obstacle],
         bodies: &[(SlotId, Entity)],
-        kind: ClientKind,
+        latency_ms: u32,
         max_unlag_ms: u32,
         clock: &MatchClock,
     ) -> Option<Vec<Obstacle>> {
-        let ms = match kind {
-            ClientKind::Remote { latency_ms } => latency_ms.min(max_unlag_ms).min(MAX_REWIND_MS),
-            ClientKind::Bot => 0,
-        };
+        let ms = latency_ms.min(max_unlag_ms).min(MAX_REWIND_MS);
         if ms == 0 {
             return None;
         }
@@ -171,16 +169,16 @@ mod tests {
         let now = [ob(1, 1000.0)];
         let bodies = [(SlotId(1), e)];
         let clock = MatchClock { tick: 101, hz: 60 };
-        assert!(h.rewound(&now, &bodies, ClientKind::Bot, 250, &clock).is_none());
-        assert!(h.rewound(&now, &bodies, ClientKind::Remote { latency_ms: 0 }, 250, &clock).is_none());
+        assert!(h.rewound(&now, &bodies, 0, 250, &clock).is_none());
+        assert!(h.rewound(&now, &bodies, 0, 250, &clock).is_none());
         // 100 ms = 6 ticks before tick 100.
-        let r = h.rewound(&now, &bodies, ClientKind::Remote { latency_ms: 100 }, 250, &clock).expect("rewound");
+        let r = h.rewound(&now, &bodies, 100, 250, &clock).expect("rewound");
         assert!((r[0].origin.x - 940.0).abs() < 1e-3, "{:?}", r[0].origin);
         // Capped by sv_maxUnlag: 50 ms = 3 ticks.
-        let r = h.rewound(&now, &bodies, ClientKind::Remote { latency_ms: 400 }, 50, &clock).expect("rewound");
+        let r = h.rewound(&now, &bodies, 400, 50, &clock).expect("rewound");
         assert!((r[0].origin.x - 970.0).abs() < 1e-3);
         // Between ticks: 25 ms = 1.5 ticks.
-        let r = h.rewound(&now, &bodies, ClientKind::Remote { latency_ms: 25 }, 250, &clock).expect("rewound");
+        let r = h.rewound(&now, &bodies, 25, 250, &clock).expect("rewound");
         assert!((r[0].origin.x - 985.0).abs() < 1e-3, "{:?}", r[0].origin);
     }
 
@@ -197,7 +195,7 @@ mod tests {
         assert!(h.box_at(SlotId(2), old, 10, 3.0).is_some());
         assert!(h.box_at(SlotId(2), old, 30, 3.0).is_none(), "nothing recorded then");
         let clock = MatchClock { tick: 11, hz: 60 };
-        let r = h.rewound(&[ob(2, 500.0)], &[(SlotId(2), new)], ClientKind::Remote { latency_ms: 50 }, 250, &clock).expect("r");
+        let r = h.rewound(&[ob(2, 500.0)], &[(SlotId(2), new)], 50, 250, &clock).expect("r");
         assert_eq!(r[0].origin.x, 500.0);
     }
 }
