@@ -263,7 +263,38 @@ impl AimState {
         clock: &BotClock,
     ) -> (f32, f32) {
         let dt = clock.dt().clamp(0.001, 0.1);
-        let point = match target {
+        let point = self.believe(target, eye, own_vel, ballistics, t, frozen, dt);
+        let desired = point.and_then(|p| angles_to(eye, p)).unwrap_or((self.pitch, self.yaw));
+        let goal = self.goal_angles(desired, t, dt, clock);
+        self.turn(goal, t, dt);
+        debug_assert!(
+            self.pitch.is_finite() && self.yaw.is_finite(),
+            "aim produced a non-finite angle"
+        );
+        if !(self.pitch.is_finite() && self.yaw.is_finite()) {
+            *self = Self::new(0.0, 0.0, 0);
+        }
+        (self.pitch, self.yaw)
+    }
+
+    /// Belief and lead: the point to steer the view to this tick (`None`:
+    /// keep the view). An enemy's belief lags (or drifts while unseen, or
+    /// stays with a lose-tracking mistake) and is led for projectiles.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the belief step of one update with what it reads"
+    )]
+    fn believe(
+        &mut self,
+        target: AimTarget,
+        eye: Vec3,
+        own_vel: Vec3,
+        ballistics: Option<&Ballistics>,
+        t: &Traits,
+        frozen: bool,
+        dt: f32,
+    ) -> Option<Vec3> {
+        match target {
             AimTarget::Enemy {
                 point,
                 velocity,
@@ -302,8 +333,13 @@ impl AimState {
                 self.aim_point = None;
                 None
             }
-        };
-        let desired = point.and_then(|p| angles_to(eye, p)).unwrap_or((self.pitch, self.yaw));
+        }
+    }
+
+    /// The angles the spring steers to: the `desired` angles less the
+    /// tracking error (lag behind the aim point's low-passed angular
+    /// speed), plus tremor.
+    fn goal_angles(&mut self, desired: (f32, f32), t: &Traits, dt: f32, clock: &BotClock) -> (f32, f32) {
         // Angular speed of the aim point (for feed-forward and tracking error).
         let raw = match self.last_desired {
             Some((lp, ly)) => (angle_diff(desired.0, lp) / dt, angle_diff(desired.1, ly) / dt),
@@ -323,7 +359,12 @@ impl AimState {
         let [p0, p1, p2, p3] = self.phases;
         goal.0 += t.aim_tremor_deg * (0.65 * (w * s + p0).sin() + 0.35 * (2.37 * w * s + p1).sin());
         goal.1 += t.aim_tremor_deg * (0.65 * (w * s + p2).sin() + 0.35 * (2.37 * w * s + p3).sin());
-        // The spring, per axis.
+        goal
+    }
+
+    /// The spring, per axis: turns the view toward `goal` with the aim
+    /// point's angular speed fed forward; pitch stops at the limit.
+    fn turn(&mut self, goal: (f32, f32), t: &Traits, dt: f32) {
         let wn = (t.turn_accel / t.turn_speed.max(1.0)).min(0.5 / dt);
         let zeta = t.turn_damping;
         let step = |angle: f32, rate: f32, goal: f32, ff: f32| {
@@ -342,14 +383,6 @@ impl AimState {
         self.yaw = yaw;
         self.pitch_rate = pitch_rate;
         self.yaw_rate = yaw_rate;
-        debug_assert!(
-            self.pitch.is_finite() && self.yaw.is_finite(),
-            "aim produced a non-finite angle"
-        );
-        if !(self.pitch.is_finite() && self.yaw.is_finite()) {
-            *self = Self::new(0.0, 0.0, 0);
-        }
-        (self.pitch, self.yaw)
     }
 
     /// The unit view direction.

@@ -300,33 +300,44 @@ impl Parser<'_> {
             _ => None,
         };
         if let Some(op) = op {
-            let [name, value] = args else {
-                self.warn(line, format!("'{key}' needs a trait and a number; skipped"));
-                return;
-            };
-            let Some(row) = Traits::row(text(name)) else {
-                self.warn(line, format!("unknown trait '{}'; skipped", text(name)));
-                return;
-            };
-            let Some(v) = self.number(line, key, value) else { return };
-            let bad = match op {
-                Op::Set => !(row.min..=row.max).contains(&v),
-                Op::Add => v.abs() > row.max - row.min,
-                Op::Scale => !(0.0..=MAX_SCALE).contains(&v),
-            };
-            if bad {
-                let range = match op {
-                    Op::Set => format!("{}..={}", row.min, row.max),
-                    Op::Add => format!("-{0}..={0}", row.max - row.min),
-                    Op::Scale => format!("0..={MAX_SCALE}"),
-                };
-                self.warn(line, format!("'{key} {}' value {v} is outside {range}; skipped", row.name));
-                return;
-            }
-            let stmt = Stmt { row, op, value: v };
-            def.layer.body.push(stmt);
+            self.trait_statement(op, key, args, line, def);
             return;
         }
+        self.key_statement(kind, key, &lower, args, line, def);
+    }
+
+    /// `set`/`add`/`scale TRAIT VALUE`: checked against the trait's range.
+    fn trait_statement(&mut self, op: Op, key: &str, args: &[Token], line: u32, def: &mut Def) {
+        let [name, value] = args else {
+            self.warn(line, format!("'{key}' needs a trait and a number; skipped"));
+            return;
+        };
+        let Some(row) = Traits::row(text(name)) else {
+            self.warn(line, format!("unknown trait '{}'; skipped", text(name)));
+            return;
+        };
+        let Some(v) = self.number(line, key, value) else { return };
+        let bad = match op {
+            Op::Set => !(row.min..=row.max).contains(&v),
+            Op::Add => v.abs() > row.max - row.min,
+            Op::Scale => !(0.0..=MAX_SCALE).contains(&v),
+        };
+        if bad {
+            let range = match op {
+                Op::Set => format!("{}..={}", row.min, row.max),
+                Op::Add => format!("-{0}..={0}", row.max - row.min),
+                Op::Scale => format!("0..={MAX_SCALE}"),
+            };
+            self.warn(line, format!("'{key} {}' value {v} is outside {range}; skipped", row.name));
+            return;
+        }
+        let stmt = Stmt { row, op, value: v };
+        def.layer.body.push(stmt);
+    }
+
+    /// Every other statement: description, inherit/style, weapon, and the
+    /// character keys (skillBand, weight, model).
+    fn key_statement(&mut self, kind: Kind, key: &str, lower: &str, args: &[Token], line: u32, def: &mut Def) {
         let simple = |p: &mut Self, what: &str| -> Option<String> {
             match args {
                 [a] => Some(text(a).to_owned()),
@@ -336,7 +347,7 @@ impl Parser<'_> {
                 }
             }
         };
-        match (lower.as_str(), kind) {
+        match (lower, kind) {
             (_, Kind::Skill) => {
                 self.warn(line, format!("only set/add/scale are allowed in a skill block, not '{key}'; skipped"));
             }
@@ -355,26 +366,7 @@ impl Parser<'_> {
                     def.inherit = Some(v);
                 }
             }
-            ("weapon", _) => {
-                let [name, bias] = args else {
-                    self.warn(line, "'weapon' needs a name and a bias; skipped".into());
-                    return;
-                };
-                let Some(b) = self.number(line, key, bias) else { return };
-                if !(0.0..=MAX_WEAPON_BIAS).contains(&b) {
-                    self.warn(line, format!("weapon bias {b} is outside 0..={MAX_WEAPON_BIAS}; skipped"));
-                    return;
-                }
-                let n = text(name).to_owned();
-                let key = weapon_key(&n);
-                if let Some(e) = def.layer.weapons.iter_mut().find(|(w, _)| weapon_key(w) == key) {
-                    e.1 = b;
-                } else if def.layer.weapons.len() >= MAX_WEAPONS_PER_LAYER {
-                    self.warn(line, format!("more than {MAX_WEAPONS_PER_LAYER} weapons in one block; skipped"));
-                } else {
-                    def.layer.weapons.push((n, b));
-                }
-            }
+            ("weapon", _) => self.weapon_statement(key, args, line, def),
             ("skillband", Kind::Character) => {
                 let (lo, hi) = match args {
                     [a] => (a, a),
@@ -407,6 +399,28 @@ impl Parser<'_> {
                 let what = if kind == Kind::Style { "style" } else { "character" };
                 self.warn(line, format!("unknown {what} key '{key}'; skipped"));
             }
+        }
+    }
+
+    /// `weapon NAME BIAS`: a repeat of the same weapon replaces its bias.
+    fn weapon_statement(&mut self, key: &str, args: &[Token], line: u32, def: &mut Def) {
+        let [name, bias] = args else {
+            self.warn(line, "'weapon' needs a name and a bias; skipped".into());
+            return;
+        };
+        let Some(b) = self.number(line, key, bias) else { return };
+        if !(0.0..=MAX_WEAPON_BIAS).contains(&b) {
+            self.warn(line, format!("weapon bias {b} is outside 0..={MAX_WEAPON_BIAS}; skipped"));
+            return;
+        }
+        let n = text(name).to_owned();
+        let key = weapon_key(&n);
+        if let Some(e) = def.layer.weapons.iter_mut().find(|(w, _)| weapon_key(w) == key) {
+            e.1 = b;
+        } else if def.layer.weapons.len() >= MAX_WEAPONS_PER_LAYER {
+            self.warn(line, format!("more than {MAX_WEAPONS_PER_LAYER} weapons in one block; skipped"));
+        } else {
+            def.layer.weapons.push((n, b));
         }
     }
 }
