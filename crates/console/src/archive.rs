@@ -21,7 +21,7 @@ pub fn archive_text(cvars: &CvarSet) -> String {
          // Executed at startup before server.cfg, so server.cfg and +set win over it.\n",
     );
     for c in cvars.iter().filter(|c| c.is_archived()) {
-        out.push_str(&format!("seta {} {}\n", c.def.name, quote(&c.value().to_string())));
+        out.push_str(&format!("seta {} {}\n", c.def.name, quote(&c.archived_value().to_string())));
     }
     let pending: Vec<_> = cvars.pending().filter(|(_, p)| p.archive).collect();
     if !pending.is_empty() {
@@ -129,6 +129,25 @@ mod tests {
         assert!(text.contains("seta sv_hostname \"Quarry\"\n"), "{text}");
         assert!(text.contains("seta future \"7\"\n"), "{text}");
         assert!(!text.contains("sv_fps") && !text.contains("transient"), "{text}");
+    }
+
+    #[test]
+    fn one_off_values_are_not_archived_until_set_again() {
+        let mut s = CvarSet::new();
+        s.register(CvarDef::string("sv_hostname", "Quarry", "").flags(CvarFlags::ARCHIVE)).expect("r");
+        s.set("sv_hostname", "bench run", SetMode { allow_pending: false, archive: false }, "command line").expect("set");
+        s.keep_archived("sv_hostname", "Quarry");
+        assert_eq!(s.get(s.id("sv_hostname").expect("id")).value().to_string(), "bench run");
+        assert!(archive_text(&s).contains("seta sv_hostname \"Quarry\"\n"), "{}", archive_text(&s));
+        let generation = s.archive_generation();
+        s.set("sv_hostname", "Arena", SetMode { allow_pending: false, archive: false }, "console").expect("set");
+        assert!(s.archive_generation() > generation);
+        assert!(archive_text(&s).contains("seta sv_hostname \"Arena\"\n"), "{}", archive_text(&s));
+        // Setting the one-off value again on purpose keeps it too.
+        s.set("sv_hostname", "bench run", SetMode { allow_pending: false, archive: false }, "command line").expect("set");
+        s.keep_archived("sv_hostname", "Arena");
+        s.set("sv_hostname", "bench run", SetMode { allow_pending: false, archive: false }, "console").expect("set");
+        assert!(archive_text(&s).contains("seta sv_hostname \"bench run\"\n"), "{}", archive_text(&s));
     }
 
     #[test]

@@ -281,6 +281,10 @@ pub struct Cvar {
     pub(crate) modified: u64,
     /// Archive requested at run time by `seta` on a cvar not flagged ARCHIVE.
     pub(crate) archive_requested: bool,
+    /// What the archive keeps instead of the current value: the value from
+    /// before a one-off change (the command line's `+set`), until the cvar
+    /// is set again.
+    pub(crate) archive_as: Option<CvarValue>,
 }
 
 impl Cvar {
@@ -308,6 +312,12 @@ impl Cvar {
     /// Whether the cvar is written to the archive file.
     pub fn is_archived(&self) -> bool {
         self.def.flags.contains(CvarFlags::ARCHIVE) || self.archive_requested
+    }
+
+    /// The value the archive file keeps: the current one, unless the
+    /// current one is a one-off (see [`CvarSet::keep_archived`](crate::CvarSet::keep_archived)).
+    pub fn archived_value(&self) -> &CvarValue {
+        self.archive_as.as_ref().unwrap_or(&self.value)
     }
 }
 

@@ -99,6 +99,7 @@ impl CvarSet {
             latched: None,
             modified: 0,
             archive_requested: false,
+            archive_as: None,
         });
         self.by_name.insert(k.clone(), index);
         self.generation += 1;
@@ -191,6 +192,11 @@ impl CvarSet {
         let cheats_allowed = self.cheats_allowed;
         let cvar = &mut self.cvars[id.0];
         let flags = cvar.def.flags;
+        // Set again on purpose: the archive follows the value from now on.
+        if cvar.archive_as.take().is_some() && cvar.is_archived() {
+            self.archive_generation += 1;
+        }
+        let cvar = &mut self.cvars[id.0];
         if flags.contains(CvarFlags::READ_ONLY) {
             return Err(CvarError::ReadOnly { name: cvar.def.name.clone() });
         }
@@ -215,6 +221,20 @@ impl CvarSet {
         let outcome = Self::store(cvar, value);
         self.bump(id, &outcome);
         Ok(outcome)
+    }
+
+    /// Makes the archive keep `text` for the cvar `name` instead of its
+    /// current value, until the cvar is set again: for one-off values (the
+    /// command line's `+set`), which apply to this run only. Unknown names
+    /// and values the cvar cannot hold are ignored.
+    pub fn keep_archived(&mut self, name: &str, text: &str) {
+        let Some(id) = self.id(name) else { return };
+        let cvar = &mut self.cvars[id.0];
+        let Ok(value) = cvar.def.parse(text) else { return };
+        if cvar.value != value || cvar.latched.is_some() {
+            cvar.archive_as = Some(value);
+            self.archive_generation += 1;
+        }
     }
 
     fn bump(&mut self, id: CvarId, outcome: &SetOutcome) {

@@ -30,6 +30,11 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
             "load a map and start a new match on it (NAME: maps/NAME.map; PATH: any .map file); everyone stays connected",
             |state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]| {
                 let [name] = args else { return Err(ConsoleError::Usage { usage: "map NAME|PATH".into() }) };
+                if let Some(startup) = state.startup.as_mut() {
+                    // Loaded once the startup files and command line ran.
+                    startup.map = Some(name.clone());
+                    return Ok(());
+                }
                 let hz = u32::try_from(console.cvars().int(state.cvars.sv_fps)).unwrap_or(60);
                 let line = state
                     .game
@@ -46,6 +51,10 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
         "map_restart",
         "restart the current map with a new match (latched cvars apply)",
         |state: &mut ServerState, console: &mut Console<ServerState>, _: &[String]| {
+            if state.startup.as_ref().is_some_and(|s| s.map.is_some()) {
+                // The map the startup asked for starts a new match anyway.
+                return Ok(());
+            }
             let hz = u32::try_from(console.cvars().int(state.cvars.sv_fps)).unwrap_or(60);
             let line = state
                 .game

@@ -86,6 +86,12 @@ pub fn run(cli: Cli) -> ExitCode {
         stdin.printer.print(&line);
     }
     if cli.fast
+        && let Some(e) = server.state.startup_error.as_deref()
+    {
+        eprintln!("quarry-server: {e}");
+        return ExitCode::from(2);
+    }
+    if cli.fast
         && let Err(e) = headless::check_ready(&server)
     {
         eprintln!("quarry-server: {e}");
@@ -109,8 +115,12 @@ pub fn run(cli: Cli) -> ExitCode {
     server.flush(&stdin.printer);
     stdin.restore_terminal();
     match server.shutdown() {
-        Ok(path) => {
+        Ok(Some(path)) => {
             tracing::info!("shut down ({reason}); archived cvars written to {}", path.display());
+            ExitCode::SUCCESS
+        }
+        Ok(None) => {
+            tracing::info!("shut down ({reason}); a headless run leaves the archive as it was");
             ExitCode::SUCCESS
         }
         Err(e) => {

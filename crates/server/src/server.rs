@@ -5,11 +5,21 @@
 //! 1. every crate registers its cvars and commands;
 //! 2. `archive.cfg` (archived cvars from the last run) is executed, then
 //!    `server.cfg`, so the operator's file wins over remembered values;
-//! 3. `--port`, then each `+command` from the command line, in order;
-//! 4. values set for cvars nothing registered are reported (likely typos) and
+//! 3. `--port`, then each `+command` from the command line, in order. Their
+//!    values are for this run: the archive keeps what it held before them
+//!    (a value set again later at the console is archived as usual), except
+//!    a `+seta`, which asks for the value to be kept;
+//! 4. the map asked for last (by `server.cfg` or the command line, which
+//!    wins) is loaded, once: a `map` during steps 2-3 only records the
+//!    request, so the first match sees every `+set`, latched ones (game
+//!    type, slots) included. A `+command` that acts on the match (`addbot`,
+//!    `kick`, …) loads the map asked for so far before it runs. A headless
+//!    run (`--fast`) whose map fails to load exits with status 2;
+//! 5. values set for cvars nothing registered are reported (likely typos) and
 //!    from now on `set` of an unknown cvar is refused;
-//! 5. the tick loop starts. Console lines run between ticks; archived cvars
-//!    are written about a second after they change (`archive_writer.rs`).
+//! 6. the tick loop starts. Console lines run between ticks; archived cvars
+//!    are written about a second after they change (`archive_writer.rs`),
+//!    except in a headless run, which leaves the archive as it was.
 //!
 //! Before step 1, temporary files an interrupted atomic write left in the
 //! config directory (`.archive.cfg.PID.tmp`, `.bans.txt.PID.tmp`) are removed.
@@ -49,7 +59,26 @@ pub struct ServerState {
     pub net: Option<crate::network::NetServer>,
     /// The bot clients.
     pub bots: quarry_bots::BotManager,
+    /// While the startup files and the command line run: what they asked
+    /// for that waits until all of them ran (see [`Server::startup`]).
+    pub(crate) startup: Option<StartupRequests>,
+    /// Why the map the startup asked for could not be loaded.
+    pub startup_error: Option<String>,
     quit: Option<String>,
+}
+
+/// Command-line commands that only change settings (or run config files):
+/// a map asked for before them still waits, so it sees their values. Any
+/// other command loads it first.
+const SETTING_COMMANDS: [&str; 7] = ["set", "seta", "reset", "toggle", "exec", "map", "map_restart"];
+
+/// What the startup files and the command line ask for that is done once
+/// all of them ran.
+#[derive(Debug, Default)]
+pub(crate) struct StartupRequests {
+    /// The last `map` asked for: the command line's wins over server.cfg's,
+    /// and the first match sees every `+set`, latched ones included.
+    pub(crate) map: Option<String>,
 }
 
 impl ServerState {
@@ -133,6 +162,8 @@ impl Server {
             game,
             net: None,
             bots,
+            startup: Some(StartupRequests::default()),
+            startup_error: None,
             quit: None,
         };
         let archive = crate::archive_writer::ArchiveWriter::new(
@@ -161,7 +192,8 @@ impl Server {
         self.archive.path().to_owned()
     }
 
-    /// Runs the startup config and the command-line `+commands` (steps 2-4 above).
+    /// Runs the startup config and the command-line `+commands`, then loads
+    /// the map they asked for (steps 2-5 above).
     pub fn startup(&mut self, plus: &[PlusCommand]) {
         let archive = self.archive_path();
         if archive.is_file() {
@@ -172,9 +204,32 @@ impl Server {
         } else {
             tracing::warn!("no {SERVER_CFG} in {}; running on defaults", self.config_dir.display());
         }
+        // What the archive holds before the command line: its values are for
+        // this run only, so the archive keeps these.
+        let before: Vec<(String, String)> = self
+            .console
+            .cvars()
+            .iter()
+            .filter(|c| c.is_archived())
+            .map(|c| (c.def.name.clone(), c.latched().unwrap_or(c.value()).to_string()))
+            .collect();
         for (i, cmd) in plus.iter().enumerate() {
+            // A command that acts on the match (addbot, kick, …) gets the map
+            // asked for so far first; settings and config files do not.
+            if !SETTING_COMMANDS.iter().any(|c| c.eq_ignore_ascii_case(&cmd.name)) {
+                self.load_startup_map();
+            }
             self.run_statement(&cmd.name, &cmd.args, "command line", i + 1);
         }
+        // `+seta` asks for the value to be kept.
+        let kept: Vec<&str> = plus.iter().filter(|c| c.name.eq_ignore_ascii_case("seta")).filter_map(|c| c.args.first().map(String::as_str)).collect();
+        for (name, value) in before {
+            if !kept.iter().any(|k| k.eq_ignore_ascii_case(&name)) {
+                self.console.cvars_mut().keep_archived(&name, &value);
+            }
+        }
+        self.load_startup_map();
+        self.state.startup = None;
         let unclaimed: Vec<String> = self
             .console
             .cvars()
@@ -186,6 +241,21 @@ impl Server {
         }
         self.console.set_allow_pending(false);
         self.sync_cvars();
+    }
+
+    /// Loads the map the startup files and command line asked for last, now
+    /// that every setting of theirs is in place.
+    fn load_startup_map(&mut self) {
+        let Some(name) = self.state.startup.as_mut().and_then(|r| r.map.take()) else { return };
+        let hz = u32::try_from(self.console.cvars().int(self.state.cvars.sv_fps)).unwrap_or(60);
+        match self.state.game.change_map(self.console.cvars_mut(), &name, hz) {
+            Ok(line) => self.console.print(line),
+            Err(e) => {
+                let message = format!("map {name}: {e}");
+                self.console.print(format!("error: {message}"));
+                self.state.startup_error = Some(message);
+            }
+        }
     }
 
     fn exec_startup_file(&mut self, name: &str) {
@@ -426,12 +496,17 @@ impl Server {
 
     /// Tells clients the server is going away, then writes the archive file
     /// atomically (after any write still in flight).
-    pub fn shutdown(&mut self) -> Result<PathBuf, quarry_console::ArchiveError> {
+    pub fn shutdown(&mut self) -> Result<Option<PathBuf>, quarry_console::ArchiveError> {
         if let Some(net) = self.state.net.as_mut() {
             net.shutdown();
         }
-        self.archive.flush(self.console.cvars())
+        // A headless match is a measurement: it leaves the operator's archive as it was.
+        if self.state.fast {
+            return Ok(None);
+        }
+        self.archive.flush(self.console.cvars()).map(Some)
     }
+
 }
 
 /// How the bot commands reach the bots and the match.

@@ -1,0 +1,138 @@
+//! What the command line does at startup, through the binary: its settings
+//! reach the first match (latched ones too), they are for this run only
+//! (the archive keeps what it held), and a headless run with a map that
+//! does not load fails instead of measuring another map.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A config directory like a fresh checkout's: the shipped server.cfg (which
+/// loads q_dm1) and tables, no archive.
+fn shipped_config() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for name in ["server.cfg", "items.toml", "weapons.toml"] {
+        std::fs::copy(root().join("config").join(name), dir.path().join(name)).expect("copy shipped config");
+    }
+    dir
+}
+
+/// Runs the server on `config` with `args`, feeds `stdin`, and waits for it to exit.
+fn run(config: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
+        .arg("--config")
+        .arg(config)
+        .arg("--maps")
+        .arg(root().join("maps"))
+        .arg("--botfiles")
+        .arg(root().join("botfiles"))
+        .args(["--port", "0"])
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn quarry-server");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    let start = Instant::now();
+    while child.try_wait().expect("try_wait").is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("quarry-server did not exit within a minute");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn archived(config: &Path, name: &str) -> Option<String> {
+    let archive = std::fs::read_to_string(config.join("archive.cfg")).ok()?;
+    archive.lines().find_map(|l| l.strip_prefix(&format!("seta {name} ")).map(|v| v.trim_matches('"').to_owned()))
+}
+
+#[test]
+fn command_line_settings_reach_the_first_match() {
+    let config = shipped_config();
+    let out = run(config.path(), &["+set", "g_gametype", "tdm", "+set", "sv_maxclients", "8"], "status\nquit\n");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "exit {:?}\n{stdout}\n{}", out.status, text(&out.stderr));
+    // server.cfg's map is loaded once, after the command line: as TDM, with 8 slots.
+    assert!(stdout.contains("map     : ") && stdout.contains("q_dm1.map (tdm,"), "{stdout}");
+    assert!(stdout.contains("(0 of 8 slots)"), "{stdout}");
+    assert_eq!(stdout.matches(" loaded in ").count(), 1, "one map load at startup\n{stdout}");
+}
+
+#[test]
+fn the_command_line_map_wins_over_server_cfg() {
+    let config = shipped_config();
+    let out = run(config.path(), &["+set", "g_gametype", "duel", "+map", "q_duel1"], "status\nquit\n");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("q_duel1.map (duel,"), "{stdout}");
+    assert!(!stdout.contains("q_dm1.map loaded"), "server.cfg's map was loaded too\n{stdout}");
+}
+
+#[test]
+fn command_line_values_are_for_this_run_only() {
+    let config = shipped_config();
+    let out = run(config.path(), &["+set", "sv_hostname", "bench run", "+set", "bot_chat", "0"], "status\nquit\n");
+    assert!(text(&out.stdout).contains("hostname: bench run"), "{}", text(&out.stdout));
+    assert_eq!(archived(config.path(), "sv_hostname").as_deref(), Some("Quarry"));
+    assert_eq!(archived(config.path(), "bot_chat").as_deref(), Some("1"));
+    // Set again at the console, a value is the operator's and is kept.
+    run(config.path(), &["+set", "sv_hostname", "bench run"], "set sv_hostname Arena\nquit\n");
+    assert_eq!(archived(config.path(), "sv_hostname").as_deref(), Some("Arena"));
+    // The next plain start uses the archive, not the earlier one-off values.
+    let out = run(config.path(), &[], "status\nquit\n");
+    assert!(text(&out.stdout).contains("hostname: Arena"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn a_headless_run_leaves_the_archive_as_it_was() {
+    let config = shipped_config();
+    run(config.path(), &[], "quit\n");
+    let before = std::fs::read(config.path().join("archive.cfg")).expect("archive written by the first run");
+    let out = run(
+        config.path(),
+        &["--fast", "--seed", "3", "+set", "bot_skill", "4.5", "+set", "sv_hostname", "bench run", "+set", "timelimit", "0.05", "+set", "bot_minPlayers", "2"],
+        "",
+    );
+    assert!(out.status.success(), "exit {:?}\n{}\n{}", out.status, text(&out.stdout), text(&out.stderr));
+    assert_eq!(std::fs::read(config.path().join("archive.cfg")).expect("archive"), before, "the headless run changed archive.cfg");
+}
+
+#[test]
+fn a_headless_run_whose_map_does_not_load_fails() {
+    let config = shipped_config();
+    let out = run(config.path(), &["--fast", "--json", "+map", "nope", "+set", "timelimit", "1"], "");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "exit {:?}\n{}\n{stderr}", out.status, text(&out.stdout));
+    assert!(stderr.contains("map nope") && stderr.contains("not found"), "{stderr}");
+    assert!(!text(&out.stdout).contains("\"final_hash\""), "a summary of another map was printed");
+}
+
+#[test]
+fn commands_that_act_on_the_match_get_the_map_first() {
+    let config = shipped_config();
+    let out = run(config.path(), &["+set", "bot_minPlayers", "0", "+map", "q_duel1", "+map_restart", "+addbot", "+addbot"], "status\nquit\n");
+    let stdout = text(&out.stdout);
+    assert!(!stdout.contains("error:"), "{stdout}");
+    assert!(stdout.contains("q_duel1.map (") && stdout.contains("0 humans, 2 bots"), "{stdout}");
+}
+
+#[test]
+fn a_command_line_seta_is_kept() {
+    let config = shipped_config();
+    run(config.path(), &["+seta", "sv_hostname", "Kept", "+set", "bot_chat", "0"], "quit\n");
+    assert_eq!(archived(config.path(), "sv_hostname").as_deref(), Some("Kept"));
+    assert_eq!(archived(config.path(), "bot_chat").as_deref(), Some("1"));
+}
