@@ -133,6 +133,16 @@ fn dockerfile_refers_to_things_that_exist() {
     assert!(dockerfile.contains("USER quarry"));
     assert!(dockerfile.contains("VOLUME [\"/config\"]") && dockerfile.contains("VOLUME [\"/logs\"]"));
     assert!(dockerfile.contains("HEALTHCHECK"));
+    // A stripped binary, and only the shipped config files: never what a run
+    // in the checkout left in config/ (private key, certificate, archive, bans).
+    assert!(dockerfile.contains("strip=\"symbols\""), "the image's binary is not stripped");
+    for line in dockerfile.lines().filter(|l| l.trim_start().starts_with("COPY") && l.contains("config")) {
+        assert!(!line.contains("config/ ") && !line.contains("config ") , "COPY of the whole config directory: {line}");
+    }
+    let ignore = read(".dockerignore");
+    for private in ["target/", ".git/", "config/archive.cfg", "config/quarry-key.der", "config/quarry-cert.der", "config/bans.txt"] {
+        assert!(ignore.lines().any(|l| l.trim() == private), ".dockerignore does not keep out {private}");
+    }
     // The toolchain image is at least the workspace's rust-version.
     let manifest = read("Cargo.toml");
     let rust_version = manifest
