@@ -53,7 +53,7 @@ pub(crate) fn register<C: 'static>(console: &mut Console<C>) {
             let mut lines = Vec::new();
             for name in console.cvars().names_with_prefix(prefix) {
                 if let Some(c) = console.cvars().find(&name) {
-                    lines.push(format!("{} {:<6} {:<24} \"{}\"", c.def.flags.letters(), c.def.kind.type_name(), c.def.name, c.value()));
+                    lines.push(format!("{} {:<6} {:<24} \"{}\"", c.def.flags.letters(), c.def.kind.type_name(), c.def.name, c.shown_value()));
                 }
             }
             let count = lines.len();

@@ -281,7 +281,7 @@ impl<C> Console<C> {
         }
         if let Some(cvar) = self.cvars.find(name) {
             if args.is_empty() {
-                let msg = format!("\"{}\" is \"{}\" (default \"{}\")", cvar.def.name, cvar.value(), cvar.def.default);
+                let msg = format!("\"{}\" is \"{}\" (default \"{}\")", cvar.def.name, cvar.shown_value(), cvar.def.default);
                 self.print(msg);
                 return Ok(());
             }

@@ -22,6 +22,9 @@ impl CvarFlags {
     pub const READ_ONLY: Self = Self(1 << 3);
     /// A new value waits until the next map change to take effect.
     pub const LATCHED: Self = Self(1 << 4);
+    /// A secret (a password): its value is never printed, only whether it
+    /// is set, so it stays out of logs and the startup banner.
+    pub const SECRET: Self = Self(1 << 5);
 
     /// Whether every flag in `other` is set.
     pub const fn contains(self, other: Self) -> bool {
@@ -312,6 +315,13 @@ impl Cvar {
     /// Whether the cvar is written to the archive file.
     pub fn is_archived(&self) -> bool {
         self.def.flags.contains(CvarFlags::ARCHIVE) || self.archive_requested
+    }
+
+    /// The value as the console prints it: a [`CvarFlags::SECRET`] value
+    /// shows only whether it is set.
+    pub fn shown_value(&self) -> String {
+        let value = self.value.to_string();
+        if self.def.flags.contains(CvarFlags::SECRET) && !value.is_empty() { "(set, hidden)".to_owned() } else { value }
     }
 
     /// The value the archive file keeps: the current one, unless the

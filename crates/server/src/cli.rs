@@ -100,10 +100,25 @@ pub struct PlusCommand {
 }
 
 /// Splits the trailing words into `+command` groups. Words before the first
-/// `+word` are an error, reported with the offending word.
+/// `+word` are an error, reported with the offending word; so is one of the
+/// server's own flags after a `+command` (it would silently become part of
+/// the command: `+set sv_password x --log-file f` would set the password to
+/// `x --log-file f`).
 pub fn split_plus_commands(words: &[String]) -> Result<Vec<PlusCommand>, String> {
+    let flags: Vec<String> = <Cli as clap::CommandFactory>::command()
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .chain(["--help".to_owned(), "--version".to_owned()])
+        .collect();
     let mut out: Vec<PlusCommand> = Vec::new();
     for word in words {
+        let flag = word.split('=').next().unwrap_or(word);
+        if let Some(cmd) = out.last().filter(|_| flags.iter().any(|f| f == flag)) {
+            return Err(format!(
+                "'{flag}' comes after '+{}': the server's flags go before the first +command (quarry-server {flag} ... +{} ...)",
+                cmd.name, cmd.name
+            ));
+        }
         if let Some(name) = word.strip_prefix('+').filter(|n| !n.is_empty()) {
             out.push(PlusCommand { name: name.to_owned(), args: Vec::new() });
         } else if let Some(last) = out.last_mut() {
@@ -132,6 +147,17 @@ mod tests {
         assert_eq!(names, ["set", "exec", "map", "set"]);
         assert_eq!(got[0].args, ["sv_fps", "30"]);
         assert_eq!(got[3].args, ["g", "-5"]);
+    }
+
+    #[test]
+    fn a_flag_after_a_plus_command_is_an_error() {
+        let e = split_plus_commands(&words("+set sv_password hunter2 --log-file x")).expect_err("flag after +set");
+        assert!(e.contains("'--log-file' comes after '+set'"), "{e}");
+        let e = split_plus_commands(&words("+map q_dm1 --seed=3")).expect_err("flag=value after +map");
+        assert!(e.contains("'--seed'"), "{e}");
+        // Values that merely start with dashes are values.
+        let got = split_plus_commands(&words("+set sv_hostname --cool-- +set g -5")).expect("not flags");
+        assert_eq!(got[0].args, ["sv_hostname", "--cool--"]);
     }
 
     #[test]

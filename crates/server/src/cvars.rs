@@ -74,7 +74,7 @@ impl ServerCvars {
             .flags(CvarFlags::ARCHIVE),
         )?;
         let sv_password =
-            console.register_cvar(CvarDef::string("sv_password", "", "password players must give to join; empty = none"))?;
+            console.register_cvar(CvarDef::string("sv_password", "", "password players must give to join; empty = none (never printed)").flags(CvarFlags::SECRET))?;
         let sv_snapshot_rate = console.register_cvar(CvarDef::int(
             "sv_snapshotRate",
             30,

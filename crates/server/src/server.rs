@@ -304,7 +304,7 @@ impl Server {
         let changed: Vec<String> = cvars
             .iter()
             .filter(|c| c.value() != c.default_value())
-            .map(|c| format!("{} \"{}\"", c.def.name, c.value()))
+            .map(|c| format!("{} \"{}\"", c.def.name, c.shown_value()))
             .collect();
         vec![
             format!(

@@ -136,3 +136,19 @@ fn a_command_line_seta_is_kept() {
     assert_eq!(archived(config.path(), "sv_hostname").as_deref(), Some("Kept"));
     assert_eq!(archived(config.path(), "bot_chat").as_deref(), Some("1"));
 }
+
+#[test]
+fn a_password_is_never_printed_and_flags_go_before_commands() {
+    let config = shipped_config();
+    let out = run(config.path(), &["+set", "sv_password", "hunter2"], "sv_password\ncvarlist sv_pass\nstatus\nquit\n");
+    let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{all}");
+    assert!(!all.contains("hunter2"), "the password was printed:\n{all}");
+    assert!(all.contains("sv_password \"(set, hidden)\""), "the banner should say it is set\n{all}");
+    // A flag after a +command would have become part of the password.
+    let out = run(config.path(), &["+set", "sv_password", "hunter2", "--log-file", "x.log"], "quit\n");
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("'--log-file' comes after '+set'"), "{stderr}");
+    assert!(!stderr.contains("hunter2"), "{stderr}");
+}
