@@ -271,12 +271,15 @@ impl Server {
         }
     }
 
-    /// Executes one console line (as typed at the console).
-    pub fn execute_line(&mut self, line: &str) {
-        // Quake consoles accept a leading slash or backslash.
-        let text = line.trim_start().trim_start_matches(['/', '\\']);
-        self.console.execute(&mut self.state, text, "console");
-        self.sync_cvars();
+    /// Executes what was typed or pasted at the console: each line in turn
+    /// (a paste of several lines arrives as one text with line breaks).
+    pub fn execute_line(&mut self, text: &str) {
+        for line in text.split(['\n', '\r']).filter(|l| !l.trim().is_empty()) {
+            // Quake consoles accept a leading slash or backslash.
+            let line = line.trim_start().trim_start_matches(['/', '\\']);
+            self.console.execute(&mut self.state, line, "console");
+            self.sync_cvars();
+        }
     }
 
     /// Takes the console output produced since the last call.
