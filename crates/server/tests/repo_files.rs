@@ -152,3 +152,17 @@ fn dockerfile_refers_to_things_that_exist() {
         .expect("rust-version");
     assert!(dockerfile.contains(&format!("FROM rust:{rust_version}")), "builder image must match rust-version {rust_version}");
 }
+
+#[test]
+fn the_design_lives_in_the_repository() {
+    let readme = read("README.md");
+    assert!(readme.contains("(docs/DESIGN.md)"), "the README links docs/DESIGN.md");
+    assert!(!readme.contains("../shared/docs"), "the README points to a design outside the repository");
+    let design = read("docs/DESIGN.md");
+    // It names what the code has: every crate, and the sim's mode registry.
+    for krate in std::fs::read_dir(repo_root().join("crates")).expect("crates").filter_map(|e| e.ok()) {
+        let name = krate.file_name().to_string_lossy().into_owned();
+        assert!(design.contains(&format!("`{name}`")), "docs/DESIGN.md does not describe crates/{name}");
+    }
+    assert!(design.contains("ModeRules") && design.contains("MODES"), "docs/DESIGN.md does not describe the mode registry");
+}
