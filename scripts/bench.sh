@@ -16,6 +16,8 @@
 # the elements per second that mean implies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Where cargo puts its output (criterion's estimates, the binaries).
+target=${CARGO_TARGET_DIR:-target}
 # Seeded headless bot matches (chat, styles, team modes) run with a full
 # workspace run unless QUARRY_BENCH_MATCHES=0; scripts/match_figures.py.
 matches=0
@@ -31,18 +33,18 @@ cargo bench "$@" --bench '*' -- --noplot >&2
 extra=()
 if [ "$matches" != 0 ]; then
     cargo build --release --bin quarry-server >&2
-    python3 scripts/match_figures.py --tsv target/match_figures.tsv >&2
-    extra+=(--extra target/match_figures.tsv)
+    python3 scripts/match_figures.py --server "$target/release/quarry-server" --tsv "$target/match_figures.tsv" >&2
+    extra+=(--extra "$target/match_figures.tsv")
 fi
 if [ "$soak_minutes" != 0 ]; then
     # A failed verdict still has figures worth showing.
-    rm -f target/soak.tsv
-    scripts/soak.sh --minutes "$soak_minutes" --tsv target/soak.tsv >&2 || true
-    [ -f target/soak.tsv ] && extra+=(--extra target/soak.tsv)
+    rm -f "$target/soak.tsv"
+    scripts/soak.sh --minutes "$soak_minutes" --tsv "$target/soak.tsv" >&2 || true
+    [ -f "$target/soak.tsv" ] && extra+=(--extra "$target/soak.tsv")
 fi
 if [ "$fuzz_cases" != 0 ]; then
-    rm -f target/fuzz.tsv
-    FUZZ_TSV=target/fuzz.tsv scripts/fuzz.sh all "$fuzz_cases" >&2 || true
-    [ -f target/fuzz.tsv ] && extra+=(--extra target/fuzz.tsv)
+    rm -f "$target/fuzz.tsv"
+    FUZZ_TSV="$target/fuzz.tsv" scripts/fuzz.sh all "$fuzz_cases" >&2 || true
+    [ -f "$target/fuzz.tsv" ] && extra+=(--extra "$target/fuzz.tsv")
 fi
-python3 scripts/bench_table.py target/criterion ${extra[@]+"${extra[@]}"}
+python3 scripts/bench_table.py "$target/criterion" ${extra[@]+"${extra[@]}"}

@@ -40,10 +40,11 @@ BUDGET_MS=${FUZZ_BUDGET_MS:-2000}
 TIMEOUT_S=${FUZZ_TIMEOUT_S:-20}
 MEM_KB=${FUZZ_MEM_KB:-4194304}
 NAV_EVERY=${FUZZ_NAV_EVERY:-50}
-OUT=${FUZZ_OUT:-target/fuzz-out}
+TARGET=${CARGO_TARGET_DIR:-target}
+OUT=${FUZZ_OUT:-$TARGET/fuzz-out}
 SHARED=${QUARRY_SHARED_MAPS:-../shared/maps}
-SERVER=${FUZZ_SERVER:-target/release/quarry-server}
-RUNNER=target/release/examples/fuzz_maps
+SERVER=${FUZZ_SERVER:-$TARGET/release/quarry-server}
+RUNNER=$TARGET/release/examples/fuzz_maps
 
 case "$SECTION" in
 maps | packets | all) ;;
@@ -145,7 +146,7 @@ fuzz_packets() {
 		cargo build --release -p quarry-net --example fuzz_packets >&2 || return 1
 	fi
 	local row
-	row=$(target/release/examples/fuzz_packets --cases "$N" --seed "$SEED" --budget-ms "$BUDGET_MS")
+	row=$("$TARGET/release/examples/fuzz_packets" --cases "$N" --seed "$SEED" --budget-ms "$BUDGET_MS")
 	# shellcheck disable=SC2086
 	record_row $row
 }

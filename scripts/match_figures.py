@@ -17,6 +17,7 @@ skill (engagement range, items and kills per minute), CTF and One Flag
 """
 import argparse
 import json
+import os
 import pathlib
 import shutil
 import statistics
@@ -125,13 +126,26 @@ def role_rows(runs):
     return [(f"role {name}", mean(v), "% of bot time") for name, v in shares.items() if any(v)]
 
 
+
+def target_dir():
+    """Cargo's target directory: $CARGO_TARGET_DIR, else target/ in the checkout."""
+    env = os.environ.get("CARGO_TARGET_DIR")
+    return pathlib.Path(env) if env else ROOT / "target"
+
+
+def require_binary(path, build):
+    """Exits with a clear message when a binary the script runs is missing."""
+    if not pathlib.Path(path).is_file():
+        sys.exit(f"{pathlib.Path(sys.argv[0]).name}: {path} not found; build it with `{build}` or give its path")
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--server", default=str(ROOT / "target/release/quarry-server"))
+    ap.add_argument("--server", default=str(target_dir() / "release/quarry-server"))
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--shared", default=str(ROOT.parent / "shared/maps"))
     ap.add_argument("--tsv", help="also write the rows here, tab-separated")
     opts = ap.parse_args()
+    require_binary(opts.server, "cargo build --release --bin quarry-server")
     seeds = [int(s) for s in opts.seeds.split(",") if s]
     rows = []
     for name, args, kind in scenarios(pathlib.Path(opts.shared)):

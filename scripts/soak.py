@@ -135,6 +135,18 @@ def parse_status(lines):
     return out
 
 
+
+def target_dir():
+    """Cargo's target directory: $CARGO_TARGET_DIR, else target/ in the checkout."""
+    env = os.environ.get("CARGO_TARGET_DIR")
+    return pathlib.Path(env) if env else ROOT / "target"
+
+
+def require_binary(path, build):
+    """Exits with a clear message when a binary the script runs is missing."""
+    if not pathlib.Path(path).is_file():
+        sys.exit(f"{pathlib.Path(sys.argv[0]).name}: {path} not found; build it with `{build}` or give its path")
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--minutes", type=float, default=10)
@@ -148,10 +160,12 @@ def main():
                          "other machines, so it yields the CPU to the server under test; 0 lets it compete")
     ap.add_argument("--maps", help="comma-separated rotation (names under maps/ or paths); "
                     "default: the shipped maps, then the shared Quake 3 ones")
-    ap.add_argument("--server", default=str(ROOT / "target/release/quarry-server"))
-    ap.add_argument("--loadgen", default=str(ROOT / "target/release/quarry-loadgen"))
+    ap.add_argument("--server", default=str(target_dir() / "release/quarry-server"))
+    ap.add_argument("--loadgen", default=str(target_dir() / "release/quarry-loadgen"))
     ap.add_argument("--tsv", help="also write the figures as bench table rows (name, value, unit, command)")
     args = ap.parse_args()
+    require_binary(args.server, "cargo build --release --bin quarry-server")
+    require_binary(args.loadgen, "cargo build --release --bin quarry-loadgen")
 
     if args.maps:
         rotation = [m.strip() for m in args.maps.split(",") if m.strip()]

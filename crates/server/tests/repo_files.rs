@@ -166,3 +166,27 @@ fn the_design_lives_in_the_repository() {
     }
     assert!(design.contains("ModeRules") && design.contains("MODES"), "docs/DESIGN.md does not describe the mode registry");
 }
+
+#[test]
+fn scripts_follow_cargo_target_dir_and_explain_a_missing_binary() {
+    for script in ["scripts/bench.sh", "scripts/fuzz.sh"] {
+        let text = read(script);
+        assert!(text.contains("${CARGO_TARGET_DIR:-target}"), "{script} does not follow CARGO_TARGET_DIR");
+    }
+    assert!(!read("scripts/bench.sh").contains(" target/criterion"), "bench.sh reads criterion's figures from a fixed target/");
+    // The Python scripts say what to build instead of ending in a traceback.
+    for script in ["scripts/match_figures.py", "scripts/soak.py"] {
+        let Ok(out) = std::process::Command::new("python3")
+            .arg(repo_root().join(script))
+            .env("CARGO_TARGET_DIR", "/nonexistent-quarry-target")
+            .output()
+        else {
+            eprintln!("skipping the run of {script}: python3 not found");
+            continue;
+        };
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{script} ran without a binary");
+        assert!(!stderr.contains("Traceback"), "{script}: {stderr}");
+        assert!(stderr.contains("/nonexistent-quarry-target/release/quarry-server not found") && stderr.contains("cargo build --release"), "{script}: {stderr}");
+    }
+}
