@@ -1,7 +1,8 @@
 //! The health file: while the tick loop runs, the server rewrites a small
 //! status file every few seconds (atomically), and `--health-check FILE`
-//! tells whether that file is fresh. Container health checks use the pair;
-//! no network port or shell tool is needed.
+//! tells whether that file is fresh and says a match is running. Container
+//! health checks use the pair; no network port or shell tool is needed. The
+//! file is removed at shutdown, so a stopped server is unhealthy at once.
 
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
@@ -20,18 +21,22 @@ pub struct HealthWriter {
 }
 
 impl HealthWriter {
-    /// Writes the file if `path` is set and the interval has passed.
-    /// The summary is only computed when the file is due.
-    pub fn maybe_write(&mut self, path: &str, now: Instant, summary: impl FnOnce() -> TickSummary) {
+    /// Writes the file if `path` is set and the interval has passed: `ok`
+    /// and the tick figures while `map` (the running match's map) is set,
+    /// `no-match` otherwise. The summary is only computed when the file is due.
+    pub fn maybe_write(&mut self, path: &str, now: Instant, map: Option<&str>, summary: impl FnOnce() -> TickSummary) {
         if path.is_empty() || self.last.is_some_and(|t| now.duration_since(t) < HEALTH_INTERVAL) {
             return;
         }
         self.last = Some(now);
         let summary = summary();
-        let text = format!(
-            "ok ticks={} rate_hz={:.2} mean_ms={:.4} p99_ms={:.4}\n",
-            summary.total_ticks, summary.rate_hz, summary.mean_ms, summary.p99_ms
-        );
+        let text = match map {
+            Some(map) => format!(
+                "ok map={map} ticks={} rate_hz={:.2} mean_ms={:.4} p99_ms={:.4}\n",
+                summary.total_ticks, summary.rate_hz, summary.mean_ms, summary.p99_ms
+            ),
+            None => format!("no-match ticks={} (no map is loaded)\n", summary.total_ticks),
+        };
         if let Err(e) = quarry_console::write_atomic(Path::new(path), &text) {
             tracing::warn!("health file: {e}");
         }
@@ -53,7 +58,23 @@ pub fn check(path: &Path) -> Result<String, String> {
         ));
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("unhealthy: {}: {e}", path.display()))?;
-    Ok(text.trim().to_owned())
+    let text = text.trim().to_owned();
+    if !text.starts_with("ok ") {
+        return Err(format!("unhealthy: no match is running ({text})"));
+    }
+    Ok(text)
+}
+
+/// Removes the health file at shutdown (a missing file is unhealthy).
+pub fn remove(path: &str) {
+    if path.is_empty() {
+        return;
+    }
+    if let Err(e) = std::fs::remove_file(path)
+        && e.kind() != std::io::ErrorKind::NotFound
+    {
+        tracing::warn!("health file {path}: {e}");
+    }
 }
 
 #[cfg(test)]
@@ -67,9 +88,21 @@ mod tests {
         let p = path.to_string_lossy().into_owned();
         let mut w = HealthWriter::default();
         let s = TickSummary { total_ticks: 7, ..TickSummary::default() };
-        w.maybe_write(&p, Instant::now(), || s);
+        w.maybe_write(&p, Instant::now(), Some("q_dm1"), || s);
         assert!(check(&path).expect("healthy").contains("ticks=7"));
         assert!(check(&dir.path().join("missing")).is_err());
+        remove(&p);
+        assert!(check(&path).is_err(), "a removed file is unhealthy");
+    }
+
+    #[test]
+    fn no_match_is_unhealthy() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h");
+        let mut w = HealthWriter::default();
+        w.maybe_write(&path.to_string_lossy(), Instant::now(), None, TickSummary::default);
+        let e = check(&path).expect_err("no map loaded");
+        assert!(e.contains("no match is running"), "{e}");
     }
 
     #[test]
@@ -79,10 +112,10 @@ mod tests {
         let p = path.to_string_lossy().into_owned();
         let mut w = HealthWriter::default();
         let t0 = Instant::now();
-        w.maybe_write(&p, t0, || TickSummary { total_ticks: 1, ..TickSummary::default() });
-        w.maybe_write(&p, t0 + Duration::from_secs(1), || TickSummary { total_ticks: 2, ..TickSummary::default() });
+        w.maybe_write(&p, t0, Some("m"), || TickSummary { total_ticks: 1, ..TickSummary::default() });
+        w.maybe_write(&p, t0 + Duration::from_secs(1), Some("m"), || TickSummary { total_ticks: 2, ..TickSummary::default() });
         assert!(check(&path).expect("healthy").contains("ticks=1"));
-        w.maybe_write(&p, t0 + HEALTH_INTERVAL, || TickSummary { total_ticks: 3, ..TickSummary::default() });
+        w.maybe_write(&p, t0 + HEALTH_INTERVAL, Some("m"), || TickSummary { total_ticks: 3, ..TickSummary::default() });
         assert!(check(&path).expect("healthy").contains("ticks=3"));
     }
 }

@@ -67,6 +67,17 @@ pub fn run(cli: Cli) -> ExitCode {
         botfiles_dir: Some(cli.botfiles.clone()),
     };
     if !options.config_dir.is_dir() {
+        if !cli.fast {
+            // Started from the wrong directory, a server would run with no
+            // config and no map, and create a new key wherever it stands.
+            let cwd = std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default();
+            eprintln!(
+                "quarry-server: config directory '{}' not found (looked in {cwd}); run from the directory that holds config/ \
+                 and maps/, or give --config DIR (an empty directory runs on defaults and keeps the server's key and archive there)",
+                options.config_dir.display()
+            );
+            return ExitCode::from(2);
+        }
         tracing::warn!("config directory {} does not exist; using defaults", options.config_dir.display());
     }
     let mut server = match Server::new(&options) {

@@ -388,7 +388,8 @@ impl Server {
             && !path.is_empty()
         {
             let stats = &self.state.stats;
-            self.health.maybe_write(path, started, || stats.summary());
+            let map = self.state.game.game.is_some().then(|| self.state.game.map_name());
+            self.health.maybe_write(path, started, map.as_deref(), || stats.summary());
         }
     }
 
@@ -503,6 +504,8 @@ impl Server {
         if let Some(net) = self.state.net.as_mut() {
             net.shutdown();
         }
+        let health = self.console.cvars().string(self.state.cvars.sv_health_file);
+        crate::health::remove(&health);
         // A headless match is a measurement: it leaves the operator's archive as it was.
         if self.state.fast {
             return Ok(None);

@@ -180,12 +180,20 @@ fn help_explains_the_command_line() {
     }
 }
 
-#[test]
-fn health_check_reports_fresh_and_missing_files() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let health = dir.path().join("health");
-    let mut child = server(dir.path())
+fn health_check(path: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("--health-check").arg(path).output().expect("run")
+}
+
+/// Starts a server writing its health file, waits for the file, checks it,
+/// then stops the server and returns the check's output.
+fn health_while_running(dir: &Path, extra: &[&str]) -> Output {
+    let health = dir.join("health");
+    let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps");
+    let mut child = server(dir)
+        .arg("--maps")
+        .arg(&maps)
         .args(["--port", "0", "+set", "sv_healthFile", &health.to_string_lossy()])
+        .args(extra)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -196,18 +204,28 @@ fn health_check_reports_fresh_and_missing_files() {
     while !health.exists() && start.elapsed() < Duration::from_secs(10) {
         std::thread::sleep(Duration::from_millis(20));
     }
+    let check = health_check(&health);
     child.stdin.take().expect("stdin").write_all(b"quit\n").expect("write");
     let out = wait_with_deadline(child, Duration::from_secs(20));
     assert!(out.status.success());
-    let check = Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("--health-check").arg(&health).output().expect("run");
-    assert!(check.status.success(), "{}", text(&check.stderr));
-    assert!(text(&check.stdout).contains("healthy: ok ticks="), "{}", text(&check.stdout));
-    let missing = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
-        .arg("--health-check")
-        .arg(dir.path().join("nope"))
-        .output()
-        .expect("run");
-    assert!(!missing.status.success());
+    check
+}
+
+#[test]
+fn health_check_means_a_match_is_running() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let running = health_while_running(dir.path(), &["+map", "q_dm1"]);
+    assert!(running.status.success(), "{}", text(&running.stderr));
+    assert!(text(&running.stdout).contains("healthy: ok map=q_dm1 ticks="), "{}", text(&running.stdout));
+    // Stopped: the file is gone, so the check fails at once (not 30 s later).
+    let stopped = health_check(&dir.path().join("health"));
+    assert!(!stopped.status.success(), "healthy after shutdown: {}", text(&stopped.stdout));
+    // Running with no map loaded is not healthy either.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let empty = health_while_running(dir.path(), &[]);
+    assert!(!empty.status.success(), "healthy with no map: {}", text(&empty.stdout));
+    assert!(text(&empty.stderr).contains("no match is running"), "{}", text(&empty.stderr));
+    assert!(!health_check(&dir.path().join("nope")).status.success());
 }
 
 #[test]

@@ -152,3 +152,20 @@ fn a_password_is_never_printed_and_flags_go_before_commands() {
     assert!(stderr.contains("'--log-file' comes after '+set'"), "{stderr}");
     assert!(!stderr.contains("hunter2"), "{stderr}");
 }
+
+#[test]
+fn started_from_the_wrong_directory_it_says_so_and_creates_nothing() {
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
+        .current_dir(elsewhere.path())
+        .args(["--port", "0"])
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run quarry-server");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("config directory 'config' not found") && stderr.contains("--config DIR"), "{stderr}");
+    let left: Vec<_> = std::fs::read_dir(elsewhere.path()).expect("dir").filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
+    assert!(left.is_empty(), "it created {left:?}");
+}
