@@ -99,7 +99,7 @@ pub(crate) fn register<C: 'static>(console: &mut Console<C>) {
             console.print(format!("{count} commands"));
             Ok(())
         }),
-        CommandDef::new("help", "help NAME", "describe a command or cvar", help)
+        CommandDef::new("help", "help [NAME]", "describe a command or cvar; without a name, list the commands", help)
             .complete_with(|console, args, partial| {
                 if !args.is_empty() {
                     return Vec::new();
@@ -145,6 +145,14 @@ fn toggle<C>(_: &mut C, console: &mut Console<C>, args: &[String]) -> Result<(),
 }
 
 fn help<C>(_: &mut C, console: &mut Console<C>, args: &[String]) -> Result<(), ConsoleError> {
+    if args.is_empty() {
+        let lines: Vec<String> = console.commands().map(|c| format!("  {:<16} {}", c.name, c.help)).collect();
+        console.print("commands (help NAME describes one command or cvar; cvarlist lists the cvars):".to_owned());
+        for l in lines {
+            console.print(l);
+        }
+        return Ok(());
+    }
     let [name] = args else { return Err(usage(console, "help")) };
     if let Some(cmd) = console.command(name) {
         let text = vec![format!("{}: {}", cmd.name, cmd.help), format!("  usage: {}", cmd.usage)];
@@ -161,6 +169,7 @@ fn help<C>(_: &mut C, console: &mut Console<C>, args: &[String]) -> Result<(), C
             (crate::CvarFlags::CHEAT, "cheat"),
             (crate::CvarFlags::READ_ONLY, "read-only"),
             (crate::CvarFlags::LATCHED, "latched until map change"),
+            (crate::CvarFlags::SECRET, "secret (never printed)"),
         ] {
             if c.def.flags.contains(f) {
                 flags.push(word);
@@ -173,7 +182,7 @@ fn help<C>(_: &mut C, console: &mut Console<C>, args: &[String]) -> Result<(), C
                 c.def.kind.type_name(),
                 c.def.kind.allowed(),
                 c.def.default,
-                c.value()
+                c.shown_value()
             ),
         ];
         if !flags.is_empty() {

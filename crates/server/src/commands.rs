@@ -249,7 +249,6 @@ fn status(state: &mut ServerState, console: &mut Console<ServerState>, _: &[Stri
     ];
     let mut lines = lines;
     if let Some(net) = state.net.as_ref() {
-        lines.push("network :".to_owned());
         lines.extend(net.status_lines());
     }
     if let Some(game) = state.game.game.as_ref() {

@@ -24,6 +24,11 @@ fn shipped_config() -> tempfile::TempDir {
 
 /// Runs the server on `config` with `args`, feeds `stdin`, and waits for it to exit.
 fn run(config: &Path, args: &[&str], stdin: &str) -> Output {
+    run_logging(config, args, stdin, "warn")
+}
+
+/// [`run`] with the log filter `log` (RUST_LOG).
+fn run_logging(config: &Path, args: &[&str], stdin: &str, log: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
         .arg("--config")
         .arg(config)
@@ -33,7 +38,7 @@ fn run(config: &Path, args: &[&str], stdin: &str) -> Output {
         .arg(root().join("botfiles"))
         .args(["--port", "0"])
         .args(args)
-        .env("RUST_LOG", "warn")
+        .env("RUST_LOG", log)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -168,4 +173,20 @@ fn started_from_the_wrong_directory_it_says_so_and_creates_nothing() {
     assert!(stderr.contains("config directory 'config' not found") && stderr.contains("--config DIR"), "{stderr}");
     let left: Vec<_> = std::fs::read_dir(elsewhere.path()).expect("dir").filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
     assert!(left.is_empty(), "it created {left:?}");
+}
+
+#[test]
+fn a_plain_start_says_each_thing_once() {
+    let config = shipped_config();
+    let out = run_logging(config.path(), &["+set", "sv_hostname", "Quiet"], "help\nstatus\nquit\n", "info");
+    let stdout = text(&out.stdout);
+    let all = format!("{stdout}{}", text(&out.stderr));
+    assert!(out.status.success(), "{all}");
+    assert_eq!(all.matches("listening").count(), 1, "the listening line once\n{all}");
+    assert!(!all.contains("hitch"), "{all}");
+    assert!(stdout.contains("config: changed from defaults: ") && !stdout.contains("set from defaults"), "{stdout}");
+    assert!(stdout.contains("commands (help NAME describes") && stdout.contains("  map "), "help lists the commands\n{stdout}");
+    assert!(!stdout.lines().any(|l| l.trim_end() == "network :"), "an empty status line\n{stdout}");
+    let out = run_logging(config.path(), &["--fast", "--seed", "2", "+set", "timelimit", "0.05"], "", "info");
+    assert!(!text(&out.stderr).contains("hitch"), "{}", text(&out.stderr));
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
-use tracing::{debug, info, warn};
+use tracing::{debug, warn};
 
 use super::admission::{Admission, AdmissionStats, Refusal};
 use super::io::{Inbound, Link, PathInfo, Side};
@@ -150,7 +150,8 @@ impl ServerTransport {
         let (tx, accepted) = mpsc::channel(ACCEPT_QUEUE);
         let admission = Admission::new(settings.max_connections, settings.max_connections_per_ip);
         rt.spawn(accept_loop(endpoint.clone(), tx, settings.clone(), admission.clone()));
-        info!(%local_addr, %fingerprint, "listening");
+        // The host prints its own listening line; this one is for debugging.
+        debug!(%local_addr, %fingerprint, "listening");
         Ok(Self { runtime: Some(rt), endpoint, accepted, admission, peers: BTreeMap::new(), settings, fingerprint, local_addr })
     }
 
