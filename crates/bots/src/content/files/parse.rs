@@ -141,51 +141,65 @@ impl Parser<'_> {
                 self.warn(line, format!("{} needs exactly one name; block skipped", text(&t)));
                 continue;
             }
-            match kind {
-                Kind::Style => {
-                    if !self.room(0, style_lines.len(), content.styles.len(), line) {
-                        continue;
-                    }
-                    if content.style(&name).is_some() {
-                        self.warn(line, format!("duplicate style '{name}'; the first definition wins"));
-                        continue;
-                    }
-                    for (what, present) in [("skillBand", def.band.is_some()), ("weight", def.weight.is_some()), ("model", def.model.is_some())] {
-                        if present {
-                            self.warn(line, format!("style '{name}': '{what}' belongs to characters; ignored"));
-                        }
-                    }
-                    content.styles.push(Style {
-                        name,
-                        description: def.description.unwrap_or_default(),
-                        inherit: def.inherit,
-                        layer: def.layer,
-                    });
-                    style_lines.push(line);
-                }
-                _ => {
-                    if !self.room(1, char_lines.len(), content.characters.len(), line) {
-                        continue;
-                    }
-                    if content.character(&name).is_some() {
-                        self.warn(line, format!("duplicate character '{name}'; the first definition wins"));
-                        continue;
-                    }
-                    content.characters.push(Character {
-                        name,
-                        description: def.description.unwrap_or_default(),
-                        style: def.inherit,
-                        band: def.band.unwrap_or((1, 5)),
-                        weight: def.weight.unwrap_or(1.0),
-                        model: def.model.unwrap_or_default(),
-                        layer: def.layer,
-                    });
-                    char_lines.push(line);
+            let added = match kind {
+                Kind::Style => self.add_style(content, name, def, style_lines.len(), line),
+                _ => self.add_character(content, name, def, char_lines.len(), line),
+            };
+            if added {
+                match kind {
+                    Kind::Style => style_lines.push(line),
+                    _ => char_lines.push(line),
                 }
             }
         }
         style_lines.extend(char_lines);
         style_lines
+    }
+
+    /// Adds style `name` (the `here`-th of this file) unless a cap is
+    /// reached or the name is taken; character-only keys warn.
+    fn add_style(&mut self, content: &mut Content, name: String, def: Def, here: usize, line: u32) -> bool {
+        if !self.room(0, here, content.styles.len(), line) {
+            return false;
+        }
+        if content.style(&name).is_some() {
+            self.warn(line, format!("duplicate style '{name}'; the first definition wins"));
+            return false;
+        }
+        for (what, present) in [("skillBand", def.band.is_some()), ("weight", def.weight.is_some()), ("model", def.model.is_some())] {
+            if present {
+                self.warn(line, format!("style '{name}': '{what}' belongs to characters; ignored"));
+            }
+        }
+        content.styles.push(Style {
+            name,
+            description: def.description.unwrap_or_default(),
+            inherit: def.inherit,
+            layer: def.layer,
+        });
+        true
+    }
+
+    /// Adds character `name` (the `here`-th of this file) unless a cap is
+    /// reached or the name is taken.
+    fn add_character(&mut self, content: &mut Content, name: String, def: Def, here: usize, line: u32) -> bool {
+        if !self.room(1, here, content.characters.len(), line) {
+            return false;
+        }
+        if content.character(&name).is_some() {
+            self.warn(line, format!("duplicate character '{name}'; the first definition wins"));
+            return false;
+        }
+        content.characters.push(Character {
+            name,
+            description: def.description.unwrap_or_default(),
+            style: def.inherit,
+            band: def.band.unwrap_or((1, 5)),
+            weight: def.weight.unwrap_or(1.0),
+            model: def.model.unwrap_or_default(),
+            layer: def.layer,
+        });
+        true
     }
 
     /// Whether one more style (`which` 0) or character (1) fits, with
