@@ -1,10 +1,14 @@
 //! End-to-end tests of the `quarry-server` binary: piped console, signals,
 //! command-line `+commands`, bad input and the archive file.
 
+mod support;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+use support::wait_with_deadline;
 
 fn server(config: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_quarry-server"));
@@ -27,18 +31,6 @@ fn run_piped(config: &Path, args: &[&str], stdin: &str) -> Output {
         .expect("spawn quarry-server");
     child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
     wait_with_deadline(child, Duration::from_secs(20))
-}
-
-fn wait_with_deadline(mut child: Child, limit: Duration) -> Output {
-    let start = Instant::now();
-    while child.try_wait().expect("try_wait").is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            panic!("quarry-server did not exit within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("output")
 }
 
 fn text(bytes: &[u8]) -> String {

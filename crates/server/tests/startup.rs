@@ -6,7 +6,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use support::wait_with_deadline;
+
+mod support;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -45,15 +49,7 @@ fn run_logging(config: &Path, args: &[&str], stdin: &str, log: &str) -> Output {
         .spawn()
         .expect("spawn quarry-server");
     child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
-    let start = Instant::now();
-    while child.try_wait().expect("try_wait").is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("quarry-server did not exit within a minute");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("output")
+    wait_with_deadline(child, Duration::from_secs(60))
 }
 
 fn text(bytes: &[u8]) -> String {
