@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use support::wait_with_deadline;
+use support::{run_with_input, text, wait_with_deadline};
 
 fn server(config: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_quarry-server"));
@@ -22,19 +22,8 @@ fn run_piped(config: &Path, args: &[&str], stdin: &str) -> Output {
         // Port 0: every test server gets its own free port.
         cmd.args(["--port", "0"]);
     }
-    let mut child = cmd
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn quarry-server");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
-    wait_with_deadline(child, Duration::from_secs(20))
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    cmd.args(args);
+    run_with_input(cmd, stdin, Duration::from_secs(20))
 }
 
 #[test]

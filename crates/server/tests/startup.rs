@@ -3,12 +3,11 @@
 //! (the archive keeps what it held), and a headless run with a map that
 //! does not load fails instead of measuring another map.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use support::wait_with_deadline;
+use support::{run_with_input, text};
 
 mod support;
 
@@ -33,8 +32,8 @@ fn run(config: &Path, args: &[&str], stdin: &str) -> Output {
 
 /// [`run`] with the log filter `log` (RUST_LOG).
 fn run_logging(config: &Path, args: &[&str], stdin: &str, log: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
-        .arg("--config")
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quarry-server"));
+    cmd.arg("--config")
         .arg(config)
         .arg("--maps")
         .arg(root().join("maps"))
@@ -42,18 +41,8 @@ fn run_logging(config: &Path, args: &[&str], stdin: &str, log: &str) -> Output {
         .arg(root().join("botfiles"))
         .args(["--port", "0"])
         .args(args)
-        .env("RUST_LOG", log)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn quarry-server");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
-    wait_with_deadline(child, Duration::from_secs(60))
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+        .env("RUST_LOG", log);
+    run_with_input(cmd, stdin, Duration::from_secs(60))
 }
 
 fn archived(config: &Path, name: &str) -> Option<String> {

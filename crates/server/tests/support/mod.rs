@@ -256,3 +256,16 @@ pub(crate) fn wait_with_deadline(mut child: Child, limit: Duration) -> Output {
     }
     child.wait_with_output().expect("output")
 }
+
+/// Runs `cmd` with piped output, feeds it `stdin`, and waits (at most
+/// `limit`) for it to exit.
+pub(crate) fn run_with_input(mut cmd: Command, stdin: &str, limit: Duration) -> Output {
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn quarry-server");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    wait_with_deadline(child, limit)
+}
+
+/// Process output as text.
+pub(crate) fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
