@@ -98,7 +98,7 @@ fn run_chat(game: &mut Match, bots: &mut BotManager, ticks: u32) -> Vec<(u32, Op
         bots.think(game);
         game.step();
         for ev in game.events() {
-            if let GameEvent::Chat { from, scope, text } = ev {
+            if let GameEvent::Chat { from, scope, text, .. } = ev {
                 out.push((game.tick(), from, scope, text));
             }
         }

@@ -181,10 +181,8 @@ impl GameHost {
         let mut lines = Vec::new();
         for ev in events.iter().cloned() {
             match ev {
-                GameEvent::Chat { from, scope, text } => {
-                    let name = from
-                        .and_then(|s| game.slots().get(s))
-                        .map_or_else(|| "console".to_owned(), |s| s.userinfo.name.clone());
+                GameEvent::Chat { from, name, scope, text } => {
+                    let name = if from.is_some() { name } else { "console".to_owned() };
                     let team = match scope {
                         quarry_sim::chat::ChatScope::All => String::new(),
                         quarry_sim::chat::ChatScope::Team(t) => format!("({}) ", t.name()),

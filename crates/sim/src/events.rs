@@ -126,6 +126,9 @@ pub enum GameEvent {
     Chat {
         /// The speaker; `None` for the server (`say` from the console).
         from: Option<SlotId>,
+        /// The speaker's name when it spoke (a bot's farewell is delivered
+        /// after its slot is freed); empty for the server.
+        name: String,
         /// Who hears it.
         scope: ChatScope,
         /// The text (cleaned).

@@ -357,6 +357,7 @@ impl Match {
         let tick = self.tick();
         let team_game = self.world.resource::<RulesState>().gametype.is_team_game();
         let mut scope = ChatScope::All;
+        let mut name = String::new();
         if let Some(id) = from {
             let mut slots = self.slots_mut();
             let s = slots.get_mut(id).ok_or(SlotError::NoSuchSlot(id.0))?;
@@ -366,8 +367,9 @@ impl Match {
             if team_only && team_game && matches!(s.team, Team::Red | Team::Blue) {
                 scope = ChatScope::Team(s.team);
             }
+            name = s.userinfo.name.clone();
         }
-        self.world.write_message(GameEvent::Chat { from, scope, text });
+        self.world.write_message(GameEvent::Chat { from, name, scope, text });
         Ok(())
     }
 

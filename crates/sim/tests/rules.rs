@@ -118,6 +118,21 @@ fn team_chat_never_reaches_the_other_team() {
 }
 
 #[test]
+fn a_last_line_keeps_its_speakers_name_after_the_slot_is_freed() {
+    let mut m = match_on(&arena_text(4), test_settings(), 1);
+    let a = join(&mut m, "Leaver", HUMAN);
+    // A bot's farewell: said, then the slot is freed before the next tick publishes it.
+    m.say(Some(a), false, "gotta go").expect("say");
+    m.disconnect(a);
+    m.step();
+    let said = m.events().into_iter().find_map(|e| match e {
+        GameEvent::Chat { from, name, text, .. } => Some((from, name, text)),
+        _ => None,
+    });
+    assert_eq!(said, Some((Some(a), "Leaver".to_owned(), "gotta go".to_owned())));
+}
+
+#[test]
 fn team_chat_in_ffa_goes_to_everyone_and_flood_is_limited() {
     let mut m = match_on(&arena_text(4), test_settings(), 1);
     let a = join(&mut m, "a", HUMAN);

@@ -154,7 +154,7 @@ impl ChatHost {
         let bots: Vec<ChatBot<'_>> = brains.iter().zip(&names).map(|(b, n)| chat_bot(game, *b, n, content)).collect();
         let map = map_token(game);
         for ev in &view.events {
-            let GameEvent::Chat { from: Some(from), scope, text } = ev else { continue };
+            let GameEvent::Chat { from: Some(from), scope, text, .. } = ev else { continue };
             let Some(speaker) = game.slots().get(*from) else { continue };
             let team = match scope {
                 quarry_sim::chat::ChatScope::Team(t) => Some(*t),

@@ -22,8 +22,8 @@ impl NetServer {
     pub(super) fn deliver_events(&mut self, game: &Match, events: &[GameEvent]) {
         for ev in events {
             match ev {
-                GameEvent::Chat { from, scope, text } => {
-                    let name = from.and_then(|s| game.slots().get(s)).map_or_else(|| "server".to_owned(), |s| s.userinfo.name.clone());
+                GameEvent::Chat { from, name, scope, text } => {
+                    let name = if from.is_some() { name.clone() } else { "server".to_owned() };
                     let wire_scope = match scope {
                         ChatScope::All => WireScope::All,
                         ChatScope::Team(_) => WireScope::Team,
