@@ -443,6 +443,12 @@ impl Server {
             self.state.request_quit("match over".to_owned());
             return;
         }
+        if let Some(game) = self.state.game.game.as_ref() {
+            self.console.print(format!("final scores on {}:", self.state.game.map_name()));
+            for line in game.scoreboard().to_string().lines() {
+                self.console.print(line.to_owned());
+            }
+        }
         let rotation = self.console.cvars().string(self.state.cvars.sv_map_rotation);
         let next = crate::game::next_in_rotation(&rotation, self.state.game.map_path.as_deref());
         let hz = self.clock_hz();
@@ -496,6 +502,9 @@ impl Server {
     /// Prints pending console output.
     pub fn flush(&mut self, printer: &Printer) {
         for line in self.console.drain_output() {
+            // The log file keeps the console's story too (chat, connects,
+            // kicks, bans, maps, scoreboards); stderr does not repeat it.
+            tracing::info!(target: crate::logging::CONSOLE_TARGET, "{line}");
             printer.print(&line);
         }
     }
