@@ -27,8 +27,13 @@ pub enum ConnectError {
     /// firewall, or a server too busy to answer.
     #[error("no answer from the server within {0:?} (is it running on that address and port?)")]
     NoAnswer(Duration),
-    /// The connection failed another way (certificate pin mismatch,
-    /// protocol error, closed while joining).
+    /// The server's certificate is not the one `--fingerprint` names.
+    #[error(
+        "the server's certificate does not match the fingerprint given (the server prints its own at startup: \
+         \"listening on udp …, certificate fingerprint …\"); it has a new key, or this is another server"
+    )]
+    CertificateMismatch,
+    /// The connection failed another way (protocol error, closed while joining).
     #[error("connection failed: {0}")]
     Failed(DisconnectReason),
 }
@@ -40,6 +45,9 @@ impl ConnectError {
         match reason {
             DisconnectReason::Rejected(r) => Self::Rejected(r),
             DisconnectReason::Timeout => Self::NoAnswer(waited),
+            // The pinning verifier refuses a certificate only for a fingerprint
+            // mismatch; rustls reports it as an application verification failure.
+            DisconnectReason::ConnectionLost(ref why) if why.contains("ApplicationVerificationFailure") => Self::CertificateMismatch,
             other => Self::Failed(other),
         }
     }
@@ -62,6 +70,14 @@ pub enum ClientError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_certificate_mismatch_reads_as_one() {
+        let tls = "the cryptographic handshake failed: error 49: invalid peer certificate: ApplicationVerificationFailure";
+        let e = ConnectError::from_disconnect(DisconnectReason::ConnectionLost(tls.into()), Duration::from_secs(1));
+        assert!(matches!(e, ConnectError::CertificateMismatch));
+        assert!(e.to_string().contains("does not match the fingerprint given"), "{e}");
+    }
 
     #[test]
     fn refusals_read_like_the_reason() {

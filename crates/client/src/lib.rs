@@ -65,7 +65,7 @@ pub use input::{
     Action, Frame, IdleInput, Input, RandomInput, ScriptError, ScriptErrorKind, ScriptInput,
 };
 pub use notice::{ChatLine, Notice};
-pub use options::{ClientOptions, Trust, resolve};
+pub use options::{ClientOptions, DEFAULT_PORT, Trust, resolve};
 pub use stats::{ClientStats, SessionStats};
 pub use view::{EntityView, View};
 

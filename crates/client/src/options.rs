@@ -107,9 +107,22 @@ pub fn resolve(target: &str) -> Result<SocketAddr, ConnectError> {
         target: target.to_owned(),
         reason,
     };
-    let mut addrs = target.to_socket_addrs().map_err(|e| fail(e.to_string()))?;
+    // A bare host (or IPv6 address) means the default port, as in Quake.
+    let with_port = if target.parse::<std::net::Ipv6Addr>().is_ok() {
+        format!("[{target}]:{DEFAULT_PORT}")
+    } else if target.rsplit_once(':').is_none() || (target.ends_with(']') && target.starts_with('[')) {
+        format!("{target}:{DEFAULT_PORT}")
+    } else {
+        target.to_owned()
+    };
+    let mut addrs = with_port
+        .to_socket_addrs()
+        .map_err(|e| fail(format!("{e} (give HOST or HOST:PORT, e.g. 127.0.0.1:{DEFAULT_PORT})")))?;
     addrs.next().ok_or_else(|| fail("no addresses".into()))
 }
+
+/// The port a server listens on unless told otherwise (`net_port`).
+pub const DEFAULT_PORT: u16 = 27960;
 
 #[cfg(test)]
 mod tests {
@@ -122,11 +135,13 @@ mod tests {
             "127.0.0.1:27960".parse().ok()
         );
         assert!(resolve("localhost:27960").is_ok_and(|a| a.ip().is_loopback()));
-        assert!(matches!(
-            resolve("127.0.0.1"),
-            Err(ConnectError::Resolve { .. })
-        ));
-        assert!(resolve("127.0.0.1:99999").is_err());
+        // No port: the default one.
+        assert_eq!(resolve("127.0.0.1").ok(), "127.0.0.1:27960".parse().ok());
+        assert!(resolve("localhost").is_ok_and(|a| a.ip().is_loopback() && a.port() == DEFAULT_PORT));
+        assert_eq!(resolve("::1").ok(), "[::1]:27960".parse().ok());
+        assert_eq!(resolve("[::1]").ok(), "[::1]:27960".parse().ok());
+        let e = resolve("127.0.0.1:99999").expect_err("port out of range");
+        assert!(e.to_string().contains("give HOST or HOST:PORT"), "{e}");
     }
 
     #[test]

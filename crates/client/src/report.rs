@@ -15,16 +15,6 @@ fn vec3(v: [f32; 3]) -> String {
     format!("({:.0} {:.0} {:.0})", v[0], v[1], v[2])
 }
 
-fn kind_name(k: EntityKind) -> &'static str {
-    match k {
-        EntityKind::Player => "player",
-        EntityKind::Projectile => "projectile",
-        EntityKind::Item => "item",
-        EntityKind::Mover => "mover",
-        EntityKind::Flag => "flag",
-    }
-}
-
 /// One line about the own player: `tick 120 pos (0 0 24) hp 100 armor 0 weapon 2 ammo 50 score 0`.
 pub fn player_line(tick: Option<u32>, p: Option<&PlayerState>) -> String {
     let (Some(tick), Some(p)) = (tick, p) else {
@@ -48,15 +38,42 @@ pub fn player_line(tick: Option<u32>, p: Option<&PlayerState>) -> String {
     s
 }
 
-/// One line about an entity at `distance` units: `#3 player 120u at (10 0 24) team 1 weapon 5`.
-pub fn entity_line(distance: f32, e: &EntityView) -> String {
-    let mut s = format!(
-        "#{} {} {:.0}u at {}",
-        e.id,
-        kind_name(e.kind),
-        distance,
-        vec3(e.origin)
-    );
+/// What a person calls an entity: a player by name, an item by its class,
+/// a mover by its map entity, a projectile by its owner.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Names<'a> {
+    /// The scoreboard, for player names by slot.
+    pub scoreboard: Option<&'a Scoreboard>,
+    /// The item class names, in model order (config string `CS_ITEM_MODELS`).
+    pub item_classes: Option<&'a str>,
+}
+
+impl Names<'_> {
+    fn player(&self, slot: u32) -> String {
+        self.scoreboard
+            .and_then(|b| b.rows.iter().find(|r| u32::from(r.slot) == slot))
+            .map_or_else(|| format!("slot {slot}"), |r| r.name.clone())
+    }
+
+    /// The label of `e`: `Rook`, `item_health_large`, `mover 12`, `rocket of Rook`.
+    pub fn label(&self, e: &EntityView) -> String {
+        match e.kind {
+            EntityKind::Player => format!("player {}", self.player(e.state.aux)),
+            EntityKind::Projectile => format!("projectile of {}", self.player(e.state.aux)),
+            EntityKind::Item => self
+                .item_classes
+                .and_then(|c| c.split_whitespace().nth(usize::from(e.state.model)))
+                .map_or_else(|| format!("item {}", e.state.model), str::to_owned),
+            // Mover ids are the map entity with the top bit set.
+            EntityKind::Mover => format!("mover {}", e.id & !(1 << 31)),
+            EntityKind::Flag => "flag".to_owned(),
+        }
+    }
+}
+
+/// One line about an entity at `distance` units: `player Rook 120u at (10 0 24) team 1 weapon 5`.
+pub fn entity_line(distance: f32, e: &EntityView, names: &Names<'_>) -> String {
+    let mut s = format!("{} {:.0}u at {}", names.label(e), distance, vec3(e.origin));
     if e.kind == EntityKind::Player {
         s.push_str(&format!(" team {} weapon {}", e.state.team, e.state.weapon));
     }
@@ -75,10 +92,11 @@ pub fn view_lines(client: &Client, nearest: usize) -> Vec<String> {
             if near.is_empty() { "" } else { ", nearest:" }
         ));
     }
-    out.extend(
-        near.iter()
-            .map(|(d, e)| format!("    {}", entity_line(*d, e))),
-    );
+    let names = Names {
+        scoreboard: client.scoreboard(),
+        item_classes: client.config_strings().get(&quarry_net::handshake::CS_ITEM_MODELS).map(String::as_str),
+    };
+    out.extend(near.iter().map(|(d, e)| format!("    {}", entity_line(*d, e, &names))));
     out.extend(client.mode().and_then(crate::mode::mode_line).map(|l| format!("  {l}")));
     out
 }
@@ -182,10 +200,17 @@ mod tests {
                 ..EntityState::empty(3)
             },
         };
-        assert_eq!(
-            entity_line(12.3, &e),
-            "#3 player 12u at (1 2 3) team 1 weapon 5"
-        );
+        assert_eq!(entity_line(12.3, &e, &Names::default()), "player slot 0 12u at (1 2 3) team 1 weapon 5");
+        let board = Scoreboard {
+            rows: vec![quarry_net::reliable::ScoreRow { slot: 0, name: "Rook".into(), ..Default::default() }],
+            ..Default::default()
+        };
+        let names = Names { scoreboard: Some(&board), item_classes: Some("item_armor_body item_health_large") };
+        assert_eq!(entity_line(12.3, &e, &names), "player Rook 12u at (1 2 3) team 1 weapon 5");
+        let item = EntityView { kind: EntityKind::Item, state: EntityState { model: 1, ..EntityState::empty(4) }, ..e };
+        assert_eq!(names.label(&item), "item_health_large");
+        let mover = EntityView { id: (1 << 31) | 5, kind: EntityKind::Mover, ..e };
+        assert_eq!(names.label(&mover), "mover 5");
         assert_eq!(
             disconnect_line(&DisconnectReason::Rejected(RejectReason::Full)),
             "refused by the server: server is full"

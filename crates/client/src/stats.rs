@@ -76,7 +76,10 @@ fn fmt_ping(p: Option<Duration>) -> String {
 /// second while connected (the first, partial second is left out).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SessionStats {
-    /// Seconds sampled.
+    /// How long the session ran, from the first sample to the last.
+    pub elapsed: Duration,
+    /// Whole seconds averaged (the first, partial window is left out; with
+    /// none yet, the figures are the transport's last ones).
     pub seconds: u32,
     /// Mean bytes received per second.
     pub bytes_in_per_s: f64,
@@ -96,8 +99,9 @@ impl std::fmt::Display for SessionStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "over {} s: in {:.0} B/s, out {:.0} B/s, {:.1} snapshots/s, loss {:.1}%, ping {}; {} snapshots ({} full, {} undecodable), {} commands sent",
-            self.seconds,
+            "over {:.1} s{}: in {:.0} B/s, out {:.0} B/s, {:.1} snapshots/s, loss {:.1}%, ping {}; {} snapshots ({} full, {} undecodable), {} commands sent",
+            self.elapsed.as_secs_f64(),
+            if self.seconds == 0 { " (too short to average: the last figures)".to_owned() } else { format!(" ({} s averaged)", self.seconds) },
             self.bytes_in_per_s,
             self.bytes_out_per_s,
             self.snapshots_per_s,
@@ -115,6 +119,8 @@ impl std::fmt::Display for SessionStats {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct StatsAverager {
     next: Option<Instant>,
+    first: Option<Instant>,
+    latest: Option<Instant>,
     seconds: u32,
     bytes_in: f64,
     bytes_out: f64,
@@ -130,6 +136,8 @@ impl StatsAverager {
     /// call only starts the clock (its window is partial).
     pub(crate) fn sample(&mut self, now: Instant, s: &ClientStats) {
         self.last = s.clone();
+        self.first.get_or_insert(now);
+        self.latest = Some(now);
         let Some(next) = self.next else {
             // Skip the first, partial window of the transport's meter.
             self.next = Some(now + Duration::from_secs(2));
@@ -154,6 +162,10 @@ impl StatsAverager {
         let n = f64::from(self.seconds.max(1));
         let mean = |v: f64| if self.seconds == 0 { 0.0 } else { v / n };
         SessionStats {
+            elapsed: match (self.first, self.latest) {
+                (Some(a), Some(b)) => b.saturating_duration_since(a),
+                _ => Duration::ZERO,
+            },
             seconds: self.seconds,
             bytes_in_per_s: if self.seconds == 0 {
                 self.last.bytes_in_per_s as f64
@@ -201,8 +213,11 @@ mod tests {
             ..ClientStats::default()
         };
         a.sample(t0, &s(999_999));
-        // Before any whole sample, the session shows the last figures.
+        a.sample(t0 + Duration::from_millis(1500), &s(999_999));
+        // Before any whole sample, the session shows the last figures, and says so.
         assert_eq!(a.session().bytes_in_per_s, 999_999.0);
+        let early = a.session().to_string();
+        assert!(early.starts_with("over 1.5 s (too short to average: the last figures)"), "{early}");
         a.sample(t0 + Duration::from_millis(2000), &s(1000));
         a.sample(t0 + Duration::from_millis(2500), &s(5)); // too soon: not counted
         a.sample(t0 + Duration::from_millis(3000), &s(3000));
@@ -213,5 +228,6 @@ mod tests {
         assert_eq!(ses.snapshots_per_s, 30.0);
         assert_eq!(ses.ping, Some(Duration::from_millis(2)));
         assert!(ses.to_string().contains("in 2000 B/s"), "{ses}");
+        assert!(ses.to_string().starts_with("over 3.0 s (2 s averaged)"), "{ses}");
     }
 }

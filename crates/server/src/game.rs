@@ -190,6 +190,7 @@ impl GameHost {
                     lines.push(format!("{team}{name}: {text}"));
                 }
                 GameEvent::Print { to: None, text } => lines.push(text),
+                GameEvent::Kill { killer, victim, means } => lines.push(game.obituary(killer, victim, means)),
                 GameEvent::Phase { phase } => lines.push(format!("match {}", phase.name())),
                 GameEvent::Flag { kind, team, slot } => {
                     let who = slot.and_then(|s| game.slots().get(s)).map(|s| s.userinfo.name.clone());

@@ -373,6 +373,12 @@ impl Match {
         Ok(())
     }
 
+    /// The line everyone reads for a death ([`GameEvent::Kill`]).
+    pub fn obituary(&self, killer: Option<SlotId>, victim: SlotId, means: crate::events::MeansOfDeath) -> String {
+        let table = self.world.resource::<crate::weapons::WeaponTable>();
+        crate::obituary::obituary(self.slots(), table, killer, victim, means)
+    }
+
     /// Who receives a chat line of `scope`.
     pub fn chat_recipients(&self, scope: ChatScope) -> Vec<SlotId> {
         self.slots()

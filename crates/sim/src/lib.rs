@@ -28,6 +28,7 @@ pub use modes::flags;
 pub use modes::view as mode;
 pub mod movement;
 pub mod movers;
+pub mod obituary;
 pub mod pmove;
 pub mod rules;
 pub mod scene;

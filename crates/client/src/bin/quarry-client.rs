@@ -57,7 +57,7 @@ refused or fails (the reason is printed) or the server kicks us; 2 for bad argum
 #[command(group(ArgGroup::new("trust").required(true).args(["fingerprint", "insecure"])))]
 #[command(group(ArgGroup::new("input").args(["script", "random", "idle"])))]
 struct ConnectArgs {
-    /// The server, as HOST:PORT (e.g. 127.0.0.1:27960).
+    /// The server, as HOST or HOST:PORT (e.g. 127.0.0.1:27960; the port defaults to 27960).
     target: String,
     /// Player name.
     #[arg(long, default_value = "player")]

@@ -37,6 +37,9 @@ impl NetServer {
                     }
                 }
                 GameEvent::Print { to: None, text } => self.transport.broadcast(&ServerMessage::Print(text.clone())),
+                GameEvent::Kill { killer, victim, means } => {
+                    self.transport.broadcast(&ServerMessage::Print(game.obituary(*killer, *victim, *means)));
+                }
                 GameEvent::Flag { kind, team, slot } => {
                     let who = slot.and_then(|s| game.slots().get(s)).map(|s| s.userinfo.name.clone());
                     let line = quarry_sim::flags::flag_line(*kind, *team, who.as_deref());
