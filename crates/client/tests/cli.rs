@@ -182,7 +182,7 @@ fn a_session_prints_what_it_sees_and_the_stats() {
         "[server] cli entered the game",
         "[map] changed to q_dm2",
         "hp 100",
-        "#7 projectile",
+        "projectile of slot 0 ",
         "net: in ",
         "stats: over",
         "B/s",
