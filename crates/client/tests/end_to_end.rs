@@ -149,7 +149,7 @@ fn refusals_and_a_wrong_pin_fail_with_the_reason() {
             .connect_timeout(Duration::from_secs(3)),
     )
     .expect_err("pin");
-    assert!(matches!(err, ConnectError::Failed(_)), "{err:?}");
+    assert!(matches!(err, ConnectError::CertificateMismatch), "{err:?}");
     drop(server);
 }
 
