@@ -26,6 +26,8 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+from script_common import require_binary, target_dir  # noqa: E402 (beside this script)
 TEN_MINUTES = ["+set", "timelimit", "10", "+set", "fraglimit", "0", "+set", "capturelimit", "0"]
 FOUR_A_SIDE = ["+set", "bot_minPlayers", "8"]
 STYLE_BOTS = ["Quill", "Tamsin", "Rook", "Harrow", "Brannock", "Dace", "Sable", "Greyhame"]
@@ -126,17 +128,6 @@ def role_rows(runs):
     return [(f"role {name}", mean(v), "% of bot time") for name, v in shares.items() if any(v)]
 
 
-
-def target_dir():
-    """Cargo's target directory: $CARGO_TARGET_DIR, else target/ in the checkout."""
-    env = os.environ.get("CARGO_TARGET_DIR")
-    return pathlib.Path(env) if env else ROOT / "target"
-
-
-def require_binary(path, build):
-    """Exits with a clear message when a binary the script runs is missing."""
-    if not pathlib.Path(path).is_file():
-        sys.exit(f"{pathlib.Path(sys.argv[0]).name}: {path} not found; build it with `{build}` or give its path")
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -30,6 +30,8 @@ import threading
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+from script_common import require_binary, target_dir  # noqa: E402 (beside this script)
 TICK_RE = re.compile(r"tick time: mean ([\d.]+) ms, p99 ([\d.]+) ms, max ([\d.]+) ms")
 LATE_RE = re.compile(r"ticks, (\d+) late")
 PHASES_RE = re.compile(r"^tick phases: (.*) \(mean/p99 ms\)")
@@ -135,17 +137,6 @@ def parse_status(lines):
     return out
 
 
-
-def target_dir():
-    """Cargo's target directory: $CARGO_TARGET_DIR, else target/ in the checkout."""
-    env = os.environ.get("CARGO_TARGET_DIR")
-    return pathlib.Path(env) if env else ROOT / "target"
-
-
-def require_binary(path, build):
-    """Exits with a clear message when a binary the script runs is missing."""
-    if not pathlib.Path(path).is_file():
-        sys.exit(f"{pathlib.Path(sys.argv[0]).name}: {path} not found; build it with `{build}` or give its path")
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
