@@ -17,7 +17,6 @@ skill (engagement range, items and kills per minute), CTF and One Flag
 """
 import argparse
 import json
-import os
 import pathlib
 import shutil
 import statistics
