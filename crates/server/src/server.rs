@@ -5,7 +5,8 @@
 //! 1. every crate registers its cvars and commands;
 //! 2. `archive.cfg` (archived cvars from the last run) is executed, then
 //!    `server.cfg`, so the operator's file wins over remembered values;
-//! 3. `--port`, then each `+command` from the command line, in order. Their
+//! 3. `QUARRY_NAME=VALUE` environment variables naming a cvar, then
+//!    `--port`, then each `+command` from the command line, in order. Their
 //!    values are for this run: the archive keeps what it held before them
 //!    (a value set again later at the console is archived as usual), except
 //!    a `+seta`, which asks for the value to be kept;
@@ -67,6 +68,12 @@ pub struct ServerState {
     quit: Option<String>,
 }
 
+/// Environment variables that set cvars start with this (`QUARRY_SV_HOSTNAME`).
+pub const ENV_PREFIX: &str = "QUARRY_";
+
+/// The largest password file read (a password is one short line).
+const MAX_PASSWORD_FILE_BYTES: u64 = 4096;
+
 /// Command-line commands that only change settings (or run config files):
 /// a map asked for before them still waits, so it sees their values. Any
 /// other command loads it first.
@@ -124,6 +131,7 @@ pub struct Server {
     config_dir: PathBuf,
     clock: TickClock,
     fps_seen: u64,
+    password_file_seen: u64,
     health: crate::health::HealthWriter,
     archive: crate::archive_writer::ArchiveWriter,
 }
@@ -178,6 +186,7 @@ impl Server {
             config_dir: options.config_dir.clone(),
             clock: TickClock::new(60, Instant::now()),
             fps_seen: u64::MAX,
+            password_file_seen: 0,
             health: crate::health::HealthWriter::default(),
         };
         if let Some(port) = options.port {
@@ -213,6 +222,7 @@ impl Server {
             .filter(|c| c.is_archived())
             .map(|c| (c.def.name.clone(), c.latched().unwrap_or(c.value()).to_string()))
             .collect();
+        self.apply_environment(std::env::vars());
         for (i, cmd) in plus.iter().enumerate() {
             // A command that acts on the match (addbot, kick, …) gets the map
             // asked for so far first; settings and config files do not.
@@ -241,6 +251,26 @@ impl Server {
         }
         self.console.set_allow_pending(false);
         self.sync_cvars();
+    }
+
+    /// Sets every registered cvar named by a `QUARRY_NAME=VALUE` variable
+    /// (`QUARRY_SV_HOSTNAME`, `QUARRY_BOT_MINPLAYERS`: the name after the
+    /// prefix, any case), after `server.cfg` and before the command line, as
+    /// container images are configured. Other `QUARRY_*` variables (the test
+    /// and benchmark knobs) are left alone.
+    pub fn apply_environment(&mut self, vars: impl IntoIterator<Item = (String, String)>) {
+        let mut sets: Vec<(String, String)> = vars
+            .into_iter()
+            .filter_map(|(key, value)| {
+                let name = key.strip_prefix(ENV_PREFIX)?;
+                let cvar = self.console.cvars().find(&name.to_ascii_lowercase())?;
+                Some((cvar.def.name.clone(), value))
+            })
+            .collect();
+        sets.sort();
+        for (name, value) in sets {
+            self.run_statement("set", &[name, value], "environment", 0);
+        }
     }
 
     /// Loads the map the startup files and command line asked for last, now
@@ -292,11 +322,38 @@ impl Server {
         let ids = self.state.cvars;
         let cheats = self.console.cvars().bool(ids.sv_cheats);
         self.console.cvars_mut().set_cheats_allowed(cheats);
+        self.read_password_file();
         let fps = self.console.cvars().get(ids.sv_fps);
         if fps.modification_count() != self.fps_seen {
             self.fps_seen = fps.modification_count();
             let hz = u32::try_from(fps.value().as_int()).unwrap_or(60);
             self.clock.set_rate(hz, Instant::now());
+        }
+    }
+
+    /// When `sv_passwordFile` was set (or changed), reads the file's first
+    /// line into `sv_password`. A file that cannot be read leaves the
+    /// password as it was and says why.
+    fn read_password_file(&mut self) {
+        let ids = self.state.cvars;
+        let cvar = self.console.cvars().get(ids.sv_password_file);
+        if cvar.modification_count() == self.password_file_seen {
+            return;
+        }
+        self.password_file_seen = cvar.modification_count();
+        let path = cvar.value().to_string();
+        if path.is_empty() {
+            return;
+        }
+        match quarry_console::read_text_file(std::path::Path::new(&path), MAX_PASSWORD_FILE_BYTES) {
+            Ok(text) => {
+                let password = text.lines().next().unwrap_or("").trim_end_matches('\r');
+                match self.console.cvars_mut().force_set(ids.sv_password, password) {
+                    Ok(_) => self.console.print(format!("sv_password set from {path}")),
+                    Err(e) => self.console.print(format!("error: sv_passwordFile {path}: {e}")),
+                }
+            }
+            Err(e) => self.console.print(format!("error: sv_passwordFile {path}: {}; the password is unchanged", e.problem)),
         }
     }
 

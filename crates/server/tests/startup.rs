@@ -175,3 +175,34 @@ fn a_plain_start_says_each_thing_once() {
     let out = run_logging(config.path(), &["--fast", "--seed", "2", "+set", "timelimit", "0.05"], "", "info");
     assert!(!text(&out.stderr).contains("hitch"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn the_environment_configures_a_container_and_the_command_line_still_wins() {
+    let config = shipped_config();
+    let secret = config.path().join("password");
+    std::fs::write(&secret, "hunter2\n").expect("password file");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quarry-server"));
+    cmd.arg("--config")
+        .arg(config.path())
+        .arg("--maps")
+        .arg(root().join("maps"))
+        .args(["--port", "0", "+set", "sv_fps", "30"])
+        .env("RUST_LOG", "warn")
+        .env("QUARRY_SV_HOSTNAME", "From Env")
+        .env("QUARRY_BOT_MINPLAYERS", "0")
+        .env("QUARRY_SV_FPS", "20")
+        .env("QUARRY_SV_PASSWORDFILE", &secret)
+        .env("QUARRY_NOT_A_CVAR", "ignored");
+    let out = run_with_input(cmd, "status\nsv_password\nquit\n", Duration::from_secs(60));
+    let stdout = text(&out.stdout);
+    let all = format!("{stdout}{}", text(&out.stderr));
+    assert!(out.status.success(), "{all}");
+    assert!(stdout.contains("hostname: From Env"), "{stdout}");
+    assert!(stdout.contains("0 humans, 0 bots"), "{stdout}");
+    assert!(stdout.contains("tick    : 30 Hz target"), "the command line wins over the environment\n{stdout}");
+    assert!(stdout.contains("sv_password set from") && stdout.contains("\"sv_password\" is \"(set, hidden)\""), "{stdout}");
+    assert!(!all.contains("hunter2"), "the password was printed\n{all}");
+    assert!(!all.contains("not_a_cvar") && !all.contains("NOT_A_CVAR"), "{all}");
+    // Like the command line, the environment is for this run.
+    assert_eq!(archived(config.path(), "sv_hostname").as_deref(), Some("Quarry"));
+}
