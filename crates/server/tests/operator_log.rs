@@ -47,7 +47,8 @@ fn a_match_end_prints_the_scoreboard_and_the_log_file_keeps_the_console() {
     assert!(stdout[at..].contains("ffa ("), "{stdout}");
     // The log file: log events and the console's lines.
     let logged = std::fs::read_to_string(&log).expect("log file");
-    for want in ["server running at", "q_dm1.map loaded in", "final scores on q_dm1:", "console: hello from the console", "shutting down: quit"] {
+    // A fill bot's arrival is said, not silent.
+    for want in ["server running at", "q_dm1.map loaded in", "joins (1 of 2 players)", "final scores on q_dm1:", "console: hello from the console", "shutting down: quit"] {
         assert!(logged.contains(want), "the log file lacks {want:?}\n{logged}");
     }
     // stderr: log events only, not the console's lines again.

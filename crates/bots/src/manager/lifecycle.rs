@@ -71,7 +71,7 @@ impl BotManager {
         let players = humans + self.bots.len();
         if players < want {
             let skill = None;
-            if let Err(e) = self.add(
+            match self.add(
                 game,
                 AddBot {
                     name: None,
@@ -80,8 +80,14 @@ impl BotManager {
                 },
                 true,
             ) {
-                tracing::info!(target: "quarry_bots", "bot_minPlayers: couldn't add a bot: {e}");
-                self.current.next_fill = tick + (FILL_BACKOFF_S * hz) as u32;
+                Ok(slot) => {
+                    let name = game.slots().get(slot).map(|s| s.userinfo.name.clone()).unwrap_or_default();
+                    tracing::info!(target: "quarry_bots", "bot_minPlayers: {name} joins ({} of {want} players)", players + 1);
+                }
+                Err(e) => {
+                    tracing::info!(target: "quarry_bots", "bot_minPlayers: couldn't add a bot: {e}");
+                    self.current.next_fill = tick + (FILL_BACKOFF_S * hz) as u32;
+                }
             }
         } else if players > want
             && let Some(i) = self.last_added(|b| b.filled)
