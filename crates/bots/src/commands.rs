@@ -95,7 +95,8 @@ pub fn register_commands<C: 'static>(
             console.print(format!("removed bot {name}"));
             Ok(())
         },
-    ))?;
+    )
+    .complete_with(|console, args, partial| if args.is_empty() { console.complete_name(partial) } else { Vec::new() }))?;
     console.register_command(CommandDef::new(
         "kickbots",
         "kickbots",

@@ -117,6 +117,7 @@ pub struct Console<C> {
     allow_pending: bool,
     budget: ExecBudget,
     dropped_output: usize,
+    names: Vec<String>,
 }
 
 impl<C: 'static> Default for Console<C> {
@@ -139,9 +140,25 @@ impl<C: 'static> Console<C> {
             allow_pending: true,
             budget: ExecBudget::default(),
             dropped_output: 0,
+            names: Vec::new(),
         };
         crate::builtins::register(&mut console);
         console
+    }
+
+    /// Replaces the names the host's commands complete (players and bots in
+    /// the game); the host keeps them current.
+    pub fn set_names(&mut self, mut names: Vec<String>) {
+        names.sort();
+        names.dedup();
+        self.names = names;
+    }
+
+    /// The names set with [`Console::set_names`] that start with `partial`
+    /// (any case): a completer for commands that take a player name.
+    pub fn complete_name(&self, partial: &str) -> Vec<String> {
+        let p = partial.to_ascii_lowercase();
+        self.names.iter().filter(|n| n.to_ascii_lowercase().starts_with(&p)).cloned().collect()
     }
 }
 

@@ -125,7 +125,8 @@ pub(crate) fn register_admin(console: &mut Console<ServerState>) -> Result<(), q
             console.print(format!("kicked slot {}: {reason}", slot.0));
             Ok(())
         },
-    ))?;
+    )
+    .complete_with(|console, args, partial| if args.is_empty() { console.complete_name(partial) } else { Vec::new() }))?;
     console.register_command(CommandDef::new(
         "ban",
         "ban NAME|SLOT|ADDRESS [REASON]",

@@ -550,10 +550,20 @@ impl Server {
         match request {
             ConsoleRequest::Line(line) => self.execute_line(&line),
             ConsoleRequest::Complete { line, reply } => {
-                let _ = reply.send(self.console.complete(&line));
+                let _ = reply.send(self.complete(&line));
             }
             ConsoleRequest::Quit(reason) => self.state.request_quit(reason.to_owned()),
         }
+    }
+
+    /// Completes the console text before the cursor: command and cvar
+    /// names, their arguments, and player and bot names as they are now
+    /// (for `kick`, `removebot`, …). Returns where the completed word
+    /// starts and the candidates.
+    pub fn complete(&mut self, line: &str) -> (usize, Vec<String>) {
+        let names = self.state.game.game.as_ref().map(|g| g.slots().iter().map(|(_, s)| s.userinfo.name.clone()).collect()).unwrap_or_default();
+        self.console.set_names(names);
+        self.console.complete(line)
     }
 
     /// Prints pending console output.

@@ -157,7 +157,9 @@ fn run_plain(tx: Sender<ConsoleRequest>) {
 }
 
 fn run_tty(tx: Sender<ConsoleRequest>, printer: Printer) {
-    let mut editor: Editor<ConsoleHelper, DefaultHistory> = match Editor::new() {
+    // Tab lists every candidate (then completes what they share), as a shell does.
+    let config = rustyline::Config::builder().completion_type(rustyline::CompletionType::List).build();
+    let mut editor: Editor<ConsoleHelper, DefaultHistory> = match Editor::with_config(config) {
         Ok(e) => e,
         Err(e) => {
             tracing::warn!("line editing unavailable ({e}); reading plain lines");
