@@ -22,15 +22,16 @@ pub struct HealthWriter {
 
 impl HealthWriter {
     /// Writes the file if `path` is set and the interval has passed: `ok`
-    /// and the tick figures while `map` (the running match's map) is set,
-    /// `no-match` otherwise. The summary is only computed when the file is due.
-    pub fn maybe_write(&mut self, path: &str, now: Instant, map: Option<&str>, summary: impl FnOnce() -> TickSummary) {
+    /// and the tick figures while `map` gives the running match's map,
+    /// `no-match` otherwise. The map and the summary are only asked for when
+    /// the file is due (this runs every tick).
+    pub fn maybe_write(&mut self, path: &str, now: Instant, map: impl FnOnce() -> Option<String>, summary: impl FnOnce() -> TickSummary) {
         if path.is_empty() || self.last.is_some_and(|t| now.duration_since(t) < HEALTH_INTERVAL) {
             return;
         }
         self.last = Some(now);
         let summary = summary();
-        let text = match map {
+        let text = match map() {
             Some(map) => format!(
                 "ok map={map} ticks={} rate_hz={:.2} mean_ms={:.4} p99_ms={:.4}\n",
                 summary.total_ticks, summary.rate_hz, summary.mean_ms, summary.p99_ms
@@ -88,7 +89,7 @@ mod tests {
         let p = path.to_string_lossy().into_owned();
         let mut w = HealthWriter::default();
         let s = TickSummary { total_ticks: 7, ..TickSummary::default() };
-        w.maybe_write(&p, Instant::now(), Some("q_dm1"), || s);
+        w.maybe_write(&p, Instant::now(), || Some("q_dm1".into()), || s);
         assert!(check(&path).expect("healthy").contains("ticks=7"));
         assert!(check(&dir.path().join("missing")).is_err());
         remove(&p);
@@ -100,7 +101,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("h");
         let mut w = HealthWriter::default();
-        w.maybe_write(&path.to_string_lossy(), Instant::now(), None, TickSummary::default);
+        w.maybe_write(&path.to_string_lossy(), Instant::now(), || None, TickSummary::default);
         let e = check(&path).expect_err("no map loaded");
         assert!(e.contains("no match is running"), "{e}");
     }
@@ -112,10 +113,10 @@ mod tests {
         let p = path.to_string_lossy().into_owned();
         let mut w = HealthWriter::default();
         let t0 = Instant::now();
-        w.maybe_write(&p, t0, Some("m"), || TickSummary { total_ticks: 1, ..TickSummary::default() });
-        w.maybe_write(&p, t0 + Duration::from_secs(1), Some("m"), || TickSummary { total_ticks: 2, ..TickSummary::default() });
+        w.maybe_write(&p, t0, || Some("m".into()), || TickSummary { total_ticks: 1, ..TickSummary::default() });
+        w.maybe_write(&p, t0 + Duration::from_secs(1), || Some("m".into()), || TickSummary { total_ticks: 2, ..TickSummary::default() });
         assert!(check(&path).expect("healthy").contains("ticks=1"));
-        w.maybe_write(&p, t0 + HEALTH_INTERVAL, Some("m"), || TickSummary { total_ticks: 3, ..TickSummary::default() });
+        w.maybe_write(&p, t0 + HEALTH_INTERVAL, || Some("m".into()), || TickSummary { total_ticks: 3, ..TickSummary::default() });
         assert!(check(&path).expect("healthy").contains("ticks=3"));
     }
 }

@@ -444,9 +444,8 @@ impl Server {
         if let quarry_console::CvarValue::Str(path) = health_file
             && !path.is_empty()
         {
-            let stats = &self.state.stats;
-            let map = self.state.game.game.is_some().then(|| self.state.game.map_name());
-            self.health.maybe_write(path, started, map.as_deref(), || stats.summary());
+            let (stats, game) = (&self.state.stats, &self.state.game);
+            self.health.maybe_write(path, started, || game.game.is_some().then(|| game.map_name()), || stats.summary());
         }
     }
 

@@ -109,8 +109,8 @@ fn apply_one(world: &mut World, settings: &Settings, tick: u32, req: DamageReque
     if teammates && !settings.friendly_fire {
         return;
     }
-    let ignores_damage = world.get_resource::<ModeRules>().map_or(ModeRules::default().ignores_damage, |r| r.ignores_damage);
-    if ignores_damage(req.attacker == Some(req.target), req.means) || ModeRules::damage_off(world) {
+    let same_player = req.attacker == Some(req.target);
+    if world.get_resource::<ModeRules>().is_some_and(|r| (r.ignores_damage)(same_player, req.means)) || ModeRules::damage_off(world) {
         return;
     }
     if req.attacker == Some(req.target) {
