@@ -147,6 +147,16 @@ impl Identity {
         Fingerprint::of(&self.cert)
     }
 
+    /// A pseudonym for `data` (a client's address) that only this identity
+    /// gives: the same input gives the same 16 hex digits for as long as the
+    /// key is kept, and nobody without the key can tell what the input was
+    /// (an IPv4 address could otherwise be found by trying them all).
+    pub fn pseudonym(&self, data: &[u8]) -> String {
+        let secret = Sha256::new().chain_update(b"quarry pseudonym v1").chain_update(self.key.secret_pkcs8_der()).finalize();
+        let digest = Sha256::new().chain_update(secret).chain_update(data).finalize();
+        digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+    }
+
     /// Loads a PEM certificate and key.
     pub fn load(cert_path: &Path, key_path: &Path) -> Result<Self, CertError> {
         let cert = CertificateDer::from_pem_file(cert_path).map_err(|e| pem_error(cert_path, "certificate", e))?;

@@ -115,6 +115,10 @@ pub struct ConnStats {
     pub bytes_in_per_s: u64,
     /// Payload bytes sent per second (datagrams + stream).
     pub bytes_out_per_s: u64,
+    /// Payload bytes received since the connection opened.
+    pub bytes_in_total: u64,
+    /// Payload bytes sent since the connection opened.
+    pub bytes_out_total: u64,
     /// Snapshots sent (server) or decoded (client) per second.
     pub snapshots_per_s: u32,
     /// Server: snapshots skipped by the rate cap, in total.

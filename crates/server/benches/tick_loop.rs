@@ -1,20 +1,89 @@
 //! The tick loop's own cost: one `Server::tick` with no match loaded (cvar
-//! sync, timing bookkeeping, health file check). Later issues add the
-//! simulation, bots and snapshots to the same tick and to this table.
+//! sync, timing bookkeeping, health file check), and what the operator's
+//! tools add to a tick of a 16-bot match: the Prometheus metrics (their
+//! per-tick share with the once-a-second sample amortised) and the game
+//! log's recording of a tick's events (the writing is on its own thread).
+
+use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use quarry_server::cli::PlusCommand;
 use quarry_server::server::{Server, ServerOptions};
 
-fn tick_loop(c: &mut Criterion) {
-    let dir = std::env::temp_dir();
-    let options = ServerOptions { config_dir: dir, port: None, fast: true, maps_dir: "maps".into(), seed: Some(1), botfiles_dir: None };
+fn plus(name: &str, args: &[&str]) -> PlusCommand {
+    PlusCommand { name: name.to_owned(), args: args.iter().map(|a| (*a).to_owned()).collect() }
+}
+
+fn server(dir: &std::path::Path, plus_commands: &[PlusCommand]) -> Server {
+    let maps = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps");
+    let options = ServerOptions { config_dir: dir.to_owned(), port: None, fast: true, maps_dir: maps, seed: Some(1), botfiles_dir: None };
     let mut server = match Server::new(&options) {
         Ok(s) => s,
         Err(e) => panic!("server setup failed: {e}"),
     };
-    server.startup(&[]);
-    c.bench_function("server/tick_empty", |b| b.iter(|| server.tick()));
+    server.startup(plus_commands);
+    server
 }
 
-criterion_group!(benches, tick_loop);
+fn tick_loop(c: &mut Criterion) {
+    let dir = std::env::temp_dir();
+    let mut empty = server(&dir, &[]);
+    c.bench_function("server/tick_empty", |b| b.iter(|| empty.tick()));
+}
+
+/// A 16-bot match on q_dm1 played for a few seconds, with the metrics
+/// endpoint and the game log on.
+fn busy_server(log_dir: &std::path::Path) -> Server {
+    let log = log_dir.join("games.log").to_string_lossy().into_owned();
+    let mut s = server(
+        log_dir,
+        &[
+            plus("set", &["bot_minPlayers", "16"]),
+            plus("set", &["sv_maxclients", "16"]),
+            plus("set", &["timelimit", "0"]),
+            plus("set", &["fraglimit", "0"]),
+            plus("set", &["sv_metricsAddr", "127.0.0.1:0"]),
+            plus("set", &["sv_gameLog", &log]),
+            plus("map", &["q_dm1"]),
+        ],
+    );
+    for _ in 0..600 {
+        s.tick();
+    }
+    s
+}
+
+fn operator_tools(c: &mut Criterion) {
+    let dir = match tempfile::tempdir() {
+        Ok(d) => d,
+        Err(e) => panic!("tempdir: {e}"),
+    };
+    let mut s = busy_server(dir.path());
+    // A few seconds of real events to replay.
+    let mut ticks = Vec::new();
+    for _ in 0..600 {
+        s.tick();
+        ticks.push(s.state.game.game.as_ref().map(quarry_sim::Match::events).unwrap_or_default());
+    }
+    let tick_time = Duration::from_micros(700);
+    let mut i = 0;
+    c.bench_function("server/metrics_per_tick_16_bots", |b| {
+        b.iter(|| {
+            i = (i + 1) % ticks.len();
+            s.update_metrics(tick_time, &ticks[i]);
+        })
+    });
+    let mut j = 0;
+    c.bench_function("server/game_log_per_tick_16_bots", |b| {
+        b.iter(|| {
+            j = (j + 1) % ticks.len();
+            let host = &mut s.state.game;
+            if let Some(game) = host.game.as_ref() {
+                host.log.events(game, &ticks[j], &|_| None);
+            }
+        })
+    });
+}
+
+criterion_group!(benches, tick_loop, operator_tools);
 criterion_main!(benches);

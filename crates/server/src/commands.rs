@@ -247,6 +247,11 @@ fn status(state: &mut ServerState, console: &mut Console<ServerState>, _: &[Stri
                 .join(", ")
         ),
         format!("map     : {}", state.map_description()),
+        state.game.log.status_line(),
+        match state.metrics.local_addr() {
+            Some(addr) => format!("metrics : http://{addr}/metrics"),
+            None => "metrics : off (sv_metricsAddr PORT turns them on)".to_owned(),
+        },
     ];
     let mut lines = lines;
     if let Some(net) = state.net.as_ref() {

@@ -63,13 +63,16 @@ pub struct GameHost {
     pub matches_started: u64,
     /// Headless (`--fast`): no warmup, the process ends with the match.
     pub headless: bool,
+    /// The game log (`sv_gameLog`): every match's story for stats tools.
+    pub log: crate::game_log::GameLog,
     settings_generation: u64,
 }
 
 impl GameHost {
     /// A host with no match yet.
-    pub fn new(cvars: SimCvars, data: GameData, maps_dir: PathBuf, base_seed: Option<u64>, headless: bool) -> Self {
+    pub fn new(cvars: SimCvars, data: GameData, maps_dir: PathBuf, base_seed: Option<u64>, headless: bool, log: crate::game_log::GameLog) -> Self {
         Self {
+            log,
             cvars,
             data,
             game: None,
@@ -116,13 +119,18 @@ impl GameHost {
         // change leaves it (and every client's slot) untouched.
         Match::check_hostable(&map, settings.gametype)?;
         let maxclients = usize::try_from(cvars.int(self.cvars.maxclients)).unwrap_or(16);
+        self.sync_log(cvars);
+        if let Some(old) = &self.game {
+            self.log.match_interrupted(old, "map change");
+        }
         let mut slots = self.game.take().map_or_else(|| Slots::new(maxclients), Match::into_slots);
         slots.set_max(maxclients);
         let seed = self.next_seed();
         let title = map.world_info().message.clone().unwrap_or_default();
         let game = Match::new(map, &self.data, settings, seed, slots, hz)?;
-        self.game = Some(game);
         self.map_path = Some(path.clone());
+        self.log.match_started(&game, &self.map_name());
+        self.game = Some(game);
         self.settings_generation = cvars.generation();
         let mut line = format!(
             "map {} loaded in {:.1} ms{} (seed {seed})",
@@ -164,9 +172,22 @@ impl GameHost {
             .unwrap_or_default()
     }
 
+    /// Opens, moves or closes the game log when its cvars changed.
+    fn sync_log(&mut self, cvars: &CvarSet) {
+        if !self.log.changed(cvars) {
+            return;
+        }
+        let hostname = cvars.find("sv_hostname").map(|c| c.value().to_string()).unwrap_or_default();
+        let map = self.map_name();
+        self.log.sync(cvars, self.game.as_ref().map(|g| (g, map.as_str())), &hostname);
+    }
+
     /// Steps the match one tick with live settings; returns console lines
-    /// for what happened (chat, server prints, phase changes) and the events.
-    pub fn tick(&mut self, cvars: &CvarSet, hz: u32) -> (Vec<String>, Vec<GameEvent>) {
+    /// for what happened (chat, server prints, phase changes) and the
+    /// events, which the game log records (`address_of` gives a remote
+    /// client's address pseudonym).
+    pub fn tick(&mut self, cvars: &CvarSet, hz: u32, address_of: crate::game_log::recorder::AddressOf<'_>) -> (Vec<String>, Vec<GameEvent>) {
+        self.sync_log(cvars);
         let generation = cvars.generation();
         let refresh = generation != self.settings_generation;
         let settings = refresh.then(|| self.settings(cvars));
@@ -208,6 +229,7 @@ impl GameHost {
                 _ => {}
             }
         }
+        self.log.events(game, &events, address_of);
         (lines, events)
     }
 

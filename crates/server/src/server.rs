@@ -60,6 +60,8 @@ pub struct ServerState {
     pub net: Option<crate::network::NetServer>,
     /// The bot clients.
     pub bots: quarry_bots::BotManager,
+    /// The Prometheus metrics and their endpoint (`sv_metricsAddr`).
+    pub metrics: crate::metrics::Metrics,
     /// While the startup files and the command line run: what they asked
     /// for that waits until all of them ran (see [`Server::startup`]).
     pub(crate) startup: Option<StartupRequests>,
@@ -134,6 +136,8 @@ pub struct Server {
     password_file_seen: u64,
     health: crate::health::HealthWriter,
     archive: crate::archive_writer::ArchiveWriter,
+    /// Matches the metrics have counted.
+    matches_counted: u64,
 }
 
 impl Server {
@@ -149,8 +153,10 @@ impl Server {
         let bot_cvars = quarry_bots::register(&mut console, bot_access)?;
         crate::commands::register(&mut console)?;
         crate::navmesh::register(&mut console)?;
+        let game_log = crate::game_log::GameLog::new(crate::game_log::GameLogCvars::register(&mut console)?);
+        let metrics = crate::metrics::Metrics::register(&mut console)?;
         let data = crate::game_data::load(&options.config_dir)?;
-        let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast);
+        let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast, game_log);
         let mut bots = quarry_bots::BotManager::with_cvars(bot_cvars);
         // A live server builds navmeshes off the tick thread; --fast stays deterministic.
         bots.set_background_nav(!options.fast);
@@ -170,6 +176,7 @@ impl Server {
             game,
             net: None,
             bots,
+            metrics,
             startup: Some(StartupRequests::default()),
             startup_error: None,
             quit: None,
@@ -188,6 +195,7 @@ impl Server {
             fps_seen: u64::MAX,
             password_file_seen: 0,
             health: crate::health::HealthWriter::default(),
+            matches_counted: 0,
         };
         if let Some(port) = options.port {
             // Applied before the +commands so an explicit +set net_port still wins.
@@ -307,6 +315,7 @@ impl Server {
         for line in text.split(['\n', '\r']).filter(|l| !l.trim().is_empty()) {
             // Quake consoles accept a leading slash or backslash.
             let line = line.trim_start().trim_start_matches(['/', '\\']);
+            self.state.game.log.admin(self.console.cvars(), "console", line);
             self.console.execute(&mut self.state, line, "console");
             self.sync_cvars();
         }
@@ -323,6 +332,11 @@ impl Server {
         let cheats = self.console.cvars().bool(ids.sv_cheats);
         self.console.cvars_mut().set_cheats_allowed(cheats);
         self.read_password_file();
+        if self.state.startup.is_none()
+            && let Some(line) = self.state.metrics.sync(self.console.cvars())
+        {
+            self.console.print(line);
+        }
         let fps = self.console.cvars().get(ids.sv_fps);
         if fps.modification_count() != self.fps_seen {
             self.fps_seen = fps.modification_count();
@@ -424,7 +438,9 @@ impl Server {
             }
         }
         split(crate::tick_stats::Phase::Bots);
-        let (lines, events) = self.state.game.tick(self.console.cvars(), hz);
+        let net = self.state.net.as_ref();
+        let address_of = move |slot| net.and_then(|n| n.address_hash(slot));
+        let (lines, events) = self.state.game.tick(self.console.cvars(), hz, &address_of);
         split(crate::tick_stats::Phase::Sim);
         for line in lines {
             self.console.print(line);
@@ -438,7 +454,9 @@ impl Server {
         if self.state.game.match_over() {
             self.end_of_match();
         }
-        self.state.stats.record_phases(started, started.elapsed(), phases);
+        let tick_time = started.elapsed();
+        self.state.stats.record_phases(started, tick_time, phases);
+        self.update_metrics(tick_time, &events);
         let cvars = self.console.cvars();
         let health_file = cvars.get(self.state.cvars.sv_health_file).value();
         if let quarry_console::CvarValue::Str(path) = health_file
@@ -446,6 +464,27 @@ impl Server {
         {
             let (stats, game) = (&self.state.stats, &self.state.game);
             self.health.maybe_write(path, started, || game.game.is_some().then(|| game.map_name()), || stats.summary());
+        }
+    }
+
+    /// The tick's share of the metrics, and once a second their sample
+    /// (public for the `tick_loop` benchmark, which measures its cost).
+    pub fn update_metrics(&mut self, tick_time: Duration, events: &[quarry_sim::events::GameEvent]) {
+        let state = &mut self.state;
+        if state.game.matches_started != self.matches_counted {
+            self.matches_counted = state.game.matches_started;
+            if let Some(game) = state.game.game.as_ref() {
+                state.metrics.match_started(game);
+            }
+        }
+        if state.metrics.after_tick(tick_time, state.game.game.as_ref(), events) {
+            state.metrics.sample(crate::metrics::SampleInputs {
+                game: state.game.game.as_ref(),
+                bots: &state.bots,
+                net: state.net.as_mut(),
+                late_ticks: state.stats.late_ticks,
+                game_log_lost: state.game.log.lost(),
+            });
         }
     }
 
@@ -581,6 +620,10 @@ impl Server {
         if let Some(net) = self.state.net.as_mut() {
             net.shutdown();
         }
+        let reason = self.state.quit_reason().unwrap_or("quit").to_owned();
+        let game = &mut self.state.game;
+        game.log.close(game.game.as_ref(), &reason);
+        self.state.metrics.stop();
         let health = self.console.cvars().string(self.state.cvars.sv_health_file);
         crate::health::remove(&health);
         // A headless match is a measurement: it leaves the operator's archive as it was.

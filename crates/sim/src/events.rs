@@ -31,6 +31,32 @@ pub enum MeansOfDeath {
     Suicide,
 }
 
+impl MeansOfDeath {
+    /// Lower-case name of the way (`weapon`, `splash`, `falling`, …); the
+    /// weapon itself is [`MeansOfDeath::weapon`].
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Weapon(_) => "weapon",
+            Self::Splash(_) => "splash",
+            Self::Falling => "falling",
+            Self::Lava => "lava",
+            Self::Slime => "slime",
+            Self::Water => "water",
+            Self::Telefrag => "telefrag",
+            Self::World => "world",
+            Self::Suicide => "suicide",
+        }
+    }
+
+    /// The weapon's table number, for a hit or a blast.
+    pub fn weapon(self) -> Option<u8> {
+        match self {
+            Self::Weapon(n) | Self::Splash(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
 /// A kind of sound others might hear.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum SoundKind {
@@ -72,6 +98,18 @@ pub enum GameEvent {
     Left {
         /// Who.
         slot: SlotId,
+    },
+    /// A player changed team: by choice (`team`), or moved by the server
+    /// to balance the teams.
+    TeamChanged {
+        /// Who.
+        slot: SlotId,
+        /// The team left.
+        from: Team,
+        /// The team joined.
+        to: Team,
+        /// Moved by the server (auto-balance), not by choice.
+        forced: bool,
     },
     /// A player spawned.
     Spawned {

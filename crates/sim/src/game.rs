@@ -292,6 +292,7 @@ impl Match {
         if let Some(s) = self.slots_mut().get_mut(slot) {
             s.joined_tick = tick;
         }
+        self.world.write_message(GameEvent::TeamChanged { slot, from, to, forced: false });
         if to == Team::Spectator {
             self.auto_balance();
         }
@@ -340,6 +341,7 @@ impl Match {
             }
             None => return,
         };
+        self.world.write_message(GameEvent::TeamChanged { slot, from, to, forced: true });
         self.world.write_message(GameEvent::Print { to: None, text: format!("{name} was moved to {} to balance the teams.", to.name()) });
     }
 
@@ -377,6 +379,11 @@ impl Match {
     pub fn obituary(&self, killer: Option<SlotId>, victim: SlotId, means: crate::events::MeansOfDeath) -> String {
         let table = self.world.resource::<crate::weapons::WeaponTable>();
         crate::obituary::obituary(self.slots(), table, killer, victim, means)
+    }
+
+    /// The table name of weapon number `n` (`rocket_launcher`).
+    pub fn weapon_name(&self, n: u8) -> Option<&str> {
+        self.world.resource::<crate::weapons::WeaponTable>().get(n).map(|w| w.name.as_str())
     }
 
     /// Who receives a chat line of `scope`.

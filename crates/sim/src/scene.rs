@@ -127,6 +127,32 @@ pub fn sweep_box(start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, o: &Obstacle) -
     })
 }
 
+/// How far below an item the floor is looked for (Quake 3: 4096).
+const DROP_TO_FLOOR: f32 = 4096.0;
+
+/// Where an item placed at `origin` comes to rest: straight down onto the
+/// first solid below, its box bottom on the floor. Items placed in solid
+/// stay where they are.
+pub fn drop_to_floor(world: &quarry_map::CollisionWorld, origin: Vec3, half: Vec3) -> Vec3 {
+    let tr = world.trace(origin, origin - Vec3::Z * DROP_TO_FLOOR, -half, half, Contents::SOLID);
+    if tr.start_solid || tr.all_solid { origin } else { tr.end }
+}
+
+/// The boxes of all living players, in slot order.
+pub fn player_obstacles(world: &mut World) -> Vec<Obstacle> {
+    let mut q = world.query::<(&Player, &Body, &Life)>();
+    let mut out: Vec<Obstacle> = q
+        .iter(world)
+        .filter(|(_, _, l)| **l == Life::Alive)
+        .map(|(p, b, _)| {
+            let (mins, maxs) = b.0.bbox();
+            Obstacle { slot: p.slot, origin: b.0.origin, mins, maxs }
+        })
+        .collect();
+    out.sort_by_key(|o| o.slot);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,30 +193,4 @@ mod tests {
         assert!((hit.end.z - 32.0).abs() < 0.1);
         assert_eq!(hit.normal, Vec3::Z);
     }
-}
-
-/// How far below an item the floor is looked for (Quake 3: 4096).
-const DROP_TO_FLOOR: f32 = 4096.0;
-
-/// Where an item placed at `origin` comes to rest: straight down onto the
-/// first solid below, its box bottom on the floor. Items placed in solid
-/// stay where they are.
-pub fn drop_to_floor(world: &quarry_map::CollisionWorld, origin: Vec3, half: Vec3) -> Vec3 {
-    let tr = world.trace(origin, origin - Vec3::Z * DROP_TO_FLOOR, -half, half, Contents::SOLID);
-    if tr.start_solid || tr.all_solid { origin } else { tr.end }
-}
-
-/// The boxes of all living players, in slot order.
-pub fn player_obstacles(world: &mut World) -> Vec<Obstacle> {
-    let mut q = world.query::<(&Player, &Body, &Life)>();
-    let mut out: Vec<Obstacle> = q
-        .iter(world)
-        .filter(|(_, _, l)| **l == Life::Alive)
-        .map(|(p, b, _)| {
-            let (mins, maxs) = b.0.bbox();
-            Obstacle { slot: p.slot, origin: b.0.origin, mins, maxs }
-        })
-        .collect();
-    out.sort_by_key(|o| o.slot);
-    out
 }

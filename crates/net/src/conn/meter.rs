@@ -10,11 +10,18 @@ pub(crate) const WINDOW: Duration = Duration::from_secs(1);
 pub(crate) struct PerSecond {
     current: u64,
     last: u64,
+    total: u64,
 }
 
 impl PerSecond {
     pub(crate) fn add(&mut self, n: u64) {
         self.current = self.current.saturating_add(n);
+        self.total = self.total.saturating_add(n);
+    }
+
+    /// Everything added since the meter was made.
+    pub(crate) fn total(&self) -> u64 {
+        self.total
     }
 
     pub(crate) fn roll(&mut self) {
@@ -187,6 +194,8 @@ impl Traffic {
             loss_in: self.loss.loss(),
             bytes_in_per_s: self.bytes_in.last(),
             bytes_out_per_s: self.bytes_out.last(),
+            bytes_in_total: self.bytes_in.total(),
+            bytes_out_total: self.bytes_out.total(),
             snapshots_per_s: self.snapshots.last() as u32,
             ..crate::conn::ConnStats::default()
         }

@@ -8,6 +8,7 @@ mod bans;
 pub mod convert;
 pub mod lockout;
 mod outbound;
+pub mod traffic;
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -55,6 +56,8 @@ struct NetClient {
     /// [`NetServer::send_mode_and_scores`]).
     mode_sent: Option<u64>,
     board_sent: Option<outbound::BoardSent>,
+    /// Its traffic as of the last metrics sample.
+    counted: traffic::Counted,
 }
 
 /// The live network side of the server.
@@ -72,6 +75,10 @@ pub struct NetServer {
     mode: outbound::Versioned<ModeUpdate>,
     /// The scoreboard without pings as of the last tick that sent snapshots.
     board: outbound::Versioned<quarry_net::reliable::Scoreboard>,
+    /// Endpoint-wide refusals as of the last metrics sample.
+    endpoint_counted: traffic::EndpointCounted,
+    /// The server's identity, which keys address pseudonyms for the game log.
+    pseudonyms: quarry_net::cert::Identity,
 }
 
 /// What the handshake needs to know about the server right now.
@@ -99,6 +106,7 @@ impl NetServer {
         if generated {
             tracing::info!("generated a self-signed certificate in {}", config_dir.display());
         }
+        let pseudonyms = identity.clone();
         let transport = bind_transport(bind, identity)?;
         let (bans, warnings) = BanList::load(&config_dir.join("bans.txt"));
         for w in warnings {
@@ -114,6 +122,8 @@ impl NetServer {
             lockout: PasswordLockout::default(),
             mode: outbound::Versioned::default(),
             board: outbound::Versioned::default(),
+            endpoint_counted: traffic::EndpointCounted::default(),
+            pseudonyms,
         })
     }
 
@@ -226,7 +236,7 @@ impl NetServer {
         let team = game.enter_game(slot).ok();
         let name = game.slots().get(slot).map(|s| s.userinfo.name.clone()).unwrap_or_default();
         lines.push(format!("{name} connected from {addr} (slot {}, {})", slot.0, team.map_or("?", |t| t.name())));
-        self.clients.insert(conn, NetClient { slot, addr, name, mode_sent: None, board_sent: None });
+        self.clients.insert(conn, NetClient { slot, addr, name, mode_sent: None, board_sent: None, counted: traffic::Counted::default() });
     }
 
     /// Checks the server password, with lockout: an address that failed
@@ -411,6 +421,16 @@ impl NetServer {
     /// The address of the client in `slot`.
     pub fn addr_of(&self, slot: SlotId) -> Option<SocketAddr> {
         self.clients.values().find(|c| c.slot == slot).map(|c| c.addr)
+    }
+
+    /// A pseudonym of the address of the client in `slot` (its IP, not the
+    /// port), stable for as long as the server keeps its key.
+    pub fn address_hash(&self, slot: SlotId) -> Option<String> {
+        let ip = self.addr_of(slot)?.ip().to_canonical();
+        Some(match ip {
+            std::net::IpAddr::V4(v4) => self.pseudonyms.pseudonym(&v4.octets()),
+            std::net::IpAddr::V6(v6) => self.pseudonyms.pseudonym(&v6.octets()),
+        })
     }
 
     /// The `status` lines of the network: one for the endpoint (open

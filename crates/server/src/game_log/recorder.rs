@@ -1,0 +1,271 @@
+//! Turns a match's events into game log records, on the tick thread. It
+//! remembers who held each slot (a player who left is still named in the
+//! records about them) and tallies damage, shots, hits and kills per player
+//! and weapon for the summaries at the end. It only reads the match.
+
+use std::collections::BTreeMap;
+
+use quarry_sim::Match;
+use quarry_sim::events::{FlagEventKind, GameEvent, SoundKind};
+use quarry_sim::slots::{ClientKind, SlotId, Team};
+
+use super::record::{MatchSettings, PlayerAt, PlayerRef, Record, ScoreLine, TeamScores, WeaponTally};
+
+/// Gives the address hash of a remote client's slot.
+pub type AddressOf<'a> = &'a dyn Fn(SlotId) -> Option<String>;
+
+/// One player's running figures.
+#[derive(Debug, Default, Clone)]
+struct Tally {
+    given: u32,
+    taken: u32,
+    /// By weapon number.
+    weapons: BTreeMap<u8, WeaponTally>,
+    /// The tick and weapon of the last hit counted, so a shotgun's pellets
+    /// (one damage event each) count as one hit.
+    last_hit: Option<(u32, u8)>,
+}
+
+/// What the recorder knows of a slot's holder.
+#[derive(Debug, Clone)]
+struct Known {
+    player: PlayerRef,
+    entered_tick: u32,
+}
+
+/// The match's story so far, for the records still to come.
+#[derive(Debug, Default)]
+pub struct Recorder {
+    known: BTreeMap<u8, Known>,
+    tallies: BTreeMap<u8, Tally>,
+    /// The match's end was recorded (its results are in).
+    ended: bool,
+}
+
+impl Recorder {
+    /// A new match: forgets the last one and names who is already there.
+    pub fn match_start(&mut self, game: &Match, map: &str, in_progress: bool) -> Record {
+        self.known.clear();
+        self.tallies.clear();
+        self.ended = false;
+        let mut players = Vec::new();
+        for (id, slot) in game.slots().iter() {
+            let player = player_ref(id, slot);
+            players.push(player.clone());
+            self.known.insert(id.0, Known { player, entered_tick: game.tick() });
+        }
+        let s = game.settings();
+        Record::MatchStart {
+            map: map.to_owned(),
+            title: game.map().world_info().message.clone(),
+            gametype: game.rules().gametype.name(),
+            seed: game.seed(),
+            settings: MatchSettings {
+                fraglimit: s.fraglimit,
+                timelimit_min: s.timelimit_min,
+                capturelimit: s.capturelimit,
+                roundlimit: s.roundlimit,
+                maxclients: game.slots().max(),
+                friendly_fire: s.friendly_fire,
+                weapon_stay: s.weapon_stay,
+                tick_rate: game.hz(),
+            },
+            in_progress,
+            players,
+        }
+    }
+
+    /// The records for one tick's events, in order.
+    pub fn events(&mut self, game: &Match, events: &[GameEvent], address_of: AddressOf<'_>) -> Vec<Record> {
+        let mut out = Vec::new();
+        for ev in events {
+            match ev {
+                GameEvent::Joined { slot, .. } => {
+                    let player = self.player(game, *slot);
+                    self.known.insert(slot.0, Known { player: player.clone(), entered_tick: game.tick() });
+                    let address_hash = if player.bot { None } else { address_of(*slot) };
+                    out.push(Record::Connect { player, address_hash });
+                }
+                GameEvent::Left { slot } => {
+                    if let Some(known) = self.known.remove(&slot.0) {
+                        let seconds = ticks_to_s(game, game.tick().saturating_sub(known.entered_tick));
+                        if let Some(tally) = self.tallies.remove(&slot.0) {
+                            out.push(damage_record(known.player.clone(), tally));
+                        }
+                        out.push(Record::Disconnect { player: known.player, seconds });
+                    }
+                }
+                GameEvent::TeamChanged { slot, from, forced, .. } => {
+                    let player = self.player(game, *slot);
+                    if let Some(k) = self.known.get_mut(&slot.0) {
+                        k.player = player.clone();
+                    }
+                    out.push(Record::TeamChange { player, from: from.name(), forced: *forced });
+                }
+                GameEvent::Damage { target, attacker, amount, armor, means, .. } => {
+                    let lost = u32::try_from(amount.saturating_add(*armor)).unwrap_or(0);
+                    self.tallies.entry(target.0).or_default().taken += lost;
+                    if let Some(a) = attacker.filter(|a| a != target) {
+                        let tally = self.tallies.entry(a.0).or_default();
+                        tally.given += lost;
+                        if let Some(w) = means.weapon() {
+                            let new_hit = tally.last_hit != Some((game.tick(), w));
+                            tally.last_hit = Some((game.tick(), w));
+                            let wt = weapon_tally(tally, game, w);
+                            wt.damage += lost;
+                            wt.hits += u32::from(new_hit);
+                        }
+                    }
+                }
+                GameEvent::Sound { kind: SoundKind::Gunfire(w), source: Some(s), .. } => {
+                    let tally = self.tallies.entry(s.0).or_default();
+                    weapon_tally(tally, game, *w).shots += 1;
+                }
+                GameEvent::Kill { killer, victim, means } => {
+                    if let (Some(k), Some(w)) = (killer.filter(|k| k != victim), means.weapon()) {
+                        weapon_tally(self.tallies.entry(k.0).or_default(), game, w).kills += 1;
+                    }
+                    out.push(self.kill(game, *killer, *victim, *means));
+                }
+                GameEvent::Flag { kind, team, slot } => out.push(Record::Flag {
+                    action: flag_action(*kind),
+                    flag: team.name(),
+                    player: slot.map(|s| self.player(game, s)),
+                }),
+                GameEvent::Frozen { slot, by } => {
+                    out.push(Record::Frozen { player: self.player(game, *slot), by: by.map(|b| self.player(game, b)) });
+                }
+                GameEvent::Thawed { slot, by } => {
+                    out.push(Record::Thawed { player: self.player(game, *slot), by: by.map(|b| self.player(game, b)) });
+                }
+                GameEvent::RoundStart { number } => out.push(Record::RoundStart { number: *number }),
+                GameEvent::RoundEnd { number, winner, reason } => out.push(Record::RoundEnd {
+                    number: *number,
+                    winner: winner.map(Team::name),
+                    reason: reason.name(),
+                }),
+                GameEvent::Chat { from, name, scope, text } => {
+                    let player = from.map(|s| PlayerRef { name: name.clone(), ..self.player(game, s) });
+                    let to = match scope {
+                        quarry_sim::chat::ChatScope::All => "all",
+                        quarry_sim::chat::ChatScope::Team(t) => t.name(),
+                    };
+                    out.push(Record::Chat { player, to, text: text.clone() });
+                }
+                GameEvent::Phase { phase } => {
+                    out.push(Record::Phase { phase: phase.name() });
+                    let finished = matches!(phase, quarry_sim::rules::Phase::Intermission { .. } | quarry_sim::rules::Phase::Over);
+                    if finished && !self.ended {
+                        let reason = game.rules().end_reason.clone().unwrap_or_else(|| "match over".to_owned());
+                        out.extend(self.match_end(game, &reason));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The end of the match's records: each player's damage summary, then
+    /// the result. Nothing when the end was recorded already.
+    pub fn match_end(&mut self, game: &Match, reason: &str) -> Vec<Record> {
+        if self.ended {
+            return Vec::new();
+        }
+        self.ended = true;
+        let board = game.scoreboard();
+        let mut out: Vec<Record> = board
+            .rows
+            .iter()
+            .map(|row| {
+                let player = PlayerRef { slot: row.slot.0, name: row.name.clone(), team: row.team.name(), bot: row.bot };
+                damage_record(player, self.tallies.get(&row.slot.0).cloned().unwrap_or_default())
+            })
+            .collect();
+        let winner = match board.team_scores {
+            Some((r, b)) if r > b => Some("red".to_owned()),
+            Some((r, b)) if b > r => Some("blue".to_owned()),
+            Some(_) => None,
+            None => match board.rows.as_slice() {
+                [first, second, ..] if first.score.frags == second.score.frags => None,
+                [first, ..] => Some(first.name.clone()),
+                [] => None,
+            },
+        };
+        let scoreboard = board
+            .rows
+            .iter()
+            .map(|row| ScoreLine {
+                player: PlayerRef { slot: row.slot.0, name: row.name.clone(), team: row.team.name(), bot: row.bot },
+                score: row.score,
+            })
+            .collect();
+        out.push(Record::MatchEnd {
+            reason: reason.to_owned(),
+            seconds: ticks_to_s(game, game.tick()),
+            team_scores: board.team_scores.map(|(red, blue)| TeamScores { red, blue }),
+            winner,
+            scoreboard,
+        });
+        out
+    }
+
+    fn kill(&self, game: &Match, killer: Option<SlotId>, victim: SlotId, means: quarry_sim::events::MeansOfDeath) -> Record {
+        let at = |s: SlotId| PlayerAt { player: self.player(game, s), pos: game.player_view(s).map(|v| v.origin.to_array()) };
+        let killer = killer.filter(|k| *k != victim).map(at);
+        let victim = at(victim);
+        let distance = match (killer.as_ref().and_then(|k| k.pos), victim.pos) {
+            (Some(a), Some(b)) => Some(glam::Vec3::from(a).distance(glam::Vec3::from(b))),
+            _ => None,
+        };
+        let teamkill = killer.as_ref().is_some_and(|k| k.player.team == victim.player.team && game.rules().gametype.is_team_game());
+        Record::Kill {
+            killer,
+            victim,
+            means: means.name(),
+            weapon: means.weapon().map(|w| weapon_name(game, w)),
+            distance,
+            teamkill,
+        }
+    }
+
+    /// The slot's holder as the match has them now, else as last known.
+    fn player(&self, game: &Match, slot: SlotId) -> PlayerRef {
+        match game.slots().get(slot) {
+            Some(s) => player_ref(slot, s),
+            None => self.known.get(&slot.0).map_or_else(
+                || PlayerRef { slot: slot.0, name: String::new(), team: Team::Spectator.name(), bot: false },
+                |k| k.player.clone(),
+            ),
+        }
+    }
+}
+
+fn player_ref(id: SlotId, slot: &quarry_sim::slots::Slot) -> PlayerRef {
+    PlayerRef { slot: id.0, name: slot.userinfo.name.clone(), team: slot.team.name(), bot: slot.kind == ClientKind::Bot }
+}
+
+fn weapon_name(game: &Match, w: u8) -> String {
+    game.weapon_name(w).map_or_else(|| format!("weapon{w}"), str::to_owned)
+}
+
+fn weapon_tally<'a>(tally: &'a mut Tally, game: &Match, w: u8) -> &'a mut WeaponTally {
+    tally.weapons.entry(w).or_insert_with(|| WeaponTally { weapon: weapon_name(game, w), ..WeaponTally::default() })
+}
+
+fn damage_record(player: PlayerRef, tally: Tally) -> Record {
+    Record::Damage { player, given: tally.given, taken: tally.taken, weapons: tally.weapons.into_values().collect() }
+}
+
+fn flag_action(kind: FlagEventKind) -> &'static str {
+    match kind {
+        FlagEventKind::Taken => "taken",
+        FlagEventKind::Dropped => "dropped",
+        FlagEventKind::Returned => "returned",
+        FlagEventKind::Captured => "captured",
+    }
+}
+
+fn ticks_to_s(game: &Match, ticks: u32) -> f32 {
+    ticks as f32 / game.hz().max(1) as f32
+}
