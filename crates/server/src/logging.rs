@@ -2,10 +2,16 @@
 //! human-readable or JSON, filtered by `RUST_LOG` (default `info`). Console
 //! output goes to stdout, so logs never mix into a `--json` summary or a
 //! piped console session; the log file gets the console's lines as well.
+//! While the console shows a prompt on a terminal, stderr's lines go through
+//! the console's printer ([`route_to_prompt`]), which prints them above the
+//! prompt and redraws it, instead of over it.
 
-use std::io::IsTerminal;
+use std::cell::Cell;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+use crate::stdin_console::Printer;
 
 use tracing_subscriber::filter::{EnvFilter, FilterExt, filter_fn};
 use tracing_subscriber::layer::{Layer, SubscriberExt};
@@ -20,6 +26,67 @@ use crate::cli::LogFormat;
 pub const CONSOLE_TARGET: &str = "console";
 
 type BoxedLayer = Box<dyn Layer<Registry> + Send + Sync>;
+
+/// Where stderr's log lines go while a prompt is on screen.
+static PROMPT: Mutex<Option<Printer>> = Mutex::new(None);
+
+thread_local! {
+    /// Set while this thread prints through the prompt, so a log line raised
+    /// by the printing itself goes straight to stderr instead of deadlocking.
+    static PRINTING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Sends stderr's log lines through `printer` (the console's, while it
+/// shows a prompt), or straight to stderr again with `None`.
+pub fn route_to_prompt(printer: Option<Printer>) {
+    let mut guard = match PROMPT.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    *guard = printer;
+}
+
+/// The stderr writer: collects one formatted event and hands it, whole, to
+/// the prompt's printer when one is set, else to stderr.
+struct StderrOrPrompt {
+    buf: Vec<u8>,
+}
+
+impl Write for StderrOrPrompt {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for StderrOrPrompt {
+    fn drop(&mut self) {
+        if self.buf.is_empty() {
+            return;
+        }
+        let printer = if PRINTING.get() { None } else { PROMPT.lock().ok().and_then(|g| g.clone()) };
+        match printer {
+            Some(p) => {
+                PRINTING.set(true);
+                let text = String::from_utf8_lossy(&self.buf);
+                p.print(text.trim_end_matches('\n'));
+                PRINTING.set(false);
+            }
+            // A closed stderr must not take the server down.
+            None => {
+                let _ = std::io::stderr().write_all(&self.buf);
+            }
+        }
+    }
+}
+
+fn stderr_or_prompt() -> StderrOrPrompt {
+    StderrOrPrompt { buf: Vec::with_capacity(256) }
+}
 
 fn layer<W>(format: LogFormat, writer: W, ansi: bool) -> BoxedLayer
 where
@@ -54,7 +121,7 @@ pub fn init(format: LogFormat, log_file: Option<&Path>) -> Result<(), String> {
     // Colour only on a terminal, and never into a log file.
     let ansi = std::io::stderr().is_terminal();
     let not_console = filter_fn(|meta| meta.target() != CONSOLE_TARGET);
-    let mut layers: Vec<BoxedLayer> = vec![layer(format, std::io::stderr, ansi).with_filter(env_filter().and(not_console)).boxed()];
+    let mut layers: Vec<BoxedLayer> = vec![layer(format, stderr_or_prompt, ansi).with_filter(env_filter().and(not_console)).boxed()];
     if let Some(f) = file {
         layers.push(layer(format, Arc::new(f), false).with_filter(env_filter()).boxed());
     }

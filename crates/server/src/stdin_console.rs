@@ -118,7 +118,17 @@ impl StdinConsole {
 
     /// Puts the terminal back the way it was (rustyline may be mid-prompt in raw mode).
     pub fn restore_terminal(&self) {
+        // The prompt is going away: log lines go straight to stderr again.
+        crate::logging::route_to_prompt(None);
         if let Some(t) = &self.terminal {
+            // Lines handed to the line editor are printed by its thread, which
+            // then draws the prompt again: give it a moment to do so, then
+            // clear the prompt left on screen, so what is printed after does
+            // not start behind it.
+            std::thread::sleep(Duration::from_millis(50));
+            use std::io::Write;
+            let _ = std::io::stdout().write_all(b"\r\x1b[K");
+            let _ = std::io::stdout().flush();
             let _ = rustix::termios::tcsetattr(std::io::stdin(), rustix::termios::OptionalActions::Now, t);
         }
     }
@@ -171,6 +181,8 @@ fn run_tty(tx: Sender<ConsoleRequest>, printer: Printer) {
         printer.install(Box::new(move |s| {
             let _ = external.print(s);
         }));
+        // Log lines too print above the prompt, not over it.
+        crate::logging::route_to_prompt(Some(printer.clone()));
     }
     loop {
         match editor.readline("] ") {
