@@ -66,7 +66,7 @@ fn metrics_are_scraped_over_http() {
     // The connections past the address's limit were closed unanswered.
     let closed = hogs
         .iter_mut()
-        .filter(|h| {
+        .map(|h| {
             let _ = h.set_read_timeout(Some(Duration::from_millis(300)));
             match h.read(&mut [0u8; 1]) {
                 Ok(n) => n == 0,
@@ -74,6 +74,7 @@ fn metrics_are_scraped_over_http() {
                 Err(e) => !matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut),
             }
         })
+        .filter(|closed| *closed)
         .count();
     assert!(closed >= 10, "only {closed} of 20 connections from one address were closed");
     drop(hogs);
