@@ -1,11 +1,13 @@
 //! Navmesh benchmarks: build time per map (shipped `maps/*.map` and the
-//! shared maps) and route query time with ALT and Euclid.
+//! shared maps) and route query time: A* on the cells with ALT and Euclid,
+//! and full routes through the region layer (the default).
 //!
 //! Before the criterion groups it prints a table per map: nodes, links,
 //! the median build time, and p50/p99 microseconds and mean expansions of
-//! 500 seeded random route queries (node to node, no string pulling: the
-//! search itself) with each heuristic, plus full route queries (snapping,
-//! validation, string pulling) with ALT.
+//! 500 seeded random route queries: the cell search itself (node to node,
+//! no string pulling) with each heuristic, full cell routes (snapping,
+//! validation, string pulling), and full coarse routes (snapping,
+//! validation, region search, funnel), with regions expanded.
 //!
 //! ```text
 //! cargo bench -p quarry-nav --bench navmesh
@@ -117,7 +119,7 @@ fn time_queries(c: &Case, options: &RouteOptions) -> (f64, f64, f64) {
 
 fn print_table(cases: &[Case]) {
     println!(
-        "{:<14} {:>6} {:>7} {:>9} | {:>17} {:>6} | {:>17} {:>6} | {:>17}",
+        "{:<14} {:>6} {:>7} {:>9} | {:>17} {:>6} | {:>17} {:>6} | {:>17} | {:>17} {:>5}",
         "map",
         "nodes",
         "links",
@@ -126,11 +128,12 @@ fn print_table(cases: &[Case]) {
         "exp",
         "euclid p50/p99 us",
         "exp",
-        "full route p50/p99"
+        "cell route p50/p99",
+        "coarse route p50/p99",
+        "exp"
     );
-    let search = |h| RouteOptions {
-        heuristic: h,
-        string_pull: false,
+    let cell_full = RouteOptions {
+        coarse: false,
         ..RouteOptions::default()
     };
     for c in cases {
@@ -150,9 +153,10 @@ fn print_table(cases: &[Case]) {
         let (build, _) = percentiles(builds);
         let (a50, a99, ax) = time_queries(c, &search(Heuristic::Alt));
         let (e50, e99, ex) = time_queries(c, &search(Heuristic::Euclid));
-        let (f50, f99, _) = time_queries(c, &RouteOptions::default());
+        let (f50, f99, _) = time_queries(c, &cell_full);
+        let (c50, c99, cx) = time_queries(c, &RouteOptions::default());
         println!(
-            "{:<14} {:>6} {:>7} {:>9.1} | {:>8.1}/{:<8.1} {:>6.0} | {:>8.1}/{:<8.1} {:>6.0} | {:>8.1}/{:<8.1}",
+            "{:<14} {:>6} {:>7} {:>9.1} | {:>8.1}/{:<8.1} {:>6.0} | {:>8.1}/{:<8.1} {:>6.0} | {:>8.1}/{:<8.1} | {:>8.1}/{:<8.1} {:>5.0}",
             c.name,
             c.mesh.node_count(),
             c.mesh.link_count(),
@@ -164,8 +168,20 @@ fn print_table(cases: &[Case]) {
             e99,
             ex,
             f50,
-            f99
+            f99,
+            c50,
+            c99,
+            cx
         );
+    }
+}
+
+fn search(h: Heuristic) -> RouteOptions {
+    RouteOptions {
+        heuristic: h,
+        string_pull: false,
+        coarse: false,
+        ..RouteOptions::default()
     }
 }
 
@@ -189,15 +205,11 @@ fn benches(cr: &mut Criterion) {
         });
     }
     build.finish();
-    for (group, heuristic) in [
-        ("navmesh_route_alt", Heuristic::Alt),
-        ("navmesh_route_euclid", Heuristic::Euclid),
+    for (group, options) in [
+        ("navmesh_route_alt", search(Heuristic::Alt)),
+        ("navmesh_route_euclid", search(Heuristic::Euclid)),
+        ("navmesh_route_coarse", RouteOptions::default()),
     ] {
-        let options = RouteOptions {
-            heuristic,
-            string_pull: false,
-            ..RouteOptions::default()
-        };
         let mut g = cr.benchmark_group(group);
         for c in &cases {
             let mut scratch = SearchScratch::new();

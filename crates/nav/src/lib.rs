@@ -74,6 +74,7 @@ mod cells;
 mod error;
 mod graph;
 mod mesh;
+mod regions;
 mod report;
 mod route;
 mod stats;
@@ -96,6 +97,7 @@ pub use report::{
     HeuristicComparison, NAV_INFO_QUERIES, NAV_INFO_SEED, NavInfoReport, ReachabilityReport,
     UnreachablePair, heuristic_comparison, nav_info, reachability_report, reachability_report_in,
 };
+pub use regions::quality::{CoarseQuality, coarse_quality};
 pub use route::astar::SearchScratch;
 pub use route::heuristic::{Heuristic, UnknownHeuristic};
 pub use route::snap::{DEFAULT_SNAP_RADIUS, MAX_SNAP_PROOFS};

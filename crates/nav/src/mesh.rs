@@ -30,6 +30,8 @@ pub struct NavMesh {
     pub(crate) agent: Agent,
     pub(crate) options: BuildOptions,
     pub(crate) graph: Graph,
+    /// The coarse layer routes search.
+    pub(crate) regions: crate::regions::Regions,
     pub(crate) cells: CellGrid,
     pub(crate) area_sizes: Vec<u32>,
     /// Nodes in the largest strongly connected component of their (large) area.
@@ -150,6 +152,7 @@ impl NavMesh {
     /// Approximate heap bytes held by the mesh.
     pub fn memory_bytes(&self) -> usize {
         self.graph.memory_bytes()
+            + self.regions.memory_bytes()
             + self.cells.memory_bytes()
             + self.landmarks.memory_bytes()
             + self.area_sizes.capacity() * 4

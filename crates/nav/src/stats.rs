@@ -72,6 +72,12 @@ pub struct NavInfo {
     pub seeds_used: usize,
     /// Jump pads and teleporters with a link.
     pub off_mesh_links: usize,
+    /// Regions of the coarse layer routes search.
+    pub regions: usize,
+    /// Rectangles among them (the rest are single nodes near movers).
+    pub rectangles: usize,
+    /// Crossings between regions (portals and links).
+    pub region_edges: usize,
     /// Build time in milliseconds.
     pub build_ms: f64,
     /// Build time by phase.
@@ -111,6 +117,9 @@ impl NavMesh {
             seeds: self.seeds,
             seeds_used: self.seeds_used,
             off_mesh_links: self.off_mesh.len(),
+            regions: self.regions.regions.len(),
+            rectangles: self.regions.rectangles,
+            region_edges: self.regions.edges.len(),
             build_ms: self.times.total_ms,
             build_times: self.times,
             cell_size: self.cell_size(),
@@ -140,11 +149,16 @@ impl fmt::Display for NavInfo {
         )?;
         writeln!(f, "seeds: {} ({} on a floor)", self.seeds, self.seeds_used)?;
         writeln!(f, "off-mesh links: {}", self.off_mesh_links)?;
+        writeln!(
+            f,
+            "regions: {} ({} rectangles), {} crossings",
+            self.regions, self.rectangles, self.region_edges
+        )?;
         let t = &self.build_times;
         writeln!(
             f,
-            "build: {:.1} ms (flood {:.1}, links {:.1}, areas {:.1}, landmarks {:.1})",
-            self.build_ms, t.flood_ms, t.links_ms, t.areas_ms, t.landmarks_ms
+            "build: {:.1} ms (flood {:.1}, links {:.1}, areas {:.1}, landmarks {:.1}, regions {:.1})",
+            self.build_ms, t.flood_ms, t.links_ms, t.areas_ms, t.landmarks_ms, t.regions_ms
         )?;
         writeln!(
             f,

@@ -102,6 +102,8 @@ pub struct BuildTimes {
     pub areas_ms: f64,
     /// Landmark selection and tables.
     pub landmarks_ms: f64,
+    /// The region layer.
+    pub regions_ms: f64,
     /// The whole build.
     pub total_ms: f64,
 }
@@ -156,13 +158,16 @@ impl NavMesh {
         let core_nodes = core.iter().filter(|&&c| c).count();
         let landmarks = Landmarks::select(&graph, &core, options.landmarks, options.threads);
         let t4 = Instant::now();
+        let regions = crate::regions::build::build(&graph, &cells, agent.step_height);
+        let t5 = Instant::now();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
         let times = BuildTimes {
             flood_ms: ms(t0, t1),
             links_ms: ms(t1, t2),
             areas_ms: ms(t2, t3),
             landmarks_ms: ms(t3, t4),
-            total_ms: ms(t0, t4),
+            regions_ms: ms(t4, t5),
+            total_ms: ms(t0, t5),
         };
         for w in &warnings[usize::from(flood.capped)..] {
             tracing::warn!(target: "quarry_nav", "{w}");
@@ -172,6 +177,7 @@ impl NavMesh {
             agent,
             options,
             graph,
+            regions,
             cells,
             area_sizes,
             core_nodes,

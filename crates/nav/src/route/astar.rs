@@ -40,6 +40,8 @@ pub struct SearchScratch {
     slots: Vec<Slot>,
     serial: u32,
     heap: BinaryHeap<Reverse<u128>>,
+    /// The region layer's search memory.
+    pub(crate) regions: crate::regions::search::RegionScratch,
 }
 
 impl SearchScratch {

@@ -7,6 +7,7 @@
 //! caller-owned [`SearchScratch`]; the mesh itself is read-only.
 
 pub(crate) mod astar;
+pub(crate) mod coarse;
 pub(crate) mod heuristic;
 pub(crate) mod pull;
 pub(crate) mod roam;
@@ -134,6 +135,10 @@ pub struct RouteOptions {
     pub max_repairs: u32,
     /// How far from each end to look for a node.
     pub snap_radius: f32,
+    /// Search the region layer and pull the string through its corridor
+    /// (fast; [`crate::coarse_quality`] measures how close to the optimum);
+    /// `false` runs A* on the cells with `heuristic` (the exact optimum).
+    pub coarse: bool,
 }
 
 impl Default for RouteOptions {
@@ -144,6 +149,7 @@ impl Default for RouteOptions {
             validate: true,
             max_repairs: MAX_ROUTE_REPAIRS,
             snap_radius: DEFAULT_SNAP_RADIUS,
+            coarse: true,
         }
     }
 }
@@ -159,6 +165,9 @@ impl NavMesh {
         goal: Vec3,
         options: &RouteOptions,
     ) -> Result<Route, RouteError> {
+        if options.coarse && !self.regions.regions.is_empty() {
+            return self.route_coarse(world, scratch, start, goal, options);
+        }
         let prober = self.prober(world);
         let (sn, rs) = self
             .snap_end(&prober, start, Toward::Node, options.snap_radius)

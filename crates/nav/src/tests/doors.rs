@@ -5,7 +5,7 @@
 use glam::Vec3;
 use quarry_map::LoadedMap;
 
-use super::{TestMap, floor, route, stand};
+use super::{TestMap, crosses_x, floor, route, route_cells, stand};
 use crate::{Agent, BuildOptions, LinkKind, NavMesh, RouteError, RouteOptions, SearchScratch};
 
 /// West and east halves split by a wall at x = 0 with a door at y -48..48;
@@ -45,6 +45,8 @@ fn an_unlocked_door_is_walked_through_even_while_closed() {
     );
     let r = route(&map, &mesh, stand(WEST), stand(EAST)).expect("through the door");
     assert!(r.corners.iter().all(|c| c.kind == LinkKind::Walk), "{r}");
+    assert!(crosses_x(&r, 0.0, -33.0..33.0), "crosses the doorway: {r}");
+    let r = route_cells(&map, &mesh, stand(WEST), stand(EAST)).expect("through the door");
     assert!(
         r.nodes
             .iter()

@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use super::{LAVA, TestMap, floor, node_near, route, stand};
+use super::{LAVA, TestMap, floor, node_near, route, route_cells, stand};
 use crate::{Agent, BuildOptions, LinkKind, NavError, NavInput, NavMesh};
 
 /// A 512 x 512 room with 128-high walls and one spawn in the middle.
@@ -355,7 +355,17 @@ fn a_passage_between_cell_centres_is_found_off_centre() {
     m.spawn([0.0, -128.0, 0.0]).item([0.0, 400.0, 0.0]);
     let (map, mesh) = m.build(24.0);
     assert_eq!(mesh.area_count(), 1, "the corridor joins the rooms");
-    let r = route(
+    let coarse = route(&map, &mesh, stand([0.0, -128.0, 0.0]), stand([0.0, 400.0, 0.0])).expect("through the corridor");
+    let mut prev = coarse.routed_start;
+    for c in &coarse.corners {
+        // Where the leg meets the corridor's middle (y 128), it is inside.
+        if (prev.y - 128.0) * (c.origin.y - 128.0) <= 0.0 && (c.origin.y - prev.y).abs() > 1e-3 {
+            let x = prev.x + (c.origin.x - prev.x) * (128.0 - prev.y) / (c.origin.y - prev.y);
+            assert!((37.0..=51.0).contains(&x), "{coarse}");
+        }
+        prev = c.origin;
+    }
+    let r = route_cells(
         &map,
         &mesh,
         stand([0.0, -128.0, 0.0]),

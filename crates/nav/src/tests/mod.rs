@@ -213,6 +213,32 @@ pub(crate) fn stand(p: [f32; 3]) -> Vec3 {
     Vec3::new(p[0], p[1], p[2] + 24.0)
 }
 
+/// Routes on the cells (the exact A*, every node listed) in `map`'s world.
+pub(crate) fn route_cells(
+    map: &LoadedMap,
+    mesh: &NavMesh,
+    a: Vec3,
+    b: Vec3,
+) -> Result<crate::Route, crate::RouteError> {
+    let options = RouteOptions { coarse: false, ..RouteOptions::default() };
+    mesh.route(map.world(), &mut SearchScratch::new(), a, b, &options)
+}
+
+/// Whether a straight leg of `r` (from its routed start through its
+/// corners) crosses the line `x = x0` with `y` in `ys`.
+pub(crate) fn crosses_x(r: &crate::Route, x0: f32, ys: std::ops::Range<f32>) -> bool {
+    let mut prev = r.routed_start;
+    r.corners.iter().any(|c| {
+        let (a, b) = (prev, c.origin);
+        prev = c.origin;
+        if (a.x - x0) * (b.x - x0) > 0.0 || (a.x - b.x).abs() < 1e-3 {
+            return false;
+        }
+        let t = (x0 - a.x) / (b.x - a.x);
+        ys.contains(&(a.y + (b.y - a.y) * t))
+    })
+}
+
 /// Routes with the default options in `map`'s world.
 pub(crate) fn route(
     map: &LoadedMap,

@@ -5,7 +5,7 @@ use glam::Vec3;
 use rand::SeedableRng;
 
 use super::generation::room;
-use super::{TestMap, floor, route, stand};
+use super::{TestMap, floor, route, route_cells, stand};
 use crate::{LinkKind, NodeId, RouteError, RouteOptions, SearchScratch};
 
 /// Ground at 0 for x < 0; a 192-high platform from x 256; a pad at x -96..-32 aimed over the platform.
@@ -185,7 +185,9 @@ fn a_pillar_between_two_points_in_one_cell_routes_via_the_node() {
 fn path_length_includes_access_and_exit_legs_and_airborne_ends_project() {
     let (map, mesh) = room().build(16.0);
     let (a, b) = (Vec3::new(-201.0, -3.0, 24.0), Vec3::new(197.0, 5.0, 24.0));
-    let r = route(&map, &mesh, a, b).expect("routes");
+    let coarse = route(&map, &mesh, a, b).expect("routes");
+    assert!((coarse.cost - a.distance(b)).abs() < 0.5, "open floor: one straight line: {coarse}");
+    let r = route_cells(&map, &mesh, a, b).expect("routes");
     let first = mesh.node(r.nodes[0]).expect("start node").origin;
     let last = mesh
         .node(*r.nodes.last().expect("nodes"))
@@ -223,6 +225,7 @@ fn unpulled_routes_list_every_node_and_exports_draw_them() {
     let (map, mesh) = teleporter_map().build(16.0);
     let options = RouteOptions {
         string_pull: false,
+        coarse: false,
         ..RouteOptions::default()
     };
     let r = mesh

@@ -1,0 +1,192 @@
+//! A* over the regions, as Detour searches its polygons: each region is
+//! entered at one point (where the crossing that reached it first put the
+//! route), and the cost of a crossing is the straight distance from that
+//! point to where the crossing is taken (the point of a portal nearest the
+//! line toward the goal; a link's source node), plus a link's own cost.
+//! The heuristic is the landmark (ALT) bound of the crossing's entry node,
+//! slightly discounted because routes through regions are straight lines
+//! and the landmark distances are grid paths; without landmarks, the
+//! mesh's scaled straight-line distance.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use glam::Vec3;
+
+use super::build::crossing_point;
+use super::{Crossing, NONE, Regions};
+use crate::mesh::NavMesh;
+use crate::route::heuristic::{Estimate, Heuristic};
+
+/// Grid paths run up to about 8 % longer than the straight lines routes
+/// through regions take; the landmark bound is scaled by this so it stays
+/// below the cost actually searched.
+const ALT_DISCOUNT: f32 = 0.92;
+
+/// One region's search state.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    g: f32,
+    f: f32,
+    pos: Vec3,
+    parent: u32,
+    tag: u32,
+}
+
+/// Reusable memory for region searches (inside a [`crate::SearchScratch`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RegionScratch {
+    slots: Vec<Slot>,
+    serial: u32,
+    heap: BinaryHeap<Reverse<(u32, u32)>>,
+}
+
+/// One end of a region search.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct End {
+    /// Its region.
+    pub(crate) region: u32,
+    /// Where it is.
+    pub(crate) pos: Vec3,
+    /// Its node (for the heuristic).
+    pub(crate) node: u32,
+}
+
+/// What a region search found.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Corridor {
+    /// The edges taken, in order.
+    pub(crate) edges: Vec<u32>,
+    /// Regions expanded.
+    pub(crate) expansions: u32,
+}
+
+impl RegionScratch {
+    fn begin(&mut self, n: usize) -> u32 {
+        if self.slots.len() != n {
+            self.slots = vec![Slot::default(); n];
+            self.serial = 0;
+        }
+        self.serial += 1;
+        if self.serial >= 0x3fff_fffe {
+            self.slots.iter_mut().for_each(|s| s.tag = 0);
+            self.serial = 1;
+        }
+        self.heap.clear();
+        self.serial
+    }
+}
+
+/// The corridor from `start` to `goal`, avoiding the edges in `rejected`;
+/// `None` when the goal cannot be reached. `expansions` counts regions
+/// closed, also when nothing is found.
+pub(crate) fn search(
+    mesh: &NavMesh,
+    regions: &Regions,
+    s: &mut RegionScratch,
+    start: End,
+    goal: End,
+    rejected: &[u32],
+    expansions: &mut u32,
+) -> Option<Corridor> {
+    let serial = s.begin(regions.regions.len());
+    let (open, closed) = (serial * 2, serial * 2 + 1);
+    let est = Estimate::new(mesh, Heuristic::Alt, goal.node);
+    let alt = mesh.landmarks.count() > 0;
+    let h = |node: u32, pos: Vec3| {
+        if alt {
+            est.h(node) * ALT_DISCOUNT
+        } else {
+            pos.distance(goal.pos) * mesh.heuristic_scale
+        }
+    };
+    let slot = s.slots.get_mut(start.region as usize)?;
+    let f0 = h(start.node, start.pos).max(0.0);
+    *slot = Slot { g: 0.0, f: f0, pos: start.pos, parent: NONE, tag: open };
+    s.heap.push(Reverse((f0.to_bits(), start.region)));
+    let mut closed_count = 0;
+    while let Some(Reverse((f_bits, r))) = s.heap.pop() {
+        let Some(slot) = s.slots.get_mut(r as usize) else { continue };
+        // A region is expanded again when a cheaper way into it was found
+        // after it was expanded (the heuristic is not consistent across
+        // entry points); a stale heap entry is skipped.
+        if slot.tag == closed || f_bits != slot.f.to_bits() {
+            continue;
+        }
+        slot.tag = closed;
+        closed_count += 1;
+        let (g, pos) = (slot.g, slot.pos);
+        if r == goal.region {
+            *expansions += closed_count;
+            return Some(Corridor { edges: trace_back(regions, s, start.region, goal.region), expansions: closed_count });
+        }
+        let (base, edges) = regions.edges_from(r);
+        for (i, e) in edges.iter().enumerate() {
+            let ei = (base + i) as u32;
+            let Some(next) = s.slots.get(e.to as usize) else { continue };
+            let seen = next.tag == open || next.tag == closed;
+            if !rejected.is_empty() && rejected.contains(&ei) {
+                continue;
+            }
+            let (step, npos, hnode) = match e.crossing {
+                Crossing::Portal { near, far } => {
+                    let at = |n: u32| mesh.graph.nodes.get(n as usize).map_or(Vec3::ZERO, |n| n.origin);
+                    let q = crossing_point(at(near[0]), at(near[1]), pos, goal.pos);
+                    // Straight across the gap: the same point of the far side.
+                    let (a, b) = (at(near[0]), at(near[1]));
+                    let t = if a.distance_squared(b) > 1e-6 { (q - a).length() / (b - a).length() } else { 0.0 };
+                    let r = at(far[0]).lerp(at(far[1]), t);
+                    // The heuristic asks about the far node nearest the crossing.
+                    let hnode = [far[0], far[1], e.entry_node]
+                        .into_iter()
+                        .min_by(|&x, &y| at(x).distance_squared(r).total_cmp(&at(y).distance_squared(r)))
+                        .unwrap_or(e.entry_node);
+                    (pos.distance(q) + q.distance(r), r, hnode)
+                }
+                Crossing::Link { link } => {
+                    let graph = &mesh.graph;
+                    let (Some(l), Some(&src)) = (graph.links.get(link as usize), graph.source.get(link as usize)) else { continue };
+                    let (Some(from), Some(to)) = (graph.nodes.get(src as usize), graph.nodes.get(l.to.index())) else { continue };
+                    (pos.distance(from.origin) + l.cost, to.origin, l.to.0)
+                }
+            };
+            let mut ng = g + step;
+            let hv = if e.to == goal.region {
+                ng += npos.distance(goal.pos);
+                0.0
+            } else {
+                h(hnode, npos)
+            };
+            // Re-opening a closed region needs a clear gain (positions make
+            // costs differ by rounding; no endless churn).
+            if !hv.is_finite() || (seen && ng >= next.g - if next.tag == closed { 1.0 } else { 0.0 }) {
+                continue;
+            }
+            let f = (ng + hv).max(0.0);
+            if let Some(next) = s.slots.get_mut(e.to as usize) {
+                *next = Slot { g: ng, f, pos: npos, parent: ei, tag: open };
+            }
+            s.heap.push(Reverse((f.to_bits(), e.to)));
+        }
+    }
+    *expansions += closed_count;
+    None
+}
+
+/// The edges from `start` to `goal` by parent edges.
+fn trace_back(regions: &Regions, s: &RegionScratch, start: u32, goal: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut at = goal;
+    while at != start && out.len() <= regions.regions.len() {
+        let Some(ei) = s.slots.get(at as usize).map(|slot| slot.parent) else { break };
+        if ei == NONE {
+            break;
+        }
+        out.push(ei);
+        // The region an edge leaves: the one whose edge range holds it.
+        let from = regions.first.partition_point(|&f| f <= ei).saturating_sub(1);
+        at = from as u32;
+    }
+    out.reverse();
+    out
+}
