@@ -5,6 +5,7 @@
 use glam::Vec3;
 
 use super::{Crossing, Edge, MAX_SIDE, NONE, Region, Regions};
+use crate::build::landmarks::Landmarks;
 use crate::cells::CellGrid;
 use crate::graph::{Graph, LinkKind};
 
@@ -15,7 +16,7 @@ const NORTH: usize = 1;
 
 /// Builds the regions of `graph` (`cells` indexes its nodes by column;
 /// `step` is the agent's step height).
-pub(crate) fn build(graph: &Graph, cells: &CellGrid, step: f32) -> Regions {
+pub(crate) fn build(graph: &Graph, cells: &CellGrid, landmarks: &Landmarks, step: f32) -> Regions {
     let n = graph.nodes.len();
     let eligible = eligible_nodes(graph);
     let neighbours = walk_neighbours(graph, cells, &eligible, step);
@@ -103,7 +104,11 @@ pub(crate) fn build(graph: &Graph, cells: &CellGrid, step: f32) -> Regions {
                 let middle = &run[run.len() / 2];
                 edges.push(Edge {
                     to: first_row.to,
-                    crossing: Crossing::Portal { near: [first_row.from, last_row.from], far: [first_row.into, last_row.into] },
+                    crossing: Crossing::Portal {
+                        near: [first_row.from, last_row.from],
+                        far: [first_row.into, last_row.into],
+                        at: [first_row.from, last_row.from, first_row.into, last_row.into].map(|n| graph.nodes[n as usize].origin),
+                    },
                     entry_node: middle.into,
                 });
             }
@@ -111,7 +116,29 @@ pub(crate) fn build(graph: &Graph, cells: &CellGrid, step: f32) -> Regions {
         }
     }
     first.push(edges.len() as u32);
-    Regions { region_of, regions, first, edges, rectangles }
+    let landmark_bounds = landmark_bounds(&members, landmarks);
+    Regions { region_of, regions, first, edges, rectangles, landmark_bounds }
+}
+
+/// Per region, the largest landmark-to-node distance and the smallest
+/// node-to-landmark distance over its nodes (see [`Regions::landmark_bounds`]).
+fn landmark_bounds(members: &[Vec<u32>], landmarks: &Landmarks) -> Vec<f32> {
+    let k = landmarks.count();
+    let mut out = Vec::with_capacity(members.len() * 2 * k);
+    for nodes in members {
+        let (mut fwd, mut bwd) = (vec![f32::NEG_INFINITY; k], vec![f32::INFINITY; k]);
+        for &n in nodes {
+            for (acc, &d) in fwd.iter_mut().zip(landmarks.fwd_row(n)) {
+                *acc = acc.max(d);
+            }
+            for (acc, &d) in bwd.iter_mut().zip(landmarks.bwd_row(n)) {
+                *acc = acc.min(d);
+            }
+        }
+        out.extend(fwd);
+        out.extend(bwd);
+    }
+    out
 }
 
 /// One row of a portal: a walk link across the side of a rectangle.

@@ -31,6 +31,8 @@ pub(crate) mod funnel;
 pub(crate) mod quality;
 pub(crate) mod search;
 
+use glam::Vec3;
+
 /// No region, node or edge.
 pub(crate) const NONE: u32 = u32::MAX;
 /// The longest side of a rectangle, in cells: a bound on the detour a
@@ -59,6 +61,9 @@ pub(crate) enum Crossing {
         near: [u32; 2],
         /// The first and last row's nodes on the side entered.
         far: [u32; 2],
+        /// Their origins (`near[0]`, `near[1]`, `far[0]`, `far[1]`), kept
+        /// here so a search reads one edge, not four nodes.
+        at: [Vec3; 4],
     },
     /// The cell link with this index, from its source node to its
     /// destination node.
@@ -93,6 +98,12 @@ pub(crate) struct Regions {
     pub(crate) edges: Vec<Edge>,
     /// Rectangles among the regions.
     pub(crate) rectangles: usize,
+    /// Landmark bounds per region, `2k` numbers each (k landmarks): the
+    /// largest distance from each landmark to any of its nodes, then the
+    /// smallest distance from any of its nodes to each landmark. With them
+    /// the landmark (ALT) bound holds for every point of the region, so a
+    /// search computes it once per region.
+    pub(crate) landmark_bounds: Vec<f32>,
 }
 
 impl Regions {
@@ -116,11 +127,19 @@ impl Regions {
         self.regions.get(r as usize).is_some_and(|g| g.single == NONE)
     }
 
+    /// The landmark bounds of region `r` (forward maxima, backward minima).
+    pub(crate) fn bounds(&self, r: u32, landmarks: usize) -> (&[f32], &[f32]) {
+        let w = 2 * landmarks;
+        let row = self.landmark_bounds.get(r as usize * w..(r as usize + 1) * w).unwrap_or(&[]);
+        row.split_at(row.len() / 2)
+    }
+
     /// Approximate heap bytes.
     pub(crate) fn memory_bytes(&self) -> usize {
         self.region_of.capacity() * 4
             + self.regions.capacity() * size_of::<Region>()
             + self.first.capacity() * 4
             + self.edges.capacity() * size_of::<Edge>()
+            + self.landmark_bounds.capacity() * 4
     }
 }

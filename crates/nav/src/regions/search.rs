@@ -3,7 +3,8 @@
 //! route), and the cost of a crossing is the straight distance from that
 //! point to where the crossing is taken (the point of a portal nearest the
 //! line toward the goal; a link's source node), plus a link's own cost.
-//! The heuristic is the landmark (ALT) bound of the crossing's entry node,
+//! The heuristic is the landmark (ALT) bound for the whole region (from the
+//! region's landmark bounds, computed once per region and search),
 //! slightly discounted because routes through regions are straight lines
 //! and the landmark distances are grid paths; without landmarks, the
 //! mesh's scaled straight-line distance.
@@ -16,7 +17,7 @@ use glam::Vec3;
 use super::build::crossing_point;
 use super::{Crossing, NONE, Regions};
 use crate::mesh::NavMesh;
-use crate::route::heuristic::{Estimate, Heuristic};
+
 
 /// Grid paths run up to about 8 % longer than the straight lines routes
 /// through regions take; the landmark bound is scaled by this so it stays
@@ -28,6 +29,8 @@ const ALT_DISCOUNT: f32 = 0.92;
 struct Slot {
     g: f32,
     f: f32,
+    /// The heuristic of the region, computed when it is first reached.
+    h: f32,
     pos: Vec3,
     parent: u32,
     tag: u32,
@@ -91,18 +94,26 @@ pub(crate) fn search(
 ) -> Option<Corridor> {
     let serial = s.begin(regions.regions.len());
     let (open, closed) = (serial * 2, serial * 2 + 1);
-    let est = Estimate::new(mesh, Heuristic::Alt, goal.node);
-    let alt = mesh.landmarks.count() > 0;
-    let h = |node: u32, pos: Vec3| {
-        if alt {
-            est.h(node) * ALT_DISCOUNT
-        } else {
-            pos.distance(goal.pos) * mesh.heuristic_scale
+    let k = mesh.landmarks.count();
+    let (goal_fwd, goal_bwd) = (mesh.landmarks.fwd_row(goal.node), mesh.landmarks.bwd_row(goal.node));
+    // The landmark bound for every point of a region, from its bounds.
+    let region_h = |r: u32| {
+        let (fwd, bwd) = regions.bounds(r, k);
+        let mut h = 0.0f32;
+        // f32::max ignores NaN (infinity minus infinity: no information).
+        for (f, gf) in fwd.iter().zip(goal_fwd) {
+            h = h.max(gf - f);
         }
+        for (b, gb) in bwd.iter().zip(goal_bwd) {
+            h = h.max(b - gb);
+        }
+        h * ALT_DISCOUNT
     };
+    let euclid = |pos: Vec3| pos.distance(goal.pos) * mesh.heuristic_scale;
     let slot = s.slots.get_mut(start.region as usize)?;
-    let f0 = h(start.node, start.pos).max(0.0);
-    *slot = Slot { g: 0.0, f: f0, pos: start.pos, parent: NONE, tag: open };
+    let h0 = if k > 0 { region_h(start.region).max(euclid(start.pos)) } else { euclid(start.pos) };
+    let f0 = h0.max(0.0);
+    *slot = Slot { g: 0.0, f: f0, h: h0, pos: start.pos, parent: NONE, tag: open };
     s.heap.push(Reverse((f0.to_bits(), start.region)));
     let mut closed_count = 0;
     while let Some(Reverse((f_bits, r))) = s.heap.pop() {
@@ -128,26 +139,20 @@ pub(crate) fn search(
             if !rejected.is_empty() && rejected.contains(&ei) {
                 continue;
             }
-            let (step, npos, hnode) = match e.crossing {
-                Crossing::Portal { near, far } => {
-                    let at = |n: u32| mesh.graph.nodes.get(n as usize).map_or(Vec3::ZERO, |n| n.origin);
-                    let q = crossing_point(at(near[0]), at(near[1]), pos, goal.pos);
+            let (step, npos) = match e.crossing {
+                Crossing::Portal { at, .. } => {
+                    let (a, b) = (at[0], at[1]);
+                    let q = crossing_point(a, b, pos, goal.pos);
                     // Straight across the gap: the same point of the far side.
-                    let (a, b) = (at(near[0]), at(near[1]));
                     let t = if a.distance_squared(b) > 1e-6 { (q - a).length() / (b - a).length() } else { 0.0 };
-                    let r = at(far[0]).lerp(at(far[1]), t);
-                    // The heuristic asks about the far node nearest the crossing.
-                    let hnode = [far[0], far[1], e.entry_node]
-                        .into_iter()
-                        .min_by(|&x, &y| at(x).distance_squared(r).total_cmp(&at(y).distance_squared(r)))
-                        .unwrap_or(e.entry_node);
-                    (pos.distance(q) + q.distance(r), r, hnode)
+                    let r = at[2].lerp(at[3], t);
+                    (pos.distance(q) + q.distance(r), r)
                 }
                 Crossing::Link { link } => {
                     let graph = &mesh.graph;
                     let (Some(l), Some(&src)) = (graph.links.get(link as usize), graph.source.get(link as usize)) else { continue };
                     let (Some(from), Some(to)) = (graph.nodes.get(src as usize), graph.nodes.get(l.to.index())) else { continue };
-                    (pos.distance(from.origin) + l.cost, to.origin, l.to.0)
+                    (pos.distance(from.origin) + l.cost, to.origin)
                 }
             };
             let mut ng = g + step;
@@ -155,7 +160,16 @@ pub(crate) fn search(
                 ng += npos.distance(goal.pos);
                 0.0
             } else {
-                h(hnode, npos)
+                // The region's landmark bound (kept once computed) or the
+                // straight line from this entry point, whichever says more.
+                let region = if k == 0 {
+                    0.0
+                } else if seen {
+                    next.h
+                } else {
+                    region_h(e.to)
+                };
+                region.max(euclid(npos))
             };
             // Re-opening a closed region needs a clear gain (positions make
             // costs differ by rounding; no endless churn).
@@ -164,7 +178,8 @@ pub(crate) fn search(
             }
             let f = (ng + hv).max(0.0);
             if let Some(next) = s.slots.get_mut(e.to as usize) {
-                *next = Slot { g: ng, f, pos: npos, parent: ei, tag: open };
+                let kept = if seen { next.h } else if k > 0 { region_h(e.to) } else { 0.0 };
+                *next = Slot { g: ng, f, h: kept, pos: npos, parent: ei, tag: open };
             }
             s.heap.push(Reverse((f.to_bits(), e.to)));
         }

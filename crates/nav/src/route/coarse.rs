@@ -90,23 +90,31 @@ impl NavMesh {
     /// height when that node is in a rectangle (no probe needed), else the
     /// cell snap's node (with its walkability proof).
     fn locate(&self, prober: &Prober<'_>, point: Vec3, toward: Toward, radius: f32) -> Option<Located> {
-        let p = self.project(prober, point);
-        if p.is_finite() {
-            let step = self.agent.step_height + 1.0;
-            let here = self
+        let step = self.agent.step_height + 1.0;
+        let standing_in_rectangle = |p: Vec3| {
+            let (n, _) = self
                 .cells
                 .nodes_in(self.cell_of(p))
                 .iter()
                 .copied()
                 .filter_map(|n| Some((n, (self.graph.nodes.get(n as usize)?.origin.z - p.z).abs())))
                 .filter(|&(_, dz)| dz <= step)
-                .min_by(|a, b| a.1.total_cmp(&b.1));
-            if let Some((n, _)) = here {
-                let region = self.regions.of(n);
-                if self.regions.is_rectangle(region) {
-                    return Some(Located { region, pos: p, node: n, via: false });
-                }
-            }
+                .min_by(|a, b| a.1.total_cmp(&b.1))?;
+            let region = self.regions.of(n);
+            self.regions.is_rectangle(region).then_some(Located { region, pos: p, node: n, via: false })
+        };
+        // A point standing within a step of a rectangle node of its own
+        // cell is on its floor already: no projection, no probe.
+        if point.is_finite()
+            && let Some(found) = standing_in_rectangle(point)
+        {
+            return Some(found);
+        }
+        let p = self.project(prober, point);
+        if p.is_finite()
+            && let Some(found) = standing_in_rectangle(p)
+        {
+            return Some(found);
         }
         let (n, pos) = self.snap_end(prober, point, toward, radius)?;
         let region = self.regions.of(n);
@@ -177,6 +185,11 @@ impl NavMesh {
     /// The rectangle node in `cell` joined to node `at` by walk links both
     /// ways (none near a mover), if any.
     fn grid_step(&self, at: u32, cell: [i32; 2]) -> Option<u32> {
+        // Inside one rectangle every neighbour is joined by construction.
+        let region = self.regions.of(at);
+        if let Some(&same) = self.cells.nodes_in(cell).iter().find(|&&n| self.regions.of(n) == region) {
+            return Some(same);
+        }
         let walks = |x: u32, y: u32| self.graph.links_from(x).1.iter().any(|l| l.to.0 == y && l.kind == LinkKind::Walk && !l.near_mover);
         self.cells
             .nodes_in(cell)
@@ -224,7 +237,7 @@ impl NavMesh {
         for &ei in edges {
             let Some(edge) = self.regions.edges.get(ei as usize) else { continue };
             match edge.crossing {
-                Crossing::Portal { near, far } => {
+                Crossing::Portal { near, far, .. } => {
                     // Crossed from the near side to the far side.
                     let dir = (origin(far[0]) + origin(far[1])) - (origin(near[0]) + origin(near[1]));
                     for [a, b] in [near, far] {
