@@ -8,8 +8,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use quarry_net::reliable::{ChatScope, ClientMessage};
@@ -17,9 +16,6 @@ use quarry_net::usercmd::WireUserCmd;
 use serde_json::Value;
 use support::TestServer;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// Every line of the log, each of which must be one JSON object.
 fn records(path: &Path) -> Vec<Value> {
@@ -121,22 +117,12 @@ fn a_live_match_with_bots_and_a_remote_client_is_logged_and_survives_a_shutdown(
 
 /// Plays a headless match with a game log and returns its records.
 fn headless(gametype: &str, map: &str, seed: u64) -> (Vec<Value>, String) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    for name in ["server.cfg", "items.toml", "weapons.toml"] {
-        std::fs::copy(root().join("config").join(name), dir.path().join(name)).expect("copy shipped config");
-    }
+    let (mut cmd, dir) = support::headless_command();
     let log = dir.path().join("games.log");
-    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
-        .arg("--config")
-        .arg(dir.path())
-        .arg("--maps")
-        .arg(root().join("maps"))
-        .arg("--botfiles")
-        .arg(root().join("botfiles"))
-        .args(["--fast", "--seed", &seed.to_string(), "+set", "sv_gameLog"])
+    let out = cmd
+        .args(["--seed", &seed.to_string(), "+set", "sv_gameLog"])
         .arg(&log)
         .args(["+set", "g_gametype", gametype, "+set", "bot_minPlayers", "6", "+set", "timelimit", "2", "+set", "fraglimit", "0", "+map", map])
-        .env("RUST_LOG", "warn")
         .output()
         .expect("run quarry-server --fast");
     assert!(out.status.success(), "{gametype}: {}", String::from_utf8_lossy(&out.stderr));

@@ -265,6 +265,21 @@ pub(crate) fn run_with_input(mut cmd: Command, stdin: &str, limit: Duration) -> 
     wait_with_deadline(child, limit)
 }
 
+/// A headless server command on a fresh copy of the shipped config (never
+/// the checkout's archive), with the shipped maps and botfiles; the
+/// directory lives as long as the returned guard.
+pub(crate) fn headless_command() -> (Command, tempfile::TempDir) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = tempfile::tempdir().expect("tempdir");
+    for name in ["server.cfg", "items.toml", "weapons.toml"] {
+        std::fs::copy(root.join("config").join(name), dir.path().join(name)).expect("copy shipped config");
+    }
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quarry-server"));
+    cmd.arg("--config").arg(dir.path()).arg("--maps").arg(root.join("maps")).arg("--botfiles").arg(root.join("botfiles")).arg("--fast");
+    cmd.env("RUST_LOG", "warn");
+    (cmd, dir)
+}
+
 /// Process output as text.
 pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
