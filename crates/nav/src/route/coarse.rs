@@ -144,42 +144,46 @@ impl NavMesh {
     /// Whether the straight line `a` -> `b` runs over rectangle nodes only,
     /// each cell it enters joined to the one before by walk links both ways
     /// (the links whose sweeps proved the floor between), so it is walkable
-    /// without a probe. Sampled every quarter cell; a step that skips to a
-    /// diagonal cell fails.
+    /// without a probe. The cells are visited in the order the line crosses
+    /// them (Amanatides and Woo's traversal), one axis step at a time.
     fn along_rectangles(&self, a: Vec3, b: Vec3) -> bool {
         let step = self.agent.step_height + 1.0;
-        let node_at = |p: Vec3, z: f32| {
-            self.cells
-                .nodes_in(self.cell_of(p))
-                .iter()
-                .copied()
-                .filter(|&n| self.graph.nodes.get(n as usize).is_some_and(|node| (node.origin.z - z).abs() <= step))
-                .find(|&n| self.regions.is_rectangle(self.regions.of(n)))
+        let start = self
+            .cells
+            .nodes_in(self.cell_of(a))
+            .iter()
+            .copied()
+            .filter(|&n| self.graph.nodes.get(n as usize).is_some_and(|node| (node.origin.z - a.z).abs() <= step))
+            .find(|&n| self.regions.is_rectangle(self.regions.of(n)));
+        let Some(mut at) = start else { return false };
+        let cs = self.cell_size();
+        let (mut cell, last) = (self.cell_of(a), self.cell_of(b));
+        let d = (b - a).truncate();
+        let dir = [d.x.signum() as i32, d.y.signum() as i32];
+        // Distance (as a fraction of the line) to the next cell boundary on
+        // each axis, and between boundaries.
+        let axis = |i: usize| {
+            let (p, v) = (a.truncate()[i], d[i]);
+            if v.abs() < 1e-6 {
+                return (f32::INFINITY, f32::INFINITY);
+            }
+            let edge = if v > 0.0 { (cell[i] + 1) as f32 * cs } else { cell[i] as f32 * cs };
+            ((edge - p) / v, cs / v.abs())
         };
-        let Some(mut at) = node_at(a, a.z) else { return false };
-        let n = ((b - a).truncate().length() / (self.cell_size() * 0.25)).ceil().max(1.0) as u32;
-        for i in 1..=n {
-            let p = a.lerp(b, i as f32 / n as f32);
-            let Some(cur) = self.graph.nodes.get(at as usize) else { return false };
-            let cell = self.cell_of(p);
-            if cell == cur.cell {
-                continue;
-            }
-            let (dx, dy) = (cell[0] - cur.cell[0], cell[1] - cur.cell[1]);
-            if dx.abs() > 1 || dy.abs() > 1 {
-                return false;
-            }
-            // A diagonal step goes through either side cell.
-            let via: &[[i32; 2]] = if dx != 0 && dy != 0 { &[[dx, 0], [0, dy]] } else { &[] };
-            let reached = if via.is_empty() {
-                self.grid_step(at, cell)
+        let ((mut tx, dtx), (mut ty, dty)) = (axis(0), axis(1));
+        let most = (last[0] - cell[0]).abs() + (last[1] - cell[1]).abs();
+        for _ in 0..most {
+            if tx < ty {
+                cell[0] += dir[0];
+                tx += dtx;
             } else {
-                via.iter().find_map(|d| self.grid_step(at, [cur.cell[0] + d[0], cur.cell[1] + d[1]]).and_then(|mid| self.grid_step(mid, cell)))
-            };
-            let Some(next) = reached else { return false };
+                cell[1] += dir[1];
+                ty += dty;
+            }
+            let Some(next) = self.grid_step(at, cell) else { return false };
             at = next;
         }
-        self.graph.nodes.get(at as usize).is_some_and(|node| (node.origin.z - b.z).abs() <= step)
+        cell == last && self.graph.nodes.get(at as usize).is_some_and(|node| (node.origin.z - b.z).abs() <= step)
     }
 
     /// The rectangle node in `cell` joined to node `at` by walk links both
