@@ -24,14 +24,14 @@ struct Golden {
 /// bots take straighter, different routes (the duel on q_duel1 happened to
 /// play out the same).
 const GOLDEN: &[Golden] = &[
-    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "d25ce96bb1733d8f" },
-    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "c2759290458964e3" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "ab8eefd25278bb13" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "9a17998a0c52f7e5" },
     Golden { gametype: "duel", map: "q_duel1", seed: 13, bots: 2, hash: "e6bb7288dee0bb3e" },
-    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "79591899b047b89b" },
+    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "7f8f329975af2edb" },
     Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "3391ea85a625d743" },
-    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "56ddcb49dc074725" },
-    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "d186c2958c53f31b" },
-    Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "fd7a78cf543ee0b2" },
+    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "893660c3e61abe7b" },
+    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "7db209c801a995f3" },
+    Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "e6d8106a3077564d" },
 ];
 
 
