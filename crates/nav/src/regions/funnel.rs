@@ -38,7 +38,8 @@ impl Gate {
         }
     }
 
-    fn middle(&self) -> Vec3 {
+    /// The middle of the gate.
+    pub(crate) fn middle(&self) -> Vec3 {
         (self.left + self.right) * 0.5
     }
 }
@@ -114,11 +115,6 @@ fn set_apex(all: &mut [Gate], at: usize, left_end: bool) {
         let (p, n) = if left_end { (g.left, g.left_node) } else { (g.right, g.right_node) };
         *g = Gate::point(p, n);
     }
-}
-
-/// The middle of a gate, for orienting the next one.
-pub(crate) fn gate_middle(g: &Gate) -> Vec3 {
-    g.middle()
 }
 
 #[cfg(test)]

@@ -55,15 +55,6 @@ pub(crate) struct End {
     pub(crate) node: u32,
 }
 
-/// What a region search found.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Corridor {
-    /// The edges taken, in order.
-    pub(crate) edges: Vec<u32>,
-    /// Regions expanded.
-    pub(crate) expansions: u32,
-}
-
 impl RegionScratch {
     fn begin(&mut self, n: usize) -> u32 {
         if self.slots.len() != n {
@@ -80,7 +71,8 @@ impl RegionScratch {
     }
 }
 
-/// The corridor from `start` to `goal`, avoiding the edges in `rejected`;
+/// The corridor (edge indices, in order) from `start` to `goal`, avoiding
+/// the edges in `rejected`;
 /// `None` when the goal cannot be reached. `expansions` counts regions
 /// closed, also when nothing is found.
 pub(crate) fn search(
@@ -91,7 +83,7 @@ pub(crate) fn search(
     goal: End,
     rejected: &[u32],
     expansions: &mut u32,
-) -> Option<Corridor> {
+) -> Option<Vec<u32>> {
     let serial = s.begin(regions.regions.len());
     let (open, closed) = (serial * 2, serial * 2 + 1);
     let k = mesh.landmarks.count();
@@ -129,7 +121,7 @@ pub(crate) fn search(
         let (g, pos) = (slot.g, slot.pos);
         if r == goal.region {
             *expansions += closed_count;
-            return Some(Corridor { edges: trace_back(regions, s, start.region, goal.region), expansions: closed_count });
+            return Some(trace_back(regions, s, start.region, goal.region));
         }
         let (base, edges) = regions.edges_from(r);
         for (i, e) in edges.iter().enumerate() {
@@ -156,20 +148,21 @@ pub(crate) fn search(
                 }
             };
             let mut ng = g + step;
+            // The region's landmark bound, computed once per search.
+            let bound = if k == 0 {
+                0.0
+            } else if seen {
+                next.h
+            } else {
+                region_h(e.to)
+            };
             let hv = if e.to == goal.region {
                 ng += npos.distance(goal.pos);
                 0.0
             } else {
-                // The region's landmark bound (kept once computed) or the
-                // straight line from this entry point, whichever says more.
-                let region = if k == 0 {
-                    0.0
-                } else if seen {
-                    next.h
-                } else {
-                    region_h(e.to)
-                };
-                region.max(euclid(npos))
+                // The bound or the straight line from this entry point,
+                // whichever says more.
+                bound.max(euclid(npos))
             };
             // Re-opening a closed region needs a clear gain (positions make
             // costs differ by rounding; no endless churn).
@@ -178,8 +171,7 @@ pub(crate) fn search(
             }
             let f = (ng + hv).max(0.0);
             if let Some(next) = s.slots.get_mut(e.to as usize) {
-                let kept = if seen { next.h } else if k > 0 { region_h(e.to) } else { 0.0 };
-                *next = Slot { g: ng, f, h: kept, pos: npos, parent: ei, tag: open };
+                *next = Slot { g: ng, f, h: bound, pos: npos, parent: ei, tag: open };
             }
             s.heap.push(Reverse((f.to_bits(), e.to)));
         }

@@ -13,7 +13,7 @@ use crate::build::probe::Prober;
 use crate::error::RouteError;
 use crate::graph::{LinkKind, NodeId};
 use crate::mesh::NavMesh;
-use crate::regions::funnel::{Gate, gate_middle, pull};
+use crate::regions::funnel::{Gate, pull};
 use crate::regions::search::{End, search};
 use crate::regions::{Crossing, NONE};
 use crate::route::astar::SearchScratch;
@@ -68,7 +68,7 @@ impl NavMesh {
             let found = if s.region == g.region {
                 Some(Vec::new())
             } else {
-                search(self, regions, &mut scratch.regions, from, to, &rejected, &mut route.expansions).map(|c| c.edges)
+                search(self, regions, &mut scratch.regions, from, to, &rejected, &mut route.expansions)
             };
             let Some(edges) = found else {
                 return Err(if rejected.is_empty() { RouteError::NoPath } else { RouteError::Blocked });
@@ -233,7 +233,7 @@ impl NavMesh {
             if string_pull {
                 corners.extend(pull(from, gates, to).into_iter().map(|(p, n)| walk_corner(p, n)));
             } else {
-                corners.extend(gates.iter().map(|gt| walk_corner(gate_middle(gt), gt.left_node)));
+                corners.extend(gates.iter().map(|gt| walk_corner(gt.middle(), gt.left_node)));
                 corners.push(walk_corner(to, None));
             }
             gates.clear();
