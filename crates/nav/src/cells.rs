@@ -7,6 +7,15 @@ use glam::{Vec2, Vec3};
 use crate::graph::Node;
 
 /// The grid: cell size and the cell arithmetic.
+/// `v` rounded down to an integer, saturating (NaN gives 0), as
+/// `v.floor() as i32` but without a call into the maths library (which
+/// the baseline x86-64 target makes of `floor`).
+#[inline]
+pub(crate) fn floor_i32(v: f32) -> i32 {
+    let i = v as i32;
+    if (i as f32) > v { i.saturating_sub(1) } else { i }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Grid {
     pub(crate) size: f32,
@@ -15,10 +24,7 @@ pub(crate) struct Grid {
 impl Grid {
     /// The cell containing `p`.
     pub(crate) fn cell(&self, p: Vec3) -> [i32; 2] {
-        [
-            (p.x / self.size).floor() as i32,
-            (p.y / self.size).floor() as i32,
-        ]
+        [floor_i32(p.x / self.size), floor_i32(p.y / self.size)]
     }
 
     /// The centre of `cell`.
@@ -147,6 +153,14 @@ impl CellGrid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floor_i32_rounds_down_and_saturates() {
+        for v in [-2.5f32, -2.0, -0.5, -0.0, 0.0, 0.5, 1.0, 7.99, 1e12, -1e12] {
+            assert_eq!(floor_i32(v), v.floor() as i32, "{v}");
+        }
+        assert_eq!(floor_i32(f32::NAN), 0);
+    }
 
     #[test]
     fn cell_grid_finds_columns() {

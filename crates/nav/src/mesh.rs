@@ -110,7 +110,7 @@ impl NavMesh {
     /// The grid cell containing `point`.
     pub fn cell_of(&self, point: Vec3) -> [i32; 2] {
         let s = self.cell_size();
-        [(point.x / s).floor() as i32, (point.y / s).floor() as i32]
+        [crate::cells::floor_i32(point.x / s), crate::cells::floor_i32(point.y / s)]
     }
 
     /// Number of areas (weakly connected components).

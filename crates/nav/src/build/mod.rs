@@ -158,7 +158,7 @@ impl NavMesh {
         let core_nodes = core.iter().filter(|&&c| c).count();
         let landmarks = Landmarks::select(&graph, &core, options.landmarks, options.threads);
         let t4 = Instant::now();
-        let regions = crate::regions::build::build(&graph, &cells, &landmarks, agent.step_height);
+        let regions = crate::regions::build::build(&graph, &cells, agent.step_height, options.threads);
         let t5 = Instant::now();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
         let times = BuildTimes {

@@ -4,19 +4,26 @@
 
 use glam::Vec3;
 
+use super::table::DistanceTable;
 use super::{Crossing, Edge, MAX_SIDE, NONE, Region, Regions};
-use crate::build::landmarks::Landmarks;
 use crate::cells::CellGrid;
 use crate::graph::{Graph, LinkKind};
+
+/// The most links of one kind kept from one region into another
+/// ([`thin_links`]).
+const LINKS_PER_PAIR: usize = 4;
 
 /// East, north, west, south, as cell offsets.
 const DIRS: [[i32; 2]; 4] = [[1, 0], [0, 1], [-1, 0], [0, -1]];
 const EAST: usize = 0;
 const NORTH: usize = 1;
+const WEST: usize = 2;
+const SOUTH: usize = 3;
 
 /// Builds the regions of `graph` (`cells` indexes its nodes by column;
-/// `step` is the agent's step height).
-pub(crate) fn build(graph: &Graph, cells: &CellGrid, landmarks: &Landmarks, step: f32) -> Regions {
+/// `step` is the agent's step height), its distance table on up to
+/// `threads` threads.
+pub(crate) fn build(graph: &Graph, cells: &CellGrid, step: f32, threads: usize) -> Regions {
     let n = graph.nodes.len();
     let eligible = eligible_nodes(graph);
     let neighbours = walk_neighbours(graph, cells, &eligible, step);
@@ -28,6 +35,8 @@ pub(crate) fn build(graph: &Graph, cells: &CellGrid, landmarks: &Landmarks, step
     let mut region_of = vec![NONE; n];
     let mut regions: Vec<Region> = Vec::new();
     let mut members: Vec<Vec<u32>> = Vec::new();
+    let mut member_count = 0u32;
+    let mut side_count = 0u32;
     for &start in &order {
         let s = start as usize;
         if region_of[s] != NONE {
@@ -39,7 +48,13 @@ pub(crate) fn build(graph: &Graph, cells: &CellGrid, landmarks: &Landmarks, step
         for &m in &block {
             region_of[m as usize] = id;
         }
-        regions.push(Region { area, single });
+        let corner = graph.nodes[s].cell;
+        // The first row runs east from the start; the block is full.
+        let width = block.iter().take_while(|&&m| graph.nodes[m as usize].cell[1] == corner[1]).count().max(1) as i32;
+        let size = [width, block.len() as i32 / width];
+        regions.push(Region { area, single, corner, size, first_member: member_count, first_side: side_count });
+        side_count += 2 * (size[0] + size[1]) as u32;
+        member_count += block.len() as u32;
         members.push(block);
     }
     let rectangles = regions.iter().filter(|r| r.single == NONE).count();
@@ -67,7 +82,11 @@ pub(crate) fn build(graph: &Graph, cells: &CellGrid, landmarks: &Landmarks, step
                         let along = if d % 2 == 0 { cell[1] } else { cell[0] };
                         portal_rows.push(PortalRow { to: s, dir: d as u8, along, from, into: to });
                     }
-                    _ => edges.push(Edge { to: s, crossing: Crossing::Link { link: (base + i) as u32 }, entry_node: to }),
+                    _ => {
+                        let at = [graph.nodes[from as usize].origin, graph.nodes[to as usize].origin];
+                        let crossing = Crossing::Link { link: (base + i) as u32, at, cost: link.cost };
+                        edges.push(Edge { to: s, crossing });
+                    }
                 }
             }
         }
@@ -79,7 +98,7 @@ pub(crate) fn build(graph: &Graph, cells: &CellGrid, landmarks: &Landmarks, step
         let mut kept = Vec::with_capacity(edges.len() - region_start);
         for e in edges.drain(region_start..) {
             let redundant = match e.crossing {
-                Crossing::Link { link } => {
+                Crossing::Link { link, .. } => {
                     graph.links.get(link as usize).is_some_and(|l| l.kind == LinkKind::Walk) && portal_to.binary_search(&e.to).is_ok()
                 }
                 Crossing::Portal { .. } => false,
@@ -88,7 +107,7 @@ pub(crate) fn build(graph: &Graph, cells: &CellGrid, landmarks: &Landmarks, step
                 kept.push(e);
             }
         }
-        edges.extend(kept);
+        edges.extend(thin_links(graph, kept));
         let mut i = 0;
         while i < portal_rows.len() {
             let mut j = i + 1;
@@ -101,7 +120,6 @@ pub(crate) fn build(graph: &Graph, cells: &CellGrid, landmarks: &Landmarks, step
             }
             let run = &portal_rows[i..j];
             if let (Some(first_row), Some(last_row)) = (run.first(), run.last()) {
-                let middle = &run[run.len() / 2];
                 edges.push(Edge {
                     to: first_row.to,
                     crossing: Crossing::Portal {
@@ -109,34 +127,111 @@ pub(crate) fn build(graph: &Graph, cells: &CellGrid, landmarks: &Landmarks, step
                         far: [first_row.into, last_row.into],
                         at: [first_row.from, last_row.from, first_row.into, last_row.into].map(|n| graph.nodes[n as usize].origin),
                     },
-                    entry_node: middle.into,
                 });
             }
             i = j;
         }
     }
     first.push(edges.len() as u32);
-    let landmark_bounds = landmark_bounds(&members, landmarks);
-    Regions { region_of, regions, first, edges, rectangles, landmark_bounds }
+    let sides = sides(&regions, &members, &neighbours);
+    let (first_entering, entering) = entering(regions.len(), &edges);
+    let mut out = Regions {
+        region_of,
+        regions,
+        members: members.concat(),
+        sides,
+        first,
+        edges,
+        first_entering,
+        entering,
+        rectangles,
+        table: DistanceTable::default(),
+    };
+    out.table = DistanceTable::build(graph, &out, &members, threads);
+    out
 }
 
-/// Per region, the largest landmark-to-node distance and the smallest
-/// node-to-landmark distance over its nodes (see [`Regions::landmark_bounds`]).
-fn landmark_bounds(members: &[Vec<u32>], landmarks: &Landmarks) -> Vec<f32> {
-    let k = landmarks.count();
-    let mut out = Vec::with_capacity(members.len() * 2 * k);
-    for nodes in members {
-        let (mut fwd, mut bwd) = (vec![f32::NEG_INFINITY; k], vec![f32::INFINITY; k]);
-        for &n in nodes {
-            for (acc, &d) in fwd.iter_mut().zip(landmarks.fwd_row(n)) {
-                *acc = acc.max(d);
-            }
-            for (acc, &d) in bwd.iter_mut().zip(landmarks.bwd_row(n)) {
-                *acc = acc.min(d);
-            }
+/// The edges entering each region, compressed (see [`Regions::entering`]).
+fn entering(regions: usize, edges: &[Edge]) -> (Vec<u32>, Vec<u32>) {
+    let mut first = vec![0u32; regions + 1];
+    for e in edges {
+        if let Some(f) = first.get_mut(e.to as usize + 1) {
+            *f += 1;
         }
-        out.extend(fwd);
-        out.extend(bwd);
+    }
+    for r in 0..regions {
+        first[r + 1] += first[r];
+    }
+    let mut fill = first.clone();
+    let mut out = vec![0u32; edges.len()];
+    for (i, e) in edges.iter().enumerate() {
+        if let Some(at) = fill.get_mut(e.to as usize)
+            && let Some(slot) = out.get_mut(*at as usize)
+        {
+            *slot = i as u32;
+            *at += 1;
+        }
+    }
+    (first, out)
+}
+
+/// Every region's sides (see [`Regions::sides`]): the walk neighbour out
+/// of each edge cell of its block.
+fn sides(regions: &[Region], members: &[Vec<u32>], nb: &[[u32; 4]]) -> Vec<u32> {
+    let mut out = Vec::new();
+    for (region, block) in regions.iter().zip(members) {
+        let [w, h] = region.size;
+        let at = |x: i32, y: i32| block.get((y * w + x) as usize).copied().unwrap_or(NONE);
+        let across = |n: u32, d: usize| nb.get(n as usize).map_or(NONE, |x| x[d]);
+        out.extend((0..h).map(|y| across(at(w - 1, y), EAST)));
+        out.extend((0..w).map(|x| across(at(x, h - 1), NORTH)));
+        out.extend((0..h).map(|y| across(at(0, y), WEST)));
+        out.extend((0..w).map(|x| across(at(x, 0), SOUTH)));
+    }
+    out
+}
+
+/// `edges` (all leaving one region) with the links of one kind into one
+/// region thinned to [`LINKS_PER_PAIR`]: the cheapest, and the rest spread
+/// evenly along the line their sources stand on (both ends included). A
+/// ledge gives a drop per cell; a route takes the one nearest its way, and
+/// a few spread along the ledge serve as well as all of them. Links near a
+/// mover are all kept (each is re-checked against the live world).
+fn thin_links(graph: &Graph, edges: Vec<Edge>) -> Vec<Edge> {
+    let mut out = Vec::with_capacity(edges.len());
+    let mut groups: std::collections::BTreeMap<(u32, u8), Vec<Edge>> = std::collections::BTreeMap::new();
+    for e in edges {
+        match e.crossing {
+            Crossing::Link { link, .. } => match graph.links.get(link as usize) {
+                Some(l) if !l.near_mover => groups.entry((e.to, l.kind as u8)).or_default().push(e),
+                _ => out.push(e),
+            },
+            Crossing::Portal { .. } => out.push(e),
+        }
+    }
+    let source = |e: &Edge| match e.crossing {
+        Crossing::Link { at, .. } => at[0],
+        Crossing::Portal { at, .. } => at[0],
+    };
+    let cost = |e: &Edge| match e.crossing {
+        Crossing::Link { cost, .. } => cost,
+        Crossing::Portal { .. } => 0.0,
+    };
+    for (_, mut group) in groups {
+        if group.len() <= LINKS_PER_PAIR {
+            out.extend(group);
+            continue;
+        }
+        let (lo, hi) = group.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), e| (lo.min(source(e)), hi.max(source(e))));
+        let axis = usize::from((hi - lo).y > (hi - lo).x);
+        group.sort_by(|a, b| source(a)[axis].total_cmp(&source(b)[axis]));
+        let cheapest = (0..group.len()).min_by(|&a, &b| cost(&group[a]).total_cmp(&cost(&group[b]))).unwrap_or(0);
+        let spread = LINKS_PER_PAIR - 1;
+        let mut keep: Vec<usize> = (0..spread).map(|i| (i * (group.len() - 1) + (spread - 1) / 2) / (spread - 1)).collect();
+        keep.push(cheapest);
+        keep.sort_unstable();
+        keep.dedup();
+        out.extend(keep.into_iter().filter_map(|i| group.get(i).copied()));
     }
     out
 }
@@ -232,37 +327,4 @@ fn grow_rectangle(start: u32, nb: &[[u32; 4]], region_of: &[u32]) -> Vec<u32> {
         rows += 1;
     }
     block
-}
-
-/// The point of segment `a`–`b` where a route from `from` toward `to`
-/// best crosses it: where the straight line meets it, else the end that
-/// makes the shorter dog-leg.
-pub(crate) fn crossing_point(a: Vec3, b: Vec3, from: Vec3, to: Vec3) -> Vec3 {
-    let (p, r) = (a.truncate(), (b - a).truncate());
-    let (q, s) = (from.truncate(), (to - from).truncate());
-    let denom = r.perp_dot(s);
-    if denom.abs() > 1e-6 {
-        let t = (q - p).perp_dot(s) / denom;
-        let u = (q - p).perp_dot(r) / denom;
-        if (0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u) {
-            return a + (b - a) * t;
-        }
-    }
-    let via = |e: Vec3| from.distance(e) + e.distance(to);
-    if via(a) <= via(b) { a } else { b }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_crossing_is_on_the_straight_line_when_it_meets_the_portal() {
-        let (a, b) = (Vec3::new(0.0, -100.0, 0.0), Vec3::new(0.0, 100.0, 0.0));
-        let p = crossing_point(a, b, Vec3::new(-50.0, -50.0, 0.0), Vec3::new(50.0, 50.0, 0.0));
-        assert!(p.distance(Vec3::ZERO) < 1e-3, "{p}");
-        // A goal beyond the portal's end: the nearer end.
-        let p = crossing_point(a, b, Vec3::new(-50.0, 0.0, 0.0), Vec3::new(50.0, 400.0, 0.0));
-        assert_eq!(p, b);
-    }
 }

@@ -59,7 +59,7 @@ pub(crate) fn pull(start: Vec3, gates: &[Gate], goal: Vec3) -> Vec<(Vec3, Option
     all.extend_from_slice(gates);
     all.push(Gate::point(goal, None));
     let flat = |v: Vec3| v.truncate();
-    let mut out: Vec<(Vec3, Option<u32>)> = Vec::new();
+    let mut out: Vec<(Vec3, Option<u32>)> = Vec::with_capacity(8);
     let (mut apex, mut left, mut right) = (0usize, 0usize, 0usize);
     let mut i = 1;
     let mut guard = 0usize;

@@ -19,10 +19,16 @@
 //!   ways; a route may cross anywhere along it;
 //! - a **link**: any other cell link that leaves the region (a diagonal
 //!   or one-node walk, a drop, a jump, a jump pad, a teleporter), taken
-//!   from its source node to its destination node with its real cost.
+//!   from its source node to its destination node with its real cost. A
+//!   ledge gives a drop per cell; of the links of one kind from one region
+//!   into another, a few spread along their line are kept.
 //!
-//! A route searches the regions ([`search`]), then pulls a string through
-//! the corridor ([`funnel`]) with no probes at all. Reachability is exactly
+//! Built with the regions, a **distance table** ([`table`]) holds, for
+//! every pair of regions, the cost between them and the first crossing of
+//! the cheapest way. A route reads its corridor from the table (searching
+//! the regions only when a link near a mover turned out stale, [`search`]),
+//! then pulls a string through the corridor ([`funnel`]) with no probes at
+//! all. Reachability is exactly
 //! the cell graph's: every cell link is inside a rectangle (whose nodes
 //! all reach each other) or is a crossing.
 
@@ -30,8 +36,11 @@ pub(crate) mod build;
 pub(crate) mod funnel;
 pub(crate) mod quality;
 pub(crate) mod search;
+pub(crate) mod table;
 
 use glam::Vec3;
+
+use table::DistanceTable;
 
 /// No region, node or edge.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -46,6 +55,42 @@ pub(crate) struct Region {
     pub(crate) area: u32,
     /// The node of a one-node region; [`NONE`] for a rectangle.
     pub(crate) single: u32,
+    /// Its south-west cell.
+    pub(crate) corner: [i32; 2],
+    /// Its width and height in cells (1 by 1 for a one-node region).
+    pub(crate) size: [i32; 2],
+    /// Where its nodes start in [`Regions::members`], row by row from the
+    /// south-west corner.
+    pub(crate) first_member: u32,
+    /// Where its sides start in [`Regions::sides`].
+    pub(crate) first_side: u32,
+}
+
+impl Region {
+    /// The index of `cell` among the region's members, when the region's
+    /// block holds it.
+    #[inline]
+    pub(crate) fn member_index(&self, cell: [i32; 2]) -> Option<usize> {
+        let (x, y) = (cell[0] - self.corner[0], cell[1] - self.corner[1]);
+        ((0..self.size[0]).contains(&x) && (0..self.size[1]).contains(&y))
+            .then(|| self.first_member as usize + (y * self.size[0] + x) as usize)
+    }
+
+    /// The index in [`Regions::sides`] of the neighbour across the side
+    /// left by stepping from `inside` (a cell of the region) one cell in
+    /// direction `dir` (0 east, 1 north, 2 west, 3 south).
+    #[inline]
+    fn side_index(&self, inside: [i32; 2], dir: usize) -> usize {
+        let [w, h] = self.size;
+        let (row, column) = (inside[1] - self.corner[1], inside[0] - self.corner[0]);
+        let at = match dir {
+            0 => row,
+            1 => h + column,
+            2 => h + w + row,
+            _ => 2 * h + w + column,
+        };
+        self.first_side as usize + at.max(0) as usize
+    }
 }
 
 /// How a route crosses from one region to the next.
@@ -70,6 +115,10 @@ pub(crate) enum Crossing {
     Link {
         /// Index into the graph's links.
         link: u32,
+        /// Its source's and destination's origins.
+        at: [Vec3; 2],
+        /// Its cost.
+        cost: f32,
     },
 }
 
@@ -80,9 +129,6 @@ pub(crate) struct Edge {
     pub(crate) to: u32,
     /// How.
     pub(crate) crossing: Crossing,
-    /// A node where the route enters the region (the middle of a portal's
-    /// far side, a link's destination), for the heuristic.
-    pub(crate) entry_node: u32,
 }
 
 /// The region layer of a mesh.
@@ -92,18 +138,26 @@ pub(crate) struct Regions {
     pub(crate) region_of: Vec<u32>,
     /// Every region.
     pub(crate) regions: Vec<Region>,
+    /// Every region's nodes, region by region (see [`Region::first_member`]).
+    pub(crate) members: Vec<u32>,
+    /// Per region, the node across each cell of its east, north, west and
+    /// south sides (in that order, rows and columns from the south-west
+    /// corner) joined by walk links both ways, away from movers, if any
+    /// ([`NONE`]): where a straight line leaving the region steps next.
+    pub(crate) sides: Vec<u32>,
     /// `edges[first[r]..first[r + 1]]` leave region `r`.
     pub(crate) first: Vec<u32>,
     /// Every edge, grouped by the region it leaves.
     pub(crate) edges: Vec<Edge>,
+    /// `entering[first_entering[r]..first_entering[r + 1]]` are the
+    /// indices of the edges entering region `r`.
+    pub(crate) first_entering: Vec<u32>,
+    /// Edge indices grouped by the region they enter.
+    pub(crate) entering: Vec<u32>,
     /// Rectangles among the regions.
     pub(crate) rectangles: usize,
-    /// Landmark bounds per region, `2k` numbers each (k landmarks): the
-    /// largest distance from each landmark to any of its nodes, then the
-    /// smallest distance from any of its nodes to each landmark. With them
-    /// the landmark (ALT) bound holds for every point of the region, so a
-    /// search computes it once per region.
-    pub(crate) landmark_bounds: Vec<f32>,
+    /// Region-to-region distances for the search's heuristic.
+    pub(crate) table: DistanceTable,
 }
 
 impl Regions {
@@ -113,6 +167,20 @@ impl Regions {
         let a = self.first.get(r as usize).copied().unwrap_or(0) as usize;
         let b = self.first.get(r as usize + 1).copied().unwrap_or(0) as usize;
         (a, self.edges.get(a..b.max(a)).unwrap_or(&[]))
+    }
+
+    /// The region edge `ei` leaves.
+    #[inline]
+    pub(crate) fn from_of(&self, ei: u32) -> u32 {
+        self.first.partition_point(|&f| f <= ei).saturating_sub(1) as u32
+    }
+
+    /// The indices of the edges entering region `r`.
+    #[inline]
+    pub(crate) fn edges_into(&self, r: u32) -> &[u32] {
+        let a = self.first_entering.get(r as usize).copied().unwrap_or(0) as usize;
+        let b = self.first_entering.get(r as usize + 1).copied().unwrap_or(0) as usize;
+        self.entering.get(a..b.max(a)).unwrap_or(&[])
     }
 
     /// The region of node `n`.
@@ -127,19 +195,32 @@ impl Regions {
         self.regions.get(r as usize).is_some_and(|g| g.single == NONE)
     }
 
-    /// The landmark bounds of region `r` (forward maxima, backward minima).
-    pub(crate) fn bounds(&self, r: u32, landmarks: usize) -> (&[f32], &[f32]) {
-        let w = 2 * landmarks;
-        let row = self.landmark_bounds.get(r as usize * w..(r as usize + 1) * w).unwrap_or(&[]);
-        row.split_at(row.len() / 2)
+    /// The node of rectangle-or-single region `r` standing in `cell`, if
+    /// its block holds that cell.
+    #[inline]
+    pub(crate) fn member_at(&self, r: u32, cell: [i32; 2]) -> Option<u32> {
+        let i = self.regions.get(r as usize)?.member_index(cell)?;
+        self.members.get(i).copied()
+    }
+
+    /// The node a straight line steps onto when it leaves region `r` from
+    /// its cell `inside` in direction `dir` (0 east, 1 north, 2 west, 3
+    /// south), if a walk joins them both ways.
+    #[inline]
+    pub(crate) fn across(&self, r: u32, inside: [i32; 2], dir: usize) -> Option<u32> {
+        let i = self.regions.get(r as usize)?.side_index(inside, dir);
+        self.sides.get(i).copied().filter(|&n| n != NONE)
     }
 
     /// Approximate heap bytes.
     pub(crate) fn memory_bytes(&self) -> usize {
         self.region_of.capacity() * 4
             + self.regions.capacity() * size_of::<Region>()
+            + self.members.capacity() * 4
+            + self.sides.capacity() * 4
             + self.first.capacity() * 4
             + self.edges.capacity() * size_of::<Edge>()
-            + self.landmark_bounds.capacity() * 4
+            + (self.first_entering.capacity() + self.entering.capacity()) * 4
+            + self.table.memory_bytes()
     }
 }

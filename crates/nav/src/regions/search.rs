@@ -1,28 +1,33 @@
-//! A* over the regions, as Detour searches its polygons: each region is
-//! entered at one point (where the crossing that reached it first put the
-//! route), and the cost of a crossing is the straight distance from that
-//! point to where the crossing is taken (the point of a portal nearest the
-//! line toward the goal; a link's source node), plus a link's own cost.
-//! The heuristic is the landmark (ALT) bound for the whole region (from the
-//! region's landmark bounds, computed once per region and search),
-//! slightly discounted because routes through regions are straight lines
-//! and the landmark distances are grid paths; without landmarks, the
-//! mesh's scaled straight-line distance.
+//! Finding the corridor of regions a route takes.
+//!
+//! Usually no search at all: [`follow_table`] reads the corridor from the
+//! distance table's next hops ([`super::table`]), choosing the first and
+//! the last crossing from where the route really starts and ends.
+//!
+//! When links near movers were found stale (excluded from this route), or
+//! there is no table (a map with more regions than it is built for),
+//! [`search`] runs A* over the regions, as Detour searches its polygons:
+//! each region is entered at one point (where the crossing that reached it
+//! first put the route), and the cost of a crossing is the straight
+//! distance from that point to where the crossing is taken (the point of a
+//! portal nearest the line toward the goal; a link's source node), plus a
+//! link's own cost. The heuristic is the table's distance, slightly
+//! discounted; without a table, the mesh's scaled straight-line distance.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 
-use super::build::crossing_point;
+use super::table::{NO_HOP, UNIT, UNREACHABLE};
 use super::{Crossing, NONE, Regions};
 use crate::mesh::NavMesh;
 
 
-/// Grid paths run up to about 8 % longer than the straight lines routes
-/// through regions take; the landmark bound is scaled by this so it stays
-/// below the cost actually searched.
-const ALT_DISCOUNT: f32 = 0.92;
+/// The table's centre-to-centre distances run longer or shorter than the
+/// way from where a route enters a region; scaled by this, the estimate
+/// rarely exceeds the cost actually searched.
+const TABLE_DISCOUNT: f32 = 0.9;
 
 /// One region's search state.
 #[derive(Debug, Clone, Copy, Default)]
@@ -32,7 +37,9 @@ struct Slot {
     /// The heuristic of the region, computed when it is first reached.
     h: f32,
     pos: Vec3,
+    /// The edge that reached the region, and the region it left.
     parent: u32,
+    parent_region: u32,
     tag: u32,
 }
 
@@ -51,8 +58,6 @@ pub(crate) struct End {
     pub(crate) region: u32,
     /// Where it is.
     pub(crate) pos: Vec3,
-    /// Its node (for the heuristic).
-    pub(crate) node: u32,
 }
 
 impl RegionScratch {
@@ -86,26 +91,20 @@ pub(crate) fn search(
 ) -> Option<Vec<u32>> {
     let serial = s.begin(regions.regions.len());
     let (open, closed) = (serial * 2, serial * 2 + 1);
-    let k = mesh.landmarks.count();
-    let (goal_fwd, goal_bwd) = (mesh.landmarks.fwd_row(goal.node), mesh.landmarks.bwd_row(goal.node));
-    // The landmark bound for every point of a region, from its bounds.
-    let region_h = |r: u32| {
-        let (fwd, bwd) = regions.bounds(r, k);
-        let mut h = 0.0f32;
-        // f32::max ignores NaN (infinity minus infinity: no information).
-        for (f, gf) in fwd.iter().zip(goal_fwd) {
-            h = h.max(gf - f);
-        }
-        for (b, gb) in bwd.iter().zip(goal_bwd) {
-            h = h.max(b - gb);
-        }
-        h * ALT_DISCOUNT
+    let row = regions.table.row(goal.region);
+    // The table's distance from a region to the goal's, discounted: it is
+    // measured between region centres, not from where the route stands.
+    let region_h = |r: u32| match row.get(r as usize) {
+        Some(&UNREACHABLE) => f32::INFINITY,
+        Some(&steps) => f32::from(steps) * UNIT * TABLE_DISCOUNT,
+        None => 0.0,
     };
     let euclid = |pos: Vec3| pos.distance(goal.pos) * mesh.heuristic_scale;
+    let has_table = !row.is_empty();
     let slot = s.slots.get_mut(start.region as usize)?;
-    let h0 = if k > 0 { region_h(start.region).max(euclid(start.pos)) } else { euclid(start.pos) };
+    let h0 = region_h(start.region).max(euclid(start.pos));
     let f0 = h0.max(0.0);
-    *slot = Slot { g: 0.0, f: f0, h: h0, pos: start.pos, parent: NONE, tag: open };
+    *slot = Slot { g: 0.0, f: f0, h: h0, pos: start.pos, parent: NONE, parent_region: NONE, tag: open };
     s.heap.push(Reverse((f0.to_bits(), start.region)));
     let mut closed_count = 0;
     while let Some(Reverse((f_bits, r))) = s.heap.pop() {
@@ -127,42 +126,24 @@ pub(crate) fn search(
         for (i, e) in edges.iter().enumerate() {
             let ei = (base + i) as u32;
             let Some(next) = s.slots.get(e.to as usize) else { continue };
-            let seen = next.tag == open || next.tag == closed;
+            if next.tag == closed {
+                continue;
+            }
+            let seen = next.tag == open;
             if !rejected.is_empty() && rejected.contains(&ei) {
                 continue;
             }
-            let (step, npos) = match e.crossing {
-                Crossing::Portal { at, .. } => {
-                    let (a, b) = (at[0], at[1]);
-                    let q = crossing_point(a, b, pos, goal.pos);
-                    // Straight across the gap: the same point of the far side.
-                    let t = if a.distance_squared(b) > 1e-6 { (q - a).length() / (b - a).length() } else { 0.0 };
-                    let r = at[2].lerp(at[3], t);
-                    (pos.distance(q) + q.distance(r), r)
-                }
-                Crossing::Link { link } => {
-                    let graph = &mesh.graph;
-                    let (Some(l), Some(&src)) = (graph.links.get(link as usize), graph.source.get(link as usize)) else { continue };
-                    let (Some(from), Some(to)) = (graph.nodes.get(src as usize), graph.nodes.get(l.to.index())) else { continue };
-                    (pos.distance(from.origin) + l.cost, to.origin)
-                }
-            };
+            let (step, npos) = crossing_step(e.crossing, pos, goal.pos);
             let mut ng = g + step;
-            // The region's landmark bound, computed once per search.
-            let bound = if k == 0 {
-                0.0
-            } else if seen {
-                next.h
-            } else {
-                region_h(e.to)
-            };
+            // The region's table estimate, looked up once per search.
+            let bound = if seen { next.h } else { region_h(e.to) };
             let hv = if e.to == goal.region {
                 ng += npos.distance(goal.pos);
                 0.0
+            } else if has_table {
+                bound
             } else {
-                // The bound or the straight line from this entry point,
-                // whichever says more.
-                bound.max(euclid(npos))
+                euclid(npos)
             };
             // Re-opening a closed region needs a clear gain (positions make
             // costs differ by rounding; no endless churn).
@@ -171,7 +152,7 @@ pub(crate) fn search(
             }
             let f = (ng + hv).max(0.0);
             if let Some(next) = s.slots.get_mut(e.to as usize) {
-                *next = Slot { g: ng, f, h: bound, pos: npos, parent: ei, tag: open };
+                *next = Slot { g: ng, f, h: bound, pos: npos, parent: ei, parent_region: r, tag: open };
             }
             s.heap.push(Reverse((f.to_bits(), e.to)));
         }
@@ -180,20 +161,151 @@ pub(crate) fn search(
     None
 }
 
+/// The corridor (edge indices, in order) from `start` to `goal` read from
+/// the distance table's next hops, without a search. Both ends are chosen
+/// from where the route really starts and ends: the crossing into the
+/// goal's region from the table's distance to the region it leaves plus
+/// the way from there to the goal, the first crossing from its cost from
+/// the start plus the table's distance on; between them the table's hops.
+/// `None` without a table, or when the goal cannot be reached.
+pub(crate) fn follow_table(regions: &Regions, start: End, goal: End) -> Option<Vec<u32>> {
+    let table = &regions.table;
+    let steps = |from: u32, to: u32| match table.row(to).get(from as usize) {
+        Some(&UNREACHABLE) | None => None,
+        Some(&s) => Some(f32::from(s) * UNIT),
+    };
+    // The last crossing: into the goal's region, from region `p`.
+    let mut last: Option<(f32, u32)> = None;
+    for &ei in regions.edges_into(goal.region) {
+        let Some(e) = regions.edges.get(ei as usize) else { continue };
+        let p = regions.from_of(ei);
+        let before = if p == start.region {
+            0.0
+        } else {
+            match steps(start.region, p) {
+                Some(d) => d,
+                None => continue,
+            }
+        };
+        let from = if p == start.region { start.pos } else { table.centre(p) };
+        let (step, npos) = crossing_step(e.crossing, from, goal.pos);
+        let cost = before + step + npos.distance(goal.pos);
+        if last.is_none_or(|(c, _)| cost < c) {
+            last = Some((cost, ei));
+        }
+    }
+    let (_, last) = last?;
+    let p = regions.from_of(last);
+    let mut out = Vec::with_capacity(32);
+    if p != start.region {
+        // The first crossing, toward `p`.
+        let (base, edges) = regions.edges_from(start.region);
+        let target = table.centre(p);
+        let mut first: Option<(f32, u32)> = None;
+        for (i, e) in edges.iter().enumerate() {
+            let (step, npos) = crossing_step(e.crossing, start.pos, target);
+            let rest = if e.to == p { npos.distance(target) } else {
+                match steps(e.to, p) {
+                    Some(d) => d,
+                    None => continue,
+                }
+            };
+            if first.is_none_or(|(c, _)| step + rest < c) {
+                first = Some((step + rest, (base + i) as u32));
+            }
+        }
+        let (_, first) = first?;
+        out.push(first);
+        let hops = table.hops(p);
+        let mut at = regions.edges.get(first as usize)?.to;
+        while at != p {
+            let hop = *hops.get(at as usize)?;
+            if hop == NO_HOP || out.len() > regions.regions.len() {
+                return None;
+            }
+            let (base, _) = regions.edges_from(at);
+            let ei = (base + usize::from(hop)) as u32;
+            out.push(ei);
+            at = regions.edges.get(ei as usize)?.to;
+        }
+    }
+    out.push(last);
+    Some(out)
+}
+
+/// The cost of taking `crossing` from `pos` on the way to `goal`, and
+/// where it puts the route.
+#[inline]
+fn crossing_step(crossing: Crossing, pos: Vec3, goal: Vec3) -> (f32, Vec3) {
+    match crossing {
+        Crossing::Portal { at, .. } => {
+            let t = portal_t(at[0], at[1], pos, goal);
+            // Straight across the gap: the same point of the far side.
+            let (q, r) = (at[0].lerp(at[1], t), at[2].lerp(at[3], t));
+            (pos.distance(q) + q.distance(r), r)
+        }
+        Crossing::Link { at, cost, .. } => (pos.distance(at[0]) + cost, at[1]),
+    }
+}
+
+/// Where a route from `from` toward `to` crosses the portal side `a`–`b`
+/// (a row or a column of cell centres, so the segment is parallel to an
+/// axis), as a share of the way from `a` to `b`: where the straight line
+/// meets the side's line, kept within the side.
+#[inline]
+pub(crate) fn portal_t(a: Vec3, b: Vec3, from: Vec3, to: Vec3) -> f32 {
+    // Seen with the side running along the first coordinate.
+    let swap = |v: Vec3| Vec2::new(v.y, v.x);
+    let (a, b, from, to) = if (b.y - a.y).abs() >= (b.x - a.x).abs() {
+        (swap(a), swap(b), swap(from), swap(to))
+    } else {
+        (a.truncate(), b.truncate(), from.truncate(), to.truncate())
+    };
+    let length = b.x - a.x;
+    if length.abs() < 1e-3 {
+        return 0.0;
+    }
+    let d = to - from;
+    let at = if d.y.abs() > 1e-3 {
+        let k = ((a.y - from.y) / d.y).clamp(0.0, 1.0);
+        from.x + d.x * k
+    } else {
+        to.x
+    };
+    ((at - a.x) / length).clamp(0.0, 1.0)
+}
+
 /// The edges from `start` to `goal` by parent edges.
 fn trace_back(regions: &Regions, s: &RegionScratch, start: u32, goal: u32) -> Vec<u32> {
     let mut out = Vec::new();
     let mut at = goal;
     while at != start && out.len() <= regions.regions.len() {
-        let Some(ei) = s.slots.get(at as usize).map(|slot| slot.parent) else { break };
-        if ei == NONE {
+        let Some(slot) = s.slots.get(at as usize) else { break };
+        if slot.parent == NONE {
             break;
         }
-        out.push(ei);
-        // The region an edge leaves: the one whose edge range holds it.
-        let from = regions.first.partition_point(|&f| f <= ei).saturating_sub(1);
-        at = from as u32;
+        out.push(slot.parent);
+        at = slot.parent_region;
     }
     out.reverse();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_portal_is_crossed_where_the_straight_line_meets_it_or_at_its_nearer_end() {
+        let (a, b) = (Vec3::new(0.0, -100.0, 0.0), Vec3::new(0.0, 100.0, 0.0));
+        let t = portal_t(a, b, Vec3::new(-50.0, -50.0, 0.0), Vec3::new(50.0, 50.0, 0.0));
+        assert!((t - 0.5).abs() < 1e-4, "{t}");
+        // A goal beyond the portal's end: its nearer end.
+        assert_eq!(portal_t(a, b, Vec3::new(-50.0, 0.0, 0.0), Vec3::new(50.0, 400.0, 0.0)), 1.0);
+        // A side along x, and a line parallel to it: level with the goal.
+        let (c, d) = (Vec3::new(-100.0, 0.0, 0.0), Vec3::new(100.0, 0.0, 0.0));
+        assert!((portal_t(c, d, Vec3::new(-50.0, 0.0, 0.0), Vec3::new(50.0, 0.0, 0.0)) - 0.75).abs() < 1e-4);
+        // A one-row portal is crossed at its only point.
+        assert_eq!(portal_t(a, a, Vec3::ZERO, Vec3::ONE), 0.0);
+    }
 }

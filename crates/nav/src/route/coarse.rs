@@ -14,7 +14,7 @@ use crate::error::RouteError;
 use crate::graph::{LinkKind, NodeId};
 use crate::mesh::NavMesh;
 use crate::regions::funnel::{Gate, pull};
-use crate::regions::search::{End, search};
+use crate::regions::search::{End, follow_table, search};
 use crate::regions::{Crossing, NONE};
 use crate::route::astar::SearchScratch;
 
@@ -62,11 +62,16 @@ impl NavMesh {
         };
         let mut rejected: Vec<u32> = Vec::new();
         let edges = loop {
-            let from = End { region: s.region, pos: s.pos, node: s.node };
-            let to = End { region: g.region, pos: g.pos, node: g.node };
+            let from = End { region: s.region, pos: s.pos };
+            let to = End { region: g.region, pos: g.pos };
             route.searches += 1;
             let found = if s.region == g.region {
                 Some(Vec::new())
+            } else if rejected.is_empty()
+                && let Some(corridor) = follow_table(regions, from, to)
+            {
+                route.expansions += corridor.len() as u32;
+                Some(corridor)
             } else {
                 search(self, regions, &mut scratch.regions, from, to, &rejected, &mut route.expansions)
             };
@@ -126,11 +131,16 @@ impl NavMesh {
     /// ([`NavMesh::along_rectangles`]): the corridor the search chose may
     /// bend where the straight line runs through neighbouring regions.
     /// Corners of special links are kept.
-    fn straighten(&self, start: Vec3, corners: Vec<Corner>) -> Vec<Corner> {
+    fn straighten(&self, start: (Vec3, u32), corners: Vec<Corner>) -> Vec<Corner> {
         let mut out: Vec<Corner> = Vec::with_capacity(corners.len());
         for c in corners {
             while c.kind == LinkKind::Walk && out.last().is_some_and(|l| l.kind == LinkKind::Walk) {
-                let before = if out.len() >= 2 { out[out.len() - 2].origin } else { start };
+                let before = if out.len() >= 2 {
+                    let b = &out[out.len() - 2];
+                    (b.origin, b.node.map_or(NONE, |n| n.0))
+                } else {
+                    start
+                };
                 if !self.along_rectangles(before, c.origin) {
                     break;
                 }
@@ -141,65 +151,82 @@ impl NavMesh {
         out
     }
 
-    /// Whether the straight line `a` -> `b` runs over rectangle nodes only,
+    /// Whether the straight line `a` -> `b` runs over rectangle nodes only
+    /// (`a`'s node is looked up unless `hint` is it),
     /// each cell it enters joined to the one before by walk links both ways
     /// (the links whose sweeps proved the floor between), so it is walkable
     /// without a probe. The cells are visited in the order the line crosses
-    /// them (Amanatides and Woo's traversal), one axis step at a time.
-    fn along_rectangles(&self, a: Vec3, b: Vec3) -> bool {
+    /// them (Amanatides and Woo's traversal), one axis step at a time;
+    /// inside one rectangle a cell's node is found by its place in the
+    /// block, and a step out of it by the rectangle's sides.
+    fn along_rectangles(&self, (a, hint): (Vec3, u32), b: Vec3) -> bool {
         let step = self.agent.step_height + 1.0;
-        let start = self
-            .cells
-            .nodes_in(self.cell_of(a))
-            .iter()
-            .copied()
-            .filter(|&n| self.graph.nodes.get(n as usize).is_some_and(|node| (node.origin.z - a.z).abs() <= step))
-            .find(|&n| self.regions.is_rectangle(self.regions.of(n)));
-        let Some(mut at) = start else { return false };
-        let cs = self.cell_size();
-        let (mut cell, last) = (self.cell_of(a), self.cell_of(b));
-        let d = (b - a).truncate();
-        let dir = [d.x.signum() as i32, d.y.signum() as i32];
-        // Distance (as a fraction of the line) to the next cell boundary on
-        // each axis, and between boundaries.
-        let axis = |i: usize| {
-            let (p, v) = (a.truncate()[i], d[i]);
-            if v.abs() < 1e-6 {
-                return (f32::INFINITY, f32::INFINITY);
-            }
-            let edge = if v > 0.0 { (cell[i] + 1) as f32 * cs } else { cell[i] as f32 * cs };
-            ((edge - p) / v, cs / v.abs())
+        let regions = &self.regions;
+        let stands_at_a = |n: u32| {
+            regions.is_rectangle(regions.of(n))
+                && self.graph.nodes.get(n as usize).is_some_and(|node| node.cell == self.cell_of(a) && (node.origin.z - a.z).abs() <= step)
         };
-        let ((mut tx, dtx), (mut ty, dty)) = (axis(0), axis(1));
+        let start = if stands_at_a(hint) {
+            Some(hint)
+        } else {
+            self.cells.nodes_in(self.cell_of(a)).iter().copied().find(|&n| stands_at_a(n))
+        };
+        let Some(start) = start else { return false };
+        let mut region = regions.of(start);
+        let line = LineCells::new(self, a, b);
+        let (mut cell, last, dir) = (line.first, line.last, line.dir);
+        let (tx, ty) = (|k: i32| line.crossing(0, k), |k: i32| line.crossing(1, k));
+        // Boundaries crossed so far on each axis.
+        let (mut ix, mut iy) = (0i32, 0i32);
         let most = (last[0] - cell[0]).abs() + (last[1] - cell[1]).abs();
-        for _ in 0..most {
-            if tx < ty {
-                cell[0] += dir[0];
-                tx += dtx;
-            } else {
-                cell[1] += dir[1];
-                ty += dty;
+        // Each pass crosses one rectangle: a line between two cells of a
+        // block stays in it, so only its exit needs working out.
+        for _ in 0..=most {
+            let Some(rect) = regions.regions.get(region as usize) else { return false };
+            if rect.member_index(last).is_some() {
+                let end = regions.member_at(region, last).and_then(|n| self.graph.nodes.get(n as usize));
+                return end.is_some_and(|node| (node.origin.z - b.z).abs() <= step);
             }
-            let Some(next) = self.grid_step(at, cell) else { return false };
-            at = next;
+            // Boundary crossings left on each axis before the line is out.
+            let left = |i: usize| match dir[i] {
+                1 => rect.corner[i] + rect.size[i] - cell[i],
+                -1 => cell[i] - rect.corner[i] + 1,
+                // Never: a line along the other axis stays in the column.
+                _ => 1 << 20,
+            };
+            let (nx, ny) = (left(0), left(1));
+            let (out_x, out_y) = (tx(ix + nx - 1), ty(iy + ny - 1));
+            if !out_x.is_finite() && !out_y.is_finite() {
+                return false;
+            }
+            // The traversal steps along x while the next x crossing comes
+            // strictly first, else along y: count the other axis's steps
+            // before the exit, then take the exit step.
+            let x_exits = out_x < out_y;
+            let (steps_x, steps_y) = if x_exits {
+                let before = |k: i32| ty(iy + k) <= out_x;
+                (nx - 1, count_while(ny - 1, ((out_x - ty(iy)) / line.dt[1]) as i32 + 1, before))
+            } else {
+                let before = |k: i32| tx(ix + k) < out_y;
+                (count_while(nx - 1, ((out_y - tx(ix)) / line.dt[0]).ceil() as i32, before), ny - 1)
+            };
+            ix += steps_x;
+            iy += steps_y;
+            cell = [cell[0] + dir[0] * steps_x, cell[1] + dir[1] * steps_y];
+            let before = cell;
+            let side = if x_exits {
+                ix += 1;
+                cell[0] += dir[0];
+                if dir[0] > 0 { 0 } else { 2 }
+            } else {
+                iy += 1;
+                cell[1] += dir[1];
+                if dir[1] > 0 { 1 } else { 3 }
+            };
+            let Some(next) = regions.across(region, before, side) else { return false };
+            region = regions.of(next);
         }
-        cell == last && self.graph.nodes.get(at as usize).is_some_and(|node| (node.origin.z - b.z).abs() <= step)
-    }
-
-    /// The rectangle node in `cell` joined to node `at` by walk links both
-    /// ways (none near a mover), if any.
-    fn grid_step(&self, at: u32, cell: [i32; 2]) -> Option<u32> {
-        // Inside one rectangle every neighbour is joined by construction.
-        let region = self.regions.of(at);
-        if let Some(&same) = self.cells.nodes_in(cell).iter().find(|&&n| self.regions.of(n) == region) {
-            return Some(same);
-        }
-        let walks = |x: u32, y: u32| self.graph.links_from(x).1.iter().any(|l| l.to.0 == y && l.kind == LinkKind::Walk && !l.near_mover);
-        self.cells
-            .nodes_in(cell)
-            .iter()
-            .copied()
-            .find(|&n| self.regions.is_rectangle(self.regions.of(n)) && walks(at, n) && walks(n, at))
+        false
     }
 
     /// The corridor's edge indices whose link a mover can reach and the
@@ -209,7 +236,7 @@ impl NavMesh {
             .iter()
             .copied()
             .filter(|&ei| match self.regions.edges.get(ei as usize).map(|e| e.crossing) {
-                Some(Crossing::Link { link }) => !self.link_traversable(prober, link),
+                Some(Crossing::Link { link, .. }) => !self.link_traversable(prober, link),
                 _ => false,
             })
             .collect()
@@ -218,8 +245,9 @@ impl NavMesh {
     /// Fills the route's corners, nodes and cost from the corridor.
     fn pull_corridor(&self, prober: &Prober<'_>, route: &mut Route, s: Located, g: Located, edges: &[u32], string_pull: bool) {
         let origin = |n: u32| self.graph.nodes.get(n as usize).map_or(Vec3::ZERO, |n| n.origin);
-        let mut corners: Vec<Corner> = Vec::new();
-        let mut gates: Vec<Gate> = Vec::new();
+        let mut corners: Vec<Corner> = Vec::with_capacity(edges.len() + 2);
+        let mut gates: Vec<Gate> = Vec::with_capacity(2 * edges.len() + 2);
+        route.nodes.reserve(2 * edges.len() + 2);
         let mut from = s.pos;
         // An end snapped with a proof goes by its node; so do both ends of
         // a route inside one region that a straight line cannot join (a
@@ -241,14 +269,13 @@ impl NavMesh {
         for &ei in edges {
             let Some(edge) = self.regions.edges.get(ei as usize) else { continue };
             match edge.crossing {
-                Crossing::Portal { near, far, .. } => {
+                Crossing::Portal { near, far, at } => {
                     // Crossed from the near side to the far side.
-                    let dir = (origin(far[0]) + origin(far[1])) - (origin(near[0]) + origin(near[1]));
-                    for [a, b] in [near, far] {
-                        gates.push(Gate::segment(origin(a), origin(b), a, b, dir));
-                    }
+                    let dir = (at[2] + at[3]) - (at[0] + at[1]);
+                    gates.push(Gate::segment(at[0], at[1], near[0], near[1], dir));
+                    gates.push(Gate::segment(at[2], at[3], far[0], far[1], dir));
                 }
-                Crossing::Link { link } => {
+                Crossing::Link { link, .. } => {
                     let (Some(l), Some(&src)) = (self.graph.links.get(link as usize), self.graph.source.get(link as usize)) else { continue };
                     let (a, b) = (origin(src), origin(l.to.0));
                     route.nodes.push(NodeId(src));
@@ -286,7 +313,7 @@ impl NavMesh {
         // Straightening proves lines on the grid of cells; a route inside
         // one region, or one that goes by an end's node, keeps its corners.
         if string_pull && !edges.is_empty() && !s.via && !g.via {
-            corners = self.straighten(s.pos, corners);
+            corners = self.straighten((s.pos, s.node), corners);
         }
         route.nodes.push(NodeId(g.node));
         route.nodes.dedup();
@@ -304,5 +331,134 @@ impl NavMesh {
         }
         route.cost = cost;
         route.corners = corners;
+    }
+}
+
+/// The cells a straight line crosses, as Amanatides and Woo traverse
+/// them: its first and last cell, which way it goes on each axis, and when
+/// (as a share of the line) it crosses each cell boundary.
+struct LineCells {
+    first: [i32; 2],
+    last: [i32; 2],
+    /// -1, 0 or 1 per axis (0 for a line parallel to the other axis).
+    dir: [i32; 2],
+    /// Per axis: when the first boundary is crossed, and between two.
+    t0: [f32; 2],
+    dt: [f32; 2],
+}
+
+impl LineCells {
+    fn new(mesh: &NavMesh, a: Vec3, b: Vec3) -> Self {
+        let cs = mesh.cell_size();
+        let (first, last) = (mesh.cell_of(a), mesh.cell_of(b));
+        let d = (b - a).truncate();
+        // `signum` would say 1 for 0.
+        let sign = |v: f32| if v.abs() < 1e-6 { 0 } else { v.signum() as i32 };
+        let dir = [sign(d.x), sign(d.y)];
+        let (mut t0, mut dt) = ([f32::INFINITY; 2], [f32::INFINITY; 2]);
+        for i in 0..2 {
+            if dir[i] != 0 {
+                let edge = if dir[i] > 0 { (first[i] + 1) as f32 * cs } else { first[i] as f32 * cs };
+                (t0[i], dt[i]) = ((edge - a.truncate()[i]) / d[i], cs / d[i].abs());
+            }
+        }
+        LineCells { first, last, dir, t0, dt }
+    }
+
+    /// When the line crosses its `k`th boundary (from 0) on `axis`:
+    /// worked out from the count every time, so every traversal decides
+    /// a tie the same way; never on an axis the line does not move along.
+    #[inline]
+    fn crossing(&self, axis: usize, k: i32) -> f32 {
+        if self.dir[axis] == 0 { f32::INFINITY } else { self.t0[axis] + k as f32 * self.dt[axis] }
+    }
+}
+
+/// How many of the steps `0..most` pass `passes` (which holds for a prefix
+/// of them), starting the count from `guess` and correcting it by the test
+/// itself, so rounding in the guess never decides.
+fn count_while(most: i32, guess: i32, passes: impl Fn(i32) -> bool) -> i32 {
+    if most <= 0 {
+        return 0;
+    }
+    let mut k = guess.clamp(0, most);
+    while k > 0 && !passes(k - 1) {
+        k -= 1;
+    }
+    while k < most && passes(k) {
+        k += 1;
+    }
+    k
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+    use rand::{RngExt, SeedableRng};
+
+    use crate::mesh::NavMesh;
+    use crate::regions::NONE;
+
+    /// [`NavMesh::along_rectangles`] one cell at a time, as it was before
+    /// it learnt to cross whole rectangles: the reference it must agree with.
+    fn along_cells(mesh: &NavMesh, a: Vec3, b: Vec3) -> bool {
+        let step = mesh.agent.step_height + 1.0;
+        let regions = &mesh.regions;
+        let start = mesh.cells.nodes_in(mesh.cell_of(a)).iter().copied().find(|&n| {
+            regions.is_rectangle(regions.of(n)) && mesh.graph.nodes.get(n as usize).is_some_and(|node| (node.origin.z - a.z).abs() <= step)
+        });
+        let Some(mut at) = start else { return false };
+        let line = super::LineCells::new(mesh, a, b);
+        let (mut cell, last, dir) = (line.first, line.last, line.dir);
+        let (mut ix, mut iy) = (0i32, 0i32);
+        for _ in 0..(last[0] - cell[0]).abs() + (last[1] - cell[1]).abs() {
+            let before = cell;
+            let (tx, ty) = (line.crossing(0, ix), line.crossing(1, iy));
+            let side = if tx < ty {
+                ix += 1;
+                cell[0] += dir[0];
+                if dir[0] > 0 { 0 } else { 2 }
+            } else {
+                iy += 1;
+                cell[1] += dir[1];
+                if dir[1] > 0 { 1 } else { 3 }
+            };
+            let region = regions.of(at);
+            at = match regions.member_at(region, cell) {
+                Some(n) => n,
+                None => match regions.across(region, before, side) {
+                    Some(n) => n,
+                    None => return false,
+                },
+            };
+        }
+        cell == last && mesh.graph.nodes.get(at as usize).is_some_and(|node| (node.origin.z - b.z).abs() <= step)
+    }
+
+    #[test]
+    fn crossing_whole_rectangles_agrees_with_walking_every_cell() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps");
+        for name in ["q_duel1.map", "q_dm1.map", "q_ctf1.map"] {
+            let map = quarry_map::load(&root.join(name), &quarry_map::LoadOptions::default()).expect("map loads");
+            let world = crate::match_start_world(&map);
+            let mesh = NavMesh::build_for_map(&map, &world, &[], &crate::Agent::default(), &crate::BuildOptions::default()).expect("mesh builds");
+            let nodes = mesh.nodes();
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+            let (mut agree, mut walkable) = (0, 0);
+            for _ in 0..4000 {
+                let a = nodes[rng.random_range(0..nodes.len())].origin;
+                // Mostly short lines (as straightening asks), some long.
+                let b = if rng.random_range(0..4) == 0 {
+                    nodes[rng.random_range(0..nodes.len())].origin
+                } else {
+                    a + Vec3::new(rng.random_range(-300.0..300.0), rng.random_range(-300.0..300.0), 0.0)
+                };
+                let fast = mesh.along_rectangles((a, NONE), b);
+                assert_eq!(fast, along_cells(&mesh, a, b), "{name}: {a} -> {b}");
+                agree += 1;
+                walkable += usize::from(fast);
+            }
+            assert!(walkable * 10 > agree, "{name}: only {walkable} of {agree} lines walkable");
+        }
     }
 }

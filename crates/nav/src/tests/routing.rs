@@ -298,3 +298,32 @@ fn random_reachable_points_respect_one_way_links() {
             .all(|&n| mesh.node(NodeId(n)).is_some_and(|n| n.origin.z < 30.0))
     );
 }
+
+/// Without a distance table (a map with more regions than one is built
+/// for) routes search the regions instead, and reach what the table's
+/// corridors reach at about the same cost.
+#[test]
+fn routes_search_the_regions_when_there_is_no_table() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/q_dm1.map");
+    let map = quarry_map::load(&path, &quarry_map::LoadOptions::default()).expect("q_dm1 loads");
+    let world = crate::match_start_world(&map);
+    let mut mesh = crate::NavMesh::build_for_map(&map, &world, &[], &crate::Agent::default(), &crate::BuildOptions::default()).expect("mesh builds");
+    let nodes: Vec<Vec3> = mesh.nodes().iter().step_by(97).map(|n| n.origin).collect();
+    let pairs: Vec<(Vec3, Vec3)> = nodes.iter().zip(nodes.iter().rev()).map(|(&a, &b)| (a, b)).take(40).collect();
+    let mut scratch = SearchScratch::new();
+    let options = RouteOptions::default();
+    let table: Vec<Option<f32>> = pairs.iter().map(|&(a, b)| mesh.route(&world, &mut scratch, a, b, &options).ok().map(|r| r.cost)).collect();
+    mesh.regions.table = crate::regions::table::DistanceTable::default();
+    let (mut sum_table, mut sum_search) = (0.0, 0.0);
+    for (&(a, b), with_table) in pairs.iter().zip(&table) {
+        let searched = mesh.route(&world, &mut scratch, a, b, &options).ok();
+        assert_eq!(searched.is_some(), with_table.is_some(), "{a} -> {b}");
+        if let (Some(r), Some(c)) = (searched, with_table) {
+            assert!(r.expansions > 0 || r.corners.len() <= 2, "{a} -> {b}: {r:?}");
+            sum_table += c;
+            sum_search += r.cost;
+        }
+    }
+    assert!(sum_table > 0.0);
+    assert!((sum_search / sum_table - 1.0).abs() < 0.1, "table {sum_table}, search {sum_search}");
+}

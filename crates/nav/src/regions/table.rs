@@ -1,0 +1,238 @@
+//! The region distance table: for every pair of regions, the cost of the
+//! cheapest way between their centres through the region graph, so a
+//! region search knows almost exactly how far the goal still is and
+//! expands little more than the corridor it returns.
+//!
+//! Each region has a centre (its node nearest the mean of its nodes). An
+//! edge of the region graph costs the straight legs from the centre of the
+//! region it leaves to where it is crossed (the middle of a portal's near
+//! side, a link's source), the crossing (the gap of a portal, a link's own
+//! cost) and the leg from where it lands to the next centre. One Dijkstra
+//! per goal region over the reversed edges fills a row: the distance from
+//! every region to that goal. Rows are built in parallel and stored as
+//! 16-bit steps of [`UNIT`] game units, rounded down.
+//!
+//! The table is built only while it stays small ([`MAX_REGIONS`] regions,
+//! 8 MB); past that the search falls back to the straight-line bound.
+
+use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use glam::Vec3;
+
+use super::{Crossing, Regions};
+use crate::build::pool::parallel_map;
+use crate::graph::Graph;
+
+/// Game units per step of a stored distance.
+pub(crate) const UNIT: f32 = 2.0;
+/// A stored distance meaning "cannot reach".
+pub(crate) const UNREACHABLE: u16 = u16::MAX;
+/// A stored next hop meaning "none".
+pub(crate) const NO_HOP: u16 = u16::MAX;
+/// The most regions a table is built for (the table has the square of this
+/// many entries).
+pub(crate) const MAX_REGIONS: usize = 2048;
+/// Fewest rows a build thread gets.
+const MIN_ROWS_PER_THREAD: usize = 16;
+
+/// Region-to-region distances, one row per goal region.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct DistanceTable {
+    /// Regions per row (0: no table).
+    regions: usize,
+    /// `steps[goal * regions + from]`, in [`UNIT`]s.
+    steps: Vec<u16>,
+    /// `hops[goal * regions + from]`: which of `from`'s edges (counted
+    /// from its first) the cheapest way to `goal` takes ([`NO_HOP`] at the
+    /// goal itself and where it cannot be reached).
+    hops: Vec<u16>,
+    /// Each region's centre, where its distances are measured from.
+    centres: Vec<Vec3>,
+}
+
+impl DistanceTable {
+    /// Builds the table of `regions` over `graph` on up to `threads`
+    /// threads; empty when there are more than [`MAX_REGIONS`] regions.
+    pub(crate) fn build(graph: &Graph, regions: &Regions, members: &[Vec<u32>], threads: usize) -> Self {
+        let n = regions.regions.len();
+        if n == 0 || n > MAX_REGIONS {
+            return Self::default();
+        }
+        let origin = |node: u32| graph.nodes.get(node as usize).map_or(Vec3::ZERO, |x| x.origin);
+        let centres: Vec<Vec3> = members.iter().map(|nodes| centre(nodes, &origin)).collect();
+        // The reversed graph, compressed: incoming[first_in[r]..first_in[r + 1]]
+        // are (region left, cost) of the edges entering r.
+        let mut incoming: Vec<(u32, Reversed)> = Vec::with_capacity(regions.edges.len());
+        for from in 0..n as u32 {
+            let (_, edges) = regions.edges_from(from);
+            let c_from = centres[from as usize];
+            for (i, e) in edges.iter().enumerate() {
+                let Ok(local) = u16::try_from(i) else { continue };
+                if local == NO_HOP || e.to as usize >= n {
+                    continue;
+                }
+                // A portal is taken at its middle.
+                let (out, land, cross) = match e.crossing {
+                    Crossing::Portal { at, .. } => {
+                        let (q, l) = ((at[0] + at[1]) * 0.5, (at[2] + at[3]) * 0.5);
+                        (q, l, q.distance(l))
+                    }
+                    Crossing::Link { at, cost, .. } => (at[0], at[1], cost),
+                };
+                incoming.push((e.to, Reversed { from, local, out, land, cross, lead: c_from.distance(out) }));
+            }
+        }
+        incoming.sort_by_key(|&(to, r)| (to, r.from, r.local));
+        let mut first_in = vec![0u32; n + 1];
+        for &(to, _) in &incoming {
+            first_in[to as usize + 1] += 1;
+        }
+        for r in 0..n {
+            first_in[r + 1] += first_in[r];
+        }
+        let reversed: Vec<Reversed> = incoming.iter().map(|&(_, r)| r).collect();
+        let graph_in = ReverseGraph { first_in: &first_in, reversed: &reversed, centres: &centres };
+        let goals: Vec<u32> = (0..n as u32).collect();
+        let rows = parallel_map(&goals, threads, MIN_ROWS_PER_THREAD, || RefCell::new(BinaryHeap::new()), |queue, &goal| row(goal, &graph_in, &mut queue.borrow_mut()));
+        let mut steps = Vec::with_capacity(n * n);
+        let mut hops = Vec::with_capacity(n * n);
+        for (d, h) in rows {
+            steps.extend(d);
+            hops.extend(h);
+        }
+        Self { regions: n, steps, hops, centres }
+    }
+
+    /// Region `r`'s centre (the origin without a table).
+    #[inline]
+    pub(crate) fn centre(&self, r: u32) -> Vec3 {
+        self.centres.get(r as usize).copied().unwrap_or(Vec3::ZERO)
+    }
+
+    /// The next hops toward region `goal` (indexed by the region left),
+    /// empty without a table.
+    #[inline]
+    pub(crate) fn hops(&self, goal: u32) -> &[u16] {
+        let at = goal as usize * self.regions;
+        self.hops.get(at..at + self.regions).unwrap_or(&[])
+    }
+
+    /// The row of distances to region `goal` (indexed by the region left),
+    /// empty without a table.
+    #[inline]
+    pub(crate) fn row(&self, goal: u32) -> &[u16] {
+        let at = goal as usize * self.regions;
+        self.steps.get(at..at + self.regions).unwrap_or(&[])
+    }
+
+    /// Approximate heap bytes.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        (self.steps.capacity() + self.hops.capacity()) * 2 + self.centres.capacity() * size_of::<Vec3>()
+    }
+}
+
+/// The node of `nodes` nearest their mean position.
+fn centre(nodes: &[u32], origin: &impl Fn(u32) -> Vec3) -> Vec3 {
+    let mean = nodes.iter().map(|&n| origin(n)).sum::<Vec3>() / nodes.len().max(1) as f32;
+    nodes
+        .iter()
+        .map(|&n| origin(n))
+        .min_by(|a, b| a.distance_squared(mean).total_cmp(&b.distance_squared(mean)))
+        .unwrap_or(mean)
+}
+
+/// An edge of the reversed region graph, with the points it is taken at.
+#[derive(Debug, Clone, Copy)]
+struct Reversed {
+    /// The region the edge leaves.
+    from: u32,
+    /// Its place among that region's edges.
+    local: u16,
+    /// Where it leaves `from` (a portal's middle, a link's source).
+    out: Vec3,
+    /// Where it lands.
+    land: Vec3,
+    /// The cost from `out` to `land`.
+    cross: f32,
+    /// From `from`'s centre to `out`.
+    lead: f32,
+}
+
+/// The reversed region graph.
+struct ReverseGraph<'a> {
+    /// `reversed[first_in[r]..first_in[r + 1]]` enter region `r`.
+    first_in: &'a [u32],
+    reversed: &'a [Reversed],
+    centres: &'a [Vec3],
+}
+
+/// One row: the distances and next hops toward `goal`, by Dijkstra over
+/// the reversed edges (label correcting: a region whose distance drops
+/// after it was expanded is expanded again). The way on from a region is costed
+/// from where it is really taken: each region keeps the point its best
+/// way leaves it by, and an edge into it is costed from where that edge
+/// lands to that point (not through the region's centre), so a row's
+/// distances follow the straight legs a route would walk. A region's own
+/// distance adds the leg from its centre to its exit. Portals are taken at
+/// their middles (choosing the point toward the region's exit doubles the
+/// build's cost for no better routes).
+fn row(goal: u32, g: &ReverseGraph<'_>, queue: &mut BinaryHeap<Reverse<u64>>) -> (Vec<u16>, Vec<u16>) {
+    let n = g.centres.len();
+    // From the centre (the queue's order), from the exit on, the exit.
+    let mut dist = vec![f32::INFINITY; n];
+    let mut onward = vec![0.0f32; n];
+    let mut exit = g.centres.to_vec();
+    let mut hop = vec![NO_HOP; n];
+    // Entries pack the distance's bits (non-negative, so they order as
+    // the distances do) above the region: one integer compare each.
+    let heap = queue;
+    heap.clear();
+    dist[goal as usize] = 0.0;
+    heap.push(Reverse(u64::from(goal)));
+    while let Some(Reverse(entry)) = heap.pop() {
+        let (d, r) = (f32::from_bits((entry >> 32) as u32), (entry & 0xffff_ffff) as usize);
+        if d > dist[r] {
+            continue;
+        }
+        let (a, b) = (g.first_in[r] as usize, g.first_in[r + 1] as usize);
+        let (x_r, on_r) = (exit[r], onward[r]);
+        for e in &g.reversed[a..b] {
+            let p = e.from as usize;
+            let on = e.cross + e.land.distance(x_r) + on_r;
+            let nd = e.lead + on;
+            if nd < dist[p] {
+                (dist[p], onward[p], exit[p], hop[p]) = (nd, on, e.out, e.local);
+                heap.push(Reverse(u64::from(nd.to_bits()) << 32 | u64::from(e.from)));
+            }
+        }
+    }
+    // Non-negative, so truncating rounds down.
+    let steps = dist.iter().map(|&d| if d.is_finite() { ((d / UNIT) as u32).min(u32::from(UNREACHABLE) - 1) as u16 } else { UNREACHABLE }).collect();
+    (steps, hop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_holds_the_cheapest_way_to_its_goal_and_marks_the_unreachable() {
+        // Regions 0, 1, 2 in a row along x, 100 apart, 3 far off and cut
+        // off; links 0 -> 1 and 1 -> 2 (each its region's edge 0), and a
+        // costly link 0 -> 2 (0's edge 1).
+        let centres = [Vec3::ZERO, Vec3::new(100.0, 0.0, 0.0), Vec3::new(200.0, 0.0, 0.0), Vec3::new(0.0, 900.0, 0.0)];
+        // Entering 1: 0's edge 0; entering 2: 0's edge 1, 1's edge 0.
+        let edge = |from: u32, local: u16, to: u32, cost: f32| {
+            let (out, land) = (centres[from as usize], centres[to as usize]);
+            Reversed { from, local, out, land, cross: cost, lead: 0.0 }
+        };
+        let reversed = [edge(0, 0, 1, 100.0), edge(0, 1, 2, 400.0), edge(1, 0, 2, 100.0)];
+        let first_in = [0u32, 0, 1, 3, 3];
+        let g = ReverseGraph { first_in: &first_in, reversed: &reversed, centres: &centres };
+        let (to_two, hops) = row(2, &g, &mut BinaryHeap::new());
+        assert_eq!(to_two, vec![(200.0 / UNIT) as u16, (100.0 / UNIT) as u16, 0, UNREACHABLE]);
+        assert_eq!(hops, vec![0, 0, NO_HOP, NO_HOP], "0 goes by 1 (its edge 0), not straight to 2");
+    }
+}
