@@ -62,6 +62,7 @@ pub mod report;
 pub mod rng;
 pub mod sink;
 pub mod stats;
+pub mod stuck;
 pub mod trigger;
 pub mod view;
 pub mod weapons;

@@ -5,7 +5,8 @@
 //!
 //! "Stuck" is the share of alive time with a route and no corner progress
 //! for 2 s; "idle" the longest run alive, not moving and not waiting on
-//! purpose. Reaction is the rolled delay of fresh acquisitions without the
+//! purpose. Stuck hotspots gather the stuck episodes of every bot by place
+//! ([`crate::stuck`]). Reaction is the rolled delay of fresh acquisitions without the
 //! peripheral penalty, comparable to the skill table.
 //!
 //! Chat: lines bots said (per event kind, replies), lines per simulated
@@ -18,6 +19,7 @@ use std::fmt;
 use quarry_sim::{Match, SlotId};
 
 use crate::brain::BotStats;
+use crate::stuck::{Hotspot, StuckEpisode, StuckLog, hotspots};
 
 /// One bot's figures.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -56,6 +58,11 @@ pub struct BotFigures {
     pub engagement_range: Option<f64>,
     /// Items picked up per minute alive.
     pub pickups_per_min: Option<f64>,
+    /// Its stuck episodes (gathered into the report's hotspots).
+    #[serde(skip)]
+    pub stuck_episodes: Vec<StuckEpisode>,
+    /// Stuck episodes past the log's bound, not kept.
+    pub stuck_overflow: u64,
 }
 
 impl BotFigures {
@@ -84,7 +91,16 @@ impl BotFigures {
             style: None,
             engagement_range: s.mean_engagement_range(),
             pickups_per_min: s.pickups_per_minute(hz),
+            stuck_episodes: Vec::new(),
+            stuck_overflow: 0,
         }
+    }
+
+    /// The figures with the bot's stuck episodes.
+    pub fn with_stuck(mut self, log: &StuckLog) -> Self {
+        self.stuck_episodes = log.episodes().copied().collect();
+        self.stuck_overflow = log.overflow;
+        self
     }
 
     /// The figures with the bot's character and style.
@@ -183,6 +199,8 @@ pub struct MatchReport {
     pub chat: ChatReport,
     /// Objective play: role time shares and objective events by bots.
     pub objective: Option<crate::objective::ObjectiveReport>,
+    /// Where bots got stuck, most time first.
+    pub stuck_hotspots: Vec<Hotspot>,
 }
 
 /// Bot chat over a match.
@@ -229,6 +247,19 @@ impl MatchReport {
                 hits,
             })
             .collect();
+        // Items by their class ("item#12 (item_armor_body)").
+        let mut classes: BTreeMap<u32, &'static str> = BTreeMap::new();
+        if let Some(mut q) = world.try_query::<(&quarry_sim::components::NetId, &quarry_sim::items::Item)>() {
+            for (id, item) in q.iter(world) {
+                classes.insert(id.0, item.classname);
+            }
+        }
+        let goal_name = |g: crate::decide::GoalKind| match g {
+            crate::decide::GoalKind::Item(id) => classes.get(&id.0).map_or_else(|| g.describe(), |c| format!("{} ({c})", g.describe())),
+            _ => g.describe(),
+        };
+        let episodes = bots.iter().flat_map(|b| b.stuck_episodes.iter().map(|e| (u32::from(b.slot.0), e)));
+        let stuck_hotspots = hotspots(episodes, game.hz(), &goal_name);
         Self {
             map: game.map().name().to_owned(),
             seconds: f64::from(game.tick()) / f64::from(game.hz().max(1)),
@@ -238,6 +269,7 @@ impl MatchReport {
             navmesh,
             chat: ChatReport::default(),
             objective: None,
+            stuck_hotspots,
         }
     }
 
@@ -353,6 +385,25 @@ impl fmt::Display for MatchReport {
         if let Some(o) = &self.objective {
             writeln!(f, "{o}")?;
         }
+        if !self.stuck_hotspots.is_empty() {
+            writeln!(f, "stuck hotspots (most time first):")?;
+            for h in &self.stuck_hotspots {
+                let ended: Vec<String> = h.ended.iter().map(|(e, n)| format!("{} {n}", e.name())).collect();
+                writeln!(
+                    f,
+                    "  ({:.0} {:.0} {:.0}) {:>6.1} s, {} episodes, {} bots; goal {}, link {}; ended: {}",
+                    h.pos[0],
+                    h.pos[1],
+                    h.pos[2],
+                    h.seconds,
+                    h.episodes,
+                    h.bots,
+                    h.goal,
+                    h.link,
+                    ended.join(", ")
+                )?;
+            }
+        }
         let never = self.items_never_taken();
         writeln!(
             f,
@@ -391,6 +442,8 @@ mod tests {
             style: style.map(str::to_owned),
             engagement_range: range,
             pickups_per_min: None,
+            stuck_episodes: Vec::new(),
+            stuck_overflow: 0,
         }
     }
 

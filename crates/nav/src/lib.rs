@@ -79,6 +79,7 @@ mod report;
 mod route;
 mod stats;
 mod svg;
+pub use svg::SvgMark;
 
 pub use agent::{Agent, MAX_PLANNED_JUMP, SAFE_LANDING_SPEED};
 pub use build::input::{

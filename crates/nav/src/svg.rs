@@ -1,6 +1,7 @@
 //! A top-down SVG picture of a mesh: nodes as cell squares coloured by
 //! height (blue low, red high), links coloured by type, jump pad and
-//! teleporter links as arrows, and optionally one route drawn on top.
+//! teleporter links as arrows, and optionally one route and a set of
+//! [`SvgMark`]s (stuck hotspots, say) drawn on top.
 //! World x is right, world y is up (the picture flips y).
 
 use std::fmt::Write;
@@ -32,9 +33,31 @@ fn height_colour(t: f32) -> String {
     format!("hsl({hue:.0},70%,55%)")
 }
 
+/// A place to mark on the picture: a circle of `radius` units, labelled.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SvgMark {
+    /// Where.
+    pub pos: Vec3,
+    /// The circle's radius, world units.
+    pub radius: f32,
+    /// Shown when the pointer rests on it.
+    pub label: String,
+}
+
+/// `text` with the characters XML gives meaning to escaped.
+fn xml_escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
 impl NavMesh {
     /// The mesh as an SVG document; see the module docs.
     pub fn export_svg(&self, route: Option<&Route>) -> String {
+        self.export_svg_marked(route, &[])
+    }
+
+    /// The mesh as an SVG document with `marks` drawn on top (red circles
+    /// with their labels as tooltips).
+    pub fn export_svg_marked(&self, route: Option<&Route>, marks: &[SvgMark]) -> String {
         let nodes = &self.graph.nodes;
         let cs = self.cell_size();
         let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
@@ -134,6 +157,19 @@ impl NavMesh {
                 let _ = writeln!(
                     s,
                     r##"<circle cx="{x:.1}" cy="{y:.1}" r="4" fill="#ffff00"/>"##
+                );
+            }
+            s.push_str("</g>\n");
+        }
+        if !marks.is_empty() {
+            s.push_str("<g id=\"marks\">\n");
+            for m in marks {
+                let (x, y) = px(m.pos);
+                let _ = writeln!(
+                    s,
+                    r##"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="#ff2020" fill-opacity="0.35" stroke="#ff4040" stroke-width="2"><title>{}</title></circle>"##,
+                    (m.radius * scale).max(3.0),
+                    xml_escape(&m.label)
                 );
             }
             s.push_str("</g>\n");

@@ -85,6 +85,10 @@ pub struct Cli {
     #[arg(long, value_name = "OUT.svg", requires = "nav_info")]
     pub svg: Option<PathBuf>,
 
+    /// With --svg: mark the stuck hotspots of a headless run's `--json` summary on the picture.
+    #[arg(long, value_name = "SUMMARY.json", requires = "svg")]
+    pub hotspots: Option<PathBuf>,
+
     /// Console commands to run after startup config: `+set NAME VALUE`, `+exec FILE`, `+map NAME`, ...
     #[arg(value_name = "+COMMAND ARGS", trailing_var_arg = true, allow_hyphen_values = true)]
     pub commands: Vec<String>,

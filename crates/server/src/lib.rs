@@ -44,7 +44,7 @@ pub fn run(cli: Cli) -> ExitCode {
     }
     if let Some(path) = &cli.nav_info {
         logging::init(cli.log_format, None).ok();
-        return navmesh::run_nav_info(path, cli.json, cli.svg.as_deref());
+        return navmesh::run_nav_info(path, cli.json, cli.svg.as_deref(), cli.hotspots.as_deref());
     }
     if let Some(path) = &cli.map_info {
         logging::init(cli.log_format, None).ok();

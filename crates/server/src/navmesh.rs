@@ -1,5 +1,6 @@
 //! The navmesh tools for operators and mappers: `quarry-server --nav-info
-//! FILE [--json] [--svg OUT.svg]` (build on a map file without a server) and
+//! FILE [--json] [--svg OUT.svg [--hotspots SUMMARY.json]]` (build on a map
+//! file without a server; mark where the bots of a headless run got stuck) and
 //! the `navmesh info|route|export` console commands over the mesh the bots
 //! use. The mesh itself is generated lazily by the bots, on first need: on
 //! a live server on a worker thread (a map change never stalls the tick),
@@ -15,10 +16,63 @@ use quarry_sim::pmove::MoveParams;
 
 use crate::server::ServerState;
 
+/// The largest summary `--hotspots` reads.
+const MAX_SUMMARY_BYTES: u64 = 64 << 20;
+
+/// The stuck hotspots of a headless run's `--json` summary (the last JSON
+/// line of its output, or a file holding just that object) as marks: a
+/// circle whose area grows with the seconds stuck there.
+fn read_hotspots(path: &Path) -> Result<Vec<quarry_nav::SvgMark>, String> {
+    let what = |e: &dyn std::fmt::Display| format!("--hotspots {}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(|e| what(&e))?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::Read::take(file, MAX_SUMMARY_BYTES + 1), &mut text).map_err(|e| what(&e))?;
+    if text.len() as u64 > MAX_SUMMARY_BYTES {
+        return Err(what(&format!("larger than {} MiB", MAX_SUMMARY_BYTES >> 20)));
+    }
+    let summary = text
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str::<serde_json::Value>(l).ok().filter(serde_json::Value::is_object))
+        .or_else(|| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .ok_or_else(|| what(&"no JSON summary (the output of a `--fast --json` run)"))?;
+    let spots = summary
+        .pointer("/bots/stuck_hotspots")
+        .and_then(serde_json::Value::as_array)
+        .ok_or_else(|| what(&"the summary has no bots.stuck_hotspots"))?;
+    let mut marks = Vec::with_capacity(spots.len());
+    for (i, h) in spots.iter().enumerate() {
+        let num = |v: Option<&serde_json::Value>| v.and_then(serde_json::Value::as_f64);
+        let pos = h.get("pos").and_then(serde_json::Value::as_array);
+        let (Some(x), Some(y), Some(z), Some(seconds)) = (
+            num(pos.and_then(|p| p.first())),
+            num(pos.and_then(|p| p.get(1))),
+            num(pos.and_then(|p| p.get(2))),
+            num(h.get("seconds")),
+        ) else {
+            return Err(what(&format!("hotspot {i}: expected pos [x, y, z] and seconds")));
+        };
+        let text = |k: &str| h.get(k).and_then(serde_json::Value::as_str).unwrap_or("-").to_owned();
+        marks.push(quarry_nav::SvgMark {
+            pos: glam::Vec3::new(x as f32, y as f32, z as f32),
+            radius: 12.0 * (seconds.max(0.0) as f32).sqrt().max(1.0),
+            label: format!("{seconds:.1} s stuck; goal {}, link {}", text("goal"), text("link")),
+        });
+    }
+    Ok(marks)
+}
+
 /// Runs `--nav-info`: builds the navmesh of a map file with the default
 /// movement parameters and prints its figures, reachability and the ALT
 /// versus Euclid comparison.
-pub fn run_nav_info(path: &Path, json: bool, svg: Option<&Path>) -> ExitCode {
+pub fn run_nav_info(path: &Path, json: bool, svg: Option<&Path>, hotspots: Option<&Path>) -> ExitCode {
+    let marks = match hotspots.map(read_hotspots).transpose() {
+        Ok(m) => m.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("quarry-server: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let map = match quarry_map::load(path, &quarry_map::LoadOptions::default()) {
         Ok(m) => m,
         Err(e) => {
@@ -49,7 +103,7 @@ pub fn run_nav_info(path: &Path, json: bool, svg: Option<&Path>) -> ExitCode {
         let _ = write!(out, "{report}");
     }
     if let Some(svg_path) = svg {
-        if let Err(e) = quarry_console::write_atomic(svg_path, &mesh.export_svg(None)) {
+        if let Err(e) = quarry_console::write_atomic(svg_path, &mesh.export_svg_marked(None, &marks)) {
             eprintln!("quarry-server: {e}");
             return ExitCode::FAILURE;
         }

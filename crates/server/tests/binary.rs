@@ -269,6 +269,61 @@ fn nav_info_builds_and_reports_a_shipped_map() {
     assert!(std::fs::read_to_string(&svg).expect("svg written").starts_with("<svg"));
 }
 
+/// A headless run's summary names where bots got stuck, and `--nav-info
+/// --svg --hotspots` marks those places on the picture; a summary without
+/// them is refused with a message.
+#[test]
+fn stuck_hotspots_of_a_headless_run_are_drawn_on_the_navmesh_picture() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut cmd, _config) = support::headless_command();
+    let run = cmd
+        .args(["--json", "--seed", "4", "+set", "bot_minPlayers", "6", "+set", "timelimit", "2", "+set", "fraglimit", "0", "+map", "q_dm1"])
+        .output()
+        .expect("run headless");
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let summary = dir.path().join("summary.json");
+    std::fs::write(&summary, &run.stdout).expect("write summary");
+    let json: serde_json::Value = text(&run.stdout)
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str(l).ok())
+        .expect("a JSON summary");
+    let spots = json.pointer("/bots/stuck_hotspots").and_then(|v| v.as_array()).expect("stuck_hotspots in the summary");
+    // This seed gets a bot stuck somewhere (a change of play may move it).
+    assert!(!spots.is_empty(), "no stuck hotspot in this run: pick a seed that has one");
+    for h in spots {
+        assert!(h.get("seconds").and_then(|v| v.as_f64()).is_some_and(|s| s > 0.0), "{h}");
+        assert!(h.get("ended").and_then(|v| v.as_array()).is_some_and(|e| !e.is_empty()), "{h}");
+    }
+    let svg = dir.path().join("mesh.svg");
+    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
+        .arg("--nav-info")
+        .arg(root.join("maps/q_dm1.map"))
+        .arg("--svg")
+        .arg(&svg)
+        .arg("--hotspots")
+        .arg(&summary)
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let picture = std::fs::read_to_string(&svg).expect("svg written");
+    assert_eq!(picture.matches("s stuck; goal").count(), spots.len(), "one mark per hotspot");
+    let empty = dir.path().join("empty.json");
+    std::fs::write(&empty, "{}").expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
+        .arg("--nav-info")
+        .arg(root.join("maps/q_dm1.map"))
+        .arg("--svg")
+        .arg(&svg)
+        .arg("--hotspots")
+        .arg(&empty)
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("no bots.stuck_hotspots"), "{}", text(&out.stderr));
+}
+
 #[test]
 fn navmesh_commands_build_route_and_export() {
     let dir = tempfile::tempdir().expect("tempdir");

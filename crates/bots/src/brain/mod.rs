@@ -137,6 +137,8 @@ pub struct BotProfile {
     pub resolved: Resolved,
     /// Counters.
     pub stats: BotStats,
+    /// Where it got stuck.
+    pub stuck: crate::stuck::StuckLog,
 }
 
 impl BotProfile {
@@ -152,6 +154,7 @@ impl BotProfile {
             skill: skill_override.unwrap_or(3.0),
             resolved,
             stats: BotStats::default(),
+            stuck: crate::stuck::StuckLog::default(),
         }
     }
 

@@ -85,6 +85,8 @@ impl NativeBrain {
     }
 
     fn reset_life(&mut self) {
+        // A life ends (or a match starts): an open stuck episode ends here.
+        self.profile.stuck.close(crate::stuck::StuckEnd::Died);
         self.senses.reset_life();
         self.target.reset_life();
         self.planner.reset();
@@ -297,7 +299,8 @@ impl NativeBrain {
                 self.planner.route_lost(clock);
             }
         }
-        self.course.count_after(event, &mut self.profile.stats, clock);
+        let goal = self.planner.goal.map(|g| g.kind);
+        self.course.count_after(event, &mut self.profile.stats, &mut self.profile.stuck, me.origin, goal, clock);
     }
 
     /// The aim for this tick: the target (its snap taken), else a look

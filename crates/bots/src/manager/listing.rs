@@ -21,6 +21,7 @@ impl BotManager {
                 let style = character.and_then(|c| c.style.clone());
                 crate::report::BotFigures::new(p.slot, name, p.skill, &p.stats, game.hz())
                     .with_character(character.map(|c| c.name.clone()), style)
+                    .with_stuck(&p.stuck)
             })
             .collect();
         crate::report::MatchReport::new(game, rows, &self.current.pickups, self.nav.describe())

@@ -6,11 +6,14 @@
 //! the clock and RNG; out: one [`Steer`] per tick and a [`FollowEvent`]
 //! for the goal layer.
 
+use glam::Vec3;
 use quarry_map::Trace;
 
 use super::{FollowEvent, LinkKind, Navigator, PathFollower, Recovery, Steer};
 use crate::rng::BotRng;
+use crate::decide::GoalKind;
 use crate::stats::BotStats;
+use crate::stuck::{StuckEnd, StuckLog};
 use crate::view::{BotClock, PlayerSnap};
 
 /// No route for this long starts off-mesh recovery, ms.
@@ -84,12 +87,22 @@ impl Course {
         }
     }
 
-    /// After this tick's route event: stuck time, and a pad or teleport
-    /// link completed (the corner index moved past it).
-    pub fn count_after(&mut self, event: FollowEvent, stats: &mut BotStats, clock: &BotClock) {
-        if self.follower.route().is_some() && clock.ms_since(self.follower.progress_tick) > STUCK_STAT_MS {
+    /// After this tick's route event: stuck time (and the stuck episode
+    /// at `at`, heading for `goal`), and a pad or teleport link completed
+    /// (the corner index moved past it).
+    pub fn count_after(&mut self, event: FollowEvent, stats: &mut BotStats, log: &mut StuckLog, at: Vec3, goal: Option<GoalKind>, clock: &BotClock) {
+        let routed = self.follower.route().is_some();
+        let stuck = routed && clock.ms_since(self.follower.progress_tick) > STUCK_STAT_MS;
+        if stuck {
             stats.stuck_ticks += 1;
         }
+        let end = match event {
+            FollowEvent::Stuck | FollowEvent::TimedOut => StuckEnd::RouteDropped,
+            _ if !routed => StuckEnd::RouteGone,
+            _ => StuckEnd::Progressed,
+        };
+        let link = self.follower.corner().map(|c| c.link);
+        log.tick(stuck, clock.tick, at, goal, link, end);
         if let Some(prev) = self.last_link
             && self.follower.corner().map(|c| c.link) != Some(prev)
             && event == FollowEvent::None
