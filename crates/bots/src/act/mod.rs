@@ -24,8 +24,8 @@ pub struct Intent {
     pub move_dir: Vec3,
     /// Wants to jump (pressed only on a fresh edge).
     pub jump: bool,
-    /// Hold the swim-up axis.
-    pub swim_up: bool,
+    /// The up axis in water: 1 to swim up, -1 to dive, 0 neither.
+    pub swim: i8,
     /// Press attack.
     pub attack: bool,
     /// The weapon to have selected (0: no opinion).
@@ -70,7 +70,7 @@ pub fn compose(intent: &Intent, tick: u32, previous: &UserCmd) -> UserCmd {
         yaw,
         forward: axis(dir.dot(forward)),
         right: axis(dir.dot(right)),
-        up: if intent.swim_up { 127 } else { 0 },
+        up: intent.swim.clamp(-1, 1).saturating_mul(127),
         buttons,
         weapon: intent.weapon,
     };
@@ -123,6 +123,12 @@ mod tests {
         );
         assert_eq!(c.forward, 127, "flattened and clamped");
         assert_eq!(c.tick, 5);
+    }
+
+    #[test]
+    fn the_swim_axis_becomes_the_up_move() {
+        let up = |swim: i8| compose(&Intent { swim, ..Intent::default() }, 1, &UserCmd::default()).up;
+        assert_eq!((up(1), up(0), up(-1), up(i8::MIN)), (127, 0, -127, -127));
     }
 
     #[test]

@@ -153,7 +153,12 @@ impl NativeBrain {
         Intent {
             move_dir: dir,
             jump: jump && me.on_ground,
-            swim_up: me.water_level >= 3,
+            // The route says which way to swim; with no preference a
+            // submerged bot surfaces (for air).
+            swim: match steer.swim {
+                0 if me.water_level >= 3 => 1,
+                s => s,
+            },
             attack: pull.attack,
             weapon: wanted,
             pitch,

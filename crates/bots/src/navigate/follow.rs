@@ -62,6 +62,9 @@ pub struct Steer {
     pub committed: bool,
     /// Where to look when not fighting.
     pub look: Option<Vec3>,
+    /// In water: -1 to dive toward a corner below, 1 to rise toward one
+    /// above, 0 for no preference (a submerged bot then surfaces).
+    pub swim: i8,
     /// What happened.
     pub event: FollowEvent,
 }
@@ -73,8 +76,27 @@ impl Steer {
         jump: false,
         committed: false,
         look: None,
+        swim: 0,
         event: FollowEvent::None,
     };
+}
+
+/// How far above or below a corner a swimming bot may be before it dives
+/// or rises toward it, units (within the height a corner counts as reached).
+pub const SWIM_MARGIN: f32 = CORNER_HEIGHT * 0.5;
+
+/// Which way to swim for a corner at `to`: a bot in water at least to its
+/// waist dives toward a corner well below it (a route along a pool's floor
+/// or through a flooded passage) and rises toward one well above; out of
+/// water, or level with the corner, no preference.
+pub fn swim_toward(me: &PlayerSnap, to: Vec3) -> i8 {
+    let dz = to.z - me.origin.z;
+    match me.water_level {
+        0 | 1 => 0,
+        _ if dz < -SWIM_MARGIN => -1,
+        _ if dz > SWIM_MARGIN => 1,
+        _ => 0,
+    }
 }
 
 /// Follows one route at a time.
@@ -261,6 +283,7 @@ impl PathFollower {
             jump,
             committed,
             look,
+            swim: swim_toward(me, corner.pos),
             event: FollowEvent::None,
         }
     }

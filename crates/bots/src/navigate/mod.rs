@@ -40,7 +40,7 @@ mod tests;
 pub use course::{Course, RECOVERY_AFTER_MS, STUCK_STAT_MS};
 pub use follow::{
     ACTION_GRACE_MS, ACTION_TIMEOUT_MS, CORNER_HEIGHT, CORNER_RADIUS, FollowEvent, OVERSHOOT, PathFollower, STUCK_PROGRESS,
-    STUCK_SAMPLE_MS, STUCK_STRIKES, Steer, TAKEOFF_RADIUS, UNSTICK_MS,
+    STUCK_SAMPLE_MS, STUCK_STRIKES, SWIM_MARGIN, Steer, TAKEOFF_RADIUS, UNSTICK_MS, swim_toward,
 };
 pub use recovery::{RECOVERY_RADIUS, RECOVERY_SEARCH_MS, Recovery, WANDER_HOLD_MS};
 pub use route::{Corner, LinkKind, Navigator, Route, StraightNavigator};

@@ -55,6 +55,7 @@ impl Recovery {
                     jump: me.on_ground,
                     committed: false,
                     look: Some(spot + Vec3::Z * 26.0),
+                    swim: super::follow::swim_toward(me, spot),
                     event: FollowEvent::None,
                 };
             }
@@ -97,6 +98,7 @@ impl Recovery {
             jump: false,
             committed: false,
             look: Some(me.eye + self.heading * 256.0),
+            swim: 0,
             event: FollowEvent::None,
         }
     }

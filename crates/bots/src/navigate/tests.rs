@@ -194,3 +194,18 @@ fn route_remaining_length() {
     assert!((r.remaining(Vec3::new(3.0, 4.0, 0.0), 1) - 10.0).abs() < 1e-4);
     assert_eq!(r.goal(), Some(Vec3::new(3.0, 14.0, 0.0)));
 }
+
+#[test]
+fn a_swimming_bot_dives_toward_a_corner_below_and_rises_toward_one_above() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let clock = BotClock { tick: 1, hz: 60 };
+    let floor = Corner { pos: Vec3::new(200.0, 0.0, -120.0), link: LinkKind::Walk, entity: None };
+    f.set_route(Route { corners: vec![floor], cost: 250.0 }, &clock);
+    let swimming = |z: f32, level: u8| PlayerSnap { water_level: level, ..me(Vec3::new(0.0, 0.0, z), false) };
+    assert_eq!(f.follow(&swimming(0.0, 2), &clock, &mut rng).swim, -1, "the corner is on the pool's floor");
+    assert_eq!(f.follow(&swimming(-240.0, 3), &clock, &mut rng).swim, 1, "the corner is above");
+    assert_eq!(f.follow(&swimming(-110.0, 3), &clock, &mut rng).swim, 0, "level with it");
+    assert_eq!(f.follow(&swimming(0.0, 1), &clock, &mut rng).swim, 0, "wading, not swimming");
+    assert_eq!(swim_toward(&swimming(0.0, 2), Vec3::new(0.0, 0.0, -SWIM_MARGIN * 2.0)), -1);
+}
