@@ -313,7 +313,9 @@ impl PathFollower {
                 Reach::No
             }
             LinkKind::Drop | LinkKind::Jump => {
-                let landed = me.on_ground && (self.airborne_seen || c.link == LinkKind::Drop);
+                // A fall into deep water ends swimming, never on the ground.
+                let settled = me.on_ground || me.water_level >= 2;
+                let landed = settled && (self.airborne_seen || c.link == LinkKind::Drop);
                 if landed && horiz <= CORNER_RADIUS + 12.0 && dz <= CORNER_HEIGHT {
                     return Reach::Yes;
                 }
@@ -325,7 +327,7 @@ impl PathFollower {
                 // well below it (fell off, a jump fell short), the rest of the
                 // route starts from somewhere else.
                 let flew = self.longest_flight >= self.flight_min;
-                if flew && me.on_ground {
+                if flew && settled {
                     if me.origin.z < c.pos.z - CORNER_HEIGHT {
                         return Reach::Elsewhere;
                     }

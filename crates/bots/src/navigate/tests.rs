@@ -209,3 +209,18 @@ fn a_swimming_bot_dives_toward_a_corner_below_and_rises_toward_one_above() {
     assert_eq!(f.follow(&swimming(0.0, 1), &clock, &mut rng).swim, 0, "wading, not swimming");
     assert_eq!(swim_toward(&swimming(0.0, 2), Vec3::new(0.0, 0.0, -SWIM_MARGIN * 2.0)), -1);
 }
+
+#[test]
+fn a_drop_into_deep_water_ends_when_the_bot_swims_at_its_exit() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let mut clock = BotClock { tick: 1, hz: 60 };
+    let drop = Corner { pos: Vec3::new(40.0, 0.0, -300.0), link: LinkKind::Drop, entity: None };
+    let on = Corner { pos: Vec3::new(300.0, 0.0, -300.0), link: LinkKind::Walk, entity: None };
+    f.set_route(Route { corners: vec![drop, on], cost: 400.0 }, &clock);
+    // Swimming (never on the ground) within a corner of the drop's exit.
+    let swimming = PlayerSnap { water_level: 3, ..me(Vec3::new(45.0, 0.0, -290.0), false) };
+    clock.tick += 1;
+    f.follow(&swimming, &clock, &mut rng);
+    assert_eq!(f.index(), 1, "the drop is done once the bot swims at its exit");
+}
