@@ -297,29 +297,24 @@ fn stuck_hotspots_of_a_headless_run_are_drawn_on_the_navmesh_picture() {
         assert!(h.get("ended").and_then(|v| v.as_array()).is_some_and(|e| !e.is_empty()), "{h}");
     }
     let svg = dir.path().join("mesh.svg");
-    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
-        .arg("--nav-info")
-        .arg(root.join("maps/q_dm1.map"))
-        .arg("--svg")
-        .arg(&svg)
-        .arg("--hotspots")
-        .arg(&summary)
-        .output()
-        .expect("run");
+    let draw = |hotspots: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_quarry-server"))
+            .arg("--nav-info")
+            .arg(root.join("maps/q_dm1.map"))
+            .arg("--svg")
+            .arg(&svg)
+            .arg("--hotspots")
+            .arg(hotspots)
+            .output()
+            .expect("run")
+    };
+    let out = draw(&summary);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let picture = std::fs::read_to_string(&svg).expect("svg written");
     assert_eq!(picture.matches("s stuck; goal").count(), spots.len(), "one mark per hotspot");
     let empty = dir.path().join("empty.json");
     std::fs::write(&empty, "{}").expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
-        .arg("--nav-info")
-        .arg(root.join("maps/q_dm1.map"))
-        .arg("--svg")
-        .arg(&svg)
-        .arg("--hotspots")
-        .arg(&empty)
-        .output()
-        .expect("run");
+    let out = draw(&empty);
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("no bots.stuck_hotspots"), "{}", text(&out.stderr));
 }

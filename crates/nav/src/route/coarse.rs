@@ -214,15 +214,7 @@ impl NavMesh {
             iy += steps_y;
             cell = [cell[0] + dir[0] * steps_x, cell[1] + dir[1] * steps_y];
             let before = cell;
-            let side = if x_exits {
-                ix += 1;
-                cell[0] += dir[0];
-                if dir[0] > 0 { 0 } else { 2 }
-            } else {
-                iy += 1;
-                cell[1] += dir[1];
-                if dir[1] > 0 { 1 } else { 3 }
-            };
+            let side = line.step(usize::from(!x_exits), &mut cell, [&mut ix, &mut iy]);
             let Some(next) = regions.across(region, before, side) else { return false };
             region = regions.of(next);
         }
@@ -365,6 +357,21 @@ impl LineCells {
         LineCells { first, last, dir, t0, dt }
     }
 
+    /// One step across a cell boundary on `axis` (0 x, 1 y): moves `cell`,
+    /// counts the crossing, and returns the side of the cell left (0 east,
+    /// 1 north, 2 west, 3 south).
+    fn step(&self, axis: usize, cell: &mut [i32; 2], crossed: [&mut i32; 2]) -> usize {
+        let [ix, iy] = crossed;
+        *(if axis == 0 { ix } else { iy }) += 1;
+        cell[axis] += self.dir[axis];
+        match (axis, self.dir[axis] > 0) {
+            (0, true) => 0,
+            (1, true) => 1,
+            (0, false) => 2,
+            _ => 3,
+        }
+    }
+
     /// When the line crosses its `k`th boundary (from 0) on `axis`:
     /// worked out from the count every time, so every traversal decides
     /// a tie the same way; never on an axis the line does not move along.
@@ -409,20 +416,12 @@ mod tests {
         });
         let Some(mut at) = start else { return false };
         let line = super::LineCells::new(mesh, a, b);
-        let (mut cell, last, dir) = (line.first, line.last, line.dir);
+        let (mut cell, last) = (line.first, line.last);
         let (mut ix, mut iy) = (0i32, 0i32);
         for _ in 0..(last[0] - cell[0]).abs() + (last[1] - cell[1]).abs() {
             let before = cell;
             let (tx, ty) = (line.crossing(0, ix), line.crossing(1, iy));
-            let side = if tx < ty {
-                ix += 1;
-                cell[0] += dir[0];
-                if dir[0] > 0 { 0 } else { 2 }
-            } else {
-                iy += 1;
-                cell[1] += dir[1];
-                if dir[1] > 0 { 1 } else { 3 }
-            };
+            let side = line.step(usize::from(tx >= ty), &mut cell, [&mut ix, &mut iy]);
             let region = regions.of(at);
             at = match regions.member_at(region, cell) {
                 Some(n) => n,
