@@ -7,6 +7,8 @@ use quarry_map::{EntityId, Trace};
 use crate::build::probe::Prober;
 
 use crate::agent::Agent;
+use std::sync::OnceLock;
+
 use crate::build::landmarks::Landmarks;
 use crate::build::offmesh::OffMeshLink;
 use crate::build::{BuildOptions, BuildTimes};
@@ -34,9 +36,9 @@ pub struct NavMesh {
     pub(crate) regions: crate::regions::Regions,
     pub(crate) cells: CellGrid,
     pub(crate) area_sizes: Vec<u32>,
-    /// Nodes in the largest strongly connected component of their (large) area.
-    pub(crate) core_nodes: usize,
-    pub(crate) landmarks: Landmarks,
+    /// The ALT landmarks, chosen on first use: only the exact cell router
+    /// (`RouteOptions::coarse = false`) and the mesh's reports need them.
+    pub(crate) landmarks: OnceLock<LandmarkSet>,
     pub(crate) heuristic_scale: f32,
     pub(crate) passable_doors: Vec<EntityId>,
     pub(crate) off_mesh: Vec<OffMeshLink>,
@@ -50,7 +52,35 @@ pub struct NavMesh {
     pub(crate) times: BuildTimes,
 }
 
+/// The ALT landmarks of a mesh with what choosing them found.
+#[derive(Debug, Clone)]
+pub(crate) struct LandmarkSet {
+    pub(crate) landmarks: Landmarks,
+    /// Nodes in the largest strongly connected component of their (large) area.
+    pub(crate) core_nodes: usize,
+    /// How long choosing them and their distance tables took, ms.
+    pub(crate) ms: f64,
+}
+
 impl NavMesh {
+    /// The ALT landmarks, chosen now if this is the first use.
+    pub(crate) fn landmark_set(&self) -> &LandmarkSet {
+        self.landmarks.get_or_init(|| {
+            let started = std::time::Instant::now();
+            let (comp, comp_sizes) = crate::build::areas::strong_components(&self.graph);
+            let core = crate::build::landmarks::cores(&self.graph, &self.area_sizes, &comp, &comp_sizes);
+            let core_nodes = core.iter().filter(|&&c| c).count();
+            let landmarks = Landmarks::select(&self.graph, &core, self.options.landmarks, self.options.threads);
+            LandmarkSet { landmarks, core_nodes, ms: started.elapsed().as_secs_f64() * 1000.0 }
+        })
+    }
+
+    /// The ALT landmarks ([`NavMesh::landmark_set`]).
+    #[inline]
+    pub(crate) fn alt(&self) -> &Landmarks {
+        &self.landmark_set().landmarks
+    }
+
     /// The agent it was built for (after validation).
     pub fn agent(&self) -> &Agent {
         &self.agent
@@ -140,7 +170,7 @@ impl NavMesh {
 
     /// The landmark nodes of the ALT heuristic.
     pub fn landmarks(&self) -> Vec<NodeId> {
-        self.landmarks.nodes.iter().map(|&n| NodeId(n)).collect()
+        self.alt().nodes.iter().map(|&n| NodeId(n)).collect()
     }
 
     /// A prober in the live `world` for queries on this mesh.
@@ -154,7 +184,7 @@ impl NavMesh {
         self.graph.memory_bytes()
             + self.regions.memory_bytes()
             + self.cells.memory_bytes()
-            + self.landmarks.memory_bytes()
+            + self.landmarks.get().map_or(0, |l| l.landmarks.memory_bytes())
             + self.area_sizes.capacity() * 4
             + self
                 .off_mesh

@@ -113,7 +113,7 @@ impl NavMesh {
             mover_links: self.graph.links.iter().filter(|l| l.near_mover).count(),
             areas: self.area_count(),
             largest_area: self.area_sizes.iter().copied().max().unwrap_or(0) as usize,
-            core_nodes: self.core_nodes,
+            core_nodes: self.landmark_set().core_nodes,
             seeds: self.seeds,
             seeds_used: self.seeds_used,
             off_mesh_links: self.off_mesh.len(),
@@ -121,10 +121,10 @@ impl NavMesh {
             rectangles: self.regions.rectangles,
             region_edges: self.regions.edges.len(),
             build_ms: self.times.total_ms,
-            build_times: self.times,
+            build_times: BuildTimes { landmarks_ms: self.landmark_set().ms, ..self.times },
             cell_size: self.cell_size(),
             floor_area: self.node_count() as f64 * cs * cs,
-            landmarks: self.landmarks.count(),
+            landmarks: self.alt().count(),
             heuristic_scale: self.heuristic_scale,
             memory_bytes: self.memory_bytes(),
             capped: self.capped,
@@ -157,8 +157,8 @@ impl fmt::Display for NavInfo {
         let t = &self.build_times;
         writeln!(
             f,
-            "build: {:.1} ms (flood {:.1}, links {:.1}, areas {:.1}, landmarks {:.1}, regions {:.1})",
-            self.build_ms, t.flood_ms, t.links_ms, t.areas_ms, t.landmarks_ms, t.regions_ms
+            "build: {:.1} ms (flood {:.1}, links {:.1}, areas {:.1}, regions {:.1}); landmarks on first use {:.1} ms",
+            self.build_ms, t.flood_ms, t.links_ms, t.areas_ms, t.regions_ms, t.landmarks_ms
         )?;
         writeln!(
             f,

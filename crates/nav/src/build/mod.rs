@@ -25,7 +25,6 @@ use crate::error::NavError;
 use crate::graph::{Graph, LinkKind};
 use crate::mesh::NavMesh;
 use input::{MoverSpec, NavInput};
-use landmarks::Landmarks;
 use probe::Prober;
 
 /// Default grid cell size, units: see [`BuildOptions::cell_size`].
@@ -100,7 +99,9 @@ pub struct BuildTimes {
     pub links_ms: f64,
     /// Areas and the cell index.
     pub areas_ms: f64,
-    /// Landmark selection and tables.
+    /// Landmark selection and tables: 0 at the build (they are chosen on
+    /// first use); [`NavMesh::info`](crate::NavMesh::info) reports the time
+    /// they took then.
     pub landmarks_ms: f64,
     /// The region layer.
     pub regions_ms: f64,
@@ -152,11 +153,7 @@ impl NavMesh {
         let t2 = Instant::now();
         let area_sizes = areas::assign_areas(&mut graph);
         let cells = CellGrid::new(&graph.nodes);
-        let t3 = Instant::now();
-        let (comp, comp_sizes) = areas::strong_components(&graph);
-        let core = landmarks::cores(&graph, &area_sizes, &comp, &comp_sizes);
-        let core_nodes = core.iter().filter(|&&c| c).count();
-        let landmarks = Landmarks::select(&graph, &core, options.landmarks, options.threads);
+        // Landmarks are chosen on first use (the exact cell router only).
         let t4 = Instant::now();
         let regions = crate::regions::build::build(&graph, &cells, agent.step_height, options.threads);
         let t5 = Instant::now();
@@ -164,8 +161,8 @@ impl NavMesh {
         let times = BuildTimes {
             flood_ms: ms(t0, t1),
             links_ms: ms(t1, t2),
-            areas_ms: ms(t2, t3),
-            landmarks_ms: ms(t3, t4),
+            areas_ms: ms(t2, t4),
+            landmarks_ms: 0.0,
             regions_ms: ms(t4, t5),
             total_ms: ms(t0, t5),
         };
@@ -180,8 +177,7 @@ impl NavMesh {
             regions,
             cells,
             area_sizes,
-            core_nodes,
-            landmarks,
+            landmarks: std::sync::OnceLock::new(),
             heuristic_scale,
             passable_doors: input.passable_doors(),
             off_mesh,

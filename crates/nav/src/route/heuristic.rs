@@ -86,7 +86,7 @@ pub(crate) struct Estimate<'a> {
 impl<'a> Estimate<'a> {
     /// The estimate toward `goal` on `mesh`.
     pub(crate) fn new(mesh: &'a NavMesh, kind: Heuristic, goal: u32) -> Estimate<'a> {
-        let kind = if kind == Heuristic::Alt && mesh.landmarks.count() == 0 {
+        let kind = if kind == Heuristic::Alt && mesh.alt().count() == 0 {
             Heuristic::Euclid
         } else {
             kind
@@ -98,8 +98,8 @@ impl<'a> Estimate<'a> {
             goal: nodes.get(goal as usize).map_or(Vec3::ZERO, |n| n.origin),
             scale: mesh.heuristic_scale,
             mesh,
-            goal_fwd: mesh.landmarks.fwd_row(goal),
-            goal_bwd: mesh.landmarks.bwd_row(goal),
+            goal_fwd: mesh.alt().fwd_row(goal),
+            goal_bwd: mesh.alt().bwd_row(goal),
         }
     }
 
@@ -114,7 +114,7 @@ impl<'a> Estimate<'a> {
                 .get(v as usize)
                 .map_or(0.0, |n| n.origin.distance(self.goal) * self.scale),
             Heuristic::Alt => {
-                let row = self.mesh.landmarks.row(v);
+                let row = self.mesh.alt().row(v);
                 let (fwd, bwd) = row.split_at(row.len() / 2);
                 let mut h = 0.0f32;
                 // f32::max ignores NaN (infinity minus infinity: no information).
