@@ -269,9 +269,10 @@ fn nav_info_builds_and_reports_a_shipped_map() {
     assert!(std::fs::read_to_string(&svg).expect("svg written").starts_with("<svg"));
 }
 
-/// A headless run's summary names where bots got stuck, and `--nav-info
-/// --svg --hotspots` marks those places on the picture; a summary without
-/// them is refused with a message.
+/// A headless run's summary has the stuck hotspots (`bots.stuck_hotspots`,
+/// each well formed), and `--nav-info --svg --hotspots` marks the hotspots
+/// of a summary on the picture; a summary without them is refused with a
+/// message.
 #[test]
 fn stuck_hotspots_of_a_headless_run_are_drawn_on_the_navmesh_picture() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -282,20 +283,24 @@ fn stuck_hotspots_of_a_headless_run_are_drawn_on_the_navmesh_picture() {
         .output()
         .expect("run headless");
     assert!(run.status.success(), "{}", text(&run.stderr));
-    let summary = dir.path().join("summary.json");
-    std::fs::write(&summary, &run.stdout).expect("write summary");
     let json: serde_json::Value = text(&run.stdout)
         .lines()
         .rev()
         .find_map(|l| serde_json::from_str(l).ok())
         .expect("a JSON summary");
     let spots = json.pointer("/bots/stuck_hotspots").and_then(|v| v.as_array()).expect("stuck_hotspots in the summary");
-    // This seed gets a bot stuck somewhere (a change of play may move it).
-    assert!(!spots.is_empty(), "no stuck hotspot in this run: pick a seed that has one");
     for h in spots {
         assert!(h.get("seconds").and_then(|v| v.as_f64()).is_some_and(|s| s > 0.0), "{h}");
         assert!(h.get("ended").and_then(|v| v.as_array()).is_some_and(|e| !e.is_empty()), "{h}");
     }
+    // A summary with two hotspots (as a run on a map where bots get stuck
+    // writes it), after the console lines a run prints before it.
+    let summary = dir.path().join("summary.json");
+    let spot = |x: f32, seconds: f32| {
+        format!(r#"{{"pos":[{x},-400.0,24.0],"seconds":{seconds},"episodes":2,"bots":2,"goal":"item#7 (weapon_railgun)","link":"drop","ended":[["died",2]]}}"#)
+    };
+    let line = format!(r#"{{"map":"q_dm1","bots":{{"stuck_hotspots":[{},{}]}}}}"#, spot(-300.0, 12.5), spot(200.0, 3.0));
+    std::fs::write(&summary, format!("match over\n{line}\n")).expect("write summary");
     let svg = dir.path().join("mesh.svg");
     let draw = |hotspots: &Path| {
         Command::new(env!("CARGO_BIN_EXE_quarry-server"))
@@ -311,7 +316,8 @@ fn stuck_hotspots_of_a_headless_run_are_drawn_on_the_navmesh_picture() {
     let out = draw(&summary);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let picture = std::fs::read_to_string(&svg).expect("svg written");
-    assert_eq!(picture.matches("s stuck; goal").count(), spots.len(), "one mark per hotspot");
+    assert_eq!(picture.matches("s stuck; goal item#7 (weapon_railgun), link drop").count(), 2, "one mark per hotspot");
+    assert!(picture.contains("12.5 s stuck"), "the seconds label the mark");
     let empty = dir.path().join("empty.json");
     std::fs::write(&empty, "{}").expect("write");
     let out = draw(&empty);

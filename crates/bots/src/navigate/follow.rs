@@ -14,6 +14,9 @@ pub const CORNER_RADIUS: f32 = 28.0;
 pub const TAKEOFF_RADIUS: f32 = 12.0;
 /// Vertical tolerance for reaching a corner.
 pub const CORNER_HEIGHT: f32 = 32.0;
+/// Farther than this from the leg to a walk corner (across it, or below
+/// it), a bot was carried off its route and re-plans, units.
+pub const OFF_ROUTE: f32 = 192.0;
 /// How far past a corner (along the way in) still counts as reaching it.
 pub const OVERSHOOT: f32 = 64.0;
 /// Stuck sampling interval, ms.
@@ -241,6 +244,19 @@ impl PathFollower {
                 ..Steer::IDLE
             };
         };
+        // Carried off the leg to a walk corner (a teleporter the route did
+        // not take, a push, a fall): heading on would walk into whatever
+        // lies between, so the route is dropped to re-plan from here.
+        let leg_from = if self.index == 0 { None } else { corners.get(self.index - 1).map(|c| c.pos) };
+        if corner.link == LinkKind::Walk
+            && let Some(from) = leg_from
+            && off_leg(from, corner.pos, me.origin) > OFF_ROUTE
+        {
+            return Steer {
+                event: FollowEvent::Misplaced,
+                ..Steer::IDLE
+            };
+        }
         if corner.link.is_special() && self.action_since.is_none() {
             self.action_since = Some(clock.tick);
             self.airborne_seen = !me.on_ground;
@@ -398,6 +414,17 @@ enum Reach {
 
 /// Whether `pos` is a little past `corner` along the way in from `prev`,
 /// with a small lateral error (the bot ran slightly by it).
+/// How far `pos` is from the leg `from` -> `to`: across it seen from above,
+/// or below both its ends (a fall), whichever is more.
+fn off_leg(from: Vec3, to: Vec3, pos: Vec3) -> f32 {
+    let (a, b, p) = (from.truncate(), to.truncate(), pos.truncate());
+    let ab = b - a;
+    let t = if ab.length_squared() > 1e-6 { ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+    let across = p.distance(a + ab * t);
+    let below = from.z.min(to.z) - pos.z;
+    across.max(below)
+}
+
 fn overshot(prev: Option<Vec3>, corner: Vec3, pos: Vec3) -> bool {
     let Some(prev) = prev else { return false };
     let way = Vec3::new(corner.x - prev.x, corner.y - prev.y, 0.0).normalize_or_zero();

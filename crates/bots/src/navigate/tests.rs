@@ -224,3 +224,27 @@ fn a_drop_into_deep_water_ends_when_the_bot_swims_at_its_exit() {
     f.follow(&swimming, &clock, &mut rng);
     assert_eq!(f.index(), 1, "the drop is done once the bot swims at its exit");
 }
+
+#[test]
+fn a_bot_carried_far_off_its_leg_replans() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let mut clock = BotClock { tick: 1, hz: 60 };
+    f.set_route(Route { corners: vec![walk(100.0, 0.0), walk(600.0, 0.0), walk(600.0, 400.0)], cost: 900.0 }, &clock);
+    // Reaches the first corner, then walks the leg toward the second.
+    f.follow(&me(Vec3::new(95.0, 0.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(f.index(), 1);
+    clock.tick += 1;
+    let on_leg = f.follow(&me(Vec3::new(300.0, 60.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(on_leg.event, FollowEvent::None, "a little off the leg is fine");
+    // A teleporter the route did not take puts it far to the side.
+    clock.tick += 1;
+    let away = f.follow(&me(Vec3::new(300.0, -500.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(away.event, FollowEvent::Misplaced);
+    assert!(f.route().is_none(), "dropped, to re-plan from here");
+    // A fall well below the leg does the same.
+    f.set_route(Route { corners: vec![walk(100.0, 0.0), walk(600.0, 0.0)], cost: 600.0 }, &clock);
+    f.follow(&me(Vec3::new(95.0, 0.0, 0.0), true), &clock, &mut rng);
+    clock.tick += 1;
+    assert_eq!(f.follow(&me(Vec3::new(300.0, 0.0, -OFF_ROUTE - 50.0), true), &clock, &mut rng).event, FollowEvent::Misplaced);
+}
