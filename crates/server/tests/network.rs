@@ -32,7 +32,9 @@ fn pump(clients: &mut [ClientTransport], duration: Duration, mut cmd: impl FnMut
 
 #[test]
 fn eight_clients_join_move_see_each_other_and_chat() {
-    let server = TestServer::start(&["+set", "g_gametype", "tdm", "+map_restart"]);
+    // No bots: they would fight the clients before the eight of them fill
+    // the server, and a client shot dead has no player state to check.
+    let server = TestServer::start(&["+set", "bot_minPlayers", "0", "+set", "g_gametype", "tdm", "+map_restart"]);
     let mut clients: Vec<ClientTransport> = (0..8).map(|i| server.client(&format!("player{i}"), None)).collect();
     // Everyone runs forward, each in its own direction.
     let events = pump(&mut clients, Duration::from_secs(3), |i, _| WireUserCmd {

@@ -268,7 +268,16 @@ impl NativeBrain {
     /// Movement: the route, or recovery when there has been none for a while.
     fn steer(&mut self, input: &mut BrainInput<'_, '_>, me: &PlayerSnap, clock: &BotClock) -> Steer {
         let view = input.view;
+        // With bot_debug, the route as it was before this tick: a route
+        // given up on is gone once `follow` returns, and its corners say why.
+        let before = (input.settings.debug >= 1).then(|| (self.course.follower.route().cloned(), self.course.follower.index()));
         let steer = self.course.follower.follow(me, clock, &mut self.rng);
+        if let Some((Some(route), index)) = &before
+            && matches!(steer.event, FollowEvent::Stuck | FollowEvent::TimedOut | FollowEvent::Misplaced)
+        {
+            let corners: Vec<String> = route.corners.iter().map(|c| format!("({:.0} {:.0} {:.0} {:?})", c.pos.x, c.pos.y, c.pos.z, c.link)).collect();
+            tracing::info!(target: "quarry_bots::nav", "{}: route given up at corner {index}: {}", self.profile.identity.name, corners.join(" "));
+        }
         if input.settings.debug >= 1 && steer.event != FollowEvent::None {
             let goal = self
                 .planner
