@@ -7,7 +7,8 @@
 //! 500 seeded random route queries: the cell search itself (node to node,
 //! no string pulling) with each heuristic, full cell routes (snapping,
 //! validation, string pulling), and full coarse routes (snapping,
-//! validation, region search, funnel), with regions expanded.
+//! validation, corridor from the region table, funnel, straightening),
+//! with the corridor's regions.
 //!
 //! ```text
 //! cargo bench -p quarry-nav --bench navmesh

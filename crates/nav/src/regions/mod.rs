@@ -156,7 +156,8 @@ pub(crate) struct Regions {
     pub(crate) entering: Vec<u32>,
     /// Rectangles among the regions.
     pub(crate) rectangles: usize,
-    /// Region-to-region distances for the search's heuristic.
+    /// Region-to-region distances and next hops: the corridors routes
+    /// follow, and the repairing search's heuristic.
     pub(crate) table: DistanceTable,
 }
 

@@ -1,19 +1,22 @@
 //! The region distance table: for every pair of regions, the cost of the
-//! cheapest way between their centres through the region graph, so a
-//! region search knows almost exactly how far the goal still is and
-//! expands little more than the corridor it returns.
+//! cheapest way between them through the region graph and the first
+//! crossing that way takes. Routes read their corridor from the next hops
+//! (see [`super::search::follow_table`]); the A* that repairs around stale
+//! links uses the distances as its heuristic.
 //!
-//! Each region has a centre (its node nearest the mean of its nodes). An
-//! edge of the region graph costs the straight legs from the centre of the
-//! region it leaves to where it is crossed (the middle of a portal's near
-//! side, a link's source), the crossing (the gap of a portal, a link's own
-//! cost) and the leg from where it lands to the next centre. One Dijkstra
-//! per goal region over the reversed edges fills a row: the distance from
-//! every region to that goal. Rows are built in parallel and stored as
-//! 16-bit steps of [`UNIT`] game units, rounded down.
+//! Each region has a centre (its node nearest the mean of its nodes). One
+//! Dijkstra per goal region over the reversed edges fills a row: the
+//! distance from every region's centre to the goal's, and which of the
+//! region's edges the way starts with. A region's way on is costed from
+//! the point its best way leaves it by (a portal's middle, a link's
+//! source), not through the centres of the regions on the way, so a row
+//! follows the straight legs a route would walk. Rows are built in
+//! parallel; distances are stored as 16-bit steps of [`UNIT`] game units,
+//! rounded down, hops as 16-bit edge numbers.
 //!
-//! The table is built only while it stays small ([`MAX_REGIONS`] regions,
-//! 8 MB); past that the search falls back to the straight-line bound.
+//! The table is built only while it stays small ([`MAX_REGIONS`] regions:
+//! 16 MB); past that routes search the regions with the straight-line
+//! bound.
 
 use std::cell::RefCell;
 use std::cmp::Reverse;

@@ -7,6 +7,7 @@
 
 use glam::Vec3;
 
+use super::pull::drop_walk_corners;
 use super::snap::Toward;
 use super::{Corner, Route, RouteOptions};
 use crate::build::probe::Prober;
@@ -132,23 +133,9 @@ impl NavMesh {
     /// bend where the straight line runs through neighbouring regions.
     /// Corners of special links are kept.
     fn straighten(&self, start: (Vec3, u32), corners: Vec<Corner>) -> Vec<Corner> {
-        let mut out: Vec<Corner> = Vec::with_capacity(corners.len());
-        for c in corners {
-            while c.kind == LinkKind::Walk && out.last().is_some_and(|l| l.kind == LinkKind::Walk) {
-                let before = if out.len() >= 2 {
-                    let b = &out[out.len() - 2];
-                    (b.origin, b.node.map_or(NONE, |n| n.0))
-                } else {
-                    start
-                };
-                if !self.along_rectangles(before, c.origin) {
-                    break;
-                }
-                out.pop();
-            }
-            out.push(c);
-        }
-        out
+        drop_walk_corners((start.0, Some(NodeId(start.1))), corners, |(a, node), b| {
+            self.along_rectangles((a, node.map_or(NONE, |n| n.0)), b)
+        })
     }
 
     /// Whether the straight line `a` -> `b` runs over rectangle nodes only

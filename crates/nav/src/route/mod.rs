@@ -67,7 +67,9 @@ pub struct Route {
     /// Exact cost: the access leg from the start to its node, the graph
     /// path, and the exit leg from the goal node to the routed goal.
     pub cost: f32,
-    /// Nodes expanded over all searches of this query.
+    /// Nodes expanded over all searches of this query (through the region
+    /// layer: the regions a search closed, or the corridor's regions when
+    /// the distance table gave it).
     pub expansions: u32,
     /// Searches run (1 plus the repairs).
     pub searches: u32,
