@@ -310,6 +310,33 @@ impl MatchReport {
 impl fmt::Display for MatchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "bots on {} for {:.0} s; {}", self.map, self.seconds, self.navmesh)?;
+        self.write_bots(f)?;
+        self.write_styles(f)?;
+        self.write_accuracy(f)?;
+        self.write_chat(f)?;
+        if let Some(o) = &self.objective {
+            writeln!(f, "{o}")?;
+        }
+        self.write_hotspots(f)?;
+        let never = self.items_never_taken();
+        writeln!(
+            f,
+            "item classes picked up: {}/{}{}",
+            self.items.len() - never.len(),
+            self.items.len(),
+            if never.is_empty() {
+                String::new()
+            } else {
+                format!(" (never: {})", never.join(", "))
+            }
+        )
+    }
+}
+
+/// The text report's sections, in the order [`fmt::Display`] prints them.
+impl MatchReport {
+    /// One row per bot.
+    fn write_bots(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
             "{:<14} {:<10} {:>5} {:>5} {:>6} {:>7} {:>7} {:>5} {:>5} {:>6} {:>6} {:>8} {:>7} {:>9}",
@@ -341,6 +368,11 @@ impl fmt::Display for MatchReport {
                 b.pickups_per_min.map_or_else(|| "-".to_owned(), |r| format!("{r:.2}"))
             )?;
         }
+        Ok(())
+    }
+
+    /// The figures by play style, when there is more than one.
+    fn write_styles(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let styles = style_rows(&self.bots);
         if styles.len() > 1 {
             writeln!(f, "by style:")?;
@@ -357,6 +389,11 @@ impl fmt::Display for MatchReport {
                 )?;
             }
         }
+        Ok(())
+    }
+
+    /// Hits and shots by skill and weapon.
+    fn write_accuracy(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "accuracy by skill and weapon:")?;
         for a in &self.accuracy {
             writeln!(
@@ -369,6 +406,11 @@ impl fmt::Display for MatchReport {
                 a.percent()
             )?;
         }
+        Ok(())
+    }
+
+    /// The bots' chat figures.
+    fn write_chat(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = &self.chat.figures;
         let kinds: Vec<String> = c.by_event.iter().map(|(k, n)| format!("{k} {n}")).collect();
         writeln!(
@@ -381,41 +423,32 @@ impl fmt::Display for MatchReport {
             c.throttled,
             c.refused,
             if kinds.is_empty() { String::new() } else { format!("; {}", kinds.join(", ")) }
-        )?;
-        if let Some(o) = &self.objective {
-            writeln!(f, "{o}")?;
-        }
-        if !self.stuck_hotspots.is_empty() {
-            writeln!(f, "stuck hotspots (most time first):")?;
-            for h in &self.stuck_hotspots {
-                let ended: Vec<String> = h.ended.iter().map(|(e, n)| format!("{} {n}", e.name())).collect();
-                writeln!(
-                    f,
-                    "  ({:.0} {:.0} {:.0}) {:>6.1} s, {} episodes, {} bots; goal {}, link {}; ended: {}",
-                    h.pos[0],
-                    h.pos[1],
-                    h.pos[2],
-                    h.seconds,
-                    h.episodes,
-                    h.bots,
-                    h.goal,
-                    h.link,
-                    ended.join(", ")
-                )?;
-            }
-        }
-        let never = self.items_never_taken();
-        writeln!(
-            f,
-            "item classes picked up: {}/{}{}",
-            self.items.len() - never.len(),
-            self.items.len(),
-            if never.is_empty() {
-                String::new()
-            } else {
-                format!(" (never: {})", never.join(", "))
-            }
         )
+    }
+
+    /// The places bots were stuck longest.
+    fn write_hotspots(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.stuck_hotspots.is_empty() {
+            return Ok(());
+        }
+        writeln!(f, "stuck hotspots (most time first):")?;
+        for h in &self.stuck_hotspots {
+            let ended: Vec<String> = h.ended.iter().map(|(e, n)| format!("{} {n}", e.name())).collect();
+            writeln!(
+                f,
+                "  ({:.0} {:.0} {:.0}) {:>6.1} s, {} episodes, {} bots; goal {}, link {}; ended: {}",
+                h.pos[0],
+                h.pos[1],
+                h.pos[2],
+                h.seconds,
+                h.episodes,
+                h.bots,
+                h.goal,
+                h.link,
+                ended.join(", ")
+            )?;
+        }
+        Ok(())
     }
 }
 

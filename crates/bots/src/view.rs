@@ -272,57 +272,9 @@ impl<'a> BotView<'a> {
         let mode = game.mode_state();
         let phase = game.phase();
         let objectives_live = phase.allows_play() && phase.counts() && mode.round.is_none_or(|r| r.live);
-        let mut players = vec![None; MAX_SLOTS];
-        for (id, slot) in game.slots().iter() {
-            if slot.state != SlotState::InGame {
-                continue;
-            }
-            let Some(mut snap) = slot
-                .entity
-                .and_then(|e| player_snap(world, e, id, slot.team, slot.kind, tick))
-            else {
-                continue;
-            };
-            snap.frozen = mode.is_frozen(id);
-            if let Some(p) = players.get_mut(usize::from(id.0)) {
-                *p = Some(snap);
-            }
-        }
-        let mut items = Vec::new();
-        if let Some(q) = cache.items.as_mut() {
-            for (entity, id, item, spawn) in q.iter(world) {
-                items.push(ItemSnap {
-                    id: *id,
-                    classname: item.classname,
-                    gift: item.gift,
-                    origin: item.origin,
-                    half: item.half,
-                    available: spawn.is_none_or(|s| s.available),
-                    respawn_at: spawn.map_or(0, |s| s.respawn_at),
-                    dropped: world.get::<Dropped>(entity).is_some(),
-                });
-            }
-        }
-        items.sort_by_key(|i| i.id);
-        let mut projectiles = Vec::new();
-        if let Some(q) = cache.projectiles.as_mut() {
-            let mut rows: Vec<(NetId, ProjectileSnap)> = q
-                .iter(world)
-                .map(|(id, p)| {
-                    (
-                        *id,
-                        ProjectileSnap {
-                            owner: p.owner,
-                            weapon: p.weapon,
-                            origin: p.origin,
-                            velocity: p.velocity,
-                        },
-                    )
-                })
-                .collect();
-            rows.sort_by_key(|(id, _)| *id);
-            projectiles = rows.into_iter().map(|(_, p)| p).collect();
-        }
+        let players = player_snaps(game, &mode, tick);
+        let items = item_snaps(world, cache);
+        let projectiles = projectile_snaps(world, cache);
         let obstacles = players
             .iter()
             .flatten()
@@ -373,6 +325,72 @@ impl<'a> BotView<'a> {
 fn default_table() -> &'static WeaponTable {
     static TABLE: std::sync::OnceLock<WeaponTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(WeaponTable::quake3)
+}
+
+/// Every in-game player with a body, indexed by slot.
+fn player_snaps(game: &Match, mode: &ModeState, tick: u32) -> Vec<Option<PlayerSnap>> {
+    let world = game.world();
+    let mut players = vec![None; MAX_SLOTS];
+    for (id, slot) in game.slots().iter() {
+        if slot.state != SlotState::InGame {
+            continue;
+        }
+        let Some(mut snap) = slot
+            .entity
+            .and_then(|e| player_snap(world, e, id, slot.team, slot.kind, tick))
+        else {
+            continue;
+        };
+        snap.frozen = mode.is_frozen(id);
+        if let Some(p) = players.get_mut(usize::from(id.0)) {
+            *p = Some(snap);
+        }
+    }
+    players
+}
+
+/// Every item, by net id.
+fn item_snaps(world: &World, cache: &mut ViewCache) -> Vec<ItemSnap> {
+    let mut items = Vec::new();
+    if let Some(q) = cache.items.as_mut() {
+        for (entity, id, item, spawn) in q.iter(world) {
+            items.push(ItemSnap {
+                id: *id,
+                classname: item.classname,
+                gift: item.gift,
+                origin: item.origin,
+                half: item.half,
+                available: spawn.is_none_or(|s| s.available),
+                respawn_at: spawn.map_or(0, |s| s.respawn_at),
+                dropped: world.get::<Dropped>(entity).is_some(),
+            });
+        }
+    }
+    items.sort_by_key(|i| i.id);
+    items
+}
+
+/// Every projectile in flight, by net id.
+fn projectile_snaps(world: &World, cache: &mut ViewCache) -> Vec<ProjectileSnap> {
+    let Some(q) = cache.projectiles.as_mut() else {
+        return Vec::new();
+    };
+    let mut rows: Vec<(NetId, ProjectileSnap)> = q
+        .iter(world)
+        .map(|(id, p)| {
+            (
+                *id,
+                ProjectileSnap {
+                    owner: p.owner,
+                    weapon: p.weapon,
+                    origin: p.origin,
+                    velocity: p.velocity,
+                },
+            )
+        })
+        .collect();
+    rows.sort_by_key(|(id, _)| *id);
+    rows.into_iter().map(|(_, p)| p).collect()
 }
 
 fn player_snap(world: &World, e: Entity, slot: SlotId, team: Team, kind: ClientKind, tick: u32) -> Option<PlayerSnap> {

@@ -225,42 +225,15 @@ pub fn shot_is_safe(
             } else {
                 0.0
             };
-            let mut dir = forward;
-            dir.z += def.aim_lift;
-            let vel = dir.normalize_or(forward) * def.speed;
-            let flight = (aim_dist / def.speed.max(1.0)).clamp(0.01, 2.0) + 0.1;
-            let steps = ((def.speed * flight / 48.0).ceil() as usize).clamp(6, 48);
-            let mut at = eye;
-            let mut impact = None;
-            for i in 1..=steps {
-                let t = flight * i as f32 / steps as f32;
-                let next = eye + vel * t - Vec3::Z * (0.5 * gravity * t * t);
-                let hit = scene.trace_scene(at, next, Vec3::ZERO, Vec3::ZERO, Contents::MASK_SHOT);
-                if hit.trace.fraction < 1.0 || hit.trace.start_solid {
-                    impact = Some((hit.trace.end, hit.player, t * hit.trace.fraction.max(0.0)));
-                    break;
-                }
-                at = next;
-            }
-            let Some((point, player, t)) = impact else { return true };
+            let Some((point, player, t)) = projectile_impact(&scene, def, eye, forward, aim_dist, gravity) else {
+                return true;
+            };
             if player.is_some_and(teammate) {
                 return false;
             }
-            if def.has_splash() {
-                // Splash reaching the bot (where it will be) or a teammate is unsafe.
-                let reach = def.splash_radius + 8.0;
-                let me_then = me.origin + me.velocity * t;
-                if distance_to_box(point, me_then, me.mins, me.maxs) < reach {
-                    return false;
-                }
-                for p in view.iter_players() {
-                    if p.alive
-                        && teammate(p.slot)
-                        && distance_to_box(point, p.origin + p.velocity * t, p.mins, p.maxs) < reach
-                    {
-                        return false;
-                    }
-                }
+            // Splash reaching the bot (where it will be) or a teammate is unsafe.
+            if def.has_splash() && splash_reaches(view, me, point, t, def.splash_radius + 8.0, teammate) {
+                return false;
             }
             if player.is_some() || suppressing {
                 return true;
@@ -272,6 +245,54 @@ pub fn shot_is_safe(
             })
         }
     }
+}
+
+/// Where a projectile of `def` fired from `eye` along `forward` first
+/// hits something within its flight to about `aim_dist`: the point, the
+/// player hit if any, and the time in flight. `None`: it flies clear.
+fn projectile_impact(
+    scene: &SceneTrace<'_>,
+    def: &WeaponDef,
+    eye: Vec3,
+    forward: Vec3,
+    aim_dist: f32,
+    gravity: f32,
+) -> Option<(Vec3, Option<SlotId>, f32)> {
+    let mut dir = forward;
+    dir.z += def.aim_lift;
+    let vel = dir.normalize_or(forward) * def.speed;
+    let flight = (aim_dist / def.speed.max(1.0)).clamp(0.01, 2.0) + 0.1;
+    let steps = ((def.speed * flight / 48.0).ceil() as usize).clamp(6, 48);
+    let mut at = eye;
+    for i in 1..=steps {
+        let t = flight * i as f32 / steps as f32;
+        let next = eye + vel * t - Vec3::Z * (0.5 * gravity * t * t);
+        let hit = scene.trace_scene(at, next, Vec3::ZERO, Vec3::ZERO, Contents::MASK_SHOT);
+        if hit.trace.fraction < 1.0 || hit.trace.start_solid {
+            return Some((hit.trace.end, hit.player, t * hit.trace.fraction.max(0.0)));
+        }
+        at = next;
+    }
+    None
+}
+
+/// Whether an explosion at `point`, `t` seconds from now, reaches within
+/// `reach` of `me` or of a living teammate (where each will be by then).
+fn splash_reaches(
+    view: &BotView<'_>,
+    me: &PlayerSnap,
+    point: Vec3,
+    t: f32,
+    reach: f32,
+    teammate: impl Fn(SlotId) -> bool,
+) -> bool {
+    let me_then = me.origin + me.velocity * t;
+    if distance_to_box(point, me_then, me.mins, me.maxs) < reach {
+        return true;
+    }
+    view.iter_players().any(|p| {
+        p.alive && teammate(p.slot) && distance_to_box(point, p.origin + p.velocity * t, p.mins, p.maxs) < reach
+    })
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ fn main() -> ExitCode {
         eprintln!("usage: route_profile MAP");
         return ExitCode::FAILURE;
     };
-    let map = match quarry_map::load(&PathBuf::from(&arg), &quarry_map::LoadOptions::default()) {
+    let map = match quarry_map::load(PathBuf::from(&arg), &quarry_map::LoadOptions::default()) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("{arg}: {e}");

@@ -219,24 +219,8 @@ impl PathFollower {
     }
 
     fn follow_route(&mut self, corners: &[Corner], me: &PlayerSnap, clock: &BotClock, rng: &mut BotRng) -> Steer {
-        // Advance over every corner already reached.
-        while let Some(corner) = corners.get(self.index) {
-            let prev = if self.index == 0 {
-                None
-            } else {
-                corners.get(self.index - 1).map(|c| c.pos)
-            };
-            let next_is_action = corners.get(self.index + 1).is_some_and(|c| c.link.is_special());
-            match self.reached(corner, prev, next_is_action, me) {
-                Reach::No => break,
-                Reach::Yes => self.advance(clock),
-                Reach::Elsewhere => {
-                    return Steer {
-                        event: FollowEvent::Misplaced,
-                        ..Steer::IDLE
-                    };
-                }
-            }
+        if let Some(event) = self.pass_reached(corners, me, clock) {
+            return Steer { event, ..Steer::IDLE };
         }
         let Some(corner) = corners.get(self.index).copied() else {
             return Steer {
@@ -244,31 +228,8 @@ impl PathFollower {
                 ..Steer::IDLE
             };
         };
-        // Carried off the leg to a walk corner (a teleporter the route did
-        // not take, a push, a fall): heading on would walk into whatever
-        // lies between, so the route is dropped to re-plan from here.
-        let leg_from = if self.index == 0 { None } else { corners.get(self.index - 1).map(|c| c.pos) };
-        if corner.link == LinkKind::Walk
-            && let Some(from) = leg_from
-            && off_leg(from, corner.pos, me.origin) > OFF_ROUTE
-        {
-            return Steer {
-                event: FollowEvent::Misplaced,
-                ..Steer::IDLE
-            };
-        }
-        if corner.link.is_special() && self.action_since.is_none() {
-            self.action_since = Some(clock.tick);
-            self.airborne_seen = !me.on_ground;
-            self.longest_flight = 0;
-        }
-        if let Some(since) = self.action_since
-            && clock.ms_since(since) > ACTION_TIMEOUT_MS
-        {
-            return Steer {
-                event: FollowEvent::TimedOut,
-                ..Steer::IDLE
-            };
+        if let Some(event) = self.check_leg(corners, corner, me, clock) {
+            return Steer { event, ..Steer::IDLE };
         }
         let to = corner.pos - me.origin;
         let flat = Vec3::new(to.x, to.y, 0.0);
@@ -302,6 +263,52 @@ impl PathFollower {
             swim: swim_toward(me, corner.pos),
             event: FollowEvent::None,
         }
+    }
+
+    /// Advances over every corner already reached; `Misplaced` when the bot
+    /// stands where a corner's link would have put it, but elsewhere.
+    fn pass_reached(&mut self, corners: &[Corner], me: &PlayerSnap, clock: &BotClock) -> Option<FollowEvent> {
+        while let Some(corner) = corners.get(self.index) {
+            let prev = if self.index == 0 {
+                None
+            } else {
+                corners.get(self.index - 1).map(|c| c.pos)
+            };
+            let next_is_action = corners.get(self.index + 1).is_some_and(|c| c.link.is_special());
+            match self.reached(corner, prev, next_is_action, me) {
+                Reach::No => break,
+                Reach::Yes => self.advance(clock),
+                Reach::Elsewhere => return Some(FollowEvent::Misplaced),
+            }
+        }
+        None
+    }
+
+    /// Whether the leg to `corner` still holds: `Misplaced` when the bot was
+    /// carried off it, `TimedOut` when a special link took too long. Starts
+    /// the clock of a special link.
+    fn check_leg(&mut self, corners: &[Corner], corner: Corner, me: &PlayerSnap, clock: &BotClock) -> Option<FollowEvent> {
+        // Carried off the leg to a walk corner (a teleporter the route did
+        // not take, a push, a fall): heading on would walk into whatever
+        // lies between, so the route is dropped to re-plan from here.
+        let leg_from = if self.index == 0 { None } else { corners.get(self.index - 1).map(|c| c.pos) };
+        if corner.link == LinkKind::Walk
+            && let Some(from) = leg_from
+            && off_leg(from, corner.pos, me.origin) > OFF_ROUTE
+        {
+            return Some(FollowEvent::Misplaced);
+        }
+        if corner.link.is_special() && self.action_since.is_none() {
+            self.action_since = Some(clock.tick);
+            self.airborne_seen = !me.on_ground;
+            self.longest_flight = 0;
+        }
+        if let Some(since) = self.action_since
+            && clock.ms_since(since) > ACTION_TIMEOUT_MS
+        {
+            return Some(FollowEvent::TimedOut);
+        }
+        None
     }
 
     fn advance(&mut self, clock: &BotClock) {

@@ -211,6 +211,61 @@ fn obj(role: Role, sub: u32, origin: Vec3, priority: f32, hold_radius: Option<f3
     }
 }
 
+/// What one team's plan reads: the flags, bases and carriers as they are
+/// this tick.
+struct Situation<'v> {
+    /// The neutral flag (One Flag) rather than one flag per team (CTF).
+    one_flag: bool,
+    /// The team planned for.
+    team: Team,
+    own_base: Vec3,
+    enemy_base: Vec3,
+    /// The flag this team plays for (the enemy's, or the neutral one).
+    target: &'v FlagInfo,
+    /// The team's own flag (CTF only).
+    own_flag: Option<&'v FlagInfo>,
+    /// Where this team's carrier scores.
+    score_at: Vec3,
+    friendly_carrier: Option<&'v PlayerSnap>,
+    enemy_carrier: Option<&'v PlayerSnap>,
+    /// Whether a capture is possible now (the own flag is home, or there is none).
+    own_home: bool,
+    /// How many role players the team has.
+    n: usize,
+}
+
+impl<'v> Situation<'v> {
+    /// The situation of `team`, or `None` when there are no bases or no
+    /// flag to play for.
+    fn read(view: &'v BotView<'_>, team: Team, n: usize, one_flag: bool) -> Option<Self> {
+        let mode = &view.mode;
+        let enemy = opponent(team)?;
+        let own_base = mode.base(team)?;
+        let enemy_base = mode.base(enemy)?;
+        let target = if one_flag { mode.flag(Team::Free) } else { mode.flag(enemy) }?;
+        let own_flag = if one_flag { None } else { mode.flag(team) };
+        let enemy_carrier = if one_flag {
+            carrier(view, target)
+        } else {
+            own_flag.and_then(|f| carrier(view, f))
+        }
+        .filter(|p| p.team == enemy);
+        Some(Self {
+            one_flag,
+            team,
+            own_base,
+            enemy_base,
+            target,
+            own_flag,
+            score_at: if one_flag { enemy_base } else { own_base },
+            friendly_carrier: carrier(view, target).filter(|p| p.team == team),
+            enemy_carrier,
+            own_home: own_flag.is_none_or(|f| f.status == FlagStatus::Home),
+            n,
+        })
+    }
+}
+
 /// Allocates the roles of `team` (its role players `players`, in slot
 /// order) into `out`. `one_flag`: the neutral flag, captured at the enemy
 /// base. Without bases or the flag to play for, everyone just fights.
@@ -225,112 +280,140 @@ pub fn plan_team(
     nav: &mut dyn Navigator,
     out: &mut Vec<Assignment>,
 ) {
-    let mode = &view.mode;
-    let setup = opponent(team).and_then(|enemy| {
-        let own_base = mode.base(team)?;
-        let enemy_base = mode.base(enemy)?;
-        let target = if one_flag { mode.flag(Team::Free) } else { mode.flag(enemy) }?;
-        Some((enemy, own_base, enemy_base, target))
-    });
-    let Some((enemy, own_base, enemy_base, target)) = setup else {
+    let Some(s) = Situation::read(view, team, players.len(), one_flag) else {
         out.extend(players.iter().map(|p| Assignment::fight(p.slot)));
         return;
     };
-    let own_flag = if one_flag { None } else { mode.flag(team) };
-    let n = players.len();
     let mut free: Vec<&PlayerSnap> = players.to_vec();
-    let score_at = if one_flag { enemy_base } else { own_base };
-    let friendly_carrier = carrier(view, target).filter(|p| p.team == team);
-    let enemy_carrier = if one_flag {
-        carrier(view, target)
-    } else {
-        own_flag.and_then(|f| carrier(view, f))
-    }
-    .filter(|p| p.team == enemy);
-    let own_home = own_flag.is_none_or(|f| f.status == FlagStatus::Home);
+    assign_carrier(&s, &mut free, out);
+    assign_return(&s, &mut free, prev, out);
+    assign_intercept(&s, &mut free, prev, out);
+    assign_escort(&s, &mut free, prev, view, nav, out);
+    assign_attack(&s, &mut free, prev, out);
+    assign_defenders(&s, free, prev, perimeters, view, nav, out);
+}
 
-    // 1. The carrier.
-    if let Some(c) = friendly_carrier
-        && let Some(i) = free.iter().position(|p| p.slot == c.slot)
-    {
-        free.remove(i);
-        let o = if own_home {
-            obj(Role::Carrier, 0, score_at, CAPTURE, None)
-        } else {
-            obj(Role::Carrier, 1, own_base, CARRIER_WAIT, Some(WAIT_RADIUS))
-        };
-        out.push(Assignment::new(c.slot, Role::Carrier, o));
+/// Step 1: the carrier scores, or waits at home while the own flag is away.
+fn assign_carrier(s: &Situation<'_>, free: &mut Vec<&PlayerSnap>, out: &mut Vec<Assignment>) {
+    let Some(c) = s.friendly_carrier else { return };
+    let Some(i) = free.iter().position(|p| p.slot == c.slot) else { return };
+    free.remove(i);
+    let o = if s.own_home {
+        obj(Role::Carrier, 0, s.score_at, CAPTURE, None)
+    } else {
+        obj(Role::Carrier, 1, s.own_base, CARRIER_WAIT, Some(WAIT_RADIUS))
+    };
+    out.push(Assignment::new(c.slot, Role::Carrier, o));
+}
+
+/// Step 2: the nearest return our dropped flag.
+fn assign_return(s: &Situation<'_>, free: &mut Vec<&PlayerSnap>, prev: &[Assignment], out: &mut Vec<Assignment>) {
+    let Some(f) = s.own_flag.filter(|f| matches!(f.status, FlagStatus::Dropped { .. })) else {
+        return;
+    };
+    let k = if s.n >= 5 { 2 } else { 1 };
+    for p in take_nearest(free, k, f.origin, Role::Return, prev, STICKY) {
+        out.push(Assignment::new(p.slot, Role::Return, obj(Role::Return, 0, f.origin, RETURN, None)));
     }
-    // 2. Return our dropped flag.
-    if let Some(f) = own_flag
-        && matches!(f.status, FlagStatus::Dropped { .. })
-    {
-        let k = if n >= 5 { 2 } else { 1 };
-        for p in take_nearest(&mut free, k, f.origin, Role::Return, prev, STICKY) {
-            out.push(Assignment::new(p.slot, Role::Return, obj(Role::Return, 0, f.origin, RETURN, None)));
+}
+
+/// Step 3: intercept the enemy carrier: chase him, or wait where he scores.
+fn assign_intercept(s: &Situation<'_>, free: &mut Vec<&PlayerSnap>, prev: &[Assignment], out: &mut Vec<Assignment>) {
+    let Some(e) = s.enemy_carrier else { return };
+    let (k, priority) = if s.friendly_carrier.is_some() {
+        (support(s.n), INTERCEPT)
+    } else {
+        (majority(s.n), INTERCEPT_NO_CARRIER)
+    };
+    // Where he scores: his own base in CTF, ours in One Flag.
+    let heading = if s.one_flag { s.own_base } else { s.enemy_base };
+    for p in take_nearest(free, k, e.origin, Role::Intercept, prev, STICKY) {
+        let at = intercept_point(p, e, heading);
+        let sub = u32::from(e.slot.0);
+        out.push(Assignment::new(p.slot, Role::Intercept, obj(Role::Intercept, sub, at, priority, None)));
+    }
+}
+
+/// Step 4: escort our carrier at formation slots behind him.
+fn assign_escort(
+    s: &Situation<'_>,
+    free: &mut Vec<&PlayerSnap>,
+    prev: &[Assignment],
+    view: &BotView<'_>,
+    nav: &mut dyn Navigator,
+    out: &mut Vec<Assignment>,
+) {
+    let Some(c) = s.friendly_carrier else { return };
+    let hurt = c.health <= (c.max_health / 2).max(35);
+    let k = support(s.n) + usize::from(hurt);
+    let mut escorts = take_nearest(free, k, c.origin, Role::Escort, prev, STICKY);
+    escorts.sort_by_key(|p| p.slot);
+    let heading = if s.own_home { s.score_at } else { s.own_base };
+    let priority = if hurt { ESCORT_HURT } else { ESCORT };
+    for (i, p) in escorts.iter().enumerate() {
+        let at = formation_slot(view, nav, c, heading, i);
+        out.push(Assignment::new(p.slot, Role::Escort, obj(Role::Escort, i as u32, at, priority, None)));
+    }
+}
+
+/// Step 5: attack: go for the flag unless someone carries it.
+fn assign_attack(s: &Situation<'_>, free: &mut Vec<&PlayerSnap>, prev: &[Assignment], out: &mut Vec<Assignment>) {
+    let target = s.target;
+    if matches!(target.status, FlagStatus::Carried { .. }) {
+        return;
+    }
+    let k = if s.n <= 2 { s.n } else { majority(s.n) };
+    let dropped = matches!(target.status, FlagStatus::Dropped { .. });
+    let priority = if dropped { FETCH_DROPPED } else { FETCH };
+    // Attackers keep attacking; a defender leaves its post only when it
+    // is by far the nearest (a bot back from the dead goes instead).
+    let attackers = take_cheapest(free, k, |p| {
+        let was = prev.iter().find(|a| a.slot == p.slot).map(|a| a.role);
+        let d = p.origin.distance(target.origin);
+        match was {
+            Some(Role::Attack) => 0.0,
+            Some(Role::Defend) => d * RELUCTANT,
+            _ => d,
         }
+    });
+    for p in attackers {
+        let o = obj(Role::Attack, u32::from(dropped), target.origin, priority, None);
+        out.push(Assignment::new(p.slot, Role::Attack, o));
     }
-    // 3. Intercept the enemy carrier.
-    if let Some(e) = enemy_carrier {
-        let (k, priority) = if friendly_carrier.is_some() {
-            (support(n), INTERCEPT)
-        } else {
-            (majority(n), INTERCEPT_NO_CARRIER)
-        };
-        // Where he scores: his own base in CTF, ours in One Flag.
-        let heading = if one_flag { own_base } else { enemy_base };
-        for p in take_nearest(&mut free, k, e.origin, Role::Intercept, prev, STICKY) {
-            let at = intercept_point(p, e, heading);
-            let sub = u32::from(e.slot.0);
-            out.push(Assignment::new(p.slot, Role::Intercept, obj(Role::Intercept, sub, at, priority, None)));
-        }
-    }
-    // 4. Escort our carrier.
-    if let Some(c) = friendly_carrier {
-        let hurt = c.health <= (c.max_health / 2).max(35);
-        let k = support(n) + usize::from(hurt);
-        let mut escorts = take_nearest(&mut free, k, c.origin, Role::Escort, prev, STICKY);
-        escorts.sort_by_key(|p| p.slot);
-        let heading = if own_home { score_at } else { own_base };
-        let priority = if hurt { ESCORT_HURT } else { ESCORT };
-        for (i, p) in escorts.iter().enumerate() {
-            let at = formation_slot(view, nav, c, heading, i);
-            out.push(Assignment::new(p.slot, Role::Escort, obj(Role::Escort, i as u32, at, priority, None)));
-        }
-    }
-    // 5. Attack: go for the flag.
-    if !matches!(target.status, FlagStatus::Carried { .. }) {
-        let k = if n <= 2 { n } else { majority(n) };
-        let dropped = matches!(target.status, FlagStatus::Dropped { .. });
-        let priority = if dropped { FETCH_DROPPED } else { FETCH };
-        // Attackers keep attacking; a defender leaves its post only when it
-        // is by far the nearest (a bot back from the dead goes instead).
-        let attackers = take_cheapest(&mut free, k, |p| {
-            let was = prev.iter().find(|a| a.slot == p.slot).map(|a| a.role);
-            let d = p.origin.distance(target.origin);
-            match was {
-                Some(Role::Attack) => 0.0,
-                Some(Role::Defend) => d * RELUCTANT,
-                _ => d,
-            }
-        });
-        for p in attackers {
-            let o = obj(Role::Attack, u32::from(dropped), target.origin, priority, None);
-            out.push(Assignment::new(p.slot, Role::Attack, o));
-        }
-    }
-    // 6. Defend the rest of the time: spread on the perimeter.
+}
+
+/// Step 6: defend with everyone left, spread on the perimeter; defenders keep
+/// their points.
+fn assign_defenders(
+    s: &Situation<'_>,
+    mut free: Vec<&PlayerSnap>,
+    prev: &[Assignment],
+    perimeters: &mut Perimeters,
+    view: &BotView<'_>,
+    nav: &mut dyn Navigator,
+    out: &mut Vec<Assignment>,
+) {
     if free.is_empty() {
         return;
     }
-    let facing = if one_flag { target.home } else { enemy_base };
-    let points = perimeters.points(team, own_base, facing, view, nav);
-    let priority = if enemy_carrier.is_some() { DEFEND_THREATENED } else { DEFEND };
+    let facing = if s.one_flag { s.target.home } else { s.enemy_base };
+    let points = perimeters.points(s.team, s.own_base, facing, view, nav);
+    let priority = if s.enemy_carrier.is_some() { DEFEND_THREATENED } else { DEFEND };
     free.sort_by_key(|p| p.slot);
-    let mut taken = vec![false; points.len()];
+    for (slot, i) in defence_points(&free, prev, points.len()) {
+        let at = points.get(i).copied().unwrap_or(s.own_base);
+        let o = obj(Role::Defend, i as u32, at, priority, Some(DEFEND_RADIUS));
+        out.push(Assignment::new(slot, Role::Defend, o));
+    }
+}
+
+/// The perimeter point of each of `free` (in slot order) among `count`:
+/// a defender keeps its point, the others take the first point free (or
+/// share one when there are more defenders than points). Sorted by slot.
+fn defence_points(free: &[&PlayerSnap], prev: &[Assignment], count: usize) -> Vec<(SlotId, usize)> {
+    let mut taken = vec![false; count];
     let mut point_of: Vec<(SlotId, usize)> = Vec::new();
-    // Defenders keep their points.
-    for p in &free {
+    for p in free {
         let held = prev
             .iter()
             .find(|a| a.slot == p.slot && a.role == Role::Defend)
@@ -344,22 +427,18 @@ pub fn plan_team(
             point_of.push((p.slot, i));
         }
     }
-    for p in &free {
+    for p in free {
         if point_of.iter().any(|(s, _)| *s == p.slot) {
             continue;
         }
-        let i = taken.iter().position(|t| !t).unwrap_or(point_of.len() % points.len().max(1));
+        let i = taken.iter().position(|t| !t).unwrap_or(point_of.len() % count.max(1));
         if let Some(t) = taken.get_mut(i) {
             *t = true;
         }
         point_of.push((p.slot, i));
     }
     point_of.sort_by_key(|(s, _)| *s);
-    for (slot, i) in point_of {
-        let at = points.get(i).copied().unwrap_or(own_base);
-        let o = obj(Role::Defend, i as u32, at, priority, Some(DEFEND_RADIUS));
-        out.push(Assignment::new(slot, Role::Defend, o));
-    }
+    point_of
 }
 
 #[cfg(test)]

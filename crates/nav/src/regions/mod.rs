@@ -172,7 +172,7 @@ impl Regions {
 
     /// The region edge `ei` leaves.
     #[inline]
-    pub(crate) fn from_of(&self, ei: u32) -> u32 {
+    pub(crate) fn source_of(&self, ei: u32) -> u32 {
         self.first.partition_point(|&f| f <= ei).saturating_sub(1) as u32
     }
 

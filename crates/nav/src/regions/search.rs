@@ -178,7 +178,7 @@ pub(crate) fn follow_table(regions: &Regions, start: End, goal: End) -> Option<V
     let mut last: Option<(f32, u32)> = None;
     for &ei in regions.edges_into(goal.region) {
         let Some(e) = regions.edges.get(ei as usize) else { continue };
-        let p = regions.from_of(ei);
+        let p = regions.source_of(ei);
         let before = if p == start.region {
             0.0
         } else {
@@ -195,7 +195,7 @@ pub(crate) fn follow_table(regions: &Regions, start: End, goal: End) -> Option<V
         }
     }
     let (_, last) = last?;
-    let p = regions.from_of(last);
+    let p = regions.source_of(last);
     let mut out = Vec::with_capacity(32);
     if p != start.region {
         // The first crossing, toward `p`.

@@ -425,7 +425,7 @@ mod tests {
     fn crossing_whole_rectangles_agrees_with_walking_every_cell() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps");
         for name in ["q_duel1.map", "q_dm1.map", "q_ctf1.map"] {
-            let map = quarry_map::load(&root.join(name), &quarry_map::LoadOptions::default()).expect("map loads");
+            let map = quarry_map::load(root.join(name), &quarry_map::LoadOptions::default()).expect("map loads");
             let world = crate::match_start_world(&map);
             let mesh = NavMesh::build_for_map(&map, &world, &[], &crate::Agent::default(), &crate::BuildOptions::default()).expect("mesh builds");
             let nodes = mesh.nodes();
