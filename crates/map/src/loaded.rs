@@ -242,4 +242,8 @@ impl Trace for LoadedMap {
     fn point_contents(&self, point: Vec3) -> Contents {
         self.world.point_contents(point)
     }
+
+    fn point_contents_in(&self, point: Vec3, mask: Contents) -> Contents {
+        self.world.point_contents_in(point, mask)
+    }
 }

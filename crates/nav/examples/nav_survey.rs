@@ -39,6 +39,11 @@ impl Trace for Counting<'_> {
         self.contents.fetch_add(1, Ordering::Relaxed);
         self.inner.point_contents(point)
     }
+
+    fn point_contents_in(&self, point: Vec3, mask: Contents) -> Contents {
+        self.contents.fetch_add(1, Ordering::Relaxed);
+        self.inner.point_contents_in(point, mask)
+    }
 }
 
 fn maps_in(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -168,6 +173,8 @@ fn main() -> ExitCode {
             let options = BuildOptions {
                 cell_size: cell,
                 landmarks,
+                gap_jumps: std::env::var("NOGAP").is_err(),
+                threads: std::env::var("THREADS").ok().and_then(|t| t.parse().ok()).unwrap_or(BuildOptions::default().threads),
                 ..BuildOptions::default()
             };
             let open = doors_open_world(&world, &map);
@@ -191,8 +198,13 @@ fn main() -> ExitCode {
             let info = mesh.info();
             if build_only {
                 println!(
-                    "{name:<22} {cell:>4} {:>7} {:>8} build {:.1} ms {:?}",
-                    info.nodes, info.links, info.build_ms, info.build_times
+                    "{name:<22} {cell:>4} {:>7} {:>8} build {:.1} ms, {:.1} traces and {:.1} contents queries per node, {:?}",
+                    info.nodes,
+                    info.links,
+                    info.build_ms,
+                    counting.traces.load(Ordering::Relaxed) as f64 / info.nodes as f64,
+                    counting.contents.load(Ordering::Relaxed) as f64 / info.nodes as f64,
+                    info.build_times
                 );
                 continue;
             }

@@ -5,7 +5,7 @@
 //! Built once by [`build`](crate::build) through [`GraphBuilder`], then
 //! read-only: queries share one graph across threads.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
 use glam::Vec3;

@@ -173,6 +173,14 @@ impl NavMesh {
         self.alt().nodes.iter().map(|&n| NodeId(n)).collect()
     }
 
+    /// Fills the region distance table now. After a build its rows fill
+    /// on a background thread, and a route needing a row not filled yet
+    /// computes it first (the same row either way); a benchmark or a tool
+    /// timing routes calls this to time them on a full table.
+    pub fn fill_region_table(&self) {
+        self.regions.table.fill();
+    }
+
     /// A prober in the live `world` for queries on this mesh.
     pub(crate) fn prober<'a>(&'a self, world: &'a dyn Trace) -> Prober<'a> {
         Prober::new(world, &self.agent, self.cell_size(), &self.passable_doors)

@@ -78,6 +78,10 @@ pub struct NavInfo {
     pub rectangles: usize,
     /// Crossings between regions (portals and links).
     pub region_edges: usize,
+    /// Rows of the region distance table filled so far, and rows in all
+    /// (0 without a table): the rows fill in the background after the
+    /// build, and a route computes one it needs first.
+    pub table_rows: (usize, usize),
     /// Build time in milliseconds.
     pub build_ms: f64,
     /// Build time by phase.
@@ -120,6 +124,7 @@ impl NavMesh {
             regions: self.regions.regions.len(),
             rectangles: self.regions.rectangles,
             region_edges: self.regions.edges.len(),
+            table_rows: self.regions.table.filled(),
             build_ms: self.times.total_ms,
             build_times: BuildTimes { landmarks_ms: self.landmark_set().ms, ..self.times },
             cell_size: self.cell_size(),
@@ -151,8 +156,8 @@ impl fmt::Display for NavInfo {
         writeln!(f, "off-mesh links: {}", self.off_mesh_links)?;
         writeln!(
             f,
-            "regions: {} ({} rectangles), {} crossings",
-            self.regions, self.rectangles, self.region_edges
+            "regions: {} ({} rectangles), {} crossings; distance table rows filled: {} of {}",
+            self.regions, self.rectangles, self.region_edges, self.table_rows.0, self.table_rows.1
         )?;
         let t = &self.build_times;
         writeln!(

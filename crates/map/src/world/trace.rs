@@ -68,6 +68,13 @@ pub trait Trace {
     /// The union of the contents of every volume containing `point`.
     fn point_contents(&self, point: Vec3) -> Contents;
 
+    /// [`Trace::point_contents`] limited to `mask`: the same answer where
+    /// it matters, and a world can skip every hull outside the mask (a map
+    /// without lava answers a lava query at once).
+    fn point_contents_in(&self, point: Vec3, mask: Contents) -> Contents {
+        self.point_contents(point) & mask
+    }
+
     /// Whether the box `mins..maxs` at `origin` overlaps nothing in `mask`.
     fn fits(&self, origin: Vec3, mins: Vec3, maxs: Vec3, mask: Contents) -> bool {
         !self.trace(origin, origin, mins, maxs, mask).start_solid
@@ -123,6 +130,14 @@ impl CollisionWorld {
         self.box_contents(point, point)
     }
 
+    /// [`CollisionWorld::point_contents`] limited to `mask`; hulls outside
+    /// the mask are never visited.
+    pub fn point_contents_in(&self, point: Vec3, mask: Contents) -> Contents {
+        let mut out = Contents::empty();
+        self.for_each_overlap(point, point, mask, |c, _| out |= c);
+        out & mask
+    }
+
     /// The union of the contents of every hull overlapping the box
     /// `mins..maxs` (absolute coordinates; touching counts).
     pub fn box_contents(&self, mins: Vec3, maxs: Vec3) -> Contents {
@@ -167,5 +182,9 @@ impl Trace for CollisionWorld {
 
     fn point_contents(&self, point: Vec3) -> Contents {
         CollisionWorld::point_contents(self, point)
+    }
+
+    fn point_contents_in(&self, point: Vec3, mask: Contents) -> Contents {
+        CollisionWorld::point_contents_in(self, point, mask)
     }
 }

@@ -27,7 +27,7 @@ use glam::{Vec2, Vec3};
 use super::BuildOptions;
 use super::input::NavInput;
 use super::pool::with_pool;
-use super::probe::{GROUND_OFFSET, Prober, Step};
+use super::probe::{GROUND_OFFSET, GapJump, Prober, Step};
 use crate::agent::Agent;
 use crate::cells::Grid;
 use crate::graph::{GraphBuilder, Link, LinkKind, NodeId};
@@ -347,6 +347,7 @@ fn probe_node(
     bad: &(dyn Fn(&Prober<'_>, Vec3) -> bool + Sync),
 ) -> Vec<Found> {
     let mut out = Vec::with_capacity(8);
+    let centred_here = origin.truncate() == grid.centre(cell);
     for (dir, d) in DIRS.iter().enumerate() {
         if skip & (1 << dir) != 0 {
             continue;
@@ -395,20 +396,24 @@ fn probe_node(
             if (target - origin.truncate()).length() > p.gap_jump_range() {
                 break;
             }
-            if let Some(s) = p.try_gap_jump(origin, target)
-                && s.origin.z > below + p.agent.step_height
-                && !bad(p, s.origin)
-            {
-                out.push(Found {
-                    dir: usize::MAX,
-                    cell: far,
-                    origin: s.origin,
-                    kind: LinkKind::Jump,
-                    flat: false,
-                    centred: true,
-                    bad: Some(false),
-                });
-                break;
+            match p.gap_jump(origin, target) {
+                GapJump::Landed(s) if s.origin.z > below + p.agent.step_height && !bad(p, s.origin) => {
+                    out.push(Found {
+                        dir: usize::MAX,
+                        cell: far,
+                        origin: s.origin,
+                        kind: LinkKind::Jump,
+                        flat: false,
+                        centred: true,
+                        bad: Some(false),
+                    });
+                    break;
+                }
+                GapJump::NoRoom => break,
+                // From a cell's centre the further targets lie on the same
+                // line, behind whatever blocked this one.
+                GapJump::Blocked if centred_here => break,
+                _ => {}
             }
         }
     }

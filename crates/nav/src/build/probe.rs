@@ -23,7 +23,7 @@
 //! than the physics' slope limit is no floor.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use glam::{Vec2, Vec3};
 use quarry_map::{Contents, EntityId, Trace, TraceResult};
@@ -57,6 +57,21 @@ pub(crate) struct Step {
     pub(crate) flat: bool,
 }
 
+/// How a running jump across a gap turned out ([`Prober::gap_jump`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum GapJump {
+    /// It lands there.
+    Landed(Step),
+    /// The box cannot lift by the jump height here: no jump from this spot
+    /// goes anywhere.
+    NoRoom,
+    /// Something stands in the way across: every target further along the
+    /// same line from the same spot is blocked too.
+    Blocked,
+    /// No usable landing within range.
+    Missed,
+}
+
 /// The agent's box against one world.
 pub(crate) struct Prober<'a> {
     world: &'a dyn Trace,
@@ -77,6 +92,18 @@ pub(crate) struct Prober<'a> {
     /// How far (as a fraction) the last [`Prober::try_step`]'s furthest
     /// horizontal sweep got before something stopped it.
     reach: Cell<f32>,
+    /// The lifts already swept from one standing origin: every step and
+    /// gap jump out of a node lifts from the same origin by the same few
+    /// heights. Keyed by the origin's and the height's bits; cleared when
+    /// the origin changes.
+    lifts: RefCell<LiftMemo>,
+}
+
+/// The lifts swept from one origin ([`Prober::lift`]).
+#[derive(Default)]
+struct LiftMemo {
+    from: [u32; 3],
+    heights: Vec<(u32, Option<f32>)>,
 }
 
 impl<'a> Prober<'a> {
@@ -98,12 +125,13 @@ impl<'a> Prober<'a> {
             hazards: true,
             falls: None,
             reach: Cell::new(0.0),
+            lifts: RefCell::new(LiftMemo::default()),
         }
     }
 
     /// This prober remembering every fall it sweeps (for one flood thread).
     pub(crate) fn with_fall_cache(mut self) -> Prober<'a> {
-        self.falls = Some(RefCell::new(HashMap::new()));
+        self.falls = Some(RefCell::new(HashMap::default()));
         self
     }
 
@@ -185,7 +213,7 @@ impl<'a> Prober<'a> {
         .into_iter()
         .any(|c| {
             self.world
-                .point_contents(feet + c.extend(0.0))
+                .point_contents_in(feet + c.extend(0.0), Contents::LAVA | Contents::SLIME)
                 .intersects(Contents::LAVA | Contents::SLIME)
         })
     }
@@ -195,7 +223,7 @@ impl<'a> Prober<'a> {
     pub(crate) fn lethal_at_centre(&self, origin: Vec3) -> bool {
         let feet = origin + Vec3::Z * (self.agent.min_z + GROUND_OFFSET);
         self.world
-            .point_contents(feet)
+            .point_contents_in(feet, Contents::LAVA | Contents::SLIME)
             .intersects(Contents::LAVA | Contents::SLIME)
     }
 
@@ -241,8 +269,20 @@ impl<'a> Prober<'a> {
         if lift <= GROUND_OFFSET {
             return Some(GROUND_OFFSET);
         }
+        let key = [from.x.to_bits(), from.y.to_bits(), from.z.to_bits()];
+        {
+            let mut memo = self.lifts.borrow_mut();
+            if memo.from != key {
+                memo.from = key;
+                memo.heights.clear();
+            } else if let Some(&(_, reached)) = memo.heights.iter().find(|(h, _)| *h == lift.to_bits()) {
+                return reached;
+            }
+        }
         let up = self.sweep(base, from + Vec3::Z * lift);
-        (!up.start_solid).then_some(up.end.z - from.z)
+        let reached = (!up.start_solid).then_some(up.end.z - from.z);
+        self.lifts.borrow_mut().heights.push((lift.to_bits(), reached));
+        reached
     }
 
     /// How far the last [`Prober::try_step`] got across before it was
@@ -341,23 +381,41 @@ impl<'a> Prober<'a> {
     /// a neighbour): lift by the jump height, cross, fall; accepted when the
     /// distance is within the jump's range at the landing height.
     pub(crate) fn try_gap_jump(&self, from: Vec3, target: Vec2) -> Option<Step> {
+        match self.gap_jump(from, target) {
+            GapJump::Landed(step) => Some(step),
+            _ => None,
+        }
+    }
+
+    /// [`Prober::try_gap_jump`], saying why a jump fails where that tells
+    /// the flood to stop trying further along the same line.
+    pub(crate) fn gap_jump(&self, from: Vec3, target: Vec2) -> GapJump {
         let a = &self.agent;
-        let lift = self.lift(from, a.jump_height + GROUND_OFFSET)?;
+        let Some(lift) = self.lift(from, a.jump_height + GROUND_OFFSET) else {
+            return GapJump::NoRoom;
+        };
         let start = from + Vec3::Z * lift;
         let across = self.sweep(start, target.extend(start.z));
         if across.hit() || across.start_solid {
-            return None;
+            return GapJump::Blocked;
         }
-        let landing = self.fall(across.end, lift + a.max_drop)?;
+        let Some(landing) = self.fall(across.end, lift + a.max_drop) else {
+            return GapJump::Missed;
+        };
         let rise = landing.z - from.z;
-        let time = a.jump_air_time(rise.min(a.jump_height))?;
+        let Some(time) = a.jump_air_time(rise.min(a.jump_height)) else {
+            return GapJump::Missed;
+        };
         let dist = (target - from.truncate()).length();
-        (rise <= a.jump_height + EPS && dist <= JUMP_RANGE_MARGIN * a.ground_speed() * time)
-            .then_some(Step {
+        if rise <= a.jump_height + EPS && dist <= JUMP_RANGE_MARGIN * a.ground_speed() * time {
+            GapJump::Landed(Step {
                 origin: landing,
                 kind: LinkKind::Jump,
                 flat: false,
             })
+        } else {
+            GapJump::Missed
+        }
     }
 
     /// How far a running jump can carry the agent over level ground, with the margin.

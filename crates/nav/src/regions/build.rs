@@ -21,9 +21,9 @@ const WEST: usize = 2;
 const SOUTH: usize = 3;
 
 /// Builds the regions of `graph` (`cells` indexes its nodes by column;
-/// `step` is the agent's step height), its distance table on up to
-/// `threads` threads.
-pub(crate) fn build(graph: &Graph, cells: &CellGrid, step: f32, threads: usize) -> Regions {
+/// `step` is the agent's step height) and their distance table, its rows
+/// not filled yet ([`DistanceTable::fill_in_background`]).
+pub(crate) fn build(graph: &Graph, cells: &CellGrid, step: f32) -> Regions {
     let n = graph.nodes.len();
     let eligible = eligible_nodes(graph);
     let neighbours = walk_neighbours(graph, cells, &eligible, step);
@@ -147,7 +147,7 @@ pub(crate) fn build(graph: &Graph, cells: &CellGrid, step: f32, threads: usize) 
         rectangles,
         table: DistanceTable::default(),
     };
-    out.table = DistanceTable::build(graph, &out, &members, threads);
+    out.table = DistanceTable::new(graph, &out, &members);
     out
 }
 

@@ -10,22 +10,26 @@
 //! region's edges the way starts with. A region's way on is costed from
 //! the point its best way leaves it by (a portal's middle, a link's
 //! source), not through the centres of the regions on the way, so a row
-//! follows the straight legs a route would walk. Rows are built in
-//! parallel; distances are stored as 16-bit steps of [`UNIT`] game units,
-//! rounded down, hops as 16-bit edge numbers.
+//! follows the straight legs a route would walk. Distances are stored as
+//! 16-bit steps of [`UNIT`] game units, rounded down, hops as 16-bit edge
+//! numbers.
 //!
-//! The table is built only while it stays small ([`MAX_REGIONS`] regions:
-//! 16 MB); past that routes search the regions with the straight-line
-//! bound.
+//! The build makes only the reversed graph; the rows are filled after it,
+//! on a background thread ([`DistanceTable::fill_in_background`]), and a
+//! route that needs a row not filled yet computes it on the spot. A row is
+//! the same whoever computes it and whenever, so routes do not depend on
+//! the timing. The table is made only while it stays small
+//! ([`MAX_REGIONS`] regions: 16 MB when full); past that routes search the
+//! regions with the straight-line bound.
 
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::{Arc, OnceLock};
 
 use glam::Vec3;
 
 use super::{Crossing, Regions};
-use crate::build::pool::parallel_map;
 use crate::graph::Graph;
 
 /// Game units per step of a stored distance.
@@ -34,31 +38,51 @@ pub(crate) const UNIT: f32 = 2.0;
 pub(crate) const UNREACHABLE: u16 = u16::MAX;
 /// A stored next hop meaning "none".
 pub(crate) const NO_HOP: u16 = u16::MAX;
-/// The most regions a table is built for (the table has the square of this
+/// The most regions a table is made for (the table has the square of this
 /// many entries).
 pub(crate) const MAX_REGIONS: usize = 2048;
-/// Fewest rows a build thread gets.
-const MIN_ROWS_PER_THREAD: usize = 16;
 
-/// Region-to-region distances, one row per goal region.
+/// Region-to-region distances, one row per goal region, filled on demand
+/// and in the background. Clones share the rows.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct DistanceTable {
-    /// Regions per row (0: no table).
-    regions: usize,
-    /// `steps[goal * regions + from]`, in [`UNIT`]s.
-    steps: Vec<u16>,
-    /// `hops[goal * regions + from]`: which of `from`'s edges (counted
-    /// from its first) the cheapest way to `goal` takes ([`NO_HOP`] at the
-    /// goal itself and where it cannot be reached).
-    hops: Vec<u16>,
+    /// `None`: no table (no regions, or too many).
+    data: Option<Arc<TableData>>,
+}
+
+/// The reversed region graph the rows are computed from, and the rows.
+#[derive(Debug)]
+struct TableData {
+    /// `reversed[first_in[r]..first_in[r + 1]]` enter region `r`.
+    first_in: Vec<u32>,
+    reversed: Vec<Reversed>,
     /// Each region's centre, where its distances are measured from.
     centres: Vec<Vec3>,
+    /// One row per goal region, once computed.
+    rows: Vec<OnceLock<Row>>,
+}
+
+/// The distances and next hops toward one goal region, indexed by the
+/// region left.
+#[derive(Debug)]
+struct Row {
+    /// In [`UNIT`]s; [`UNREACHABLE`] where the goal cannot be reached.
+    steps: Box<[u16]>,
+    /// Which of the region's edges (counted from its first) the cheapest
+    /// way takes ([`NO_HOP`] at the goal itself and where it cannot be
+    /// reached).
+    hops: Box<[u16]>,
+}
+
+thread_local! {
+    /// The Dijkstra queue of this thread, kept between rows.
+    static QUEUE: RefCell<BinaryHeap<Reverse<u64>>> = const { RefCell::new(BinaryHeap::new()) };
 }
 
 impl DistanceTable {
-    /// Builds the table of `regions` over `graph` on up to `threads`
-    /// threads; empty when there are more than [`MAX_REGIONS`] regions.
-    pub(crate) fn build(graph: &Graph, regions: &Regions, members: &[Vec<u32>], threads: usize) -> Self {
+    /// The table of `regions` over `graph`, its rows not filled yet;
+    /// empty when there are more than [`MAX_REGIONS`] regions.
+    pub(crate) fn new(graph: &Graph, regions: &Regions, members: &[Vec<u32>]) -> Self {
         let n = regions.regions.len();
         if n == 0 || n > MAX_REGIONS {
             return Self::default();
@@ -96,43 +120,83 @@ impl DistanceTable {
             first_in[r + 1] += first_in[r];
         }
         let reversed: Vec<Reversed> = incoming.iter().map(|&(_, r)| r).collect();
-        let graph_in = ReverseGraph { first_in: &first_in, reversed: &reversed, centres: &centres };
-        let goals: Vec<u32> = (0..n as u32).collect();
-        let rows = parallel_map(&goals, threads, MIN_ROWS_PER_THREAD, || RefCell::new(BinaryHeap::new()), |queue, &goal| row(goal, &graph_in, &mut queue.borrow_mut()));
-        let mut steps = Vec::with_capacity(n * n);
-        let mut hops = Vec::with_capacity(n * n);
-        for (d, h) in rows {
-            steps.extend(d);
-            hops.extend(h);
+        let rows = (0..n).map(|_| OnceLock::new()).collect();
+        Self { data: Some(Arc::new(TableData { first_in, reversed, centres, rows })) }
+    }
+
+    /// Fills every row not filled yet on a thread of its own, so the build
+    /// does not wait for them. The thread holds the table's data until it
+    /// is done (a few tens of milliseconds on the largest maps).
+    pub(crate) fn fill_in_background(&self) {
+        let Some(data) = self.data.clone() else { return };
+        let spawned = std::thread::Builder::new().name("nav-table".into()).spawn(move || {
+            for goal in 0..data.rows.len() as u32 {
+                // Nobody else holds the table any more: stop.
+                if Arc::strong_count(&data) == 1 {
+                    return;
+                }
+                data.row(goal);
+            }
+        });
+        // Without a thread the rows are computed as routes need them.
+        drop(spawned);
+    }
+
+    /// Fills every row now, on this thread (last first: the background
+    /// thread starts at the first, so the two share the work).
+    pub(crate) fn fill(&self) {
+        if let Some(data) = &self.data {
+            for goal in (0..data.rows.len() as u32).rev() {
+                data.row(goal);
+            }
         }
-        Self { regions: n, steps, hops, centres }
+    }
+
+    /// Rows filled so far, and rows in all.
+    pub(crate) fn filled(&self) -> (usize, usize) {
+        self.data.as_ref().map_or((0, 0), |d| (d.rows.iter().filter(|r| r.get().is_some()).count(), d.rows.len()))
     }
 
     /// Region `r`'s centre (the origin without a table).
     #[inline]
     pub(crate) fn centre(&self, r: u32) -> Vec3 {
-        self.centres.get(r as usize).copied().unwrap_or(Vec3::ZERO)
+        self.data.as_ref().and_then(|d| d.centres.get(r as usize)).copied().unwrap_or(Vec3::ZERO)
     }
 
     /// The next hops toward region `goal` (indexed by the region left),
     /// empty without a table.
     #[inline]
     pub(crate) fn hops(&self, goal: u32) -> &[u16] {
-        let at = goal as usize * self.regions;
-        self.hops.get(at..at + self.regions).unwrap_or(&[])
+        self.data.as_ref().and_then(|d| d.row(goal)).map_or(&[], |r| &r.hops)
     }
 
     /// The row of distances to region `goal` (indexed by the region left),
     /// empty without a table.
     #[inline]
     pub(crate) fn row(&self, goal: u32) -> &[u16] {
-        let at = goal as usize * self.regions;
-        self.steps.get(at..at + self.regions).unwrap_or(&[])
+        self.data.as_ref().and_then(|d| d.row(goal)).map_or(&[], |r| &r.steps)
     }
 
-    /// Approximate heap bytes.
+    /// Approximate heap bytes (the rows filled so far).
     pub(crate) fn memory_bytes(&self) -> usize {
-        (self.steps.capacity() + self.hops.capacity()) * 2 + self.centres.capacity() * size_of::<Vec3>()
+        let Some(d) = &self.data else { return 0 };
+        let rows: usize = d.rows.iter().filter_map(OnceLock::get).map(|r| (r.steps.len() + r.hops.len()) * 2).sum();
+        rows + d.rows.capacity() * size_of::<OnceLock<Row>>()
+            + d.centres.capacity() * size_of::<Vec3>()
+            + d.reversed.capacity() * size_of::<Reversed>()
+            + d.first_in.capacity() * 4
+    }
+}
+
+impl TableData {
+    /// Row `goal`, computed now unless it was already.
+    fn row(&self, goal: u32) -> Option<&Row> {
+        let cell = self.rows.get(goal as usize)?;
+        Some(cell.get_or_init(|| {
+            let g = ReverseGraph { first_in: &self.first_in, reversed: &self.reversed, centres: &self.centres };
+            let (steps, hops) = QUEUE.with(|q| row(goal, &g, &mut q.borrow_mut()));
+            Row { steps: steps.into_boxed_slice(), hops: hops.into_boxed_slice() }
+        }))
     }
 }
 

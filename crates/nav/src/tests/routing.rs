@@ -327,3 +327,30 @@ fn routes_search_the_regions_when_there_is_no_table() {
     assert!(sum_table > 0.0);
     assert!((sum_search / sum_table - 1.0).abs() < 0.1, "table {sum_table}, search {sum_search}");
 }
+
+/// The distance table's rows fill after the build; a route that comes
+/// first computes the rows it needs, and gets what it would on a full
+/// table. A mesh's clones share the rows.
+#[test]
+fn routes_before_the_table_is_full_match_routes_after() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/q_dm1.map");
+    let map = quarry_map::load(&path, &quarry_map::LoadOptions::default()).expect("q_dm1 loads");
+    let world = crate::match_start_world(&map);
+    let mesh = crate::NavMesh::build_for_map(&map, &world, &[], &crate::Agent::default(), &crate::BuildOptions::default()).expect("mesh builds");
+    let nodes: Vec<Vec3> = mesh.nodes().iter().step_by(61).map(|n| n.origin).collect();
+    let pairs: Vec<(Vec3, Vec3)> = nodes.iter().zip(nodes.iter().rev()).map(|(&a, &b)| (a, b)).take(60).collect();
+    let mut scratch = SearchScratch::new();
+    let options = RouteOptions::default();
+    let early: Vec<_> = pairs.iter().map(|&(a, b)| mesh.route(&world, &mut scratch, a, b, &options).ok()).collect();
+    let copy = mesh.clone();
+    mesh.fill_region_table();
+    let (filled, rows) = mesh.info().table_rows;
+    assert!(rows > 0, "q_dm1 has a table");
+    assert_eq!(filled, rows, "every row filled");
+    assert_eq!(copy.info().table_rows, (rows, rows), "a clone shares the rows");
+    let late: Vec<_> = pairs.iter().map(|&(a, b)| mesh.route(&world, &mut scratch, a, b, &options).ok()).collect();
+    assert!(early.iter().filter(|r| r.is_some()).count() > pairs.len() / 2);
+    for ((a, b), (e, l)) in pairs.iter().zip(early.iter().zip(&late)) {
+        assert_eq!(e.as_ref().map(|r| (&r.corners, r.cost)), l.as_ref().map(|r| (&r.corners, r.cost)), "{a} -> {b}");
+    }
+}
