@@ -173,8 +173,6 @@ fn main() -> ExitCode {
             let options = BuildOptions {
                 cell_size: cell,
                 landmarks,
-                gap_jumps: std::env::var("NOGAP").is_err(),
-                threads: std::env::var("THREADS").ok().and_then(|t| t.parse().ok()).unwrap_or(BuildOptions::default().threads),
                 ..BuildOptions::default()
             };
             let open = doors_open_world(&world, &map);

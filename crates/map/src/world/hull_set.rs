@@ -138,41 +138,50 @@ impl HullSet {
             _ => return,
         }
         let path = sweep.long_path();
+        // The node test stays small so the traversal inlines it; a leaf's
+        // clip is a call of its own.
         self.bvh.traverse(|node| {
             if !aabb_overlap(node.mins(), node.maxs(), lo, hi) || path.is_some_and(|p| !p.may_touch(node.mins(), node.maxs(), state.fraction)) {
                 return TraversalAction::Prune;
             }
-            let Some(leaf) = node.leaf_data() else {
-                return TraversalAction::Continue;
-            };
-            let Some(r) = self.records.get(leaf as usize) else {
-                return TraversalAction::Prune;
-            };
-            if !r.contents.intersects(mask) {
-                return TraversalAction::Prune;
+            match node.leaf_data() {
+                None => TraversalAction::Continue,
+                Some(leaf) => self.clip_leaf(leaf, sweep, mask, state, &mut lo, &mut hi),
             }
-            match clip(self.planes_of(r), sweep, state.fraction) {
-                Clip::Miss => {}
-                Clip::Hit { fraction, normal } => {
-                    state.fraction = fraction;
-                    state.normal = normal;
+        });
+    }
+
+    /// Clips `sweep` against hull `leaf`, folding a closer hit into `state`
+    /// and narrowing the sweep's bounds `lo..hi` to it.
+    #[inline(never)]
+    fn clip_leaf(&self, leaf: u32, sweep: &Sweep, mask: Contents, state: &mut TraceState, lo: &mut Vec3, hi: &mut Vec3) -> TraversalAction {
+        let Some(r) = self.records.get(leaf as usize) else {
+            return TraversalAction::Prune;
+        };
+        if !r.contents.intersects(mask) {
+            return TraversalAction::Prune;
+        }
+        match clip(self.planes_of(r), sweep, state.fraction) {
+            Clip::Miss => {}
+            Clip::Hit { fraction, normal } => {
+                state.fraction = fraction;
+                state.normal = normal;
+                state.contents = r.contents;
+                state.entity = r.entity;
+                (*lo, *hi) = sweep.bounds(fraction);
+            }
+            Clip::StartSolid { all_solid } => {
+                state.start_solid = true;
+                if all_solid {
+                    state.all_solid = true;
+                    state.fraction = 0.0;
                     state.contents = r.contents;
                     state.entity = r.entity;
-                    (lo, hi) = sweep.bounds(fraction);
-                }
-                Clip::StartSolid { all_solid } => {
-                    state.start_solid = true;
-                    if all_solid {
-                        state.all_solid = true;
-                        state.fraction = 0.0;
-                        state.contents = r.contents;
-                        state.entity = r.entity;
-                        return TraversalAction::EarlyExit;
-                    }
+                    return TraversalAction::EarlyExit;
                 }
             }
-            TraversalAction::Continue
-        });
+        }
+        TraversalAction::Continue
     }
 
     /// Calls `f` for every hull overlapping the box `centre ± half` (touching
@@ -187,13 +196,22 @@ impl HullSet {
             if !aabb_overlap(node.mins(), node.maxs(), lo, hi) {
                 return TraversalAction::Prune;
             }
-            if let Some(r) = node.leaf_data().and_then(|leaf| self.records.get(leaf as usize))
-                && r.contents.intersects(mask)
-                && overlaps(self.planes_of(r), centre, half)
+            if let Some(leaf) = node.leaf_data()
+                && let Some(r) = self.overlapping(leaf, centre, half, mask)
             {
                 f(r);
             }
             TraversalAction::Continue
         });
+    }
+
+    /// Hull `leaf` if its contents intersect `mask` and it overlaps the box
+    /// `centre ± half`: a call of its own, so the traversal's node test
+    /// stays small enough to inline.
+    #[inline(never)]
+    fn overlapping(&self, leaf: u32, centre: Vec3, half: Vec3, mask: Contents) -> Option<&HullRecord> {
+        self.records
+            .get(leaf as usize)
+            .filter(|r| r.contents.intersects(mask) && overlaps(self.planes_of(r), centre, half))
     }
 }
