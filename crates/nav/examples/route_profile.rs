@@ -33,6 +33,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Routes are profiled on a full distance table (bots' steady state).
+    mesh.fill_region_table();
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(11);
     let nodes = mesh.nodes();
     let mut pairs = Vec::new();

@@ -28,10 +28,10 @@ const GOLDEN: &[Golden] = &[
     Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "242024e0222ce34d" },
     Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "733023663f7eb2ab" },
     Golden { gametype: "duel", map: "q_duel1", seed: 13, bots: 2, hash: "e6bb7288dee0bb3e" },
-    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "1fedc4f9544df88d" },
-    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "9c4d15f77686606b" },
+    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "806ecbd98f14419a" },
+    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "661249499684a3c8" },
     Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "cf8f910a8c4977de" },
-    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "d8ca7166682967c9" },
+    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "bc885f3e5b6377b1" },
     Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "47839cf9af4443ba" },
 ];
 

@@ -288,11 +288,13 @@ impl PathFollower {
     /// carried off it, `TimedOut` when a special link took too long. Starts
     /// the clock of a special link.
     fn check_leg(&mut self, corners: &[Corner], corner: Corner, me: &PlayerSnap, clock: &BotClock) -> Option<FollowEvent> {
-        // Carried off the leg to a walk corner (a teleporter the route did
-        // not take, a push, a fall): heading on would walk into whatever
-        // lies between, so the route is dropped to re-plan from here.
+        // Carried off the leg to a walk, drop or jump corner (a teleporter
+        // the route did not take, a push, a fall): heading on would walk
+        // into whatever lies between, so the route is dropped to re-plan
+        // from here. A drop or a jump is a short leg from its ledge; only
+        // pads and teleporters carry a bot far from theirs on purpose.
         let leg_from = if self.index == 0 { None } else { corners.get(self.index - 1).map(|c| c.pos) };
-        if corner.link == LinkKind::Walk
+        if matches!(corner.link, LinkKind::Walk | LinkKind::Drop | LinkKind::Jump)
             && let Some(from) = leg_from
             && off_leg(from, corner.pos, me.origin) > OFF_ROUTE
         {

@@ -248,3 +248,28 @@ fn a_bot_carried_far_off_its_leg_replans() {
     clock.tick += 1;
     assert_eq!(f.follow(&me(Vec3::new(300.0, 0.0, -OFF_ROUTE - 50.0), true), &clock, &mut rng).event, FollowEvent::Misplaced);
 }
+
+#[test]
+fn a_bot_carried_away_before_a_drop_replans() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let mut clock = BotClock { tick: 1, hz: 60 };
+    let down = Corner {
+        pos: Vec3::new(130.0, 0.0, -120.0),
+        link: LinkKind::Drop,
+        entity: None,
+    };
+    f.set_route(Route { corners: vec![walk(100.0, 0.0), down], cost: 250.0 }, &clock);
+    f.follow(&me(Vec3::new(95.0, 0.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(f.index(), 1, "at the ledge, the drop is next");
+    // Falling off the ledge toward the landing is the drop itself.
+    clock.tick += 1;
+    let falling = f.follow(&me(Vec3::new(115.0, 0.0, -60.0), false), &clock, &mut rng);
+    assert_eq!(falling.event, FollowEvent::None);
+    // A teleporter at the ledge's foot puts it 500 units away: waiting for
+    // the drop's timeout would walk it into a wall for seconds.
+    clock.tick += 1;
+    let away = f.follow(&me(Vec3::new(-100.0, 500.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(away.event, FollowEvent::Misplaced);
+    assert!(f.route().is_none(), "dropped, to re-plan from here");
+}
