@@ -19,10 +19,12 @@
 
 use glam::Vec3;
 use quarry_map::{Contents, Trace};
+use quarry_sim::weapons::{WeaponDef, WeaponKind};
 
 use crate::content::Traits;
 use crate::rng::BotRng;
 use crate::view::{BotClock, BotView, PlayerSnap};
+use crate::weapons::profile;
 
 /// How long a dodge lasts, ms.
 pub const DODGE_MS: f32 = 700.0;
@@ -39,10 +41,20 @@ const THREAT_HORIZON: f32 = 0.85;
 /// Other players closer than this push the bot away, units.
 const SEPARATION: f32 = 96.0;
 
-/// The range to fight at with a weapon preferring `weapon_range`.
-pub fn preferred_range(t: &Traits, weapon_range: f32) -> f32 {
+/// The range to fight at with `weapon` in hand: the bot's own taste
+/// (`combat_range`) pulled toward the weapon's preferred range by its
+/// range discipline; a melee weapon's own range whatever the taste (it
+/// hits nothing from further, so keeping off would only stand there).
+pub fn preferred_range(t: &Traits, weapon: Option<&WeaponDef>) -> f32 {
+    let weapon_range = weapon.map_or(NO_WEAPON_RANGE, |d| profile(d).preferred);
+    if weapon.is_some_and(|d| d.kind == WeaponKind::Melee) {
+        return weapon_range.max(32.0);
+    }
     (t.combat_range + (weapon_range - t.combat_range) * t.range_discipline).max(32.0)
 }
+
+/// The preferred range assumed with nothing in hand, units.
+const NO_WEAPON_RANGE: f32 = 500.0;
 
 /// A scheduled or running dodge.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -81,6 +93,9 @@ pub struct CombatMove {
     pub dodge: Option<Dodge>,
     safe_checked: u32,
     safe_side: Option<f32>,
+    /// When the way back was last checked, and whether it was open.
+    retreat_checked: u32,
+    retreat_open: bool,
 }
 
 impl CombatMove {
@@ -199,6 +214,19 @@ impl CombatMove {
     }
 }
 
+impl CombatMove {
+    /// Whether backing away from the foe (along `-to_foe`) is open: a wall,
+    /// a corner or a ledge behind means backing away would only stand
+    /// there. Checked at most every 100 ms.
+    pub fn can_back_off<T: Trace + ?Sized>(&mut self, trace: &T, me: &PlayerSnap, to_foe: Vec3, clock: &BotClock) -> bool {
+        if clock.tick >= self.retreat_checked {
+            self.retreat_checked = clock.after_ms(100.0);
+            self.retreat_open = move_is_safe(trace, me, -to_foe);
+        }
+        self.retreat_open
+    }
+}
+
 /// Whether moving along horizontal `dir` is safe: the player box gets at
 /// least 72% of 72 units, and there is floor under where it ends.
 pub fn move_is_safe<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3) -> bool {
@@ -294,6 +322,28 @@ mod tests {
     }
 
     #[test]
+    fn backing_off_needs_room_behind() {
+        // A floor with a wall at y 64..96.
+        let text = format!(
+            "{{\n\"classname\" \"worldspawn\"\n{}{}}}\n",
+            block(Vec3::new(-256.0, -256.0, -16.0), Vec3::new(256.0, 256.0, 0.0)),
+            block(Vec3::new(-256.0, 64.0, 0.0), Vec3::new(256.0, 96.0, 128.0)),
+        );
+        let map = load_str(&text, "wall.map", &LoadOptions::default()).expect("map");
+        let mut cm = CombatMove::default();
+        let mut clock = BotClock { tick: 10, hz: 60 };
+        // Back to the wall, the foe to the south: no way back.
+        let cornered = me(Vec3::new(0.0, 40.0, 24.0));
+        assert!(!cm.can_back_off(&map, &cornered, Vec3::NEG_Y, &clock));
+        // Facing the wall with room behind: the answer is kept for 100 ms,
+        // then checked again.
+        let open = me(Vec3::new(0.0, -100.0, 24.0));
+        assert!(!cm.can_back_off(&map, &open, Vec3::Y, &clock), "the last answer holds for 100 ms");
+        clock.tick += 7;
+        assert!(cm.can_back_off(&map, &open, Vec3::Y, &clock));
+    }
+
+    #[test]
     fn safety_needs_room_and_floor() {
         // A floor x -256..128 (a ledge at +128), a wall at y 64..96.
         let text = format!(
@@ -313,7 +363,12 @@ mod tests {
     #[test]
     fn range_keeping_depends_on_aggression() {
         let t = Traits::at_skill(3.0);
-        assert!((preferred_range(&t, 220.0) - 360.0).abs() < 1e-3);
+        let table = quarry_sim::weapons::WeaponTable::quake3();
+        let shotgun = table.by_name("shotgun");
+        assert!((preferred_range(&t, shotgun) - 360.0).abs() < 1e-3);
+        // A melee weapon is fought with at its own range, whatever the taste.
+        let gauntlet = table.by_name("gauntlet");
+        assert!((preferred_range(&t, gauntlet) - 72.0).abs() < 1e-3);
         let mut cm = CombatMove::default();
         let mut rng = BotRng::from_seed(4);
         let clock = BotClock { tick: 10, hz: 60 };

@@ -13,7 +13,6 @@ use crate::content::Traits;
 use crate::navigate::{PathFollower, Steer};
 use crate::rng::BotRng;
 use crate::view::{BotClock, BotView, PlayerSnap};
-use crate::weapons::profile;
 
 /// Objective hold radii from this up allow combat movement while holding, units.
 pub const WIDE_HOLD: f32 = 150.0;
@@ -67,21 +66,29 @@ pub fn compose_movement(
                 .flatten()
         });
         if let Some(foe) = foe {
-            let weapon_range = fight.in_hand.map_or(500.0, |d| profile(d).preferred);
-            let want = preferred_range(t, weapon_range);
+            let want = preferred_range(t, fight.in_hand);
             let cv = combat.vector(me, foe, want, t, clock, rng);
             let lateral = combat.safe_lateral(cv.lateral, view.map.world(), me, clock);
             if fight.chasing || follower.route().is_none() {
                 // Range keeping replaces route following: no progress is owed.
                 follower.hold(clock);
                 let route_dir = dir;
-                dir = route_dir * cv.approach.max(0.0) + cv.to_foe * cv.approach.min(0.0) + lateral;
+                // Backed into a wall, a corner or a ledge: keeping off is
+                // over, the range is what it is.
+                // Without a route it closes in rather than stand there.
+                let approach = if cv.approach < 0.0 && !combat.can_back_off(view.map.world(), me, cv.to_foe, clock) {
+                    if follower.route().is_none() { 0.5 } else { 0.0 }
+                } else {
+                    cv.approach
+                };
+                dir = route_dir * approach.max(0.0) + cv.to_foe * approach.min(0.0) + lateral;
                 if follower.route().is_none() {
-                    dir += cv.to_foe * cv.approach.max(0.0);
+                    dir += cv.to_foe * approach.max(0.0);
                 }
                 // Never a sitting duck: with no safe side to strafe to and
-                // the range about right, keep moving along the route.
-                if lateral == Vec3::ZERO && cv.approach.abs() < 0.3 {
+                // the range about right (or no way back), keep moving along
+                // the route.
+                if lateral == Vec3::ZERO && approach.abs() < 0.3 {
                     dir += route_dir * 0.6;
                 }
             } else {

@@ -31,7 +31,6 @@ use crate::navigate::{Course, FollowEvent, Steer};
 use crate::perception::{self, Percept, Senses, percepts};
 use crate::rng::BotRng;
 use crate::view::{BotClock, BotView, PlayerSnap};
-use crate::weapons::profile;
 
 /// Slower than this (horizontal, units/s) counts as idle.
 const IDLE_SPEED: f32 = 20.0;
@@ -244,10 +243,7 @@ impl NativeBrain {
         let t = self.profile.resolved.traits;
         let chase = self.target.chase(view, &self.senses.memory, &t, clock);
         let objective = input.objectives.and_then(|o| o.objective(view, me));
-        let weapon_range = view
-            .weapons
-            .get(me.inventory.current)
-            .map_or(500.0, |d| profile(d).preferred);
+        let in_hand = view.weapons.get(me.inventory.current);
         let mut cx = GoalContext {
             view,
             me,
@@ -260,7 +256,7 @@ impl NativeBrain {
             objective,
             chase: chase.map(|(s, p, v, _)| (s, p, v)),
             chase_unseen_s: chase.map_or(0.0, |c| c.3),
-            engage_range: 1.5 * preferred_range(&t, weapon_range),
+            engage_range: 1.5 * preferred_range(&t, in_hand),
         };
         self.planner.decide(&mut cx);
     }

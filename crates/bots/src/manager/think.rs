@@ -160,9 +160,11 @@ fn log_status(b: &dyn Brain, view: &BotView<'_>) {
     let at = s
         .origin
         .map_or_else(|| "-".to_owned(), |o| format!("({:.0} {:.0} {:.0})", o.x, o.y, o.z));
-    // How it moves: speed across the ground, and how deep in liquid (0-3).
+    // How it moves (speed across the ground, how deep in liquid, 0-3) and
+    // the weapon in hand.
     let motion = view.player(b.slot()).map_or_else(String::new, |p| {
-        format!(" speed {:.0} water {}", p.velocity.truncate().length(), p.water_level)
+        let weapon = view.weapons.get(p.inventory.current).map_or("-", |w| w.name.as_str());
+        format!(" speed {:.0} water {} weapon {weapon}", p.velocity.truncate().length(), p.water_level)
     });
     tracing::info!(
         target: "quarry_bots::status",
