@@ -178,6 +178,15 @@ pub enum WarningKind {
         /// The class name.
         classname: String,
     },
+    /// A known entity class whose gameplay Quarry does not model (it
+    /// belongs to another game's mode); kept as a decoration. Reported
+    /// once per class name.
+    NotModelled {
+        /// The class name.
+        classname: String,
+        /// What it belongs to.
+        mode: &'static str,
+    },
     /// An entity without a `classname` key; kept as a generic entity.
     MissingClassname,
     /// A key whose value could not be read (e.g. a non-numeric `speed`);
@@ -224,6 +233,9 @@ impl fmt::Display for WarningKind {
         match self {
             WarningKind::Skipped { reason } => write!(f, "skipped: {reason}"),
             WarningKind::UnknownClass { classname } => write!(f, "unknown entity class `{classname}`"),
+            WarningKind::NotModelled { classname, mode } => {
+                write!(f, "entity class `{classname}` belongs to {mode}, which Quarry does not model: ignored")
+            }
             WarningKind::MissingClassname => write!(f, "entity has no classname"),
             WarningKind::BadValue { key, value } => write!(f, "bad value for `{key}`: `{value}`"),
             WarningKind::UnresolvedTarget { target } => write!(f, "no entity named `{target}`"),

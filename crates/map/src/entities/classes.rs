@@ -57,6 +57,9 @@ pub(crate) enum Class {
     Illusionary,
     /// Known and without gameplay: lights, sounds, models, scripting targets.
     Decoration,
+    /// Known, with gameplay Quarry does not model (the game mode it
+    /// belongs to is named): reported once, kept as a decoration.
+    NotModelled(&'static str),
 }
 
 /// What an entity's brushes become in the collision world.
@@ -229,6 +232,11 @@ const EXACT: &[(&str, Class)] = &[
     ("air_bubbles", Class::Decoration),
     ("func_timer", Class::Decoration),
     ("item_sigil", Class::Decoration),
+    // Known, not modelled: the game modes they belong to are not Quarry's.
+    ("team_redobelisk", Class::NotModelled("Team Arena's Overload and Harvester")),
+    ("team_blueobelisk", Class::NotModelled("Team Arena's Overload and Harvester")),
+    ("team_neutralobelisk", Class::NotModelled("Team Arena's Harvester")),
+    ("domination_point", Class::NotModelled("OpenArena's Domination")),
 ];
 
 /// Class-name prefixes, tried after the exact table.
@@ -257,6 +265,7 @@ mod tests {
     #[test]
     fn both_games_and_case() {
         assert_eq!(classify("team_CTF_redflag"), Some(Class::Flag(Team::Red)));
+        assert!(matches!(classify("team_redobelisk"), Some(Class::NotModelled(_))));
         assert_eq!(classify("item_armorInv"), Some(item(ItemKind::Armor(ArmorKind::Red))));
         assert_eq!(classify("item_armor_body"), classify("item_armorinv"));
         assert_eq!(classify("item_artifact_super_damage"), classify("item_quad"));
@@ -272,7 +281,8 @@ mod tests {
         assert_eq!(classify("target_location"), Some(Class::Decoration));
         assert_eq!(classify("target_position"), Some(Class::Destination), "exact beats prefix");
         assert_eq!(classify("monster_ogre"), None);
-        assert_eq!(classify("domination_point"), None);
+        assert_eq!(classify("monster_shambler"), None);
+        assert_eq!(classify("domination_point"), Some(Class::NotModelled("OpenArena's Domination")));
     }
 
     #[test]

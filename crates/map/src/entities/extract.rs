@@ -75,6 +75,10 @@ pub(crate) fn extract_entities(
             keys.warn(WarningKind::MissingClassname);
         } else if class.is_none() && unknown_seen.insert(classname.to_ascii_lowercase()) {
             keys.warn(WarningKind::UnknownClass { classname: classname.clone() });
+        } else if let Some(Class::NotModelled(mode)) = class
+            && unknown_seen.insert(classname.to_ascii_lowercase())
+        {
+            keys.warn(WarningKind::NotModelled { classname: classname.clone(), mode });
         }
         let spawnflags = keys.spawnflags();
         let kind = match class {
@@ -125,7 +129,7 @@ fn kind_of(class: Class, game: Game, spawnflags: u32, origin: Option<Vec3>, keys
         Class::Trigger(kind) => EntityKind::Trigger(kind),
         Class::Static => EntityKind::Static,
         Class::Illusionary => EntityKind::Illusionary,
-        Class::Decoration => EntityKind::Decoration,
+        Class::Decoration | Class::NotModelled(_) => EntityKind::Decoration,
     }
 }
 

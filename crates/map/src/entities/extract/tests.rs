@@ -97,6 +97,18 @@ fn unknown_classes_warn_once_and_stay_generic() {
 }
 
 #[test]
+fn classes_of_modes_quarry_does_not_model_say_so_once() {
+    let mut w = Vec::new();
+    let raws = [raw(&[("classname", "team_redobelisk")]), raw(&[("classname", "team_redobelisk")]), raw(&[("classname", "domination_point")])];
+    let Extracted { entities: ents, .. } = extract_entities(&raws, Game::Quake3, "t.map", crate::DEFAULT_WORLD_LIMIT, &mut w);
+    assert!(ents.iter().all(|e| e.kind == EntityKind::Decoration));
+    assert_eq!(w.len(), 2, "once per class: {w:?}");
+    assert!(w.iter().all(|w| matches!(w.kind, WarningKind::NotModelled { .. })));
+    let text = w[0].to_string();
+    assert!(text.contains("team_redobelisk") && text.contains("Overload") && text.contains("does not model"), "{text}");
+}
+
+#[test]
 fn hurt_and_world_info() {
     let (e, _) = one(Game::Quake3, &[("classname", "trigger_hurt"), ("dmg", "1000")]);
     assert_eq!(e.kind, EntityKind::Hurt { damage: 1000.0 });
