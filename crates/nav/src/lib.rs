@@ -72,6 +72,7 @@ mod agent;
 mod build;
 mod cells;
 mod error;
+mod explain;
 mod graph;
 mod mesh;
 mod regions;
@@ -92,6 +93,7 @@ pub use build::{
     DEFAULT_MAX_NODES,
 };
 pub use error::{NavError, RouteError};
+pub use explain::{UnreachableGoal, explain_unreachable};
 pub use graph::{Link, LinkKind, Node, NodeId};
 pub use mesh::NavMesh;
 pub use report::{

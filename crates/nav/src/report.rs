@@ -17,6 +17,7 @@ use crate::build::BuildOptions;
 use crate::build::input::{item_spot, match_start_world};
 use crate::build::landmarks::{dijkstra, dijkstra_ranked};
 use crate::error::{NavError, RouteError};
+use crate::explain::{UnreachableGoal, explain_unreachable};
 use crate::mesh::NavMesh;
 use crate::route::RouteOptions;
 use crate::route::astar::{SearchScratch, astar};
@@ -298,6 +299,8 @@ pub struct NavInfoReport {
     pub reachability: ReachabilityReport,
     /// ALT against Euclid ([`NAV_INFO_QUERIES`] queries seeded by [`NAV_INFO_SEED`]).
     pub heuristics: HeuristicComparison,
+    /// Each goal some spawn point cannot reach, once, with the reason.
+    pub unreachable_goals: Vec<UnreachableGoal>,
 }
 
 /// Builds `map`'s navmesh on its match-start world and reports on it: the
@@ -312,11 +315,13 @@ pub fn nav_info(
     let mesh = NavMesh::build_for_map(map, &world, &[], agent, options)?;
     let reachability = reachability_report_in(&world, map, &mesh);
     let heuristics = heuristic_comparison(&mesh, NAV_INFO_SEED, NAV_INFO_QUERIES);
+    let unreachable_goals = explain_unreachable(&world, map, &mesh, &reachability);
     let report = NavInfoReport {
         map: map.name().to_owned(),
         info: mesh.info(),
         reachability,
         heuristics,
+        unreachable_goals,
     };
     Ok((mesh, report))
 }
@@ -340,12 +345,14 @@ impl fmt::Display for NavInfoReport {
             r.item_pairs,
             100.0 * r.item_ratio()
         )?;
-        for u in &r.unreachable {
-            let (a, b) = u.positions;
+        // Each goal once (every failing pair is in the JSON report).
+        let spawns = r.spawn_pairs.isqrt() + 1;
+        for g in &self.unreachable_goals {
+            let p = g.position;
             writeln!(
                 f,
-                "  unreachable: spawn {} ({:.0} {:.0} {:.0}) -> {} {} ({:.0} {:.0} {:.0}): {}",
-                u.from.0, a.x, a.y, a.z, u.to_class, u.to.0, b.x, b.y, b.z, u.reason
+                "  unreachable from {} of {} spawn points: {} {} ({:.0} {:.0} {:.0}): {}",
+                g.from_spawns, spawns, g.to_class, g.to.0, p.x, p.y, p.z, g.why
             )?;
         }
         let h = &self.heuristics;

@@ -112,3 +112,32 @@ fn a_door_that_closes_after_the_build_is_routed_round() {
         Some(RouteError::Blocked)
     );
 }
+
+/// `--nav-info`'s reasons: an item behind a door a trigger opens names the
+/// door and what opens it; an item on a platform nothing leads to is on an
+/// island; a reachable item is not listed.
+#[test]
+fn unreachable_goals_say_why() {
+    let map = door_map(true, false).load();
+    let mesh = build(&map);
+    let world = crate::match_start_world(&map);
+    let report = crate::reachability_report_in(&world, &map, &mesh);
+    let goals = crate::explain_unreachable(&world, &map, &mesh, &report);
+    assert_eq!(goals.len(), 1, "{goals:?}");
+    let why = &goals[0].why;
+    assert_eq!(goals[0].to_class, "item_health");
+    assert!(why.contains("func_door") && why.contains("trigger"), "{why}");
+
+    let mut m = TestMap::new();
+    floor(&mut m, [-256.0, -256.0], [256.0, 256.0]);
+    m.solid([600.0, -64.0, 384.0], [728.0, 64.0, 400.0]);
+    m.spawn([0.0, 0.0, 0.0]).item([0.0, 100.0, 0.0]).item([664.0, 0.0, 400.0]);
+    let map = m.load();
+    let mesh = build(&map);
+    let world = crate::match_start_world(&map);
+    let report = crate::reachability_report_in(&world, &map, &mesh);
+    let goals = crate::explain_unreachable(&world, &map, &mesh, &report);
+    assert_eq!(goals.len(), 1, "only the platform's item: {goals:?}");
+    assert!(goals[0].position.x > 600.0);
+    assert!(goals[0].why.starts_with("on an island"), "{}", goals[0].why);
+}
