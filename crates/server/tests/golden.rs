@@ -25,14 +25,14 @@ struct Golden {
 /// 16): bots take different routes after such moments (the duel on q_duel1
 /// happened to play out the same).
 const GOLDEN: &[Golden] = &[
-    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "3fc0cc5ff445d25c" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "f14c0bde52ed5d4b" },
     Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "71cfea75026eec82" },
     Golden { gametype: "duel", map: "q_duel1", seed: 13, bots: 2, hash: "e6bb7288dee0bb3e" },
     Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "4ae3bfa64af037e5" },
-    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "3b3e753549801263" },
-    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "2998494cb1a4c3dc" },
+    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "ff167a35c2c1c592" },
+    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "54818bc761aff981" },
     Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "9b812833ce2a12ee" },
-    Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "8607bde9339a7c5a" },
+    Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "16188bbb267e854f" },
 ];
 
 

@@ -118,6 +118,8 @@ pub struct PathFollower {
     next_sample: u32,
     sample_index: usize,
     sample_dist: f32,
+    /// Where the bot stood at the last stuck sample.
+    sample_pos: Vec3,
     strikes: u32,
     unstick_until: u32,
     unstick_side: f32,
@@ -131,16 +133,25 @@ pub struct PathFollower {
 
 impl PathFollower {
     /// Starts following `route` (replaces any route).
+    ///
+    /// A route that replaces one before its next stuck sample (a chase
+    /// re-routes toward its quarry every 750 ms) keeps the sampling going:
+    /// that sample then asks whether the bot moved at all, so re-routing
+    /// never hides a bot standing against a wall.
     pub fn set_route(&mut self, route: Route, clock: &BotClock) {
+        let continuing = self.route.is_some() && clock.tick < self.next_sample;
         self.route = Some(route);
         self.index = 0;
         self.action_since = None;
         self.airborne_seen = false;
         self.longest_flight = 0;
-        self.next_sample = clock.after_ms(STUCK_SAMPLE_MS);
+        if !continuing {
+            self.next_sample = clock.after_ms(STUCK_SAMPLE_MS);
+            self.strikes = 0;
+            self.sample_pos = Vec3::NAN;
+        }
         self.sample_index = 0;
         self.sample_dist = f32::INFINITY;
-        self.strikes = 0;
         self.best_dist = f32::INFINITY;
         self.progress_tick = clock.tick;
     }
@@ -182,6 +193,7 @@ impl PathFollower {
     pub fn hold(&mut self, clock: &BotClock) {
         self.next_sample = clock.after_ms(STUCK_SAMPLE_MS);
         self.sample_dist = f32::INFINITY;
+        self.sample_pos = Vec3::NAN;
         self.strikes = 0;
         self.best_dist = f32::INFINITY;
         self.progress_tick = clock.tick;
@@ -390,9 +402,17 @@ impl PathFollower {
         self.next_sample = clock.after_ms(STUCK_SAMPLE_MS);
         let in_grace = self.action_since.is_some_and(|s| clock.ms_since(s) < ACTION_GRACE_MS);
         let flying = link.is_special() && !me.on_ground;
-        let progressed = self.index != self.sample_index || dist < self.sample_dist - STUCK_PROGRESS;
+        // A new route since the last sample has no distance to compare:
+        // whether the bot moved since then decides (a first sample, NaN,
+        // counts as progress).
+        let progressed = if self.sample_dist.is_finite() {
+            self.index != self.sample_index || dist < self.sample_dist - STUCK_PROGRESS
+        } else {
+            self.sample_pos.is_nan() || me.origin.distance(self.sample_pos) >= STUCK_PROGRESS
+        };
         self.sample_index = self.index;
         self.sample_dist = dist;
+        self.sample_pos = me.origin;
         if progressed || in_grace || flying {
             self.strikes = 0;
             return None;

@@ -273,3 +273,28 @@ fn a_bot_carried_away_before_a_drop_replans() {
     assert_eq!(away.event, FollowEvent::Misplaced);
     assert!(f.route().is_none(), "dropped, to re-plan from here");
 }
+
+#[test]
+fn a_bot_that_keeps_getting_new_routes_but_never_moves_is_stuck() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let mut clock = BotClock { tick: 1, hz: 60 };
+    let here = me(Vec3::new(0.0, 0.0, 0.0), true);
+    // A chase re-routes every 750 ms, each route a little different; the
+    // bot stands against a wall the whole time.
+    let mut events = Vec::new();
+    for step in 0..600u32 {
+        if step % 45 == 0 {
+            let y = if step % 90 == 0 { 0.0 } else { 10.0 };
+            f.set_route(Route { corners: vec![walk(400.0, y), walk(800.0, y)], cost: 800.0 }, &clock);
+        }
+        let s = f.follow(&here, &clock, &mut rng);
+        if s.event != FollowEvent::None {
+            events.push((step, s.event));
+            break;
+        }
+        clock.tick += 1;
+    }
+    assert_eq!(events.first().map(|e| e.1), Some(FollowEvent::Stuck), "{events:?}");
+    assert!(events[0].0 < 300, "within 5 s: {events:?}");
+}
