@@ -6,7 +6,6 @@ use glam::Vec3;
 
 use super::table::DistanceTable;
 use super::{Crossing, Edge, MAX_SIDE, NONE, Region, Regions};
-use crate::cells::CellGrid;
 use crate::graph::{Graph, LinkKind};
 
 /// The most links of one kind kept from one region into another
@@ -20,13 +19,13 @@ const NORTH: usize = 1;
 const WEST: usize = 2;
 const SOUTH: usize = 3;
 
-/// Builds the regions of `graph` (`cells` indexes its nodes by column;
-/// `step` is the agent's step height) and their distance table, its rows
-/// not filled yet ([`DistanceTable::fill_in_background`]).
-pub(crate) fn build(graph: &Graph, cells: &CellGrid, step: f32) -> Regions {
+/// Builds the regions of `graph` (`step` is the agent's step height) and
+/// their distance table, its rows not filled yet
+/// ([`DistanceTable::fill_in_background`]).
+pub(crate) fn build(graph: &Graph, step: f32) -> Regions {
     let n = graph.nodes.len();
     let eligible = eligible_nodes(graph);
-    let neighbours = walk_neighbours(graph, cells, &eligible, step);
+    let neighbours = walk_neighbours(graph, &eligible, step);
     let mut order: Vec<u32> = (0..n as u32).collect();
     order.sort_by(|&a, &b| {
         let (na, nb) = (&graph.nodes[a as usize], &graph.nodes[b as usize]);
@@ -264,36 +263,39 @@ fn eligible_nodes(graph: &Graph) -> Vec<bool> {
 }
 
 /// For each node, its neighbour in each of the four directions joined by
-/// walk links both ways, within a step of its height ([`NONE`] if none).
-fn walk_neighbours(graph: &Graph, cells: &CellGrid, eligible: &[bool], step: f32) -> Vec<[u32; 4]> {
+/// walk links both ways, within a step of its height ([`NONE`] if none;
+/// the nearest in height, then the lowest id). Read from the node's own
+/// walk links, so no cell lookup.
+fn walk_neighbours(graph: &Graph, eligible: &[bool], step: f32) -> Vec<[u32; 4]> {
     let walks = |a: u32, b: u32| graph.links_from(a).1.iter().any(|l| l.to.0 == b && l.kind == LinkKind::Walk && !l.near_mover);
     graph
         .nodes
         .iter()
         .enumerate()
         .map(|(i, node)| {
-            let mut out = [NONE; 4];
+            let mut best: [Option<(u32, f32)>; 4] = [None; 4];
             if !eligible[i] {
-                return out;
+                return [NONE; 4];
             }
-            for (d, off) in DIRS.iter().enumerate() {
-                let cell = [node.cell[0] + off[0], node.cell[1] + off[1]];
-                let mut best: Option<(u32, f32)> = None;
-                for &m in cells.nodes_in(cell) {
-                    let Some(other) = graph.nodes.get(m as usize) else { continue };
-                    let dz = (other.origin.z - node.origin.z).abs();
-                    if !eligible[m as usize] || dz > step + 1.0 || best.is_some_and(|(_, b)| dz >= b) {
-                        continue;
-                    }
-                    if walks(i as u32, m) && walks(m, i as u32) {
-                        best = Some((m, dz));
-                    }
+            for l in graph.links_from(i as u32).1 {
+                if l.kind != LinkKind::Walk || l.near_mover {
+                    continue;
                 }
-                if let Some((m, _)) = best {
-                    out[d] = m;
+                let m = l.to.0;
+                let Some(other) = graph.nodes.get(m as usize) else { continue };
+                let Some(d) = DIRS.iter().position(|off| [node.cell[0] + off[0], node.cell[1] + off[1]] == other.cell) else {
+                    continue;
+                };
+                let dz = (other.origin.z - node.origin.z).abs();
+                if !eligible[m as usize] || dz > step + 1.0 {
+                    continue;
+                }
+                let better = best[d].is_none_or(|(b, bdz)| dz < bdz || (dz == bdz && m < b));
+                if better && walks(m, i as u32) {
+                    best[d] = Some((m, dz));
                 }
             }
-            out
+            best.map(|b| b.map_or(NONE, |(m, _)| m))
         })
         .collect()
 }
