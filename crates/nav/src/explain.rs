@@ -20,7 +20,7 @@ use quarry_map::entities::movers::{Mover, MoverKind};
 use quarry_map::{CollisionWorld, EntityId, EntityKind, LoadedMap};
 use serde::Serialize;
 
-use crate::build::input::is_touch_door;
+use crate::build::input::{is_touch_door, movers_open};
 use crate::error::RouteError;
 use crate::mesh::NavMesh;
 use crate::report::ReachabilityReport;
@@ -58,7 +58,8 @@ pub fn explain_unreachable(world: &CollisionWorld, map: &LoadedMap, mesh: &NavMe
     if goals.is_empty() {
         return Vec::new();
     }
-    let open = doors_all_open(world, map);
+    // Every door, secret door and button open, whatever opens it.
+    let open = movers_open(world, map, |m| matches!(m.kind, MoverKind::Door | MoverKind::SecretDoor | MoverKind::Button));
     let open_mesh = NavMesh::build_for_map(map, &open, &[], mesh.agent(), mesh.options()).ok();
     let mut scratch = SearchScratch::new();
     goals
@@ -80,23 +81,6 @@ pub fn explain_unreachable(world: &CollisionWorld, map: &LoadedMap, mesh: &NavMe
             UnreachableGoal { to, to_class, position, from_spawns: from.len(), why }
         })
         .collect()
-}
-
-/// A copy of `world` with every door, secret door and button of `map` at
-/// its open position, whatever opens it.
-fn doors_all_open(world: &CollisionWorld, map: &LoadedMap) -> CollisionWorld {
-    let mut open = world.clone();
-    for e in map.entities() {
-        let (EntityKind::Mover(m), Some((lo, hi))) = (&e.kind, e.bounds) else { continue };
-        if !matches!(m.kind, MoverKind::Door | MoverKind::SecretDoor | MoverKind::Button) {
-            continue;
-        }
-        if let (Some(id), Some(travel)) = (open.mover_of(e.id), m.travel(lo, hi)) {
-            let offset = if m.start_open { Vec3::ZERO } else { travel };
-            open.set_mover_offset(id, offset);
-        }
-    }
-    open
 }
 
 /// With every door open, the doors that do not open on touch whose closed

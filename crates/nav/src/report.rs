@@ -48,6 +48,8 @@ pub struct UnreachablePair {
 /// Spawn-to-spawn and spawn-to-item routing over a whole map.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ReachabilityReport {
+    /// Spawn points routed from (those the player box fits at).
+    pub spawns: usize,
     /// Ordered pairs of distinct spawn points.
     pub spawn_pairs: usize,
     /// Of those, how many routed.
@@ -120,7 +122,7 @@ pub fn reachability_report_in(
         .chain(&items)
         .map(|(_, p, _)| snap(*p, Toward::Point))
         .collect();
-    let mut report = ReachabilityReport::default();
+    let mut report = ReachabilityReport { spawns: spawns.len(), ..ReachabilityReport::default() };
     for (i, (from, a, _)) in spawns.iter().enumerate() {
         let start = snap(*a, Toward::Node);
         let dist = start.map(|s| dijkstra(&mesh.graph, s, false));
@@ -346,13 +348,12 @@ impl fmt::Display for NavInfoReport {
             100.0 * r.item_ratio()
         )?;
         // Each goal once (every failing pair is in the JSON report).
-        let spawns = r.spawn_pairs.isqrt() + 1;
         for g in &self.unreachable_goals {
             let p = g.position;
             writeln!(
                 f,
                 "  unreachable from {} of {} spawn points: {} {} ({:.0} {:.0} {:.0}): {}",
-                g.from_spawns, spawns, g.to_class, g.to.0, p.x, p.y, p.z, g.why
+                g.from_spawns, r.spawns, g.to_class, g.to.0, p.x, p.y, p.z, g.why
             )?;
         }
         let h = &self.heuristics;

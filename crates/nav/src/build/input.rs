@@ -266,19 +266,25 @@ pub fn match_start_world(map: &LoadedMap) -> CollisionWorld {
 /// ([`NavMesh::build_for_map`](crate::NavMesh::build_for_map) uses it; a
 /// caller wrapping the trace for [`NavMesh::build`](crate::NavMesh::build) can too).
 pub fn doors_open_world(world: &CollisionWorld, map: &LoadedMap) -> CollisionWorld {
-    let mut open = world.clone();
+    movers_open(world, map, is_touch_door)
+}
+
+/// A copy of `world` with every mover of `map` that `open` picks at its
+/// open position (a start-open one where the map drew it, which is open).
+pub(crate) fn movers_open(world: &CollisionWorld, map: &LoadedMap, open: impl Fn(&Mover) -> bool) -> CollisionWorld {
+    let mut out = world.clone();
     for e in map.entities() {
         let (EntityKind::Mover(m), Some((lo, hi))) = (&e.kind, e.bounds) else {
             continue;
         };
-        if !is_touch_door(m) {
+        if !open(m) {
             continue;
         }
-        let (Some(id), Some(travel)) = (open.mover_of(e.id), m.travel(lo, hi)) else {
+        let (Some(id), Some(travel)) = (out.mover_of(e.id), m.travel(lo, hi)) else {
             continue;
         };
         let offset = if m.start_open { Vec3::ZERO } else { travel };
-        open.set_mover_offset(id, offset);
+        out.set_mover_offset(id, offset);
     }
-    open
+    out
 }
