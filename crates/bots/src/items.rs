@@ -96,6 +96,14 @@ pub fn utility(gift: &Gift, me: &PlayerSnap, t: &Traits, table: &WeaponTable, bi
             }
         }
         Gift::Powerup { .. } => 6.0,
+        // A key opens doors to more of the map; one is enough.
+        Gift::Key(k) => {
+            if me.inventory.has_key(k) {
+                0.0
+            } else {
+                2.5
+            }
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! their components beside the code that owns them (`weapons`, `items`,
 //! `movers`).
 
+use quarry_map::entities::items::KeyKind;
 use bevy_ecs::prelude::*;
 
 use crate::pmove::MoveState;
@@ -103,9 +104,24 @@ pub struct Inventory {
     pub switching_to: Option<u8>,
     /// The tick the weapon in hand may fire (or finish switching) again.
     pub ready_tick: u32,
+    /// Quake 1 keys carried (bit per [`KeyKind`]); lost with the rest at death.
+    pub keys: u8,
+}
+
+/// The inventory bit of a key.
+pub fn key_bit(key: KeyKind) -> u8 {
+    match key {
+        KeyKind::Silver => 1,
+        KeyKind::Gold => 2,
+    }
 }
 
 impl Inventory {
+    /// Whether key `k` is carried.
+    pub fn has_key(&self, k: KeyKind) -> bool {
+        self.keys & key_bit(k) != 0
+    }
+
     /// Whether weapon `w` is held.
     pub fn has(&self, w: u8) -> bool {
         usize::from(w) < MAX_WEAPONS && self.weapons & (1 << w) != 0

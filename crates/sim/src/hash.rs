@@ -100,6 +100,10 @@ pub fn begin_hash(
             h.i32(a);
         }
         h.u32(u32::from(inv.current));
+        // Only maps with keys hash them, so other maps hash as before.
+        if inv.keys != 0 {
+            h.u32(0x4b45_5900 | u32::from(inv.keys));
+        }
     }
     hash.building = h;
 }

@@ -37,6 +37,7 @@ pub mod schedule;
 pub mod settings;
 pub mod slots;
 pub mod spawn;
+pub mod targets;
 #[cfg(feature = "test-support")]
 pub mod test_support;
 pub mod text;
@@ -73,6 +74,7 @@ fn install_modules(world: &mut World, schedule: &mut Schedule, data: &GameData) 
     weapons::install(world, schedule, &data.weapons);
     items::install(world, schedule, &data.items, &data.weapons);
     triggers::install(world, schedule);
+    targets::install(world, schedule);
     movers::install(world, schedule);
     modes::install(world, schedule);
 }

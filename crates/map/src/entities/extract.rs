@@ -7,8 +7,8 @@ use glam::Vec3;
 use super::classes::{Class, ItemClass, classify};
 use super::items::{AmmoKind, HealthKind, Item, ItemKind, KeyKind};
 use super::keys::Keys;
-use super::movers::{Mover, MoverKind};
-use super::{Entity, EntityId, EntityKind, Game, JumpPad, PlayerSpawn, Push, Teleporter, WorldInfo};
+use super::movers::{Mover, MoverKind, SecretMoves};
+use super::{Entity, EntityId, EntityKind, Game, JumpPad, PlayerSpawn, Push, Teleporter, Trigger, TriggerKind, WorldInfo};
 use crate::options::within_world;
 use crate::parse::RawEntity;
 use crate::warning::{MapWarning, WarningKind};
@@ -62,6 +62,8 @@ pub(crate) fn extract_entities(
                 targetname: None,
                 target: None,
                 targets: Vec::new(),
+                killtarget: None,
+                delay: 0.0,
                 bounds: None,
                 keys: r.keys.clone(),
                 line: r.line,
@@ -94,6 +96,8 @@ pub(crate) fn extract_entities(
             targetname: keys.string("targetname"),
             target: keys.string("target"),
             targets: Vec::new(),
+            killtarget: keys.string("killtarget"),
+            delay: keys.f32_or("delay", 0.0).max(0.0),
             bounds: None,
             keys: r.keys.clone(),
             line: r.line,
@@ -126,7 +130,7 @@ fn kind_of(class: Class, game: Game, spawnflags: u32, origin: Option<Vec3>, keys
         Class::Mover(kind) => EntityKind::Mover(mover(kind, game, spawnflags, keys)),
         Class::Flag(team) => EntityKind::Flag(team),
         Class::Hurt => EntityKind::Hurt { damage: keys.nonzero_f32_or("dmg", HURT_DAMAGE) },
-        Class::Trigger(kind) => EntityKind::Trigger(kind),
+        Class::Trigger(kind) => EntityKind::Trigger(trigger(kind, game, spawnflags, keys)),
         Class::Static => EntityKind::Static,
         Class::Illusionary => EntityKind::Illusionary,
         Class::Decoration | Class::NotModelled(_) => EntityKind::Decoration,
@@ -153,6 +157,27 @@ fn item_kind(ic: ItemClass, game: Game, flags: u32) -> ItemKind {
             ItemKind::Ammo { ammo, large: flags & 8 != 0 }
         }
     }
+}
+
+/// Quake 1 `trigger_multiple` wait (`triggers.qc`).
+const Q1_TRIGGER_WAIT: f32 = 0.2;
+/// Quake 3 `trigger_multiple` wait (`g_trigger.c`).
+const Q3_TRIGGER_WAIT: f32 = 0.5;
+/// Quake 1 `SPAWNFLAG_NOTOUCH`.
+const Q1_NOTOUCH: u32 = 1;
+
+fn trigger(kind: TriggerKind, game: Game, flags: u32, keys: &mut Keys<'_>) -> Trigger {
+    let wait = match (kind, game) {
+        (TriggerKind::Multiple, Game::Quake1) => keys.nonzero_f32_or("wait", Q1_TRIGGER_WAIT),
+        (TriggerKind::Multiple, Game::Quake3) => keys.nonzero_f32_or("wait", Q3_TRIGGER_WAIT),
+        _ => -1.0,
+    };
+    let count = match kind {
+        TriggerKind::Counter => keys.nonzero_f32_or("count", 2.0).max(1.0) as u32,
+        _ => 0,
+    };
+    let touchable = matches!(kind, TriggerKind::Once | TriggerKind::Multiple);
+    Trigger { kind, wait, count, no_touch: touchable && game == Game::Quake1 && flags & Q1_NOTOUCH != 0 }
 }
 
 fn jump_pad(keys: &mut Keys<'_>) -> JumpPad {
@@ -184,14 +209,21 @@ fn mover(kind: MoverKind, game: Game, flags: u32, keys: &mut Keys<'_>) -> Mover 
     m.phase = keys.f32_or("phase", 0.0);
     m.team = keys.string("team");
     m.triggered = keys.string("targetname").is_some();
-    let doorlike = matches!(kind, MoverKind::Door | MoverKind::SecretDoor);
-    m.start_open = doorlike && flags & 1 != 0;
-    if game == Game::Quake1 && doorlike {
+    m.start_open = kind == MoverKind::Door && flags & 1 != 0;
+    if game == Game::Quake1 && kind == MoverKind::Door {
         m.key = match flags {
             f if f & 8 != 0 => Some(KeyKind::Gold),
             f if f & 16 != 0 => Some(KeyKind::Silver),
             _ => None,
         };
+    }
+    if kind == MoverKind::SecretDoor {
+        let secret = SecretMoves::new(keys.yaw(), flags, keys.opt_f32("t_width"), keys.opt_f32("t_length"));
+        // Quake 1: shot open unless only a trigger opens it; any damage does.
+        if !m.triggered || flags & SecretMoves::YES_SHOOT != 0 {
+            m.health = m.health.max(1.0);
+        }
+        m.secret = Some(secret);
     }
     m
 }

@@ -159,6 +159,21 @@ pub enum TriggerKind {
     ChangeLevel,
 }
 
+/// A trigger's parameters, defaults filled in.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Trigger {
+    /// What kind.
+    pub kind: TriggerKind,
+    /// Seconds before a `trigger_multiple` fires again (Quake 1 0.2,
+    /// Quake 3 0.5); negative for triggers that fire once.
+    pub wait: f32,
+    /// Uses a `trigger_counter` needs before it fires (default 2).
+    pub count: u32,
+    /// Quake 1 `NOTOUCH` (spawnflag 1 on `trigger_once`/`trigger_multiple`):
+    /// fires only when used by name, never on touch.
+    pub no_touch: bool,
+}
+
 /// The typed meaning of an entity.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "type")]
@@ -187,7 +202,7 @@ pub enum EntityKind {
         damage: f32,
     },
     /// Another trigger.
-    Trigger(TriggerKind),
+    Trigger(Trigger),
     /// A solid brush entity that never moves (`func_wall`).
     Static,
     /// Merged into the world (`func_group`, `func_detail`).
@@ -219,6 +234,12 @@ pub struct Entity {
     pub target: Option<String>,
     /// Entities whose `targetname` equals this entity's `target`.
     pub targets: Vec<EntityId>,
+    /// The `killtarget` key: entities of this `targetname` are removed when
+    /// this entity fires its targets.
+    pub killtarget: Option<String>,
+    /// The `delay` key: seconds between being fired and firing its targets
+    /// (Quake's `SUB_UseTargets`), 0 if absent.
+    pub delay: f32,
     /// Bounds of its brushes (absolute, movers at rest) if it has any that
     /// produced geometry.
     pub bounds: Option<(Vec3, Vec3)>,

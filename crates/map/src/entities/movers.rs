@@ -65,6 +65,59 @@ pub struct Mover {
     pub phase: f32,
     /// Quake `team` key: doors with the same team move together.
     pub team: Option<String>,
+    /// A `func_door_secret`'s two moves; `None` for other kinds.
+    pub secret: Option<SecretMoves>,
+}
+
+/// A Quake 1 `func_door_secret`'s moves (`fd_secret_use`): first sideways
+/// (or down) by its width, a pause, then along its facing by its length.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SecretMoves {
+    /// Unit direction of the first move.
+    pub first_dir: Vec3,
+    /// `t_width`, the first move's distance; the size along `first_dir` when unset.
+    pub width: Option<f32>,
+    /// Unit direction of the second move: the door's facing.
+    pub second_dir: Vec3,
+    /// `t_length`, the second move's distance; the size along `second_dir` when unset.
+    pub length: Option<f32>,
+    /// Spawnflag 1 (`SECRET_OPEN_ONCE`): stays open.
+    pub open_once: bool,
+}
+
+impl SecretMoves {
+    /// Quake 1 spawnflag: the first move goes left instead of right.
+    pub const FIRST_LEFT: u32 = 2;
+    /// Quake 1 spawnflag: the first move goes down.
+    pub const FIRST_DOWN: u32 = 4;
+    /// Quake 1 spawnflag: a door with a `targetname` can also be shot open.
+    pub const YES_SHOOT: u32 = 16;
+
+    /// The moves of a secret door facing `yaw` degrees with `spawnflags`.
+    pub fn new(yaw: f32, spawnflags: u32, width: Option<f32>, length: Option<f32>) -> SecretMoves {
+        let (sy, cy) = yaw.to_radians().sin_cos();
+        let snap = |v: f32| if v.abs() < 1e-6 { 0.0 } else { v };
+        let forward = Vec3::new(snap(cy), snap(sy), 0.0);
+        let right = Vec3::new(forward.y, -forward.x, 0.0);
+        let first_dir = if spawnflags & Self::FIRST_DOWN != 0 {
+            Vec3::NEG_Z
+        } else if spawnflags & Self::FIRST_LEFT != 0 {
+            -right
+        } else {
+            right
+        };
+        SecretMoves { first_dir, width, second_dir: forward, length, open_once: spawnflags & 1 != 0 }
+    }
+
+    /// The offsets after the first and the second move for a door whose
+    /// brushes span `mins..maxs`.
+    pub fn offsets(&self, mins: Vec3, maxs: Vec3) -> (Vec3, Vec3) {
+        let size = (maxs - mins).max(Vec3::ZERO);
+        let width = self.width.unwrap_or_else(|| self.first_dir.dot(size).abs());
+        let length = self.length.unwrap_or_else(|| self.second_dir.dot(size).abs());
+        let first = self.first_dir * width;
+        (first, first + self.second_dir * length)
+    }
 }
 
 /// Per-kind defaults: (speed, wait, lip, damage).
@@ -105,17 +158,19 @@ impl Mover {
             health: 0.0,
             phase: 0.0,
             team: None,
+            secret: None,
         }
     }
 
     /// The offset from where the map placed the brushes to the other end of
     /// travel, for a mover whose brushes span `mins..maxs`:
     /// the open door, the lowered plat (its resting position), the pressed
-    /// button, or the bobbing amplitude. `None` for kinds whose motion is a
+    /// button, a secret door's end of both moves, or the bobbing amplitude. `None` for kinds whose motion is a
     /// path or a rotation.
     pub fn travel(&self, mins: Vec3, maxs: Vec3) -> Option<Vec3> {
         let size = (maxs - mins).max(Vec3::ZERO);
         match self.kind {
+            MoverKind::SecretDoor if self.secret.is_some() => self.secret.map(|s| s.offsets(mins, maxs).1),
             MoverKind::Door | MoverKind::Button | MoverKind::SecretDoor => {
                 let distance = (self.move_dir.abs().dot(size) - self.lip).max(0.0);
                 Some(self.move_dir * distance)
@@ -151,6 +206,22 @@ mod tests {
         assert_eq!(p.travel(Vec3::ZERO, Vec3::new(64.0, 64.0, 200.0)), Some(Vec3::new(0.0, 0.0, -192.0)));
         p.height = Some(100.0);
         assert_eq!(p.travel(Vec3::ZERO, Vec3::new(64.0, 64.0, 200.0)), Some(Vec3::new(0.0, 0.0, -100.0)));
+    }
+
+    #[test]
+    fn secret_door_moves_sideways_then_along_its_facing() {
+        // Facing -X (angle 180), first move down (dm6's door): down by its
+        // height, then back by its length along the facing.
+        let down = SecretMoves::new(180.0, SecretMoves::FIRST_DOWN, None, None);
+        let (first, second) = down.offsets(Vec3::ZERO, Vec3::new(128.0, 136.0, 24.0));
+        assert_eq!(first, Vec3::new(0.0, 0.0, -24.0));
+        assert_eq!(second, Vec3::new(-128.0, 0.0, -24.0));
+        // Facing +Y, first move right (+X) by its width, or left, or by `t_width`.
+        let right = SecretMoves::new(90.0, 0, None, Some(40.0));
+        assert_eq!(right.offsets(Vec3::ZERO, Vec3::new(64.0, 8.0, 96.0)), (Vec3::new(64.0, 0.0, 0.0), Vec3::new(64.0, 40.0, 0.0)));
+        let left = SecretMoves::new(90.0, SecretMoves::FIRST_LEFT | 1, Some(10.0), None);
+        assert_eq!(left.offsets(Vec3::ZERO, Vec3::new(64.0, 8.0, 96.0)).0, Vec3::new(-10.0, 0.0, 0.0));
+        assert!(left.open_once);
     }
 
     #[test]

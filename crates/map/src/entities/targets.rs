@@ -79,6 +79,8 @@ mod tests {
             targetname: get("targetname"),
             target: get("target"),
             targets: Vec::new(),
+            killtarget: get("killtarget"),
+            delay: 0.0,
             bounds: None,
             keys,
             line: id + 1,
@@ -92,7 +94,12 @@ mod tests {
             ent(1, EntityKind::Destination, &[("targetname", "t1"), ("origin", "10 20 30"), ("angle", "90")]),
             ent(2, EntityKind::Destination, &[("targetname", "apex"), ("origin", "0 0 500")]),
             ent(3, EntityKind::JumpPad(super::super::JumpPad { push: Push::Toward { target: None, target_origin: None } }), &[("target", "apex")]),
-            ent(4, EntityKind::Trigger(super::super::TriggerKind::Once), &[("target", "nobody")]),
+            ent(4, EntityKind::Trigger(super::super::Trigger {
+                    kind: super::super::TriggerKind::Once,
+                    wait: -1.0,
+                    count: 0,
+                    no_touch: false,
+                }), &[("target", "nobody")]),
         ];
         let mut warnings = Vec::new();
         resolve_targets(&mut ents, "m.map", &mut warnings);

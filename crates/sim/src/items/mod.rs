@@ -27,8 +27,8 @@ use std::collections::BTreeMap;
 
 use bevy_ecs::prelude::*;
 use glam::Vec3;
-use quarry_map::entities::items::ItemKind;
-use quarry_map::EntityKind;
+use quarry_map::entities::items::{ItemKind, KeyKind};
+use quarry_map::{EntityId, EntityKind};
 use rand::RngExt;
 
 use crate::MapRes;
@@ -67,6 +67,9 @@ pub struct ItemSpawn {
     pub respawn_ticks: u32,
     /// Seconds after going live before it first appears, and its jitter.
     pub first_spawn: (f32, f32),
+    /// Its map entity (taking it fires the entity's targets; a
+    /// `killtarget` removes it).
+    pub entity: EntityId,
 }
 
 /// Rules and lookups the item systems share, resolved from the tables.
@@ -106,8 +109,17 @@ pub fn resolve_item(
     class: &str,
     kind: ItemKind,
 ) -> Result<ResolvedItem, String> {
-    let name = kind_name(kind).ok_or_else(|| format!("{class} ({kind:?}) is not modelled"))?;
     let box_half = table.rules.box_half;
+    if let ItemKind::Key(key) = kind {
+        // Quake 1 deathmatch: a key taken is gone for the match.
+        let classname = match key {
+            KeyKind::Silver => "item_key1",
+            KeyKind::Gold => "item_key2",
+        };
+        let gift = Gift::Key(key);
+        return Ok(ResolvedItem { classname, gift, respawn_s: f32::INFINITY, first_spawn: (0.0, 0.0), half_size: box_half });
+    }
+    let name = kind_name(kind).ok_or_else(|| format!("{class} ({kind:?}) is not modelled"))?;
     let timed = |t: &PickupTiming, gift| ResolvedItem {
         classname: name.classname,
         gift,
@@ -199,17 +211,17 @@ fn spawn_map_items(world: &mut World, table: &ItemTable, weapons: &WeaponTable) 
             };
             let half = Vec3::splat(r.half_size);
             let origin = if item.suspended { origin } else { crate::scene::drop_to_floor(map.world(), origin, half) };
-            placed.push((Item { classname: r.classname, gift: r.gift, origin, half }, r.respawn_s, r.first_spawn));
+            placed.push((Item { classname: r.classname, gift: r.gift, origin, half }, r.respawn_s, r.first_spawn, e.id));
         }
         for (why, n) in skipped {
             tracing::warn!(target: "quarry_sim::items", "{}: {n} item(s) not spawned: {why}", map.name());
         }
     }
     let clock = *world.resource::<MatchClock>();
-    for (item, respawn_s, first) in placed {
+    for (item, respawn_s, first, entity) in placed {
         let id = world.resource_mut::<NetIds>().next_id();
-        let mut spawn =
-            ItemSpawn { available: true, respawn_at: 0, respawn_ticks: clock.ticks(respawn_s), first_spawn: first };
+        let respawn_ticks = clock.ticks(respawn_s);
+        let mut spawn = ItemSpawn { available: true, respawn_at: 0, respawn_ticks, first_spawn: first, entity };
         delay_first_spawn(&mut spawn, clock, world.resource_mut::<SimRng>().as_mut());
         world.spawn((id, item, spawn));
     }

@@ -9,7 +9,8 @@ use glam::Vec3;
 use super::drop::Dropped;
 use super::{Item, ItemSpawn};
 use crate::clock::MatchClock;
-use crate::components::{Armor, Body, Health, Inventory, Life, NetId, Player, Powerups};
+use crate::components::{Armor, Body, Health, Inventory, Life, NetId, Player, Powerups, key_bit};
+use quarry_map::entities::items::KeyKind;
 use crate::events::{GameEvent, SoundKind};
 use crate::rules::RulesState;
 use crate::settings::Settings;
@@ -95,6 +96,9 @@ pub enum Gift {
         /// Seconds added.
         seconds: f32,
     },
+    /// A Quake 1 key: carried until used on its door or lost at death;
+    /// refused by a player who has one.
+    Key(KeyKind),
 }
 
 /// The player state a pickup reads and changes.
@@ -128,6 +132,7 @@ pub fn can_take(gift: &Gift, r: &Receiver<'_>, weapon_stay: bool) -> bool {
         }
         Gift::Ammo { weapon, cap, .. } => r.inventory.ammo.get(usize::from(weapon)).is_some_and(|a| *a < cap),
         Gift::Powerup { .. } => true,
+        Gift::Key(k) => !r.inventory.has_key(k),
     }
 }
 
@@ -160,6 +165,7 @@ pub fn give(gift: &Gift, r: &mut Receiver<'_>, dropped: bool, clock: MatchClock)
             let until = kind.until(r.powerups);
             *until = (*until).max(clock.tick) + clock.ticks(seconds);
         }
+        Gift::Key(k) => r.inventory.keys |= key_bit(k),
     }
 }
 
@@ -220,7 +226,12 @@ pub fn touch_items(world: &mut World) {
                 world.despawn(*ie);
             } else if let Some(mut spawn) = world.get_mut::<ItemSpawn>(*ie) {
                 spawn.available = false;
-                spawn.respawn_at = clock.tick + spawn.respawn_ticks.max(1);
+                spawn.respawn_at = clock.tick.saturating_add(spawn.respawn_ticks.max(1));
+                // Quake: taking a placed item fires its targets.
+                let entity = spawn.entity;
+                if let Some(mut targets) = world.get_resource_mut::<crate::targets::TargetState>() {
+                    targets.fire(entity, Some(slot));
+                }
             }
         }
     }

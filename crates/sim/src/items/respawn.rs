@@ -11,6 +11,7 @@ use crate::clock::{MatchClock, SimRng};
 use crate::components::NetId;
 use crate::events::{GameEvent, SoundKind};
 use crate::rules::{Phase, RulesState};
+use crate::targets::TargetState;
 
 /// Brings back items whose respawn tick has come (by `NetId`), after
 /// resetting all items if play went live since the last tick.
@@ -25,6 +26,7 @@ pub fn respawn_items(world: &mut World) {
         world.resource_mut::<ItemCatalog>().reset_for = Some(since);
         reset_items(world, clock);
     }
+    remove_killed(world);
     let mut due: Vec<(NetId, Entity)> = world
         .query::<(Entity, &NetId, &ItemSpawn)>()
         .iter(world)
@@ -39,6 +41,25 @@ pub fn respawn_items(world: &mut World) {
         }
         world.write_message(GameEvent::Sound { kind: SoundKind::ItemRespawn, origin, source: None });
     }
+}
+
+/// Removes the placed items a `killtarget` removed (by `NetId`).
+fn remove_killed(world: &mut World) {
+    if !world.get_resource::<TargetState>().is_some_and(TargetState::any_removed) {
+        return;
+    }
+    world.resource_scope(|world, targets: Mut<TargetState>| {
+        let mut killed: Vec<(NetId, Entity)> = world
+            .query::<(Entity, &NetId, &ItemSpawn)>()
+            .iter(world)
+            .filter(|(_, _, s)| targets.is_removed(s.entity))
+            .map(|(e, id, _)| (*id, e))
+            .collect();
+        killed.sort_by_key(|k| k.0);
+        for (_, e) in killed {
+            world.despawn(e);
+        }
+    });
 }
 
 /// Puts every item back as at map start: dropped weapons removed, placed

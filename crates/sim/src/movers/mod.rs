@@ -10,8 +10,16 @@
 //! - `func_plat` rests lowered and rises when a player steps onto its
 //!   centre; it stays up while someone stands on it, then lowers.
 //! - `func_bobbing` follows Quake 3's sine (`speed` seconds per cycle).
-//! - Others (trains, buttons, rotating, secret doors) stay where the map
-//!   put them.
+//! - `func_button` presses when a player touches it (or, with `health`,
+//!   when shot), fires its targets once pressed and returns after `wait`.
+//! - `func_door_secret` ([`secret`]) opens when shot or triggered.
+//! - Doors and buttons with a `targetname` open when something fires them
+//!   ([`targets`](crate::targets)); with `health`, when shot ([`shot`]);
+//!   a Quake 1 key door, when a player carrying its key touches it (the
+//!   key is used up and the door stays open). Movers fire their own
+//!   targets when they open: Quake 1 doors and secret doors as they start,
+//!   everything else on arriving (Quake 3 `Reached_BinaryMover`).
+//! - Others (trains, rotating) stay where the map put them.
 //!
 //! Players standing on a mover ride it, players it moves into are pushed
 //! ([`push`]); a move that would crush someone is undone, the blockers take
@@ -23,23 +31,30 @@
 
 pub mod binary;
 pub mod push;
+pub mod secret;
 mod setup;
+pub mod shot;
 
 use bevy_ecs::prelude::*;
 use glam::Vec3;
+use quarry_map::entities::items::KeyKind;
 use quarry_map::entities::movers::MoverKind;
 use quarry_map::{EntityId, MoverId};
 
 use crate::MapRes;
 use crate::clock::MatchClock;
 use crate::combat::{DamageQueue, DamageRequest};
-use crate::components::{Body, Life, NetId, Player};
+use crate::components::{Body, Inventory, Life, NetId, Player, key_bit};
 use crate::events::{GameEvent, MeansOfDeath, SoundKind};
 use crate::hash::TickHash;
 use crate::rules::RulesState;
 use crate::schedule::SimSystems;
-use binary::{Binary, Transition};
+use binary::{Binary, BinaryState, Transition};
 use push::{PlayerBox, push_mover};
+use secret::Secret;
+use shot::{MoverHit, MoverHits};
+use crate::slots::SlotId;
+use crate::targets::TargetState;
 
 /// Seconds between two crush damages from one mover (a Quake 3 server frame).
 pub const CRUSH_INTERVAL_S: f32 = 0.05;
@@ -60,6 +75,8 @@ pub enum Motion {
         /// Phase, 0 to 1.
         phase: f32,
     },
+    /// A Quake 1 secret door's two moves.
+    Secret(Secret),
     /// Does not move.
     Fixed,
 }
@@ -103,11 +120,21 @@ pub struct Mover {
     pub group: Option<u32>,
     /// Next tick it may crush again.
     pub next_crush: u32,
+    /// Damage that uses it when shot (0: shooting does nothing).
+    pub health: f32,
+    /// Damage taken toward `health` since it was last used by it.
+    pub damage_taken: f32,
+    /// The key a player must carry for the touch volume to use it.
+    pub key: Option<KeyKind>,
+    /// Fires its targets when it starts opening (Quake 1 doors, secret
+    /// doors) rather than when it arrives open.
+    pub fire_on_start: bool,
 }
 
 /// Adds the map's movers and their systems to a new match.
 pub fn install(world: &mut World, schedule: &mut Schedule) {
     setup::spawn_movers(world);
+    world.init_resource::<MoverHits>();
     schedule.add_systems(run_movers.in_set(SimSystems::Movers));
     schedule.add_systems(
         hash_movers.in_set(crate::schedule::HashSystems::Movers),
@@ -128,19 +155,27 @@ fn living_boxes(world: &mut World) -> Vec<(PlayerBox, Entity)> {
     out
 }
 
-fn in_volume(players: &[(PlayerBox, Entity)], lo: Vec3, hi: Vec3) -> bool {
-    players.iter().any(|(p, _)| (p.origin + p.mins).cmple(hi).all() && lo.cmple(p.origin + p.maxs).all())
+/// The first player (in slot order) whose box is in `lo..hi` and who
+/// carries `key` if one is needed.
+fn first_in_volume(world: &World, players: &[(PlayerBox, Entity)], lo: Vec3, hi: Vec3, key: Option<KeyKind>) -> Option<usize> {
+    players.iter().position(|(p, e)| {
+        let inside = (p.origin + p.mins).cmple(hi).all() && lo.cmple(p.origin + p.maxs).all();
+        inside && key.is_none_or(|k| world.get::<Inventory>(*e).is_some_and(|i| i.has_key(k)))
+    })
 }
 
-/// Runs every mover one tick, by `NetId`: activations first (whole groups
-/// together), then motion with pushing, riding and blocking.
+/// Runs every mover one tick, by `NetId`: uses first (touch volumes,
+/// keys, firings, shots; whole groups together), then motion with
+/// pushing, riding and blocking, then the targets of movers that opened.
 ///
 /// Exclusive (`&mut World`): movers run in `NetId` order, push and carry
 /// players and update the collision world, so each mover sees where the
 /// previous one left everything.
 pub fn run_movers(world: &mut World) {
     let clock = *world.resource::<MatchClock>();
+    let hits = world.resource_mut::<MoverHits>().take();
     if !world.resource::<RulesState>().phase.allows_play() {
+        world.resource_mut::<TargetState>().take_mover_uses();
         return;
     }
     let mut players = living_boxes(world);
@@ -149,7 +184,14 @@ pub fn run_movers(world: &mut World) {
     movers.sort_by_key(|m| m.0);
     let mut events = Vec::new();
     let mut damage = Vec::new();
-    activate(world, &mut movers, &players, clock, &mut events);
+    let mut fires: Vec<EntityId> = Vec::new();
+    let uses = world.resource_mut::<TargetState>().take_mover_uses();
+    let keys_used = activate(world, &mut movers, &players, &Uses { fired: &uses, hits: &hits }, clock, &mut events, &mut fires);
+    for (player, key) in keys_used {
+        if let Some(mut inv) = world.get_mut::<Inventory>(player) {
+            inv.keys &= !key_bit(key);
+        }
+    }
     let mut reversed_groups = Vec::new();
     let mut blocked = vec![false; movers.len()];
     world.resource_scope(|_, mut map: Mut<MapRes>| {
@@ -159,10 +201,21 @@ pub fn run_movers(world: &mut World) {
             let here = centre(m);
             let target = match &mut m.motion {
                 Motion::Binary(b) => {
-                    if b.advance(clock.tick, clock.hz, clock.dt()) == Transition::Started {
+                    let t = b.advance(clock.tick, clock.hz, clock.dt());
+                    if t == Transition::Started {
                         events.push(GameEvent::Sound { kind: SoundKind::Mover, origin: here, source: None });
                     }
+                    if t == Transition::Arrived && b.state == BinaryState::Pos2 && !m.fire_on_start {
+                        fires.push(m.entity);
+                    }
                     b.offset()
+                }
+                Motion::Secret(sd) => {
+                    let to = sd.next_offset(clock.dt());
+                    if sd.advance(to, clock.tick, clock.hz) == Transition::Started {
+                        events.push(GameEvent::Sound { kind: SoundKind::Mover, origin: here, source: None });
+                    }
+                    to
                 }
                 Motion::Bobbing { travel, period_s, phase } => {
                     let t = clock.tick as f32 / clock.hz.max(1) as f32;
@@ -181,12 +234,14 @@ pub fn run_movers(world: &mut World) {
                 }
                 Err(blockers) => {
                     m.motion = before;
-                    blocked[i] = !m.crusher;
+                    // A secret door stops and hurts; doors and plats turn around.
+                    let reverses = !m.crusher && !matches!(m.motion, Motion::Secret(_));
+                    blocked[i] = reverses;
                     if clock.tick >= m.next_crush && m.damage > 0.0 {
                         m.next_crush = clock.tick + clock.ticks(CRUSH_INTERVAL_S);
                         damage.extend(blockers.iter().map(|&target| crush(target, m.damage)));
                     }
-                    if !m.crusher {
+                    if reverses {
                         reversed_groups.extend(m.group);
                     }
                 }
@@ -211,6 +266,12 @@ pub fn run_movers(world: &mut World) {
         }
     }
     world.resource_mut::<DamageQueue>().0.extend(damage);
+    {
+        let mut targets = world.resource_mut::<TargetState>();
+        for entity in fires {
+            targets.fire(entity, None);
+        }
+    }
     for ev in events {
         world.write_message(ev);
     }
@@ -232,45 +293,92 @@ fn centre(m: &Mover) -> Vec3 {
     (m.rest_bounds.0 + m.rest_bounds.1) * 0.5 + m.offset
 }
 
-/// Uses every binary mover whose volume a living player is in (and its
-/// whole group); holds plats up while someone stands on them.
+/// What uses movers this tick besides touch volumes.
+struct Uses<'a> {
+    /// Movers the map's wiring fired at.
+    fired: &'a [(EntityId, Option<SlotId>)],
+    /// Shots and explosions.
+    hits: &'a [MoverHit],
+}
+
+/// Uses every mover whose volume a living player is in (with its key, if
+/// it needs one), that the wiring fired at or whose damage reached its
+/// health, and its whole group; holds plats up while someone stands on
+/// them. Returns the keys used up (player, key).
 fn activate(
     world: &World,
     movers: &mut [(NetId, Entity, Mover)],
     players: &[(PlayerBox, Entity)],
+    uses: &Uses<'_>,
     clock: MatchClock,
     events: &mut Vec<GameEvent>,
-) {
+    fires: &mut Vec<EntityId>,
+) -> Vec<(Entity, KeyKind)> {
     let cw = world.resource::<MapRes>().0.world();
     let mut used_groups = Vec::new();
     let mut used = vec![false; movers.len()];
-    for (i, (_, _, m)) in movers.iter().enumerate() {
-        let Motion::Binary(b) = m.motion else { continue };
-        let touched = match m.activation {
-            Activation::Volume { lo, hi } => in_volume(players, lo, hi),
-            Activation::Never => false,
+    let mut keys_used = Vec::new();
+    for (i, (_, _, m)) in movers.iter_mut().enumerate() {
+        let at_rest = match m.motion {
+            Motion::Binary(b) => b.state == BinaryState::Pos1,
+            Motion::Secret(sd) => sd.is_closed(),
+            _ => continue,
         };
-        // A plat only answers its trigger at rest; at the top, riders hold it.
-        let plat_at_rest = m.kind != MoverKind::Plat || b.state == binary::BinaryState::Pos1;
-        if touched && plat_at_rest {
+        let toucher = match m.activation {
+            Activation::Volume { lo, hi } => first_in_volume(world, players, lo, hi, m.key),
+            Activation::Never => None,
+        };
+        // A plat or a key door only answers its volume at rest; at the
+        // top, a plat's riders hold it.
+        let needs_rest = m.kind == MoverKind::Plat || m.key.is_some();
+        let mut go = toucher.is_some() && (at_rest || !needs_rest);
+        if let (Some(p), Some(key), true) = (toucher, m.key, at_rest) {
+            keys_used.push((players[p].1, key));
+        }
+        go |= uses.fired.iter().any(|(e, _)| *e == m.entity);
+        if m.health > 0.0 {
+            let (lo, hi) = (m.rest_bounds.0 + m.offset, m.rest_bounds.1 + m.offset);
+            m.damage_taken += shot::damage_to(uses.hits, m.entity, lo, hi);
+            if m.damage_taken >= m.health {
+                m.damage_taken = 0.0;
+                go = true;
+            }
+        }
+        if go {
             used[i] = true;
             used_groups.extend(m.group);
         }
     }
     for (i, (_, _, m)) in movers.iter_mut().enumerate() {
         let here = centre(m);
-        let Motion::Binary(b) = &mut m.motion else { continue };
         let go = used[i] || m.group.is_some_and(|g| used_groups.contains(&g));
-        if go && b.activate(clock.tick, clock.hz) == Transition::Started {
+        // (started moving, started opening from closed)
+        let (started, opened) = match &mut m.motion {
+            Motion::Binary(b) => {
+                let closed = b.state == BinaryState::Pos1;
+                let started = go && b.activate(clock.tick, clock.hz) == Transition::Started;
+                if m.kind == MoverKind::Plat && b.state == BinaryState::Pos2 {
+                    let riders = players.iter().any(|(p, _)| push::stands_on(cw, p, m.entity));
+                    if riders {
+                        b.hold_until(clock.tick + clock.ticks(PLAT_HOLD_S));
+                    }
+                }
+                (started, started && closed)
+            }
+            Motion::Secret(sd) => {
+                let started = go && sd.activate() == Transition::Started;
+                (started, started)
+            }
+            _ => (false, false),
+        };
+        if started {
             events.push(GameEvent::Sound { kind: SoundKind::Mover, origin: here, source: None });
         }
-        if m.kind == MoverKind::Plat && b.state == binary::BinaryState::Pos2 {
-            let riders = players.iter().any(|(p, _)| push::stands_on(cw, p, m.entity));
-            if riders {
-                b.hold_until(clock.tick + clock.ticks(PLAT_HOLD_S));
-            }
+        if opened && m.fire_on_start {
+            fires.push(m.entity);
         }
     }
+    keys_used
 }
 
 /// Feeds every mover's state to the tick hash, by `NetId`.
@@ -282,10 +390,21 @@ pub fn hash_movers(movers: Query<(&NetId, &Mover)>, mut hash: ResMut<TickHash>) 
         h.u32(id.0);
         h.vec3(m.offset);
         h.u32(m.next_crush);
-        if let Motion::Binary(b) = m.motion {
-            h.u32(b.state.code());
-            h.f32(b.progress);
-            h.u32(b.return_at);
+        match m.motion {
+            Motion::Binary(b) => {
+                h.u32(b.state.code());
+                h.f32(b.progress);
+                h.u32(b.return_at);
+            }
+            Motion::Secret(sd) => {
+                h.u32(sd.stage.code());
+                h.u32(sd.until);
+            }
+            _ => {}
+        }
+        // Only shot movers hash their damage, so other maps hash as before.
+        if m.damage_taken > 0.0 {
+            h.f32(m.damage_taken);
         }
     }
 }

@@ -10,6 +10,7 @@ use quarry_map::entities::movers::{Mover as MapMover, MoverKind};
 use quarry_map::{EntityKind, Game};
 
 use super::binary::Binary;
+use super::secret::Secret;
 use super::{Activation, Motion, Mover};
 use crate::MapRes;
 use crate::components::NetIds;
@@ -24,12 +25,21 @@ const PLAT_TRIGGER_INSET: f32 = 33.0;
 const PLAT_TRIGGER_ABOVE: f32 = 8.0;
 /// Quake 3 `func_door` spawnflag: crushes instead of reversing.
 const DOOR_CRUSHER: u32 = 4;
+/// How far around a button or a key door a player's box counts as
+/// touching it (pmove stops a box a fraction of a unit short of a wall).
+const TOUCH_REACH: f32 = 2.0;
 
 fn motion_of(m: &MapMover, bounds: (Vec3, Vec3)) -> Motion {
+    if let (MoverKind::SecretDoor, Some(moves)) = (m.kind, m.secret) {
+        let (first, second) = moves.offsets(bounds.0, bounds.1);
+        return Motion::Secret(Secret::new(first, second, m.speed, m.wait, moves.open_once));
+    }
     let Some(travel) = m.travel(bounds.0, bounds.1) else { return Motion::Fixed };
+    // Quake 1 key doors stay open once unlocked.
+    let wait = if m.key.is_some() { -1.0 } else { m.wait };
     match m.kind {
-        MoverKind::Door if m.start_open => Motion::Binary(Binary::new(travel, Vec3::ZERO, m.speed, m.wait)),
-        MoverKind::Door => Motion::Binary(Binary::new(Vec3::ZERO, travel, m.speed, m.wait)),
+        MoverKind::Door if m.start_open => Motion::Binary(Binary::new(travel, Vec3::ZERO, m.speed, wait)),
+        MoverKind::Door | MoverKind::Button => Motion::Binary(Binary::new(Vec3::ZERO, travel, m.speed, wait)),
         // Drawn at the top, resting lowered.
         MoverKind::Plat => Motion::Binary(Binary::new(travel, Vec3::ZERO, m.speed, m.wait)),
         MoverKind::Bobbing if m.speed > 0.0 => Motion::Bobbing { travel, period_s: m.speed, phase: m.phase },
@@ -94,9 +104,9 @@ pub(super) fn spawn_movers(world: &mut World) {
                 _ => Vec3::ZERO,
             };
             let crusher = map.game() == Game::Quake3 && m.kind == MoverKind::Door && e.spawnflags & DOOR_CRUSHER != 0;
-            let locked = m.triggered || m.key.is_some();
+            let fire_on_start = m.kind == MoverKind::SecretDoor || (map.game() == Game::Quake1 && m.kind == MoverKind::Door);
             movers.push((
-                locked,
+                m.clone(),
                 Mover {
                     id,
                     entity: e.id,
@@ -109,18 +119,32 @@ pub(super) fn spawn_movers(world: &mut World) {
                     crusher,
                     group,
                     next_crush: 0,
+                    health: m.health.max(0.0),
+                    damage_taken: 0.0,
+                    key: m.key,
+                    fire_on_start,
                 },
             ));
         }
     }
-    // Touch volumes: a door's spans its whole team at rest; a plat's sits on it lowered.
+    // Touch volumes: a door's spans its whole team at rest; a plat's sits
+    // on it lowered; a button's and a key door's are their own brushes.
     let snapshot: Vec<Mover> = movers.iter().map(|(_, m)| *m).collect();
-    for (locked, m) in movers.iter_mut() {
-        if *locked || !matches!(m.motion, Motion::Binary(_)) {
+    for (spec, m) in movers.iter_mut() {
+        if !matches!(m.motion, Motion::Binary(_)) {
             continue;
         }
         let at_rest = |o: &Mover| (o.rest_bounds.0 + o.offset, o.rest_bounds.1 + o.offset);
+        let touch = |o: &Mover| {
+            let (lo, hi) = at_rest(o);
+            Activation::Volume { lo: lo - Vec3::splat(TOUCH_REACH), hi: hi + Vec3::splat(TOUCH_REACH) }
+        };
         m.activation = match m.kind {
+            // Quake: a shootable button is not touched; any other is, named or not.
+            MoverKind::Button if spec.health > 0.0 => Activation::Never,
+            MoverKind::Button => touch(m),
+            _ if spec.key.is_some() => touch(m),
+            _ if spec.triggered || spec.health > 0.0 => Activation::Never,
             MoverKind::Plat => plat_volume(at_rest(m)),
             _ => {
                 let team =

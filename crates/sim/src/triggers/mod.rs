@@ -1,6 +1,8 @@
 //! Triggers a player's box touches after moving: jump pads
 //! ([`jump_pad`]), teleporters with telefrags ([`teleport`]),
-//! `trigger_hurt` volumes and hurting liquids ([`hurt`]).
+//! `trigger_hurt` volumes and hurting liquids ([`hurt`]), and
+//! `trigger_once`/`trigger_multiple` volumes, which fire their targets
+//! ([`targets`](crate::targets)).
 //!
 //! At match start [`install`] reads the map's trigger entities into the
 //! [`TriggerSet`]. Each tick, in the `Triggers` set (after movement),
@@ -22,7 +24,7 @@ use std::collections::BTreeMap;
 
 use bevy_ecs::prelude::*;
 use glam::Vec3;
-use quarry_map::entities::JumpPad;
+use quarry_map::entities::{JumpPad, TriggerKind};
 use quarry_map::{Contents, EntityId, EntityKind};
 
 use crate::MapRes;
@@ -56,6 +58,9 @@ pub enum TriggerAction {
         /// Destination facing, degrees.
         yaw: f32,
     },
+    /// Fires the trigger's targets (when it is ready: see
+    /// [`TargetState::touch`](crate::targets::TargetState::touch)).
+    Fire,
     /// Hurts the player at an interval.
     Hurt {
         /// Damage per application.
@@ -89,6 +94,11 @@ impl TriggerSet {
                 EntityKind::Hurt { damage } if e.spawnflags & HURT_START_OFF == 0 => {
                     let interval_s = if e.spawnflags & HURT_SLOW != 0 { 1.0 } else { hurt::HURT_INTERVAL_S };
                     TriggerAction::Hurt { damage: *damage, interval_s }
+                }
+                EntityKind::Trigger(t)
+                    if !t.no_touch && matches!(t.kind, TriggerKind::Once | TriggerKind::Multiple) =>
+                {
+                    TriggerAction::Fire
                 }
                 _ => continue,
             };
@@ -169,6 +179,12 @@ pub fn touch_triggers(world: &mut World) {
                 }
                 TriggerAction::Hurt { damage, interval_s } => {
                     hurt::touch_hurt(world, slot, *id, damage, interval_s, &mut contact, clock);
+                    false
+                }
+                TriggerAction::Fire => {
+                    world.resource_scope(|world, mut targets: Mut<crate::targets::TargetState>| {
+                        targets.touch(&world.resource::<crate::targets::WiringRes>().0, *id, slot, clock.tick);
+                    });
                     false
                 }
             };

@@ -77,6 +77,7 @@ struct Outcome {
     projectiles: Vec<Projectile>,
     shots: Vec<SlotId>,
     hits: Vec<(SlotId, Vec<SlotId>)>,
+    surfaces: Vec<(quarry_map::EntityId, f32)>,
 }
 
 /// Switches and fires every living player's weapon (the `Weapons` set).
@@ -179,6 +180,7 @@ fn trigger(
             let result = fire_hitscan(def, shot, map, boxes, rng);
             out.hits.push((slot, result.hit_slots().collect()));
             out.damage.extend(result.damage);
+            out.surfaces.extend(result.surfaces);
             out.shots.push(slot);
         }
         WeaponKind::Projectile => {
@@ -218,6 +220,11 @@ fn apply(world: &mut World, out: Outcome) {
         world.spawn((p, id));
     }
     world.resource_mut::<DamageQueue>().0.extend(out.damage);
+    if let Some(mut hits) = world.get_resource_mut::<crate::movers::shot::MoverHits>() {
+        for (entity, amount) in out.surfaces {
+            hits.push(crate::movers::shot::MoverHit::Direct { entity, amount });
+        }
+    }
     for e in out.events {
         world.write_message(e);
     }

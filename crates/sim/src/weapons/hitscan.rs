@@ -12,7 +12,7 @@
 //! them and credits the shooter.
 
 use glam::Vec3;
-use quarry_map::{CollisionWorld, Contents};
+use quarry_map::{CollisionWorld, Contents, EntityId};
 
 use crate::clock::SimRng;
 use crate::combat::DamageRequest;
@@ -41,6 +41,20 @@ pub struct ShotResult {
     pub damage: Vec<DamageRequest>,
     /// Where each trace ended (the map, or past the last player).
     pub ends: Vec<Vec3>,
+    /// Brush entities (doors, buttons) traces stopped on, with the damage
+    /// each would have dealt.
+    pub surfaces: Vec<(EntityId, f32)>,
+}
+
+/// What one ray went through.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ray {
+    /// Players hit, in order.
+    pub players: Vec<SlotId>,
+    /// Where it stopped.
+    pub end: Vec3,
+    /// The brush entity it stopped on, if it stopped on one.
+    pub surface: Option<EntityId>,
 }
 
 impl ShotResult {
@@ -50,8 +64,8 @@ impl ShotResult {
     }
 }
 
-/// Traces one ray of `range` along `dir`, through up to `pierce` players.
-/// Returns the players hit in order and where the ray stopped.
+/// Traces one ray of `range` along `dir`, through up to `pierce` players:
+/// the players hit in order, where the ray stopped and on what.
 pub fn trace_ray(
     map: &CollisionWorld,
     obstacles: &[Obstacle],
@@ -60,18 +74,22 @@ pub fn trace_ray(
     dir: Vec3,
     range: f32,
     pierce: u32,
-) -> (Vec<SlotId>, Vec3) {
+) -> Ray {
     let end = start + dir * range;
-    let mut hits = Vec::new();
+    let mut ray = Ray::default();
     let mut remaining: Option<Vec<Obstacle>> = None;
     loop {
         let boxes = remaining.as_deref().unwrap_or(obstacles);
         let scene = SceneTrace { world: map, obstacles: boxes, skip: Some(shooter) };
         let hit = scene.trace_scene(start, end, Vec3::ZERO, Vec3::ZERO, Contents::MASK_SHOT);
-        let Some(player) = hit.player else { return (hits, hit.trace.end) };
-        hits.push(player);
-        if hits.len() > pierce as usize {
-            return (hits, hit.trace.end);
+        ray.end = hit.trace.end;
+        let Some(player) = hit.player else {
+            ray.surface = hit.trace.entity.filter(|_| hit.trace.hit());
+            return ray;
+        };
+        ray.players.push(player);
+        if ray.players.len() > pierce as usize {
+            return ray;
         }
         remaining.get_or_insert_with(|| obstacles.to_vec()).retain(|o| o.slot != player);
     }
@@ -89,9 +107,10 @@ pub fn fire_hitscan(
     let square = def.pellets > 1;
     for _ in 0..def.pellets {
         let dir = shot.basis.spread_dir(def.spread, square, rng);
-        let (hits, end) = trace_ray(map, obstacles, shot.shooter, shot.start, dir, def.range, def.pierce);
-        out.ends.push(end);
-        for target in hits {
+        let ray = trace_ray(map, obstacles, shot.shooter, shot.start, dir, def.range, def.pierce);
+        out.ends.push(ray.end);
+        out.surfaces.extend(ray.surface.map(|e| (e, def.damage)));
+        for target in ray.players {
             out.damage.push(request(def, shot.shooter, target, dir));
         }
     }
@@ -101,8 +120,8 @@ pub fn fire_hitscan(
 /// Swings a melee weapon: the player it reaches, if any (then it fires).
 pub fn trace_melee(def: &WeaponDef, shot: &Shot, map: &CollisionWorld, obstacles: &[Obstacle]) -> Option<DamageRequest> {
     let dir = shot.basis.forward;
-    let (hits, _) = trace_ray(map, obstacles, shot.shooter, shot.start, dir, def.range, 0);
-    hits.first().map(|&target| request(def, shot.shooter, target, dir))
+    let ray = trace_ray(map, obstacles, shot.shooter, shot.start, dir, def.range, 0);
+    ray.players.first().map(|&target| request(def, shot.shooter, target, dir))
 }
 
 fn request(def: &WeaponDef, shooter: SlotId, target: SlotId, dir: Vec3) -> DamageRequest {
@@ -134,12 +153,12 @@ mod tests {
     fn ray_skips_shooter_and_pierces_in_order() {
         let map = CollisionWorld::default();
         let boxes = [ob(0, 0.0), ob(3, 300.0), ob(1, 100.0), ob(2, 200.0)];
-        let (hits, end) = trace_ray(&map, &boxes, SlotId(0), Vec3::ZERO, Vec3::X, 1000.0, 0);
+        let Ray { players: hits, end, .. } = trace_ray(&map, &boxes, SlotId(0), Vec3::ZERO, Vec3::X, 1000.0, 0);
         assert_eq!(hits, [SlotId(1)]);
         assert!((end.x - 85.0).abs() < 0.1, "{end}");
-        let (hits, _) = trace_ray(&map, &boxes, SlotId(0), Vec3::ZERO, Vec3::X, 1000.0, 3);
+        let hits = trace_ray(&map, &boxes, SlotId(0), Vec3::ZERO, Vec3::X, 1000.0, 3).players;
         assert_eq!(hits, [SlotId(1), SlotId(2), SlotId(3)]);
-        let (hits, _) = trace_ray(&map, &boxes, SlotId(0), Vec3::ZERO, Vec3::X, 150.0, 3);
+        let hits = trace_ray(&map, &boxes, SlotId(0), Vec3::ZERO, Vec3::X, 150.0, 3).players;
         assert_eq!(hits, [SlotId(1)], "range ends the ray");
     }
 }

@@ -36,6 +36,7 @@ use crate::settings::Settings;
 use crate::slots::SlotId;
 
 use super::splash::splash_hits;
+use crate::movers::shot::{MoverHit, MoverHits};
 use super::table::{WeaponDef, WeaponTable};
 
 /// Extra time a new projectile's first move covers, s (Quake 3: 50 ms).
@@ -78,6 +79,8 @@ pub enum Flight {
         at: Vec3,
         /// Player hit directly.
         direct: Option<SlotId>,
+        /// Brush entity (a door, a button) hit directly.
+        surface: Option<quarry_map::EntityId>,
     },
     /// Flew into the sky: removed without an explosion.
     Vanish,
@@ -95,7 +98,7 @@ pub fn fly(
 ) -> Flight {
     let fused = tick >= p.explode_tick;
     if p.resting {
-        return if fused { Flight::Explode { at: p.origin, direct: None } } else { Flight::Flying };
+        return if fused { Flight::Explode { at: p.origin, direct: None, surface: None } } else { Flight::Flying };
     }
     let t = if p.fresh { dt + PRESTEP_S } else { dt };
     p.fresh = false;
@@ -104,21 +107,21 @@ pub fn fly(
     let scene = SceneTrace { world: map, obstacles, skip: Some(p.owner) };
     let hit = scene.trace_scene(p.origin, end, Vec3::ZERO, Vec3::ZERO, Contents::MASK_SHOT);
     if hit.trace.start_solid || hit.trace.all_solid {
-        return Flight::Explode { at: p.origin, direct: hit.player };
+        return Flight::Explode { at: p.origin, direct: hit.player, surface: None };
     }
     if !hit.trace.hit() {
         p.origin = end;
         p.velocity.z -= g * t;
-        return if fused { Flight::Explode { at: p.origin, direct: None } } else { Flight::Flying };
+        return if fused { Flight::Explode { at: p.origin, direct: None, surface: None } } else { Flight::Flying };
     }
     if let Some(player) = hit.player {
-        return Flight::Explode { at: hit.trace.end, direct: Some(player) };
+        return Flight::Explode { at: hit.trace.end, direct: Some(player), surface: None };
     }
     if hit.trace.contents.contains(Contents::SKY) {
         return Flight::Vanish;
     }
     if def.bounce <= 0.0 {
-        return Flight::Explode { at: hit.trace.end, direct: None };
+        return Flight::Explode { at: hit.trace.end, direct: None, surface: hit.trace.entity };
     }
     let n = hit.trace.normal;
     let v_hit = p.velocity - Vec3::Z * (g * t * hit.trace.fraction);
@@ -133,7 +136,7 @@ pub fn fly(
         p.origin = if map.point_contents(off).intersects(Contents::MASK_SHOT) { hit.trace.end } else { off };
         p.velocity = v;
     }
-    if fused { Flight::Explode { at: p.origin, direct: None } } else { Flight::Bounced }
+    if fused { Flight::Explode { at: p.origin, direct: None, surface: None } } else { Flight::Bounced }
 }
 
 /// The damage of an explosion at `at`: the direct hit and the splash.
@@ -187,6 +190,7 @@ pub fn move_projectiles(world: &mut World) {
     let mut credits: Vec<(SlotId, Vec<SlotId>)> = Vec::new();
     let mut gone = Vec::new();
     let mut moved = Vec::new();
+    let mut hits = Vec::new();
     {
         let table = world.resource::<WeaponTable>();
         let map = world.resource::<MapRes>().0.world();
@@ -198,8 +202,10 @@ pub fn move_projectiles(world: &mut World) {
             match fly(&mut p, def, map, &obstacles, gravity, clock.dt(), clock.tick) {
                 Flight::Flying | Flight::Bounced => moved.push((entity, p)),
                 Flight::Vanish => gone.push(entity),
-                Flight::Explode { at, direct } => {
+                Flight::Explode { at, direct, surface } => {
                     let hurt = blast(def, &p, at, direct, map, &obstacles);
+                    hits.extend(surface.map(|entity| MoverHit::Direct { entity, amount: def.damage }));
+                    hits.push(MoverHit::Splash { at, amount: def.splash_damage, radius: def.splash_radius });
                     credits.push((p.owner, hurt.iter().map(|d| d.target).collect()));
                     damage.extend(hurt);
                     events.push(GameEvent::Sound { kind: SoundKind::Explosion, origin: at, source: Some(p.owner) });
@@ -220,6 +226,11 @@ pub fn move_projectiles(world: &mut World) {
         super::fire::credit_hit(world, owner, &targets);
     }
     world.resource_mut::<DamageQueue>().0.extend(damage);
+    if let Some(mut queue) = world.get_resource_mut::<MoverHits>() {
+        for h in hits {
+            queue.push(h);
+        }
+    }
     for e in events {
         world.write_message(e);
     }
