@@ -20,7 +20,7 @@ use quarry_sim::weapons::WeaponTable;
 
 use crate::content::{Traits, WeaponBias};
 use crate::memory::{Blacklist, GoalKey};
-use crate::navigate::{Navigator, Route};
+use crate::navigate::{GatePlan, Navigator, Route};
 use crate::view::{BotClock, ItemSnap, PlayerSnap};
 
 /// How many shortlisted items may be tried with a route per selection
@@ -132,8 +132,13 @@ pub struct ItemChoice {
     pub utility: f32,
     /// Utility over route length (the ranking score).
     pub score: f32,
-    /// The route to it.
+    /// The route to it (or to the gate's opening).
     pub route: Route,
+    /// Where the goal leads: the item, or the opening of a closed gate
+    /// that bars the way to it.
+    pub target: Vec3,
+    /// The gate to open first, if one bars the way.
+    pub gate: Option<GatePlan>,
 }
 
 /// Picks the best item for `me`: shortlist by straight distance, then route
@@ -168,15 +173,24 @@ pub fn choose_item(
         if !nav.maybe_reachable(me.origin, item.origin) {
             continue;
         }
-        let Some(route) = nav.route(me.origin, item_standing_point(item, me)) else {
-            continue;
+        let stand = item_standing_point(item, me);
+        let (route, gate, detour) = match nav.route(me.origin, stand) {
+            Some(route) => (route, None, 0.0),
+            // A closed gate may bar the way: go and open it.
+            None => {
+                let Some(plan) = nav.gate_opening(me.origin, stand, me.inventory.keys) else { continue };
+                let Some(route) = nav.route(me.origin, plan.target) else { continue };
+                (route, Some(plan), plan.target.distance(stand))
+            }
         };
-        let score = u / (route.cost + DISTANCE_BIAS);
+        let score = u / (route.cost + detour + DISTANCE_BIAS);
         return Some(ItemChoice {
             item: *item,
             utility: u,
             score,
             route,
+            target: gate.map_or(item.origin, |g| g.target),
+            gate,
         });
     }
     None

@@ -15,11 +15,12 @@
 //! map changed again meanwhile) is discarded.
 
 pub mod background;
+pub mod gates;
 
 use std::time::Instant;
 
 use glam::Vec3;
-use quarry_map::Trace;
+use quarry_map::CollisionWorld;
 use quarry_nav::{Agent, BuildOptions, NavInput, NavMesh, RouteOptions, SearchScratch};
 use quarry_sim::Match;
 use quarry_sim::pmove::MoveParams;
@@ -85,6 +86,8 @@ pub struct NavService {
     generation: u64,
     workers: Workers,
     discarded: u32,
+    /// The gates of the map the last build was for.
+    gates: Vec<quarry_nav::gates::Gate>,
 }
 
 impl Default for NavService {
@@ -99,6 +102,7 @@ impl Default for NavService {
             generation: 0,
             workers: Workers::default(),
             discarded: 0,
+            gates: Vec::new(),
         }
     }
 }
@@ -163,6 +167,7 @@ impl NavService {
         );
         self.generation += 1;
         self.builds += 1;
+        self.gates = quarry_nav::gates::gates(map);
         BuildJob {
             generation: self.generation,
             map: key.map.clone(),
@@ -324,13 +329,14 @@ impl NavService {
     }
 
     /// A navigator over the mesh and the live `world`, for one tick.
-    pub fn navigator<'a>(&'a mut self, world: &'a dyn Trace) -> Option<MeshNavigator<'a>> {
+    pub fn navigator<'a>(&'a mut self, world: &'a CollisionWorld) -> Option<MeshNavigator<'a>> {
         match &self.state {
             MeshState::Ready { mesh, .. } => Some(MeshNavigator {
                 mesh,
                 world,
                 scratch: &mut self.scratch,
                 stats: &mut self.stats,
+                gates: &self.gates,
             }),
             _ => None,
         }
@@ -391,9 +397,10 @@ impl Navigator for PendingNavigator {
 /// The navmesh plus the live world and a search scratch: a [`Navigator`] for one tick.
 pub struct MeshNavigator<'a> {
     mesh: &'a NavMesh,
-    world: &'a dyn Trace,
+    world: &'a CollisionWorld,
     scratch: &'a mut SearchScratch,
     stats: &'a mut QueryStats,
+    gates: &'a [quarry_nav::gates::Gate],
 }
 
 fn convert(route: quarry_nav::Route) -> Route {
@@ -426,6 +433,14 @@ impl Navigator for MeshNavigator<'_> {
         self.stats.routes += 1;
         self.stats.record(t);
         r
+    }
+
+    fn gate_opening(&mut self, from: Vec3, to: Vec3, keys: u8) -> Option<crate::navigate::GatePlan> {
+        let t = std::time::Instant::now();
+        let plan = gates::plan(self.mesh, self.world, self.scratch, self.gates, from, to, keys);
+        self.stats.routes += 1;
+        self.stats.record(t);
+        plan
     }
 
     fn nearest(&mut self, point: Vec3, radius: f32) -> Option<Vec3> {

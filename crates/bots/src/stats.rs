@@ -28,6 +28,9 @@ pub struct BotStats {
     pub jump_pads: u64,
     /// Teleporter links completed.
     pub teleports: u64,
+    /// Gates (doors a trigger, a button or a shot opens) opened on the way
+    /// to a goal.
+    pub gates_opened: u64,
     /// Acquisitions, and the sum of their reaction delays in ms.
     pub acquisitions: u64,
     /// Sum of rolled reaction delays, ms.

@@ -5,9 +5,10 @@
 //! The reasons, tried in order for the first spawn point that fails:
 //!
 //! - no floor the player box fits on near it;
-//! - behind doors that do not open when touched (opened by a trigger or a
-//!   button, shot open, locked with a key, a secret door): with every such
-//!   door open the goal routes, and the doors the route passes are named;
+//! - behind doors that do not open when touched and that bots do not open
+//!   (a key door, or one only a counter or nothing fires; gates a trigger,
+//!   a button or a shot opens are built open: bots open them): with every
+//!   such door open the goal routes, and the doors the route passes are named;
 //! - on an island: nothing the mesh knows (walk, drop, jump, jump pad,
 //!   teleporter) leads there from the spawn point's part of the map;
 //! - one way only: ways lead out of it but none lead in.
@@ -72,7 +73,7 @@ pub fn explain_unreachable(world: &CollisionWorld, map: &LoadedMap, mesh: &NavMe
                 _ => {
                     let doors = open_mesh.as_ref().and_then(|m| doors_on_the_way(map, m, &open, &mut scratch, first, position));
                     match doors {
-                        Some(doors) if !doors.is_empty() => format!("behind {}: bots do not open such doors yet", doors.join(", ")),
+                        Some(doors) if !doors.is_empty() => format!("behind {}: bots do not open it (they fetch no keys; a counter, or nothing, fires it)", doors.join(", ")),
                         Some(_) => "behind a mover that does not open when touched".to_owned(),
                         None => island_or_one_way(mesh, world, first, position),
                     }

@@ -120,6 +120,10 @@ pub(crate) struct Graph {
     /// Destination and cost of each link (parallel to `links`): what a
     /// search reads, packed densely so relaxing a node touches little memory.
     pub(crate) hot: Vec<(u32, f32)>,
+    /// The links each mover (not a touch-open door) sweeps near, by mover:
+    /// a closed door bars all of its links at once, so a repair rejects
+    /// them together.
+    pub(crate) mover_links: Vec<Vec<u32>>,
 }
 
 impl Graph {
@@ -310,6 +314,7 @@ impl GraphBuilder {
             rev_hot,
             source,
             hot,
+            mover_links: Vec::new(),
         }
     }
 }

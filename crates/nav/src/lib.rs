@@ -73,6 +73,7 @@ mod build;
 mod cells;
 mod error;
 mod explain;
+pub mod gates;
 mod graph;
 mod mesh;
 mod regions;

@@ -303,6 +303,9 @@ pub struct NavInfoReport {
     pub heuristics: HeuristicComparison,
     /// Each goal some spawn point cannot reach, once, with the reason.
     pub unreachable_goals: Vec<UnreachableGoal>,
+    /// Each gate (a door touching does not open) and what opens it: goals
+    /// behind a gate something opens count as reachable (bots open it).
+    pub gates: Vec<String>,
 }
 
 /// Builds `map`'s navmesh on its match-start world and reports on it: the
@@ -324,6 +327,7 @@ pub fn nav_info(
         reachability,
         heuristics,
         unreachable_goals,
+        gates: crate::gates::describe_gates(map),
     };
     Ok((mesh, report))
 }
@@ -355,6 +359,12 @@ impl fmt::Display for NavInfoReport {
                 "  unreachable from {} of {} spawn points: {} {} ({:.0} {:.0} {:.0}): {}",
                 g.from_spawns, r.spawns, g.to_class, g.to.0, p.x, p.y, p.z, g.why
             )?;
+        }
+        if !self.gates.is_empty() {
+            writeln!(f, "gates (doors touching does not open; goals behind one bots open count as reachable): {}", self.gates.len())?;
+            for g in &self.gates {
+                writeln!(f, "  {g}")?;
+            }
         }
         let h = &self.heuristics;
         writeln!(

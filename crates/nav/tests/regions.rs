@@ -27,7 +27,9 @@ fn coarse_routes_match_the_cell_routes_on_every_map() {
         assert!(info.regions > 0 && info.regions * 4 < info.nodes, "{}: {info}", path.display());
         let q = coarse_quality(&mesh, &world, 3, PAIRS);
         eprintln!("{}: {} regions; {q}", path.display(), info.regions);
-        assert!(q.compared * 10 >= PAIRS * 7, "{}: {q}", path.display());
+        // Enough pairs to mean something: pairs behind a closed gate (built
+        // open, barred live) fail both ways and are not compared.
+        assert!(q.compared * 10 >= PAIRS * 6, "{}: {q}", path.display());
         assert_eq!(q.disagreements, 0, "{}: reachability differs: {q}", path.display());
         // Corridors follow the region table's next hops (costed between
         // region centres and portal middles): a few percent over the

@@ -253,3 +253,39 @@ fn killtarget_removes_the_items_it_names() {
     let left: Vec<&'static str> = m.world_mut().query::<&Item>().iter(m.world()).map(|i| i.classname).collect();
     assert_eq!(left, vec!["item_armor_combat"]);
 }
+
+/// The shared maps, when present (`QUARRY_SHARED_MAPS`, else `../shared/maps`
+/// beside the checkout; `QUARRY_REQUIRE_SHARED_MAPS=1` makes a missing
+/// directory a failure).
+fn shared_map(rel: &str) -> Option<String> {
+    let dir = std::env::var_os("QUARRY_SHARED_MAPS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps"));
+    match std::fs::read_to_string(dir.join(rel)) {
+        Ok(text) => Some(text),
+        Err(_) if std::env::var("QUARRY_REQUIRE_SHARED_MAPS").is_ok_and(|v| v == "1") => {
+            panic!("shared map {rel} required but missing under {}", dir.display())
+        }
+        Err(_) => {
+            eprintln!("skipped: no shared map {rel} under {}", dir.display());
+            None
+        }
+    }
+}
+
+#[test]
+fn dm6s_secret_hatch_opens_when_shot_in_its_two_moves() {
+    let Some(text) = shared_map("q1-standard/dm6.map") else { return };
+    let (mut m, s) = start(&text, 1);
+    let hatch = mover_id(&m, "func_door_secret");
+    // Stand beside the hatch (x 776..904, y -1152..-1016, top z -64) and shoot it.
+    setup_place(&mut m, s[0], Vec3::new(950.0, -1084.0, -64.0 + 25.0));
+    step(&mut m, &s, 10, &mut idle);
+    let offsets = track(&mut m, &s, hatch, 60 * 6, &mut |m| fire_at(m, s[0], Vec3::new(840.0, -1084.0, -64.0)));
+    assert!(first_moving(&offsets).is_some(), "shot open");
+    // Spawnflags 4, angle 180: down by its height, then along -X by its length.
+    let (lo, hi) = m.map().entities().iter().find(|e| e.classname == "func_door_secret").and_then(|e| e.bounds).expect("bounds");
+    let down = Vec3::new(0.0, 0.0, lo.z - hi.z);
+    assert!(offsets.contains(&down), "down first: {down}");
+    assert!(offsets.contains(&(down + Vec3::new(lo.x - hi.x, 0.0, 0.0))), "then slid open");
+}

@@ -35,6 +35,14 @@ use crate::view::{BotClock, BotView, PlayerSnap};
 /// Slower than this (horizontal, units/s) counts as idle.
 const IDLE_SPEED: f32 = 20.0;
 
+/// A gate is shot from at most this far, units.
+const GATE_SHOT_RANGE: f32 = 1500.0;
+/// A sight line to a gate may stop this far short of the point aimed at
+/// (the gate's face lies between the bot and the centre of its box), units.
+const GATE_FACE_SLACK: f32 = 96.0;
+/// The aim must be within about 6 degrees of the gate to fire.
+const GATE_AIM_COS: f32 = 0.995;
+
 /// The native brain: one bot's layers and state.
 #[derive(Debug, Clone)]
 pub struct NativeBrain {
@@ -118,10 +126,12 @@ impl NativeBrain {
         let steer = self.steer(input, me, &clock);
         // Weapons and combat movement against the target.
         let target = self.target.now(view, &self.senses);
+        // No enemy to fight: a gate to shoot open, once in sight.
+        let gate_shot = if target.is_none() { self.gate_in_sight(view, me) } else { None };
         let wanted = self.gunner.choose_weapon(
             view,
             me,
-            target.map(|x| x.position.distance(me.origin)),
+            target.map(|x| x.position.distance(me.origin)).or(gate_shot.map(|p| p.distance(me.eye))),
             &t,
             &self.profile.resolved.weapon_bias,
             &clock,
@@ -137,7 +147,7 @@ impl NativeBrain {
             late_dodge: self.gunner.mistakes.active(MistakeKind::LateDodge, &clock),
         };
         let (dir, jump) = compose_movement(view, me, &steer, &fight, &mut self.combat, &mut self.course.follower, &t, &clock, &mut self.rng);
-        let (pitch, yaw) = self.aim(view, me, target, &steer, &clock);
+        let (pitch, yaw) = self.aim(view, me, target, gate_shot, &steer, &clock);
         // Trigger.
         self.gunner.mistakes.update(target.is_some(), &t, &clock, &mut self.rng);
         let debug_aim = input.settings.debug_aim.then_some(self.profile.identity.name.as_str());
@@ -147,7 +157,14 @@ impl NativeBrain {
         if pull.new_shot {
             self.profile.stats.trigger_pulls += 1;
         }
-        self.gunner.firing = pull.attack;
+        // At a gate: fire once the aim is on it.
+        let gate_fire = gate_shot.is_some_and(|p| {
+            let to = (p - me.eye).normalize_or_zero();
+            self.gunner.aim.forward().dot(to) > GATE_AIM_COS
+        });
+        let attack = pull.attack || gate_fire;
+        self.gunner.firing = attack;
+        self.profile.stats.gates_opened = u64::from(self.planner.gates_opened);
         self.count_idle(me, &clock);
         Intent {
             move_dir: dir,
@@ -158,7 +175,7 @@ impl NativeBrain {
                 0 if me.water_level >= 3 => 1,
                 s => s,
             },
-            attack: pull.attack,
+            attack,
             weapon: wanted,
             pitch,
             yaw,
@@ -315,7 +332,27 @@ impl NativeBrain {
 
     /// The aim for this tick: the target (its snap taken), else a look
     /// hint, else where the route looks; returns the view angles.
-    fn aim(&mut self, view: &BotView<'_>, me: &PlayerSnap, target: Option<TargetNow>, steer: &Steer, clock: &BotClock) -> (f32, f32) {
+    /// The point of the gate the goal leads to shoot open, when it is in
+    /// range and in sight from the bot's eye.
+    fn gate_in_sight(&self, view: &BotView<'_>, me: &PlayerSnap) -> Option<Vec3> {
+        let p = self.planner.shoot_at()?;
+        if p.distance(me.eye) > GATE_SHOT_RANGE {
+            return None;
+        }
+        let tr = view.map.world().trace(me.eye, p, Vec3::ZERO, Vec3::ZERO, quarry_map::Contents::MASK_SHOT);
+        // The shot stops on the gate's face, short of its centre.
+        (tr.end.distance(p) <= GATE_FACE_SLACK).then_some(p)
+    }
+
+    fn aim(
+        &mut self,
+        view: &BotView<'_>,
+        me: &PlayerSnap,
+        target: Option<TargetNow>,
+        gate_shot: Option<Vec3>,
+        steer: &Steer,
+        clock: &BotClock,
+    ) -> (f32, f32) {
         let t = self.profile.resolved.traits;
         let aim_target = match target {
             Some(x) => {
@@ -324,6 +361,7 @@ impl NativeBrain {
                 self.target.snapped();
                 aim_target
             }
+            None if gate_shot.is_some() => gate_shot.map_or(AimTarget::Keep, AimTarget::Point),
             None => match self.senses.look_hint(clock) {
                 Some(p) => AimTarget::Point(p),
                 None => steer.look.map_or(AimTarget::Keep, AimTarget::Point),

@@ -10,7 +10,7 @@ use quarry_sim::components::NetId;
 use super::objective::Objective;
 use crate::content::{Traits, WeaponBias};
 use crate::memory::{GoalKey, Memory};
-use crate::navigate::{Navigator, PathFollower, Route};
+use crate::navigate::{GatePlan, Navigator, PathFollower, Route};
 use crate::rng::BotRng;
 use crate::view::{BotClock, BotView, PlayerSnap};
 
@@ -152,6 +152,11 @@ pub struct GoalPlanner {
     pub(super) hold_radius: Option<f32>,
     /// Route requests made (for throttling and stats).
     pub route_requests: u64,
+    /// The item goal leads to opening a closed gate first (the goal's
+    /// target is the opening).
+    pub gate: Option<GatePlan>,
+    /// Gates opened on the way to a goal (for the match report).
+    pub gates_opened: u32,
 }
 
 impl GoalPlanner {
@@ -159,8 +164,14 @@ impl GoalPlanner {
     pub fn reset(&mut self) {
         *self = Self {
             route_requests: self.route_requests,
+            gates_opened: self.gates_opened,
             ..Self::default()
         };
+    }
+
+    /// The point to shoot to open the gate the goal leads to, if any.
+    pub fn shoot_at(&self) -> Option<Vec3> {
+        self.gate.and_then(|g| g.shoot_at)
     }
 
     /// The radius of the objective position held now, if the bot is holding
@@ -240,6 +251,19 @@ impl GoalPlanner {
                 g.best_remaining = rem;
                 g.progress_at = clock.tick;
                 g.give_up_at = g.give_up_at.max(clock.after_ms(6000.0));
+            }
+        }
+        // The gate the goal went to open is open: choose again (the item
+        // behind it routes now).
+        if let Some(plan) = self.gate
+            && !crate::navmesh::gates::is_closed_entity(cx.view.map.world(), plan.gate)
+        {
+            self.gate = None;
+            self.gates_opened += 1;
+            if matches!(self.goal.map(|g| g.kind), Some(GoalKind::Item(_))) {
+                self.goal = None;
+                self.next_select = clock.tick;
+                cx.follower.clear();
             }
         }
         if let Some(g) = self.goal {
@@ -363,6 +387,9 @@ impl GoalPlanner {
             _ => clock.after_ms((2.0 * travel_ms + 4000.0).max(12_000.0)),
         };
         let moving = matches!(kind, GoalKind::Enemy(_) | GoalKind::Objective(_));
+        if !same {
+            self.gate = None;
+        }
         self.goal = Some(Goal {
             kind,
             target,

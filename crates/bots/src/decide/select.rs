@@ -64,7 +64,7 @@ impl GoalRule {
                 .filter(|_| {
                     offers.item_priority > bar && (needs.obj_priority < 100.0 || (needs.critical && offers.health <= 15))
                 })
-                .map(|c| (GoalKind::Item(c.item.id), c.item.origin, offers.item_priority)),
+                .map(|c| (GoalKind::Item(c.item.id), c.target, offers.item_priority)),
             GoalRule::Chase => offers
                 .chase
                 .filter(|_| needs.obj_priority < SOFT_OBJECTIVE && offers.chase_priority > bar)
@@ -211,15 +211,16 @@ impl GoalPlanner {
         let clock = cx.view.clock;
         match desire {
             Some((kind, target, priority)) => {
-                let route = match (kind, item) {
-                    (GoalKind::Item(id), Some(c)) if c.item.id == id => Some(c.route),
+                let (route, gate) = match (kind, item) {
+                    (GoalKind::Item(id), Some(c)) if c.item.id == id => (Some(c.route), c.gate),
                     _ => {
                         self.route_requests += 1;
-                        cx.nav.route(cx.me.origin, target)
+                        (cx.nav.route(cx.me.origin, target), None)
                     }
                 };
                 if let Some(route) = route {
                     self.start(kind, target, priority, route, cx);
+                    self.gate = gate;
                     return true;
                 }
                 cx.memory

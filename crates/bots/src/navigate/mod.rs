@@ -43,4 +43,4 @@ pub use follow::{
     STUCK_SAMPLE_MS, STUCK_STRIKES, SWIM_MARGIN, Steer, TAKEOFF_RADIUS, UNSTICK_MS, swim_toward,
 };
 pub use recovery::{RECOVERY_RADIUS, RECOVERY_SEARCH_MS, Recovery, WANDER_HOLD_MS};
-pub use route::{Corner, LinkKind, Navigator, Route, StraightNavigator};
+pub use route::{Corner, GatePlan, LinkKind, Navigator, Route, StraightNavigator};

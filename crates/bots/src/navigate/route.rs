@@ -50,6 +50,19 @@ impl Route {
     }
 }
 
+/// How to open a closed gate that bars a way: go to `target`, and from
+/// there (or on the way, once in sight) shoot `shoot_at` if set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GatePlan {
+    /// Where to go: into the trigger or button, up to the door with its
+    /// key, or a spot in sight of what to shoot.
+    pub target: Vec3,
+    /// The point to shoot, for gates opened by shooting.
+    pub shoot_at: Option<Vec3>,
+    /// The gate.
+    pub gate: quarry_map::EntityId,
+}
+
 /// Where routes come from. Implemented over the runtime navmesh; the
 /// layers only see this trait.
 pub trait Navigator {
@@ -66,6 +79,14 @@ pub trait Navigator {
     fn maybe_reachable(&mut self, from: Vec3, to: Vec3) -> bool {
         let _ = (from, to);
         true
+    }
+    /// When no route leads from `from` to `to` only because a gate is
+    /// closed: how to open the first such gate (a player carrying `keys`,
+    /// the inventory's key bits). `None` when no closed gate is to blame or
+    /// none of its openings can be reached.
+    fn gate_opening(&mut self, from: Vec3, to: Vec3, keys: u8) -> Option<GatePlan> {
+        let _ = (from, to, keys);
+        None
     }
     /// One line for `botlist`: state, node and link counts, build time.
     fn describe(&self) -> String;

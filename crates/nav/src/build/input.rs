@@ -261,30 +261,42 @@ pub fn match_start_world(map: &LoadedMap) -> CollisionWorld {
     world
 }
 
-/// A copy of `world` with every touch-open door of `map` moved to its open
-/// position: the world the flood probes, so doorways get nodes and links
-/// ([`NavMesh::build_for_map`](crate::NavMesh::build_for_map) uses it; a
-/// caller wrapping the trace for [`NavMesh::build`](crate::NavMesh::build) can too).
+/// A copy of `world` with every touch-open door of `map` and every gate
+/// bots open ([`crate::gates::Gate::bots_open`]) moved to its open position: the
+/// world the flood probes, so doorways get nodes and links (links through
+/// gates are re-checked against the live world on every route, so a closed
+/// gate bars them) ([`NavMesh::build_for_map`](crate::NavMesh::build_for_map)
+/// uses it; a caller wrapping the trace for [`NavMesh::build`](crate::NavMesh::build) can too).
 pub fn doors_open_world(world: &CollisionWorld, map: &LoadedMap) -> CollisionWorld {
-    movers_open(world, map, is_touch_door)
+    let openable: std::collections::BTreeSet<_> =
+        crate::gates::gates(map).into_iter().filter(crate::gates::Gate::bots_open).map(|g| g.entity).collect();
+    let mut out = world.clone();
+    open_movers(&mut out, map, |e, m| is_touch_door(m) || openable.contains(&e));
+    out
 }
 
 /// A copy of `world` with every mover of `map` that `open` picks at its
 /// open position (a start-open one where the map drew it, which is open).
 pub(crate) fn movers_open(world: &CollisionWorld, map: &LoadedMap, open: impl Fn(&Mover) -> bool) -> CollisionWorld {
     let mut out = world.clone();
+    open_movers(&mut out, map, |_, m| open(m));
+    out
+}
+
+/// Moves every mover of `map` that `open` picks (by entity and parameters)
+/// to its open position in `world`.
+fn open_movers(world: &mut CollisionWorld, map: &LoadedMap, open: impl Fn(EntityId, &Mover) -> bool) {
     for e in map.entities() {
         let (EntityKind::Mover(m), Some((lo, hi))) = (&e.kind, e.bounds) else {
             continue;
         };
-        if !open(m) {
+        if !open(e.id, m) {
             continue;
         }
-        let (Some(id), Some(travel)) = (out.mover_of(e.id), m.travel(lo, hi)) else {
+        let (Some(id), Some(travel)) = (world.mover_of(e.id), m.travel(lo, hi)) else {
             continue;
         };
         let offset = if m.start_open { Vec3::ZERO } else { travel };
-        out.set_mover_offset(id, offset);
+        world.set_mover_offset(id, offset);
     }
-    out
 }

@@ -212,13 +212,15 @@ impl NavMesh {
 }
 
 /// Marks walk, drop and jump links whose swept volume a mover (other than a
-/// touch-open door) can reach, so routes re-check them.
+/// touch-open door) can reach, so routes re-check them, and lists each
+/// mover's links.
 fn flag_mover_links(graph: &mut Graph, agent: &Agent, movers: &[MoverSpec]) {
     let reach: Vec<(Vec3, Vec3)> = movers
         .iter()
         .filter(|m| !m.passable)
         .map(|m| m.reach)
         .collect();
+    graph.mover_links = vec![Vec::new(); reach.len()];
     if reach.is_empty() {
         return;
     }
@@ -237,9 +239,14 @@ fn flag_mover_links(graph: &mut Graph, agent: &Agent, movers: &[MoverSpec]) {
         };
         let lo = a.origin.min(b.origin) + mins;
         let hi = a.origin.max(b.origin) + maxs;
-        link.near_mover = reach
-            .iter()
-            .any(|(rl, rh)| lo.cmple(*rh).all() && rl.cmple(hi).all());
+        for (mi, (rl, rh)) in reach.iter().enumerate() {
+            if lo.cmple(*rh).all() && rl.cmple(hi).all() {
+                link.near_mover = true;
+                if let Some(list) = graph.mover_links.get_mut(mi) {
+                    list.push(li as u32);
+                }
+            }
+        }
     }
 }
 

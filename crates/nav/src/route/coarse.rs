@@ -209,15 +209,26 @@ impl NavMesh {
     }
 
     /// The corridor's edge indices whose link a mover can reach and the
-    /// live world no longer allows.
+    /// live world no longer allows, with every other edge crossing a stale
+    /// link of the same movers (see [`NavMesh::stale_links_grouped`]).
     fn stale_crossings(&self, prober: &Prober<'_>, edges: &[u32]) -> Vec<u32> {
-        edges
+        let links: Vec<u32> = edges
             .iter()
-            .copied()
-            .filter(|&ei| match self.regions.edges.get(ei as usize).map(|e| e.crossing) {
-                Some(Crossing::Link { link, .. }) => !self.link_traversable(prober, link),
-                _ => false,
+            .filter_map(|&ei| match self.regions.edges.get(ei as usize).map(|e| e.crossing) {
+                Some(Crossing::Link { link, .. }) => Some(link),
+                _ => None,
             })
+            .collect();
+        let stale = self.stale_links_grouped(prober, &links);
+        if stale.is_empty() {
+            return Vec::new();
+        }
+        self.regions
+            .edges
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e.crossing, Crossing::Link { link, .. } if stale.binary_search(&link).is_ok()))
+            .map(|(i, _)| i as u32)
             .collect()
     }
 

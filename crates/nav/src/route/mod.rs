@@ -234,7 +234,7 @@ impl NavMesh {
                 });
             };
             let stale = if options.validate {
-                self.stale_links(&prober, &path.links)
+                self.stale_links_grouped(&prober, &path.links)
             } else {
                 Vec::new()
             };

@@ -23,6 +23,28 @@ impl NavMesh {
             .collect()
     }
 
+    /// The stale links among `links` and every other stale link of the
+    /// movers they are near: a closed door bars all its links at once, so
+    /// rejecting them together lets one repair find the way round (one link
+    /// at a time, a wide door would use up the repairs).
+    pub(crate) fn stale_links_grouped(&self, prober: &Prober<'_>, links: &[u32]) -> Vec<u32> {
+        let mut stale = self.stale_links(prober, links);
+        if stale.is_empty() {
+            return stale;
+        }
+        let seeds = stale.clone();
+        for list in &self.graph.mover_links {
+            // Each list is in link order.
+            if !seeds.iter().any(|s| list.binary_search(s).is_ok()) {
+                continue;
+            }
+            stale.extend(list.iter().copied().filter(|l| !seeds.contains(l) && !self.link_traversable(prober, *l)));
+        }
+        stale.sort_unstable();
+        stale.dedup();
+        stale
+    }
+
     /// Whether link `li` can still be travelled in the prober's world.
     pub(crate) fn link_traversable(&self, prober: &Prober<'_>, li: u32) -> bool {
         let graph = &self.graph;

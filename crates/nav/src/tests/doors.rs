@@ -141,3 +141,29 @@ fn unreachable_goals_say_why() {
     assert!(goals[0].position.x > 600.0);
     assert!(goals[0].why.starts_with("on an island"), "{}", goals[0].why);
 }
+
+/// A gate (a door a trigger opens) is built open: its far side counts as
+/// reachable, its links are re-checked live, so a route is barred while
+/// it is closed and goes through once it opens.
+#[test]
+fn a_gate_a_trigger_opens_is_built_open_and_barred_while_closed() {
+    let mut m = door_map(true, false);
+    m.brush_entity("trigger_once", [-300.0, 200.0, 0.0], [-200.0, 300.0, 96.0], "common/trigger", &[("target", "button1")]);
+    let mut map = m.load();
+    let gates = crate::gates::gates(&map);
+    assert_eq!(gates.len(), 1);
+    assert_eq!(gates[0].openings.len(), 1, "the trigger opens it: {gates:?}");
+    let mesh = build(&map);
+    assert!(mesh.info().mover_links > 0, "links through the gate are re-checked");
+    let world = crate::match_start_world(&map);
+    let report = crate::reachability_report_in(&world, &map, &mesh);
+    assert!(report.unreachable.is_empty(), "behind a gate something opens counts as reachable: {:?}", report.unreachable);
+    let mut scratch = SearchScratch::new();
+    let options = RouteOptions::default();
+    let closed = mesh.route(map.world(), &mut scratch, stand(WEST), stand(EAST), &options);
+    assert!(closed.is_err(), "barred while closed: {closed:?}");
+    let door = map.entities().iter().find(|e| e.classname == "func_door").and_then(|e| map.world().mover_of(e.id)).expect("door");
+    map.world_mut().set_mover_offset(door, Vec3::new(0.0, 0.0, 120.0));
+    let open = mesh.route(map.world(), &mut scratch, stand(WEST), stand(EAST), &options).expect("through once open");
+    assert!(crosses_x(&open, 0.0, -48.0..48.0), "{open}");
+}
