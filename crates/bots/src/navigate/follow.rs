@@ -33,6 +33,11 @@ pub const ACTION_GRACE_MS: f32 = 1500.0;
 pub const ACTION_TIMEOUT_MS: f32 = 10_000.0;
 /// Time in the air that counts as a jump or a fall, not a step down a stair, ms.
 const FLIGHT_MS: f32 = 200.0;
+/// Within this horizontal distance of a drop's landing, a bot on the ledge
+/// slows down, units.
+const DROP_SLOW_RADIUS: f32 = 96.0;
+/// The share of full speed a drop is stepped off at.
+const DROP_APPROACH_SPEED: f32 = 0.5;
 /// Stopped without progress this close to the last corner counts as arrived.
 const NEAR_GOAL: f32 = 56.0;
 /// A step of more than this between ticks is a teleport.
@@ -258,6 +263,11 @@ impl PathFollower {
             };
         }
         let mut dir = flat.normalize_or_zero();
+        // A drop is stepped off at a walk: a run carries a bot far past
+        // where the drop lands, into whatever lies beyond (a jump pad, a pit).
+        if corner.link == LinkKind::Drop && me.on_ground && dist < DROP_SLOW_RADIUS {
+            dir *= DROP_APPROACH_SPEED;
+        }
         let committed = corner.link.is_special();
         // A jump link jumps from the ground toward its exit; everything else walks.
         let mut jump = corner.link == LinkKind::Jump && me.on_ground;
@@ -401,7 +411,10 @@ impl PathFollower {
         }
         self.next_sample = clock.after_ms(STUCK_SAMPLE_MS);
         let in_grace = self.action_since.is_some_and(|s| clock.ms_since(s) < ACTION_GRACE_MS);
-        let flying = link.is_special() && !me.on_ground;
+        // Airborne on a pad's or a teleporter's flight, or a drop's fall,
+        // is progress; a jump link is not exempt: a bot jumping again and
+        // again against a ledge it cannot clear is airborne half the time.
+        let flying = matches!(link, LinkKind::JumpPad | LinkKind::Teleport | LinkKind::Drop) && !me.on_ground;
         // A new route since the last sample has no distance to compare:
         // whether the bot moved since then decides (a first sample, NaN,
         // counts as progress).
