@@ -41,6 +41,8 @@ pub struct NavMesh {
     pub(crate) landmarks: OnceLock<LandmarkSet>,
     pub(crate) heuristic_scale: f32,
     pub(crate) passable_doors: Vec<EntityId>,
+    /// Jump pad and teleporter volumes, which straight legs must not cross.
+    pub(crate) warps: Vec<(Vec3, Vec3)>,
     pub(crate) off_mesh: Vec<OffMeshLink>,
     pub(crate) seeds: usize,
     pub(crate) seeds_used: usize,
@@ -185,6 +187,7 @@ impl NavMesh {
     pub(crate) fn prober<'a>(&'a self, world: &'a dyn Trace) -> Prober<'a> {
         Prober::new(world, &self.agent, self.cell_size(), &self.passable_doors)
             .with_hazards(self.hazards)
+            .with_warps(&self.warps)
     }
 
     /// Approximate heap bytes held by the mesh.

@@ -36,6 +36,11 @@ const FLIGHT_MS: f32 = 200.0;
 /// Within this horizontal distance of a drop's landing, a bot on the ledge
 /// slows down, units.
 const DROP_SLOW_RADIUS: f32 = 96.0;
+/// A bot airborne above a corner within this horizontal distance, with a
+/// pad or teleporter next, was launched by it, units.
+const LAUNCH_RADIUS: f32 = 64.0;
+/// Rising faster than this is a launch (a jump never is, 32 units up), units/s.
+const LAUNCH_SPEED: f32 = 200.0;
 /// The share of full speed a drop is stepped off at.
 const DROP_APPROACH_SPEED: f32 = 0.5;
 /// Stopped without progress this close to the last corner counts as arrived.
@@ -263,6 +268,17 @@ impl PathFollower {
             };
         }
         let mut dir = flat.normalize_or_zero();
+        // Over a pad's landing, coming down: the landing node may stand on
+        // the very edge of its ledge, so head on toward the next corner
+        // (onto the ledge) rather than hover over the edge and fall past it.
+        if corner.link == LinkKind::JumpPad
+            && !me.on_ground
+            && me.origin.z > corner.pos.z
+            && dist < CORNER_RADIUS
+            && let Some(next) = corners.get(self.index + 1)
+        {
+            dir = Vec3::new(next.pos.x - me.origin.x, next.pos.y - me.origin.y, 0.0).normalize_or_zero();
+        }
         // A drop is stepped off at a walk: a run carries a bot far past
         // where the drop lands, into whatever lies beyond (a jump pad, a pit).
         if corner.link == LinkKind::Drop && me.on_ground && dist < DROP_SLOW_RADIUS {
@@ -350,6 +366,14 @@ impl PathFollower {
         let dz = d.z.abs();
         match c.link {
             LinkKind::Walk => {
+                // Launched from beside the corner before reaching it: the
+                // pad or teleporter the next corner takes got the box first.
+                // The action has begun; steering back down to this corner
+                // would land the bot on the pad again and again.
+                let launched = !me.on_ground && me.velocity.z > LAUNCH_SPEED && -d.z > CORNER_HEIGHT;
+                if next_is_action && launched && horiz <= LAUNCH_RADIUS {
+                    return Reach::Yes;
+                }
                 let r = if next_is_action { TAKEOFF_RADIUS } else { CORNER_RADIUS };
                 if horiz <= r && dz <= CORNER_HEIGHT {
                     return Reach::Yes;

@@ -183,6 +183,7 @@ impl NavMesh {
             landmarks: std::sync::OnceLock::new(),
             heuristic_scale,
             passable_doors: input.passable_doors(),
+            warps: input.jump_pads.iter().map(|p| p.bounds).chain(input.teleporters.iter().map(|t| t.bounds)).collect(),
             off_mesh,
             seeds: input.seeds.len(),
             seeds_used: flood.seeds_used,

@@ -87,6 +87,10 @@ pub(crate) struct Prober<'a> {
     /// slime (off for meshes whose build met none: saves a contents query
     /// per ground sample).
     hazards: bool,
+    /// Jump pad and teleporter volumes: a straight line that passes through
+    /// one (other than the one it ends in) is not walkable, since touching
+    /// it sends the player elsewhere (route queries only).
+    warps: &'a [(Vec3, Vec3)],
     /// Falls already swept from a point by a depth (flood probers only).
     falls: Option<RefCell<HashMap<[u32; 4], TraceResult>>>,
     /// How far (as a fraction) the last [`Prober::try_step`]'s furthest
@@ -123,6 +127,7 @@ impl<'a> Prober<'a> {
             spacing,
             doors,
             hazards: true,
+            warps: &[],
             falls: None,
             reach: Cell::new(0.0),
             lifts: RefCell::new(LiftMemo::default()),
@@ -133,6 +138,24 @@ impl<'a> Prober<'a> {
     pub(crate) fn with_fall_cache(mut self) -> Prober<'a> {
         self.falls = Some(RefCell::new(HashMap::default()));
         self
+    }
+
+    /// This prober with the jump pad and teleporter volumes straight lines
+    /// must not pass through.
+    pub(crate) fn with_warps(mut self, warps: &'a [(Vec3, Vec3)]) -> Prober<'a> {
+        self.warps = warps;
+        self
+    }
+
+    /// Whether the box swept from origin `a` to origin `b` passes through a
+    /// jump pad or teleporter volume that `b` is not in.
+    fn crosses_warp(&self, a: Vec3, b: Vec3) -> bool {
+        self.warps.iter().any(|&(lo, hi)| {
+            // The volume grown by the box: the origins whose box touches it.
+            let (lo, hi) = (lo - self.maxs, hi - self.mins);
+            let ends_inside = b.cmpge(lo).all() && b.cmple(hi).all();
+            !ends_inside && segment_hits_box(a, b, lo, hi)
+        })
     }
 
     /// This prober with the lava and slime checks of straight lines on or off.
@@ -471,6 +494,9 @@ impl<'a> Prober<'a> {
         let len = (b - a).truncate().length();
         let n = ((len / self.spacing).ceil() as u32).clamp(2, 256);
         let dip = self.agent.step_height;
+        if self.crosses_warp(a, b) {
+            return false;
+        }
         (1..n).all(|i| {
             let p = a.lerp(b, i as f32 / n as f32) + Vec3::Z * lift;
             match self.fall(p, lift + dip) {
@@ -479,4 +505,28 @@ impl<'a> Prober<'a> {
             }
         })
     }
+}
+
+/// Whether the segment `a`..`b` meets the box `lo..hi` (slab test).
+fn segment_hits_box(a: Vec3, b: Vec3, lo: Vec3, hi: Vec3) -> bool {
+    let d = b - a;
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    for axis in 0..3 {
+        if d[axis].abs() < 1e-6 {
+            if a[axis] < lo[axis] || a[axis] > hi[axis] {
+                return false;
+            }
+            continue;
+        }
+        let (mut near, mut far) = ((lo[axis] - a[axis]) / d[axis], (hi[axis] - a[axis]) / d[axis]);
+        if near > far {
+            std::mem::swap(&mut near, &mut far);
+        }
+        t0 = t0.max(near);
+        t1 = t1.min(far);
+        if t0 > t1 {
+            return false;
+        }
+    }
+    true
 }
