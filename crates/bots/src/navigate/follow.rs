@@ -139,6 +139,9 @@ pub struct PathFollower {
     /// The last tick the route made progress (index or a closer approach).
     pub progress_tick: u32,
     last_origin: Option<Vec3>,
+    /// Where the bot stood when it first followed the route: the start of
+    /// the leg to the first corner.
+    route_start: Option<Vec3>,
 }
 
 impl PathFollower {
@@ -152,6 +155,7 @@ impl PathFollower {
         let continuing = self.route.is_some() && clock.tick < self.next_sample;
         self.route = Some(route);
         self.index = 0;
+        self.route_start = None;
         self.action_since = None;
         self.airborne_seen = false;
         self.longest_flight = 0;
@@ -331,7 +335,9 @@ impl PathFollower {
         // into whatever lies between, so the route is dropped to re-plan
         // from here. A drop or a jump is a short leg from its ledge; only
         // pads and teleporters carry a bot far from theirs on purpose.
-        let leg_from = if self.index == 0 { None } else { corners.get(self.index - 1).map(|c| c.pos) };
+        // The first leg starts where the bot stood when it took the route.
+        let start = *self.route_start.get_or_insert(me.origin);
+        let leg_from = if self.index == 0 { Some(start) } else { corners.get(self.index - 1).map(|c| c.pos) };
         if matches!(corner.link, LinkKind::Walk | LinkKind::Drop | LinkKind::Jump)
             && let Some(from) = leg_from
             && off_leg(from, corner.pos, me.origin) > OFF_ROUTE
