@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Runs 8-bot FFA matches on every shipped and shared map and prints how
-well the bots get around: per map and seed, the worst bot's stuck share
-and longest idle, what all bots used (jump pads, teleporters, gates they
-opened on purpose) and the top stuck hotspot.
+"""Runs 8-bot matches (FFA unless --gametype says otherwise) on every
+shipped and shared map and prints how well the bots get around: per map
+and seed, the worst bot's stuck share and longest idle, what all bots used
+(jump pads, teleporters, gates they opened on purpose) and the top stuck
+hotspot.
 
 Each match is `quarry-server --fast --json` (10 simulated minutes unless
 --minutes says otherwise) on a fresh copy of config/, two at a time.
@@ -10,7 +11,7 @@ Each match is `quarry-server --fast --json` (10 simulated minutes unless
     scripts/stuck_figures.py [--server target/release/quarry-server]
                              [--seeds 1,2,3] [--minutes 10]
                              [--shared ../shared/maps] [--maps a.map,b.map]
-                             [--json FILE]
+                             [--gametype ctf] [--json FILE]
 """
 import argparse
 import concurrent.futures
@@ -34,7 +35,7 @@ def all_maps(shared):
     return maps
 
 
-def run(server, path, seed, minutes):
+def run(server, path, seed, minutes, gametype):
     """One match; returns its parsed summary."""
     with tempfile.TemporaryDirectory(prefix="quarry-stuck-") as tmp:
         config = pathlib.Path(tmp) / "config"
@@ -42,8 +43,8 @@ def run(server, path, seed, minutes):
         cmd = [
             str(server), "--config", str(config), "--maps", str(ROOT / "maps"),
             "--botfiles", str(ROOT / "botfiles"), "--fast", "--json", "--seed", str(seed),
-            "+set", "bot_minPlayers", "8", "+set", "timelimit", str(minutes),
-            "+set", "fraglimit", "0", "+map", str(path),
+            "+set", "g_gametype", gametype, "+set", "bot_minPlayers", "8", "+set", "timelimit", str(minutes),
+            "+set", "fraglimit", "0", "+set", "capturelimit", "0", "+map", str(path),
         ]
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=3600, check=False)
         if out.returncode != 0:
@@ -81,6 +82,7 @@ def main():
     ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "maps"))
     ap.add_argument("--maps", default="", help="comma-separated map paths instead of all")
     ap.add_argument("--json", default="", help="also write the rows here")
+    ap.add_argument("--gametype", default="ffa", help="g_gametype of every match (ctf: 4 against 4)")
     a = ap.parse_args()
     require_binary(a.server, "cargo build --release -p quarry-server")
     server = pathlib.Path(a.server)
@@ -89,7 +91,7 @@ def main():
     jobs = [(m, s) for m in maps for s in seeds]
     rows = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {pool.submit(run, server, m, s, a.minutes): (m, s) for m, s in jobs}
+        futures = {pool.submit(run, server, m, s, a.minutes, a.gametype): (m, s) for m, s in jobs}
         for f in concurrent.futures.as_completed(futures):
             m, s = futures[f]
             rows.append(row(m.stem, s, f.result()))
