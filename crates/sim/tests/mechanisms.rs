@@ -10,23 +10,9 @@ mod support;
 
 use glam::Vec3;
 use items_support::*;
-use quarry_map::{EntityKind, MoverId};
+use quarry_map::MoverId;
 use quarry_sim::items::Item;
 use quarry_sim::{Buttons, Match, SlotId, UserCmd};
-
-fn mover_id(m: &Match, classname: &str) -> MoverId {
-    let e = m
-        .map()
-        .entities()
-        .iter()
-        .find(|e| e.classname == classname && matches!(e.kind, EntityKind::Mover(_)))
-        .expect("mover");
-    m.map().world().mover_of(e.id).expect("mover collision")
-}
-
-fn offset(m: &Match, id: MoverId) -> Vec3 {
-    m.map().world().mover_offset(id).expect("offset")
-}
 
 /// The door's doorway: a wall across the room at x 300..316 with a
 /// 128x128 opening at y -64..64.
@@ -69,6 +55,22 @@ fn track(m: &mut Match, s: &[SlotId], door: MoverId, ticks: u32, cmd: &mut dyn F
     out
 }
 
+/// Runs the one player into the volume at x -182..-118 for `ticks`: the
+/// tick its box entered it, and `door`'s offset each tick.
+fn walk_into_volume(m: &mut Match, s: &[SlotId], door: MoverId, ticks: u32) -> (usize, Vec<Vec3>) {
+    let mut entered = None;
+    let mut offsets = Vec::new();
+    for tick in 0..ticks as usize {
+        let c = run_toward(m, s[0], Vec3::new(-150.0, 0.0, 0.0), 4.0);
+        step(m, s, 1, &mut |_, _| c);
+        if entered.is_none() && origin(m, s[0]).x + 15.0 >= -182.0 {
+            entered = Some(tick);
+        }
+        offsets.push(offset(m, door));
+    }
+    (entered.expect("reached the trigger"), offsets)
+}
+
 fn first_moving(offsets: &[Vec3]) -> Option<usize> {
     offsets.iter().position(|o| *o != Vec3::ZERO)
 }
@@ -83,17 +85,7 @@ fn a_trigger_once_opens_a_named_door_through_a_delayed_relay_and_only_once() {
     let (mut m, s) = start(&text, 1);
     let gate = mover_id(&m, "func_door");
     // Walk into the volume; the door starts half a second (30 ticks) later.
-    let mut entered = None;
-    let mut offsets = Vec::new();
-    for tick in 0..200u32 {
-        let c = run_toward(&m, s[0], Vec3::new(-150.0, 0.0, 0.0), 4.0);
-        step(&mut m, &s, 1, &mut |_, _| c);
-        if entered.is_none() && origin(&m, s[0]).x + 15.0 >= -182.0 {
-            entered = Some(tick);
-        }
-        offsets.push(offset(&m, gate));
-    }
-    let entered = entered.expect("reached the trigger") as usize;
+    let (entered, offsets) = walk_into_volume(&mut m, &s, gate, 200);
     let opened = first_moving(&offsets).expect("the relay opened the door");
     assert!((entered + 29..=entered + 33).contains(&opened), "entered at {entered}, door moved at {opened}");
     // Open, waits 1 s, closes; standing in the spent trigger does nothing more.
@@ -113,17 +105,7 @@ fn a_counter_fires_on_its_count_of_a_multiple_triggers_uses() {
     ]);
     let (mut m, s) = start(&text, 1);
     let gate = mover_id(&m, "func_door");
-    let mut entered = None;
-    let mut offsets = Vec::new();
-    for tick in 0..300u32 {
-        let c = run_toward(&m, s[0], Vec3::new(-150.0, 0.0, 0.0), 4.0);
-        step(&mut m, &s, 1, &mut |_, _| c);
-        if entered.is_none() && origin(&m, s[0]).x + 15.0 >= -182.0 {
-            entered = Some(tick);
-        }
-        offsets.push(offset(&m, gate));
-    }
-    let entered = entered.expect("reached the trigger") as usize;
+    let (entered, offsets) = walk_into_volume(&mut m, &s, gate, 300);
     let opened = first_moving(&offsets).expect("the counter opened the door");
     // Firings at +0, +30, +60 ticks (0.5 s at 60 Hz); the door moves the tick after the third.
     assert!((entered + 59..=entered + 63).contains(&opened), "entered at {entered}, door moved at {opened}");

@@ -8,23 +8,9 @@ mod support;
 
 use glam::Vec3;
 use items_support::*;
-use quarry_map::{Contents, EntityKind, MoverId};
+use quarry_map::Contents;
 use quarry_sim::Match;
 use quarry_sim::movers::Mover;
-
-fn mover_id(m: &Match, classname: &str) -> MoverId {
-    let e = m
-        .map()
-        .entities()
-        .iter()
-        .find(|e| e.classname == classname && matches!(e.kind, EntityKind::Mover(_)))
-        .expect("mover");
-    m.map().world().mover_of(e.id).expect("mover collision")
-}
-
-fn offset(m: &Match, id: MoverId) -> Vec3 {
-    m.map().world().mover_offset(id).expect("offset")
-}
 
 /// A wall across the room at x 300..316 with a 128x128 doorway holding a
 /// door that slides up.

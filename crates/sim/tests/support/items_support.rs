@@ -187,3 +187,19 @@ pub(crate) fn sounds(events: &[(u32, GameEvent)], kind: SoundKind) -> Vec<(u32, 
         })
         .collect()
 }
+
+/// The collision of the first mover entity of `classname`.
+pub(crate) fn mover_id(m: &Match, classname: &str) -> quarry_map::MoverId {
+    let e = m
+        .map()
+        .entities()
+        .iter()
+        .find(|e| e.classname == classname && matches!(e.kind, quarry_map::EntityKind::Mover(_)))
+        .expect("mover");
+    m.map().world().mover_of(e.id).expect("mover collision")
+}
+
+/// Mover `id`'s offset from where the map drew it.
+pub(crate) fn offset(m: &Match, id: quarry_map::MoverId) -> Vec3 {
+    m.map().world().mover_offset(id).expect("offset")
+}
