@@ -15,7 +15,6 @@
 //! map changed again meanwhile) is discarded.
 
 pub mod background;
-pub mod gates;
 
 use std::time::Instant;
 
@@ -437,10 +436,10 @@ impl Navigator for MeshNavigator<'_> {
 
     fn gate_opening(&mut self, from: Vec3, to: Vec3, keys: u8) -> Option<crate::navigate::GatePlan> {
         let t = std::time::Instant::now();
-        let plan = gates::plan(self.mesh, self.world, self.scratch, self.gates, from, to, keys);
+        let plan = quarry_nav::gates::plan(self.mesh, self.world, self.scratch, self.gates, from, to, keys);
         self.stats.routes += 1;
         self.stats.record(t);
-        plan
+        plan.map(|p| crate::navigate::GatePlan { target: p.target, shoot_at: p.shoot_at, gate: p.gate })
     }
 
     fn nearest(&mut self, point: Vec3, radius: f32) -> Option<Vec3> {

@@ -73,7 +73,10 @@ pub fn explain_unreachable(world: &CollisionWorld, map: &LoadedMap, mesh: &NavMe
                 _ => {
                     let doors = open_mesh.as_ref().and_then(|m| doors_on_the_way(map, m, &open, &mut scratch, first, position));
                     match doors {
-                        Some(doors) if !doors.is_empty() => format!("behind {}: bots do not open it (they fetch no keys; a counter, or nothing, fires it)", doors.join(", ")),
+                        Some(doors) if !doors.is_empty() => format!(
+                            "behind {}: bots cannot open it from here (a key door: bots fetch no keys; a trigger or button that stands behind another locked door; a counter, or nothing, fires it)",
+                            doors.join(", ")
+                        ),
                         Some(_) => "behind a mover that does not open when touched".to_owned(),
                         None => island_or_one_way(mesh, world, first, position),
                     }

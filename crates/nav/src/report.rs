@@ -8,7 +8,7 @@ use std::fmt;
 use std::time::Instant;
 
 use glam::Vec3;
-use quarry_map::{EntityId, LoadedMap, Trace};
+use quarry_map::{CollisionWorld, EntityId, LoadedMap};
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
@@ -90,11 +90,20 @@ pub fn reachability_report(map: &LoadedMap, mesh: &NavMesh) -> ReachabilityRepor
 /// snaps its ends; then one search from each spawn point's node settles
 /// every node it can reach, which answers all its pairs at once (a route
 /// query per pair would repeat the same search thousands of times).
+///
+/// Behind a gate that bots open (built open), a goal counts as reachable
+/// only if, with the gates as `world` has them, it routes or the bot can
+/// reach what opens the gate in its way ([`crate::gates::plan`]): a gate
+/// opened by a trigger that stands behind another locked door does not
+/// count.
 pub fn reachability_report_in(
-    world: &dyn Trace,
+    world: &CollisionWorld,
     map: &LoadedMap,
     mesh: &NavMesh,
 ) -> ReachabilityReport {
+    let gates = crate::gates::gates(map);
+    let gated = gates.iter().any(|g| g.bots_open() && crate::gates::is_closed(world, g));
+    let mut scratch = SearchScratch::new();
     let spawns: Vec<(EntityId, Vec3, String)> = map
         .spawn_points()
         .filter(|(_, s)| s.fits)
@@ -137,7 +146,11 @@ pub fn reachability_report_in(
                 (Some(s), Some(g), Some(d)) => {
                     let area = |n: u32| mesh.graph.nodes.get(n as usize).map(|n| n.area);
                     if d.get(g as usize).is_some_and(|x| x.is_finite()) {
-                        None
+                        let opens = |scratch: &mut SearchScratch| {
+                            mesh.route(world, scratch, *a, *b, &RouteOptions::default()).is_ok()
+                                || crate::gates::plan(mesh, world, scratch, &gates, *a, *b, 0).is_some()
+                        };
+                        if gated && !opens(&mut scratch) { Some(RouteError::Blocked) } else { None }
                     } else if area(s) != area(g) {
                         Some(RouteError::DifferentAreas)
                     } else {

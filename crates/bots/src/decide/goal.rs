@@ -256,7 +256,7 @@ impl GoalPlanner {
         // The gate the goal went to open is open: choose again (the item
         // behind it routes now).
         if let Some(plan) = self.gate
-            && !crate::navmesh::gates::is_closed_entity(cx.view.map.world(), plan.gate)
+            && !quarry_nav::gates::is_closed_entity(cx.view.map.world(), plan.gate)
         {
             self.gate = None;
             self.gates_opened += 1;

@@ -1,17 +1,31 @@
-//! Opening closed gates: the mesh is built with every gate open and its
-//! links re-checked live, so a closed gate makes a goal behind it
+//! Opening closed gates: the mesh is built with every gate bots open open
+//! and its links re-checked live, so a closed gate makes a goal behind it
 //! unroutable. [`plan`] finds the gate to blame (the route with the gates
 //! assumed open passes through its closed bounds) and the first of its
-//! openings the bot can reach: the trigger or button to walk into, or a
-//! spot in sight of what to shoot.
+//! openings reachable from the start: the trigger or button to walk into,
+//! or a spot in sight of what to shoot.
 
 use glam::Vec3;
-use quarry_map::CollisionWorld;
 use quarry_map::entities::items::KeyKind;
-use quarry_nav::gates::{Gate, Opening};
-use quarry_nav::{NavMesh, RouteOptions, SearchScratch};
+use quarry_map::{CollisionWorld, EntityId};
+use serde::Serialize;
 
-use crate::navigate::GatePlan;
+use super::{Gate, Opening};
+use crate::mesh::NavMesh;
+use crate::route::RouteOptions;
+use crate::route::astar::SearchScratch;
+
+/// How to open the closed gate that bars a way.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct OpeningPlan {
+    /// Where to go: into the trigger or button, or a spot in sight of what
+    /// to shoot.
+    pub target: Vec3,
+    /// The point to shoot, for gates opened by shooting.
+    pub shoot_at: Option<Vec3>,
+    /// The gate.
+    pub gate: EntityId,
+}
 
 /// Spacing of the points tested against gate bounds along a route, units.
 const SAMPLE_STEP: f32 = 16.0;
@@ -26,7 +40,7 @@ pub fn is_closed(world: &CollisionWorld, g: &Gate) -> bool {
 }
 
 /// Whether the gate mover of map entity `gate` is closed in the live `world`.
-pub fn is_closed_entity(world: &CollisionWorld, gate: quarry_map::EntityId) -> bool {
+pub fn is_closed_entity(world: &CollisionWorld, gate: EntityId) -> bool {
     world.mover_of(gate).and_then(|id| world.mover_offset(id)).is_some_and(|o| o == Vec3::ZERO)
 }
 
@@ -40,7 +54,7 @@ pub fn plan(
     from: Vec3,
     to: Vec3,
     keys: u8,
-) -> Option<GatePlan> {
+) -> Option<OpeningPlan> {
     let closed: Vec<&Gate> = gates.iter().filter(|g| !g.openings.is_empty() && is_closed(world, g)).collect();
     if closed.is_empty() {
         return None;
@@ -64,7 +78,7 @@ pub fn plan(
             Opening::Touch { bounds: (lo, hi), .. } => {
                 let floor_centre = Vec3::new((lo.x + hi.x) * 0.5, (lo.y + hi.y) * 0.5, lo.z - mins.z);
                 let spot = mesh.nearest_node(world, floor_centre, OPENING_RADIUS).and_then(|n| mesh.node(n)).map(|n| n.origin);
-                spot.map(|_| GatePlan { target: floor_centre, shoot_at: None, gate: gate.entity })
+                spot.map(|_| OpeningPlan { target: floor_centre, shoot_at: None, gate: gate.entity })
             }
             Opening::Shoot { entity, bounds: (lo, hi) } => {
                 let aim = (lo + hi) * 0.5;
@@ -75,7 +89,7 @@ pub fn plan(
                 } else {
                     mesh.nearest_node(world, aim, OPENING_RADIUS).and_then(|n| mesh.node(n)).map(|n| n.origin)
                 };
-                stand.map(|target| GatePlan { target, shoot_at: Some(aim), gate: gate.entity })
+                stand.map(|target| OpeningPlan { target, shoot_at: Some(aim), gate: gate.entity })
             }
             // A key door opens to a touch with the key, but a route ends
             // short of a closed door: not planned yet (the key's own
@@ -92,6 +106,10 @@ pub fn plan(
     None
 }
 
+/// The inventory bit of a key (as the sim's inventory keeps them).
 fn key_bit(k: KeyKind) -> u8 {
-    quarry_sim::components::key_bit(k)
+    match k {
+        KeyKind::Silver => 1,
+        KeyKind::Gold => 2,
+    }
 }

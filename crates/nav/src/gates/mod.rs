@@ -19,6 +19,9 @@ use serde::Serialize;
 
 use crate::build::input::is_touch_door;
 
+mod opening;
+pub use opening::{OpeningPlan, is_closed, is_closed_entity, plan};
+
 /// How deep a chain of relays is followed from a trigger to a door.
 const MAX_CHAIN: usize = 16;
 
