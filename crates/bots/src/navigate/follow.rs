@@ -41,6 +41,8 @@ const DROP_SLOW_RADIUS: f32 = 96.0;
 const LAUNCH_RADIUS: f32 = 64.0;
 /// Rising faster than this is a launch (a jump never is, 32 units up), units/s.
 const LAUNCH_SPEED: f32 = 200.0;
+/// Standing this far below the walk leg being followed is being off it, units.
+const WALK_LEG_BELOW: f32 = 96.0;
 /// The share of full speed a drop is stepped off at.
 const DROP_APPROACH_SPEED: f32 = 0.5;
 /// Stopped without progress this close to the last corner counts as arrived.
@@ -340,7 +342,8 @@ impl PathFollower {
         let leg_from = if self.index == 0 { Some(start) } else { corners.get(self.index - 1).map(|c| c.pos) };
         if matches!(corner.link, LinkKind::Walk | LinkKind::Drop | LinkKind::Jump)
             && let Some(from) = leg_from
-            && off_leg(from, corner.pos, me.origin) > OFF_ROUTE
+            && (off_leg(from, corner.pos, me.origin) > OFF_ROUTE
+                || (corner.link == LinkKind::Walk && me.on_ground && under_walk_leg(from, corner.pos, me.origin) > WALK_LEG_BELOW))
         {
             return Some(FollowEvent::Misplaced);
         }
@@ -488,6 +491,17 @@ enum Reach {
 /// with a small lateral error (the bot ran slightly by it).
 /// How far `pos` is from the leg `from` -> `to`: across it seen from above,
 /// or below both its ends (a fall), whichever is more.
+/// How far `pos` stands below a walk leg from `from` to `to`, at the point
+/// of the leg it is abreast of: a walk leg is a proved straight walk, so
+/// its floor never dips far below the line between its ends, and a bot on
+/// the ground well below it has fallen or been knocked off onto another floor.
+fn under_walk_leg(from: Vec3, to: Vec3, pos: Vec3) -> f32 {
+    let (a, b, p) = (from.truncate(), to.truncate(), pos.truncate());
+    let ab = b - a;
+    let t = if ab.length_squared() > 1e-6 { ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+    from.z + (to.z - from.z) * t - pos.z
+}
+
 fn off_leg(from: Vec3, to: Vec3, pos: Vec3) -> f32 {
     let (a, b, p) = (from.truncate(), to.truncate(), pos.truncate());
     let ab = b - a;
