@@ -24,18 +24,18 @@ struct Golden {
 /// on a jump link is found stuck sooner, drops are stepped off at half
 /// speed, a bot coming down over a jump pad's landing heads on to the next
 /// corner, a pad launch from beside its entry corner flies the pad's leg,
-/// and a fall far below a route's first leg re-plans: bots move
-/// differently at drops and pads (the duel on q_duel1 happened to play out
-/// the same).
+/// a fall far below a route's first leg and a bot standing well below its
+/// walk leg re-plan: bots move differently at drops, pads and falls (the
+/// duel on q_duel1 happened to play out the same).
 const GOLDEN: &[Golden] = &[
-    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "a68a0c78c8baa95f" },
-    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "c53bf595472d9852" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "00c1a2fd4de9a86d" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "1117e3180b4a23bd" },
     Golden { gametype: "duel", map: "q_duel1", seed: 13, bots: 2, hash: "e6bb7288dee0bb3e" },
-    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "30b40928762c96db" },
-    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "09bc7047878269b1" },
-    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "7c752398fa0b40f0" },
-    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "11b43ea68f2c9173" },
-    Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "2c7ef729f30fe0e2" },
+    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "f37112e9c0b4e16c" },
+    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "223eb7af6a872532" },
+    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "15729ebeecd4a21d" },
+    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "152580080007acb5" },
+    Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "1e08593ecec48eec" },
 ];
 
 
