@@ -18,8 +18,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Where cargo puts its output (criterion's estimates, the binaries).
 target=${CARGO_TARGET_DIR:-target}
-# Seeded headless bot matches (chat, styles, team modes) run with a full
-# workspace run unless QUARRY_BENCH_MATCHES=0; scripts/match_figures.py.
+# Seeded headless bot matches (chat, styles, team modes; stuck shares and
+# idle times on every map) run with a full workspace run unless
+# QUARRY_BENCH_MATCHES=0; scripts/match_figures.py, scripts/stuck_figures.py.
 matches=0
 soak_minutes=0
 fuzz_cases=0
@@ -35,6 +36,11 @@ if [ "$matches" != 0 ]; then
     cargo build --release --bin quarry-server >&2
     python3 scripts/match_figures.py --server "$target/release/quarry-server" --tsv "$target/match_figures.tsv" >&2
     extra+=(--extra "$target/match_figures.tsv")
+    # Issue 16's figures: how well bots get around every map, FFA and 4v4 CTF.
+    python3 scripts/stuck_figures.py --server "$target/release/quarry-server" --tsv "$target/stuck_ffa.tsv" >&2
+    python3 scripts/stuck_figures.py --server "$target/release/quarry-server" --gametype ctf \
+        --maps maps/q_ctf1.map,../shared/maps/q3/oacmpctf1.map --tsv "$target/stuck_ctf.tsv" >&2
+    extra+=(--extra "$target/stuck_ffa.tsv" --extra "$target/stuck_ctf.tsv")
 fi
 if [ "$soak_minutes" != 0 ]; then
     # A failed verdict still has figures worth showing.

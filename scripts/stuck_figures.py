@@ -11,7 +11,7 @@ Each match is `quarry-server --fast --json` (10 simulated minutes unless
     scripts/stuck_figures.py [--server target/release/quarry-server]
                              [--seeds 1,2,3] [--minutes 10]
                              [--shared ../shared/maps] [--maps a.map,b.map]
-                             [--gametype ctf] [--json FILE]
+                             [--gametype ctf] [--json FILE] [--tsv FILE]
 """
 import argparse
 import concurrent.futures
@@ -82,11 +82,18 @@ def main():
     ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "maps"))
     ap.add_argument("--maps", default="", help="comma-separated map paths instead of all")
     ap.add_argument("--json", default="", help="also write the rows here")
+    ap.add_argument("--tsv", default="", help="also write per-map table rows (name, value, unit, command) here, for scripts/bench.sh")
     ap.add_argument("--gametype", default="ffa", help="g_gametype of every match (ctf: 4 against 4)")
     a = ap.parse_args()
     require_binary(a.server, "cargo build --release -p quarry-server")
     server = pathlib.Path(a.server)
     maps = [pathlib.Path(m) for m in a.maps.split(",") if m] or all_maps(pathlib.Path(a.shared))
+    missing = [m for m in maps if not m.is_file()]
+    for m in missing:
+        print(f"stuck_figures.py: {m} not found, skipped", file=sys.stderr)
+    maps = [m for m in maps if m.is_file()]
+    if not maps:
+        sys.exit("stuck_figures.py: no maps to run")
     seeds = [int(s) for s in a.seeds.split(",") if s]
     jobs = [(m, s) for m in maps for s in seeds]
     rows = []
@@ -111,7 +118,20 @@ def main():
     )
     if a.json:
         pathlib.Path(a.json).write_text(json.dumps(rows, indent=1))
+    if a.tsv:
+        pathlib.Path(a.tsv).write_text("".join("\t".join(r) + "\n" for r in table_rows(rows, a)))
     return 0
+
+
+def table_rows(rows, a):
+    """Per map over the seeds: the worst stuck share and the longest idle."""
+    command = f"scripts/stuck_figures.py --gametype {a.gametype} --minutes {a.minutes} (seeds {a.seeds})"
+    out = []
+    for name in sorted({r["map"] for r in rows}):
+        mine = [r for r in rows if r["map"] == name]
+        out.append((f"bots/{a.gametype}/{name}/worst stuck share", f"{max(r['stuck_pct'] for r in mine):.2f}", "%", command))
+        out.append((f"bots/{a.gametype}/{name}/longest idle", f"{max(r['idle_s'] for r in mine):.1f}", "s", command))
+    return out
 
 
 if __name__ == "__main__":
