@@ -178,7 +178,7 @@ pub fn choose_item(
             Some(route) => (route, None, 0.0),
             // A closed gate may bar the way: go and open it.
             None => {
-                let Some(plan) = nav.gate_opening(me.origin, stand, me.inventory.keys) else { continue };
+                let Some(plan) = nav.gate_opening(me.origin, stand) else { continue };
                 let Some(route) = nav.route(me.origin, plan.target) else { continue };
                 (route, Some(plan), plan.target.distance(stand))
             }

@@ -434,12 +434,12 @@ impl Navigator for MeshNavigator<'_> {
         r
     }
 
-    fn gate_opening(&mut self, from: Vec3, to: Vec3, keys: u8) -> Option<crate::navigate::GatePlan> {
+    fn gate_opening(&mut self, from: Vec3, to: Vec3) -> Option<crate::navigate::GatePlan> {
         let t = std::time::Instant::now();
-        let plan = quarry_nav::gates::plan(self.mesh, self.world, self.scratch, self.gates, from, to, keys);
+        let plan = quarry_nav::gates::plan(self.mesh, self.world, self.scratch, self.gates, from, to);
         self.stats.routes += 1;
         self.stats.record(t);
-        plan.map(|p| crate::navigate::GatePlan { target: p.target, shoot_at: p.shoot_at, gate: p.gate })
+        plan
     }
 
     fn nearest(&mut self, point: Vec3, radius: f32) -> Option<Vec3> {

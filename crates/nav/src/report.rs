@@ -148,7 +148,7 @@ pub fn reachability_report_in(
                     if d.get(g as usize).is_some_and(|x| x.is_finite()) {
                         let opens = |scratch: &mut SearchScratch| {
                             mesh.route(world, scratch, *a, *b, &RouteOptions::default()).is_ok()
-                                || crate::gates::plan(mesh, world, scratch, &gates, *a, *b, 0).is_some()
+                                || crate::gates::plan(mesh, world, scratch, &gates, *a, *b).is_some()
                         };
                         if gated && !opens(&mut scratch) { Some(RouteError::Blocked) } else { None }
                     } else if area(s) != area(g) {

@@ -51,17 +51,9 @@ impl Route {
 }
 
 /// How to open a closed gate that bars a way: go to `target`, and from
-/// there (or on the way, once in sight) shoot `shoot_at` if set.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GatePlan {
-    /// Where to go: into the trigger or button, up to the door with its
-    /// key, or a spot in sight of what to shoot.
-    pub target: Vec3,
-    /// The point to shoot, for gates opened by shooting.
-    pub shoot_at: Option<Vec3>,
-    /// The gate.
-    pub gate: quarry_map::EntityId,
-}
+/// there (or on the way, once in sight) shoot `shoot_at` if set (the
+/// navmesh's plan, as [`LinkKind`] is the navmesh's).
+pub use quarry_nav::gates::OpeningPlan as GatePlan;
 
 /// Where routes come from. Implemented over the runtime navmesh; the
 /// layers only see this trait.
@@ -81,11 +73,10 @@ pub trait Navigator {
         true
     }
     /// When no route leads from `from` to `to` only because a gate is
-    /// closed: how to open the first such gate (a player carrying `keys`,
-    /// the inventory's key bits). `None` when no closed gate is to blame or
-    /// none of its openings can be reached.
-    fn gate_opening(&mut self, from: Vec3, to: Vec3, keys: u8) -> Option<GatePlan> {
-        let _ = (from, to, keys);
+    /// closed: how to open the first such gate. `None` when no closed gate
+    /// is to blame or none of its openings can be reached.
+    fn gate_opening(&mut self, from: Vec3, to: Vec3) -> Option<GatePlan> {
+        let _ = (from, to);
         None
     }
     /// One line for `botlist`: state, node and link counts, build time.

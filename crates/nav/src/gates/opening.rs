@@ -6,7 +6,6 @@
 //! or a spot in sight of what to shoot.
 
 use glam::Vec3;
-use quarry_map::entities::items::KeyKind;
 use quarry_map::{CollisionWorld, EntityId};
 use serde::Serialize;
 
@@ -45,7 +44,7 @@ pub fn is_closed_entity(world: &CollisionWorld, gate: EntityId) -> bool {
 }
 
 /// How to open the first closed gate on the way from `from` to `to` (see
-/// the module docs); `keys` are the bot's key bits.
+/// the module docs).
 pub fn plan(
     mesh: &NavMesh,
     world: &CollisionWorld,
@@ -53,7 +52,6 @@ pub fn plan(
     gates: &[Gate],
     from: Vec3,
     to: Vec3,
-    keys: u8,
 ) -> Option<OpeningPlan> {
     let closed: Vec<&Gate> = gates.iter().filter(|g| !g.openings.is_empty() && is_closed(world, g)).collect();
     if closed.is_empty() {
@@ -94,10 +92,7 @@ pub fn plan(
             // A key door opens to a touch with the key, but a route ends
             // short of a closed door: not planned yet (the key's own
             // pickup value draws bots to keys).
-            Opening::Key(k) => {
-                let _ = keys & key_bit(k);
-                None
-            }
+            Opening::Key(_) => None,
         };
         if let Some(p) = plan.filter(|p| reachable(scratch, p.target)) {
             return Some(p);
@@ -106,10 +101,3 @@ pub fn plan(
     None
 }
 
-/// The inventory bit of a key (as the sim's inventory keeps them).
-fn key_bit(k: KeyKind) -> u8 {
-    match k {
-        KeyKind::Silver => 1,
-        KeyKind::Gold => 2,
-    }
-}
