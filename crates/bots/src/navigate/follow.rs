@@ -144,6 +144,10 @@ pub struct PathFollower {
     /// Where the bot stood when it first followed the route: the start of
     /// the leg to the first corner.
     route_start: Option<Vec3>,
+    /// Where a pad's flight is steered once it hovers over its landing:
+    /// chosen once per flight, so a landing and a next corner on opposite
+    /// rims of a shaft do not pull the bot back and forth over the hole.
+    pad_heading: Option<Vec3>,
 }
 
 impl PathFollower {
@@ -161,6 +165,7 @@ impl PathFollower {
         self.action_since = None;
         self.airborne_seen = false;
         self.longest_flight = 0;
+        self.pad_heading = None;
         if !continuing {
             self.next_sample = clock.after_ms(STUCK_SAMPLE_MS);
             self.strikes = 0;
@@ -277,13 +282,27 @@ impl PathFollower {
         // Over a pad's landing, coming down: the landing node may stand on
         // the very edge of its ledge, so head on toward the next corner
         // (onto the ledge) rather than hover over the edge and fall past it.
-        if corner.link == LinkKind::JumpPad
-            && !me.on_ground
-            && me.origin.z > corner.pos.z
-            && dist < CORNER_RADIUS
-            && let Some(next) = corners.get(self.index + 1)
-        {
-            dir = Vec3::new(next.pos.x - me.origin.x, next.pos.y - me.origin.y, 0.0).normalize_or_zero();
+        // Once chosen, the heading holds for the rest of the flight (a
+        // bot that falls back into a pad's column and rises again would
+        // otherwise turn toward the landing below the ledge and toward the
+        // next corner above it, and hover over the hole).
+        if corner.link == LinkKind::JumpPad && !me.on_ground {
+            // The first corner beyond the landing (a route may repeat the
+            // landing as the entry of its next link).
+            let beyond = corners
+                .iter()
+                .skip(self.index + 1)
+                .find(|c| Vec3::new(c.pos.x - corner.pos.x, c.pos.y - corner.pos.y, 0.0).length() > CORNER_RADIUS);
+            if self.pad_heading.is_none()
+                && me.origin.z > corner.pos.z
+                && dist < CORNER_RADIUS
+                && let Some(next) = beyond
+            {
+                self.pad_heading = Some(next.pos);
+            }
+            if let Some(h) = self.pad_heading {
+                dir = Vec3::new(h.x - me.origin.x, h.y - me.origin.y, 0.0).normalize_or_zero();
+            }
         }
         // A drop is stepped off at a walk: a run carries a bot far past
         // where the drop lands, into whatever lies beyond (a jump pad, a pit).
@@ -362,6 +381,7 @@ impl PathFollower {
 
     fn advance(&mut self, clock: &BotClock) {
         self.index += 1;
+        self.pad_heading = None;
         self.action_since = None;
         self.airborne_seen = false;
         self.longest_flight = 0;
@@ -487,10 +507,6 @@ enum Reach {
     Elsewhere,
 }
 
-/// Whether `pos` is a little past `corner` along the way in from `prev`,
-/// with a small lateral error (the bot ran slightly by it).
-/// How far `pos` is from the leg `from` -> `to`: across it seen from above,
-/// or below both its ends (a fall), whichever is more.
 /// How far `pos` stands below a walk leg from `from` to `to`, at the point
 /// of the leg it is abreast of: a walk leg is a proved straight walk, so
 /// its floor never dips far below the line between its ends, and a bot on
@@ -502,6 +518,8 @@ fn under_walk_leg(from: Vec3, to: Vec3, pos: Vec3) -> f32 {
     from.z + (to.z - from.z) * t - pos.z
 }
 
+/// How far `pos` is from the leg `from` -> `to`: across it seen from above,
+/// or below both its ends (a fall), whichever is more.
 fn off_leg(from: Vec3, to: Vec3, pos: Vec3) -> f32 {
     let (a, b, p) = (from.truncate(), to.truncate(), pos.truncate());
     let ab = b - a;
@@ -511,6 +529,8 @@ fn off_leg(from: Vec3, to: Vec3, pos: Vec3) -> f32 {
     across.max(below)
 }
 
+/// Whether `pos` is a little past `corner` along the way in from `prev`,
+/// with a small lateral error (the bot ran slightly by it).
 fn overshot(prev: Option<Vec3>, corner: Vec3, pos: Vec3) -> bool {
     let Some(prev) = prev else { return false };
     let way = Vec3::new(corner.x - prev.x, corner.y - prev.y, 0.0).normalize_or_zero();

@@ -185,6 +185,29 @@ fn a_pad_flight_landing_elsewhere_asks_for_a_new_plan() {
 }
 
 #[test]
+fn a_pad_flight_over_its_landing_steers_for_the_corner_beyond_and_keeps_that_heading() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let mut clock = BotClock { tick: 1, hz: 60 };
+    // The landing on a shaft's rim, repeated as the entry of the next
+    // link, then the way on across the ledge (toward -x).
+    let landing = Vec3::new(0.0, 0.0, 300.0);
+    let pad = Corner { pos: landing, link: LinkKind::JumpPad, entity: Some(EntityId(4)) };
+    let again = Corner { pos: landing, link: LinkKind::Walk, entity: None };
+    let on = Corner { pos: Vec3::new(-100.0, 0.0, 300.0), link: LinkKind::Jump, entity: None };
+    f.set_route(Route { corners: vec![walk(20.0, 0.0), pad, again, on], cost: 0.0 }, &clock);
+    f.follow(&me(Vec3::new(20.0, 0.0, 0.0), true), &clock, &mut rng);
+    // Launched, rising past the landing's height just beside it.
+    clock.tick += 1;
+    let s = f.follow(&me(Vec3::new(10.0, 5.0, 350.0), false), &clock, &mut rng);
+    assert!(s.dir.x < -0.9, "heads across the ledge, not back over the landing: {:?}", s.dir);
+    // Fallen back below the landing (still in the air): the heading holds.
+    clock.tick += 1;
+    let s = f.follow(&me(Vec3::new(30.0, 5.0, 250.0), false), &clock, &mut rng);
+    assert!(s.dir.x < -0.9, "the heading holds for the flight: {:?}", s.dir);
+}
+
+#[test]
 fn route_remaining_length() {
     let r = Route {
         corners: vec![walk(3.0, 4.0), walk(3.0, 14.0)],

@@ -155,7 +155,7 @@ impl NavMesh {
         let cells = CellGrid::new(&graph.nodes);
         // Landmarks are chosen on first use (the exact cell router only).
         let t4 = Instant::now();
-        let regions = crate::regions::build::build(&graph, agent.step_height);
+        let regions = crate::regions::build::build(&graph, agent.step_height, options.cell_size);
         // The table's rows are filled after the build; a route that comes
         // first computes the rows it needs itself, with the same result.
         regions.table.fill_in_background();

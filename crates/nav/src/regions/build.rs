@@ -19,12 +19,12 @@ const NORTH: usize = 1;
 const WEST: usize = 2;
 const SOUTH: usize = 3;
 
-/// Builds the regions of `graph` (`step` is the agent's step height) and
-/// their distance table, its rows not filled yet
-/// ([`DistanceTable::fill_in_background`]).
-pub(crate) fn build(graph: &Graph, step: f32) -> Regions {
+/// Builds the regions of `graph` (`step` is the agent's step height,
+/// `cell_size` the grid's) and their distance table, its rows not filled
+/// yet ([`DistanceTable::fill_in_background`]).
+pub(crate) fn build(graph: &Graph, step: f32, cell_size: f32) -> Regions {
     let n = graph.nodes.len();
-    let eligible = eligible_nodes(graph);
+    let eligible = eligible_nodes(graph, cell_size);
     let neighbours = walk_neighbours(graph, &eligible, step);
     let mut order: Vec<u32> = (0..n as u32).collect();
     order.sort_by(|&a, &b| {
@@ -247,8 +247,16 @@ struct PortalRow {
 
 /// Nodes that may join a rectangle: no link into or out of them passes
 /// near a mover (those are re-checked against the live world per route).
-fn eligible_nodes(graph: &Graph) -> Vec<bool> {
-    let mut ok = vec![true; graph.nodes.len()];
+fn eligible_nodes(graph: &Graph, cell_size: f32) -> Vec<bool> {
+    // A node moved off its cell's centre (the box fits only nearer a wall
+    // or a ledge, as in a doorway narrower than two cells) stands alone:
+    // a straight line through a rectangle is taken as walkable without a
+    // probe, which holds only where the box fits at every cell's centre.
+    let centred = |node: &crate::graph::Node| {
+        let c = |k: i32| (k as f32 + 0.5) * cell_size;
+        (node.origin.x - c(node.cell[0])).abs() < 0.5 && (node.origin.y - c(node.cell[1])).abs() < 0.5
+    };
+    let mut ok: Vec<bool> = graph.nodes.iter().map(centred).collect();
     for (li, link) in graph.links.iter().enumerate() {
         if link.near_mover {
             if let Some(&s) = graph.source.get(li) {

@@ -177,10 +177,13 @@ impl DistanceTable {
         self.data.as_ref().and_then(|d| d.row(goal)).map_or(&[], |r| &r.steps)
     }
 
-    /// Approximate heap bytes (the rows filled so far).
+    /// Approximate heap bytes once every row is filled (the background
+    /// fill gets there soon after the build; counting the rows filled so
+    /// far would make the figure depend on when it is asked for). A row
+    /// holds a step count and a hop per region, two bytes each.
     pub(crate) fn memory_bytes(&self) -> usize {
         let Some(d) = &self.data else { return 0 };
-        let rows: usize = d.rows.iter().filter_map(OnceLock::get).map(|r| (r.steps.len() + r.hops.len()) * 2).sum();
+        let rows = d.rows.len() * d.centres.len() * 4;
         rows + d.rows.capacity() * size_of::<OnceLock<Row>>()
             + d.centres.capacity() * size_of::<Vec3>()
             + d.reversed.capacity() * size_of::<Reversed>()

@@ -354,3 +354,33 @@ fn routes_before_the_table_is_full_match_routes_after() {
         assert_eq!(e.as_ref().map(|r| (&r.corners, r.cost)), l.as_ref().map(|r| (&r.corners, r.cost)), "{a} -> {b}");
     }
 }
+
+/// A room split by a wall along y = 0 with a doorway at x 56..120: 64
+/// wide, so with 24-unit cells only the cell centred at x 84 fits the box
+/// and the cells at 60 and 108 get nodes moved off their centres.
+fn narrow_doorway() -> TestMap {
+    let mut m = room();
+    m.solid([-256.0, -8.0, 0.0], [56.0, 8.0, 128.0]);
+    m.solid([120.0, -8.0, 0.0], [256.0, 8.0, 128.0]);
+    m.item([108.0, -100.0, 0.0]);
+    m
+}
+
+#[test]
+fn routes_through_a_narrow_doorway_never_cut_its_jamb() {
+    let (map, mesh) = narrow_doorway().build(24.0);
+    let prober = mesh.prober(map.world());
+    // Starts beside the doorway, where the straight line to the far side
+    // passes the jamb: the first leg must bend into the doorway.
+    for start in [[112.0, 24.0, 0.0], [112.0, 60.0, 0.0], [40.0, 30.0, 0.0], [130.0, 40.0, 0.0]] {
+        let (a, b) = (stand(start), stand([108.0, -100.0, 0.0]));
+        for (name, r) in [("coarse", route(&map, &mesh, a, b)), ("cells", route_cells(&map, &mesh, a, b))] {
+            let r = r.unwrap_or_else(|e| panic!("{name} from {start:?}: {e}"));
+            let mut prev = r.routed_start;
+            for c in &r.corners {
+                assert!(prober.walkable_line(prev, c.origin), "{name} from {start:?}: leg {prev} -> {} is blocked: {r}", c.origin);
+                prev = c.origin;
+            }
+        }
+    }
+}
