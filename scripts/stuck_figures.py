@@ -2,8 +2,10 @@
 """Runs 8-bot matches (FFA unless --gametype says otherwise) on every
 shipped and shared map and prints how well the bots get around: per map
 and seed, the worst bot's stuck share and longest idle, what all bots used
-(jump pads, teleporters, gates they opened on purpose) and the top stuck
-hotspot.
+(jump pads, teleporters, lifts, swims, gates they opened on purpose:
+buttons pressed, triggers touched, doors shot), the kills and
+suicides (deaths to lava, falls and a bot's own splash) and the top
+stuck hotspot.
 
 Each match is `quarry-server --fast --json` (10 simulated minutes unless
 --minutes says otherwise) on a fresh copy of config/, two at a time.
@@ -68,8 +70,11 @@ def row(name, seed, summary):
         "idle_s": max(b["max_idle_s"] for b in bots),
         "pads": sum(b["jump_pads"] for b in bots),
         "teleports": sum(b["teleports"] for b in bots),
+        "lifts": sum(b.get("lifts", 0) for b in bots),
+        "swims": sum(b.get("swims", 0) for b in bots),
         "gates": sum(b.get("gates", 0) for b in bots),
         "kills": sum(b["kills"] for b in bots),
+        "suicides": sum(r["score"].get("suicides", 0) for r in summary.get("scoreboard", {}).get("rows", [])),
         "top": top,
     }
 
@@ -103,11 +108,11 @@ def main():
             m, s = futures[f]
             rows.append(row(m.stem, s, f.result()))
     rows.sort(key=lambda r: (r["map"], r["seed"]))
-    print(f"{'map':<12} {'seed':>4} {'stuck%':>7} {'idle s':>7} {'pads':>5} {'tele':>5} {'gates':>5} {'kills':>5}  top hotspot")
+    print(f"{'map':<12} {'seed':>4} {'stuck%':>7} {'idle s':>7} {'pads':>5} {'tele':>5} {'lifts':>5} {'swims':>5} {'gates':>5} {'kills':>5} {'suic':>5}  top hotspot")
     for r in rows:
         print(
             f"{r['map']:<12} {r['seed']:>4} {r['stuck_pct']:>7.2f} {r['idle_s']:>7.1f} {r['pads']:>5} "
-            f"{r['teleports']:>5} {r['gates']:>5} {r['kills']:>5}  {r['top']}"
+            f"{r['teleports']:>5} {r['lifts']:>5} {r['swims']:>5} {r['gates']:>5} {r['kills']:>5} {r['suicides']:>5}  {r['top']}"
         )
     worst = [r["stuck_pct"] for r in rows]
     idle = [r["idle_s"] for r in rows]

@@ -96,6 +96,9 @@ pub struct CombatMove {
     /// When the way back was last checked, and whether it was open.
     retreat_checked: u32,
     retreat_open: bool,
+    /// Where the bot last stood on the ground (an airborne bot drifting
+    /// over nothing steers back toward it).
+    pub last_ground: Option<Vec3>,
 }
 
 impl CombatMove {
@@ -228,7 +231,8 @@ impl CombatMove {
 }
 
 /// Whether moving along horizontal `dir` is safe: the player box gets at
-/// least 72% of 72 units, and there is floor under where it ends.
+/// least 72% of 72 units, and there is floor under where it ends that is
+/// not under lava or slime.
 pub fn move_is_safe<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3) -> bool {
     let dir = Vec3::new(dir.x, dir.y, 0.0).normalize_or_zero();
     if dir == Vec3::ZERO {
@@ -245,15 +249,79 @@ pub fn move_is_safe<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3) ->
     if sweep.start_solid || sweep.fraction < SAFETY_SHARE {
         return false;
     }
-    let foot = sweep.end;
+    floor_along(trace, me, start, sweep.end)
+}
+
+/// Whether the floor where moving along horizontal `dir` for up to 72
+/// units carries the player box (to a wall, if one comes first) is there
+/// and not under lava or slime: where momentum takes a bot. A wall ahead
+/// is no danger here.
+pub fn floor_ahead_is_safe<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3) -> bool {
+    let dir = Vec3::new(dir.x, dir.y, 0.0).normalize_or_zero();
+    if dir == Vec3::ZERO {
+        return true;
+    }
+    let start = me.origin + Vec3::Z * 2.0;
+    let sweep = trace.trace(start, start + dir * SAFETY_PROBE, me.mins, me.maxs, Contents::MASK_PLAYER_SOLID);
+    if sweep.start_solid {
+        return true;
+    }
+    floor_along(trace, me, start, sweep.end)
+}
+
+/// Whether there is floor under the box at a third, two thirds and the
+/// whole of the way from `start` to `end` (a gap narrower than the probe
+/// but wide enough to fall into is found).
+fn floor_along<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, start: Vec3, end: Vec3) -> bool {
+    [1.0 / 3.0, 2.0 / 3.0, 1.0].into_iter().all(|t| floor_under(trace, me, start.lerp(end, t)))
+}
+
+/// Whether there is floor a step or a short drop under the box at `foot`
+/// that is not under lava or slime.
+fn floor_under<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, foot: Vec3) -> bool {
     let down = trace.trace(
         foot + Vec3::Z * 12.0,
         foot - Vec3::Z * 88.0,
         me.mins,
         me.maxs,
-        Contents::MASK_PLAYER_SOLID,
+        Contents::MASK_PLAYER_SOLID | Contents::LAVA | Contents::SLIME,
     );
-    down.fraction < 1.0 && down.normal.z >= FLOOR_NORMAL_Z && !(down.all_solid)
+    let hurts = down.contents.intersects(Contents::LAVA | Contents::SLIME);
+    down.fraction < 1.0 && down.normal.z >= FLOOR_NORMAL_Z && !down.all_solid && !hurts
+}
+
+/// How far ahead of the takeoff a jump's landing is looked for (about a
+/// running jump's length), units.
+const JUMP_PROBE: f32 = 160.0;
+/// An airborne bot looks this far below where it is heading for floor (a
+/// fall that hurts little and lands somewhere it can walk on from), units.
+const AIR_FLOOR_DEPTH: f32 = 256.0;
+/// Seconds ahead an airborne bot's position is predicted for that look.
+const AIR_LOOKAHEAD_S: f32 = 0.25;
+
+/// Whether a jump taken now, moving along `dir` (or the current run),
+/// comes down on floor that is not under lava or slime: the box is swept
+/// a running jump's length ahead (to a wall, if one comes first) and the
+/// floor looked for under where it stops.
+pub fn jump_landing_is_safe<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3) -> bool {
+    let run = Vec3::new(me.velocity.x, me.velocity.y, 0.0);
+    let way = (run.normalize_or_zero() + Vec3::new(dir.x, dir.y, 0.0).normalize_or_zero()).normalize_or_zero();
+    if way == Vec3::ZERO {
+        return true;
+    }
+    let start = me.origin + Vec3::Z * 2.0;
+    let sweep = trace.trace(start, start + way * JUMP_PROBE, me.mins, me.maxs, Contents::MASK_PLAYER_SOLID);
+    sweep.start_solid || floor_under(trace, me, sweep.end)
+}
+
+/// Whether there is floor (not under lava or slime) within a long fall
+/// below where an airborne bot will be in a quarter of a second.
+pub fn floor_below_flight<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap) -> bool {
+    let ahead = me.origin + Vec3::new(me.velocity.x, me.velocity.y, 0.0) * AIR_LOOKAHEAD_S;
+    let sweep = trace.trace(me.origin, ahead, me.mins, me.maxs, Contents::MASK_PLAYER_SOLID);
+    let from = if sweep.start_solid { me.origin } else { sweep.end };
+    let down = trace.trace(from, from - Vec3::Z * AIR_FLOOR_DEPTH, me.mins, me.maxs, Contents::MASK_PLAYER_SOLID | Contents::LAVA | Contents::SLIME);
+    down.start_solid || (down.fraction < 1.0 && !down.contents.intersects(Contents::LAVA | Contents::SLIME))
 }
 
 /// The most urgent hostile projectile about to pass within clearance:
@@ -358,6 +426,23 @@ mod tests {
         let edge = me(Vec3::new(100.0, 0.0, 24.0));
         assert!(!move_is_safe(&map, &edge, Vec3::X), "no floor past the ledge");
         assert!(move_is_safe(&map, &edge, Vec3::NEG_Y));
+    }
+
+    #[test]
+    fn floor_under_lava_is_no_floor() {
+        // A floor x -256..128, then a pit 48 deep filled with lava to
+        // 16 below the floor: there is floor within reach under the lava.
+        let lava = quarry_map::source::box_brush(Vec3::new(128.0, -256.0, -48.0), Vec3::new(512.0, 256.0, -16.0), "liquids/lava");
+        let text = format!(
+            "{{\n\"classname\" \"worldspawn\"\n{}{}{}}}\n",
+            block(Vec3::new(-256.0, -256.0, -16.0), Vec3::new(128.0, 256.0, 0.0)),
+            block(Vec3::new(128.0, -256.0, -64.0), Vec3::new(512.0, 256.0, -48.0)),
+            lava,
+        );
+        let map = load_str(&text, "lava.map", &LoadOptions::default()).expect("map");
+        let edge = me(Vec3::new(100.0, 0.0, 24.0));
+        assert!(!move_is_safe(&map, &edge, Vec3::X), "into the lava");
+        assert!(move_is_safe(&map, &edge, Vec3::NEG_X));
     }
 
     #[test]

@@ -44,6 +44,10 @@ pub struct BotFigures {
     pub jump_pads: u64,
     /// Teleporters taken.
     pub teleports: u64,
+    /// Lifts ridden.
+    pub lifts: u64,
+    /// Swims (went into a liquid over the waist; lava counts).
+    pub swims: u64,
     /// Gates opened on the way to a goal (triggers, buttons, shots).
     pub gates: u64,
     /// Items picked up.
@@ -86,6 +90,8 @@ impl BotFigures {
             max_idle_s: secs(s.max_idle_run),
             jump_pads: s.jump_pads,
             teleports: s.teleports,
+            lifts: s.lifts,
+            swims: s.swims,
             gates: s.gates_opened,
             pickups: s.pickups,
             shots_hits,
@@ -342,8 +348,8 @@ impl MatchReport {
     fn write_bots(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{:<14} {:<10} {:>5} {:>5} {:>6} {:>7} {:>7} {:>5} {:>5} {:>5} {:>6} {:>6} {:>8} {:>7} {:>9}",
-            "bot", "style", "skill", "kills", "deaths", "stuck%", "idle s", "pads", "tele", "gates", "items", "acc%", "react ms", "range", "items/min"
+            "{:<14} {:<10} {:>5} {:>5} {:>6} {:>7} {:>7} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>6} {:>8} {:>7} {:>9}",
+            "bot", "style", "skill", "kills", "deaths", "stuck%", "idle s", "pads", "tele", "lifts", "swims", "gates", "items", "acc%", "react ms", "range", "items/min"
         )?;
         for b in &self.bots {
             let (shots, hits) = b.shots_hits.iter().fold((0, 0), |a, &(_, s, h)| (a.0 + s, a.1 + h));
@@ -354,7 +360,7 @@ impl MatchReport {
             };
             writeln!(
                 f,
-                "{:<14} {:<10} {:>5.2} {:>5} {:>6} {:>7.2} {:>7.1} {:>5} {:>5} {:>5} {:>6} {:>6.1} {:>8} {:>7} {:>9}",
+                "{:<14} {:<10} {:>5.2} {:>5} {:>6} {:>7.2} {:>7.1} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>6.1} {:>8} {:>7} {:>9}",
                 b.name,
                 b.style.as_deref().unwrap_or("-"),
                 b.skill,
@@ -364,6 +370,8 @@ impl MatchReport {
                 b.max_idle_s,
                 b.jump_pads,
                 b.teleports,
+                b.lifts,
+                b.swims,
                 b.gates,
                 b.pickups,
                 acc,
@@ -472,6 +480,8 @@ mod tests {
             max_idle_s: 0.0,
             jump_pads: 0,
             teleports: 0,
+            lifts: 0,
+            swims: 0,
             gates: 0,
             pickups,
             shots_hits: vec![(2, hits * 2, hits)],

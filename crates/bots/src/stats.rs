@@ -28,6 +28,11 @@ pub struct BotStats {
     pub jump_pads: u64,
     /// Teleporter links completed.
     pub teleports: u64,
+    /// Lift rides completed.
+    pub lifts: u64,
+    /// Times the bot went into a liquid (water, slime or lava) over its
+    /// waist: swimming, or falling into lava.
+    pub swims: u64,
     /// Gates (doors a trigger, a button or a shot opens) opened on the way
     /// to a goal.
     pub gates_opened: u64,

@@ -37,16 +37,20 @@ pub enum LinkKind {
     JumpPad,
     /// Stand in a teleporter's volume and appear at its destination.
     Teleport,
+    /// Step onto a lowered lift (`func_plat`), ride it up and step off at
+    /// the top.
+    Lift,
 }
 
 impl LinkKind {
     /// Every kind, in order.
-    pub const ALL: [LinkKind; 5] = [
+    pub const ALL: [LinkKind; 6] = [
         LinkKind::Walk,
         LinkKind::Drop,
         LinkKind::Jump,
         LinkKind::JumpPad,
         LinkKind::Teleport,
+        LinkKind::Lift,
     ];
 
     /// Lower-case name as printed and serialised.
@@ -57,6 +61,7 @@ impl LinkKind {
             LinkKind::Jump => "jump",
             LinkKind::JumpPad => "jumppad",
             LinkKind::Teleport => "teleport",
+            LinkKind::Lift => "lift",
         }
     }
 
@@ -95,7 +100,7 @@ pub struct Link {
     pub cost: f32,
     /// How it is travelled.
     pub kind: LinkKind,
-    /// The jump pad or teleporter entity for off-mesh links.
+    /// The jump pad, teleporter or lift entity for off-mesh links.
     pub entity: Option<EntityId>,
     /// Whether a mover (not a touch-open door) sweeps near it, so routes
     /// re-check it against the live world.

@@ -22,6 +22,8 @@ pub struct LinkCounts {
     pub jumppad: usize,
     /// [`LinkKind::Teleport`] links.
     pub teleport: usize,
+    /// [`LinkKind::Lift`] links.
+    pub lift: usize,
 }
 
 impl LinkCounts {
@@ -33,6 +35,7 @@ impl LinkCounts {
             LinkKind::Jump => self.jump,
             LinkKind::JumpPad => self.jumppad,
             LinkKind::Teleport => self.teleport,
+            LinkKind::Lift => self.lift,
         }
     }
 
@@ -43,6 +46,7 @@ impl LinkCounts {
             LinkKind::Jump => self.jump += 1,
             LinkKind::JumpPad => self.jumppad += 1,
             LinkKind::Teleport => self.teleport += 1,
+            LinkKind::Lift => self.lift += 1,
         }
     }
 }
@@ -144,8 +148,8 @@ impl fmt::Display for NavInfo {
         writeln!(f, "nodes: {}", self.nodes)?;
         writeln!(
             f,
-            "links: {} (walk {}, drop {}, jump {}, jumppad {}, teleport {}; {} re-checked against movers)",
-            self.links, k.walk, k.drop, k.jump, k.jumppad, k.teleport, self.mover_links
+            "links: {} (walk {}, drop {}, jump {}, jumppad {}, teleport {}, lift {}; {} re-checked against movers)",
+            self.links, k.walk, k.drop, k.jump, k.jumppad, k.teleport, k.lift, self.mover_links
         )?;
         writeln!(
             f,

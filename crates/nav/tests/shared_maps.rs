@@ -14,15 +14,11 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::{build, check_heuristics_and_print, maps_below, shared_maps_dir, unreachable_pairs};
+use quarry_nav::{LinkKind, RouteOptions, SearchScratch, match_start_world};
 
 /// Targets (spawn points or items, by entity index) that no spawn point
 /// reaches, per map, and why.
 const EXCEPTIONS: &[(&str, &[u32], &str)] = &[
-    (
-        "dm3.map",
-        &[179],
-        "spawn point on the upper walkway served only by func_plat 132: plats are not ridden (no lift links)",
-    ),
     (
         "dm6.map",
         &[66],
@@ -97,4 +93,28 @@ fn every_shared_map_routes_spawns_and_items_except_the_listed_targets() {
         check_heuristics_and_print(&b);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn dm3s_walkway_spawn_is_reached_by_riding_its_lift() {
+    let Some(dir) = shared_maps_dir("dm3 lift") else {
+        return;
+    };
+    let path = dir.join("q1-standard/dm3.map");
+    if !path.is_file() {
+        println!("dm3 lift: {} missing, skipped", path.display());
+        return;
+    }
+    let b = build(&path);
+    let lifts = b.mesh.off_mesh_links().iter().filter(|l| l.kind == LinkKind::Lift).count();
+    assert_eq!(lifts, 3, "each of dm3's three func_plats is a lift: {:?}", b.mesh.warnings());
+    let spawn = |id: u32| b.map.spawn_points().find(|(e, _)| e.0 == id).map(|(_, s)| s.spawn_origin).expect("spawn");
+    let walkway = spawn(179);
+    let world = match_start_world(&b.map);
+    let from = b.map.spawn_points().filter(|(e, s)| s.fits && e.0 != 179).map(|(_, s)| s.spawn_origin).collect::<Vec<_>>();
+    let mut scratch = SearchScratch::new();
+    for start in from {
+        let r = b.mesh.route(&world, &mut scratch, start, walkway, &RouteOptions::default()).unwrap_or_else(|e| panic!("{start} -> walkway: {e}"));
+        assert!(r.uses(LinkKind::Lift), "only a lift climbs to the walkway: {r}");
+    }
 }

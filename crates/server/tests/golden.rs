@@ -20,22 +20,23 @@ struct Golden {
 }
 
 /// The recorded matches. Update only together with a change of play.
-/// Last changed by issue 16's route shapes: a node moved off its cell's
-/// centre (a doorway narrower than two cells) no longer joins a rectangle
-/// of the region layer, so coarse routes keep a corner where the box
-/// cannot cut through the doorway's jamb; and a pad's flight steers for
-/// the first corner beyond its landing, held for the rest of the flight.
-/// Routes bend differently at narrow doorways on q_dm1 and q_ctf1 (the
+/// Last changed by issue 16's footing: bots keep off ledges and lava
+/// while fighting (the whole move and where momentum carries are checked
+/// for floor that is not under lava, a dodge hops only onto floor, a bot
+/// in the air over nothing steers back), run up to a jump along it and
+/// commit to the run-up, step off a high drop no faster than carries them
+/// onto its landing, and count a jump that fell back below its ledge as
+/// missed. Bots move differently near every ledge on q_dm1 and q_ctf1 (the
 /// duel on q_duel1 happened to play out the same).
 const GOLDEN: &[Golden] = &[
-    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "f389998a8bf5c499" },
-    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "5a4f0ba5c9bae6c6" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "e432ceed5a9ecfca" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "113bf9a406856f7c" },
     Golden { gametype: "duel", map: "q_duel1", seed: 13, bots: 2, hash: "e6bb7288dee0bb3e" },
-    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "0a80708487b34327" },
-    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "a7633335b60f5fea" },
-    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "5ea2b8e6dd9acc9d" },
-    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "b9e308f34e581025" },
-    Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "4e2a041c960379f2" },
+    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "311118e29badb678" },
+    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "206443845273aaaa" },
+    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "5d715f70f877fb0f" },
+    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "d87f9c3e91542d24" },
+    Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "58f356c0ea7f2e23" },
 ];
 
 

@@ -8,7 +8,7 @@
 use glam::Vec3;
 use quarry_sim::weapons::WeaponDef;
 
-use crate::combat_move::{CombatMove, incoming_threat, preferred_range, separation};
+use crate::combat_move::{CombatMove, floor_ahead_is_safe, floor_below_flight, incoming_threat, jump_landing_is_safe, preferred_range, separation};
 use crate::content::Traits;
 use crate::navigate::{PathFollower, Steer};
 use crate::rng::BotRng;
@@ -36,6 +36,9 @@ pub struct Fight<'w> {
     pub late_dodge: bool,
 }
 
+/// Moving faster than this, a bot checks where its momentum carries it, units/s.
+const EDGE_CHECK_SPEED: f32 = 30.0;
+
 /// The direction to move in and whether to jump (before the on-ground gate).
 #[expect(clippy::too_many_arguments, reason = "the layers' outputs of one tick")]
 pub fn compose_movement(
@@ -59,6 +62,9 @@ pub fn compose_movement(
         combat.schedule_dodge(threat, delay, t, clock, rng);
     }
     if !steer.committed {
+        // The strafe alone, already checked: what is left without a route
+        // when the whole move is unsafe.
+        let mut fallback = Vec3::ZERO;
         let foe = fight.foe_seen.or_else(|| {
             combat
                 .dodging(clock)
@@ -69,6 +75,7 @@ pub fn compose_movement(
             let want = preferred_range(t, fight.in_hand);
             let cv = combat.vector(me, foe, want, t, clock, rng);
             let lateral = combat.safe_lateral(cv.lateral, view.map.world(), me, clock);
+            fallback = lateral;
             if fight.chasing || follower.route().is_none() {
                 // Range keeping replaces route following: no progress is owed.
                 follower.hold(clock);
@@ -94,9 +101,42 @@ pub fn compose_movement(
             } else {
                 dir += lateral * 0.8;
             }
-            jump |= cv.jump;
+            // A dodge's hop only where it comes down on floor.
+            jump |= cv.jump && jump_landing_is_safe(view.map.world(), me, dir);
         }
         dir += separation(view, me);
+        // The sum of the route, the range keeping, the strafe and the
+        // separation is checked as a whole (each part alone may be safe):
+        // off a ledge or into lava it falls back to the route alone, or
+        // to the strafe alone without one.
+        if dir != steer.dir && me.on_ground && dir.length_squared() > 0.01 && !floor_ahead_is_safe(view.map.world(), me, dir) {
+            dir = if steer.dir != Vec3::ZERO { steer.dir } else { fallback };
+            jump = steer.jump;
+        }
+    }
+    // Momentum toward a ledge or into lava that the route does not mean
+    // to leave the ground by (a strafe a moment ago, a push, a run along
+    // a bridge's edge): back to the route if that way is safe, else brake.
+    let leaving_on_purpose = follower.in_action();
+    let v = Vec3::new(me.velocity.x, me.velocity.y, 0.0);
+    if me.on_ground && !leaving_on_purpose && v.length() > EDGE_CHECK_SPEED && !floor_ahead_is_safe(view.map.world(), me, v) {
+        dir = if steer.dir != Vec3::ZERO && floor_ahead_is_safe(view.map.world(), me, steer.dir) { steer.dir } else { -v.normalize() };
+        jump = false;
+    }
+    // A stuck bot's sidestep hops only where it comes down on floor.
+    if jump && follower.unsticking(clock) && !leaving_on_purpose && !jump_landing_is_safe(view.map.world(), me, dir) {
+        jump = false;
+    }
+    // In the air off a route's action (a dodge's hop, a push, a step off
+    // an edge) and heading out over nothing: air control back toward
+    // where the bot last stood.
+    if me.on_ground {
+        combat.last_ground = Some(me.origin);
+    } else if !leaving_on_purpose
+        && let Some(back) = combat.last_ground
+        && !floor_below_flight(view.map.world(), me)
+    {
+        dir = Vec3::new(back.x - me.origin.x, back.y - me.origin.y, 0.0).normalize_or_zero();
     }
     // Holding a tight objective position (a thaw, a zone): the feet stay
     // put, aim and trigger go on. A wide one (a defence perimeter) lets

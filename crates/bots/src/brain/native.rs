@@ -69,6 +69,8 @@ pub struct NativeBrain {
     perceive_pending: bool,
     /// Line-of-sight checks spent this tick.
     sight_checks: usize,
+    /// In water over the waist last tick (for counting swims).
+    swimming: bool,
 }
 
 impl NativeBrain {
@@ -88,6 +90,7 @@ impl NativeBrain {
             plan_pending: false,
             perceive_pending: false,
             sight_checks: 0,
+            swimming: false,
         }
     }
 
@@ -166,6 +169,7 @@ impl NativeBrain {
         self.gunner.firing = attack;
         self.profile.stats.gates_opened = u64::from(self.planner.gates_opened);
         self.count_idle(me, &clock);
+        self.count_swim(me);
         Intent {
             move_dir: dir,
             jump: jump && me.on_ground,
@@ -284,6 +288,8 @@ impl NativeBrain {
         // With bot_debug, the route as it was before this tick: a route
         // given up on is gone once `follow` returns, and its corners say why.
         let before = (input.settings.debug >= 1).then(|| (self.course.follower.route().cloned(), self.course.follower.index()));
+        let lift_away = self.course.follower.boarding().is_some_and(|b| !crate::navigate::lift_down_at(view.map.world(), me, b));
+        self.course.follower.lift_away = lift_away;
         let steer = self.course.follower.follow(me, clock, &mut self.rng);
         if let Some((Some(route), index)) = &before
             && matches!(steer.event, FollowEvent::Stuck | FollowEvent::TimedOut | FollowEvent::Misplaced)
@@ -370,6 +376,15 @@ impl NativeBrain {
         let in_hand = view.weapons.get(me.inventory.current);
         self.gunner
             .turn(aim_target, me, in_hand, view.settings.movement.gravity, &t, clock)
+    }
+
+    /// Counts a swim when the bot goes into a liquid over its waist.
+    fn count_swim(&mut self, me: &PlayerSnap) {
+        let swimming = me.water_level >= 2;
+        if swimming && !self.swimming {
+            self.profile.stats.swims += 1;
+        }
+        self.swimming = swimming;
     }
 
     fn count_idle(&mut self, me: &PlayerSnap, clock: &BotClock) {

@@ -21,6 +21,20 @@ pub const RECOVERY_AFTER_MS: f32 = 1000.0;
 /// No corner progress for this long counts as stuck in the statistics, ms.
 pub const STUCK_STAT_MS: f32 = 2000.0;
 
+/// How far above and below a boarding spot a lift's top counts as down
+/// there (the spot is a player origin on the lowered top), units.
+const LIFT_DOWN_SLACK: f32 = 18.0;
+
+/// Whether a lift is down at `board` (a player origin standing on its
+/// lowered top) in the live `trace` world: a box like `me`'s, dropped from
+/// a step above the spot, lands within a step of it. A plat that is up or
+/// on its way leaves the spot empty (the box falls past it) or fills it.
+pub fn lift_down_at(trace: &dyn Trace, me: &PlayerSnap, board: Vec3) -> bool {
+    let from = board + Vec3::Z * LIFT_DOWN_SLACK;
+    let tr = trace.trace(from, board - Vec3::Z * LIFT_DOWN_SLACK, me.mins, me.maxs, quarry_map::Contents::MASK_PLAYER_SOLID);
+    !tr.start_solid && tr.fraction < 1.0 && (tr.end.z - board.z).abs() <= LIFT_DOWN_SLACK
+}
+
 /// A bot's route following and recovery.
 #[derive(Debug, Clone, Default)]
 pub struct Course {
@@ -78,11 +92,12 @@ impl Course {
         }
     }
 
-    /// Counts the pending link if it was a jump pad or a teleporter.
+    /// Counts the pending link if it was a jump pad, a teleporter or a lift.
     pub fn count_link(&mut self, stats: &mut BotStats) {
         match self.last_link.take() {
             Some(LinkKind::JumpPad) => stats.jump_pads += 1,
             Some(LinkKind::Teleport) => stats.teleports += 1,
+            Some(LinkKind::Lift) => stats.lifts += 1,
             _ => {}
         }
     }

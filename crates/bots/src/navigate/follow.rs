@@ -49,6 +49,33 @@ const DROP_APPROACH_SPEED: f32 = 0.5;
 const NEAR_GOAL: f32 = 56.0;
 /// A step of more than this between ticks is a teleport.
 const TELEPORT_STEP: f32 = 120.0;
+/// A bot this far below a jump's exit after the jump fell short, units.
+const JUMP_SHORT: f32 = 12.0;
+/// A bot slower than this is aligned with any jump, units/s.
+const ALIGNED_SLOW: f32 = 80.0;
+/// A run within about 25 degrees of a jump's direction is aligned with it.
+const ALIGNED_COS: f32 = 0.9;
+/// Gravity assumed for a drop's fall time (Quake 3's default), units/s².
+const FALL_GRAVITY: f32 = 800.0;
+/// Running speed (a wish of length 1), units/s.
+const RUN_SPEED: f32 = 320.0;
+/// The slowest a drop is stepped off at, as a share of full speed (below
+/// about a fifth, ground friction holds a player still).
+const DROP_CRAWL_SPEED: f32 = 0.25;
+/// A jump's run-up spot lies this far behind its takeoff, and a bot
+/// running across the jump this close to the takeoff turns there, units.
+const RUN_UP_BACK: f32 = 48.0;
+/// Within this of a jump's or a drop's takeoff corner the run-up is
+/// committed (no strafing, sidesteps or separation), units.
+const TAKEOFF_RUN_UP: f32 = 128.0;
+/// Waiting for a lift to come back down drops the route after this, ms.
+pub const LIFT_WAIT_MS: f32 = 8000.0;
+/// A bot heading for a lift's boarding spot waits (when the lift is away)
+/// only farther than this from the spot: closer, it is on the plat's edge
+/// already and steps on, units.
+const LIFT_WAIT_RADIUS: f32 = 40.0;
+/// A rider this far from the middle of the plat steps back toward it, units.
+const LIFT_CENTRE: f32 = 8.0;
 
 /// What following did this tick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,6 +175,12 @@ pub struct PathFollower {
     /// chosen once per flight, so a landing and a next corner on opposite
     /// rims of a shaft do not pull the bot back and forth over the hole.
     pad_heading: Option<Vec3>,
+    /// Whether the lift the route boards next is away (up, or on its way)
+    /// rather than down where it can be stepped onto: set by the brain
+    /// from the live world each tick, false when no lift is next.
+    pub lift_away: bool,
+    /// Since when the bot has waited for a lift to come down.
+    lift_wait_since: Option<u32>,
 }
 
 impl PathFollower {
@@ -166,6 +199,7 @@ impl PathFollower {
         self.airborne_seen = false;
         self.longest_flight = 0;
         self.pad_heading = None;
+        self.lift_wait_since = None;
         if !continuing {
             self.next_sample = clock.after_ms(STUCK_SAMPLE_MS);
             self.strikes = 0;
@@ -182,6 +216,7 @@ impl PathFollower {
         self.route = None;
         self.index = 0;
         self.action_since = None;
+        self.lift_wait_since = None;
     }
 
     /// The route being followed.
@@ -197,6 +232,15 @@ impl PathFollower {
     /// The corner being headed for.
     pub fn corner(&self) -> Option<&Corner> {
         self.route.as_ref().and_then(|r| r.corners.get(self.index))
+    }
+
+    /// Where the route boards a lift next: the corner headed for, when the
+    /// link after it is a lift's.
+    pub fn boarding(&self) -> Option<Vec3> {
+        let r = self.route.as_ref()?;
+        let next = r.corners.get(self.index + 1)?;
+        let here = r.corners.get(self.index)?;
+        (next.link == LinkKind::Lift && here.link == LinkKind::Walk).then_some(here.pos)
     }
 
     /// Whether a committed action (a non-walk corner) is under way.
@@ -272,7 +316,7 @@ impl PathFollower {
             self.progress_tick = clock.tick;
         }
         let last = self.index + 1 == corners.len();
-        if let Some(ev) = self.sample_stuck(dist, corner.link, last, me, clock, rng) {
+        if let Some(ev) = self.sample_stuck(dist, corner, last, me, clock, rng) {
             return Steer {
                 event: ev,
                 ..Steer::IDLE
@@ -306,13 +350,54 @@ impl PathFollower {
         }
         // A drop is stepped off at a walk: a run carries a bot far past
         // where the drop lands, into whatever lies beyond (a jump pad, a pit).
+        // How fast: what carries the bot over the landing during the fall
+        // and no further (a landing just below the edge of a high drop,
+        // beside a lava pit, is stepped off at a crawl), at most half speed.
         if corner.link == LinkKind::Drop && me.on_ground && dist < DROP_SLOW_RADIUS {
-            dir *= DROP_APPROACH_SPEED;
+            let fall_s = (2.0 * (me.origin.z - corner.pos.z).max(0.0) / FALL_GRAVITY).sqrt().max(0.05);
+            dir *= (dist / fall_s / RUN_SPEED).clamp(DROP_CRAWL_SPEED, DROP_APPROACH_SPEED);
         }
-        let committed = corner.link.is_special();
+        // A jump's run-up: near its takeoff with momentum across the jump
+        // (the leap would carry the bot off sideways), head for a spot
+        // behind the takeoff on the jump's line, which turns the run; once
+        // slow or running along the jump, on to the takeoff (a spot inside
+        // a wall only slows the bot down, and then it goes on).
+        let next = corners.get(self.index + 1);
+        if let Some(n) = next.filter(|c| c.link == LinkKind::Jump)
+            && corner.link == LinkKind::Walk
+            && dist < RUN_UP_BACK
+            && !Self::aligned_for(&corner, next, me)
+        {
+            let jdir = Vec3::new(n.pos.x - corner.pos.x, n.pos.y - corner.pos.y, 0.0).normalize_or_zero();
+            let spot = corner.pos - jdir * RUN_UP_BACK;
+            dir = Vec3::new(spot.x - me.origin.x, spot.y - me.origin.y, 0.0).normalize_or_zero();
+        }
+        // A lift that is away: wait short of its boarding spot (stepping
+        // into the empty shaft would drop the bot under the plat).
+        let next_is_lift = corners.get(self.index + 1).is_some_and(|c| c.link == LinkKind::Lift);
+        if next_is_lift && self.lift_away && me.on_ground && dist > LIFT_WAIT_RADIUS {
+            self.lift_wait_since.get_or_insert(clock.tick);
+            return Steer { dir: Vec3::ZERO, look: Some(corner.pos), ..Steer::IDLE };
+        }
+        self.lift_wait_since = None;
+        // Riding: stay in the middle of the plat until level with the top.
+        if corner.link == LinkKind::Lift
+            && me.origin.z < corner.pos.z - CORNER_HEIGHT
+            && let Some(board) = self.index.checked_sub(1).and_then(|i| corners.get(i))
+        {
+            let to_mid = Vec3::new(board.pos.x - me.origin.x, board.pos.y - me.origin.y, 0.0);
+            let dir = if to_mid.length() > LIFT_CENTRE { to_mid.normalize_or_zero() * DROP_APPROACH_SPEED } else { Vec3::ZERO };
+            return Steer { dir, committed: true, look: Some(corner.pos), ..Steer::IDLE };
+        }
+        // Running up to a jump's or a drop's takeoff is part of the action:
+        // a strafe or a nudge from a neighbour there sends the bot off the
+        // ledge sideways (into the pit a gap jump crosses). A stuck bot's
+        // sidestep still happens (the way to the takeoff may need a hop).
+        let next_leaves_ground = corners.get(self.index + 1).is_some_and(|c| matches!(c.link, LinkKind::Jump | LinkKind::Drop));
+        let committed = corner.link.is_special() || (next_leaves_ground && dist < TAKEOFF_RUN_UP);
         // A jump link jumps from the ground toward its exit; everything else walks.
         let mut jump = corner.link == LinkKind::Jump && me.on_ground;
-        if self.unsticking(clock) && !committed {
+        if self.unsticking(clock) && !corner.link.is_special() {
             let side = Vec3::new(-dir.y, dir.x, 0.0) * self.unstick_side;
             dir = (dir * 0.4 + side).normalize_or_zero();
             jump |= me.on_ground;
@@ -337,8 +422,7 @@ impl PathFollower {
             } else {
                 corners.get(self.index - 1).map(|c| c.pos)
             };
-            let next_is_action = corners.get(self.index + 1).is_some_and(|c| c.link.is_special());
-            match self.reached(corner, prev, next_is_action, me) {
+            match self.reached(corner, prev, corners.get(self.index + 1), me) {
                 Reach::No => break,
                 Reach::Yes => self.advance(clock),
                 Reach::Elsewhere => return Some(FollowEvent::Misplaced),
@@ -389,7 +473,20 @@ impl PathFollower {
         self.progress_tick = clock.tick;
     }
 
-    fn reached(&self, c: &Corner, prev: Option<Vec3>, next_is_action: bool, me: &PlayerSnap) -> Reach {
+    /// Whether `me` moves along the jump that leaves takeoff `c` (or
+    /// hardly moves): a jump taken with the momentum of a run from the
+    /// side lands off to that side. Anything but a jump is always aligned.
+    fn aligned_for(c: &Corner, next: Option<&Corner>, me: &PlayerSnap) -> bool {
+        let Some(next) = next.filter(|n| n.link == LinkKind::Jump) else {
+            return true;
+        };
+        let jdir = Vec3::new(next.pos.x - c.pos.x, next.pos.y - c.pos.y, 0.0).normalize_or_zero();
+        let v = Vec3::new(me.velocity.x, me.velocity.y, 0.0);
+        v.length() < ALIGNED_SLOW || v.dot(jdir) >= ALIGNED_COS * v.length()
+    }
+
+    fn reached(&self, c: &Corner, prev: Option<Vec3>, next: Option<&Corner>, me: &PlayerSnap) -> Reach {
+        let next_is_action = next.is_some_and(|n| n.link.is_special());
         let d = c.pos - me.origin;
         let horiz = Vec3::new(d.x, d.y, 0.0).length();
         let dz = d.z.abs();
@@ -404,7 +501,7 @@ impl PathFollower {
                     return Reach::Yes;
                 }
                 let r = if next_is_action { TAKEOFF_RADIUS } else { CORNER_RADIUS };
-                if horiz <= r && dz <= CORNER_HEIGHT {
+                if horiz <= r && dz <= CORNER_HEIGHT && Self::aligned_for(c, next, me) {
                     return Reach::Yes;
                 }
                 if !next_is_action && dz <= CORNER_HEIGHT && overshot(prev, c.pos, me.origin) {
@@ -416,10 +513,14 @@ impl PathFollower {
                 // A fall into deep water ends swimming, never on the ground.
                 let settled = me.on_ground || me.water_level >= 2;
                 let landed = settled && (self.airborne_seen || c.link == LinkKind::Drop);
-                if landed && horiz <= CORNER_RADIUS + 12.0 && dz <= CORNER_HEIGHT {
+                // A jump up onto a ledge is made only standing on it: a bot
+                // a little below (it hit the lip and fell back) is not there.
+                let below = if c.link == LinkKind::Jump { JUMP_SHORT } else { CORNER_HEIGHT };
+                let up_there = me.origin.z >= c.pos.z - below;
+                if landed && up_there && horiz <= CORNER_RADIUS + 12.0 && dz <= CORNER_HEIGHT {
                     return Reach::Yes;
                 }
-                if landed && dz <= CORNER_HEIGHT && overshot(prev, c.pos, me.origin) {
+                if landed && up_there && dz <= CORNER_HEIGHT && overshot(prev, c.pos, me.origin) {
                     return Reach::Yes;
                 }
                 // Back on the ground after a real flight: on the exit's floor
@@ -428,12 +529,25 @@ impl PathFollower {
                 // route starts from somewhere else.
                 let flew = self.longest_flight >= self.flight_min;
                 if flew && settled {
-                    if me.origin.z < c.pos.z - CORNER_HEIGHT {
+                    if !up_there {
                         return Reach::Elsewhere;
                     }
                     if dz <= CORNER_HEIGHT && horiz > OVERSHOOT {
                         return Reach::Yes;
                     }
+                }
+                Reach::No
+            }
+            LinkKind::Lift => {
+                // Fell off the plat, or into the shaft under it.
+                if me.on_ground && prev.is_some_and(|b| me.origin.z < b.z - CORNER_HEIGHT) {
+                    return Reach::Elsewhere;
+                }
+                if me.on_ground && horiz <= CORNER_RADIUS && dz <= CORNER_HEIGHT {
+                    return Reach::Yes;
+                }
+                if me.on_ground && dz <= CORNER_HEIGHT && overshot(prev, c.pos, me.origin) {
+                    return Reach::Yes;
                 }
                 Reach::No
             }
@@ -453,7 +567,7 @@ impl PathFollower {
     fn sample_stuck(
         &mut self,
         dist: f32,
-        link: LinkKind,
+        corner: Corner,
         last: bool,
         me: &PlayerSnap,
         clock: &BotClock,
@@ -463,11 +577,20 @@ impl PathFollower {
             return None;
         }
         self.next_sample = clock.after_ms(STUCK_SAMPLE_MS);
+        let link = corner.link;
         let in_grace = self.action_since.is_some_and(|s| clock.ms_since(s) < ACTION_GRACE_MS);
         // Airborne on a pad's or a teleporter's flight, or a drop's fall,
         // is progress; a jump link is not exempt: a bot jumping again and
         // again against a ledge it cannot clear is airborne half the time.
         let flying = matches!(link, LinkKind::JumpPad | LinkKind::Teleport | LinkKind::Drop) && !me.on_ground;
+        // Riding a lift (or waiting on it for the ride) is the action's
+        // progress until its time limit; waiting for one to come down is
+        // too, until its own.
+        let riding = link == LinkKind::Lift && me.origin.z < corner.pos.z - CORNER_HEIGHT;
+        let waiting = self.lift_wait_since.is_some_and(|s| clock.ms_since(s) < LIFT_WAIT_MS);
+        if self.lift_wait_since.is_some() && !waiting {
+            return Some(FollowEvent::TimedOut);
+        }
         // A new route since the last sample has no distance to compare:
         // whether the bot moved since then decides (a first sample, NaN,
         // counts as progress).
@@ -479,7 +602,7 @@ impl PathFollower {
         self.sample_index = self.index;
         self.sample_dist = dist;
         self.sample_pos = me.origin;
-        if progressed || in_grace || flying {
+        if progressed || in_grace || flying || riding || waiting {
             self.strikes = 0;
             return None;
         }

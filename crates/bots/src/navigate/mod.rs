@@ -9,7 +9,10 @@
 //! - treats every non-walk link as a committed action: reach its entry,
 //!   perform it (jump is asked for only on the ground, the act layer turns
 //!   that into fresh presses), and count it done only after leaving the
-//!   ground and landing at the exit, with a bounded time limit;
+//!   ground and landing at the exit, with a bounded time limit; a lift is
+//!   waited for short of its boarding spot while it is away (the brain
+//!   looks for its top in the live world), then ridden standing in its
+//!   middle;
 //! - detects being stuck by *corner progress* (the corner index advanced
 //!   or the distance to the corner shrank), not by any motion, sampled
 //!   every 700 ms; a miss sidesteps with a jump for 900 ms on a random
@@ -37,9 +40,9 @@ mod route;
 #[cfg(test)]
 mod tests;
 
-pub use course::{Course, RECOVERY_AFTER_MS, STUCK_STAT_MS};
+pub use course::{Course, RECOVERY_AFTER_MS, STUCK_STAT_MS, lift_down_at};
 pub use follow::{
-    ACTION_GRACE_MS, ACTION_TIMEOUT_MS, CORNER_HEIGHT, CORNER_RADIUS, FollowEvent, OFF_ROUTE, OVERSHOOT, PathFollower, STUCK_PROGRESS,
+    ACTION_GRACE_MS, ACTION_TIMEOUT_MS, CORNER_HEIGHT, CORNER_RADIUS, FollowEvent, LIFT_WAIT_MS, OFF_ROUTE, OVERSHOOT, PathFollower, STUCK_PROGRESS,
     STUCK_SAMPLE_MS, STUCK_STRIKES, SWIM_MARGIN, Steer, TAKEOFF_RADIUS, UNSTICK_MS, swim_toward,
 };
 pub use recovery::{RECOVERY_RADIUS, RECOVERY_SEARCH_MS, Recovery, WANDER_HOLD_MS};

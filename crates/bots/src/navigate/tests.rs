@@ -208,6 +208,108 @@ fn a_pad_flight_over_its_landing_steers_for_the_corner_beyond_and_keeps_that_hea
 }
 
 #[test]
+fn a_jump_is_taken_only_running_along_it_after_a_run_up() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let clock = BotClock { tick: 1, hz: 60 };
+    // The takeoff at the origin, the jump north across a gap.
+    let jump = Corner { pos: Vec3::new(0.0, 120.0, 0.0), link: LinkKind::Jump, entity: None };
+    f.set_route(Route { corners: vec![walk(0.0, 0.0), jump], cost: 0.0 }, &clock);
+    // At the takeoff running east: not reached; back off to the run-up spot.
+    let sideways = PlayerSnap { velocity: Vec3::new(300.0, 0.0, 0.0), ..me(Vec3::new(4.0, 0.0, 0.0), true) };
+    let s = f.follow(&sideways, &clock, &mut rng);
+    assert_eq!(f.index(), 0, "no leap with the momentum of a run from the side");
+    assert!(s.dir.y < -0.9 && s.committed, "backs off along the jump's line: {:?}", s.dir);
+    // Lined up behind the takeoff: runs at it.
+    let behind = PlayerSnap { velocity: Vec3::new(0.0, 300.0, 0.0), ..me(Vec3::new(0.0, -40.0, 0.0), true) };
+    let s = f.follow(&behind, &clock, &mut rng);
+    assert!(s.dir.y > 0.9, "runs at the takeoff: {:?}", s.dir);
+    // At the takeoff running north: the jump is on.
+    let along = PlayerSnap { velocity: Vec3::new(0.0, 300.0, 0.0), ..me(Vec3::new(0.0, -4.0, 0.0), true) };
+    let s = f.follow(&along, &clock, &mut rng);
+    assert_eq!(f.index(), 1);
+    assert!(s.jump && s.dir.y > 0.9);
+}
+
+#[test]
+fn a_high_drop_onto_a_landing_just_past_its_edge_is_stepped_off_at_a_crawl() {
+    let mut rng = BotRng::from_seed(1);
+    let clock = BotClock { tick: 1, hz: 60 };
+    let mut speed = |ahead: f32, drop: f32| {
+        let mut f = PathFollower::default();
+        let landing = Corner { pos: Vec3::new(ahead, 0.0, -drop), link: LinkKind::Drop, entity: None };
+        f.set_route(Route { corners: vec![walk(0.0, 0.0), landing], cost: 0.0 }, &clock);
+        f.follow(&me(Vec3::new(2.0, 0.0, 0.0), true), &clock, &mut rng).dir.length()
+    };
+    // 240 down: 0.77 s in the air; the slowest walk that beats friction.
+    let high = speed(30.0, 240.0);
+    assert!((high - 0.25).abs() < 1e-3, "a crawl: {high}");
+    let low = speed(80.0, 40.0);
+    assert!((low - 0.5).abs() < 1e-3, "a short drop onto a far landing is taken at half speed: {low}");
+}
+
+#[test]
+fn a_lift_is_waited_for_while_away_then_ridden_standing_and_stepped_off() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let mut clock = BotClock { tick: 1, hz: 60 };
+    // Board on the lowered plat at (100, 0, 0); it rises 128; step off at (200, 0, 128).
+    let board = walk(100.0, 0.0);
+    let top = Corner { pos: Vec3::new(200.0, 0.0, 128.0), link: LinkKind::Lift, entity: Some(EntityId(7)) };
+    f.set_route(Route { corners: vec![board, top], cost: 0.0 }, &clock);
+    assert_eq!(f.boarding(), Some(board.pos));
+    // Away: the bot stands short of the boarding spot, not judged stuck.
+    f.lift_away = true;
+    for _ in 0..240 {
+        let s = f.follow(&me(Vec3::new(0.0, 0.0, 0.0), true), &clock, &mut rng);
+        assert_eq!(s.dir, Vec3::ZERO, "waits");
+        assert_eq!(s.event, FollowEvent::None, "a wait of 4 s is no failure");
+        clock.tick += 1;
+    }
+    // Down: it steps on.
+    f.lift_away = false;
+    let s = f.follow(&me(Vec3::new(0.0, 0.0, 0.0), true), &clock, &mut rng);
+    assert!(s.dir.x > 0.9, "walks onto the plat: {:?}", s.dir);
+    clock.tick += 1;
+    let s = f.follow(&me(Vec3::new(98.0, 0.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(f.index(), 1, "on the plat");
+    assert!(s.committed && s.dir.length() < 0.6, "stands while it rises: {:?}", s.dir);
+    // Riding up, still in the middle.
+    for z in [30.0, 60.0, 90.0] {
+        clock.tick += 20;
+        let s = f.follow(&me(Vec3::new(101.0, 0.0, z), true), &clock, &mut rng);
+        assert_eq!(s.event, FollowEvent::None);
+        assert!(s.dir.length() < 0.6, "rides at {z}: {:?}", s.dir);
+    }
+    // At the top: step off to the exit.
+    clock.tick += 20;
+    let s = f.follow(&me(Vec3::new(101.0, 0.0, 128.0), true), &clock, &mut rng);
+    assert!(s.dir.x > 0.9, "steps off: {:?}", s.dir);
+    clock.tick += 20;
+    let s = f.follow(&me(Vec3::new(195.0, 0.0, 128.0), true), &clock, &mut rng);
+    assert_eq!(s.event, FollowEvent::Arrived);
+}
+
+#[test]
+fn a_lift_that_never_comes_back_gives_the_route_up() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let mut clock = BotClock { tick: 1, hz: 60 };
+    let top = Corner { pos: Vec3::new(200.0, 0.0, 128.0), link: LinkKind::Lift, entity: Some(EntityId(7)) };
+    f.set_route(Route { corners: vec![walk(100.0, 0.0), top], cost: 0.0 }, &clock);
+    f.lift_away = true;
+    let mut event = FollowEvent::None;
+    for _ in 0..(LIFT_WAIT_MS as u32 * 60 / 1000 + 120) {
+        event = f.follow(&me(Vec3::ZERO, true), &clock, &mut rng).event;
+        if event != FollowEvent::None {
+            break;
+        }
+        clock.tick += 1;
+    }
+    assert_eq!(event, FollowEvent::TimedOut);
+}
+
+#[test]
 fn route_remaining_length() {
     let r = Route {
         corners: vec![walk(3.0, 4.0), walk(3.0, 14.0)],

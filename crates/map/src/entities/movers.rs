@@ -185,9 +185,42 @@ impl Mover {
     }
 }
 
+/// A plat's touch volume is its top face shrunk by this at each side
+/// (Quake 3 `SpawnPlatTrigger`)…
+const PLAT_TRIGGER_INSET: f32 = 33.0;
+/// …and reaches this far above it.
+const PLAT_TRIGGER_ABOVE: f32 = 8.0;
+
+/// The volume on top of a plat whose brushes span `bounds` (where it
+/// rests) that raises it when a player's box overlaps it: the top face
+/// shrunk by 33 units at each side (to a 2-unit sliver in the middle
+/// along an axis too narrow for that), from the plat's bottom to 8 units
+/// above its top. The sim triggers with it and the navmesh boards by it.
+pub fn plat_trigger_volume((b_lo, b_hi): (Vec3, Vec3)) -> (Vec3, Vec3) {
+    let mut lo = b_lo + Vec3::new(PLAT_TRIGGER_INSET, PLAT_TRIGGER_INSET, 0.0);
+    let mut hi = b_hi - Vec3::new(PLAT_TRIGGER_INSET, PLAT_TRIGGER_INSET, 0.0);
+    for axis in 0..2 {
+        if lo[axis] >= hi[axis] {
+            let mid = (b_lo[axis] + b_hi[axis]) * 0.5;
+            lo[axis] = mid - 1.0;
+            hi[axis] = mid + 1.0;
+        }
+    }
+    hi.z = b_hi.z + PLAT_TRIGGER_ABOVE;
+    (lo, hi)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plat_trigger_volume_sits_on_top() {
+        let (lo, hi) = plat_trigger_volume((Vec3::ZERO, Vec3::new(128.0, 40.0, 16.0)));
+        assert_eq!((lo.x, hi.x), (33.0, 95.0));
+        assert_eq!((lo.y, hi.y), (19.0, 21.0), "too narrow: a sliver in the middle");
+        assert_eq!((lo.z, hi.z), (0.0, 24.0));
+    }
 
     #[test]
     fn door_travels_size_minus_lip() {

@@ -82,6 +82,26 @@ pub struct MoverSpec {
     pub passable: bool,
 }
 
+/// A lift (`func_plat`) that rests lowered and rises when stood on.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LiftSpec {
+    /// The plat's entity.
+    pub entity: EntityId,
+    /// Its brushes' bounds at the top of its travel, absolute.
+    pub raised: (Vec3, Vec3),
+    /// How far it rises from where it rests, units.
+    pub rise: f32,
+    /// Units per second.
+    pub speed: f32,
+}
+
+impl LiftSpec {
+    /// Its brushes' bounds where it rests, absolute.
+    pub fn lowered(&self) -> (Vec3, Vec3) {
+        (self.raised.0 - Vec3::Z * self.rise, self.raised.1 - Vec3::Z * self.rise)
+    }
+}
+
 /// Everything a build reads besides the trace. Obtain one from
 /// [`NavInput::from_map`] or fill it by hand for a synthetic world.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -94,6 +114,8 @@ pub struct NavInput {
     pub teleporters: Vec<TeleporterSpec>,
     /// Movers.
     pub movers: Vec<MoverSpec>,
+    /// Lifts bots can ride (every one is a mover too).
+    pub lifts: Vec<LiftSpec>,
     /// Bounds of hurt volumes (`trigger_hurt`): no node inside.
     pub hazards: Vec<(Vec3, Vec3)>,
 }
@@ -160,6 +182,9 @@ impl NavInput {
                 }
                 EntityKind::Mover(m) => {
                     let Some(bounds) = e.bounds else { continue };
+                    if let Some(lift) = lift(e.id, m, bounds) {
+                        input.lifts.push(lift);
+                    }
                     input.movers.push(MoverSpec {
                         entity: e.id,
                         reach: reach(m, bounds),
@@ -227,6 +252,14 @@ pub fn item_spot(world: &dyn Trace, game: Game, e: &Entity) -> Option<Vec3> {
 /// rule the sim uses to give a door its touch volume.
 pub fn is_touch_door(m: &Mover) -> bool {
     m.kind == MoverKind::Door && !m.triggered && m.key.is_none() && m.health <= 0.0
+}
+
+/// A plat that rises when stood on (one opened by a trigger instead, and
+/// one with no travel, is not a lift bots can call).
+fn lift(entity: EntityId, m: &Mover, raised: (Vec3, Vec3)) -> Option<LiftSpec> {
+    let rise = -m.travel(raised.0, raised.1)?.z;
+    let callable = m.kind == MoverKind::Plat && !m.triggered && rise > 1.0 && m.speed > 0.0;
+    callable.then_some(LiftSpec { entity, raised, rise, speed: m.speed })
 }
 
 fn reach(m: &Mover, (lo, hi): (Vec3, Vec3)) -> (Vec3, Vec3) {

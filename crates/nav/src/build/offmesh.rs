@@ -35,16 +35,18 @@ const ARC_MAX_S: f32 = 6.0;
 /// One off-mesh link as reported by [`NavMesh::off_mesh_links`](crate::NavMesh::off_mesh_links).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OffMeshLink {
-    /// [`LinkKind::JumpPad`] or [`LinkKind::Teleport`].
+    /// [`LinkKind::JumpPad`], [`LinkKind::Teleport`] or [`LinkKind::Lift`].
     pub kind: LinkKind,
     /// The trigger entity.
     pub entity: EntityId,
-    /// Nodes standing in the trigger (or the one nearest to it).
+    /// Nodes standing in the trigger (or the one nearest to it); for a
+    /// lift, on its lowered top where standing raises it.
     pub entries: Vec<NodeId>,
     /// The nodes where the player lands or appears: for a jump pad, where
     /// its arc lands and the floor under its target (when they differ).
     pub exits: Vec<NodeId>,
-    /// Where the flown arc lands (pads) or the destination (teleporters).
+    /// Where the flown arc lands (pads), the destination (teleporters) or
+    /// where a rider stands at the top (lifts).
     pub landing: Vec3,
 }
 

@@ -7,7 +7,8 @@
 //!
 //! Touch-open doors never make a link stale (the door opens when the bot
 //! gets there): the prober sees through them. Jump pads and teleporters are
-//! static triggers in Quarry and are always valid.
+//! static triggers in Quarry and are always valid; so is a lift's ride (a
+//! plat away at the top comes back down; the bot waits for it).
 
 use crate::build::probe::Prober;
 use crate::graph::LinkKind;
@@ -51,7 +52,7 @@ impl NavMesh {
         let Some(link) = graph.links.get(li as usize) else {
             return false;
         };
-        if !link.near_mover || matches!(link.kind, LinkKind::JumpPad | LinkKind::Teleport) {
+        if !link.near_mover || matches!(link.kind, LinkKind::JumpPad | LinkKind::Teleport | LinkKind::Lift) {
             return true;
         }
         let from = graph

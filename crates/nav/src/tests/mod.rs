@@ -5,6 +5,7 @@
 mod doors;
 mod generation;
 mod heuristics;
+mod lifts;
 mod routing;
 
 use glam::Vec3;

@@ -18,11 +18,6 @@ use crate::components::NetIds;
 /// How far a door's touch volume reaches out along its thinnest axis
 /// (Quake 3 `Think_SpawnNewDoorTrigger`).
 const DOOR_TRIGGER_REACH: f32 = 120.0;
-/// A plat's touch volume is its top face shrunk by this at each side
-/// (Quake 3 `SpawnPlatTrigger`)…
-const PLAT_TRIGGER_INSET: f32 = 33.0;
-/// …and reaches this far above it.
-const PLAT_TRIGGER_ABOVE: f32 = 8.0;
 /// Quake 3 `func_door` spawnflag: crushes instead of reversing.
 const DOOR_CRUSHER: u32 = 4;
 /// How far around a button or a key door a player's box counts as
@@ -69,17 +64,7 @@ fn door_volume(bounds: (Vec3, Vec3)) -> Activation {
 
 /// The volume on top of a lowered plat that raises it.
 fn plat_volume(bounds: (Vec3, Vec3)) -> Activation {
-    let (b_lo, b_hi) = bounds;
-    let mut lo = b_lo + Vec3::new(PLAT_TRIGGER_INSET, PLAT_TRIGGER_INSET, 0.0);
-    let mut hi = b_hi - Vec3::new(PLAT_TRIGGER_INSET, PLAT_TRIGGER_INSET, 0.0);
-    for axis in 0..2 {
-        if lo[axis] >= hi[axis] {
-            let mid = (b_lo[axis] + b_hi[axis]) * 0.5;
-            lo[axis] = mid - 1.0;
-            hi[axis] = mid + 1.0;
-        }
-    }
-    hi.z = b_hi.z + PLAT_TRIGGER_ABOVE;
+    let (lo, hi) = quarry_map::entities::movers::plat_trigger_volume(bounds);
     Activation::Volume { lo, hi }
 }
 
@@ -170,15 +155,5 @@ mod tests {
             panic!("volume")
         };
         assert_eq!((lo, hi), (Vec3::new(0.0, -120.0, 0.0), Vec3::new(64.0, 128.0, 128.0)));
-    }
-
-    #[test]
-    fn plat_volume_sits_on_top() {
-        let Activation::Volume { lo, hi } = plat_volume((Vec3::ZERO, Vec3::new(128.0, 40.0, 16.0))) else {
-            panic!("volume")
-        };
-        assert_eq!((lo.x, hi.x), (33.0, 95.0));
-        assert_eq!((lo.y, hi.y), (19.0, 21.0), "too narrow: a sliver in the middle");
-        assert_eq!((lo.z, hi.z), (0.0, 24.0));
     }
 }

@@ -212,7 +212,7 @@ pub fn hash_targets(state: Res<TargetState>, mut hash: ResMut<TickHash>) {
         h.u32(f.entity.0);
         h.u32(f.activator.map_or(u32::MAX, |s| u32::from(s.0)));
     }
-    for ((tick, seq), _) in &state.pending {
+    for (tick, seq) in state.pending.keys() {
         h.u32(*tick);
         h.u32(*seq);
     }
