@@ -93,6 +93,10 @@ pub struct PlayerSnap {
     pub on_ground: bool,
     /// Liquid depth 0..=3.
     pub water_level: u8,
+    /// Pitch and yaw added to the player's commands (Quake 3's
+    /// `delta_angles`; a spawn or a teleporter sets them): a bot sends the
+    /// view it wants minus these. Meaningful for its own player only.
+    pub delta_angles: (f32, f32),
     /// Health.
     pub health: i32,
     /// Normal maximum health.
@@ -132,6 +136,7 @@ impl PlayerSnap {
             yaw: 0.0,
             on_ground: true,
             water_level: 0,
+            delta_angles: (0.0, 0.0),
             health: 100,
             max_health: 100,
             armor: 0,
@@ -412,6 +417,7 @@ fn player_snap(world: &World, e: Entity, slot: SlotId, team: Team, kind: ClientK
         yaw: body.yaw,
         on_ground: body.on_ground(),
         water_level: body.water_level,
+        delta_angles: (body.delta_pitch, body.delta_yaw),
         health: health.map_or(0, |h| h.hp),
         max_health: health.map_or(100, |h| h.max.max(1)),
         armor: world.get::<Armor>(e).map_or(0, |a| a.points),

@@ -346,13 +346,17 @@ impl Client {
 
     /// Sends one command, stamped with [`Client::next_cmd_tick`]. Returns
     /// the tick used, or `None` when no command could be sent yet (no
-    /// snapshot, or sending faster than the server ticks).
+    /// snapshot, or sending faster than the server ticks). `controls`
+    /// holds the view wanted; the command carries it minus the delta
+    /// angles of the newest snapshot, as Quake 3's client does, so a
+    /// spawn's or a teleporter's facing holds.
     pub fn send_cmd(&mut self, controls: Controls) -> Result<Option<u32>, ClientError> {
         self.ensure_connected()?;
         let Some(tick) = self.next_cmd_tick(Instant::now()) else {
             return Ok(None);
         };
-        self.transport.send_cmd(controls.to_wire(tick))?;
+        let delta = self.view.player().map_or([0.0; 2], |p| p.delta_angles);
+        self.transport.send_cmd(controls.without_delta(delta).to_wire(tick))?;
         self.last_cmd_tick = Some(tick);
         self.cmds_sent += 1;
         Ok(Some(tick))

@@ -80,6 +80,16 @@ impl Controls {
         }
     }
 
+    /// These controls with the view angles made command angles: minus
+    /// the server's delta angles `[pitch, yaw]` (yaw wrapped to 0..360).
+    /// Non-finite deltas (a malformed snapshot) count as none.
+    pub fn without_delta(self, delta: [f32; 2]) -> Controls {
+        if !delta.iter().all(|d| d.is_finite()) {
+            return self;
+        }
+        Controls { pitch: self.pitch - delta[0], yaw: (self.yaw - delta[1]).rem_euclid(360.0), ..self }
+    }
+
     /// Whether every button in `bits` is held.
     pub fn holds(&self, bits: u16) -> bool {
         self.buttons & bits == bits
@@ -124,5 +134,8 @@ mod tests {
             (42, 90.0, 127, buttons::JUMP, 5)
         );
         assert!(c.holds(buttons::JUMP) && !c.holds(buttons::ATTACK));
+        let turned = c.without_delta([0.0, 120.0]);
+        assert_eq!((turned.yaw, turned.forward), (330.0, 127));
+        assert_eq!(c.without_delta([f32::NAN, 1.0]), c);
     }
 }

@@ -20,7 +20,8 @@ use crate::codec::truncate;
 pub const ALPN: &[u8] = b"quarry/1";
 
 /// The protocol version in [`Hello::version`]; bump on any wire change.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// 2: the client's own player state carries its delta angles.
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Longest player name accepted by the decoder, in bytes (the server may
 /// enforce a shorter one and answer [`RejectReason::BadName`]).

@@ -65,6 +65,11 @@ pub struct PlayerState {
     pub pitch: f32,
     /// View yaw, degrees.
     pub yaw: f32,
+    /// Added to the angles of every command the client sends (Quake 3's
+    /// `delta_angles`, pitch then yaw, degrees): a spawn or a teleporter
+    /// turns the view by changing these, so a client sends the view it
+    /// wants minus them.
+    pub delta_angles: [f32; 2],
     /// Health points.
     pub health: i32,
     /// Armor points.

@@ -20,23 +20,24 @@ struct Golden {
 }
 
 /// The recorded matches. Update only together with a change of play.
-/// Last changed by issue 16's footing: bots keep off ledges and lava
-/// while fighting (the whole move and where momentum carries are checked
-/// for floor that is not under lava, a dodge hops only onto floor, a bot
-/// in the air over nothing steers back), run up to a jump along it and
-/// commit to the run-up, step off a high drop no faster than carries them
-/// onto its landing, and count a jump that fell back below its ledge as
-/// missed. Bots move differently near every ledge on q_dm1 and q_ctf1 (the
-/// duel on q_duel1 happened to play out the same).
+/// Last changed by issue 16's delta angles: the view is each command's
+/// angles plus the delta angles a spawn or a teleporter sets (Quake 3's
+/// `delta_angles`), and bots send their view minus them. A bot's view is
+/// the same as before up to rounding (its command's yaw and the delta are
+/// added back in floating point), and that rounding changes play on q_dm1
+/// and q_ctf1 (the duel on q_duel1 happened to play out the same).
+/// Before that, by issue 16's footing: bots keep off ledges and lava
+/// while fighting, run up to a jump along it, step off a high drop no
+/// faster than carries them onto its landing.
 const GOLDEN: &[Golden] = &[
-    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "e432ceed5a9ecfca" },
-    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "113bf9a406856f7c" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "dfb95f001078948f" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "d74fb0014fcc84fe" },
     Golden { gametype: "duel", map: "q_duel1", seed: 13, bots: 2, hash: "e6bb7288dee0bb3e" },
-    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "311118e29badb678" },
-    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "206443845273aaaa" },
-    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "5d715f70f877fb0f" },
-    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "d87f9c3e91542d24" },
-    Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "58f356c0ea7f2e23" },
+    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "4a8730415495d6d7" },
+    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "68c6e87005b6feaa" },
+    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "c5226378f7232bc4" },
+    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "f5cbe7b6bef4c055" },
+    Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "85e7bac32e8cc3e8" },
 ];
 
 

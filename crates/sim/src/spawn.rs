@@ -164,7 +164,15 @@ pub fn spawn_player(world: &mut World, slot: SlotId) -> bool {
     }
     let max = 100 * handicap / 100;
     let loadout = world.resource::<SpawnLoadout>().0;
-    let body = Body(MoveState::spawned(spot.origin, spot.yaw));
+    // The view faces the spot's angle through the delta angles, against
+    // the angles the player's last command had (its mouse stays put).
+    let last_cmd = world
+        .resource::<Slots>()
+        .get(slot)
+        .and_then(|s| s.entity)
+        .and_then(|e| world.get::<Body>(e))
+        .map_or((0.0, 0.0), |b| (b.0.cmd_pitch, b.0.cmd_yaw));
+    let body = Body(MoveState::respawned(spot.origin, spot.yaw, last_cmd));
     let (hp, armor) = match world.get_resource::<ModeRules>().and_then(|r| r.spawn_stats) {
         Some(stats) => (stats.health * handicap / 100, stats.armor),
         None => (max + SPAWN_HEALTH_BONUS, 0),

@@ -87,6 +87,9 @@ pub struct OwnView {
     pub velocity: Vec3,
     /// Pitch and yaw, degrees.
     pub angles: (f32, f32),
+    /// Pitch and yaw added to every command's angles (Quake 3's
+    /// `delta_angles`): a client sends the view it wants minus these.
+    pub delta_angles: (f32, f32),
     /// Health.
     pub health: i32,
     /// Armor.
@@ -194,6 +197,7 @@ pub fn own_view(world: &World, slot: SlotId) -> Option<OwnView> {
         origin: body.0.origin,
         velocity: body.0.velocity,
         angles: (body.0.pitch, body.0.yaw),
+        delta_angles: (body.0.delta_pitch, body.0.delta_yaw),
         health: world.get::<Health>(e).map_or(0, |h| h.hp),
         armor: world.get::<Armor>(e).map_or(0, |a| a.points),
         inventory: world.get::<Inventory>(e).copied().unwrap_or_default(),

@@ -165,6 +165,13 @@ fn trigger_hurt_paces_its_damage() {
     assert!(stand_in_hurt(&[("spawnflags", "1")], 60).is_empty(), "START_OFF never hurts");
 }
 
+/// The command of a client running forward with its view at `yaw`: the
+/// view minus the player's delta angles, as a client sends it.
+fn run_facing(m: &quarry_sim::Match, slot: SlotId, yaw: f32) -> UserCmd {
+    let delta = m.own_view(slot).map_or(0.0, |o| o.delta_angles.1);
+    UserCmd { yaw: (yaw - delta).rem_euclid(360.0), forward: 127, ..UserCmd::default() }
+}
+
 #[test]
 fn shipped_map_jump_pad_throws_onto_the_north_ledge() {
     // q_dm1: pad (-64..64, -32..96) in the great hall, target (0, 432, 408),
@@ -174,7 +181,7 @@ fn shipped_map_jump_pad_throws_onto_the_north_ledge() {
     let mut launched = false;
     let mut landed = None;
     for _ in 0..300 {
-        let c = if launched { UserCmd::default() } else { UserCmd { yaw: 90.0, forward: 127, ..UserCmd::default() } };
+        let c = if launched { UserCmd::default() } else { run_facing(&m, s[0], 90.0) };
         let ev = step(&mut m, &s, 1, &mut |_, _| c);
         launched |= !sounds(&ev, SoundKind::JumpPad).is_empty();
         let v = m.player_view(s[0]).expect("alive");
@@ -193,8 +200,11 @@ fn shipped_map_teleporter_sends_the_player_west_facing_east() {
     let (mut m, s) = start_shipped("q_dm1", 1);
     setup_place(&mut m, s[0], Vec3::new(-496.0, -1180.0, 24.5));
     let mut arrived = None;
+    // The command a client facing south sends (its spawn's delta angles
+    // taken off), held from here on.
+    let south = run_facing(&m, s[0], 270.0);
     for _ in 0..120 {
-        let ev = step(&mut m, &s, 1, &mut |_, _| UserCmd { yaw: 270.0, forward: 127, ..UserCmd::default() });
+        let ev = step(&mut m, &s, 1, &mut |_, _| south);
         if !sounds(&ev, SoundKind::Teleport).is_empty() {
             arrived = m.player_view(s[0]);
             break;
@@ -203,4 +213,27 @@ fn shipped_map_teleporter_sends_the_player_west_facing_east() {
     let v = arrived.expect("teleported");
     assert!((v.origin.truncate() - Vec3::new(-960.0, -256.0, 0.0).truncate()).length() < 1.0, "{}", v.origin);
     assert!(v.velocity.x > 399.0, "leaves east: {}", v.velocity);
+    // The client goes on sending the same command: the delta angles keep
+    // it facing east, and forward now runs east.
+    let before = m.player_view(s[0]).expect("alive").origin;
+    step(&mut m, &s, 30, &mut |_, _| south);
+    let v = m.player_view(s[0]).expect("alive");
+    let yaw = m.own_view(s[0]).expect("own view").angles.1;
+    assert!(yaw.abs() < 1e-3 || (yaw - 360.0).abs() < 1e-3, "still facing east: {yaw}");
+    let own = m.own_view(s[0]).expect("own view");
+    let want = (0.0 - south.yaw).rem_euclid(360.0);
+    assert!((own.delta_angles.1 - want).abs() < 1e-3, "delta yaw: the exit's 0 minus the command's yaw: {:?}", own.delta_angles);
+    assert!(v.origin.x - before.x > 100.0 && (v.origin.y - before.y).abs() < 20.0, "runs east: {} -> {}", before, v.origin);
+}
+
+#[test]
+fn a_spawn_faces_its_angle_and_the_clients_turns_go_on_from_there() {
+    // The spawn point faces 90 (+y); the client's commands hold yaw 0.
+    let spawn = entity("info_player_deathmatch", Vec3::new(0.0, 0.0, 25.0), &[("angle", "90")]);
+    let (mut m, s) = start(&arena(&[], &[], &[spawn]), 1);
+    let yaw = |m: &quarry_sim::Match| m.own_view(s[0]).expect("own view").angles.1;
+    assert!((yaw(&m) - 90.0).abs() < 1e-3, "faces the spawn's angle: {}", yaw(&m));
+    // Turning the mouse 10 degrees turns the view 10 degrees from there.
+    step(&mut m, &s, 1, &mut |_, _| UserCmd { yaw: 10.0, ..UserCmd::default() });
+    assert!((yaw(&m) - 100.0).abs() < 1e-3, "{}", yaw(&m));
 }

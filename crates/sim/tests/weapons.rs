@@ -365,3 +365,26 @@ fn same_seed_same_spread_and_hash() {
     let (h3, d3) = duel(12);
     assert!(h3 != h1 && d3 != d1, "another seed spreads differently");
 }
+
+#[test]
+fn shots_go_along_the_view_the_delta_angles_turn() {
+    // The shooter's spawn faces +y (delta yaw 90 for a client holding yaw
+    // 0); the target stands along +x.
+    let text = arena_with(&[(0.0, 0.0), (300.0, 0.0)], &[]).replacen("\"angle\" \"0\"", "\"angle\" \"90\"", 1);
+    let hits = |subtract_delta: bool| {
+        let (mut m, s) = start(&text, &[HUMAN, HUMAN], 1);
+        equip(&mut m, s[0], 2, 50);
+        let (pitch, yaw) = aim(&m, s[0], origin(&m, s[1]) + Vec3::Z * 4.0);
+        let delta = m.own_view(s[0]).expect("own view").delta_angles;
+        assert!((delta.1 - 90.0).abs() < 1e-3, "{delta:?}");
+        let angles = if subtract_delta { (pitch - delta.0, (yaw - delta.1).rem_euclid(360.0)) } else { (pitch, yaw) };
+        let (shooter, target) = (s[0], s[1]);
+        let mut first = true;
+        let events = step_collect(&mut m, &s, 30, &mut |slot, _| {
+            if slot == shooter && std::mem::take(&mut first) { fire(angles) } else { look(angles) }
+        });
+        damage_to(&events, target).len()
+    };
+    assert_eq!(hits(true), 1, "the view minus the delta, as a client sends it, hits");
+    assert_eq!(hits(false), 0, "the raw view angle, turned by the delta, shoots along +y and misses");
+}

@@ -40,12 +40,18 @@ fn axis(v: f32) -> i8 {
     (v * 127.0).round().clamp(-127.0, 127.0) as i8
 }
 
-/// The command for `tick` from `intent`; `previous` is the command sent last tick.
-pub fn compose(intent: &Intent, tick: u32, previous: &UserCmd) -> UserCmd {
-    let (pitch, yaw) = if intent.pitch.is_finite() && intent.yaw.is_finite() {
-        (intent.pitch.clamp(-89.0, 89.0), intent.yaw.rem_euclid(360.0))
+/// The command for `tick` from `intent`; `previous` is the command sent
+/// last tick. `delta` is the bot's delta angles (pitch, yaw; see
+/// `MoveState::delta_yaw` in the sim): the command carries the view the
+/// intent wants minus them, as a client's does. Non-finite intent angles
+/// keep the previous command's.
+pub fn compose(intent: &Intent, tick: u32, previous: &UserCmd, delta: (f32, f32)) -> UserCmd {
+    let delta = if delta.0.is_finite() && delta.1.is_finite() { delta } else { (0.0, 0.0) };
+    let (view_yaw, pitch, yaw) = if intent.pitch.is_finite() && intent.yaw.is_finite() {
+        let view_yaw = intent.yaw.rem_euclid(360.0);
+        (view_yaw, intent.pitch.clamp(-89.0, 89.0) - delta.0, (view_yaw - delta.1).rem_euclid(360.0))
     } else {
-        (previous.pitch, previous.yaw)
+        ((previous.yaw + delta.1).rem_euclid(360.0), previous.pitch, previous.yaw)
     };
     let mut dir = Vec3::new(intent.move_dir.x, intent.move_dir.y, 0.0);
     if !dir.is_finite() {
@@ -54,7 +60,8 @@ pub fn compose(intent: &Intent, tick: u32, previous: &UserCmd) -> UserCmd {
     if dir.length_squared() > 1.0 {
         dir = dir.normalize();
     }
-    let (sy, cy) = yaw.to_radians().sin_cos();
+    // The sim moves along the view (the command's angles plus the delta).
+    let (sy, cy) = view_yaw.to_radians().sin_cos();
     let forward = Vec3::new(cy, sy, 0.0);
     let right = Vec3::new(sy, -cy, 0.0);
     let mut buttons = Buttons::default();
@@ -100,6 +107,7 @@ mod tests {
             },
             5,
             &prev,
+            (0.0, 0.0),
         );
         assert_eq!((c.forward, c.right), (127, 0), "facing +y, moving +y is forward");
         let c = compose(
@@ -110,6 +118,7 @@ mod tests {
             },
             5,
             &prev,
+            (0.0, 0.0),
         );
         assert_eq!((c.forward, c.right), (0, -127), "facing +x, +y is to the left");
         let c = compose(
@@ -120,6 +129,7 @@ mod tests {
             },
             5,
             &prev,
+            (0.0, 0.0),
         );
         assert_eq!(c.forward, 127, "flattened and clamped");
         assert_eq!(c.tick, 5);
@@ -127,7 +137,7 @@ mod tests {
 
     #[test]
     fn the_swim_axis_becomes_the_up_move() {
-        let up = |swim: i8| compose(&Intent { swim, ..Intent::default() }, 1, &UserCmd::default()).up;
+        let up = |swim: i8| compose(&Intent { swim, ..Intent::default() }, 1, &UserCmd::default(), (0.0, 0.0)).up;
         assert_eq!((up(1), up(0), up(-1), up(i8::MIN)), (127, 0, -127, -127));
     }
 
@@ -137,11 +147,11 @@ mod tests {
             jump: true,
             ..Intent::default()
         };
-        let first = compose(&want, 1, &UserCmd::default());
+        let first = compose(&want, 1, &UserCmd::default(), (0.0, 0.0));
         assert!(first.buttons.contains(Buttons::JUMP));
-        let second = compose(&want, 2, &first);
+        let second = compose(&want, 2, &first, (0.0, 0.0));
         assert!(!second.buttons.contains(Buttons::JUMP), "released after a press");
-        let third = compose(&want, 3, &second);
+        let third = compose(&want, 3, &second, (0.0, 0.0));
         assert!(third.buttons.contains(Buttons::JUMP));
         let prev = UserCmd {
             pitch: 10.0,
@@ -157,6 +167,7 @@ mod tests {
             },
             4,
             &prev,
+            (0.0, 0.0),
         );
         assert_eq!((c.pitch, c.yaw, c.forward), (10.0, 20.0, 0));
         let c = compose(
@@ -166,7 +177,19 @@ mod tests {
             },
             4,
             &prev,
+            (0.0, 0.0),
         );
         assert_eq!(c.yaw, 270.0);
+    }
+
+    #[test]
+    fn the_command_carries_the_view_minus_the_delta_angles_and_moves_along_the_view() {
+        // A teleporter turned the view 90 degrees: delta yaw 90.
+        let c = compose(&Intent { move_dir: Vec3::Y, yaw: 90.0, pitch: 10.0, ..Intent::default() }, 5, &UserCmd::default(), (5.0, 90.0));
+        assert_eq!((c.pitch, c.yaw), (5.0, 0.0), "view minus delta");
+        assert_eq!((c.forward, c.right), (127, 0), "facing +y (the view), moving +y is forward");
+        // Keeping the view keeps the command's own angles.
+        let kept = compose(&Intent { pitch: f32::NAN, yaw: f32::NAN, move_dir: Vec3::Y, ..Intent::default() }, 6, &c, (5.0, 90.0));
+        assert_eq!((kept.pitch, kept.yaw, kept.forward), (5.0, 0.0, 127));
     }
 }

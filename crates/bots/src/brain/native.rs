@@ -413,9 +413,10 @@ impl Brain for NativeBrain {
         let view = input.view;
         let clock = view.clock;
         let me = view.player(self.profile.slot).copied();
+        // Non-finite angles keep the last command's (so the view stays).
         let keep_view = Intent {
-            pitch: self.last_cmd.pitch,
-            yaw: self.last_cmd.yaw,
+            pitch: f32::NAN,
+            yaw: f32::NAN,
             ..Intent::default()
         };
         let intent = match me {
@@ -452,7 +453,8 @@ impl Brain for NativeBrain {
                 self.live_tick(input, &me)
             }
         };
-        let cmd = compose(&intent, clock.tick, &self.last_cmd);
+        let delta = me.map_or((0.0, 0.0), |m| m.delta_angles);
+        let cmd = compose(&intent, clock.tick, &self.last_cmd, delta);
         self.last_cmd = cmd;
         BrainOutput { cmd, chat: None }
     }

@@ -16,10 +16,11 @@ pub(crate) fn player() -> impl Strategy<Value = PlayerState> {
         (prop::array::uniform3(coord()), prop::array::uniform3(coord()), coord(), coord()),
         (any::<i32>(), any::<i32>(), any::<u8>(), prop::array::uniform16(any::<i32>())),
         (any::<u32>(), any::<u8>(), any::<u16>(), any::<i32>(), any::<u8>()),
+        prop::array::uniform2(coord()),
     )
-        .prop_map(|((origin, velocity, pitch, yaw), (health, armor, weapon, ammo), (weapons, powerups, flags, score, team))| {
+        .prop_map(|((origin, velocity, pitch, yaw), (health, armor, weapon, ammo), (weapons, powerups, flags, score, team), delta_angles)| {
             let ammo: [i32; AMMO_SLOTS] = ammo;
-            PlayerState { origin, velocity, pitch, yaw, health, armor, weapon, ammo, weapons, powerups, flags, score, team }
+            PlayerState { origin, velocity, pitch, yaw, delta_angles, health, armor, weapon, ammo, weapons, powerups, flags, score, team }
         })
 }
 

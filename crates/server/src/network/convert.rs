@@ -60,6 +60,7 @@ pub fn player_state(own: Option<&OwnView>, team: Team, frags: i32) -> PlayerStat
         velocity: o.velocity.to_array(),
         pitch: o.angles.0,
         yaw: o.angles.1,
+        delta_angles: [o.delta_angles.0, o.delta_angles.1],
         health: o.health,
         armor: o.armor,
         weapon: o.inventory.current,

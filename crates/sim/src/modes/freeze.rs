@@ -95,7 +95,7 @@ fn relocate(world: &mut World, e: Entity, team: Team) {
         crate::spawn::select_spawn(map, policy, team, false, &others, half, &mut rng)
     });
     if let (Some(spot), Some(mut body)) = (spot, world.get_mut::<Body>(e)) {
-        let mut state = MoveState::spawned(spot.origin, spot.yaw);
+        let mut state = MoveState::respawned(spot.origin, spot.yaw, (body.0.cmd_pitch, body.0.cmd_yaw));
         state.dead = true;
         body.0 = state;
     }

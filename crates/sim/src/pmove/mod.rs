@@ -219,16 +219,18 @@ impl<'a> Move<'a> {
         params: &'a MoveParams,
         dt: f32,
     ) -> Self {
-        let (sy, cy) = cmd.yaw.to_radians().sin_cos();
-        let (sp, cp) = cmd.pitch.to_radians().sin_cos();
         let input = if state.dead {
             Input::NONE
         } else {
             Input::from_cmd(cmd)
         };
         if !state.dead {
-            (state.yaw, state.pitch) = (cmd.yaw, cmd.pitch);
+            state.take_angles(cmd.pitch, cmd.yaw);
         }
+        // Moves go where the view looks: the command's angles plus the
+        // delta angles a spawn or a teleporter set.
+        let (sy, cy) = state.yaw.to_radians().sin_cos();
+        let (sp, cp) = state.pitch.to_radians().sin_cos();
         let (mins, maxs) = params.player_box();
         Self {
             previous_origin: state.origin,

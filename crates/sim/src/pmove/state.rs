@@ -55,11 +55,24 @@ pub struct MoveState {
     pub origin: Vec3,
     /// Velocity, units/s.
     pub velocity: Vec3,
-    /// View yaw in degrees (counter-clockwise from +X): set by a spawn or
-    /// teleport, then copied from each command of a living player.
+    /// View yaw in degrees (counter-clockwise from +X): each command's yaw
+    /// plus [`delta_yaw`](Self::delta_yaw).
     pub yaw: f32,
-    /// View pitch in degrees (positive looks down), copied like `yaw`.
+    /// View pitch in degrees (positive looks down): each command's pitch
+    /// plus [`delta_pitch`](Self::delta_pitch), within ±90.
     pub pitch: f32,
+    /// Quake 3's `delta_angles`: added to every command's angles. A spawn
+    /// or a teleporter sets the view by setting these (the client's own
+    /// angles go on from where its mouse is); clients and bots see them in
+    /// their own state and send view angles minus these.
+    pub delta_yaw: f32,
+    /// The pitch part of the delta angles.
+    pub delta_pitch: f32,
+    /// The last command's own yaw, before the delta (what a new delta is
+    /// worked out against).
+    pub cmd_yaw: f32,
+    /// The last command's own pitch.
+    pub cmd_pitch: f32,
     /// The surface under the box after the last move, if any (walkable or not).
     pub ground: Option<Ground>,
     /// Whether the box is the crouched one.
@@ -111,6 +124,10 @@ impl MoveState {
             velocity: Vec3::ZERO,
             yaw: 0.0,
             pitch: 0.0,
+            delta_yaw: 0.0,
+            delta_pitch: 0.0,
+            cmd_yaw: 0.0,
+            cmd_pitch: 0.0,
             ground: None,
             crouched: false,
             jump_held: false,
@@ -134,11 +151,45 @@ impl MoveState {
     /// from respawning with it) does not jump at once (Quake 3
     /// `PMF_RESPAWNED` does the same for all buttons).
     pub fn spawned(origin: Vec3, yaw: f32) -> Self {
-        Self {
-            yaw: if yaw.is_finite() { yaw } else { 0.0 },
-            jump_held: true,
-            ..Self::new(origin)
+        let mut s = Self { jump_held: true, ..Self::new(origin) };
+        s.face(if yaw.is_finite() { yaw } else { 0.0 }, 0.0);
+        s
+    }
+
+    /// The same, for a player whose last command's angles were `cmd`
+    /// (pitch, yaw): the view faces `yaw` however its mouse lies.
+    pub fn respawned(origin: Vec3, yaw: f32, cmd: (f32, f32)) -> Self {
+        let mut s = Self::spawned(origin, 0.0);
+        (s.cmd_pitch, s.cmd_yaw) = if cmd.0.is_finite() && cmd.1.is_finite() { cmd } else { (0.0, 0.0) };
+        s.face(if yaw.is_finite() { yaw } else { 0.0 }, 0.0);
+        s
+    }
+
+    /// Turns the view to `yaw` and `pitch` (Quake 3 `SetClientViewAngle`):
+    /// the delta angles become the view minus the last command's angles,
+    /// so the next command, turned from where it was, turns from here.
+    pub fn face(&mut self, yaw: f32, pitch: f32) {
+        if !(yaw.is_finite() && pitch.is_finite()) {
+            return;
         }
+        self.delta_yaw = (yaw - self.cmd_yaw).rem_euclid(360.0);
+        self.delta_pitch = pitch - self.cmd_pitch;
+        self.yaw = yaw;
+        self.pitch = pitch;
+    }
+
+    /// Takes a command's angles: the view is them plus the delta angles
+    /// (yaw wrapped to 0..360, pitch held within ±90).
+    pub(crate) fn take_angles(&mut self, cmd_pitch: f32, cmd_yaw: f32) {
+        (self.cmd_pitch, self.cmd_yaw) = (cmd_pitch, cmd_yaw);
+        (self.pitch, self.yaw) = self.view_of(cmd_pitch, cmd_yaw);
+    }
+
+    /// The view (pitch, yaw) a command with these angles gives: plus the
+    /// delta angles, yaw wrapped to 0..360, pitch held within ±90. What
+    /// the player moves along and shoots along.
+    pub fn view_of(&self, cmd_pitch: f32, cmd_yaw: f32) -> (f32, f32) {
+        ((cmd_pitch + self.delta_pitch).clamp(-90.0, 90.0), (cmd_yaw + self.delta_yaw).rem_euclid(360.0))
     }
 
     /// Whether the player stands on walkable ground.
@@ -175,9 +226,7 @@ impl MoveState {
         } else {
             Vec3::ZERO
         };
-        if yaw.is_finite() {
-            self.yaw = yaw;
-        }
+        self.face(yaw, 0.0);
         self.ground = None;
         self.water_jump_time = 0.0;
         self.knockback_time = TELEPORT_TIME;
@@ -261,7 +310,7 @@ impl MoveState {
         ];
         for t in timers
             .into_iter()
-            .chain([&mut self.step_phase, &mut self.yaw, &mut self.pitch])
+            .chain([&mut self.step_phase, &mut self.yaw, &mut self.pitch, &mut self.delta_yaw, &mut self.delta_pitch, &mut self.cmd_yaw, &mut self.cmd_pitch])
         {
             if !t.is_finite() {
                 *t = 0.0;

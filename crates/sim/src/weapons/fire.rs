@@ -125,7 +125,9 @@ pub fn fire_weapons(world: &mut World) {
                             state.carry = 0.0;
                         }
                     } else if let Some(def) = table.get(inv.current) {
-                        let basis = ViewBasis::from_angles(cmd.pitch, cmd.yaw);
+                        // Along the view: the command's angles plus the delta angles.
+                        let (pitch, yaw) = body.view_of(cmd.pitch, cmd.yaw);
+                        let basis = ViewBasis::from_angles(pitch, yaw);
                         let eye = eye_position(&body, &settings.movement);
                         let map = world.resource::<MapRes>().0.world();
                         let shot = Shot { shooter: slot, start: shot_start(map, eye, basis.forward), basis };
