@@ -156,9 +156,11 @@ fn a_touched_button_presses_fires_its_target_and_comes_back() {
 fn fire_at(m: &Match, slot: SlotId, point: Vec3) -> UserCmd {
     let eye = origin(m, slot) + Vec3::Z * m.settings().movement.view_height;
     let d = (point - eye).normalize();
+    // The view toward the point minus the delta angles, as a client sends it.
+    let delta = m.own_view(slot).map_or((0.0, 0.0), |o| o.delta_angles);
     UserCmd {
-        pitch: -d.z.asin().to_degrees(),
-        yaw: d.y.atan2(d.x).to_degrees(),
+        pitch: -d.z.asin().to_degrees() - delta.0,
+        yaw: (d.y.atan2(d.x).to_degrees() - delta.1).rem_euclid(360.0),
         buttons: Buttons::ATTACK,
         ..UserCmd::default()
     }

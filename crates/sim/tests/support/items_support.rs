@@ -99,7 +99,9 @@ pub(crate) fn run_toward(m: &Match, slot: SlotId, target: Vec3, stop: f32) -> Us
     if d.length() <= stop {
         return UserCmd::default();
     }
-    UserCmd { yaw: d.y.atan2(d.x).to_degrees(), forward: 127, ..UserCmd::default() }
+    // A client sends the view it wants minus its delta angles.
+    let delta = m.own_view(slot).map_or(0.0, |o| o.delta_angles.1);
+    UserCmd { yaw: (d.y.atan2(d.x).to_degrees() - delta).rem_euclid(360.0), forward: 127, ..UserCmd::default() }
 }
 
 /// Runs `slot` toward `target` for up to `ticks` ticks (others idle),
