@@ -27,6 +27,7 @@
 //! |---|---|
 //! | `route.rs` | [`Route`], [`Corner`] and the [`Navigator`] trait routes come from (plus a straight-line stand-in) |
 //! | `follow.rs` | [`PathFollower`]: corners, committed actions, stuck detection; its [`Steer`] and [`FollowEvent`] |
+//! | `follow/reach.rs` | when a corner counts as reached (by each link kind), the legs' geometry |
 //! | `recovery.rs` | [`Recovery`]: off-mesh steering back to the mesh when there is no route |
 //! | `course.rs` | [`Course`]: one bot's follower and recovery together, with the links it took counted |
 //!
