@@ -8,25 +8,9 @@ use glam::Vec3;
 use quarry_bots::AddBot;
 use quarry_map::source::box_brush;
 use quarry_sim::Match;
+use support::{brush_entity, point};
 
 const WALL: &str = "quarry/wall";
-
-fn brush_entity(classname: &str, keys: &[(&str, &str)], brushes: &[String]) -> String {
-    let mut s = format!("{{\n\"classname\" \"{classname}\"\n");
-    for (k, v) in keys {
-        s += &format!("\"{k}\" \"{v}\"\n");
-    }
-    s += &brushes.concat();
-    s + "}\n"
-}
-
-fn point(classname: &str, at: Vec3, keys: &[(&str, &str)]) -> String {
-    let mut s = format!("{{\n\"classname\" \"{classname}\"\n\"origin\" \"{} {} {}\"\n", at.x, at.y, at.z);
-    for (k, v) in keys {
-        s += &format!("\"{k}\" \"{v}\"\n");
-    }
-    s + "}\n"
-}
 
 /// A 1024x2048 room split at x 300..316 by a wall with a 128-wide doorway
 /// holding `door_keys`' door; a body armor behind it at (700, 0); one spawn

@@ -7,21 +7,9 @@ mod support;
 use glam::Vec3;
 use quarry_bots::AddBot;
 use quarry_map::source::box_brush;
+use support::{brush_entity, point};
 
 const WALL: &str = "quarry/wall";
-
-fn brush_entity(classname: &str, keys: &[(&str, &str)], brushes: &[String]) -> String {
-    let mut s = format!("{{\n\"classname\" \"{classname}\"\n");
-    for (k, v) in keys {
-        s += &format!("\"{k}\" \"{v}\"\n");
-    }
-    s += &brushes.concat();
-    s + "}\n"
-}
-
-fn point(classname: &str, at: Vec3) -> String {
-    format!("{{\n\"classname\" \"{classname}\"\n\"origin\" \"{} {} {}\"\n}}\n", at.x, at.y, at.z)
-}
 
 /// A room 2048 long: the low floor (z 0) for x < 0, a pit at x 0..64
 /// holding the plat, the ledge (z 128) from x 64 with a body armor on it;
@@ -44,7 +32,7 @@ fn lift_map() -> String {
         b(Vec3::new(0.0, -256.0, -160.0), Vec3::new(64.0, -128.0, 0.0)),
         b(Vec3::new(0.0, 128.0, -160.0), Vec3::new(64.0, 256.0, 0.0)),
     ];
-    let entities = [point("info_player_deathmatch", Vec3::new(-600.0, 0.0, 25.0)), point("item_armor_body", Vec3::new(600.0, 0.0, 144.0)), plat];
+    let entities = [point("info_player_deathmatch", Vec3::new(-600.0, 0.0, 25.0), &[]), point("item_armor_body", Vec3::new(600.0, 0.0, 144.0), &[]), plat];
     format!("{{\n\"classname\" \"worldspawn\"\n{}{}}}\n{}", world.concat(), sides.concat(), entities.concat())
 }
 

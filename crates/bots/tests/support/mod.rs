@@ -52,3 +52,22 @@ pub(crate) fn run(game: &mut Match, bots: &mut BotManager, ticks: u32) {
         game.step();
     }
 }
+
+/// A brush entity's text: `classname`, its keys, its brushes.
+pub(crate) fn brush_entity(classname: &str, keys: &[(&str, &str)], brushes: &[String]) -> String {
+    let mut s = format!("{{\n\"classname\" \"{classname}\"\n");
+    for (k, v) in keys {
+        s += &format!("\"{k}\" \"{v}\"\n");
+    }
+    s += &brushes.concat();
+    s + "}\n"
+}
+
+/// A point entity's text at `at` with `keys`.
+pub(crate) fn point(classname: &str, at: glam::Vec3, keys: &[(&str, &str)]) -> String {
+    let mut s = format!("{{\n\"classname\" \"{classname}\"\n\"origin\" \"{} {} {}\"\n", at.x, at.y, at.z);
+    for (k, v) in keys {
+        s += &format!("\"{k}\" \"{v}\"\n");
+    }
+    s + "}\n"
+}
