@@ -40,17 +40,21 @@ pub enum LinkKind {
     /// Step onto a lowered lift (`func_plat`), ride it up and step off at
     /// the top.
     Lift,
+    /// Swim up from the floor of deep water and climb out onto a ledge at
+    /// the surface (Quake's water jump).
+    Swim,
 }
 
 impl LinkKind {
     /// Every kind, in order.
-    pub const ALL: [LinkKind; 6] = [
+    pub const ALL: [LinkKind; 7] = [
         LinkKind::Walk,
         LinkKind::Drop,
         LinkKind::Jump,
         LinkKind::JumpPad,
         LinkKind::Teleport,
         LinkKind::Lift,
+        LinkKind::Swim,
     ];
 
     /// Lower-case name as printed and serialised.
@@ -62,6 +66,7 @@ impl LinkKind {
             LinkKind::JumpPad => "jumppad",
             LinkKind::Teleport => "teleport",
             LinkKind::Lift => "lift",
+            LinkKind::Swim => "swim",
         }
     }
 

@@ -32,8 +32,10 @@
 //!    Probes of one flood level run in parallel.
 //! 3. One-way off-mesh links from every node in a jump pad's volume to
 //!    where its arc lands, and from every node in a teleporter to its
-//!    destination. Touch-open doors are built through as open; locked,
-//!    keyed and triggered doors are walls.
+//!    destination; lift links from a `func_plat`'s lowered top to the floor
+//!    at its raised top; swim links from the floor of deep water up and out
+//!    onto a ledge at the surface. Touch-open doors (and gates bots open)
+//!    are built through as open; key doors are walls.
 //! 4. Areas (weak components) to reject unreachable goals without search;
 //!    ALT landmarks by farthest-point selection.
 //!

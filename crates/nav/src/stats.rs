@@ -24,6 +24,8 @@ pub struct LinkCounts {
     pub teleport: usize,
     /// [`LinkKind::Lift`] links.
     pub lift: usize,
+    /// [`LinkKind::Swim`] links.
+    pub swim: usize,
 }
 
 impl LinkCounts {
@@ -36,6 +38,7 @@ impl LinkCounts {
             LinkKind::JumpPad => self.jumppad,
             LinkKind::Teleport => self.teleport,
             LinkKind::Lift => self.lift,
+            LinkKind::Swim => self.swim,
         }
     }
 
@@ -47,6 +50,7 @@ impl LinkCounts {
             LinkKind::JumpPad => self.jumppad += 1,
             LinkKind::Teleport => self.teleport += 1,
             LinkKind::Lift => self.lift += 1,
+            LinkKind::Swim => self.swim += 1,
         }
     }
 }
@@ -148,8 +152,8 @@ impl fmt::Display for NavInfo {
         writeln!(f, "nodes: {}", self.nodes)?;
         writeln!(
             f,
-            "links: {} (walk {}, drop {}, jump {}, jumppad {}, teleport {}, lift {}; {} re-checked against movers)",
-            self.links, k.walk, k.drop, k.jump, k.jumppad, k.teleport, k.lift, self.mover_links
+            "links: {} (walk {}, drop {}, jump {}, jumppad {}, teleport {}, lift {}, swim {}; {} re-checked against movers)",
+            self.links, k.walk, k.drop, k.jump, k.jumppad, k.teleport, k.lift, k.swim, self.mover_links
         )?;
         writeln!(
             f,

@@ -25,6 +25,7 @@ fn colour(kind: LinkKind) -> &'static str {
         LinkKind::JumpPad => "#d020d0",
         LinkKind::Teleport => "#10b0e0",
         LinkKind::Lift => "#f0e020",
+        LinkKind::Swim => "#2060f0",
     }
 }
 
@@ -87,7 +88,7 @@ impl NavMesh {
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}">"#
         );
         s.push_str("<defs>");
-        for kind in [LinkKind::JumpPad, LinkKind::Teleport, LinkKind::Lift] {
+        for kind in [LinkKind::JumpPad, LinkKind::Teleport, LinkKind::Lift, LinkKind::Swim] {
             let _ = write!(
                 s,
                 r#"<marker id="arrow-{}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{}"/></marker>"#,

@@ -361,6 +361,7 @@ impl NativeBrain {
     ) -> (f32, f32) {
         let t = self.profile.resolved.traits;
         let aim_target = match target {
+            _ if steer.face && steer.look.is_some() => steer.look.map_or(AimTarget::Keep, AimTarget::Point),
             Some(x) => {
                 let track = self.senses.memory.track(x.engagement.slot).copied();
                 let aim_target = enemy_aim_target(view, me, &x, track, &t, clock);

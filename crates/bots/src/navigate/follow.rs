@@ -72,6 +72,9 @@ const RUN_UP_BACK: f32 = 48.0;
 /// Within this of a jump's or a drop's takeoff corner the run-up is
 /// committed (no strafing, sidesteps or separation), units.
 const TAKEOFF_RUN_UP: f32 = 128.0;
+/// Within this of a swim's exit (horizontally) a bot in the water faces
+/// the exit whatever it fights, units.
+const SWIM_AT_WALL: f32 = 64.0;
 /// Waiting for a lift to come back down drops the route after this, ms.
 pub const LIFT_WAIT_MS: f32 = 8000.0;
 /// A bot heading for a lift's boarding spot waits (when the lift is away)
@@ -111,6 +114,9 @@ pub struct Steer {
     /// In water: -1 to dive toward a corner below, 1 to rise toward one
     /// above, 0 for no preference (a submerged bot then surfaces).
     pub swim: i8,
+    /// The action needs the view along `look` (a water jump climbs only
+    /// toward where the player faces): aim there even while fighting.
+    pub face: bool,
     /// What happened.
     pub event: FollowEvent,
 }
@@ -123,6 +129,7 @@ impl Steer {
         committed: false,
         look: None,
         swim: 0,
+        face: false,
         event: FollowEvent::None,
     };
 }
@@ -413,6 +420,8 @@ impl PathFollower {
             committed,
             look,
             swim: swim_toward(me, corner.pos),
+            // The water jump climbs only toward where the swimmer faces.
+            face: corner.link == LinkKind::Swim && me.water_level >= 1 && dist < SWIM_AT_WALL,
             event: FollowEvent::None,
         }
     }
@@ -500,6 +509,8 @@ impl PathFollower {
         // progress until its time limit; waiting for one to come down is
         // too, until its own.
         let riding = link == LinkKind::Lift && me.origin.z < corner.pos.z - CORNER_HEIGHT;
+        // Swimming up to a ledge gains height, not distance.
+        let swimming = link == LinkKind::Swim && me.water_level >= 1;
         let waiting = self.lift_wait_since.is_some_and(|s| clock.ms_since(s) < LIFT_WAIT_MS);
         if self.lift_wait_since.is_some() && !waiting {
             return Some(FollowEvent::TimedOut);
@@ -515,7 +526,7 @@ impl PathFollower {
         self.sample_index = self.index;
         self.sample_dist = dist;
         self.sample_pos = me.origin;
-        if progressed || in_grace || flying || riding || waiting {
+        if progressed || in_grace || flying || riding || swimming || waiting {
             self.strikes = 0;
             return None;
         }

@@ -12,7 +12,8 @@
 //!   ground and landing at the exit, with a bounded time limit; a lift is
 //!   waited for short of its boarding spot while it is away (the brain
 //!   looks for its top in the live world), then ridden standing in its
-//!   middle;
+//!   middle; a swim rises to the surface facing the ledge (the water jump
+//!   climbs only where the bot looks);
 //! - detects being stuck by *corner progress* (the corner index advanced
 //!   or the distance to the corner shrank), not by any motion, sampled
 //!   every 700 ms; a miss sidesteps with a jump for 900 ms on a random

@@ -56,6 +56,7 @@ impl Recovery {
                     committed: false,
                     look: Some(spot + Vec3::Z * 26.0),
                     swim: super::follow::swim_toward(me, spot),
+                    face: false,
                     event: FollowEvent::None,
                 };
             }
@@ -99,6 +100,7 @@ impl Recovery {
             committed: false,
             look: Some(me.eye + self.heading * 256.0),
             swim: 0,
+            face: false,
             event: FollowEvent::None,
         }
     }

@@ -10,6 +10,7 @@ pub(crate) mod flood;
 pub(crate) mod input;
 pub(crate) mod landmarks;
 pub(crate) mod lift;
+pub(crate) mod swim;
 pub(crate) mod offmesh;
 pub(crate) mod pool;
 pub(crate) mod probe;
@@ -150,6 +151,7 @@ impl NavMesh {
         let prober = Prober::new(world, &agent, grid.size, &[]);
         let mut off_mesh = offmesh::add_off_mesh(&mut builder, &prober, &grid, input, &mut warnings);
         off_mesh.extend(lift::add_lifts(&mut builder, &prober, &grid, input, &mut warnings));
+        swim::add_swims(&mut builder, world, &prober, &grid);
         let mut graph = builder.finish();
         flag_mover_links(&mut graph, &agent, &input.movers);
         let t2 = Instant::now();
@@ -233,7 +235,7 @@ fn flag_mover_links(graph: &mut Graph, agent: &Agent, movers: &[MoverSpec]) {
     );
     let nodes = &graph.nodes;
     for (li, link) in graph.links.iter_mut().enumerate() {
-        if matches!(link.kind, LinkKind::JumpPad | LinkKind::Teleport | LinkKind::Lift) {
+        if matches!(link.kind, LinkKind::JumpPad | LinkKind::Teleport | LinkKind::Lift | LinkKind::Swim) {
             continue;
         }
         let from = graph.source.get(li).and_then(|&s| nodes.get(s as usize));

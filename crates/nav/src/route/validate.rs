@@ -52,7 +52,7 @@ impl NavMesh {
         let Some(link) = graph.links.get(li as usize) else {
             return false;
         };
-        if !link.near_mover || matches!(link.kind, LinkKind::JumpPad | LinkKind::Teleport | LinkKind::Lift) {
+        if !link.near_mover || matches!(link.kind, LinkKind::JumpPad | LinkKind::Teleport | LinkKind::Lift | LinkKind::Swim) {
             return true;
         }
         let from = graph

@@ -7,6 +7,7 @@ mod generation;
 mod heuristics;
 mod lifts;
 mod routing;
+mod swim;
 
 use glam::Vec3;
 use quarry_map::{LoadOptions, LoadedMap};

@@ -1,7 +1,8 @@
 //! Whether a bot has reached the corner it heads for: by walking (within
 //! a radius, or a little past it), by a jump or a drop (landed, and on the
-//! ledge for a jump), by a pad or a teleporter (landed near the exit), or
-//! by a lift (at the top); and the geometry of the legs between corners.
+//! ledge for a jump), by a pad or a teleporter (landed near the exit), by
+//! a lift (at the top), or by a swim (out on the ledge); and the geometry
+//! of the legs between corners.
 
 use glam::Vec3;
 
@@ -82,6 +83,18 @@ impl PathFollower {
                     return Reach::Yes;
                 }
                 if me.on_ground && dz <= CORNER_HEIGHT && overshot(prev, c.pos, me.origin) {
+                    return Reach::Yes;
+                }
+                Reach::No
+            }
+            LinkKind::Swim => {
+                // Out of the water onto the ledge (the water jump carries a
+                // little past its edge).
+                let out = me.on_ground && me.water_level <= 1;
+                if out && horiz <= CORNER_RADIUS + 12.0 && dz <= CORNER_HEIGHT {
+                    return Reach::Yes;
+                }
+                if out && dz <= CORNER_HEIGHT && overshot(prev, c.pos, me.origin) {
                     return Reach::Yes;
                 }
                 Reach::No
