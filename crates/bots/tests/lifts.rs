@@ -5,7 +5,6 @@
 mod support;
 
 use glam::Vec3;
-use quarry_bots::AddBot;
 use quarry_map::source::box_brush;
 use support::{brush_entity, point};
 
@@ -38,20 +37,7 @@ fn lift_map() -> String {
 
 #[test]
 fn a_bot_rides_the_lift_up_to_the_ledge_and_takes_the_item() {
-    let mut game = support::match_on_text(&lift_map(), 5, 4);
-    let mut bots = support::manager(3.0);
-    bots.add_bot(&mut game, AddBot { name: Some("Rider".into()), ..AddBot::default() }).expect("bot");
-    let mut took = false;
-    for _ in 0..40 * 60 {
-        bots.think(&mut game);
-        game.step();
-        took |= game.events().iter().any(|e| matches!(e, quarry_sim::events::GameEvent::ItemPickup { item: "item_armor_body", .. }));
-        if took {
-            break;
-        }
-    }
-    let report = bots.report(&game);
-    eprintln!("{report}");
+    let (took, report) = support::one_bot_until_pickup(&lift_map(), "Rider", "item_armor_body", 40);
     assert!(took, "the bot took the armor on the ledge");
     assert!(report.bots.iter().any(|b| b.lifts >= 1), "by riding the lift");
 }

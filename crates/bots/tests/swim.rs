@@ -5,7 +5,6 @@
 mod support;
 
 use glam::Vec3;
-use quarry_bots::AddBot;
 use quarry_map::source::box_brush;
 use support::point;
 
@@ -33,20 +32,7 @@ fn pool_map() -> String {
 
 #[test]
 fn a_bot_swims_up_and_climbs_out_of_a_pool_to_take_the_item() {
-    let mut game = support::match_on_text(&pool_map(), 5, 4);
-    let mut bots = support::manager(3.0);
-    bots.add_bot(&mut game, AddBot { name: Some("Swimmer".into()), ..AddBot::default() }).expect("bot");
-    let mut took = false;
-    for _ in 0..40 * 60 {
-        bots.think(&mut game);
-        game.step();
-        took |= game.events().iter().any(|e| matches!(e, quarry_sim::events::GameEvent::ItemPickup { item: "item_armor_body", .. }));
-        if took {
-            break;
-        }
-    }
-    let report = bots.report(&game);
-    eprintln!("{report}");
+    let (took, report) = support::one_bot_until_pickup(&pool_map(), "Swimmer", "item_armor_body", 40);
     assert!(took, "the bot took the armor beside the pool");
     assert!(report.bots.iter().any(|b| b.swims >= 1), "after swimming");
 }

@@ -71,3 +71,25 @@ pub(crate) fn point(classname: &str, at: glam::Vec3, keys: &[(&str, &str)]) -> S
     }
     s + "}\n"
 }
+
+/// One bot named `name` plays alone on map `text` until it picks up
+/// `item` or `seconds` pass: whether it did, and the match report.
+pub(crate) fn one_bot_until_pickup(text: &str, name: &str, item: &str, seconds: u32) -> (bool, quarry_bots::report::MatchReport) {
+    let mut game = match_on_text(text, 5, 4);
+    let mut bots = manager(3.0);
+    if let Err(e) = bots.add_bot(&mut game, quarry_bots::AddBot { name: Some(name.into()), ..quarry_bots::AddBot::default() }) {
+        panic!("add {name}: {e}");
+    }
+    let mut took = false;
+    for _ in 0..seconds * 60 {
+        bots.think(&mut game);
+        game.step();
+        took |= game.events().iter().any(|e| matches!(e, quarry_sim::events::GameEvent::ItemPickup { item: i, .. } if *i == item));
+        if took {
+            break;
+        }
+    }
+    let report = bots.report(&game);
+    eprintln!("{report}");
+    (took, report)
+}
