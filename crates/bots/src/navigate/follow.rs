@@ -81,6 +81,11 @@ pub const LIFT_WAIT_MS: f32 = 8000.0;
 /// only farther than this from the spot: closer, it is on the plat's edge
 /// already and steps on, units.
 const LIFT_WAIT_RADIUS: f32 = 40.0;
+/// A bot waiting for a lift this far below its boarding spot…
+const LIFT_SHAFT_BELOW: f32 = 4.0;
+/// …and this close to it (horizontally) stands where the plat comes down,
+/// units.
+const LIFT_SHAFT_RADIUS: f32 = 128.0;
 /// A rider this far from the middle of the plat steps back toward it, units.
 const LIFT_CENTRE: f32 = 8.0;
 
@@ -386,9 +391,19 @@ impl PathFollower {
         // A lift that is away: wait short of its boarding spot (stepping
         // into the empty shaft would drop the bot under the plat).
         let next_is_lift = corners.get(self.index + 1).is_some_and(|c| c.link == LinkKind::Lift);
-        if next_is_lift && self.lift_away && me.on_ground && dist > LIFT_WAIT_RADIUS {
-            self.lift_wait_since.get_or_insert(clock.tick);
-            return Steer { dir: Vec3::ZERO, look: Some(corner.pos), ..Steer::IDLE };
+        if next_is_lift && self.lift_away && me.on_ground {
+            // Below the boarding spot and near it: standing in the shaft
+            // the plat comes down into, which would hold it up (a plat
+            // lowering onto a player goes back up). Step out, away from it.
+            if me.origin.z < corner.pos.z - LIFT_SHAFT_BELOW && dist < LIFT_SHAFT_RADIUS {
+                self.lift_wait_since.get_or_insert(clock.tick);
+                let away = Vec3::new(me.origin.x - corner.pos.x, me.origin.y - corner.pos.y, 0.0).normalize_or_zero();
+                return Steer { dir: away, look: Some(corner.pos), ..Steer::IDLE };
+            }
+            if dist > LIFT_WAIT_RADIUS {
+                self.lift_wait_since.get_or_insert(clock.tick);
+                return Steer { dir: Vec3::ZERO, look: Some(corner.pos), ..Steer::IDLE };
+            }
         }
         self.lift_wait_since = None;
         // Riding: stay in the middle of the plat until level with the top.

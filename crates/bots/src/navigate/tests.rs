@@ -291,6 +291,20 @@ fn a_lift_is_waited_for_while_away_then_ridden_standing_and_stepped_off() {
 }
 
 #[test]
+fn a_bot_in_the_shaft_a_lift_comes_down_into_steps_out_of_it() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let clock = BotClock { tick: 1, hz: 60 };
+    let top = Corner { pos: Vec3::new(200.0, 0.0, 128.0), link: LinkKind::Lift, entity: Some(EntityId(7)) };
+    f.set_route(Route { corners: vec![walk(100.0, 0.0), top], cost: 0.0 }, &clock);
+    f.lift_away = true;
+    // 8 below the boarding spot, 30 units from it: where the plat rests.
+    let s = f.follow(&me(Vec3::new(130.0, 0.0, -8.0), true), &clock, &mut rng);
+    assert!(s.dir.x > 0.9, "steps out, away from the spot: {:?}", s.dir);
+    assert_eq!(s.event, FollowEvent::None);
+}
+
+#[test]
 fn a_lift_that_never_comes_back_gives_the_route_up() {
     let mut f = PathFollower::default();
     let mut rng = BotRng::from_seed(1);
