@@ -234,22 +234,11 @@ impl CombatMove {
 /// least 72% of 72 units, and there is floor under where it ends that is
 /// not under lava or slime.
 pub fn move_is_safe<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3) -> bool {
-    let dir = Vec3::new(dir.x, dir.y, 0.0).normalize_or_zero();
-    if dir == Vec3::ZERO {
-        return true;
+    match sweep_ahead(trace, me, dir) {
+        None => true,
+        Some((_, sweep)) if sweep.start_solid || sweep.fraction < SAFETY_SHARE => false,
+        Some((start, sweep)) => floor_along(trace, me, start, sweep.end),
     }
-    let start = me.origin + Vec3::Z * 2.0;
-    let sweep = trace.trace(
-        start,
-        start + dir * SAFETY_PROBE,
-        me.mins,
-        me.maxs,
-        Contents::MASK_PLAYER_SOLID,
-    );
-    if sweep.start_solid || sweep.fraction < SAFETY_SHARE {
-        return false;
-    }
-    floor_along(trace, me, start, sweep.end)
 }
 
 /// Whether the floor where moving along horizontal `dir` for up to 72
@@ -257,16 +246,23 @@ pub fn move_is_safe<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3) ->
 /// and not under lava or slime: where momentum takes a bot. A wall ahead
 /// is no danger here.
 pub fn floor_ahead_is_safe<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3) -> bool {
+    match sweep_ahead(trace, me, dir) {
+        None => true,
+        Some((_, sweep)) if sweep.start_solid => true,
+        Some((start, sweep)) => floor_along(trace, me, start, sweep.end),
+    }
+}
+
+/// The player box swept [`SAFETY_PROBE`] units along horizontal `dir`
+/// from just above where it stands: the start and the trace; `None` for
+/// no direction.
+fn sweep_ahead<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3) -> Option<(Vec3, quarry_map::TraceResult)> {
     let dir = Vec3::new(dir.x, dir.y, 0.0).normalize_or_zero();
     if dir == Vec3::ZERO {
-        return true;
+        return None;
     }
     let start = me.origin + Vec3::Z * 2.0;
-    let sweep = trace.trace(start, start + dir * SAFETY_PROBE, me.mins, me.maxs, Contents::MASK_PLAYER_SOLID);
-    if sweep.start_solid {
-        return true;
-    }
-    floor_along(trace, me, start, sweep.end)
+    Some((start, trace.trace(start, start + dir * SAFETY_PROBE, me.mins, me.maxs, Contents::MASK_PLAYER_SOLID)))
 }
 
 /// Whether there is floor under the box at a third, two thirds and the
@@ -426,6 +422,29 @@ mod tests {
         let edge = me(Vec3::new(100.0, 0.0, 24.0));
         assert!(!move_is_safe(&map, &edge, Vec3::X), "no floor past the ledge");
         assert!(move_is_safe(&map, &edge, Vec3::NEG_Y));
+    }
+
+    #[test]
+    fn momentum_fears_ledges_not_walls_and_a_hop_or_a_flight_needs_floor_ahead() {
+        // A floor x -256..128 (a ledge at +128), a wall at y 64..96.
+        let text = format!(
+            "{{\n\"classname\" \"worldspawn\"\n{}{}}}\n",
+            block(Vec3::new(-256.0, -256.0, -16.0), Vec3::new(128.0, 256.0, 0.0)),
+            block(Vec3::new(-256.0, 64.0, 0.0), Vec3::new(128.0, 96.0, 128.0)),
+        );
+        let map = load_str(&text, "ledge.map", &LoadOptions::default()).expect("map");
+        let p = me(Vec3::new(0.0, 30.0, 24.0));
+        assert!(floor_ahead_is_safe(&map, &p, Vec3::Y), "a wall ahead is no danger to momentum");
+        assert!(!move_is_safe(&map, &p, Vec3::Y), "but no room to move");
+        let edge = me(Vec3::new(100.0, 0.0, 24.0));
+        assert!(!floor_ahead_is_safe(&map, &edge, Vec3::X), "off the ledge");
+        assert!(!jump_landing_is_safe(&map, &edge, Vec3::X), "a hop off the ledge lands on nothing");
+        assert!(jump_landing_is_safe(&map, &edge, Vec3::NEG_X));
+        // In the air past the ledge moving out: nothing within a long fall.
+        let out = PlayerSnap { velocity: Vec3::new(300.0, 0.0, 0.0), ..me(Vec3::new(160.0, 0.0, 40.0)) };
+        assert!(!floor_below_flight(&map, &out));
+        let back = PlayerSnap { velocity: Vec3::new(-300.0, 0.0, 0.0), ..me(Vec3::new(130.0, 0.0, 40.0)) };
+        assert!(floor_below_flight(&map, &back), "heading back over the floor");
     }
 
     #[test]

@@ -70,6 +70,14 @@ impl LinkKind {
         }
     }
 
+    /// Whether the link was proved by the prober's step, fall or jump
+    /// through open space, which a mover can close: only these are
+    /// flagged near movers and re-checked against the live world (a pad,
+    /// a teleporter, a lift's ride and a swim out never go stale).
+    pub fn is_probed(self) -> bool {
+        matches!(self, LinkKind::Walk | LinkKind::Drop | LinkKind::Jump)
+    }
+
     /// Whether the move must be entered deliberately: string pulling keeps
     /// both ends of such a link, and a bot following a route treats it as a
     /// committed action (reach the entry, perform it, land at the exit).

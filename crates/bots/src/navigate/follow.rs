@@ -338,6 +338,7 @@ impl PathFollower {
                 ..Steer::IDLE
             };
         }
+        let next = corners.get(self.index + 1);
         let mut dir = flat.normalize_or_zero();
         // Over a pad's landing, coming down: the landing node may stand on
         // the very edge of its ledge, so head on toward the next corner
@@ -378,7 +379,6 @@ impl PathFollower {
         // behind the takeoff on the jump's line, which turns the run; once
         // slow or running along the jump, on to the takeoff (a spot inside
         // a wall only slows the bot down, and then it goes on).
-        let next = corners.get(self.index + 1);
         if let Some(n) = next.filter(|c| c.link == LinkKind::Jump)
             && corner.link == LinkKind::Walk
             && dist < RUN_UP_BACK
@@ -390,7 +390,7 @@ impl PathFollower {
         }
         // A lift that is away: wait short of its boarding spot (stepping
         // into the empty shaft would drop the bot under the plat).
-        let next_is_lift = corners.get(self.index + 1).is_some_and(|c| c.link == LinkKind::Lift);
+        let next_is_lift = next.is_some_and(|c| c.link == LinkKind::Lift);
         if next_is_lift && self.lift_away && me.on_ground {
             // Below the boarding spot and near it: standing in the shaft
             // the plat comes down into, which would hold it up (a plat
@@ -419,7 +419,7 @@ impl PathFollower {
         // a strafe or a nudge from a neighbour there sends the bot off the
         // ledge sideways (into the pit a gap jump crosses). A stuck bot's
         // sidestep still happens (the way to the takeoff may need a hop).
-        let next_leaves_ground = corners.get(self.index + 1).is_some_and(|c| matches!(c.link, LinkKind::Jump | LinkKind::Drop));
+        let next_leaves_ground = next.is_some_and(|c| matches!(c.link, LinkKind::Jump | LinkKind::Drop));
         let committed = corner.link.is_special() || (next_leaves_ground && dist < TAKEOFF_RUN_UP);
         // A jump link jumps from the ground toward its exit; everything else walks.
         let mut jump = corner.link == LinkKind::Jump && me.on_ground;

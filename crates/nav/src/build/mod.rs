@@ -24,7 +24,7 @@ use serde::Serialize;
 use crate::agent::Agent;
 use crate::cells::{CellGrid, Grid};
 use crate::error::NavError;
-use crate::graph::{Graph, LinkKind};
+use crate::graph::Graph;
 use crate::mesh::NavMesh;
 use input::{MoverSpec, NavInput};
 use probe::Prober;
@@ -235,7 +235,7 @@ fn flag_mover_links(graph: &mut Graph, agent: &Agent, movers: &[MoverSpec]) {
     );
     let nodes = &graph.nodes;
     for (li, link) in graph.links.iter_mut().enumerate() {
-        if matches!(link.kind, LinkKind::JumpPad | LinkKind::Teleport | LinkKind::Lift | LinkKind::Swim) {
+        if !link.kind.is_probed() {
             continue;
         }
         let from = graph.source.get(li).and_then(|&s| nodes.get(s as usize));

@@ -11,7 +11,6 @@
 //! plat away at the top comes back down; the bot waits for it).
 
 use crate::build::probe::Prober;
-use crate::graph::LinkKind;
 use crate::mesh::NavMesh;
 
 impl NavMesh {
@@ -52,7 +51,7 @@ impl NavMesh {
         let Some(link) = graph.links.get(li as usize) else {
             return false;
         };
-        if !link.near_mover || matches!(link.kind, LinkKind::JumpPad | LinkKind::Teleport | LinkKind::Lift | LinkKind::Swim) {
+        if !link.near_mover || !link.kind.is_probed() {
             return true;
         }
         let from = graph

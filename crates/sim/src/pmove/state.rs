@@ -151,15 +151,13 @@ impl MoveState {
     /// from respawning with it) does not jump at once (Quake 3
     /// `PMF_RESPAWNED` does the same for all buttons).
     pub fn spawned(origin: Vec3, yaw: f32) -> Self {
-        let mut s = Self { jump_held: true, ..Self::new(origin) };
-        s.face(if yaw.is_finite() { yaw } else { 0.0 }, 0.0);
-        s
+        Self::respawned(origin, yaw, (0.0, 0.0))
     }
 
     /// The same, for a player whose last command's angles were `cmd`
     /// (pitch, yaw): the view faces `yaw` however its mouse lies.
     pub fn respawned(origin: Vec3, yaw: f32, cmd: (f32, f32)) -> Self {
-        let mut s = Self::spawned(origin, 0.0);
+        let mut s = Self { jump_held: true, ..Self::new(origin) };
         (s.cmd_pitch, s.cmd_yaw) = if cmd.0.is_finite() && cmd.1.is_finite() { cmd } else { (0.0, 0.0) };
         s.face(if yaw.is_finite() { yaw } else { 0.0 }, 0.0);
         s
