@@ -15,6 +15,7 @@
 //! route, so the goal layer does not route twice.
 
 use glam::Vec3;
+use quarry_map::entities::items::KeyKind;
 use quarry_sim::items::Gift;
 use quarry_sim::weapons::WeaponTable;
 
@@ -169,6 +170,15 @@ pub fn choose_item(
         })
         .collect();
     shortlist.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.2.id.cmp(&b.2.id)));
+    // Keys lying about, for a key door in the way.
+    let keys: Vec<(KeyKind, Vec3)> = items
+        .iter()
+        .filter(|i| i.available)
+        .filter_map(|i| match i.gift {
+            Gift::Key(k) => Some((k, item_standing_point(i, me))),
+            _ => None,
+        })
+        .collect();
     for (_, u, item) in shortlist.into_iter().take(SHORTLIST) {
         if !nav.maybe_reachable(me.origin, item.origin) {
             continue;
@@ -178,7 +188,7 @@ pub fn choose_item(
             Some(route) => (route, None, 0.0),
             // A closed gate may bar the way: go and open it.
             None => {
-                let Some(plan) = nav.gate_opening(me.origin, stand) else { continue };
+                let Some(plan) = nav.gate_opening(me.origin, stand, &keys) else { continue };
                 let Some(route) = nav.route(me.origin, plan.target) else { continue };
                 (route, Some(plan), plan.target.distance(stand))
             }

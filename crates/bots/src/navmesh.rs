@@ -20,6 +20,7 @@ use std::time::Instant;
 
 use glam::Vec3;
 use quarry_map::CollisionWorld;
+use quarry_map::entities::items::{KeyKind, KeySet};
 use quarry_nav::{Agent, BuildOptions, NavInput, NavMesh, RouteOptions, SearchScratch};
 use quarry_sim::Match;
 use quarry_sim::pmove::MoveParams;
@@ -336,6 +337,7 @@ impl NavService {
                 scratch: &mut self.scratch,
                 stats: &mut self.stats,
                 gates: &self.gates,
+                keys: KeySet::NONE,
             }),
             _ => None,
         }
@@ -400,6 +402,8 @@ pub struct MeshNavigator<'a> {
     scratch: &'a mut SearchScratch,
     stats: &'a mut QueryStats,
     gates: &'a [quarry_nav::gates::Gate],
+    /// The keys of the bot asking (set before each brain's tick).
+    keys: KeySet,
 }
 
 fn convert(route: quarry_nav::Route) -> Route {
@@ -417,16 +421,27 @@ fn convert(route: quarry_nav::Route) -> Route {
     }
 }
 
+impl MeshNavigator<'_> {
+    /// Route options for the bot asking: the defaults with its keys.
+    fn options(&self) -> RouteOptions {
+        RouteOptions { keys: self.keys, ..RouteOptions::default() }
+    }
+}
+
 impl Navigator for MeshNavigator<'_> {
     fn ready(&self) -> bool {
         true
+    }
+
+    fn set_keys(&mut self, keys: KeySet) {
+        self.keys = keys;
     }
 
     fn route(&mut self, from: Vec3, to: Vec3) -> Option<Route> {
         let t = std::time::Instant::now();
         let r = self
             .mesh
-            .route(self.world, self.scratch, from, to, &RouteOptions::default())
+            .route(self.world, self.scratch, from, to, &self.options())
             .ok()
             .map(convert);
         self.stats.routes += 1;
@@ -434,9 +449,10 @@ impl Navigator for MeshNavigator<'_> {
         r
     }
 
-    fn gate_opening(&mut self, from: Vec3, to: Vec3) -> Option<crate::navigate::GatePlan> {
+    fn gate_opening(&mut self, from: Vec3, to: Vec3, keys: &[(KeyKind, Vec3)]) -> Option<crate::navigate::GatePlan> {
         let t = std::time::Instant::now();
-        let plan = quarry_nav::gates::plan(self.mesh, self.world, self.scratch, self.gates, from, to);
+        let knowledge = quarry_nav::gates::KeyKnowledge { held: self.keys, lying: keys };
+        let plan = quarry_nav::gates::plan(self.mesh, self.world, self.scratch, self.gates, from, to, &knowledge);
         self.stats.routes += 1;
         self.stats.record(t);
         plan
@@ -454,7 +470,7 @@ impl Navigator for MeshNavigator<'_> {
         let t = std::time::Instant::now();
         let r = self
             .mesh
-            .random_reachable_point(self.world, self.scratch, from, rng.inner(), &RouteOptions::default())
+            .random_reachable_point(self.world, self.scratch, from, rng.inner(), &self.options())
             .map(|(_, r)| convert(r));
         self.stats.routes += 1;
         self.stats.record(t);

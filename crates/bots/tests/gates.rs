@@ -87,3 +87,15 @@ fn a_bot_shoots_open_a_door_with_health_then_takes_the_item() {
     assert!(opened, "the bot shot the door open");
     assert!(took, "and took the armor behind it");
 }
+
+#[test]
+fn a_bot_fetches_the_key_for_a_key_door_then_takes_the_item_behind_it() {
+    // Quake 1 (textures without a directory): a silver-key door, its key
+    // off the way in a corner of the near side, the armor behind the door.
+    let key = point("item_key1", Vec3::new(-300.0, 650.0, 16.0), &[]);
+    let text = gated_map(&[("spawnflags", "16")], &[key]).replace("quarry/wall", "city2_6");
+    let (opened, took, game) = play(&text, 40);
+    assert_eq!(game.map().game(), quarry_map::Game::Quake1);
+    assert!(opened, "the bot carried the key to the door");
+    assert!(took, "and took the armor behind it");
+}

@@ -52,8 +52,8 @@ pub struct Agent {
     pub min_z: f32,
     /// Top of the standing box above the origin (`pm_bboxMaxZ`, 32).
     pub max_z: f32,
-    /// Top of the crouched box (`pm_crouchMaxZ`, 16). Kept for the bots'
-    /// use; generation plans standing moves only (no crouch links).
+    /// Top of the crouched box (`pm_crouchMaxZ`, 16): passages lower than
+    /// the standing box but this high get crouch links.
     pub crouch_max_z: f32,
     /// Tallest step climbed without jumping (`pm_stepsize`, 18).
     pub step_height: f32,

@@ -5,10 +5,12 @@
 //! The reasons, tried in order for the first spawn point that fails:
 //!
 //! - no floor the player box fits on near it;
-//! - behind doors that do not open when touched and that bots do not open
-//!   (a key door, or one only a counter or nothing fires; gates a trigger,
-//!   a button or a shot opens are built open: bots open them): with every
-//!   such door open the goal routes, and the doors the route passes are named;
+//! - behind doors that do not open when touched and that bots cannot open
+//!   from there (a key door with no key to fetch, a door whose trigger
+//!   stands behind too many other locked doors, or one only a counter or
+//!   nothing fires; gates a trigger, a button, a shot or a key opens are
+//!   built open: bots open them, fetching the key first): with every such
+//!   door open the goal routes, and the doors the route passes are named;
 //! - on an island: nothing the mesh knows (walk, drop, jump, jump pad,
 //!   teleporter) leads there from the spawn point's part of the map;
 //! - one way only: ways lead out of it but none lead in.
@@ -74,7 +76,7 @@ pub fn explain_unreachable(world: &CollisionWorld, map: &LoadedMap, mesh: &NavMe
                     let doors = open_mesh.as_ref().and_then(|m| doors_on_the_way(map, m, &open, &mut scratch, first, position));
                     match doors {
                         Some(doors) if !doors.is_empty() => format!(
-                            "behind {}: bots cannot open it from here (a key door: bots fetch no keys; a trigger or button that stands behind another locked door; a counter, or nothing, fires it)",
+                            "behind {}: bots cannot open it from here (no key lies anywhere a bot can fetch it; what opens it stands behind more locked doors than a bot plans through; a counter, or nothing, fires it)",
                             doors.join(", ")
                         ),
                         Some(_) => "behind a mover that does not open when touched".to_owned(),

@@ -43,11 +43,13 @@ pub enum LinkKind {
     /// Swim up from the floor of deep water and climb out onto a ledge at
     /// the surface (Quake's water jump).
     Swim,
+    /// Crouch and walk through a passage too low to stand in.
+    Crouch,
 }
 
 impl LinkKind {
     /// Every kind, in order.
-    pub const ALL: [LinkKind; 7] = [
+    pub const ALL: [LinkKind; 8] = [
         LinkKind::Walk,
         LinkKind::Drop,
         LinkKind::Jump,
@@ -55,6 +57,7 @@ impl LinkKind {
         LinkKind::Teleport,
         LinkKind::Lift,
         LinkKind::Swim,
+        LinkKind::Crouch,
     ];
 
     /// Lower-case name as printed and serialised.
@@ -67,13 +70,15 @@ impl LinkKind {
             LinkKind::Teleport => "teleport",
             LinkKind::Lift => "lift",
             LinkKind::Swim => "swim",
+            LinkKind::Crouch => "crouch",
         }
     }
 
     /// Whether the link was proved by the prober's step, fall or jump
     /// through open space, which a mover can close: only these are
     /// flagged near movers and re-checked against the live world (a pad,
-    /// a teleporter, a lift's ride and a swim out never go stale).
+    /// a teleporter, a lift's ride, a swim out and a crouched walk never go
+    /// stale).
     pub fn is_probed(self) -> bool {
         matches!(self, LinkKind::Walk | LinkKind::Drop | LinkKind::Jump)
     }
@@ -138,10 +143,10 @@ pub(crate) struct Graph {
     /// Destination and cost of each link (parallel to `links`): what a
     /// search reads, packed densely so relaxing a node touches little memory.
     pub(crate) hot: Vec<(u32, f32)>,
-    /// The links each mover (not a touch-open door) sweeps near, by mover:
-    /// a closed door bars all of its links at once, so a repair rejects
-    /// them together.
-    pub(crate) mover_links: Vec<Vec<u32>>,
+    /// The links each mover (not a touch-open door) sweeps near, by mover
+    /// (its entity, then the links in order): a closed door bars all of its
+    /// links at once, so a repair rejects them together.
+    pub(crate) mover_links: Vec<(EntityId, Vec<u32>)>,
 }
 
 impl Graph {

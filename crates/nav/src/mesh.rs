@@ -2,6 +2,7 @@
 //! read-only by every query.
 
 use glam::Vec3;
+use quarry_map::entities::items::KeySet;
 use quarry_map::{EntityId, Trace};
 
 use crate::build::probe::Prober;
@@ -14,6 +15,9 @@ use crate::build::offmesh::OffMeshLink;
 use crate::build::{BuildOptions, BuildTimes};
 use crate::cells::CellGrid;
 use crate::graph::{Graph, Link, Node, NodeId};
+
+/// How many [`KeySet`]s there are (two keys, one bit each).
+pub(crate) const KEY_SETS: usize = 4;
 
 /// A navigation mesh: standing spots on a grid joined by directed links,
 /// generated at runtime from the collision world with the player's box.
@@ -40,7 +44,9 @@ pub struct NavMesh {
     /// (`RouteOptions::coarse = false`) and the mesh's reports need them.
     pub(crate) landmarks: OnceLock<LandmarkSet>,
     pub(crate) heuristic_scale: f32,
-    pub(crate) passable_doors: Vec<EntityId>,
+    /// The doors routes see through, by the keys the player carries
+    /// ([`KeySet`] bits): touch-open doors, and key doors with their key.
+    pub(crate) passable_doors: [Vec<EntityId>; KEY_SETS],
     /// Jump pad and teleporter volumes, which straight legs must not cross.
     pub(crate) warps: Vec<(Vec3, Vec3)>,
     pub(crate) off_mesh: Vec<OffMeshLink>,
@@ -185,7 +191,23 @@ impl NavMesh {
 
     /// A prober in the live `world` for queries on this mesh.
     pub(crate) fn prober<'a>(&'a self, world: &'a dyn Trace) -> Prober<'a> {
-        Prober::new(world, &self.agent, self.cell_size(), &self.passable_doors)
+        self.prober_with_keys(world, KeySet::NONE)
+    }
+
+    /// A prober for route queries of a player carrying `keys`: key doors
+    /// whose key is among them open to its touch, so they never bar it.
+    pub(crate) fn prober_with_keys<'a>(&'a self, world: &'a dyn Trace, keys: KeySet) -> Prober<'a> {
+        self.prober_seeing_through(world, &self.passable_doors[usize::from(keys.0) % KEY_SETS])
+    }
+
+    /// The touch-open doors (routes of every player see through them).
+    pub(crate) fn touch_doors(&self) -> &[EntityId] {
+        &self.passable_doors[0]
+    }
+
+    /// A prober to which exactly `doors` open on touch.
+    pub(crate) fn prober_seeing_through<'a>(&'a self, world: &'a dyn Trace, doors: &'a [EntityId]) -> Prober<'a> {
+        Prober::new(world, &self.agent, self.cell_size(), doors)
             .with_hazards(self.hazards)
             .with_warps(&self.warps)
     }

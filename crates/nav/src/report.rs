@@ -8,13 +8,14 @@ use std::fmt;
 use std::time::Instant;
 
 use glam::Vec3;
-use quarry_map::{CollisionWorld, EntityId, LoadedMap};
+use quarry_map::entities::items::{Item, ItemKind, KeyKind, KeySet};
+use quarry_map::{CollisionWorld, EntityId, EntityKind, LoadedMap};
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
 use crate::agent::Agent;
 use crate::build::BuildOptions;
-use crate::build::input::{item_spot, match_start_world};
+use crate::build::input::{doors_open_world, item_spot, match_start_world};
 use crate::build::landmarks::{dijkstra, dijkstra_ranked};
 use crate::error::{NavError, RouteError};
 use crate::explain::{UnreachableGoal, explain_unreachable};
@@ -116,13 +117,23 @@ pub fn reachability_report_in(
             )
         })
         .collect();
+    // Items rest where they land with the gates open: one set down on a
+    // trapdoor a trigger opens is taken where it falls.
+    let open = doors_open_world(world, map);
     let items: Vec<(EntityId, Vec3, String)> = map
         .entities()
         .iter()
-        .filter_map(|e| {
-            item_spot(world, map.game(), e).map(|spot| (e.id, spot, e.classname.clone()))
+        .filter_map(|e| item_spot(&open, e).map(|spot| (e.id, spot, e.classname.clone())))
+        .collect();
+    let lying: Vec<(KeyKind, Vec3)> = map
+        .entities()
+        .iter()
+        .filter_map(|e| match e.kind {
+            EntityKind::Item(Item { kind: ItemKind::Key(k), .. }) => Some((k, item_spot(&open, e)?)),
+            _ => None,
         })
         .collect();
+    let keys = crate::gates::KeyKnowledge { held: KeySet::NONE, lying: &lying };
     let prober = mesh.prober(world);
     let radius = RouteOptions::default().snap_radius;
     let snap = |p: Vec3, toward| mesh.snap_end(&prober, p, toward, radius).map(|(n, _)| n);
@@ -148,7 +159,7 @@ pub fn reachability_report_in(
                     if d.get(g as usize).is_some_and(|x| x.is_finite()) {
                         let opens = |scratch: &mut SearchScratch| {
                             mesh.route(world, scratch, *a, *b, &RouteOptions::default()).is_ok()
-                                || crate::gates::plan(mesh, world, scratch, &gates, *a, *b).is_some()
+                                || crate::gates::plan(mesh, world, scratch, &gates, *a, *b, &keys).is_some()
                         };
                         if gated && !opens(&mut scratch) { Some(RouteError::Blocked) } else { None }
                     } else if area(s) != area(g) {

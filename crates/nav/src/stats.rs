@@ -26,6 +26,8 @@ pub struct LinkCounts {
     pub lift: usize,
     /// [`LinkKind::Swim`] links.
     pub swim: usize,
+    /// [`LinkKind::Crouch`] links.
+    pub crouch: usize,
 }
 
 impl LinkCounts {
@@ -39,6 +41,7 @@ impl LinkCounts {
             LinkKind::Teleport => self.teleport,
             LinkKind::Lift => self.lift,
             LinkKind::Swim => self.swim,
+            LinkKind::Crouch => self.crouch,
         }
     }
 
@@ -51,6 +54,7 @@ impl LinkCounts {
             LinkKind::Teleport => self.teleport += 1,
             LinkKind::Lift => self.lift += 1,
             LinkKind::Swim => self.swim += 1,
+            LinkKind::Crouch => self.crouch += 1,
         }
     }
 }
@@ -152,8 +156,8 @@ impl fmt::Display for NavInfo {
         writeln!(f, "nodes: {}", self.nodes)?;
         writeln!(
             f,
-            "links: {} (walk {}, drop {}, jump {}, jumppad {}, teleport {}, lift {}, swim {}; {} re-checked against movers)",
-            self.links, k.walk, k.drop, k.jump, k.jumppad, k.teleport, k.lift, k.swim, self.mover_links
+            "links: {} (walk {}, drop {}, jump {}, jumppad {}, teleport {}, lift {}, swim {}, crouch {}; {} re-checked against movers)",
+            self.links, k.walk, k.drop, k.jump, k.jumppad, k.teleport, k.lift, k.swim, k.crouch, self.mover_links
         )?;
         writeln!(
             f,

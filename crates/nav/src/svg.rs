@@ -26,6 +26,7 @@ fn colour(kind: LinkKind) -> &'static str {
         LinkKind::Teleport => "#10b0e0",
         LinkKind::Lift => "#f0e020",
         LinkKind::Swim => "#2060f0",
+        LinkKind::Crouch => "#a05020",
     }
 }
 

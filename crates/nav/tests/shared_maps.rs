@@ -24,23 +24,6 @@ const EXCEPTIONS: &[(&str, &[u32], &str)] = &[
         &[66],
         "spawn point on a tower ledge no walk, drop, jump or teleporter reaches; its teleporters only lead out",
     ),
-    (
-        "lqdm12.map",
-        &[
-            11, 196, 199, 201, 203, 205, 207, 209, 211, 213, 215, 217, 228,
-        ],
-        "item_key1 copies stacked above the map for the scripted key mechanism, on no floor",
-    ),
-    (
-        "lqdm12.map",
-        &[35, 54, 67, 136, 139, 140, 141, 145, 168],
-        "behind silver-key doors (spawnflags 16): bots fetch no keys, so key doors are built closed",
-    ),
-    (
-        "lqdm12.map",
-        &[51, 146, 169, 170, 171],
-        "behind gates (gate1..3) whose trigger_once stands inside the area they close, reached only through a silver-key door",
-    ),
 ];
 
 #[test]

@@ -110,10 +110,7 @@ pub struct Inventory {
 
 /// The inventory bit of a key.
 pub fn key_bit(key: KeyKind) -> u8 {
-    match key {
-        KeyKind::Silver => 1,
-        KeyKind::Gold => 2,
-    }
+    key.bit()
 }
 
 impl Inventory {

@@ -1,8 +1,8 @@
 //! A map's mechanisms end to end, every move and shot through the input
 //! queue: triggers fire doors through relays, delays and counters,
 //! buttons press and fire their targets, doors with health and secret
-//! doors open when shot, Quake 1 keys unlock their doors, and
-//! `killtarget` removes what it names.
+//! doors open when shot, Quake 1 keys unlock their doors, an item set down on a
+//! trapdoor falls when it opens, and `killtarget` removes what it names.
 
 #[path = "support/items_support.rs"]
 mod items_support;
@@ -222,6 +222,46 @@ fn a_quake1_key_unlocks_its_door_once_and_is_used_up() {
     assert!(offset(&m, gate).z > 100.0, "stays open");
 }
 
+/// Where the first item of class `classname` is.
+fn item_origin(m: &mut Match, classname: &str) -> Vec3 {
+    m.world_mut().query::<&Item>().iter(m.world()).find(|i| i.classname == classname).map(|i| i.origin).expect("the item")
+}
+
+#[test]
+fn a_key_set_down_on_a_trapdoor_falls_when_it_slides_away_and_can_be_taken() {
+    // A trapdoor slab (z 128..144) under a wall it slides beneath (-Y),
+    // opened by a trigger the player walks into; the key on it rides it
+    // to the wall, is left behind and falls to the floor.
+    let trapdoor = brush_entity(
+        "func_door",
+        &[("angle", "270"), ("targetname", "trap"), ("wait", "-1"), ("lip", "-2")],
+        &[solid(Vec3::new(100.0, -32.0, 128.0), Vec3::new(164.0, 32.0, 144.0))],
+    );
+    let wall = solid(Vec3::new(84.0, -200.0, 144.0), Vec3::new(180.0, -32.0, 300.0));
+    let text = quake1(&arena(
+        &[(-400.0, 0.0)],
+        &[wall],
+        &[
+            trapdoor,
+            support::entity("item_key1", Vec3::new(132.0, 0.0, 170.0), &[]),
+            volume("trigger_once", -150.0, &[("target", "trap")]),
+        ],
+    ));
+    let (mut m, s) = start(&text, 1);
+    let half = m.world_mut().query::<&Item>().iter(m.world()).next().map(|i| i.half).expect("the key");
+    let on_door = item_origin(&mut m, "item_key1");
+    assert!((on_door.z - (144.0 + half.z)).abs() < 0.5, "set down on the trapdoor: {on_door}");
+    step(&mut m, &s, 60, &mut idle);
+    assert_eq!(item_origin(&mut m, "item_key1"), on_door, "nothing moves it while the door is shut");
+    run_to(&mut m, &s, s[0], Vec3::new(-150.0, 0.0, 0.0), 4.0, 120);
+    step(&mut m, &s, 120, &mut idle);
+    let fallen = item_origin(&mut m, "item_key1");
+    assert!((fallen.z - half.z).abs() < 0.5, "fell to the floor: {fallen}");
+    assert!(fallen.y <= -32.0 + half.y + 0.5 && fallen.y < on_door.y, "rode the door to the wall first: {fallen}");
+    let ev = run_to(&mut m, &s, s[0], Vec3::new(fallen.x, fallen.y, 0.0), 4.0, 300);
+    assert!(pickups(&ev).iter().any(|p| p.2 == "item_key1"), "taken where it fell");
+}
+
 #[test]
 fn killtarget_removes_the_items_it_names() {
     let text = map(&[
@@ -272,4 +312,42 @@ fn dm6s_secret_hatch_opens_when_shot_in_its_two_moves() {
     let down = Vec3::new(0.0, 0.0, lo.z - hi.z);
     assert!(offsets.contains(&down), "down first: {down}");
     assert!(offsets.contains(&(down + Vec3::new(lo.x - hi.x, 0.0, 0.0))), "then slid open");
+}
+
+#[test]
+fn lqdm12s_key_dispenser_drops_a_silver_key_that_opens_a_silver_door() {
+    let Some(text) = shared_map("valve220/lqdm12.map") else { return };
+    let (mut m, s) = start(&text, 1);
+    let keys = |m: &mut Match| -> Vec<Vec3> {
+        let mut v: Vec<Vec3> =
+            m.world_mut().query::<&Item>().iter(m.world()).filter(|i| i.classname == "item_key1").map(|i| i.origin).collect();
+        v.sort_by(|a, b| a.z.total_cmp(&b.z));
+        v
+    };
+    let stacked = keys(&mut m);
+    assert_eq!(stacked.len(), 13, "thirteen keys stacked in the dispenser");
+    // The map-wide trigger fires 15 s after the player enters; the first
+    // trapdoor slides away and its key drops down the shaft.
+    step(&mut m, &s, 60 * 18, &mut idle);
+    let now = keys(&mut m);
+    let dropped: Vec<&Vec3> = now.iter().filter(|k| k.z < stacked[0].z - 64.0).collect();
+    assert_eq!(dropped.len(), 1, "one key has dropped: {now:?}");
+    let key = *dropped[0];
+    assert!(key.z < 100.0, "down to the floor under the shaft: {key}");
+    // Walk to it and take it; then open the silver door south of the shaft.
+    setup_place(&mut m, s[0], Vec3::new(key.x, key.y + 96.0, key.z + 10.0));
+    let ev = run_to(&mut m, &s, s[0], key, 4.0, 240);
+    assert!(pickups(&ev).iter().any(|p| p.2 == "item_key1"), "took the key");
+    assert_ne!(inventory(&m, s[0]).keys, 0, "carries it");
+    let door = m
+        .map()
+        .entities()
+        .iter()
+        .find(|e| e.classname == "func_door" && e.line == 2732)
+        .and_then(|e| m.map().world().mover_of(e.id))
+        .expect("the silver door at line 2732");
+    setup_place(&mut m, s[0], Vec3::new(0.0, -420.0, 192.0 + 25.0));
+    let opened = track(&mut m, &s, door, 120, &mut |m| run_toward(m, s[0], Vec3::new(0.0, -700.0, 216.0), 4.0));
+    assert!(first_moving(&opened).is_some(), "the dropped key opened the silver door");
+    assert_eq!(inventory(&m, s[0]).keys, 0, "used up");
 }

@@ -26,6 +26,8 @@ pub struct Intent {
     pub jump: bool,
     /// The up axis in water: 1 to swim up, -1 to dive, 0 neither.
     pub swim: i8,
+    /// Hold crouch.
+    pub crouch: bool,
     /// Press attack.
     pub attack: bool,
     /// The weapon to have selected (0: no opinion).
@@ -70,6 +72,9 @@ pub fn compose(intent: &Intent, tick: u32, previous: &UserCmd, delta: (f32, f32)
     }
     if intent.jump && !previous.buttons.contains(Buttons::JUMP) {
         buttons = buttons.with(Buttons::JUMP);
+    }
+    if intent.crouch {
+        buttons = buttons.with(Buttons::CROUCH);
     }
     let cmd = UserCmd {
         tick,

@@ -179,6 +179,7 @@ impl NativeBrain {
                 0 if me.water_level >= 3 => 1,
                 s => s,
             },
+            crouch: steer.crouch,
             attack,
             weapon: wanted,
             pitch,

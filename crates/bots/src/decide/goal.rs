@@ -155,8 +155,11 @@ pub struct GoalPlanner {
     /// The item goal leads to opening a closed gate first (the goal's
     /// target is the opening).
     pub gate: Option<GatePlan>,
-    /// Gates opened on the way to a goal (for the match report).
+    /// Gates opened on the way to a goal, key doors unlocked included
+    /// (for the match report).
     pub gates_opened: u32,
+    /// The keys carried last tick (a key gone while alive opened a door).
+    keys_carried: u8,
 }
 
 impl GoalPlanner {
@@ -253,13 +256,21 @@ impl GoalPlanner {
                 g.give_up_at = g.give_up_at.max(clock.after_ms(6000.0));
             }
         }
-        // The gate the goal went to open is open: choose again (the item
-        // behind it routes now).
+        // A key gone from the inventory unlocked a door (death resets).
+        let keys = cx.me.inventory.keys;
+        self.gates_opened += (self.keys_carried & !keys).count_ones();
+        self.keys_carried = keys;
+        // The gate the goal went to open is open, or the key fetched for
+        // it is carried: choose again (the item behind it routes now).
+        let opened = |plan: &GatePlan| !quarry_nav::gates::is_closed_entity(cx.view.map.world(), plan.gate);
+        let key_in_hand = |plan: &GatePlan| plan.key.is_some_and(|k| cx.me.inventory.has_key(k));
         if let Some(plan) = self.gate
-            && !quarry_nav::gates::is_closed_entity(cx.view.map.world(), plan.gate)
+            && (opened(&plan) || key_in_hand(&plan))
         {
             self.gate = None;
-            self.gates_opened += 1;
+            if opened(&plan) {
+                self.gates_opened += 1;
+            }
             if matches!(self.goal.map(|g| g.kind), Some(GoalKind::Item(_))) {
                 self.goal = None;
                 self.next_select = clock.tick;

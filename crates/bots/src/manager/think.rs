@@ -105,6 +105,9 @@ impl BotManager {
             };
             let b = &mut entry.brain;
             let slot = b.slot();
+            // Routes see through the key doors this player's keys open.
+            let keys = view.player(slot).map_or(0, |p| p.inventory.keys);
+            nav.set_keys(quarry_map::entities::items::KeySet(keys));
             let decide = Decide {
                 perceive: (view.clock.tick + u32::from(slot.0)).is_multiple_of(period),
                 sight_budget: sight_left,

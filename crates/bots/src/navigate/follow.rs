@@ -122,6 +122,9 @@ pub struct Steer {
     /// The action needs the view along `look` (a water jump climbs only
     /// toward where the player faces): aim there even while fighting.
     pub face: bool,
+    /// Hold crouch (on a crouch link's leg, through a passage too low to
+    /// stand in).
+    pub crouch: bool,
     /// What happened.
     pub event: FollowEvent,
 }
@@ -135,6 +138,7 @@ impl Steer {
         look: None,
         swim: 0,
         face: false,
+        crouch: false,
         event: FollowEvent::None,
     };
 }
@@ -437,6 +441,7 @@ impl PathFollower {
             swim: swim_toward(me, corner.pos),
             // The water jump climbs only toward where the swimmer faces.
             face: corner.link == LinkKind::Swim && me.water_level >= 1 && dist < SWIM_AT_WALL,
+            crouch: corner.link == LinkKind::Crouch,
             event: FollowEvent::None,
         }
     }
@@ -471,7 +476,7 @@ impl PathFollower {
         // The first leg starts where the bot stood when it took the route.
         let start = *self.route_start.get_or_insert(me.origin);
         let leg_from = if self.index == 0 { Some(start) } else { corners.get(self.index - 1).map(|c| c.pos) };
-        if matches!(corner.link, LinkKind::Walk | LinkKind::Drop | LinkKind::Jump)
+        if matches!(corner.link, LinkKind::Walk | LinkKind::Drop | LinkKind::Jump | LinkKind::Crouch)
             && let Some(from) = leg_from
             && (off_leg(from, corner.pos, me.origin) > OFF_ROUTE
                 || (corner.link == LinkKind::Walk && me.on_ground && under_walk_leg(from, corner.pos, me.origin) > WALK_LEG_BELOW))

@@ -57,6 +57,7 @@ impl Recovery {
                     look: Some(spot + Vec3::Z * 26.0),
                     swim: super::follow::swim_toward(me, spot),
                     face: false,
+                    crouch: false,
                     event: FollowEvent::None,
                 };
             }
@@ -101,6 +102,7 @@ impl Recovery {
             look: Some(me.eye + self.heading * 256.0),
             swim: 0,
             face: false,
+            crouch: false,
             event: FollowEvent::None,
         }
     }

@@ -4,6 +4,7 @@
 
 use glam::Vec3;
 use quarry_map::EntityId;
+use quarry_map::entities::items::{KeyKind, KeySet};
 
 use crate::rng::BotRng;
 
@@ -73,11 +74,17 @@ pub trait Navigator {
         true
     }
     /// When no route leads from `from` to `to` only because a gate is
-    /// closed: how to open the first such gate. `None` when no closed gate
-    /// is to blame or none of its openings can be reached.
-    fn gate_opening(&mut self, from: Vec3, to: Vec3) -> Option<GatePlan> {
-        let _ = (from, to);
+    /// closed: how to open the first such gate (for a key door, which of
+    /// the `keys` lying about to fetch). `None` when no closed gate is to
+    /// blame or none of its openings can be reached.
+    fn gate_opening(&mut self, from: Vec3, to: Vec3, keys: &[(KeyKind, Vec3)]) -> Option<GatePlan> {
+        let _ = (from, to, keys);
         None
+    }
+    /// The keys the player asking from now on carries: key doors they open
+    /// never bar its routes (its touch opens them).
+    fn set_keys(&mut self, keys: KeySet) {
+        let _ = keys;
     }
     /// One line for `botlist`: state, node and link counts, build time.
     fn describe(&self) -> String;

@@ -140,6 +140,38 @@ pub enum KeyKind {
     Gold,
 }
 
+impl KeyKind {
+    /// Both keys.
+    pub const ALL: [KeyKind; 2] = [KeyKind::Silver, KeyKind::Gold];
+
+    /// The key's bit in a [`KeySet`] (and in a player's inventory).
+    pub fn bit(self) -> u8 {
+        match self {
+            KeyKind::Silver => 1,
+            KeyKind::Gold => 2,
+        }
+    }
+}
+
+/// The keys a player carries, one bit per [`KeyKind`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+pub struct KeySet(pub u8);
+
+impl KeySet {
+    /// No keys.
+    pub const NONE: KeySet = KeySet(0);
+
+    /// Whether `k` is in the set.
+    pub fn contains(self, k: KeyKind) -> bool {
+        self.0 & k.bit() != 0
+    }
+
+    /// The set with `k` added.
+    pub fn with(self, k: KeyKind) -> KeySet {
+        KeySet(self.0 | k.bit())
+    }
+}
+
 /// What a pickup entity gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "type", content = "kind", rename_all = "snake_case")]

@@ -5,8 +5,9 @@
 
 use glam::Vec3;
 use quarry_map::entities::Push;
+use quarry_map::entities::items::{KeyKind, KeySet};
 use quarry_map::entities::movers::{Mover, MoverKind};
-use quarry_map::{CollisionWorld, Contents, Entity, EntityId, EntityKind, Game, LoadedMap, Trace};
+use quarry_map::{CollisionWorld, Contents, Entity, EntityId, EntityKind, LoadedMap, Trace};
 use serde::Serialize;
 
 /// Why a point seeds the flood.
@@ -80,6 +81,9 @@ pub struct MoverSpec {
     /// An ordinary door that opens when a player touches it: built through
     /// as if open, never re-checked.
     pub passable: bool,
+    /// A Quake 1 key door: it opens when a player carrying this key touches
+    /// it, so the routes of a player carrying it see through it.
+    pub key: Option<KeyKind>,
 }
 
 /// A lift (`func_plat`) that rests lowered and rises when stood on.
@@ -140,7 +144,7 @@ impl NavInput {
                     input.seeds.push(seed(s.spawn_origin, SeedKind::Spawn))
                 }
                 EntityKind::Item(_) | EntityKind::Flag(_) => {
-                    if let Some(spot) = item_spot(map.world(), map.game(), e) {
+                    if let Some(spot) = item_spot(map.world(), e) {
                         input.seeds.push(seed(spot, SeedKind::Item));
                     }
                 }
@@ -189,6 +193,7 @@ impl NavInput {
                         entity: e.id,
                         reach: reach(m, bounds),
                         passable: is_touch_door(m),
+                        key: m.key.filter(|_| crate::gates::is_gate(m)),
                     });
                 }
                 EntityKind::Hurt { .. } => input.hazards.extend(e.bounds),
@@ -208,11 +213,12 @@ impl NavInput {
         }));
     }
 
-    /// The touch-open doors, whose links are never re-checked.
-    pub(crate) fn passable_doors(&self) -> Vec<EntityId> {
+    /// The doors a player carrying `keys` walks through: the touch-open
+    /// ones and the key doors whose key is in `keys`.
+    pub(crate) fn passable_doors(&self, keys: KeySet) -> Vec<EntityId> {
         self.movers
             .iter()
-            .filter(|m| m.passable)
+            .filter(|m| m.passable || m.key.is_some_and(|k| keys.contains(k)))
             .map(|m| m.entity)
             .collect()
     }
@@ -221,19 +227,21 @@ impl NavInput {
 /// Half size of the box Quake 3 drops items with (`ITEM_RADIUS`).
 const ITEM_RADIUS: f32 = 15.0;
 
-/// Where an item or flag rests when a match starts: Quake 3 drops a
-/// non-suspended item's 30-unit box from its origin onto the floor
-/// (`FinishSpawningItem`); Quake 1 items (whose boxes are not centred on
-/// the origin) and suspended ones stay at their origin. `None` for an
-/// entity without an origin or that is not an item.
-pub fn item_spot(world: &dyn Trace, game: Game, e: &Entity) -> Option<Vec3> {
+/// Where an item or flag rests in `world`: as the sim places it, a
+/// non-suspended item's 30-unit box is dropped from its origin onto the
+/// floor (Quake 3 `FinishSpawningItem`; Quake 1 items drop too), and
+/// suspended ones stay at their origin. An item that starts in solid stays
+/// where it is. `None` for an entity without an origin or that is not an
+/// item. (In a world with its gates open, an item set down on a trapdoor
+/// lands where it falls when the trapdoor opens.)
+pub fn item_spot(world: &dyn Trace, e: &Entity) -> Option<Vec3> {
     let origin = e.origin?;
     let suspended = match &e.kind {
         EntityKind::Item(item) => item.suspended,
         EntityKind::Flag(_) => false,
         _ => return None,
     };
-    if game != Game::Quake3 || suspended {
+    if suspended {
         return Some(origin);
     }
     let half = Vec3::splat(ITEM_RADIUS);

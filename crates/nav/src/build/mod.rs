@@ -6,6 +6,7 @@
 //! pick landmarks. Each phase's time is kept in [`BuildTimes`].
 
 pub(crate) mod areas;
+pub(crate) mod crouch;
 pub(crate) mod flood;
 pub(crate) mod input;
 pub(crate) mod landmarks;
@@ -152,6 +153,7 @@ impl NavMesh {
         let mut off_mesh = offmesh::add_off_mesh(&mut builder, &prober, &grid, input, &mut warnings);
         off_mesh.extend(lift::add_lifts(&mut builder, &prober, &grid, input, &mut warnings));
         swim::add_swims(&mut builder, world, &prober, &grid);
+        crouch::add_crouches(&mut builder, world, &prober, &grid);
         let mut graph = builder.finish();
         flag_mover_links(&mut graph, &agent, &input.movers);
         let t2 = Instant::now();
@@ -186,7 +188,7 @@ impl NavMesh {
             area_sizes,
             landmarks: std::sync::OnceLock::new(),
             heuristic_scale,
-            passable_doors: input.passable_doors(),
+            passable_doors: std::array::from_fn(|keys| input.passable_doors(quarry_map::entities::items::KeySet(keys as u8))),
             warps: input.jump_pads.iter().map(|p| p.bounds).chain(input.teleporters.iter().map(|t| t.bounds)).collect(),
             off_mesh,
             seeds: input.seeds.len(),
@@ -225,7 +227,7 @@ fn flag_mover_links(graph: &mut Graph, agent: &Agent, movers: &[MoverSpec]) {
         .filter(|m| !m.passable)
         .map(|m| m.reach)
         .collect();
-    graph.mover_links = vec![Vec::new(); reach.len()];
+    graph.mover_links = movers.iter().filter(|m| !m.passable).map(|m| (m.entity, Vec::new())).collect();
     if reach.is_empty() {
         return;
     }
@@ -247,7 +249,7 @@ fn flag_mover_links(graph: &mut Graph, agent: &Agent, movers: &[MoverSpec]) {
         for (mi, (rl, rh)) in reach.iter().enumerate() {
             if lo.cmple(*rh).all() && rl.cmple(hi).all() {
                 link.near_mover = true;
-                if let Some(list) = graph.mover_links.get_mut(mi) {
+                if let Some((_, list)) = graph.mover_links.get_mut(mi) {
                     list.push(li as u32);
                 }
             }

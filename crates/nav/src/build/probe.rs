@@ -164,6 +164,11 @@ impl<'a> Prober<'a> {
         self
     }
 
+    /// Whether door `entity` opens to this prober's touch (it sees through it).
+    pub(crate) fn opens_to_touch(&self, entity: EntityId) -> bool {
+        self.doors.contains(&entity)
+    }
+
     /// Sweeps the agent box from `a` to `b`.
     pub(crate) fn sweep(&self, a: Vec3, b: Vec3) -> TraceResult {
         let tr = self.world.trace(a, b, self.mins, self.maxs, MASK);

@@ -5,8 +5,10 @@
 //! `health` and a shootable secret door open when shot; a Quake 1 key door
 //! opens to a player carrying its key. The mesh is built with every gate
 //! bots open ([`Gate::bots_open`]) open and its links re-checked against
-//! the live world (a closed gate makes them stale), and a bot whose way is
-//! barred by a closed gate can look up here how to open it.
+//! the live world (a closed gate makes them stale; a key door never bars a
+//! player carrying its key, whose touch opens it), and a bot whose way is
+//! barred by a closed gate can look up here how to open it: walk into a
+//! trigger, shoot, or fetch the key.
 
 use std::collections::BTreeSet;
 
@@ -20,7 +22,7 @@ use serde::Serialize;
 use crate::build::input::is_touch_door;
 
 mod opening;
-pub use opening::{OpeningPlan, is_closed, is_closed_entity, plan};
+pub use opening::{KeyKnowledge, OpeningPlan, is_closed, is_closed_entity, plan};
 
 /// How deep a chain of relays is followed from a trigger to a door.
 const MAX_CHAIN: usize = 16;
@@ -58,10 +60,11 @@ pub struct Gate {
 }
 
 impl Gate {
-    /// Whether bots open it: a trigger or a button to walk into, or a shot
-    /// (keys are not planned yet: a key door stays a wall to the mesh).
+    /// Whether bots open it: a trigger or a button to walk into, a shot,
+    /// or a key to fetch and carry to it (a door nothing opens stays a wall
+    /// to the mesh).
     pub fn bots_open(&self) -> bool {
-        self.openings.iter().any(|o| !matches!(o, Opening::Key(_)))
+        !self.openings.is_empty()
     }
 }
 

@@ -41,8 +41,9 @@ impl NavMesh {
         start: Vec3,
         goal: Vec3,
         options: &RouteOptions,
+        doors: &[quarry_map::EntityId],
     ) -> Result<Route, RouteError> {
-        let prober = self.prober(world);
+        let prober = self.prober_seeing_through(world, doors);
         let s = self.locate(&prober, start, Toward::Node, options.snap_radius).ok_or(RouteError::StartOffMesh)?;
         let g = self.locate(&prober, goal, Toward::Point, options.snap_radius).ok_or(RouteError::GoalOffMesh)?;
         let area = |n: u32| self.graph.nodes.get(n as usize).map(|n| n.area);

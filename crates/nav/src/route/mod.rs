@@ -17,6 +17,7 @@ pub(crate) mod validate;
 use std::fmt;
 
 use glam::Vec3;
+use quarry_map::entities::items::KeySet;
 use quarry_map::{EntityId, Trace};
 use serde::Serialize;
 
@@ -141,6 +142,9 @@ pub struct RouteOptions {
     /// (fast; [`crate::coarse_quality`] measures how close to the optimum);
     /// `false` runs A* on the cells with `heuristic` (the exact optimum).
     pub coarse: bool,
+    /// The keys the player carries: key doors they open never bar the
+    /// route (the door opens to the player's touch).
+    pub keys: KeySet,
 }
 
 impl Default for RouteOptions {
@@ -152,6 +156,7 @@ impl Default for RouteOptions {
             max_repairs: MAX_ROUTE_REPAIRS,
             snap_radius: DEFAULT_SNAP_RADIUS,
             coarse: true,
+            keys: KeySet::NONE,
         }
     }
 }
@@ -167,10 +172,27 @@ impl NavMesh {
         goal: Vec3,
         options: &RouteOptions,
     ) -> Result<Route, RouteError> {
+        let doors = &self.passable_doors[usize::from(options.keys.0) % crate::mesh::KEY_SETS];
+        self.route_seeing_through(world, scratch, start, goal, options, doors)
+    }
+
+    /// [`NavMesh::route`] for a player to whose touch exactly `doors` open
+    /// (`options.keys` is not looked at): live validation counts a sweep
+    /// one of them stops as clear. Gate planning asks this with every gate
+    /// open but the ones it is working to open.
+    pub(crate) fn route_seeing_through(
+        &self,
+        world: &dyn Trace,
+        scratch: &mut SearchScratch,
+        start: Vec3,
+        goal: Vec3,
+        options: &RouteOptions,
+        doors: &[EntityId],
+    ) -> Result<Route, RouteError> {
         if options.coarse && !self.regions.regions.is_empty() {
-            return self.route_coarse(world, scratch, start, goal, options);
+            return self.route_coarse(world, scratch, start, goal, options, doors);
         }
-        let prober = self.prober(world);
+        let prober = self.prober_seeing_through(world, doors);
         let (sn, rs) = self
             .snap_end(&prober, start, Toward::Node, options.snap_radius)
             .ok_or(RouteError::StartOffMesh)?;

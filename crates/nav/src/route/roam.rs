@@ -28,7 +28,7 @@ impl NavMesh {
         rng: &mut R,
         options: &RouteOptions,
     ) -> Option<(Vec3, Route)> {
-        let prober = self.prober(world);
+        let prober = self.prober_with_keys(world, options.keys);
         let start = self.snap(
             &prober,
             self.project(&prober, origin),

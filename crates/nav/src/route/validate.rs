@@ -33,7 +33,7 @@ impl NavMesh {
             return stale;
         }
         let seeds = stale.clone();
-        for list in &self.graph.mover_links {
+        for (_, list) in &self.graph.mover_links {
             // Each list is in link order.
             if !seeds.iter().any(|s| list.binary_search(s).is_ok()) {
                 continue;
@@ -43,6 +43,15 @@ impl NavMesh {
         stale.sort_unstable();
         stale.dedup();
         stale
+    }
+
+    /// Whether every mover link `li` passes near is a door that opens to
+    /// the prober's touch (a key door whose key the player carries, or a
+    /// gate the planner assumes open): then nothing there can bar it, even
+    /// a node inside the closed door's bounds, where a probe starts in solid.
+    fn only_near_doors_seen_through(&self, prober: &Prober<'_>, li: u32) -> bool {
+        let mut near = self.graph.mover_links.iter().filter(|(_, list)| list.binary_search(&li).is_ok()).peekable();
+        near.peek().is_some() && near.all(|(entity, _)| prober.opens_to_touch(*entity))
     }
 
     /// Whether link `li` can still be travelled in the prober's world.
@@ -72,5 +81,6 @@ impl NavMesh {
             prober.try_gap_jump(from.origin, target)
         };
         step.is_some_and(|s| (s.origin.z - to.origin.z).abs() <= self.agent.step_height)
+            || self.only_near_doors_seen_through(prober, li)
     }
 }

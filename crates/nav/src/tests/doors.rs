@@ -167,3 +167,41 @@ fn a_gate_a_trigger_opens_is_built_open_and_barred_while_closed() {
     let open = mesh.route(map.world(), &mut scratch, stand(WEST), stand(EAST), &options).expect("through once open");
     assert!(crosses_x(&open, 0.0, -48.0..48.0), "{open}");
 }
+
+/// A Quake 1 key door (silver, spawnflags 16) with the key lying on the
+/// near side: built open and re-checked live; it bars the routes of a
+/// player without the key, who is sent to fetch it, and never bars one
+/// carrying it (the door opens to that player's touch).
+#[test]
+fn a_key_door_bars_routes_until_the_key_is_carried_and_the_plan_fetches_it() {
+    use quarry_map::entities::items::{KeyKind, KeySet};
+    let mut m = door_map(false, false);
+    m.entities.retain(|e| !e.contains("func_door"));
+    m.brush_entity("func_door", [-8.0, -48.0, 0.0], [8.0, 48.0, 128.0], "door", &[("angle", "-1"), ("spawnflags", "16")]);
+    m.point("item_key1", [-300.0, 300.0, 28.0], &[]);
+    let text = m.text().replace("quarry/", "q_").replace("common/", "");
+    let map = quarry_map::load_str(&text, "keys.map", &quarry_map::LoadOptions::default()).expect("loads");
+    assert_eq!(map.game(), quarry_map::Game::Quake1);
+    let gates = crate::gates::gates(&map);
+    assert_eq!(gates.len(), 1, "{gates:?}");
+    assert!(gates[0].bots_open(), "a key opens it");
+    let mesh = build(&map);
+    let world = crate::match_start_world(&map);
+    let report = crate::reachability_report_in(&world, &map, &mesh);
+    assert!(report.unreachable.is_empty(), "behind a key door with its key about: {:?}", report.unreachable);
+    let mut scratch = SearchScratch::new();
+    let without = mesh.route(&world, &mut scratch, stand(WEST), stand(EAST), &RouteOptions::default());
+    assert!(without.is_err(), "barred without the key: {without:?}");
+    let carrying = RouteOptions { keys: KeySet::NONE.with(KeyKind::Silver), ..RouteOptions::default() };
+    let with = mesh.route(&world, &mut scratch, stand(WEST), stand(EAST), &carrying).expect("the key opens the way");
+    assert!(crosses_x(&with, 0.0, -48.0..48.0), "through the door: {with}");
+    let gold = RouteOptions { keys: KeySet::NONE.with(KeyKind::Gold), ..RouteOptions::default() };
+    assert!(mesh.route(&world, &mut scratch, stand(WEST), stand(EAST), &gold).is_err(), "the other key does not");
+    let spot = Vec3::new(-300.0, 300.0, 24.0);
+    let lying = [(KeyKind::Silver, spot)];
+    let knows = crate::gates::KeyKnowledge { held: KeySet::NONE, lying: &lying };
+    let plan = crate::gates::plan(&mesh, &world, &mut scratch, &gates, stand(WEST), stand(EAST), &knows).expect("a plan");
+    assert_eq!((plan.target, plan.key, plan.gate), (spot, Some(KeyKind::Silver), gates[0].entity), "fetch the key");
+    let nothing_lying = crate::gates::KeyKnowledge { held: KeySet::NONE, lying: &[] };
+    assert!(crate::gates::plan(&mesh, &world, &mut scratch, &gates, stand(WEST), stand(EAST), &nothing_lying).is_none(), "no key to fetch");
+}

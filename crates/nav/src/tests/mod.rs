@@ -2,6 +2,7 @@
 //! loaded with `quarry_map::load_str` (so the probes run against the real
 //! collision world and its Quake trace), built and routed.
 
+mod crouch;
 mod doors;
 mod generation;
 mod heuristics;

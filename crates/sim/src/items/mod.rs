@@ -5,8 +5,9 @@
 //! into an item entity ([`Item`] + [`ItemSpawn`] + [`NetId`]) dropped to
 //! the floor (unless suspended), with what it gives resolved from the
 //! [`ItemTable`] into a [`Gift`]. Each tick, in the `Items` set: items due
-//! come back ([`respawn`]), dropped weapons fly and expire ([`drop`]), and
-//! living players pick up what their box overlaps ([`pickup`]), in slot
+//! come back ([`respawn`]), dropped weapons fly and expire ([`drop`]), items
+//! set down on movers ride them or fall when their floor goes ([`settle`]),
+//! and living players pick up what their box overlaps ([`pickup`]), in slot
 //! order, items by `NetId`. In `AfterDamage`: the dead drop their weapon,
 //! then overstacked health and armor decay and regeneration heals
 //! ([`decay`]).
@@ -21,6 +22,7 @@ pub mod drop;
 pub mod kinds;
 pub mod pickup;
 pub mod respawn;
+pub mod settle;
 pub mod table;
 
 use std::collections::BTreeMap;
@@ -184,7 +186,7 @@ pub fn install(world: &mut World, schedule: &mut Schedule, table: &ItemTable, we
         spawn_map_items(world, table, weapons);
     }
     schedule.add_systems(
-        (respawn::respawn_items, drop::move_dropped, pickup::touch_items).chain().in_set(SimSystems::Items),
+        (respawn::respawn_items, drop::move_dropped, settle::settle_items, pickup::touch_items).chain().in_set(SimSystems::Items),
     );
     schedule.add_systems((drop::drop_weapons, decay::decay_and_regen).chain().in_set(SimSystems::AfterDamage));
     schedule.add_systems(
@@ -211,19 +213,23 @@ fn spawn_map_items(world: &mut World, table: &ItemTable, weapons: &WeaponTable) 
             };
             let half = Vec3::splat(r.half_size);
             let origin = if item.suspended { origin } else { crate::scene::drop_to_floor(map.world(), origin, half) };
-            placed.push((Item { classname: r.classname, gift: r.gift, origin, half }, r.respawn_s, r.first_spawn, e.id));
+            let footing = if item.suspended { None } else { settle::Footing::under(map.world(), origin, half) };
+            placed.push((Item { classname: r.classname, gift: r.gift, origin, half }, r.respawn_s, r.first_spawn, e.id, footing));
         }
         for (why, n) in skipped {
             tracing::warn!(target: "quarry_sim::items", "{}: {n} item(s) not spawned: {why}", map.name());
         }
     }
     let clock = *world.resource::<MatchClock>();
-    for (item, respawn_s, first, entity) in placed {
+    for (item, respawn_s, first, entity, footing) in placed {
         let id = world.resource_mut::<NetIds>().next_id();
         let respawn_ticks = clock.ticks(respawn_s);
         let mut spawn = ItemSpawn { available: true, respawn_at: 0, respawn_ticks, first_spawn: first, entity };
         delay_first_spawn(&mut spawn, clock, world.resource_mut::<SimRng>().as_mut());
-        world.spawn((id, item, spawn));
+        let mut placed = world.spawn((id, item, spawn));
+        if let Some(f) = footing {
+            placed.insert(f);
+        }
     }
 }
 
@@ -242,7 +248,7 @@ pub fn delay_first_spawn(spawn: &mut ItemSpawn, clock: MatchClock, rng: &mut Sim
 
 /// Feeds every item's state to the tick hash, by `NetId`.
 pub fn hash_items(
-    items: Query<(&NetId, &Item, Option<&ItemSpawn>, Option<&drop::Dropped>)>,
+    items: Query<(&NetId, &Item, Option<&ItemSpawn>, Option<&drop::Dropped>, Option<&settle::Footing>)>,
     catalog: Res<ItemCatalog>,
     mut hash: ResMut<TickHash>,
 ) {
@@ -250,7 +256,7 @@ pub fn hash_items(
     rows.sort_by_key(|(id, ..)| **id);
     let h = &mut hash.building;
     h.u32(catalog.reset_for.map_or(0, |t| t.wrapping_add(1)));
-    for (id, item, spawn, dropped) in rows {
+    for (id, item, spawn, dropped, footing) in rows {
         h.u32(id.0);
         h.vec3(item.origin);
         if let Some(s) = spawn {
@@ -260,6 +266,9 @@ pub fn hash_items(
         if let Some(d) = dropped {
             h.vec3(d.velocity);
             h.u32(d.expires);
+        }
+        if let Some(f) = footing.filter(|f| f.falling) {
+            h.vec3(f.velocity);
         }
     }
 }

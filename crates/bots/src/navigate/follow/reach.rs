@@ -1,7 +1,8 @@
 //! Whether a bot has reached the corner it heads for: by walking (within
 //! a radius, or a little past it), by a jump or a drop (landed, and on the
 //! ledge for a jump), by a pad or a teleporter (landed near the exit), by
-//! a lift (at the top), or by a swim (out on the ledge); and the geometry
+//! a lift (at the top), by a swim (out on the ledge), or by a crouched
+//! walk (at its far end); and the geometry
 //! of the legs between corners.
 
 use glam::Vec3;
@@ -83,6 +84,16 @@ impl PathFollower {
                     return Reach::Yes;
                 }
                 if me.on_ground && dz <= CORNER_HEIGHT && overshot(prev, c.pos, me.origin) {
+                    return Reach::Yes;
+                }
+                Reach::No
+            }
+            LinkKind::Crouch => {
+                // Through the low passage, on the floor at its far end.
+                if horiz <= CORNER_RADIUS && dz <= CORNER_HEIGHT {
+                    return Reach::Yes;
+                }
+                if dz <= CORNER_HEIGHT && overshot(prev, c.pos, me.origin) {
                     return Reach::Yes;
                 }
                 Reach::No
