@@ -197,12 +197,17 @@ impl NavMesh {
     /// A prober for route queries of a player carrying `keys`: key doors
     /// whose key is among them open to its touch, so they never bar it.
     pub(crate) fn prober_with_keys<'a>(&'a self, world: &'a dyn Trace, keys: KeySet) -> Prober<'a> {
-        self.prober_seeing_through(world, &self.passable_doors[usize::from(keys.0) % KEY_SETS])
+        self.prober_seeing_through(world, self.doors_opening_to(keys))
+    }
+
+    /// The doors that open to the touch of a player carrying `keys`.
+    pub(crate) fn doors_opening_to(&self, keys: KeySet) -> &[EntityId] {
+        &self.passable_doors[usize::from(keys.0) % KEY_SETS]
     }
 
     /// The touch-open doors (routes of every player see through them).
     pub(crate) fn touch_doors(&self) -> &[EntityId] {
-        &self.passable_doors[0]
+        self.doors_opening_to(KeySet::NONE)
     }
 
     /// A prober to which exactly `doors` open on touch.

@@ -172,8 +172,7 @@ impl NavMesh {
         goal: Vec3,
         options: &RouteOptions,
     ) -> Result<Route, RouteError> {
-        let doors = &self.passable_doors[usize::from(options.keys.0) % crate::mesh::KEY_SETS];
-        self.route_seeing_through(world, scratch, start, goal, options, doors)
+        self.route_seeing_through(world, scratch, start, goal, options, self.doors_opening_to(options.keys))
     }
 
     /// [`NavMesh::route`] for a player to whose touch exactly `doors` open
