@@ -37,14 +37,11 @@ pub(crate) fn add_crouches(graph: &mut GraphBuilder, world: &dyn Trace, standing
     let crouched = Prober::new(world, &crouched_agent, grid.size, &[]).with_hazards(false);
     let mut links = Vec::new();
     for (id, n) in graph.nodes.iter().enumerate() {
-        let linked: Vec<[i32; 2]> = graph
-            .out
-            .get(id)
-            .map(|out| out.iter().filter_map(|l| graph.nodes.get(l.to.index()).map(|t| t.cell)).collect())
-            .unwrap_or_default();
+        let out = graph.out.get(id).map_or(&[][..], Vec::as_slice);
         for d in DIRS {
             let next = [n.cell[0] + d[0], n.cell[1] + d[1]];
-            if linked.contains(&next) || !low_ceiling_ahead(world, &agent, n.origin, grid.centre(next).extend(n.origin.z)) {
+            let linked = out.iter().any(|l| graph.nodes.get(l.to.index()).is_some_and(|t| t.cell == next));
+            if linked || !low_ceiling_ahead(world, &agent, n.origin, grid.centre(next).extend(n.origin.z)) {
                 continue;
             }
             if let Some((to, length)) = crouch_walk(graph, standing, &crouched, grid, n.origin, n.cell, d) {

@@ -37,6 +37,8 @@ pub(crate) const GROUND_OFFSET: f32 = 1.0;
 /// What stops the agent: solid and player clip. Other players are never
 /// in the mask, so nobody standing in a doorway erases it.
 pub(crate) const MASK: Contents = Contents::MASK_PLAYER_SOLID;
+/// Falls a flood thread's cache has room for before it grows.
+const FALL_CACHE_CAPACITY: usize = 1 << 15;
 /// Slack on height comparisons: traces stop 1/32 unit short of surfaces,
 /// so two standing origins on one floor agree to well within this.
 const EPS: f32 = 0.1;
@@ -136,7 +138,9 @@ impl<'a> Prober<'a> {
 
     /// This prober remembering every fall it sweeps (for one flood thread).
     pub(crate) fn with_fall_cache(mut self) -> Prober<'a> {
-        self.falls = Some(RefCell::new(HashMap::default()));
+        // Sized for a large map's share of falls: growing it rehashes the
+        // whole cache again and again during the flood.
+        self.falls = Some(RefCell::new(HashMap::with_capacity_and_hasher(FALL_CACHE_CAPACITY, Default::default())));
         self
     }
 
@@ -217,12 +221,7 @@ impl<'a> Prober<'a> {
             from.z.to_bits(),
             depth.to_bits(),
         ];
-        if let Some(tr) = cache.borrow().get(&key) {
-            return *tr;
-        }
-        let tr = self.drop_trace(from, depth);
-        cache.borrow_mut().insert(key, tr);
-        tr
+        *cache.borrow_mut().entry(key).or_insert_with(|| self.drop_trace(from, depth))
     }
 
     /// Whether standing at `origin` puts the feet in lava or slime: the
