@@ -205,3 +205,47 @@ fn a_key_door_bars_routes_until_the_key_is_carried_and_the_plan_fetches_it() {
     let nothing_lying = crate::gates::KeyKnowledge { held: KeySet::NONE, lying: &[] };
     assert!(crate::gates::plan(&mesh, &world, &mut scratch, &gates, stand(WEST), stand(EAST), &nothing_lying).is_none(), "no key to fetch");
 }
+
+/// A gate whose trigger stands behind a key door: the plan looks through
+/// both (keeping the gate shut while it plans the way to the trigger) and
+/// its first step is fetching the key; the item behind both counts as
+/// reachable.
+#[test]
+fn a_trigger_behind_a_key_door_is_planned_through_starting_with_the_key() {
+    use quarry_map::entities::items::{KeyKind, KeySet};
+    let mut m = TestMap::new();
+    floor(&mut m, [-512.0, -256.0], [512.0, 256.0]);
+    // Two walls across the map, each with a 96-wide doorway at y -48..48:
+    // the key door in the one at x 0, the gate in the one at x 256.
+    for x in [0.0, 256.0] {
+        m.solid([x - 16.0, -256.0, 0.0], [x + 16.0, -48.0, 256.0]);
+        m.solid([x - 16.0, 48.0, 0.0], [x + 16.0, 256.0, 256.0]);
+        m.solid([x - 16.0, -48.0, 128.0], [x + 16.0, 48.0, 256.0]);
+    }
+    m.brush_entity("func_door", [-8.0, -48.0, 0.0], [8.0, 48.0, 128.0], "door", &[("angle", "-1"), ("spawnflags", "16")]);
+    m.brush_entity("func_door", [248.0, -48.0, 0.0], [264.0, 48.0, 128.0], "door", &[("angle", "-1"), ("targetname", "gate")]);
+    m.brush_entity("trigger_once", [96.0, 150.0, 0.0], [160.0, 230.0, 96.0], "trigger", &[("target", "gate")]);
+    m.spawn([-300.0, 0.0, 0.0]).item([400.0, 0.0, 0.0]);
+    m.point("item_key1", [-300.0, 200.0, 28.0], &[]);
+    let text = m.text().replace("quarry/", "q_").replace("common/", "");
+    let map = quarry_map::load_str(&text, "nested.map", &quarry_map::LoadOptions::default()).expect("loads");
+    let mesh = build(&map);
+    let world = crate::match_start_world(&map);
+    let gates = crate::gates::gates(&map);
+    assert_eq!(gates.len(), 2, "{gates:?}");
+    let key_door = gates.iter().find(|g| g.openings.iter().any(|o| matches!(o, crate::gates::Opening::Key(_)))).expect("the key door");
+    let report = crate::reachability_report_in(&world, &map, &mesh);
+    assert!(report.unreachable.is_empty(), "{:?}", report.unreachable);
+    let spot = Vec3::new(-300.0, 200.0, 24.0);
+    let lying = [(KeyKind::Silver, spot)];
+    let mut scratch = SearchScratch::new();
+    let east = stand([400.0, 0.0, 0.0]);
+    let knows = crate::gates::KeyKnowledge { held: KeySet::NONE, lying: &lying };
+    let plan = crate::gates::plan(&mesh, &world, &mut scratch, &gates, stand(WEST), east, &knows).expect("a plan");
+    assert_eq!((plan.gate, plan.key, plan.target), (key_door.entity, Some(KeyKind::Silver), spot), "the key first: {plan:?}");
+    // Carrying the key: the trigger next (the key door no longer bars).
+    let carrying = crate::gates::KeyKnowledge { held: KeySet::NONE.with(KeyKind::Silver), lying: &[] };
+    let plan = crate::gates::plan(&mesh, &world, &mut scratch, &gates, stand(WEST), east, &carrying).expect("a plan");
+    assert!(plan.key.is_none() && plan.gate != key_door.entity, "then the gate's trigger: {plan:?}");
+    assert!((96.0..=160.0).contains(&plan.target.x) && (150.0..=230.0).contains(&plan.target.y), "{plan:?}");
+}
