@@ -263,6 +263,48 @@ fn a_key_set_down_on_a_trapdoor_falls_when_it_slides_away_and_can_be_taken() {
 }
 
 #[test]
+fn a_weapon_dropped_on_a_trapdoor_falls_when_it_slides_away() {
+    // The key test's trapdoor, longer (x 0..320), a shotgun on it; a second
+    // player fires the trigger once the first has died on the trapdoor.
+    let trapdoor = brush_entity(
+        "func_door",
+        &[("angle", "270"), ("targetname", "trap"), ("wait", "-1"), ("lip", "-2")],
+        &[solid(Vec3::new(0.0, -32.0, 128.0), Vec3::new(320.0, 32.0, 144.0))],
+    );
+    let wall = solid(Vec3::new(-16.0, -200.0, 144.0), Vec3::new(336.0, -32.0, 300.0));
+    let text = arena(
+        &[(-400.0, 0.0), (-400.0, 300.0)],
+        &[wall],
+        &[
+            trapdoor,
+            support::entity("weapon_shotgun", Vec3::new(60.0, 0.0, 170.0), &[]),
+            volume("trigger_once", -150.0, &[("target", "trap")]),
+        ],
+    );
+    let (mut m, s) = start(&text, 2);
+    let shotgun = 3;
+    setup_place(&mut m, s[0], Vec3::new(60.0, 0.0, 144.0 + 25.0));
+    step(&mut m, &s, 90, &mut |slot, _| if slot == s[0] { UserCmd { weapon: shotgun, ..UserCmd::default() } } else { UserCmd::default() });
+    assert_eq!(inventory(&m, s[0]).current, shotgun, "took the shotgun and holds it");
+    m.suicide(s[0]);
+    step(&mut m, &s, 90, &mut idle);
+    let dropped = |m: &mut Match| {
+        m.world_mut()
+            .query_filtered::<&Item, bevy_ecs::query::With<quarry_sim::items::drop::Dropped>>()
+            .iter(m.world())
+            .map(|i| (i.origin, i.half))
+            .next()
+            .expect("the dropped shotgun")
+    };
+    let (on_door, half) = dropped(&mut m);
+    assert!((on_door.z - (144.0 + half.z)).abs() < 1.0 && (0.0..=320.0).contains(&on_door.x), "came to rest on the trapdoor: {on_door}");
+    run_to(&mut m, &s, s[1], Vec3::new(-150.0, 0.0, 0.0), 4.0, 240);
+    step(&mut m, &s, 120, &mut idle);
+    let (fallen, _) = dropped(&mut m);
+    assert!((fallen.z - half.z).abs() < 1.0, "fell to the floor when the trapdoor slid away: {fallen}");
+}
+
+#[test]
 fn killtarget_removes_the_items_it_names() {
     let text = map(&[
         volume("trigger_once", -150.0, &[("killtarget", "loot")]),

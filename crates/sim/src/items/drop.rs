@@ -1,7 +1,8 @@
 //! Weapons dropped on death: the weapon in hand (unless it is one every
 //! player spawns with, i.e. gauntlet and machinegun, or it has no ammo) is
 //! tossed with its ammo (Quake 3 `TossClientItems`/`Drop_Item`), bounces to
-//! rest, can be picked up by anyone, and vanishes after a while.
+//! rest (on a mover, it rides it or falls when it goes, as placed items
+//! do), can be picked up by anyone, and vanishes after a while.
 
 use std::collections::BTreeMap;
 
@@ -112,8 +113,16 @@ pub fn move_dropped(world: &mut World) {
         if d.resting {
             continue;
         }
-        fly(&world.resource::<MapRes>().0, &mut item, &mut d, gravity, clock.dt());
-        world.entity_mut(e).insert((item, d));
+        let map = &world.resource::<MapRes>().0;
+        fly(map, &mut item, &mut d, gravity, clock.dt());
+        // Come to rest on a mover: it rides it, or falls when it goes
+        // ([`settle`](super::settle)), as a placed item does.
+        let footing = if d.resting { super::settle::Footing::under(map.world(), item.origin, item.half) } else { None };
+        let mut entity = world.entity_mut(e);
+        entity.insert((item, d));
+        if let Some(f) = footing {
+            entity.insert(f);
+        }
     }
 }
 

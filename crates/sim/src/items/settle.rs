@@ -4,8 +4,9 @@
 //! items are `MOVETYPE_TOSS`). A sliding trapdoor that drops an item down a
 //! shaft (a key dispenser) works as the mapper meant.
 //!
-//! Only items resting on a mover at match start carry a [`Footing`]: the
-//! static world never moves, so items on it are never looked at again.
+//! Only items resting on a mover carry a [`Footing`] (placed ones from
+//! match start, dropped weapons from when they come to rest): the static
+//! world never moves, so items on it are never looked at again.
 
 use bevy_ecs::prelude::*;
 use glam::Vec3;
