@@ -222,6 +222,17 @@ fn a_quake1_key_unlocks_its_door_once_and_is_used_up() {
     assert!(offset(&m, gate).z > 100.0, "stays open");
 }
 
+/// A trapdoor slab (z 128..144, y -32..32, x `x0..x1`) named `trap` that
+/// slides -Y beneath a wall standing on it south of y -32, and the wall.
+fn trapdoor(x0: f32, x1: f32) -> (String, String) {
+    let door = brush_entity(
+        "func_door",
+        &[("angle", "270"), ("targetname", "trap"), ("wait", "-1"), ("lip", "-2")],
+        &[solid(Vec3::new(x0, -32.0, 128.0), Vec3::new(x1, 32.0, 144.0))],
+    );
+    (door, solid(Vec3::new(x0 - 16.0, -200.0, 144.0), Vec3::new(x1 + 16.0, -32.0, 300.0)))
+}
+
 /// Where the first item of class `classname` is.
 fn item_origin(m: &mut Match, classname: &str) -> Vec3 {
     m.world_mut().query::<&Item>().iter(m.world()).find(|i| i.classname == classname).map(|i| i.origin).expect("the item")
@@ -232,12 +243,7 @@ fn a_key_set_down_on_a_trapdoor_falls_when_it_slides_away_and_can_be_taken() {
     // A trapdoor slab (z 128..144) under a wall it slides beneath (-Y),
     // opened by a trigger the player walks into; the key on it rides it
     // to the wall, is left behind and falls to the floor.
-    let trapdoor = brush_entity(
-        "func_door",
-        &[("angle", "270"), ("targetname", "trap"), ("wait", "-1"), ("lip", "-2")],
-        &[solid(Vec3::new(100.0, -32.0, 128.0), Vec3::new(164.0, 32.0, 144.0))],
-    );
-    let wall = solid(Vec3::new(84.0, -200.0, 144.0), Vec3::new(180.0, -32.0, 300.0));
+    let (trapdoor, wall) = trapdoor(100.0, 164.0);
     let text = quake1(&arena(
         &[(-400.0, 0.0)],
         &[wall],
@@ -266,12 +272,7 @@ fn a_key_set_down_on_a_trapdoor_falls_when_it_slides_away_and_can_be_taken() {
 fn a_weapon_dropped_on_a_trapdoor_falls_when_it_slides_away() {
     // The key test's trapdoor, longer (x 0..320), a shotgun on it; a second
     // player fires the trigger once the first has died on the trapdoor.
-    let trapdoor = brush_entity(
-        "func_door",
-        &[("angle", "270"), ("targetname", "trap"), ("wait", "-1"), ("lip", "-2")],
-        &[solid(Vec3::new(0.0, -32.0, 128.0), Vec3::new(320.0, 32.0, 144.0))],
-    );
-    let wall = solid(Vec3::new(-16.0, -200.0, 144.0), Vec3::new(336.0, -32.0, 300.0));
+    let (trapdoor, wall) = trapdoor(0.0, 320.0);
     let text = arena(
         &[(-400.0, 0.0), (-400.0, 300.0)],
         &[wall],
