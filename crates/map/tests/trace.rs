@@ -271,8 +271,13 @@ mod properties {
             }
             if !tr.start_solid {
                 prop_assert!(map.fits(tr.end, mins, maxs, PLAYER), "ends in solid: {:?}", tr);
+                // A trace ends clear of every hull by about the clip
+                // epsilon, unless it started closer than that (a box that
+                // does not move, or moves along the surface, stays as close).
                 let gap = smallest_gap(map, tr.end, mins, maxs);
-                prop_assert!(gap > EPS * 0.5, "the end at {} is only {gap} from a hull", tr.end);
+                if smallest_gap(map, start, mins, maxs) > EPS {
+                    prop_assert!(gap > EPS * 0.5, "the end at {} is only {gap} from a hull", tr.end);
+                }
                 if tr.fraction == 1.0 {
                     prop_assert_eq!(tr.end, end);
                 } else {
