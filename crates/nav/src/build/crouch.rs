@@ -16,6 +16,7 @@ use glam::Vec3;
 use quarry_map::{Contents, Trace};
 
 use super::flood::DIRS;
+use super::pool::parallel_map;
 use super::probe::Prober;
 use crate::agent::Agent;
 use crate::cells::Grid;
@@ -27,34 +28,50 @@ const MAX_CELLS: i32 = 8;
 /// link costs this many times its length.
 const COST_PER_UNIT: f32 = 4.0;
 
-/// Adds the CROUCH links of every node to `graph`; returns how many.
-pub(crate) fn add_crouches(graph: &mut GraphBuilder, world: &dyn Trace, standing: &Prober<'_>, grid: &Grid) -> usize {
-    let agent = standing.agent;
+/// Nodes a thread looks at, at least (fewer run on one thread).
+const MIN_NODES_PER_THREAD: usize = 256;
+
+/// Adds the CROUCH links of every node to `graph` (looking on up to
+/// `threads` threads); returns how many.
+pub(crate) fn add_crouches(graph: &mut GraphBuilder, world: &(dyn Trace + Sync), agent: &Agent, grid: &Grid, threads: usize) -> usize {
     if agent.crouch_max_z >= agent.max_z {
         return 0;
     }
-    let crouched_agent = Agent { max_z: agent.crouch_max_z, ..agent };
-    let crouched = Prober::new(world, &crouched_agent, grid.size, &[]).with_hazards(false);
-    let mut links = Vec::new();
-    for (id, n) in graph.nodes.iter().enumerate() {
-        let out = graph.out.get(id).map_or(&[][..], Vec::as_slice);
-        for d in DIRS {
-            let next = [n.cell[0] + d[0], n.cell[1] + d[1]];
-            let linked = out.iter().any(|l| graph.nodes.get(l.to.index()).is_some_and(|t| t.cell == next));
-            if linked || !low_ceiling_ahead(world, &agent, n.origin, grid.centre(next).extend(n.origin.z)) {
-                continue;
-            }
-            if let Some((to, length)) = crouch_walk(graph, standing, &crouched, grid, n.origin, n.cell, d) {
-                let cost = length * COST_PER_UNIT;
-                links.push((id as u32, Link { to: NodeId(to), cost, kind: LinkKind::Crouch, entity: None, near_mover: false }));
-            }
+    let crouched_agent = Agent { max_z: agent.crouch_max_z, ..*agent };
+    let ids: Vec<u32> = (0..graph.nodes.len() as u32).collect();
+    let probers = || {
+        (Prober::new(world, agent, grid.size, &[]), Prober::new(world, &crouched_agent, grid.size, &[]).with_hazards(false))
+    };
+    let graph_ref = &*graph;
+    let found = parallel_map(&ids, threads, MIN_NODES_PER_THREAD, probers, |(standing, crouched), &id| {
+        crouches_from(graph_ref, world, standing, crouched, grid, id)
+    });
+    let mut count = 0;
+    for (id, links) in ids.into_iter().zip(found) {
+        for link in links {
+            graph.link(id, link);
+            count += 1;
         }
     }
-    let count = links.len();
-    for (from, link) in links {
-        graph.link(from, link);
-    }
     count
+}
+
+/// The CROUCH links out of node `id`, in direction order.
+fn crouches_from(graph: &GraphBuilder, world: &dyn Trace, standing: &Prober<'_>, crouched: &Prober<'_>, grid: &Grid, id: u32) -> Vec<Link> {
+    let Some(n) = graph.nodes.get(id as usize) else { return Vec::new() };
+    let out = graph.out.get(id as usize).map_or(&[][..], Vec::as_slice);
+    let mut links = Vec::new();
+    for d in DIRS {
+        let next = [n.cell[0] + d[0], n.cell[1] + d[1]];
+        let linked = out.iter().any(|l| graph.nodes.get(l.to.index()).is_some_and(|t| t.cell == next));
+        if linked || !low_ceiling_ahead(world, &standing.agent, n.origin, grid.centre(next).extend(n.origin.z)) {
+            continue;
+        }
+        if let Some((to, length)) = crouch_walk(graph, standing, crouched, grid, n.origin, n.cell, d) {
+            links.push(Link { to: NodeId(to), cost: length * COST_PER_UNIT, kind: LinkKind::Crouch, entity: None, near_mover: false });
+        }
+    }
+    links
 }
 
 /// Whether, from `origin` toward `toward` (a cell centre at the same

@@ -153,7 +153,7 @@ impl NavMesh {
         let mut off_mesh = offmesh::add_off_mesh(&mut builder, &prober, &grid, input, &mut warnings);
         off_mesh.extend(lift::add_lifts(&mut builder, &prober, &grid, input, &mut warnings));
         swim::add_swims(&mut builder, world, &prober, &grid);
-        crouch::add_crouches(&mut builder, world, &prober, &grid);
+        crouch::add_crouches(&mut builder, world, &agent, &grid, options.threads);
         let mut graph = builder.finish();
         flag_mover_links(&mut graph, &agent, &input.movers);
         let t2 = Instant::now();
