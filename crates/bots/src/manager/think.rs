@@ -91,6 +91,8 @@ impl BotManager {
         if let Some(o) = self.objectives.as_deref_mut()
             && !building
         {
+            // The team's plan routes for no one player: no keys.
+            nav.set_keys(quarry_map::entities::items::KeySet::NONE);
             o.plan(view, &bot_slots, nav);
         }
         let objectives = self.objectives.as_deref();
