@@ -374,7 +374,7 @@ pub fn separation(view: &BotView<'_>, me: &PlayerSnap) -> Vec3 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use quarry_map::{LoadOptions, load_str};
+    use quarry_map::{LoadOptions, LoadedMap, load_str};
     use quarry_sim::Team;
 
     fn me(origin: Vec3) -> PlayerSnap {
@@ -407,15 +407,19 @@ mod tests {
         assert!(cm.can_back_off(&map, &open, Vec3::Y, &clock));
     }
 
-    #[test]
-    fn safety_needs_room_and_floor() {
-        // A floor x -256..128 (a ledge at +128), a wall at y 64..96.
+    /// A floor x -256..128 (a ledge at +128), a wall at y 64..96.
+    fn ledge_map() -> LoadedMap {
         let text = format!(
             "{{\n\"classname\" \"worldspawn\"\n{}{}}}\n",
             block(Vec3::new(-256.0, -256.0, -16.0), Vec3::new(128.0, 256.0, 0.0)),
             block(Vec3::new(-256.0, 64.0, 0.0), Vec3::new(128.0, 96.0, 128.0)),
         );
-        let map = load_str(&text, "ledge.map", &LoadOptions::default()).expect("map");
+        load_str(&text, "ledge.map", &LoadOptions::default()).expect("map")
+    }
+
+    #[test]
+    fn safety_needs_room_and_floor() {
+        let map = ledge_map();
         let p = me(Vec3::new(0.0, 0.0, 24.0));
         assert!(move_is_safe(&map, &p, Vec3::NEG_X), "open floor");
         assert!(!move_is_safe(&map, &p, Vec3::Y), "wall within reach");
@@ -426,13 +430,7 @@ mod tests {
 
     #[test]
     fn momentum_fears_ledges_not_walls_and_a_hop_or_a_flight_needs_floor_ahead() {
-        // A floor x -256..128 (a ledge at +128), a wall at y 64..96.
-        let text = format!(
-            "{{\n\"classname\" \"worldspawn\"\n{}{}}}\n",
-            block(Vec3::new(-256.0, -256.0, -16.0), Vec3::new(128.0, 256.0, 0.0)),
-            block(Vec3::new(-256.0, 64.0, 0.0), Vec3::new(128.0, 96.0, 128.0)),
-        );
-        let map = load_str(&text, "ledge.map", &LoadOptions::default()).expect("map");
+        let map = ledge_map();
         let p = me(Vec3::new(0.0, 30.0, 24.0));
         assert!(floor_ahead_is_safe(&map, &p, Vec3::Y), "a wall ahead is no danger to momentum");
         assert!(!move_is_safe(&map, &p, Vec3::Y), "but no room to move");

@@ -95,12 +95,7 @@ pub fn explain_unreachable(world: &CollisionWorld, map: &LoadedMap, mesh: &NavMe
 fn doors_on_the_way(map: &LoadedMap, open_mesh: &NavMesh, open: &CollisionWorld, scratch: &mut SearchScratch, from: Vec3, to: Vec3) -> Option<Vec<String>> {
     let route = open_mesh.route(open, scratch, from, to, &RouteOptions::default()).ok()?;
     let agent = open_mesh.agent();
-    let mut points = vec![route.routed_start];
-    for c in &route.corners {
-        let last = points.last().copied().unwrap_or(c.origin);
-        let steps = (last.distance(c.origin) / SAMPLE_STEP).ceil().max(1.0) as usize;
-        points.extend((1..=steps).map(|i| last.lerp(c.origin, i as f32 / steps as f32)));
-    }
+    let points = route.points_along(SAMPLE_STEP);
     let mut doors = Vec::new();
     for e in map.entities() {
         let (EntityKind::Mover(m), Some((lo, hi))) = (&e.kind, e.bounds) else { continue };

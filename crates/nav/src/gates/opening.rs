@@ -107,12 +107,7 @@ impl Way<'_, '_> {
             mesh.route_seeing_through(world, scratch, from, to, &RouteOptions::default(), &doors).ok()?
         };
         let (mins, maxs) = (mesh.agent().mins(), mesh.agent().maxs());
-        let mut points = vec![route.routed_start];
-        for c in &route.corners {
-            let last = points.last().copied().unwrap_or(c.origin);
-            let steps = (last.distance(c.origin) / SAMPLE_STEP).ceil().max(1.0) as usize;
-            points.extend((1..=steps).map(|i| last.lerp(c.origin, i as f32 / steps as f32)));
-        }
+        let points = route.points_along(SAMPLE_STEP);
         let (at, gate) = points.iter().enumerate().find_map(|(i, p)| {
             let (a, b) = (*p + mins, *p + maxs);
             closed.iter().find(|g| a.cmple(g.closed.1).all() && g.closed.0.cmple(b).all()).map(|g| (i, *g))

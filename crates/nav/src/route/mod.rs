@@ -77,6 +77,18 @@ pub struct Route {
 }
 
 impl Route {
+    /// Points along the route from its routed start through every corner,
+    /// at most `step` units apart (for testing the route against boxes).
+    pub(crate) fn points_along(&self, step: f32) -> Vec<Vec3> {
+        let mut points = vec![self.routed_start];
+        for c in &self.corners {
+            let last = points.last().copied().unwrap_or(c.origin);
+            let steps = (last.distance(c.origin) / step).ceil().max(1.0) as usize;
+            points.extend((1..=steps).map(|i| last.lerp(c.origin, i as f32 / steps as f32)));
+        }
+        points
+    }
+
     /// The remaining length from `origin`: the exact [`Route::cost`] when
     /// asked from the start (within 1 unit), else the distance to the first
     /// corner plus the corners' lengths.

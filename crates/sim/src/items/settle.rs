@@ -10,7 +10,7 @@
 
 use bevy_ecs::prelude::*;
 use glam::Vec3;
-use quarry_map::{CollisionWorld, Contents, MoverId};
+use quarry_map::{CollisionWorld, Contents, MoverId, TraceResult};
 
 use super::Item;
 use crate::MapRes;
@@ -47,9 +47,14 @@ impl Footing {
     }
 }
 
+/// The box at `origin` swept down by [`FLOOR_PROBE`]: what it stands on.
+fn floor_probe(world: &CollisionWorld, origin: Vec3, half: Vec3) -> TraceResult {
+    world.trace(origin, origin - Vec3::Z * FLOOR_PROBE, -half, half, Contents::SOLID)
+}
+
 /// The mover the box at `origin` stands on, if its floor is one.
 fn floor_mover(world: &CollisionWorld, origin: Vec3, half: Vec3) -> Option<MoverId> {
-    let tr = world.trace(origin, origin - Vec3::Z * FLOOR_PROBE, -half, half, Contents::SOLID);
+    let tr = floor_probe(world, origin, half);
     if !tr.hit() || tr.start_solid {
         return None;
     }
@@ -58,7 +63,7 @@ fn floor_mover(world: &CollisionWorld, origin: Vec3, half: Vec3) -> Option<Mover
 
 /// Whether the box at `origin` has a floor right under it.
 fn has_floor(world: &CollisionWorld, origin: Vec3, half: Vec3) -> bool {
-    let tr = world.trace(origin, origin - Vec3::Z * FLOOR_PROBE, -half, half, Contents::SOLID);
+    let tr = floor_probe(world, origin, half);
     tr.hit() || tr.start_solid
 }
 
