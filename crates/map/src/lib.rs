@@ -60,4 +60,4 @@ pub use parse::Dialect;
 pub use warning::{Budget, MapWarning, SkipReason, SourceLocation, WarningKind};
 pub use world::build::SkippedPrimitive;
 pub use world::clip::SURFACE_CLIP_EPSILON;
-pub use world::{CollisionWorld, HullCounts, MoverId, ParryHull, Trace, TraceResult};
+pub use world::{CollisionWorld, HullCounts, MoverId, Nearby, ParryHull, Trace, TraceResult};

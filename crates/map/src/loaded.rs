@@ -246,4 +246,8 @@ impl Trace for LoadedMap {
     fn point_contents_in(&self, point: Vec3, mask: Contents) -> Contents {
         self.world.point_contents_in(point, mask)
     }
+
+    fn nearby(&self) -> Option<crate::world::Nearby<'_>> {
+        Some(self.world.nearby())
+    }
 }

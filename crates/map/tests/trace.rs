@@ -1,6 +1,7 @@
 //! Trace behaviour on synthetic maps written as text: walls, floors, steps,
 //! slopes, patches, clip brushes, starting in solid; and property tests that
-//! a trace never ends inside solid and that fraction 1 means the box fits.
+//! a trace never ends inside solid, that fraction 1 means the box fits, and
+//! that a [`quarry_map::Nearby`] view traces exactly as the world does.
 
 mod common;
 
@@ -286,6 +287,27 @@ mod properties {
                     let dir = delta.normalize_or_zero();
                     let push = map.trace(tr.end, tr.end + dir * 0.5, mins, maxs, PLAYER);
                     prop_assert!(push.hit(), "nothing in the way after a hit: {:?} then {:?}", tr, push);
+                }
+            }
+        }
+
+        #[test]
+        fn nearby_traces_match_the_world(
+            centre in vec3(-450.0..450.0),
+            size in vec3(16.0..200.0),
+            sweeps in proptest::collection::vec((vec3(-1.0..1.0), vec3(-120.0..120.0), vec3(0.0..24.0)), 12),
+        ) {
+            // A focused view answers every trace exactly as the world does:
+            // the ones that stay in its box from the hulls it gathered, the
+            // ones that leave it through the whole world.
+            let map = world();
+            let mut near = map.world().nearby();
+            near.focus(centre - size, centre + size);
+            for (at, delta, half) in sweeps {
+                let start = centre + at * size;
+                for mask in [PLAYER, Contents::MASK_SHOT, Contents::WATER | Contents::TRIGGER] {
+                    let want = map.trace(start, start + delta, -half, half, mask);
+                    prop_assert_eq!(near.trace(start, start + delta, -half, half, mask), want);
                 }
             }
         }

@@ -151,6 +151,59 @@ impl HullSet {
         });
     }
 
+    /// Appends to `out` every hull whose bounds overlap `lo..hi` (touching
+    /// counts), in the order [`HullSet::trace`] visits them.
+    pub(crate) fn gather(&self, lo: Vec3, hi: Vec3, out: &mut Vec<u32>) {
+        match self.bounds {
+            Some((min, max)) if aabb_overlap(min, max, lo, hi) => {}
+            _ => return,
+        }
+        self.bvh.traverse(|node| {
+            if !aabb_overlap(node.mins(), node.maxs(), lo, hi) {
+                return TraversalAction::Prune;
+            }
+            if let Some(leaf) = node.leaf_data() {
+                out.push(leaf);
+            }
+            TraversalAction::Continue
+        });
+    }
+
+    /// [`HullSet::trace`] against the hulls in `leaves` only (gathered by
+    /// [`HullSet::gather`] around the sweep): the same hulls in the same
+    /// order under the same tests, so the same result, with no tree walk.
+    /// A leaf passes only where every box above it in the tree would have
+    /// (each holds the leaf's and the sweep's bounds only narrow), so the
+    /// tree's pruning never skips a hull this visits.
+    pub(crate) fn trace_listed(
+        &self,
+        leaves: &[u32],
+        sweep: &Sweep,
+        mask: Contents,
+        state: &mut TraceState,
+    ) {
+        if !self.contents.intersects(mask) {
+            return;
+        }
+        let (mut lo, mut hi) = sweep.bounds(state.fraction);
+        let path = sweep.long_path();
+        for &leaf in leaves {
+            let Some(r) = self.records.get(leaf as usize) else {
+                continue;
+            };
+            if !aabb_overlap(r.mins, r.maxs, lo, hi)
+                || path.is_some_and(|p| !p.may_touch(r.mins, r.maxs, state.fraction))
+            {
+                continue;
+            }
+            if let TraversalAction::EarlyExit =
+                self.clip_leaf(leaf, sweep, mask, state, &mut lo, &mut hi)
+            {
+                return;
+            }
+        }
+    }
+
     /// Clips `sweep` against hull `leaf`, folding a closer hit into `state`
     /// and narrowing the sweep's bounds `lo..hi` to it.
     #[inline(never)]

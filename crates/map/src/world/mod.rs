@@ -26,6 +26,7 @@
 pub(crate) mod build;
 pub(crate) mod clip;
 pub(crate) mod hull_set;
+mod nearby;
 mod parry_export;
 mod trace;
 
@@ -33,6 +34,7 @@ use glam::Vec3;
 use serde::Serialize;
 
 pub use parry_export::ParryHull;
+pub use nearby::Nearby;
 pub use trace::{Trace, TraceResult};
 
 use crate::entities::EntityId;

@@ -4,7 +4,7 @@
 use glam::Vec3;
 
 use crate::test_util::block;
-use crate::{Contents, EntityId, LoadOptions, load_str};
+use crate::{Contents, EntityId, LoadOptions, Trace, load_str};
 
 fn map_src() -> String {
     format!(
@@ -65,4 +65,50 @@ fn non_finite_input_does_not_move() {
     let tr = map.world().trace(Vec3::ZERO, Vec3::NAN, Vec3::ZERO, Vec3::ZERO, Contents::all());
     assert!(tr.all_solid && tr.fraction == 0.0 && tr.end == Vec3::ZERO);
     assert_eq!(map.world().box_contents(Vec3::NAN, Vec3::ONE), Contents::empty());
+}
+
+#[test]
+fn nearby_views_trace_moved_doors_as_the_world_does() {
+    // A view gathers a mover's hulls where the mover stands now, in its own
+    // frame; traces in and out of the view's box match the world's exactly.
+    let mut map = load_str(&map_src(), "w.map", &LoadOptions::default()).expect("loads");
+    let door = map.world().mover_of(EntityId(1)).expect("door mover");
+    let (mins, maxs) = (Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0));
+    for offset in [
+        Vec3::ZERO,
+        Vec3::new(0.0, 0.0, 40.0),
+        Vec3::new(-30.0, 10.0, 0.0),
+    ] {
+        assert!(map.world_mut().set_mover_offset(door, offset));
+        let world = map.world();
+        let mut near = world.nearby();
+        near.focus(Vec3::new(120.0, -80.0, 0.0), Vec3::new(320.0, 80.0, 200.0));
+        assert!(near.hull_count() >= 2, "the water and the door are near");
+        for (x, z) in [(150.0, 40.0), (180.0, 60.0), (190.0, 25.0), (230.0, 100.0)] {
+            for (dx, dz) in [
+                (40.0, 0.0),
+                (120.0, 0.0),
+                (-60.0, 10.0),
+                (0.0, -30.0),
+                (300.0, 0.0),
+            ] {
+                let (a, b) = (Vec3::new(x, 0.0, z), Vec3::new(x + dx, 0.0, z + dz));
+                for mask in [Contents::MASK_PLAYER_SOLID, Contents::WATER] {
+                    assert_eq!(
+                        near.trace(a, b, mins, maxs, mask),
+                        world.trace(a, b, mins, maxs, mask),
+                        "{a} -> {b} with the door at {offset}"
+                    );
+                }
+            }
+        }
+    }
+    // Focused on nothing, a view still answers through the whole world.
+    let near = map.world().nearby();
+    let (a, b) = (Vec3::new(0.0, 0.0, 40.0), Vec3::new(400.0, 0.0, 40.0));
+    assert_eq!(
+        near.trace(a, b, mins, maxs, Contents::MASK_PLAYER_SOLID),
+        map.world()
+            .trace(a, b, mins, maxs, Contents::MASK_PLAYER_SOLID)
+    );
 }

@@ -4,9 +4,10 @@
 
 use glam::Vec3;
 
-use super::CollisionWorld;
+use super::{CollisionWorld, MoverBody};
 use super::clip::{Sweep, aabb_overlap};
 use super::hull_set::TraceState;
+use super::nearby::{Nearby, NearbyHulls};
 use crate::contents::Contents;
 use crate::entities::EntityId;
 
@@ -79,6 +80,13 @@ pub trait Trace {
     fn fits(&self, origin: Vec3, mins: Vec3, maxs: Vec3, mask: Contents) -> bool {
         !self.trace(origin, origin, mins, maxs, mask).start_solid
     }
+
+    /// A view of this world for many traces around one spot
+    /// ([`Nearby`]), where the world has one; `None` (the default) means
+    /// trace this world directly.
+    fn nearby(&self) -> Option<Nearby<'_>> {
+        None
+    }
 }
 
 impl CollisionWorld {
@@ -87,27 +95,69 @@ impl CollisionWorld {
     /// A non-finite input returns an `all_solid` result at `start` rather than
     /// garbage: nothing moves.
     pub fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, mask: Contents) -> TraceResult {
+        self.trace_among(start, end, mins, maxs, mask, None)
+    }
+
+    /// [`CollisionWorld::trace`] against every hull (`near` is `None`), or
+    /// against the hulls `near` gathered when the sweep stays inside its box.
+    pub(crate) fn trace_among(
+        &self,
+        start: Vec3,
+        end: Vec3,
+        mins: Vec3,
+        maxs: Vec3,
+        mask: Contents,
+        near: Option<&NearbyHulls>,
+    ) -> TraceResult {
         if !(start.is_finite() && end.is_finite() && mins.is_finite() && maxs.is_finite()) {
             return TraceResult { fraction: 0.0, all_solid: true, start_solid: true, ..TraceResult::clear(start) };
         }
         let sweep = Sweep::new(start, end, mins, maxs);
+        let near = near.filter(|n| n.covers(&sweep));
         let mut state = TraceState::new();
-        self.solid.trace(&sweep, mask, &mut state);
+        match near {
+            Some(n) => self.solid.trace_listed(&n.solid, &sweep, mask, &mut state),
+            None => self.solid.trace(&sweep, mask, &mut state),
+        }
         if !state.all_solid {
-            self.volumes.trace(&sweep, mask, &mut state);
+            match near {
+                Some(n) => self.volumes.trace_listed(&n.volumes, &sweep, mask, &mut state),
+                None => self.volumes.trace(&sweep, mask, &mut state),
+            }
         }
         if !state.all_solid && !self.movers.is_empty() {
             // One world-space bounds test per mover before shifting into its
             // frame: maps have dozens of doors and a trace touches few.
             let (lo, hi) = sweep.bounds(state.fraction);
-            for mover in &self.movers {
-                let Some((min, max)) = mover.hulls.bounds() else { continue };
+            let mut each = |mover: &MoverBody, leaves: Option<&[u32]>| {
+                let Some((min, max)) = mover.hulls.bounds() else { return true };
                 if !aabb_overlap(min + mover.offset, max + mover.offset, lo, hi) {
-                    continue;
+                    return true;
                 }
-                mover.hulls.trace(&sweep.shifted(mover.offset), mask, &mut state);
-                if state.all_solid {
-                    break;
+                let shifted = sweep.shifted(mover.offset);
+                match leaves {
+                    Some(leaves) => mover.hulls.trace_listed(leaves, &shifted, mask, &mut state),
+                    None => mover.hulls.trace(&shifted, mask, &mut state),
+                }
+                !state.all_solid
+            };
+            match near {
+                // The movers with hulls near, in the same order.
+                Some(n) => {
+                    for (i, leaves) in &n.movers {
+                        if let Some(mover) = self.movers.get(*i as usize)
+                            && !each(mover, Some(leaves))
+                        {
+                            break;
+                        }
+                    }
+                }
+                None => {
+                    for mover in &self.movers {
+                        if !each(mover, None) {
+                            break;
+                        }
+                    }
                 }
             }
         }
@@ -186,5 +236,9 @@ impl Trace for CollisionWorld {
 
     fn point_contents_in(&self, point: Vec3, mask: Contents) -> Contents {
         CollisionWorld::point_contents_in(self, point, mask)
+    }
+
+    fn nearby(&self) -> Option<Nearby<'_>> {
+        Some(CollisionWorld::nearby(self))
     }
 }

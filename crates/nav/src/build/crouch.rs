@@ -40,11 +40,11 @@ pub(crate) fn add_crouches(graph: &mut GraphBuilder, world: &(dyn Trace + Sync),
     let crouched_agent = Agent { max_z: agent.crouch_max_z, ..*agent };
     let ids: Vec<u32> = (0..graph.nodes.len() as u32).collect();
     let probers = || {
-        (Prober::new(world, agent, grid.size, &[]), Prober::new(world, &crouched_agent, grid.size, &[]).with_hazards(false))
+        (Prober::new(world, agent, grid.size, &[]).with_nearby(), Prober::new(world, &crouched_agent, grid.size, &[]).with_hazards(false))
     };
     let graph_ref = &*graph;
     let found = parallel_map(&ids, threads, MIN_NODES_PER_THREAD, probers, |(standing, crouched), &id| {
-        crouches_from(graph_ref, world, standing, crouched, grid, id)
+        crouches_from(graph_ref, standing, crouched, grid, id)
     });
     let mut count = 0;
     for (id, links) in ids.into_iter().zip(found) {
@@ -57,14 +57,23 @@ pub(crate) fn add_crouches(graph: &mut GraphBuilder, world: &(dyn Trace + Sync),
 }
 
 /// The CROUCH links out of node `id`, in direction order.
-fn crouches_from(graph: &GraphBuilder, world: &dyn Trace, standing: &Prober<'_>, crouched: &Prober<'_>, grid: &Grid, id: u32) -> Vec<Link> {
+fn crouches_from(graph: &GraphBuilder, standing: &Prober<'_>, crouched: &Prober<'_>, grid: &Grid, id: u32) -> Vec<Link> {
     let Some(n) = graph.nodes.get(id as usize) else { return Vec::new() };
     let out = graph.out.get(id as usize).map_or(&[][..], Vec::as_slice);
     let mut links = Vec::new();
+    let mut focused = false;
     for d in DIRS {
         let next = [n.cell[0] + d[0], n.cell[1] + d[1]];
         let linked = out.iter().any(|l| graph.nodes.get(l.to.index()).is_some_and(|t| t.cell == next));
-        if linked || !low_ceiling_ahead(world, &standing.agent, n.origin, grid.centre(next).extend(n.origin.z)) {
+        if linked {
+            continue;
+        }
+        if !focused {
+            // The rays reach a box's half width past a neighbour's centre.
+            standing.focus(n.origin, grid.size * 1.5);
+            focused = true;
+        }
+        if !low_ceiling_ahead(standing, n.origin, grid.centre(next).extend(n.origin.z)) {
             continue;
         }
         if let Some((to, length)) = crouch_walk(graph, standing, crouched, grid, n.origin, n.cell, d) {
@@ -79,13 +88,14 @@ fn crouches_from(graph: &GraphBuilder, world: &dyn Trace, standing: &Prober<'_>,
 /// crouched and the standing box's tops is stopped: a ceiling lower than a
 /// standing player with room under it. Both rays reach a box's half width
 /// past the centre, where a standing box there would end.
-fn low_ceiling_ahead(world: &dyn Trace, agent: &Agent, origin: Vec3, toward: Vec3) -> bool {
+fn low_ceiling_ahead(standing: &Prober<'_>, origin: Vec3, toward: Vec3) -> bool {
+    let agent = &standing.agent;
     let dir = (toward - origin).normalize_or_zero();
     if dir == Vec3::ZERO {
         return false;
     }
     let end = toward + dir * agent.half_width;
-    let ray = |z: f32| world.trace(origin + Vec3::Z * z, end + Vec3::Z * z, Vec3::ZERO, Vec3::ZERO, Contents::SOLID);
+    let ray = |z: f32| standing.trace(origin + Vec3::Z * z, end + Vec3::Z * z, Vec3::ZERO, Vec3::ZERO, Contents::SOLID);
     let head = ray((agent.crouch_max_z + agent.max_z) * 0.5);
     if !head.hit() || head.start_solid {
         return false;

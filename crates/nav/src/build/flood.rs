@@ -156,7 +156,11 @@ pub(crate) fn flood(
     with_pool(
         options.threads,
         MIN_PROBES_PER_THREAD,
-        || Prober::new(world, agent, grid.size, &[]).with_fall_cache(),
+        || {
+            Prober::new(world, agent, grid.size, &[])
+                .with_fall_cache()
+                .with_nearby()
+        },
         |p, &(origin, cell, skip)| probe_node(p, &grid, origin, cell, skip, gap_cells, &bad),
         |map| {
             while !frontier.is_empty() {
@@ -347,6 +351,8 @@ fn probe_node(
     bad: &(dyn Fn(&Prober<'_>, Vec3) -> bool + Sync),
 ) -> Vec<Found> {
     let mut out = Vec::with_capacity(8);
+    // Neighbour centres lie a cell away on each axis; nudged ones a third of a cell aside.
+    p.focus(origin, grid.size * 4.0 / 3.0);
     let centred_here = origin.truncate() == grid.centre(cell);
     for (dir, d) in DIRS.iter().enumerate() {
         if skip & (1 << dir) != 0 {
@@ -355,6 +361,10 @@ fn probe_node(
         let to = [cell[0] + d[0], cell[1] + d[1]];
         let centre = grid.centre(to);
         let mut step = p.try_step(origin, centre);
+        // From a cell's centre the gap jumps' targets lie further along
+        // the same line: a jump-height sweep stopped short of the nearest
+        // cell stops them all.
+        let jumps_blocked = centred_here && p.last_jump_blocked();
         // A passage a little wider than the box may miss the cell centre:
         // when a straight step got some way before it was stopped, try
         // the target cell a third of a cell to either side.
@@ -390,6 +400,7 @@ fn probe_node(
             (Some(s), _) if s.kind == LinkKind::Drop => s.origin.z,
             (Some(_), _) => continue,
         };
+        let gap_cells = if jumps_blocked { 1 } else { gap_cells };
         for k in 2..=gap_cells {
             let far = [cell[0] + d[0] * k, cell[1] + d[1] * k];
             let target = grid.centre(far);

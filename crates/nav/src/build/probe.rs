@@ -26,7 +26,7 @@ use std::cell::{Cell, RefCell};
 use rustc_hash::FxHashMap as HashMap;
 
 use glam::{Vec2, Vec3};
-use quarry_map::{Contents, EntityId, Trace, TraceResult};
+use quarry_map::{Contents, EntityId, Nearby, Trace, TraceResult};
 
 use crate::agent::Agent;
 use crate::graph::LinkKind;
@@ -98,11 +98,19 @@ pub(crate) struct Prober<'a> {
     /// How far (as a fraction) the last [`Prober::try_step`]'s furthest
     /// horizontal sweep got before something stopped it.
     reach: Cell<f32>,
+    /// Whether the last [`Prober::try_step`] swept across at the jump
+    /// height and was stopped: a running jump further along the same line
+    /// from the same spot ([`Prober::gap_jump`]) starts the same and is
+    /// stopped by the same thing.
+    jump_blocked: Cell<bool>,
     /// The lifts already swept from one standing origin: every step and
     /// gap jump out of a node lifts from the same origin by the same few
     /// heights. Keyed by the origin's and the height's bits; cleared when
     /// the origin changes.
     lifts: RefCell<LiftMemo>,
+    /// The hulls around the spot being probed, when the world offers that
+    /// ([`Prober::with_nearby`], [`Prober::focus`]).
+    near: Option<RefCell<Nearby<'a>>>,
 }
 
 /// The lifts swept from one origin ([`Prober::lift`]).
@@ -132,7 +140,54 @@ impl<'a> Prober<'a> {
             warps: &[],
             falls: None,
             reach: Cell::new(0.0),
+            jump_blocked: Cell::new(false),
             lifts: RefCell::new(LiftMemo::default()),
+            near: None,
+        }
+    }
+
+    /// This prober tracing through a [`Nearby`] view of its world where
+    /// the world has one: after [`Prober::focus`], sweeps inside the box
+    /// skip the world's tree (same results).
+    pub(crate) fn with_nearby(mut self) -> Prober<'a> {
+        self.near = self.world.nearby().map(RefCell::new);
+        self
+    }
+
+    /// Gathers the hulls around `origin` for the probes out of a node
+    /// standing there: neighbour steps (`reach` across), lifts up to the
+    /// jump height and falls of a step or two. Longer sweeps still work,
+    /// through the whole world.
+    pub(crate) fn focus(&self, origin: Vec3, reach: f32) {
+        if let Some(near) = &self.near {
+            let a = &self.agent;
+            let side = Vec2::splat(reach + a.half_width + 2.0);
+            let below = a.min_z - 2.0 * a.step_height - 4.0 * GROUND_OFFSET;
+            let above = a.max_z + a.jump_height + 4.0 * GROUND_OFFSET;
+            let lo = origin + (-side).extend(below);
+            let hi = origin + side.extend(above);
+            near.borrow_mut().focus(lo, hi);
+        }
+    }
+
+    /// One trace of the agent box from `a` to `b` against `mask`.
+    fn trace_box(&self, a: Vec3, b: Vec3, mask: Contents) -> TraceResult {
+        self.trace(a, b, self.mins, self.maxs, mask)
+    }
+
+    /// One trace of the box `mins..maxs` through the focused hulls (when
+    /// there are any and it stays among them) or the world.
+    pub(crate) fn trace(
+        &self,
+        a: Vec3,
+        b: Vec3,
+        mins: Vec3,
+        maxs: Vec3,
+        mask: Contents,
+    ) -> TraceResult {
+        match &self.near {
+            Some(near) => near.borrow().trace(a, b, mins, maxs, mask),
+            None => self.world.trace(a, b, mins, maxs, mask),
         }
     }
 
@@ -175,7 +230,7 @@ impl<'a> Prober<'a> {
 
     /// Sweeps the agent box from `a` to `b`.
     pub(crate) fn sweep(&self, a: Vec3, b: Vec3) -> TraceResult {
-        let tr = self.world.trace(a, b, self.mins, self.maxs, MASK);
+        let tr = self.trace_box(a, b, MASK);
         if tr.hit()
             && !tr.start_solid
             && tr.entity.is_some_and(|e| self.doors.contains(&e))
@@ -189,7 +244,16 @@ impl<'a> Prober<'a> {
     /// Falls from `from` by at most `depth`: the standing origin on a
     /// walkable floor, or `None` (started in solid, no floor, too steep).
     pub(crate) fn fall(&self, from: Vec3, depth: f32) -> Option<Vec3> {
-        let tr = self.drop_trace(from, depth);
+        self.landing(&self.drop_trace(from, depth))
+    }
+
+    /// [`Prober::fall`] through the fall cache when it is on.
+    fn cached_fall(&self, from: Vec3, depth: f32) -> Option<Vec3> {
+        self.landing(&self.cached_drop(from, depth))
+    }
+
+    /// Where a fall swept as `tr` stands, if on a walkable floor.
+    fn landing(&self, tr: &TraceResult) -> Option<Vec3> {
         (!tr.start_solid && tr.hit() && tr.normal.z >= self.agent.walkable_normal_z)
             .then_some(tr.end)
     }
@@ -256,16 +320,12 @@ impl<'a> Prober<'a> {
 
     /// Whether the agent box fits at `origin`.
     pub(crate) fn fits(&self, origin: Vec3) -> bool {
-        !self
-            .world
-            .trace(origin, origin, self.mins, self.maxs, MASK)
-            .start_solid
+        !self.trace_box(origin, origin, MASK).start_solid
     }
 
     /// Whether the agent box at `origin` overlaps a trigger volume.
     pub(crate) fn in_trigger(&self, origin: Vec3) -> bool {
-        self.world
-            .trace(origin, origin, self.mins, self.maxs, Contents::TRIGGER)
+        self.trace_box(origin, origin, Contents::TRIGGER)
             .start_solid
     }
 
@@ -280,10 +340,7 @@ impl<'a> Prober<'a> {
             .into_iter()
             .find_map(|lift| {
                 let start = point + Vec3::Z * lift;
-                let fits = !self
-                    .world
-                    .trace(start, start, self.mins, self.maxs, MASK)
-                    .start_solid;
+                let fits = !self.trace_box(start, start, MASK).start_solid;
                 fits.then(|| self.fall(start, depth + lift)).flatten()
             })
     }
@@ -318,10 +375,17 @@ impl<'a> Prober<'a> {
         self.reach.get()
     }
 
+    /// Whether the last [`Prober::try_step`]'s sweep across at the jump
+    /// height (the one [`Prober::gap_jump`] starts with) hit something.
+    pub(crate) fn last_jump_blocked(&self) -> bool {
+        self.jump_blocked.get()
+    }
+
     /// One step from standing origin `from` toward the cell centre
     /// `target`; see the module docs for the order of attempts.
     pub(crate) fn try_step(&self, from: Vec3, target: Vec2) -> Option<Step> {
         self.reach.set(0.0);
+        self.jump_blocked.set(false);
         let a = &self.agent;
         let dist = (target - from.truncate()).length();
         let ramp_possible = dist * a.slope_tan() > a.step_height + EPS;
@@ -350,6 +414,9 @@ impl<'a> Prober<'a> {
             reached = lift;
             let start = from + Vec3::Z * lift;
             let across = self.sweep(start, target.extend(start.z));
+            if kind == 2 {
+                self.jump_blocked.set(across.hit() || across.start_solid);
+            }
             if across.start_solid {
                 continue;
             }
@@ -426,7 +493,8 @@ impl<'a> Prober<'a> {
         if across.hit() || across.start_solid {
             return GapJump::Blocked;
         }
-        let Some(landing) = self.fall(across.end, lift + a.max_drop) else {
+        // Neighbouring nodes at one height aim at the same far cells.
+        let Some(landing) = self.cached_fall(across.end, lift + a.max_drop) else {
             return GapJump::Missed;
         };
         let rise = landing.z - from.z;

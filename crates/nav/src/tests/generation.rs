@@ -384,3 +384,60 @@ fn a_passage_between_cell_centres_is_found_off_centre() {
         "{inside:?}"
     );
 }
+
+/// A world that hides its [`quarry_map::Nearby`] view: every probe walks
+/// the whole tree.
+struct WholeWorld<'a>(&'a quarry_map::CollisionWorld);
+
+impl quarry_map::Trace for WholeWorld<'_> {
+    fn trace(
+        &self,
+        a: Vec3,
+        b: Vec3,
+        mins: Vec3,
+        maxs: Vec3,
+        mask: quarry_map::Contents,
+    ) -> quarry_map::TraceResult {
+        self.0.trace(a, b, mins, maxs, mask)
+    }
+
+    fn point_contents(&self, p: Vec3) -> quarry_map::Contents {
+        self.0.point_contents(p)
+    }
+}
+
+#[test]
+fn focused_probes_build_the_same_mesh_as_whole_world_probes() {
+    // The flood traces through views focused on each node; the mesh must be
+    // the one whole-world traces make, link for link: stairs, a ramp, a
+    // gap to jump, a ledge to drop from, a low beam to crouch under.
+    let mut m = TestMap::new();
+    floor(&mut m, [-256.0, -256.0], [256.0, 256.0]);
+    floor(&mut m, [320.0, -128.0], [500.0, 128.0]);
+    m.stairs_x(-200.0, (-200.0, -120.0), 0.0, 6, 12.0, 24.0);
+    m.ramp_x([-60.0, -240.0, 0.0], [60.0, -160.0, 40.0]);
+    m.solid([120.0, -240.0, 0.0], [240.0, -120.0, 40.0]);
+    m.solid([-250.0, 120.0, 44.0], [-100.0, 200.0, 64.0]);
+    m.spawn([0.0, 0.0, 0.0]);
+    let map = m.load();
+    let input = NavInput::from_map(&map);
+    let open = crate::doors_open_world(map.world(), &map);
+    let options = BuildOptions {
+        cell_size: 16.0,
+        ..BuildOptions::default()
+    };
+    let focused = NavMesh::build(&open, &input, &Agent::default(), &options).expect("builds");
+    let whole =
+        NavMesh::build(&WholeWorld(&open), &input, &Agent::default(), &options).expect("builds");
+    assert!(focused.node_count() > 500, "{} nodes", focused.node_count());
+    assert_eq!(focused.nodes(), whole.nodes());
+    assert_eq!(focused.graph.links, whole.graph.links);
+    let kinds = |k| focused.graph.links.iter().filter(|l| l.kind == k).count();
+    assert!(
+        kinds(LinkKind::Drop) > 0 && kinds(LinkKind::Jump) > 0 && kinds(LinkKind::Crouch) > 0,
+        "drops {} jumps {} crouches {}",
+        kinds(LinkKind::Drop),
+        kinds(LinkKind::Jump),
+        kinds(LinkKind::Crouch)
+    );
+}
