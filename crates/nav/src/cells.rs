@@ -57,8 +57,10 @@ pub(crate) struct CellGrid {
 impl CellGrid {
     /// Indexes `nodes` by cell.
     pub(crate) fn new(nodes: &[Node]) -> CellGrid {
-        let mut ids: Vec<u32> = (0..nodes.len() as u32).collect();
-        ids.sort_by_key(|&i| nodes.get(i as usize).map(|n| n.cell));
+        // Sorted by cell, ascending ids within a cell (the pair's second key).
+        let mut keyed: Vec<([i32; 2], u32)> = nodes.iter().zip(0u32..).map(|(n, i)| (n.cell, i)).collect();
+        keyed.sort_unstable();
+        let ids: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
         let mut grid = CellGrid {
             cells: Vec::new(),
             start: Vec::new(),

@@ -215,7 +215,8 @@ impl GraphBuilder {
             cell,
             area: 0,
         });
-        self.out.push(Vec::new());
+        // Room for the 8 neighbours' links: growing costs more than the slack.
+        self.out.push(Vec::with_capacity(8));
         self.columns.entry(cell).or_default().push(id);
         id
     }

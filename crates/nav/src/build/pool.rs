@@ -1,15 +1,16 @@
 //! Worker threads for the build: [`parallel_map`] for a one-off batch and
 //! [`with_pool`] for many batches (one per flood level) on threads spawned
-//! once, with the calling thread taking a share of every batch.
+//! once, with the calling thread taking a share of every batch (chunks
+//! claimed as each thread gets through the last).
 //!
 //! Results always come back in item order, so what the build produces does
 //! not depend on the thread count. A panic in a worker is re-raised on the
 //! calling thread.
 
 use std::any::Any;
-use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 /// Maps `f` over `items` on up to `threads` scoped threads, each with its
@@ -50,15 +51,41 @@ pub(crate) fn parallel_map<T: Sync, S, R: Send>(
     })
 }
 
-/// One share of a batch for a worker: the batch, the share's range, its slot.
-type Job<T> = (Arc<Vec<T>>, Range<usize>, usize);
-/// A worker's answer for one slot.
-type Answer<R> = (usize, Result<Vec<R>, Box<dyn Any + Send>>);
+/// Chunks each thread's share of a batch is cut into, so a thread that
+/// finishes early takes more (flood levels are uneven: a node at an edge
+/// probes far more than one in the open).
+const CHUNKS_PER_THREAD: usize = 4;
+
+/// One batch being worked through: its items, cut into chunks that the
+/// threads claim in turn.
+struct Batch<T> {
+    items: Vec<T>,
+    chunk: usize,
+    chunks: usize,
+    next: AtomicUsize,
+}
+
+impl<T> Batch<T> {
+    /// Claims the next chunk: its index and items, or `None` when all are taken.
+    fn claim(&self) -> Option<(usize, &[T])> {
+        let k = self.next.fetch_add(1, Ordering::Relaxed);
+        if k >= self.chunks {
+            return None;
+        }
+        let n = self.items.len();
+        Some((k, self.items.get((k * self.chunk).min(n)..((k + 1) * self.chunk).min(n)).unwrap_or(&[])))
+    }
+}
+
+/// A worker's answer: a chunk's results, or `None` when it found no more
+/// chunks to claim (or a panic to re-raise).
+type Answer<R> = Result<Option<(usize, Vec<R>)>, Box<dyn Any + Send>>;
 
 /// Runs `body` with a `map` function that maps `f` over a batch on
 /// `threads` threads (the caller's included; `threads - 1` spawned once
 /// for the whole of `body`), each with state from `init`; batches smaller
-/// than `min_per_thread` per thread use fewer threads.
+/// than `min_per_thread` per thread use fewer threads. Threads claim
+/// chunks of the batch as they go; results come back in item order.
 pub(crate) fn with_pool<T, S, R, O>(
     threads: usize,
     min_per_thread: usize,
@@ -73,23 +100,27 @@ where
     let workers = threads.max(1) - 1;
     std::thread::scope(|scope| {
         let (answer_tx, answers) = mpsc::channel::<Answer<R>>();
-        let mut jobs: Vec<mpsc::Sender<Job<T>>> = Vec::with_capacity(workers);
+        let mut jobs: Vec<mpsc::Sender<Arc<Batch<T>>>> = Vec::with_capacity(workers);
         for _ in 0..workers {
-            let (tx, rx) = mpsc::channel::<Job<T>>();
+            let (tx, rx) = mpsc::channel::<Arc<Batch<T>>>();
             jobs.push(tx);
             let (answer_tx, init, f) = (answer_tx.clone(), &init, &f);
             scope.spawn(move || {
                 let state = init();
-                while let Ok((items, range, slot)) = rx.recv() {
-                    let out = catch_unwind(AssertUnwindSafe(|| {
-                        items
-                            .get(range)
-                            .unwrap_or(&[])
-                            .iter()
-                            .map(|t| f(&state, t))
-                            .collect::<Vec<R>>()
+                while let Ok(batch) = rx.recv() {
+                    let work = catch_unwind(AssertUnwindSafe(|| {
+                        while let Some((k, part)) = batch.claim() {
+                            let out = part.iter().map(|t| f(&state, t)).collect();
+                            if answer_tx.send(Ok(Some((k, out)))).is_err() {
+                                return;
+                            }
+                        }
                     }));
-                    if answer_tx.send((slot, out)).is_err() {
+                    let last = match work {
+                        Ok(()) => Ok(None),
+                        Err(panic) => Err(panic),
+                    };
+                    if answer_tx.send(last).is_err() {
                         break;
                     }
                 }
@@ -99,35 +130,29 @@ where
         let state = init();
         let mut map = |items: Vec<T>| -> Vec<R> {
             let n = items.len();
-            let parts = (workers + 1).min((n / min_per_thread.max(1)).max(1));
-            if parts <= 1 {
+            let helpers = workers.min((n / min_per_thread.max(1)).max(1) - 1);
+            if helpers == 0 {
                 return items.iter().map(|t| f(&state, t)).collect();
             }
-            let chunk = n.div_ceil(parts);
-            let items = Arc::new(items);
-            let mut outs: Vec<Option<Vec<R>>> = (0..parts).map(|_| None).collect();
-            let mut sent = 0;
-            for (slot, tx) in (1..parts).zip(&jobs) {
-                let range = (slot * chunk).min(n)..((slot + 1) * chunk).min(n);
-                if tx.send((Arc::clone(&items), range, slot)).is_ok() {
-                    sent += 1;
+            let chunks = ((helpers + 1) * CHUNKS_PER_THREAD).min(n / min_per_thread.max(1)).max(1);
+            let batch = Arc::new(Batch { chunk: n.div_ceil(chunks), chunks, items, next: AtomicUsize::new(0) });
+            let sent = jobs.iter().take(helpers).filter(|tx| tx.send(Arc::clone(&batch)).is_ok()).count();
+            let mut outs: Vec<Option<Vec<R>>> = (0..chunks).map(|_| None).collect();
+            while let Some((k, part)) = batch.claim() {
+                if let Some(o) = outs.get_mut(k) {
+                    *o = Some(part.iter().map(|t| f(&state, t)).collect());
                 }
             }
-            let own = items
-                .get(..chunk.min(n))
-                .unwrap_or(&[])
-                .iter()
-                .map(|t| f(&state, t))
-                .collect();
-            outs[0] = Some(own);
-            for _ in 0..sent {
+            let mut finished = 0;
+            while finished < sent {
                 match answers.recv() {
-                    Ok((slot, Ok(out))) => {
-                        if let Some(o) = outs.get_mut(slot) {
+                    Ok(Ok(Some((k, out)))) => {
+                        if let Some(o) = outs.get_mut(k) {
                             *o = Some(out);
                         }
                     }
-                    Ok((_, Err(panic))) => resume_unwind(panic),
+                    Ok(Ok(None)) => finished += 1,
+                    Ok(Err(panic)) => resume_unwind(panic),
                     Err(_) => break,
                 }
             }
