@@ -250,4 +250,8 @@ impl Trace for LoadedMap {
     fn nearby(&self) -> Option<crate::world::Nearby<'_>> {
         Some(self.world.nearby())
     }
+
+    fn mover_offset_of(&self, entity: crate::EntityId) -> Option<Vec3> {
+        Trace::mover_offset_of(&self.world, entity)
+    }
 }

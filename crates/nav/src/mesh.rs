@@ -33,6 +33,10 @@ pub(crate) const KEY_SETS: usize = 4;
 /// mesh, each with its own [`SearchScratch`](crate::SearchScratch).
 #[derive(Debug, Clone)]
 pub struct NavMesh {
+    /// Tells this build from every other in the process (what a
+    /// [`SearchScratch`](crate::SearchScratch) remembered about another
+    /// mesh is dropped); a clone keeps it, being the same mesh.
+    pub(crate) id: u64,
     pub(crate) agent: Agent,
     pub(crate) options: BuildOptions,
     pub(crate) graph: Graph,

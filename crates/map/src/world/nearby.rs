@@ -129,4 +129,8 @@ impl Trace for Nearby<'_> {
     fn nearby(&self) -> Option<Nearby<'_>> {
         Some(self.world.nearby())
     }
+
+    fn mover_offset_of(&self, entity: crate::EntityId) -> Option<Vec3> {
+        Trace::mover_offset_of(self.world, entity)
+    }
 }

@@ -81,6 +81,15 @@ pub trait Trace {
         !self.trace(origin, origin, mins, maxs, mask).start_solid
     }
 
+    /// Where the mover built from `entity`'s brushes stands now, as an
+    /// offset from where the map placed it; `None` when this world does not
+    /// say (or `entity` is no mover). Lets a caller tell whether what it
+    /// learnt by tracing near a mover still holds.
+    fn mover_offset_of(&self, entity: EntityId) -> Option<Vec3> {
+        let _ = entity;
+        None
+    }
+
     /// A view of this world for many traces around one spot
     /// ([`Nearby`]), where the world has one; `None` (the default) means
     /// trace this world directly.
@@ -240,5 +249,9 @@ impl Trace for CollisionWorld {
 
     fn nearby(&self) -> Option<Nearby<'_>> {
         Some(CollisionWorld::nearby(self))
+    }
+
+    fn mover_offset_of(&self, entity: EntityId) -> Option<Vec3> {
+        self.movers.iter().find(|m| m.entity == entity).map(|m| m.offset)
     }
 }

@@ -179,7 +179,9 @@ impl NavMesh {
             tracing::warn!(target: "quarry_nav", "{w}");
         }
         let heuristic_scale = heuristic_scale(&graph);
+        static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Ok(NavMesh {
+            id: BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             agent,
             options,
             graph,

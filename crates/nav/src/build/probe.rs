@@ -191,6 +191,11 @@ impl<'a> Prober<'a> {
         }
     }
 
+    /// The world this prober traces.
+    pub(crate) fn world(&self) -> &'a dyn Trace {
+        self.world
+    }
+
     /// This prober remembering every fall it sweeps (for one flood thread).
     pub(crate) fn with_fall_cache(mut self) -> Prober<'a> {
         // Sized for a large map's share of falls: growing it rehashes the

@@ -19,7 +19,7 @@ use std::collections::BinaryHeap;
 
 use glam::{Vec2, Vec3};
 
-use super::table::{NO_HOP, UNIT, UNREACHABLE};
+use super::table::{DistanceTable, NO_HOP, UNIT, UNREACHABLE};
 use super::{Crossing, NONE, Regions};
 use crate::mesh::NavMesh;
 
@@ -77,7 +77,7 @@ impl RegionScratch {
 }
 
 /// The corridor (edge indices, in order) from `start` to `goal`, avoiding
-/// the edges in `rejected`;
+/// the edges in `rejected` (sorted);
 /// `None` when the goal cannot be reached. `expansions` counts regions
 /// closed, also when nothing is found.
 pub(crate) fn search(
@@ -130,7 +130,7 @@ pub(crate) fn search(
                 continue;
             }
             let seen = next.tag == open;
-            if !rejected.is_empty() && rejected.contains(&ei) {
+            if !rejected.is_empty() && rejected.binary_search(&ei).is_ok() {
                 continue;
             }
             let (step, npos) = crossing_step(e.crossing, pos, goal.pos);
@@ -168,8 +168,7 @@ pub(crate) fn search(
 /// the way from there to the goal, the first crossing from its cost from
 /// the start plus the table's distance on; between them the table's hops.
 /// `None` without a table, or when the goal cannot be reached.
-pub(crate) fn follow_table(regions: &Regions, start: End, goal: End) -> Option<Vec<u32>> {
-    let table = &regions.table;
+pub(crate) fn follow_table(regions: &Regions, table: &DistanceTable, start: End, goal: End) -> Option<Vec<u32>> {
     let steps = |from: u32, to: u32| match table.row(to).get(from as usize) {
         Some(&UNREACHABLE) | None => None,
         Some(&s) => Some(f32::from(s) * UNIT),

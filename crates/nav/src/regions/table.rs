@@ -152,6 +152,29 @@ impl DistanceTable {
         }
     }
 
+    /// The same table with the region edges in `barred` (sorted indices
+    /// into `regions`' edges) taken out: the ways round closed gates. Its
+    /// rows are filled as routes ask for them (a bot asks for the same few
+    /// goals again and again), never in the background.
+    pub(crate) fn without(&self, regions: &Regions, barred: &[u32]) -> DistanceTable {
+        let Some(d) = &self.data else { return Self::default() };
+        let n = d.centres.len();
+        let is_barred = |r: &Reversed| {
+            let first = regions.first.get(r.from as usize).copied().unwrap_or(0);
+            barred.binary_search(&(first + u32::from(r.local))).is_ok()
+        };
+        let mut first_in = Vec::with_capacity(n + 1);
+        let mut reversed = Vec::with_capacity(d.reversed.len());
+        for to in 0..n {
+            first_in.push(reversed.len() as u32);
+            let (a, b) = (d.first_in[to] as usize, d.first_in[to + 1] as usize);
+            reversed.extend(d.reversed.get(a..b).unwrap_or(&[]).iter().filter(|r| !is_barred(r)).copied());
+        }
+        first_in.push(reversed.len() as u32);
+        let rows = (0..n).map(|_| OnceLock::new()).collect();
+        Self { data: Some(Arc::new(TableData { first_in, reversed, centres: d.centres.clone(), rows })) }
+    }
+
     /// Rows filled so far, and rows in all.
     pub(crate) fn filled(&self) -> (usize, usize) {
         self.data.as_ref().map_or((0, 0), |d| (d.rows.iter().filter(|r| r.get().is_some()).count(), d.rows.len()))

@@ -34,7 +34,8 @@ struct Slot {
 }
 
 /// Reusable search memory for one querying thread (one per bot system or
-/// worker). Sized to the mesh on first use; keep it across queries.
+/// worker), with what live validation of links near movers found on its
+/// earlier routes. Sized to the mesh on first use; keep it across queries.
 #[derive(Debug, Clone, Default)]
 pub struct SearchScratch {
     slots: Vec<Slot>,
@@ -42,6 +43,8 @@ pub struct SearchScratch {
     heap: BinaryHeap<Reverse<u128>>,
     /// The region layer's search memory.
     pub(crate) regions: crate::regions::search::RegionScratch,
+    /// What live validation learnt on earlier routes.
+    pub(crate) memo: crate::route::memo::LinkMemo,
 }
 
 impl SearchScratch {

@@ -7,6 +7,7 @@
 
 use glam::Vec3;
 
+use super::memo::LinkMemo;
 use super::pull::drop_walk_corners;
 use super::snap::Toward;
 use super::{Corner, Route, RouteOptions};
@@ -62,15 +63,29 @@ impl NavMesh {
             expansions: 0,
             searches: 0,
         };
-        let mut rejected: Vec<u32> = Vec::new();
+        // Crossings earlier routes found barred by movers that have not
+        // moved since: left out from the start, and when they cut the goal
+        // off, the route fails here.
+        scratch.memo.begin(self, doors);
+        let mut rejected: Vec<u32> = if options.validate { scratch.memo.barred_edges(self, &prober) } else { Vec::new() };
+        let mut table = regions.table.clone();
+        if s.region != g.region && !rejected.is_empty() {
+            let (reachable, without) = scratch.memo.reachable(self, &rejected, s.region, g.region);
+            if !reachable {
+                return Err(RouteError::Blocked);
+            }
+            // The way round what is barred, from the table without it.
+            table = without.unwrap_or(table);
+        }
         let edges = loop {
             let from = End { region: s.region, pos: s.pos };
             let to = End { region: g.region, pos: g.pos };
             route.searches += 1;
+            let clear = |corridor: &[u32]| corridor.iter().all(|e| rejected.binary_search(e).is_err());
             let found = if s.region == g.region {
                 Some(Vec::new())
-            } else if rejected.is_empty()
-                && let Some(corridor) = follow_table(regions, from, to)
+            } else if let Some(corridor) = follow_table(regions, &table, from, to)
+                && clear(&corridor)
             {
                 route.expansions += corridor.len() as u32;
                 Some(corridor)
@@ -80,7 +95,7 @@ impl NavMesh {
             let Some(edges) = found else {
                 return Err(if rejected.is_empty() { RouteError::NoPath } else { RouteError::Blocked });
             };
-            let stale = if options.validate { self.stale_crossings(&prober, &edges) } else { Vec::new() };
+            let stale = if options.validate { self.stale_crossings(&prober, &edges, &mut scratch.memo) } else { Vec::new() };
             if stale.is_empty() {
                 break edges;
             }
@@ -88,6 +103,8 @@ impl NavMesh {
                 return Err(RouteError::Blocked);
             }
             rejected.extend(stale);
+            rejected.sort_unstable();
+            rejected.dedup();
         };
         self.pull_corridor(&prober, &mut route, s, g, &edges, options.string_pull);
         Ok(route)
@@ -212,7 +229,7 @@ impl NavMesh {
     /// The corridor's edge indices whose link a mover can reach and the
     /// live world no longer allows, with every other edge crossing a stale
     /// link of the same movers (see [`NavMesh::stale_links_grouped`]).
-    fn stale_crossings(&self, prober: &Prober<'_>, edges: &[u32]) -> Vec<u32> {
+    fn stale_crossings(&self, prober: &Prober<'_>, edges: &[u32], memo: &mut LinkMemo) -> Vec<u32> {
         let links: Vec<u32> = edges
             .iter()
             .filter_map(|&ei| match self.regions.edges.get(ei as usize).map(|e| e.crossing) {
@@ -220,17 +237,11 @@ impl NavMesh {
                 _ => None,
             })
             .collect();
-        let stale = self.stale_links_grouped(prober, &links);
-        if stale.is_empty() {
-            return Vec::new();
-        }
-        self.regions
-            .edges
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| matches!(e.crossing, Crossing::Link { link, .. } if stale.binary_search(&link).is_ok()))
-            .map(|(i, _)| i as u32)
-            .collect()
+        let stale = self.stale_links_grouped(prober, &links, memo);
+        let mut out: Vec<u32> = stale.iter().flat_map(|&li| memo.edges_crossing(li)).collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Fills the route's corners, nodes and cost from the corridor.

@@ -9,6 +9,7 @@
 pub(crate) mod astar;
 pub(crate) mod coarse;
 pub(crate) mod heuristic;
+pub(crate) mod memo;
 pub(crate) mod pull;
 pub(crate) mod roam;
 pub(crate) mod snap;
@@ -204,6 +205,7 @@ impl NavMesh {
             return self.route_coarse(world, scratch, start, goal, options, doors);
         }
         let prober = self.prober_seeing_through(world, doors);
+        scratch.memo.begin(self, doors);
         let (sn, rs) = self
             .snap_end(&prober, start, Toward::Node, options.snap_radius)
             .ok_or(RouteError::StartOffMesh)?;
@@ -267,7 +269,7 @@ impl NavMesh {
                 });
             };
             let stale = if options.validate {
-                self.stale_links_grouped(&prober, &path.links)
+                self.stale_links_grouped(&prober, &path.links, &mut scratch.memo)
             } else {
                 Vec::new()
             };

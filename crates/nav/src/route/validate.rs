@@ -10,16 +10,18 @@
 //! static triggers in Quarry and are always valid; so is a lift's ride (a
 //! plat away at the top comes back down; the bot waits for it).
 
+use super::memo::LinkMemo;
 use crate::build::probe::Prober;
 use crate::mesh::NavMesh;
 
 impl NavMesh {
-    /// The link indices among `links` that the live world no longer allows.
-    pub(crate) fn stale_links(&self, prober: &Prober<'_>, links: &[u32]) -> Vec<u32> {
+    /// The link indices among `links` that the live world no longer allows
+    /// (remembered in `memo` while their movers stand still).
+    pub(crate) fn stale_links(&self, prober: &Prober<'_>, links: &[u32], memo: &mut LinkMemo) -> Vec<u32> {
         links
             .iter()
             .copied()
-            .filter(|&li| !self.link_traversable(prober, li))
+            .filter(|&li| !memo.traversable(self, prober, li))
             .collect()
     }
 
@@ -27,8 +29,8 @@ impl NavMesh {
     /// movers they are near: a closed door bars all its links at once, so
     /// rejecting them together lets one repair find the way round (one link
     /// at a time, a wide door would use up the repairs).
-    pub(crate) fn stale_links_grouped(&self, prober: &Prober<'_>, links: &[u32]) -> Vec<u32> {
-        let mut stale = self.stale_links(prober, links);
+    pub(crate) fn stale_links_grouped(&self, prober: &Prober<'_>, links: &[u32], memo: &mut LinkMemo) -> Vec<u32> {
+        let mut stale = self.stale_links(prober, links, memo);
         if stale.is_empty() {
             return stale;
         }
@@ -38,7 +40,7 @@ impl NavMesh {
             if !seeds.iter().any(|s| list.binary_search(s).is_ok()) {
                 continue;
             }
-            stale.extend(list.iter().copied().filter(|l| !seeds.contains(l) && !self.link_traversable(prober, *l)));
+            stale.extend(list.iter().copied().filter(|l| !seeds.contains(l) && !memo.traversable(self, prober, *l)));
         }
         stale.sort_unstable();
         stale.dedup();

@@ -107,10 +107,23 @@ fn a_door_that_closes_after_the_build_is_routed_round() {
         max_repairs: 0,
         ..options
     };
+    // A scratch that never saw the door closed must repair, and may not.
     assert_eq!(
-        mesh.route(map.world(), &mut scratch, a, b, &once).err(),
+        mesh.route(map.world(), &mut SearchScratch::new(), a, b, &once).err(),
         Some(RouteError::Blocked)
     );
+    // One that did remembers it while the door stays put: the way round at once.
+    let remembered = mesh
+        .route(map.world(), &mut scratch, a, b, &once)
+        .expect("round the wall, remembered");
+    assert_eq!(remembered.searches, 1, "{remembered}");
+    assert!(remembered.corners.iter().any(|c| c.origin.y > 400.0), "long way: {remembered}");
+    // Opened again, the door is probed anew: the short way.
+    map.world_mut().set_mover_offset(door, Vec3::Z * 120.0);
+    let reopened = mesh
+        .route(map.world(), &mut scratch, a, b, &options)
+        .expect("through the open door again");
+    assert!(reopened.corners.iter().all(|c| c.origin.y < 100.0), "short way: {reopened}");
 }
 
 /// `--nav-info`'s reasons: an item behind a door a trigger opens names the
@@ -248,4 +261,33 @@ fn a_trigger_behind_a_key_door_is_planned_through_starting_with_the_key() {
     let plan = crate::gates::plan(&mesh, &world, &mut scratch, &gates, stand(WEST), east, &carrying).expect("a plan");
     assert!(plan.key.is_none() && plan.gate != key_door.entity, "then the gate's trigger: {plan:?}");
     assert!((96.0..=160.0).contains(&plan.target.x) && (150.0..=230.0).contains(&plan.target.y), "{plan:?}");
+}
+
+#[test]
+fn a_goal_behind_a_door_known_closed_fails_without_searching() {
+    // Built with the door open, then closed: the only way east is shut.
+    let mut map = door_map(true, false).load();
+    let door = map.world().movers().next().map(|(id, _)| id).expect("a door");
+    map.world_mut().set_mover_offset(door, Vec3::Z * 120.0);
+    let mesh = build(&map);
+    map.world_mut().set_mover_offset(door, Vec3::ZERO);
+    let mut scratch = SearchScratch::new();
+    let (a, b) = (stand(WEST), stand(EAST));
+    let options = RouteOptions::default();
+    assert_eq!(mesh.route(map.world(), &mut scratch, a, b, &options).err(), Some(RouteError::Blocked));
+    // What the first route learnt: the doorway's crossings are barred and
+    // nothing else leads east.
+    let prober = mesh.prober(map.world());
+    scratch.memo.begin(&mesh, mesh.doors_opening_to(options.keys));
+    let barred = scratch.memo.barred_edges(&mesh, &prober);
+    assert!(!barred.is_empty());
+    let region = |p: Vec3| mesh.regions.of(super::node_near(&mesh, [p.x, p.y, p.z - 24.0]).0.0);
+    let (reachable, _) = scratch.memo.reachable(&mesh, &barred, region(a), region(b));
+    assert!(!reachable, "east is cut off");
+    let (back, _) = scratch.memo.reachable(&mesh, &barred, region(a), region(stand([-100.0, 200.0, 0.0])));
+    assert!(back, "the west half still reaches itself");
+    assert_eq!(mesh.route(map.world(), &mut scratch, a, b, &options).err(), Some(RouteError::Blocked));
+    // Open again, the memory no longer holds: through the doorway.
+    map.world_mut().set_mover_offset(door, Vec3::Z * 120.0);
+    assert!(mesh.route(map.world(), &mut scratch, a, b, &options).is_ok());
 }
