@@ -20,13 +20,6 @@ use crate::regions::search::{End, follow_table, search};
 use crate::regions::{Crossing, NONE};
 use crate::route::astar::SearchScratch;
 
-/// The least a dropped corner must shorten a route by (units) for
-/// straightening to look at it: a straight line is proved by walking the
-/// rectangles it crosses, and a bend of a unit or two is not worth the
-/// walk (2 units: a 160th of a second at running speed). It skips about
-/// a fifth of the checks and adds 0.1-0.3 % to the mean route cost.
-const STRAIGHTEN_MIN_GAIN: f32 = 2.0;
-
 /// Where a route end meets the region layer.
 #[derive(Debug, Clone, Copy)]
 struct Located {
@@ -158,11 +151,7 @@ impl NavMesh {
     /// bend where the straight line runs through neighbouring regions.
     /// Corners of special links are kept.
     fn straighten(&self, start: (Vec3, u32), corners: Vec<Corner>) -> Vec<Corner> {
-        drop_walk_corners((start.0, Some(NodeId(start.1))), corners, |(a, node), corner, b| {
-            // Not worth a check: the corner bends the way by next to nothing.
-            if a.distance(corner) + corner.distance(b) - a.distance(b) < STRAIGHTEN_MIN_GAIN {
-                return false;
-            }
+        drop_walk_corners((start.0, Some(NodeId(start.1))), corners, |(a, node), b| {
             self.along_rectangles((a, node.map_or(NONE, |n| n.0)), b)
         })
     }
@@ -482,4 +471,3 @@ mod tests {
         }
     }
 }
-

@@ -130,27 +130,24 @@ impl NavMesh {
 /// Corners reached by a special link, and the entries of special links
 /// (the corner before one), are never dropped.
 fn merge_walks(prober: &Prober<'_>, start: Vec3, corners: Vec<Corner>) -> Vec<Corner> {
-    drop_walk_corners((start, None), corners, |(a, _), _, b| prober.walkable_line(a, b))
+    drop_walk_corners((start, None), corners, |(a, _), b| prober.walkable_line(a, b))
 }
 
-/// Drops a walk corner whenever `joins(before, corner, after)` says the
-/// corner before it (or `start`; a point with its node when known) reaches
-/// the one after it in a straight line, and that one is also reached by
+/// Drops a walk corner whenever `joins(before, after)` says the corner
+/// before it (or `start`; a point with its node when known) reaches the
+/// one after it in a straight line, and that one is also reached by
 /// walking. Corners reached by a special link, and the entries of special
 /// links, are never dropped.
 pub(super) fn drop_walk_corners(
     start: (Vec3, Option<NodeId>),
     corners: Vec<Corner>,
-    joins: impl Fn((Vec3, Option<NodeId>), Vec3, Vec3) -> bool,
+    joins: impl Fn((Vec3, Option<NodeId>), Vec3) -> bool,
 ) -> Vec<Corner> {
     let mut out: Vec<Corner> = Vec::with_capacity(corners.len());
     for c in corners {
-        while c.kind == LinkKind::Walk
-            && let Some(last) = out.last()
-            && last.kind == LinkKind::Walk
-        {
+        while c.kind == LinkKind::Walk && out.last().is_some_and(|l| l.kind == LinkKind::Walk) {
             let before = out.len().checked_sub(2).and_then(|i| out.get(i)).map_or(start, |b| (b.origin, b.node));
-            if !joins(before, last.origin, c.origin) {
+            if !joins(before, c.origin) {
                 break;
             }
             out.pop();
