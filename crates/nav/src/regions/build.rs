@@ -133,7 +133,7 @@ pub(crate) fn build(graph: &Graph, step: f32, cell_size: f32) -> Regions {
     }
     first.push(edges.len() as u32);
     let sides = sides(&regions, &members, &neighbours);
-    let (first_entering, entering) = entering(regions.len(), &edges);
+    let (first_entering, entering) = entering(regions.len(), &first, &edges);
     let mut out = Regions {
         region_of,
         regions,
@@ -151,7 +151,7 @@ pub(crate) fn build(graph: &Graph, step: f32, cell_size: f32) -> Regions {
 }
 
 /// The edges entering each region, compressed (see [`Regions::entering`]).
-fn entering(regions: usize, edges: &[Edge]) -> (Vec<u32>, Vec<u32>) {
+fn entering(regions: usize, first_out: &[u32], edges: &[Edge]) -> (Vec<u32>, Vec<(u32, u32)>) {
     let mut first = vec![0u32; regions + 1];
     for e in edges {
         if let Some(f) = first.get_mut(e.to as usize + 1) {
@@ -162,12 +162,17 @@ fn entering(regions: usize, edges: &[Edge]) -> (Vec<u32>, Vec<u32>) {
         first[r + 1] += first[r];
     }
     let mut fill = first.clone();
-    let mut out = vec![0u32; edges.len()];
+    let mut out = vec![(0u32, 0u32); edges.len()];
+    let mut source = 0usize;
     for (i, e) in edges.iter().enumerate() {
+        // Edges are grouped by the region they leave.
+        while first_out.get(source + 1).is_some_and(|&f| f as usize <= i) {
+            source += 1;
+        }
         if let Some(at) = fill.get_mut(e.to as usize)
             && let Some(slot) = out.get_mut(*at as usize)
         {
-            *slot = i as u32;
+            *slot = (i as u32, source as u32);
             *at += 1;
         }
     }

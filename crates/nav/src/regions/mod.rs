@@ -150,10 +150,11 @@ pub(crate) struct Regions {
     /// Every edge, grouped by the region it leaves.
     pub(crate) edges: Vec<Edge>,
     /// `entering[first_entering[r]..first_entering[r + 1]]` are the
-    /// indices of the edges entering region `r`.
+    /// edges entering region `r`.
     pub(crate) first_entering: Vec<u32>,
-    /// Edge indices grouped by the region they enter.
-    pub(crate) entering: Vec<u32>,
+    /// The index of each edge and the region it leaves, grouped by the
+    /// region it enters.
+    pub(crate) entering: Vec<(u32, u32)>,
     /// Rectangles among the regions.
     pub(crate) rectangles: usize,
     /// Region-to-region distances and next hops: the corridors routes
@@ -170,15 +171,9 @@ impl Regions {
         (a, self.edges.get(a..b.max(a)).unwrap_or(&[]))
     }
 
-    /// The region edge `ei` leaves.
+    /// The edges entering region `r`: each one's index and the region it leaves.
     #[inline]
-    pub(crate) fn source_of(&self, ei: u32) -> u32 {
-        self.first.partition_point(|&f| f <= ei).saturating_sub(1) as u32
-    }
-
-    /// The indices of the edges entering region `r`.
-    #[inline]
-    pub(crate) fn edges_into(&self, r: u32) -> &[u32] {
+    pub(crate) fn edges_into(&self, r: u32) -> &[(u32, u32)] {
         let a = self.first_entering.get(r as usize).copied().unwrap_or(0) as usize;
         let b = self.first_entering.get(r as usize + 1).copied().unwrap_or(0) as usize;
         self.entering.get(a..b.max(a)).unwrap_or(&[])
@@ -221,7 +216,8 @@ impl Regions {
             + self.sides.capacity() * 4
             + self.first.capacity() * 4
             + self.edges.capacity() * size_of::<Edge>()
-            + (self.first_entering.capacity() + self.entering.capacity()) * 4
+            + self.first_entering.capacity() * 4
+            + self.entering.capacity() * 8
             + self.table.memory_bytes()
     }
 }

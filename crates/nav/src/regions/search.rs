@@ -173,11 +173,12 @@ pub(crate) fn follow_table(regions: &Regions, table: &DistanceTable, start: End,
         Some(&UNREACHABLE) | None => None,
         Some(&s) => Some(f32::from(s) * UNIT),
     };
-    // The last crossing: into the goal's region, from region `p`.
-    let mut last: Option<(f32, u32)> = None;
-    for &ei in regions.edges_into(goal.region) {
+    // The last crossing: into the goal's region, from region `p`. A way
+    // that costs at least the best so far before it even crosses is
+    // skipped (the crossing and the rest only add to it).
+    let mut last: Option<(f32, u32, u32)> = None;
+    for &(ei, p) in regions.edges_into(goal.region) {
         let Some(e) = regions.edges.get(ei as usize) else { continue };
-        let p = regions.source_of(ei);
         let before = if p == start.region {
             0.0
         } else {
@@ -186,15 +187,17 @@ pub(crate) fn follow_table(regions: &Regions, table: &DistanceTable, start: End,
                 None => continue,
             }
         };
+        if last.is_some_and(|(c, _, _)| before >= c) {
+            continue;
+        }
         let from = if p == start.region { start.pos } else { table.centre(p) };
         let (step, npos) = crossing_step(e.crossing, from, goal.pos);
         let cost = before + step + npos.distance(goal.pos);
-        if last.is_none_or(|(c, _)| cost < c) {
-            last = Some((cost, ei));
+        if last.is_none_or(|(c, _, _)| cost < c) {
+            last = Some((cost, ei, p));
         }
     }
-    let (_, last) = last?;
-    let p = regions.source_of(last);
+    let (_, last, p) = last?;
     let mut out = Vec::with_capacity(32);
     if p != start.region {
         // The first crossing, toward `p`.
@@ -202,13 +205,19 @@ pub(crate) fn follow_table(regions: &Regions, table: &DistanceTable, start: End,
         let target = table.centre(p);
         let mut first: Option<(f32, u32)> = None;
         for (i, e) in edges.iter().enumerate() {
-            let (step, npos) = crossing_step(e.crossing, start.pos, target);
-            let rest = if e.to == p { npos.distance(target) } else {
+            let rest = if e.to == p { None } else {
                 match steps(e.to, p) {
-                    Some(d) => d,
+                    Some(d) => Some(d),
                     None => continue,
                 }
             };
+            if let (Some(r), Some((c, _))) = (rest, first)
+                && r >= c
+            {
+                continue;
+            }
+            let (step, npos) = crossing_step(e.crossing, start.pos, target);
+            let rest = rest.unwrap_or_else(|| npos.distance(target));
             if first.is_none_or(|(c, _)| step + rest < c) {
                 first = Some((step + rest, (base + i) as u32));
             }
