@@ -45,6 +45,8 @@ pub struct SearchScratch {
     pub(crate) regions: crate::regions::search::RegionScratch,
     /// What live validation learnt on earlier routes.
     pub(crate) memo: crate::route::memo::LinkMemo,
+    /// Which straight lines between nodes straightening proved.
+    pub(crate) lines: crate::route::memo::LineMemo,
 }
 
 impl SearchScratch {

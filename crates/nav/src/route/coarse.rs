@@ -7,7 +7,7 @@
 
 use glam::Vec3;
 
-use super::memo::LinkMemo;
+use super::memo::{LineMemo, LinkMemo};
 use super::pull::drop_walk_corners;
 use super::snap::Toward;
 use super::{Corner, Route, RouteOptions};
@@ -106,7 +106,7 @@ impl NavMesh {
             rejected.sort_unstable();
             rejected.dedup();
         };
-        self.pull_corridor(&prober, &mut route, s, g, &edges, options.string_pull);
+        self.pull_corridor(&prober, &mut route, (s, g), &edges, options.string_pull, &mut scratch.lines);
         Ok(route)
     }
 
@@ -150,9 +150,20 @@ impl NavMesh {
     /// ([`NavMesh::along_rectangles`]): the corridor the search chose may
     /// bend where the straight line runs through neighbouring regions.
     /// Corners of special links are kept.
-    fn straighten(&self, start: (Vec3, u32), corners: Vec<Corner>) -> Vec<Corner> {
-        drop_walk_corners((start.0, Some(NodeId(start.1))), corners, |(a, node), b| {
-            self.along_rectangles((a, node.map_or(NONE, |n| n.0)), b)
+    /// Lines between two nodes' origins are remembered in `lines`.
+    fn straighten(&self, start: (Vec3, u32), corners: Vec<Corner>, lines: &mut LineMemo) -> Vec<Corner> {
+        let at_origin = |n: Option<NodeId>, p: Vec3| n.filter(|n| self.graph.nodes.get(n.index()).is_some_and(|node| node.origin == p));
+        drop_walk_corners((start.0, Some(NodeId(start.1))), corners, |(a, a_node), (b, b_node)| {
+            // Between two nodes' origins the answer depends on the mesh alone.
+            let key = at_origin(a_node, a).zip(at_origin(b_node, b)).map(|(x, y)| (x.0, y.0));
+            if let Some(known) = key.and_then(|k| lines.get(self, k)) {
+                return known;
+            }
+            let joined = self.along_rectangles((a, a_node.map_or(NONE, |n| n.0)), b);
+            if let Some(k) = key {
+                lines.insert(k, joined);
+            }
+            joined
         })
     }
 
@@ -245,7 +256,7 @@ impl NavMesh {
     }
 
     /// Fills the route's corners, nodes and cost from the corridor.
-    fn pull_corridor(&self, prober: &Prober<'_>, route: &mut Route, s: Located, g: Located, edges: &[u32], string_pull: bool) {
+    fn pull_corridor(&self, prober: &Prober<'_>, route: &mut Route, (s, g): (Located, Located), edges: &[u32], string_pull: bool, lines: &mut LineMemo) {
         let origin = |n: u32| self.graph.nodes.get(n as usize).map_or(Vec3::ZERO, |n| n.origin);
         let mut corners: Vec<Corner> = Vec::with_capacity(edges.len() + 2);
         let mut gates: Vec<Gate> = Vec::with_capacity(2 * edges.len() + 2);
@@ -315,7 +326,7 @@ impl NavMesh {
         // Straightening proves lines on the grid of cells; a route inside
         // one region, or one that goes by an end's node, keeps its corners.
         if string_pull && !edges.is_empty() && !s.via && !g.via {
-            corners = self.straighten((s.pos, s.node), corners);
+            corners = self.straighten((s.pos, s.node), corners, lines);
         }
         route.nodes.push(NodeId(g.node));
         route.nodes.dedup();

@@ -18,6 +18,9 @@
 //! remembered answer is the one a new probe would give: routes come out
 //! as they would without the memo, except that a repair search may start
 //! from barred crossings an earlier route found rather than rediscover them.
+//!
+//! [`LineMemo`] keeps the straightening's answers for lines between two
+//! nodes (static: they depend on the mesh alone).
 
 use glam::Vec3;
 use quarry_map::EntityId;
@@ -415,5 +418,37 @@ mod tests {
         assert!(c[2] < c[0], "the component 0-1 leads to completes after it");
         assert!(c[0] < c[5]);
         assert_eq!(c.iter().collect::<std::collections::BTreeSet<_>>().len(), 4);
+    }
+}
+
+/// Straight lines between two nodes' origins that straightening proved
+/// walkable along the rectangles, or not: the answer depends on the mesh
+/// alone, and routes to the same places ask it again and again. Bounded:
+/// forgotten wholesale when full.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LineMemo {
+    mesh: u64,
+    lines: rustc_hash::FxHashMap<(u32, u32), bool>,
+}
+
+/// Lines a [`LineMemo`] holds at most.
+const MAX_LINES: usize = 1 << 16;
+
+impl LineMemo {
+    /// The answer for the line from node `key.0`'s origin to node `key.1`'s, if known for `mesh`.
+    pub(crate) fn get(&mut self, mesh: &NavMesh, key: (u32, u32)) -> Option<bool> {
+        if self.mesh != mesh.id {
+            self.mesh = mesh.id;
+            self.lines.clear();
+        }
+        self.lines.get(&key).copied()
+    }
+
+    /// Remembers the answer for a line ([`LineMemo::get`] was asked first, for this mesh).
+    pub(crate) fn insert(&mut self, key: (u32, u32), joined: bool) {
+        if self.lines.len() >= MAX_LINES {
+            self.lines.clear();
+        }
+        self.lines.insert(key, joined);
     }
 }

@@ -130,24 +130,24 @@ impl NavMesh {
 /// Corners reached by a special link, and the entries of special links
 /// (the corner before one), are never dropped.
 fn merge_walks(prober: &Prober<'_>, start: Vec3, corners: Vec<Corner>) -> Vec<Corner> {
-    drop_walk_corners((start, None), corners, |(a, _), b| prober.walkable_line(a, b))
+    drop_walk_corners((start, None), corners, |(a, _), (b, _)| prober.walkable_line(a, b))
 }
 
 /// Drops a walk corner whenever `joins(before, after)` says the corner
-/// before it (or `start`; a point with its node when known) reaches the
-/// one after it in a straight line, and that one is also reached by
+/// before it (or `start`) reaches the one after it in a straight line (each
+/// a point with its node when known), and that one is also reached by
 /// walking. Corners reached by a special link, and the entries of special
 /// links, are never dropped.
 pub(super) fn drop_walk_corners(
     start: (Vec3, Option<NodeId>),
     corners: Vec<Corner>,
-    joins: impl Fn((Vec3, Option<NodeId>), Vec3) -> bool,
+    mut joins: impl FnMut((Vec3, Option<NodeId>), (Vec3, Option<NodeId>)) -> bool,
 ) -> Vec<Corner> {
     let mut out: Vec<Corner> = Vec::with_capacity(corners.len());
     for c in corners {
         while c.kind == LinkKind::Walk && out.last().is_some_and(|l| l.kind == LinkKind::Walk) {
             let before = out.len().checked_sub(2).and_then(|i| out.get(i)).map_or(start, |b| (b.origin, b.node));
-            if !joins(before, c.origin) {
+            if !joins(before, (c.origin, c.node)) {
                 break;
             }
             out.pop();
