@@ -10,7 +10,11 @@
 //! no string pulling) with each heuristic, full cell routes (snapping,
 //! validation, string pulling), and full coarse routes (snapping,
 //! validation, corridor from the region table, funnel, straightening),
-//! with the corridor's regions.
+//! with the corridor's regions, and the same for the coarse routes' first
+//! sweep alone (a fresh scratch: nothing remembered from earlier routes). A second table gives the route quality:
+//! over 1,000 seeded node pairs per map, the coarse route's cost over the
+//! optimal cell route's (mean, p99, max, min). Both tables' figures are
+//! also written to `target/navmesh_figures.tsv` for `scripts/bench.sh`.
 //!
 //! ```text
 //! cargo bench -p quarry-nav --bench navmesh
@@ -24,7 +28,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
 use quarry_map::{CollisionWorld, LoadOptions, LoadedMap};
 use quarry_nav::{
-    Agent, BuildOptions, Heuristic, NavMesh, RouteOptions, SearchScratch, match_start_world,
+    Agent, BuildOptions, Heuristic, NavMesh, RouteOptions, SearchScratch, coarse_quality,
+    match_start_world,
 };
 use rand::{RngExt, SeedableRng};
 
@@ -113,9 +118,11 @@ fn percentiles(mut v: Vec<f64>) -> (f64, f64) {
 /// in between).
 const SWEEPS: usize = 5;
 
-/// Times every pair in [`SWEEPS`] sweeps; returns (p50 µs, p99 µs, mean
-/// expansions) over the pairs' median times.
-fn time_queries(c: &Case, options: &RouteOptions) -> (f64, f64, f64) {
+/// Times every pair in [`SWEEPS`] sweeps with one scratch (as a bot
+/// system keeps one: what it remembers of earlier routes counts); returns
+/// (p50 µs, p99 µs, mean expansions) over the pairs' median times, and
+/// (p50, p99) of the first sweep alone (a fresh scratch).
+fn time_queries(c: &Case, options: &RouteOptions) -> (f64, f64, f64, (f64, f64)) {
     let mut scratch = SearchScratch::new();
     let mut times = vec![Vec::with_capacity(SWEEPS); c.pairs.len()];
     let mut expansions = 0u64;
@@ -129,6 +136,7 @@ fn time_queries(c: &Case, options: &RouteOptions) -> (f64, f64, f64) {
             }
         }
     }
+    let first = percentiles(times.iter().filter_map(|t| t.first().copied()).collect());
     let medians = times
         .into_iter()
         .map(|mut t| {
@@ -137,12 +145,24 @@ fn time_queries(c: &Case, options: &RouteOptions) -> (f64, f64, f64) {
         })
         .collect();
     let (p50, p99) = percentiles(medians);
-    (p50, p99, expansions as f64 / c.pairs.len() as f64)
+    (p50, p99, expansions as f64 / c.pairs.len() as f64, first)
+}
+
+/// Seeded node pairs per map for the route quality figures.
+const QUALITY_PAIRS: usize = 1000;
+
+/// Where the per-map figures go as table rows for `scripts/bench.sh`
+/// (tab-separated name, value, unit, command).
+fn figures_path() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"));
+    target.join("navmesh_figures.tsv")
 }
 
 fn print_table(cases: &[Case]) {
     println!(
-        "{:<14} {:>6} {:>7} {:>9} {:>9} | {:>17} {:>6} | {:>17} {:>6} | {:>17} | {:>17} {:>5}",
+        "{:<14} {:>6} {:>7} {:>9} {:>9} | {:>17} {:>6} | {:>17} {:>6} | {:>17} | {:>17} {:>5} | {:>17}",
         "map",
         "nodes",
         "links",
@@ -154,12 +174,14 @@ fn print_table(cases: &[Case]) {
         "exp",
         "cell route p50/p99",
         "coarse route p50/p99",
-        "exp"
+        "exp",
+        "first sweep p50/p99"
     );
     let cell_full = RouteOptions {
         coarse: false,
         ..RouteOptions::default()
     };
+    let mut rows = Vec::new();
     for c in cases {
         // Each build, then the wait until its distance table is full (its
         // rows fill in the background after the build; this thread helps).
@@ -182,12 +204,22 @@ fn print_table(cases: &[Case]) {
             .unzip();
         let (build, _) = percentiles(builds);
         let (fill, _) = percentiles(fills);
-        let (a50, a99, ax) = time_queries(c, &search(Heuristic::Alt));
-        let (e50, e99, ex) = time_queries(c, &search(Heuristic::Euclid));
-        let (f50, f99, _) = time_queries(c, &cell_full);
-        let (c50, c99, cx) = time_queries(c, &RouteOptions::default());
+        let (a50, a99, ax, _) = time_queries(c, &search(Heuristic::Alt));
+        let (e50, e99, ex, _) = time_queries(c, &search(Heuristic::Euclid));
+        let (f50, f99, _, _) = time_queries(c, &cell_full);
+        let (c50, c99, cx, (k50, k99)) = time_queries(c, &RouteOptions::default());
+        let command = "cargo bench -p quarry-nav --bench navmesh";
+        for (what, value, unit) in [
+            ("build", build, "ms"),
+            ("route_coarse_p50", c50, "us"),
+            ("route_coarse_p99", c99, "us"),
+            ("route_coarse_first_sweep_p50", k50, "us"),
+            ("route_coarse_first_sweep_p99", k99, "us"),
+        ] {
+            rows.push(format!("navmesh/{}/{what}\t{value:.1}\t{unit}\t{command}\n", c.name));
+        }
         println!(
-            "{:<14} {:>6} {:>7} {:>9.1} {:>9.1} | {:>8.1}/{:<8.1} {:>6.0} | {:>8.1}/{:<8.1} {:>6.0} | {:>8.1}/{:<8.1} | {:>8.1}/{:<8.1} {:>5.0}",
+            "{:<14} {:>6} {:>7} {:>9.1} {:>9.1} | {:>8.1}/{:<8.1} {:>6.0} | {:>8.1}/{:<8.1} {:>6.0} | {:>8.1}/{:<8.1} | {:>8.1}/{:<8.1} {:>5.0} | {:>8.1}/{:<8.1}",
             c.name,
             c.mesh.node_count(),
             c.mesh.link_count(),
@@ -203,8 +235,24 @@ fn print_table(cases: &[Case]) {
             f99,
             c50,
             c99,
-            cx
+            cx,
+            k50,
+            k99
         );
+    }
+    // How close routes through the regions come to the optimal cell route.
+    println!("\nroute quality over {QUALITY_PAIRS} seeded pairs per map (coarse cost / optimal cell cost)");
+    println!("{:<14} {:>8} {:>7} {:>7} {:>7} {:>7}", "map", "compared", "mean", "p99", "max", "min");
+    for c in cases {
+        let q = coarse_quality(&c.mesh, &c.world, 7, QUALITY_PAIRS);
+        println!("{:<14} {:>8} {:>7.3} {:>7.3} {:>7.3} {:>7.3}", c.name, q.compared, q.ratio_mean, q.ratio_p99, q.ratio_max, q.ratio_min);
+        let command = "cargo bench -p quarry-nav --bench navmesh";
+        for (what, value) in [("mean", q.ratio_mean), ("p99", q.ratio_p99), ("max", q.ratio_max)] {
+            rows.push(format!("navmesh/{}/route_cost_ratio_{what}\t{value:.3}\tcoarse/optimal\t{command}\n", c.name));
+        }
+    }
+    if let Err(e) = std::fs::write(figures_path(), rows.concat()) {
+        eprintln!("could not write {}: {e}", figures_path().display());
     }
 }
 
