@@ -25,6 +25,7 @@
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use glam::Vec3;
@@ -60,6 +61,8 @@ struct TableData {
     centres: Vec<Vec3>,
     /// One row per goal region, once computed.
     rows: Vec<OnceLock<Row>>,
+    /// How many rows have been computed.
+    computed: AtomicUsize,
 }
 
 /// The distances and next hops toward one goal region, indexed by the
@@ -121,7 +124,7 @@ impl DistanceTable {
         }
         let reversed: Vec<Reversed> = incoming.iter().map(|&(_, r)| r).collect();
         let rows = (0..n).map(|_| OnceLock::new()).collect();
-        Self { data: Some(Arc::new(TableData { first_in, reversed, centres, rows })) }
+        Self { data: Some(Arc::new(TableData { first_in, reversed, centres, rows, computed: AtomicUsize::new(0) })) }
     }
 
     /// Fills every row not filled yet on a thread of its own, so the build
@@ -172,7 +175,12 @@ impl DistanceTable {
         }
         first_in.push(reversed.len() as u32);
         let rows = (0..n).map(|_| OnceLock::new()).collect();
-        Self { data: Some(Arc::new(TableData { first_in, reversed, centres: d.centres.clone(), rows })) }
+        Self { data: Some(Arc::new(TableData { first_in, reversed, centres: d.centres.clone(), rows, computed: AtomicUsize::new(0) })) }
+    }
+
+    /// How many rows have been computed so far (a counter: no scan).
+    pub(crate) fn rows_computed(&self) -> usize {
+        self.data.as_ref().map_or(0, |d| d.computed.load(Ordering::Relaxed))
     }
 
     /// Rows filled so far, and rows in all.
@@ -221,6 +229,7 @@ impl TableData {
         Some(cell.get_or_init(|| {
             let g = ReverseGraph { first_in: &self.first_in, reversed: &self.reversed, centres: &self.centres };
             let (steps, hops) = QUEUE.with(|q| row(goal, &g, &mut q.borrow_mut()));
+            self.computed.fetch_add(1, Ordering::Relaxed);
             Row { steps: steps.into_boxed_slice(), hops: hops.into_boxed_slice() }
         }))
     }

@@ -35,6 +35,16 @@ use crate::regions::table::DistanceTable;
 /// Door sets remembered at once (a player's keys give one of four; gate
 /// planning asks with others): past this the oldest is forgotten.
 const MAX_DOOR_SETS: usize = 8;
+/// Bytes of rows a door set's table without its barred crossings may hold
+/// before it starts over empty (a row is 4 bytes a region): every row of
+/// a map of up to 700 regions, 256 rows on the largest map a table is made
+/// for. With at most [`MAX_DOOR_SETS`] tables, a scratch holds at most
+/// 16 MB of them however many goals routes ask for.
+const MAX_BARRED_TABLE_BYTES: usize = 2 << 20;
+/// Strongly connected components past which which-reaches-which is not
+/// tabulated (its cost grows with their square times the crossings): a
+/// region graph cut into that many one-way pockets is searched instead.
+const MAX_COMPONENTS: usize = 128;
 
 /// What is known of one link near a mover, for one door set.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -284,6 +294,12 @@ impl LinkMemo {
         if set.reach.as_ref().is_none_or(|r| r.barred != barred) {
             set.reach = Some(Reach::new(mesh, barred));
         }
+        let max_rows = (MAX_BARRED_TABLE_BYTES / (4 * mesh.regions.regions.len().max(1))).max(64);
+        if let Some(r) = &mut set.reach
+            && r.table.rows_computed() > max_rows
+        {
+            r.table = mesh.regions.table.without(&mesh.regions, barred);
+        }
         match &set.reach {
             Some(r) => (r.reaches(from, to), Some(r.table.clone())),
             None => (true, None),
@@ -302,6 +318,11 @@ impl Reach {
         };
         let component = strongly_connected(n, &next);
         let count = component.iter().copied().max().map_or(0, |c| c as usize + 1);
+        let table = regions.table.without(regions, barred);
+        if count > MAX_COMPONENTS {
+            // Too many to tabulate who reaches whom: routes search instead.
+            return Reach { barred: barred.to_vec(), table, component: Vec::new(), reaches: Vec::new(), words: 0 };
+        }
         let words = count.div_ceil(64).max(1);
         let mut reaches = vec![0u64; count * words];
         // Tarjan numbers components in reverse topological order: every
@@ -328,7 +349,7 @@ impl Reach {
             }
             reaches[c * words..(c + 1) * words].copy_from_slice(&row);
         }
-        Reach { barred: barred.to_vec(), table: regions.table.without(regions, barred), component, reaches, words }
+        Reach { barred: barred.to_vec(), table, component, reaches, words }
     }
 
     fn reaches(&self, from: u32, to: u32) -> bool {
