@@ -249,7 +249,7 @@ impl NavMesh {
             })
             .collect();
         let stale = self.stale_links_grouped(prober, &links, memo);
-        let mut out: Vec<u32> = stale.iter().flat_map(|&li| memo.edges_crossing(li)).collect();
+        let mut out: Vec<u32> = stale.iter().flat_map(|&li| memo.edges_crossing(li).iter().copied()).collect();
         out.sort_unstable();
         out.dedup();
         out

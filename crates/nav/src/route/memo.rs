@@ -180,10 +180,11 @@ impl LinkMemo {
         memo
     }
 
-    fn slice(first: &[u32], list: &[u32], k: usize) -> std::ops::Range<usize> {
+    /// Entry `k` of a list kept in compressed rows: `list[first[k]..first[k + 1]]`.
+    fn part<'l>(first: &[u32], list: &'l [u32], k: usize) -> &'l [u32] {
         let a = first.get(k).copied().unwrap_or(0) as usize;
         let b = first.get(k + 1).copied().unwrap_or(0) as usize;
-        a..b.max(a).min(list.len())
+        list.get(a..b.max(a)).unwrap_or(&[])
     }
 
     /// Where mover `m` stands now (its offset's bits), read from the world once per route.
@@ -201,8 +202,9 @@ impl LinkMemo {
     /// world does not say where one of them is (nothing is remembered then).
     fn signature(&mut self, mesh: &NavMesh, prober: &Prober<'_>, k: usize) -> Option<u64> {
         let mut h = FxHasher::default();
-        for i in Self::slice(&self.movers_first, &self.movers, k) {
-            let m = *self.movers.get(i)?;
+        let (a, b) = (self.movers_first.get(k).copied()?, self.movers_first.get(k + 1).copied()?);
+        for i in a..b {
+            let m = *self.movers.get(i as usize)?;
             m.hash(&mut h);
             self.offset(mesh, prober, m)?.hash(&mut h);
         }
@@ -238,10 +240,10 @@ impl LinkMemo {
     }
 
     /// The region edges that cross link `li` (none unless it is near a mover).
-    pub(crate) fn edges_crossing(&self, li: u32) -> Vec<u32> {
+    pub(crate) fn edges_crossing(&self, li: u32) -> &[u32] {
         match self.near.binary_search(&li) {
-            Ok(k) => Self::slice(&self.edges_first, &self.edges, k).filter_map(|i| self.edges.get(i).copied()).collect(),
-            Err(_) => Vec::new(),
+            Ok(k) => Self::part(&self.edges_first, &self.edges, k),
+            Err(_) => &[],
         }
     }
 
@@ -253,9 +255,19 @@ impl LinkMemo {
         let Some(set) = self.sets.get(self.set) else {
             return Vec::new();
         };
-        let (dirty, snapshot) = (set.dirty, set.snapshot.clone());
-        if !dirty && snapshot.iter().all(|&(m, at)| self.offset(mesh, prober, m) == at) {
-            return self.sets.get(self.set).map(|s| s.edges.clone()).unwrap_or_default();
+        if !set.dirty {
+            // Every route asks: read the snapshot in place, no copy.
+            let mut i = 0;
+            let unmoved = loop {
+                let Some(&(m, at)) = self.sets.get(self.set).and_then(|s| s.snapshot.get(i)) else { break true };
+                if self.offset(mesh, prober, m) != at {
+                    break false;
+                }
+                i += 1;
+            };
+            if unmoved {
+                return self.sets.get(self.set).map(|s| s.edges.clone()).unwrap_or_default();
+            }
         }
         let candidates = self.sets.get(self.set).map(|s| s.barred.clone()).unwrap_or_default();
         let mut still = Vec::with_capacity(candidates.len());
@@ -268,8 +280,8 @@ impl LinkMemo {
                 && *s == sig
             {
                 still.push(k);
-                edges.extend(Self::slice(&self.edges_first, &self.edges, k as usize).filter_map(|i| self.edges.get(i).copied()));
-                movers.extend(Self::slice(&self.movers_first, &self.movers, k as usize).filter_map(|i| self.movers.get(i).copied()));
+                edges.extend_from_slice(Self::part(&self.edges_first, &self.edges, k as usize));
+                movers.extend_from_slice(Self::part(&self.movers_first, &self.movers, k as usize));
             }
         }
         edges.sort_unstable();
