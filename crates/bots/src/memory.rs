@@ -20,6 +20,17 @@ use crate::view::BotClock;
 /// How many goals the blacklist holds.
 pub const BLACKLIST_SLOTS: usize = 8;
 
+/// How the bot came to know where an enemy is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Knowledge {
+    /// It saw the enemy there.
+    Seen,
+    /// It heard a sound from about there (an estimate).
+    Heard,
+    /// A teammate said the enemy was about there.
+    Reported,
+}
+
 /// What the bot knows of one enemy.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EnemyTrack {
@@ -37,6 +48,10 @@ pub struct EnemyTrack {
     pub news_tick: u32,
     /// Seen in the latest scan.
     pub visible: bool,
+    /// How the last news came.
+    pub knowledge: Knowledge,
+    /// How far the true position may be from `position`, units (0 when seen).
+    pub uncertainty: f32,
 }
 
 /// Who hit the bot last.
@@ -148,14 +163,34 @@ impl Memory {
         t.seen_tick = tick;
         t.news_tick = tick;
         t.visible = true;
+        t.knowledge = Knowledge::Seen;
+        t.uncertainty = 0.0;
     }
 
-    /// Records a sound or a hit from `slot` at `position` (no sight: velocity unknown).
-    pub fn hear(&mut self, slot: SlotId, tick: u32, position: Vec3) {
+    /// Records a sound or a hit from `slot` at about `position` (within
+    /// `uncertainty` units; no sight: velocity unknown). A sighting in the
+    /// latest scan is better news and stays.
+    pub fn hear(&mut self, slot: SlotId, tick: u32, position: Vec3, uncertainty: f32) {
+        self.news(slot, tick, position, uncertainty, Knowledge::Heard);
+    }
+
+    /// Records a teammate's report that `slot` was at about `position` at
+    /// `tick` (within `uncertainty` units). Older than what the bot knows
+    /// already, it changes nothing.
+    pub fn report(&mut self, slot: SlotId, tick: u32, position: Vec3, uncertainty: f32) {
+        if self.track(slot).is_some_and(|t| t.news_tick >= tick) {
+            return;
+        }
+        self.news(slot, tick, position, uncertainty, Knowledge::Reported);
+    }
+
+    fn news(&mut self, slot: SlotId, tick: u32, position: Vec3, uncertainty: f32, knowledge: Knowledge) {
         let t = self.track_mut(slot, position);
         if !t.visible {
             t.position = position;
             t.velocity = Vec3::ZERO;
+            t.knowledge = knowledge;
+            t.uncertainty = uncertainty.max(0.0);
         }
         t.news_tick = t.news_tick.max(tick);
     }
@@ -172,6 +207,8 @@ impl Memory {
                     seen_tick: 0,
                     news_tick: 0,
                     visible: false,
+                    knowledge: Knowledge::Heard,
+                    uncertainty: 0.0,
                 });
                 self.tracks.len() - 1
             }
@@ -236,10 +273,14 @@ mod tests {
         let s = SlotId(2);
         m.see(s, 60, Vec3::X, Vec3::Y * 100.0, Vec3::Z);
         m.begin_scan();
-        m.hear(s, 90, Vec3::new(50.0, 0.0, 0.0));
+        m.hear(s, 90, Vec3::new(50.0, 0.0, 0.0), 0.0);
         let t = m.track(s).copied().expect("track");
         assert_eq!((t.seen_tick, t.news_tick), (60, 90));
-        assert_eq!(t.position.x, 50.0);
+        assert_eq!((t.position.x, t.knowledge), (50.0, Knowledge::Heard));
+        m.report(s, 80, Vec3::new(900.0, 0.0, 0.0), 100.0);
+        assert_eq!(m.track(s).map(|t| t.position.x), Some(50.0), "an older report changes nothing");
+        m.report(s, 95, Vec3::new(900.0, 0.0, 0.0), 100.0);
+        assert_eq!(m.track(s).map(|t| (t.knowledge, t.uncertainty)), Some((Knowledge::Reported, 100.0)));
         m.forget(&clock(120), 1000.0, |_| false);
         assert!(m.track(s).is_some());
         m.forget(&clock(200), 1000.0, |_| false);

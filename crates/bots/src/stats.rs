@@ -63,6 +63,18 @@ pub struct BotStats {
     pub engagements: u64,
     /// Sum of the distances, bot to enemy, of those hits (units).
     pub engagement_range_sum: f64,
+    /// Enemies noticed after coming into view.
+    pub noticed: u64,
+    /// Sum of their delays from first in view to noticed, ms.
+    pub notice_ms_sum: f64,
+    /// First shots at an enemy after it came into view.
+    pub first_shots: u64,
+    /// Sum of their delays from first in view to the first shot, ms.
+    pub first_shot_ms_sum: f64,
+    /// Sounds heard (enemies', doors' and lifts'), and reports taken in.
+    pub noises_heard: u64,
+    /// Noises and reports the bot went to look into.
+    pub investigations: u64,
 }
 
 impl BotStats {
@@ -84,6 +96,16 @@ impl BotStats {
     pub fn pickups_per_minute(&self, hz: u32) -> Option<f64> {
         let minutes = self.alive_ticks as f64 / f64::from(hz.max(1)) / 60.0;
         (minutes > 0.0).then(|| f64::from(self.pickups) / minutes)
+    }
+
+    /// Mean time from an enemy's first tick in view to noticing it, ms.
+    pub fn mean_notice_ms(&self) -> Option<f64> {
+        (self.noticed > 0).then(|| self.notice_ms_sum / self.noticed as f64)
+    }
+
+    /// Mean time from an enemy's first tick in view to the first shot at it, ms.
+    pub fn mean_first_shot_ms(&self) -> Option<f64> {
+        (self.first_shots > 0).then(|| self.first_shot_ms_sum / self.first_shots as f64)
     }
 
     /// Mean rolled reaction delay of fresh acquisitions without the peripheral penalty, ms.

@@ -21,6 +21,7 @@ use quarry_sim::items::{Gift, Item, ItemSpawn};
 use quarry_sim::mode::ModeState;
 use quarry_sim::scene::Obstacle;
 use quarry_sim::slots::{ClientKind, MAX_SLOTS, SlotState};
+use quarry_sim::sound::SoundTable;
 use quarry_sim::weapons::{Projectile, WeaponTable};
 use quarry_sim::{Buttons, Match, Settings, SlotId, Team};
 
@@ -245,6 +246,8 @@ pub struct BotView<'a> {
     pub settings: &'a Settings,
     /// Weapon numbers, ranges, speeds and splash.
     pub weapons: &'a WeaponTable,
+    /// How far each sound carries.
+    pub sounds: &'a SoundTable,
     /// Whether teams matter.
     pub team_game: bool,
     /// Whether players may move and fight now.
@@ -302,6 +305,7 @@ impl<'a> BotView<'a> {
             map: game.map(),
             settings: game.settings(),
             weapons: weapons.unwrap_or_else(|| default_table()),
+            sounds: world.get_resource::<SoundTable>().unwrap_or_else(|| default_sounds()),
             team_game: game.rules().gametype.is_team_game(),
             play_allowed: phase.allows_play(),
             mode,
@@ -325,6 +329,12 @@ impl<'a> BotView<'a> {
     pub fn is_enemy(&self, me: &PlayerSnap, other: &PlayerSnap) -> bool {
         me.slot != other.slot && !other.frozen && !(self.team_game && me.team == other.team)
     }
+}
+
+/// The built-in sound table, for a match built without one.
+pub(crate) fn default_sounds() -> &'static SoundTable {
+    static TABLE: std::sync::OnceLock<SoundTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(SoundTable::default)
 }
 
 fn default_table() -> &'static WeaponTable {

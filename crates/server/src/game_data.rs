@@ -7,6 +7,7 @@ use std::path::Path;
 
 use quarry_sim::GameData;
 use quarry_sim::items::ItemTable;
+use quarry_sim::sound::SoundTable;
 use quarry_sim::weapons::WeaponTable;
 
 /// The largest table file read (the shipped ones are a few kB); a larger
@@ -45,7 +46,11 @@ pub fn load(config_dir: &Path) -> Result<GameData, GameDataError> {
         Some((text, file)) => ItemTable::from_toml(&text, &file).map_err(|e| GameDataError::Invalid(e.to_string()))?,
         None => ItemTable::default(),
     };
-    Ok(GameData { weapons, items })
+    let sounds = match read(config_dir, "sounds.toml", "sound table")? {
+        Some((text, file)) => SoundTable::from_toml(&text, &file).map_err(|e| GameDataError::Invalid(e.to_string()))?,
+        None => SoundTable::default(),
+    };
+    Ok(GameData { weapons, items, sounds })
 }
 
 /// The text of `config_dir/name` and the name to give in errors, or `None`

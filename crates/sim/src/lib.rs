@@ -36,6 +36,7 @@ pub mod scoreboard;
 pub mod schedule;
 pub mod settings;
 pub mod slots;
+pub mod sound;
 pub mod spawn;
 pub mod targets;
 #[cfg(feature = "test-support")]
@@ -58,8 +59,9 @@ pub use usercmd::{Buttons, UserCmd};
 #[derive(Resource)]
 pub struct MapRes(pub quarry_map::LoadedMap);
 
-/// Content a match is built from (weapon and item tables), parsed from the
-/// text of `config/weapons.toml` and `config/items.toml` (the server reads
+/// Content a match is built from (weapon, item and sound tables), parsed
+/// from the text of `config/weapons.toml`, `config/items.toml` and
+/// `config/sounds.toml` (the server reads
 /// the files) and shared by every match it starts.
 #[derive(Debug, Clone, Default)]
 pub struct GameData {
@@ -67,11 +69,14 @@ pub struct GameData {
     pub weapons: weapons::WeaponTable,
     /// The item table (`config/items.toml`).
     pub items: items::ItemTable,
+    /// How far sounds carry (`config/sounds.toml`).
+    pub sounds: sound::SoundTable,
 }
 
 /// Lets each game module add its resources and systems to a new match.
 fn install_modules(world: &mut World, schedule: &mut Schedule, data: &GameData) {
     weapons::install(world, schedule, &data.weapons);
+    world.insert_resource(data.sounds.clone());
     items::install(world, schedule, &data.items, &data.weapons);
     triggers::install(world, schedule);
     targets::install(world, schedule);

@@ -207,6 +207,12 @@ pub trait Brain: fmt::Debug + Send {
         0
     }
 
+    /// What the bot believes about enemies' whereabouts: its tracks, each
+    /// with how it knows. By default nothing (a brain without memory).
+    fn beliefs(&self) -> Vec<crate::memory::EnemyTrack> {
+        Vec::new()
+    }
+
     /// The movement goal pursued, if the brain has one (chat reads it).
     fn goal(&self) -> Option<GoalKind> {
         None

@@ -27,7 +27,9 @@ use crate::combat_move::{CombatMove, preferred_range};
 use crate::content::{BotIdentity, TraitSource};
 use crate::decide::{Acquired, GoalContext, GoalKind, GoalPlanner, TargetNow, Targeting};
 use crate::memory::Memory;
-use crate::navigate::{Course, FollowEvent, Steer};
+use crate::decide::SOFT_OBJECTIVE;
+use crate::navigate::{Course, FollowEvent, Navigator, Steer};
+use crate::perception::hearing::{Busy, Danger, INVESTIGATE_MS, investigate_chance};
 use crate::perception::{self, Percept, Senses, percepts};
 use crate::rng::BotRng;
 use crate::view::{BotClock, BotView, PlayerSnap};
@@ -71,6 +73,8 @@ pub struct NativeBrain {
     sight_checks: usize,
     /// In water over the waist last tick (for counting swims).
     swimming: bool,
+    /// A noise or report it chose to look into: where, and until which tick.
+    investigation: Option<(Vec3, u32)>,
 }
 
 impl NativeBrain {
@@ -91,6 +95,7 @@ impl NativeBrain {
             perceive_pending: false,
             sight_checks: 0,
             swimming: false,
+            investigation: None,
         }
     }
 
@@ -105,6 +110,7 @@ impl NativeBrain {
         self.combat.reset();
         self.plan_pending = false;
         self.perceive_pending = false;
+        self.investigation = None;
     }
 
     fn spawned(&mut self, me: &PlayerSnap, settings: &BrainSettings, source: &dyn TraitSource) {
@@ -123,8 +129,9 @@ impl NativeBrain {
         let t = self.profile.resolved.traits;
         self.profile.stats.alive_ticks += 1;
         for p in percepts(view, me, self.profile.slot, input.ignored) {
-            self.on_percept(p, me, &clock);
+            self.on_percept(p, me, &clock, &mut *input.nav);
         }
+        self.act_on_noise(input, me, &clock);
         self.think(input, me, &clock);
         let steer = self.steer(input, me, &clock);
         // Weapons and combat movement against the target.
@@ -159,6 +166,10 @@ impl NativeBrain {
         let pull = self.gunner.pull_trigger(view, me, engagement, visible, &t, debug_aim, &clock, &mut self.rng);
         if pull.new_shot {
             self.profile.stats.trigger_pulls += 1;
+            if let Some(ms) = target.and_then(|x| self.senses.noticing.first_shot(x.engagement.slot, &clock)) {
+                self.profile.stats.first_shots += 1;
+                self.profile.stats.first_shot_ms_sum += f64::from(ms);
+            }
         }
         // At a gate: fire once the aim is on it.
         let gate_fire = gate_shot.is_some_and(|p| {
@@ -188,7 +199,7 @@ impl NativeBrain {
     }
 
     /// A hit, a kill or a sound, routed to the layers it concerns.
-    fn on_percept(&mut self, p: Percept, me: &PlayerSnap, clock: &BotClock) {
+    fn on_percept(&mut self, p: Percept, me: &PlayerSnap, clock: &BotClock, nav: &mut dyn Navigator) {
         let t = self.profile.resolved.traits;
         match p {
             Percept::Hit { attacker, dir, seen } => {
@@ -204,19 +215,60 @@ impl NativeBrain {
                         .see(attacker, clock.tick, s.origin, s.velocity, s.point - s.origin);
                     if self.target.engagement.is_none() {
                         let off = perception::off_axis_deg(self.gunner.aim.forward(), me.eye, s.point);
-                        let acquired = self.target.acquire(attacker, off, true, &t, clock, &mut self.rng);
+                        let acquired = self.target.acquire(attacker, off, true, 0.0, &t, clock, &mut self.rng);
                         self.engaged(acquired, clock);
                     }
                 }
             }
             Percept::KilledBy(k) => self.senses.memory.last_killer = Some(k),
             Percept::Died(victim) => self.target.died(victim, &t, &mut self.rng),
-            Percept::Heard { source, origin } => {
-                self.senses.memory.hear(source, clock.tick, origin);
-                if self.target.engagement.is_none() && self.senses.look_hint.is_none() {
-                    self.senses.look_hint = Some((origin + Vec3::Z * 26.0, clock.after_ms(1000.0)));
-                }
+            Percept::Heard(sound) => {
+                self.profile.stats.noises_heard += 1;
+                let reaction = t.reaction_msec * t.reaction_scale();
+                self.senses.hearing.hear(&sound, reaction, nav, clock, &mut self.rng);
             }
+        }
+    }
+
+    /// The noise (or report) kept, once its reaction time is over: an
+    /// enemy's goes into memory at its estimated place, the bot looks that
+    /// way, and rolls whether to go and look.
+    fn act_on_noise(&mut self, input: &BrainInput<'_, '_>, me: &PlayerSnap, clock: &BotClock) {
+        if self.investigation.is_some_and(|(_, until)| clock.tick >= until) {
+            self.investigation = None;
+        }
+        let Some(noise) = self.senses.hearing.due(clock) else { return };
+        let view = input.view;
+        if let Some(source) = noise.source
+            && noise.danger != Danger::Report
+        {
+            self.senses.memory.hear(source, noise.tick, noise.estimate, noise.error);
+        }
+        let target = self.target.now(view, &self.senses);
+        if target.is_none() && self.senses.look_hint.is_none() {
+            self.senses.look_hint = Some((noise.estimate + Vec3::Z * 26.0, clock.after_ms(1000.0)));
+        }
+        let t = self.profile.resolved.traits;
+        let teammates = if view.team_game {
+            view.iter_players()
+                .filter(|p| p.slot != me.slot && p.team == me.team && p.active())
+                .count() as u32
+        } else {
+            0
+        };
+        let objective = input
+            .objectives
+            .and_then(|o| o.objective(view, me))
+            .is_some_and(|o| o.priority >= SOFT_OBJECTIVE);
+        let busy = Busy {
+            teammates,
+            objective,
+            fighting: target.is_some_and(|x| x.visible),
+            hurt: crate::items::wants_health(me, &t),
+        };
+        if self.rng.chance(investigate_chance(&noise, t.investigate_range, busy)) {
+            self.investigation = Some((noise.estimate, clock.after_ms(INVESTIGATE_MS)));
+            self.profile.stats.investigations += 1;
         }
     }
 
@@ -247,7 +299,14 @@ impl NativeBrain {
             let t = self.profile.resolved.traits;
             let budget = decide.sight_budget.min(SIGHT_BUDGET);
             let current = self.target.slot();
-            self.sight_checks = self.senses.look(input.view, me, &t, current, input.ignored, budget, clock);
+            let (spent, noticed) = self
+                .senses
+                .look(input.view, me, &t, current, input.ignored, budget, t.attention_lag_ms(), clock, &mut self.rng);
+            self.sight_checks = spent;
+            for ms in noticed.noticed_ms {
+                self.profile.stats.noticed += 1;
+                self.profile.stats.notice_ms_sum += f64::from(ms);
+            }
             if let Some(acquired) = self.target.choose(input.view, &self.senses, &t, clock, &mut self.rng) {
                 self.engaged(acquired, clock);
             }
@@ -278,6 +337,7 @@ impl NativeBrain {
             objective,
             chase: chase.map(|(s, p, v, _)| (s, p, v)),
             chase_unseen_s: chase.map_or(0.0, |c| c.3),
+            investigate: self.investigation.map(|(p, _)| p),
             engage_range: 1.5 * preferred_range(&t, in_hand),
         };
         self.planner.decide(&mut cx);
@@ -321,6 +381,10 @@ impl NativeBrain {
             FollowEvent::None => {}
             FollowEvent::Arrived => {
                 self.course.count_link(&mut self.profile.stats);
+                if self.planner.goal.is_some_and(|g| g.kind == GoalKind::Investigate) {
+                    // Looked: the lead is spent.
+                    self.investigation = None;
+                }
                 self.planner
                     .arrived(view, me, &self.profile.resolved.traits, &mut self.senses.memory);
             }
@@ -475,6 +539,10 @@ impl Brain for NativeBrain {
 
     fn goal(&self) -> Option<GoalKind> {
         self.planner.goal.map(|g| g.kind)
+    }
+
+    fn beliefs(&self) -> Vec<crate::memory::EnemyTrack> {
+        self.senses.memory.tracks().to_vec()
     }
 
     fn status(&self, view: Option<&BotView<'_>>) -> BrainStatus {

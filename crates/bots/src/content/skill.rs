@@ -1,4 +1,4 @@
-//! The skill curve: 48 behaviour traits, one row each, with a value for each
+//! The skill curve: 51 behaviour traits, one row each, with a value for each
 //! of the five skill levels and a clamp range. This table alone makes a
 //! complete bot; styles and characters (a later layer) only bias it.
 //!
@@ -150,6 +150,8 @@ skill_table! {
         "Off-centre angle at which the peripheral reaction penalty is full, degrees.";
     peripheral_penalty_msec: "peripheralPenaltyMsec", Vision, Down, 0.0..=2000.0, [340.0, 290.0, 240.0, 160.0, 90.0],
         "Extra reaction delay at the peripheral angle, rising linearly from 0 at the centre, ms.";
+    notice_chance: "noticeChance", Vision, Up, 0.0..=1.0, [0.3, 0.42, 0.55, 0.7, 0.85],
+        "Chance per look of noticing an enemy in view who is not the target, close and dead ahead (less far off and to the side; one that fires or runs is always noticed).";
     turn_speed: "turnSpeed", Aim, Up, 20.0..=2000.0, [170.0, 280.0, 420.0, 640.0, 900.0],
         "Fastest the view turns, degrees/s.";
     turn_accel: "turnAccel", Aim, Up, 50.0..=40000.0, [750.0, 1350.0, 2400.0, 4800.0, 9000.0],
@@ -220,6 +222,10 @@ skill_table! {
         "Random extra on the strafe interval, ms.";
     weapon_switch_msec: "weaponSwitchMsec", Tactics, Flat, 100.0..=3000.0, [500.0, 500.0, 500.0, 500.0, 500.0],
         "Interval between weapon re-evaluations, ms.";
+    investigate_range: "investigateRange", Tactics, Flat, 0.0..=4096.0, [1600.0, 1600.0, 1600.0, 1600.0, 1600.0],
+        "Farthest noise or report the bot may go to look into, units (an ambusher keeps it short).";
+    teamwork: "teamwork", Tactics, Flat, 0.0..=1.0, [0.85, 0.85, 0.85, 0.85, 0.85],
+        "Chance to take a teammate's order (rolled per order) and to pass on what it learns.";
     aim_height: "aimHeight", Tactics, Flat, -0.4..=0.4, [0.0, 0.0, 0.0, 0.0, 0.0],
         "Personal vertical aim bias, as a fraction of the target's height.";
     weapon_skill: "weaponSkill", Decisions, Up, 0.0..=1.0, [0.2, 0.38, 0.55, 0.75, 0.92],
@@ -317,6 +323,13 @@ impl Traits {
         (1.5 - self.initiative).max(0.0)
     }
 
+    /// How old the noticed enemies are that the bot acts on (the reaction
+    /// ring's lag), ms: half the base reaction; the rest of the reaction
+    /// delay is paid before the first shot.
+    pub fn attention_lag_ms(&self) -> f32 {
+        0.5 * self.reaction_msec * self.reaction_scale()
+    }
+
     /// How long an unseen enemy is remembered, ms.
     pub fn enemy_memory_msec(&self) -> f32 {
         3000.0 * (0.5 + self.pursuit)
@@ -350,7 +363,7 @@ pub fn parse_skill(text: &str) -> Option<f32> {
 mod tests {
     use super::*;
 
-    const ACCURACY: [&str; 24] = [
+    const ACCURACY: [&str; 25] = [
         "sightRange",
         "fov",
         "reactionMsec",
@@ -359,6 +372,7 @@ mod tests {
         "reacquireFraction",
         "peripheralAngle",
         "peripheralPenaltyMsec",
+        "noticeChance",
         "turnSpeed",
         "turnAccel",
         "turnDamping",
@@ -376,7 +390,7 @@ mod tests {
         "weaponSkill",
         "targetSelection",
     ];
-    const FLAT: [&str; 11] = [
+    const FLAT: [&str; 13] = [
         "combatRange",
         "aggression",
         "patience",
@@ -387,16 +401,18 @@ mod tests {
         "strafeRhythmVarianceMsec",
         "weaponSwitchMsec",
         "aimHeight",
+        "investigateRange",
+        "teamwork",
         "chatiness",
     ];
 
     #[test]
-    fn table_has_48_unique_rows_inside_their_ranges() {
-        assert_eq!(SKILL_TABLE.len(), 48);
+    fn table_has_51_unique_rows_inside_their_ranges() {
+        assert_eq!(SKILL_TABLE.len(), 51);
         let mut names: Vec<&str> = SKILL_TABLE.iter().map(|r| r.name).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 48, "duplicate trait names");
+        assert_eq!(names.len(), 51, "duplicate trait names");
         for r in SKILL_TABLE {
             assert!(r.min < r.max, "{}", r.name);
             for v in r.levels {

@@ -13,7 +13,7 @@ use quarry_sim::SlotId;
 use super::goal::pursuit_point;
 use super::target::{TargetCandidate, choose_target};
 use crate::content::Traits;
-use crate::memory::Memory;
+use crate::memory::{Knowledge, Memory};
 use crate::perception::{Senses, Sighting, reaction_delay_ms};
 use crate::rng::BotRng;
 use crate::view::{BotClock, BotView, PlayerSnap};
@@ -101,12 +101,15 @@ impl Targeting {
     }
 
     /// An acquisition of `slot`: a reaction delay (longer off-axis, shorter
-    /// re-acquiring), and the engagement starts over.
+    /// re-acquiring), less `paid_ms` already spent noticing (the reaction
+    /// ring's lag), and the engagement starts over.
+    #[expect(clippy::too_many_arguments, reason = "one acquisition with everything it weighs")]
     pub fn acquire(
         &mut self,
         slot: SlotId,
         off_axis: f32,
         fresh: bool,
+        paid_ms: f32,
         t: &Traits,
         clock: &BotClock,
         rng: &mut BotRng,
@@ -117,7 +120,7 @@ impl Targeting {
         let centred_delay_ms = fresh.then(|| reaction_delay_ms(t, 0.0, true, jitter));
         self.engagement = Some(Engagement {
             slot,
-            fire_after: clock.after_ms(delay),
+            fire_after: clock.after_ms(delay - if fresh { paid_ms } else { 0.0 }),
             last_seen: clock.tick,
             snap: fresh,
             reaction_ms: delay,
@@ -143,7 +146,16 @@ impl Targeting {
         rng: &mut BotRng,
     ) -> Option<Acquired> {
         let current = self.slot();
-        let candidates = candidates(view, &senses.sightings, &senses.memory, clock);
+        // Only what the bot noticed a reaction time ago (the target aside).
+        let acted_on: Vec<Sighting> = senses
+            .sightings
+            .iter()
+            .filter(|s| Some(s.slot) == current || senses.attends(s.slot))
+            .copied()
+            .collect();
+        let candidates = candidates(view, &acted_on, &senses.memory, clock);
+        // The ring's lag was paid by a newly noticed enemy, not by the target.
+        let paid = |pick: SlotId| if Some(pick) == current { 0.0 } else { t.attention_lag_ms() };
         let seen_current = current.filter(|c| senses.sees(*c));
         let mut acquired = None;
         match choose_target(&candidates, seen_current, self.best_target_roll, t) {
@@ -157,10 +169,10 @@ impl Targeting {
                     Some(e) if e.slot == pick => {
                         let gap = clock.ms_since(e.last_seen);
                         if gap > REACQUIRE_GAP_MS {
-                            acquired = Some(self.acquire(pick, off, gap > t.reacquire_msec, t, clock, rng));
+                            acquired = Some(self.acquire(pick, off, gap > t.reacquire_msec, paid(pick), t, clock, rng));
                         }
                     }
-                    _ => acquired = Some(self.acquire(pick, off, true, t, clock, rng)),
+                    _ => acquired = Some(self.acquire(pick, off, true, paid(pick), t, clock, rng)),
                 }
                 if let Some(e) = self.engagement.as_mut() {
                     e.last_seen = clock.tick;
@@ -206,13 +218,16 @@ impl Targeting {
     }
 
     /// The enemy to chase: the combat target if remembered, else the
-    /// freshest memory; the point is led along its last velocity.
+    /// freshest enemy last known by sight (a heard or reported one is a
+    /// lead to investigate, rolled for in the brain); the point is led
+    /// along its last velocity.
     pub fn chase(&self, view: &BotView<'_>, memory: &Memory, t: &Traits, clock: &BotClock) -> Option<Chase> {
         let track = match self.engagement.and_then(|e| memory.track(e.slot)) {
             Some(tr) => Some(tr),
             None => memory
                 .tracks()
                 .iter()
+                .filter(|tr| tr.knowledge == Knowledge::Seen)
                 .max_by_key(|tr| (tr.news_tick, std::cmp::Reverse(tr.slot))),
         }?;
         view.player(track.slot).filter(|p| p.active())?;

@@ -37,6 +37,8 @@ const REROUTE_DISTANCE: f32 = 96.0;
 const HOLD_CHECK_MS: f32 = 1000.0;
 /// A hold position counts this far above or below, units.
 const HOLD_HEIGHT: f32 = 128.0;
+/// At the place it went to investigate, the bot looks around this long, ms.
+pub const INVESTIGATE_LOOK_MS: f32 = 1500.0;
 
 /// What a movement goal is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,13 +51,15 @@ pub enum GoalKind {
     Enemy(SlotId),
     /// A mode objective.
     Objective(u32),
+    /// Look into a noise heard or an enemy reported there.
+    Investigate,
 }
 
 impl GoalKind {
     /// Its blacklist key (`target` for roam points).
     pub fn key(self, target: Vec3) -> GoalKey {
         match self {
-            GoalKind::Roam => GoalKey::point(target),
+            GoalKind::Roam | GoalKind::Investigate => GoalKey::point(target),
             GoalKind::Item(id) => GoalKey::Item(id),
             GoalKind::Enemy(s) => GoalKey::Enemy(s),
             GoalKind::Objective(k) => GoalKey::Objective(k),
@@ -69,6 +73,7 @@ impl GoalKind {
             GoalKind::Item(id) => format!("item#{}", id.0),
             GoalKind::Enemy(s) => format!("chase {}", s.0),
             GoalKind::Objective(k) => crate::objective::describe_key(k),
+            GoalKind::Investigate => "investigate".into(),
         }
     }
 }
@@ -135,6 +140,8 @@ pub struct GoalContext<'v, 'a> {
     pub chase: Option<(SlotId, Vec3, bool)>,
     /// Seconds since the chased enemy was last seen or heard.
     pub chase_unseen_s: f32,
+    /// A noise or report the bot decided to look into: where.
+    pub investigate: Option<Vec3>,
     /// Distance within which a seen enemy needs no chasing (1.5 times the
     /// preferred range with the weapon in hand).
     pub engage_range: f32,
@@ -207,6 +214,11 @@ impl GoalPlanner {
             }
             GoalKind::Objective(_) => self.hold_until = clock.after_ms(500.0),
             GoalKind::Enemy(_) => self.goal = None,
+            GoalKind::Investigate => {
+                // There: a look around before anything else.
+                self.goal = None;
+                self.hold_until = clock.after_ms(INVESTIGATE_LOOK_MS);
+            }
         }
         self.next_select = clock.tick;
     }
@@ -286,6 +298,7 @@ impl GoalPlanner {
                 // bot's role is to fight): drop it now. A different
                 // objective replaces it through the usual hysteresis.
                 GoalKind::Objective(_) => cx.objective.is_none(),
+                GoalKind::Investigate => cx.investigate.is_none(),
                 GoalKind::Roam => false,
             };
             if hopeless || g.failures >= 3 {
@@ -351,9 +364,11 @@ impl GoalPlanner {
             (GoalKind::Enemy(s), Some((c, p, _)), _) if s == c => p,
             // Objectives may move (a carrier to escort or intercept, a flag).
             (GoalKind::Objective(k), _, Some(o)) if o.key == k => o.origin,
+            // A fresher lead moves the place to look.
+            (GoalKind::Investigate, ..) => cx.investigate.unwrap_or(g.target),
             _ => g.target,
         };
-        let moving = matches!(g.kind, GoalKind::Enemy(_) | GoalKind::Objective(_));
+        let moving = matches!(g.kind, GoalKind::Enemy(_) | GoalKind::Objective(_) | GoalKind::Investigate);
         g.refresh_at = clock.after_ms(if moving { CHASE_REFRESH_MS } else { FIXED_REFRESH_MS });
         // A route that still leads where the goal is needs no new search
         // (items do not move; a quarry that moved little keeps its route).
@@ -397,7 +412,7 @@ impl GoalPlanner {
             Some(g) if same => g.give_up_at,
             _ => clock.after_ms((2.0 * travel_ms + 4000.0).max(12_000.0)),
         };
-        let moving = matches!(kind, GoalKind::Enemy(_) | GoalKind::Objective(_));
+        let moving = matches!(kind, GoalKind::Enemy(_) | GoalKind::Objective(_) | GoalKind::Investigate);
         if !same {
             self.gate = None;
         }

@@ -42,7 +42,7 @@ mod tests;
 pub use engage::{Acquired, Chase, Engagement, TargetNow, Targeting, candidates};
 pub use goal::{
     BLACKLIST_MS, CHASE_REFRESH_MS, COMMIT_MS, FIXED_REFRESH_MS, Goal, GoalContext, GoalKind, GoalPlanner, SELECT_INTERVAL_MS,
-    SWITCH_MARGIN, pursuit_point,
+    INVESTIGATE_LOOK_MS, SWITCH_MARGIN, pursuit_point,
 };
 pub use objective::{Objective, ObjectiveProvider, SOFT_OBJECTIVE, URGENT_OBJECTIVE};
 pub use select::GoalRule;

@@ -42,6 +42,9 @@ pub enum GoalRule {
     /// merely hurt), + up to 20 when it lies a few steps away. Never over
     /// an absolute objective (priority 100) unless the bot is nearly dead.
     Item,
+    /// Looking into a noise or a report the bot chose to investigate:
+    /// 26 + 14 x aggression. Only below a firm objective.
+    Investigate,
     /// Chasing the enemy (the combat target, else the freshest memory):
     /// 32 + 18 x pursuit + 8 x aggression (+8 seen), less when already in
     /// range, on a cold trail or hurt, +8 against a recent attacker. Only
@@ -51,7 +54,7 @@ pub enum GoalRule {
 
 impl GoalRule {
     /// The order the rules run in.
-    pub const ORDER: [GoalRule; 3] = [GoalRule::Objective, GoalRule::Item, GoalRule::Chase];
+    pub const ORDER: [GoalRule; 4] = [GoalRule::Objective, GoalRule::Item, GoalRule::Investigate, GoalRule::Chase];
 
     /// The rule's desire, if it replaces `desire` (the rules before it).
     fn propose(self, offers: &Offers<'_>, desire: Option<Desire>) -> Option<Desire> {
@@ -65,6 +68,10 @@ impl GoalRule {
                     offers.item_priority > bar && (needs.obj_priority < 100.0 || (needs.critical && offers.health <= 15))
                 })
                 .map(|c| (GoalKind::Item(c.item.id), c.target, offers.item_priority)),
+            GoalRule::Investigate => offers
+                .investigate
+                .filter(|_| needs.obj_priority < SOFT_OBJECTIVE && offers.investigate_priority > bar)
+                .map(|p| (GoalKind::Investigate, p, offers.investigate_priority)),
             GoalRule::Chase => offers
                 .chase
                 .filter(|_| needs.obj_priority < SOFT_OBJECTIVE && offers.chase_priority > bar)
@@ -118,6 +125,10 @@ struct Offers<'c> {
     chase: Option<(SlotId, Vec3, bool)>,
     /// Its priority (0 without one, or blacklisted).
     chase_priority: f32,
+    /// Where to look into a noise or report, if the bot chose to.
+    investigate: Option<Vec3>,
+    /// Its priority.
+    investigate_priority: f32,
 }
 
 impl GoalPlanner {
@@ -138,6 +149,10 @@ impl GoalPlanner {
             item_priority,
             chase: cx.chase,
             chase_priority,
+            investigate: cx
+                .investigate
+                .filter(|p| !cx.memory.blacklist.contains(GoalKey::point(*p), cx.view.clock.tick)),
+            investigate_priority: 26.0 + 14.0 * cx.traits.aggression,
         };
         let desire = GoalRule::ORDER
             .iter()

@@ -75,6 +75,7 @@ fn decide_once(
         objective,
         chase: None,
         chase_unseen_s: 0.0,
+        investigate: None,
         engage_range: 500.0,
     };
     planner.decide(&mut cx);

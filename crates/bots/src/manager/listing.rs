@@ -39,6 +39,20 @@ impl BotManager {
         self.bots.iter().find(|b| b.brain.slot() == slot).map(|b| b.brain.profile().stats)
     }
 
+    /// What the bot in `slot` believes about enemies' whereabouts: each
+    /// track with how it knows (seen, heard, reported) and how sure it is.
+    pub fn beliefs(&self, slot: SlotId) -> Option<Vec<crate::memory::EnemyTrack>> {
+        self.bots.iter().find(|b| b.brain.slot() == slot).map(|b| b.brain.beliefs())
+    }
+
+    /// What the bot in `slot` is doing (its goal, route, target), as
+    /// `bot_debug 2` prints it.
+    pub fn status(&self, slot: SlotId, game: &Match) -> Option<crate::brain::BrainStatus> {
+        let mut cache = crate::view::ViewCache::default();
+        let view = crate::view::BotView::build(game, &mut cache);
+        self.bots.iter().find(|b| b.brain.slot() == slot).map(|b| b.brain.status(Some(&view)))
+    }
+
     /// The `botlist` rows.
     pub fn list(&self, game: Option<&Match>) -> Vec<BotRow> {
         let settings = self.brain_settings();

@@ -54,6 +54,7 @@ impl Kit {
             map: &self.map,
             settings: &self.settings,
             weapons: &self.weapons,
+            sounds: crate::view::default_sounds(),
             team_game: gametype.is_team_game(),
             play_allowed: true,
             mode: ModeState {

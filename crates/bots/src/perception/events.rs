@@ -1,5 +1,9 @@
 //! What a tick's game events tell one bot: hits it took (and whether the
-//! attacker is in sight), deaths, and enemy sounds within earshot.
+//! attacker is in sight), deaths, and sounds within earshot: an enemy's
+//! (a teammate's, or its own, are not listened to) or a door's or lift's.
+//! How far a sound carries is the match's [`SoundTable`](quarry_sim::sound::SoundTable);
+//! a sound whose straight line to the bot's ear is blocked carries the
+//! table's wall share of that (one trace, only when the distance needs it).
 //!
 //! In: the [`BotView`]'s events, the bot's own snapshot and the players it
 //! must ignore; out: one [`Percept`] per event that concerns it, in event
@@ -12,10 +16,22 @@ use quarry_sim::events::{GameEvent, SoundKind};
 use super::{BodyBox, visible_point};
 use crate::view::{BotView, PlayerSnap};
 
-/// Gunfire is heard this far, units.
-pub const HEAR_GUNFIRE: f32 = 1200.0;
-/// Jumps, landings, pads and teleports are heard this far, units.
-pub const HEAR_MOVEMENT: f32 = 500.0;
+/// A sound within earshot, as it reached the bot. Where it came from is
+/// the truth: the brain turns it into an estimate ([`super::hearing`])
+/// before anything remembers it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeardSound {
+    /// Who made it (`None`: a door or a lift).
+    pub source: Option<SlotId>,
+    /// What it was.
+    pub kind: SoundKind,
+    /// Where it was made.
+    pub origin: Vec3,
+    /// How far from the bot, units.
+    pub distance: f32,
+    /// How far it carried (the table's figure, less through a wall), units.
+    pub range: f32,
+}
 
 /// An attacker in sight when its hit landed.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,13 +61,8 @@ pub enum Percept {
     KilledBy(SlotId),
     /// Someone else died (or the bot died by its own hand or the world).
     Died(SlotId),
-    /// An enemy made a sound within earshot.
-    Heard {
-        /// Who.
-        source: SlotId,
-        /// Where.
-        origin: Vec3,
-    },
+    /// A sound within earshot.
+    Heard(HeardSound),
 }
 
 /// The percepts of this tick's events for the bot in `slot`, in order.
@@ -87,19 +98,41 @@ pub fn percepts<'v>(
             ..
         } if victim == slot && k != slot => Some(Percept::KilledBy(k)),
         GameEvent::Kill { victim, .. } => Some(Percept::Died(victim)),
-        GameEvent::Sound {
-            kind,
-            origin,
-            source: Some(s),
-        } if s != slot && !ignored.contains(&s) => {
-            let range = match kind {
-                SoundKind::Gunfire(_) | SoundKind::Explosion => HEAR_GUNFIRE,
-                SoundKind::Jump | SoundKind::Land | SoundKind::JumpPad | SoundKind::Teleport => HEAR_MOVEMENT,
-                _ => return None,
-            };
-            let enemy = view.player(s).is_some_and(|p| view.is_enemy(me, p));
-            (enemy && origin.distance(me.origin) <= range).then_some(Percept::Heard { source: s, origin })
-        }
+        GameEvent::Sound { kind, origin, source } => heard(view, me, slot, ignored, kind, origin, source).map(Percept::Heard),
         _ => None,
     })
+}
+
+/// Whether the bot in `slot` hears this sound, and how.
+fn heard(
+    view: &BotView<'_>,
+    me: &PlayerSnap,
+    slot: SlotId,
+    ignored: &[SlotId],
+    kind: SoundKind,
+    origin: Vec3,
+    source: Option<SlotId>,
+) -> Option<HeardSound> {
+    match source {
+        // Its own, a teammate's, or an ignored player's: not listened to.
+        Some(s) if s == slot || ignored.contains(&s) || !view.player(s).is_some_and(|p| view.is_enemy(me, p)) => return None,
+        // Of the sounds nobody made, only doors and lifts say someone is near.
+        None if kind != SoundKind::Mover => return None,
+        _ => {}
+    }
+    let table = view.sounds;
+    let open = table.range(kind, view.weapons);
+    let distance = origin.distance(me.eye);
+    if distance > open {
+        return None;
+    }
+    // A door's or lift's sound comes from inside its own brush: no trace.
+    let range = if distance <= open * table.wall_factor || kind == SoundKind::Mover {
+        open
+    } else {
+        // Far enough that a wall would silence it: one trace decides.
+        let tr = view.map.world().trace(origin + Vec3::Z * 8.0, me.eye, Vec3::ZERO, Vec3::ZERO, quarry_map::Contents::MASK_SHOT);
+        if tr.fraction >= 1.0 { open } else { open * table.wall_factor }
+    };
+    (distance <= range).then_some(HeardSound { source, kind, origin, distance, range })
 }

@@ -14,9 +14,14 @@
 //! over a [`BotView`] spends at most a fixed number of line-of-sight
 //! checks per decision, nearest candidates first.
 //!
+//! Hearing ([`hearing`]) turns sounds into position estimates with an error
+//! that grows with distance; noticing ([`notice`]) rolls whether an enemy in
+//! view is noticed at all, and a reaction ring makes the bot act on what it
+//! noticed a reaction time ago.
+//!
 //! What it must not do: read anything the player could not see (no
 //! positions of unseen players leave this module except through damage
-//! and sound events, which a player gets too).
+//! and sound events, which a player gets too, and then only as estimates).
 
 use glam::Vec3;
 use quarry_map::{Contents, Trace};
@@ -28,9 +33,11 @@ use crate::memory::Memory;
 use crate::view::{BotView, PlayerSnap};
 
 mod events;
+pub mod hearing;
+pub mod notice;
 mod senses;
 
-pub use events::{HEAR_GUNFIRE, HEAR_MOVEMENT, Percept, SeenAttacker, percepts};
+pub use events::{HeardSound, Percept, SeenAttacker, percepts};
 pub use senses::Senses;
 
 /// Heights of the sample points as fractions of the body height, from the

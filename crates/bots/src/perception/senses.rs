@@ -1,16 +1,21 @@
 //! [`Senses`]: one bot's perception and memory state: what it remembers,
-//! whom it sees this decision, and where something told it to look.
+//! whom it sees and has noticed this decision, what it heard, and where
+//! something told it to look.
 //!
 //! In: the view, the bot's snapshot and traits, the current target and a
-//! line-of-sight budget; out: the sightings of this decision and the
-//! memory they update (read by `decide`), and a look hint (read by `aim`).
+//! line-of-sight budget; out: the sightings of this decision (noticed
+//! enemies only) and the memory they update, the enemies it acts on (the
+//! reaction ring, read by `decide`), and a look hint (read by `aim`).
 
 use glam::Vec3;
 use quarry_sim::SlotId;
 
+use super::hearing::Hearing;
+use super::notice::{NoticeFigures, Noticing, SlotSet, ThreatRing};
 use super::{Sighting, scan};
 use crate::content::Traits;
 use crate::memory::Memory;
+use crate::rng::BotRng;
 use crate::view::{BotClock, BotView, PlayerSnap};
 
 /// What a bot knows and where it was told to look.
@@ -18,8 +23,16 @@ use crate::view::{BotClock, BotView, PlayerSnap};
 pub struct Senses {
     /// Enemy tracks, the last attacker and killer, the goal blacklist.
     pub memory: Memory,
-    /// The enemies seen at the last decision.
+    /// The enemies seen and noticed at the last decision.
     pub sightings: Vec<Sighting>,
+    /// The enemies the bot acts on: noticed a reaction time ago.
+    pub attended: SlotSet,
+    /// Who is in view and noticed.
+    pub noticing: Noticing,
+    /// The reaction delay line.
+    pub ring: ThreatRing,
+    /// The noise or report kept, and alertness.
+    pub hearing: Hearing,
     /// Where to look while there is no target (a hit from there, a sound)
     /// and until which tick.
     pub look_hint: Option<(Vec3, u32)>,
@@ -30,6 +43,10 @@ impl Senses {
     pub fn reset_life(&mut self) {
         self.memory.reset_life();
         self.sightings.clear();
+        self.attended = SlotSet::default();
+        self.noticing.reset_life();
+        self.ring.reset_life();
+        self.hearing.reset_life();
         self.look_hint = None;
     }
 
@@ -39,8 +56,10 @@ impl Senses {
     }
 
     /// The look of a decision tick: scans for enemies (at most `budget`
-    /// line-of-sight checks, `current` first), remembers who was seen and
-    /// forgets stale or gone tracks. Returns the checks spent.
+    /// line-of-sight checks, `current` first), keeps those noticed,
+    /// remembers them, pushes them into the reaction ring and reads what it
+    /// acts on (`lag_ms` old), and forgets stale or gone tracks. Returns the
+    /// checks spent and the noticing delays of this look.
     #[expect(clippy::too_many_arguments, reason = "one look with everything it reads")]
     pub fn look(
         &mut self,
@@ -50,11 +69,17 @@ impl Senses {
         current: Option<SlotId>,
         ignored: &[SlotId],
         budget: usize,
+        lag_ms: f32,
         clock: &BotClock,
-    ) -> usize {
+        rng: &mut BotRng,
+    ) -> (usize, NoticeFigures) {
         self.memory.begin_scan();
         let mut sightings = std::mem::take(&mut self.sightings);
         let spent = scan(view, me, t, &self.memory, current, ignored, budget, &mut sightings);
+        let alert = self.hearing.alert(clock);
+        let figures = self.noticing.filter(&mut sightings, view, t, current, alert, clock, rng);
+        self.ring.push(clock.tick, sightings.iter().map(|s| s.slot));
+        self.attended = self.ring.attended(lag_ms, clock);
         for s in &sightings {
             if let Some(p) = view.player(s.slot) {
                 self.memory.see(s.slot, clock.tick, p.origin, p.velocity, s.seen_offset);
@@ -63,7 +88,12 @@ impl Senses {
         let gone = |s: SlotId| view.player(s).is_none_or(|p| !p.active()) || ignored.contains(&s);
         self.memory.forget(clock, t.enemy_memory_msec(), gone);
         self.sightings = sightings;
-        spent
+        (spent, figures)
+    }
+
+    /// Whether the bot acts on `slot` seen now: noticed a reaction time ago.
+    pub fn attends(&self, slot: SlotId) -> bool {
+        self.attended.contains(slot)
     }
 
     /// The look hint if it still holds at this tick (an expired one is dropped).
