@@ -11,9 +11,15 @@ seeds; the command column gives one seed's exact command line.
                              [--tsv FILE]
 
 Rows: bot chat (lines per minute, back-to-back repeats), play styles at one
-skill (engagement range, items and kills per minute), CTF and One Flag
-(captures per team, returns, carrier kills, role time shares), Freeze Tag
-(rounds, by elimination and by timeout, thaws) and Clan Arena (rounds).
+skill (engagement range, items and kills per minute), team chatter (4v4 TDM,
+one team with bot_teamChatter 1 against one with none, the talking side
+alternating by seed: frags and win share per side, reports per minute, the
+share true when sent, reports that led a teammate to the enemy), CTF and
+One Flag (captures per team, returns, carrier kills, role time shares),
+Freeze Tag (rounds, by elimination and by timeout, thaws) and Clan Arena
+(rounds).
+
+    scripts/match_figures.py --only teamtalk --seeds 1,...,16   one scenario
 """
 import argparse
 import json
@@ -42,6 +48,7 @@ def scenarios(shared):
             + [a for b in STYLE_BOTS for a in ("+addbot", b, "3")],
             "styles",
         ),
+        ("teamtalk_tdm_q_dm1", team_talk(["+map", "q_dm1"]), "teamtalk"),
         ("ctf_q_ctf1", ["+set", "g_gametype", "ctf"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_ctf1"], "flags"),
         ("1fctf_q_ctf1", ["+set", "g_gametype", "1fctf"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_ctf1"], "flags"),
         ("ft_q_ctf1", ["+set", "g_gametype", "ft"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_ctf1"], "rounds"),
@@ -53,6 +60,17 @@ def scenarios(shared):
         out.append(("ctf_oacmpctf1", maps + ["+set", "g_gametype", "ctf"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "oacmpctf1"], "flags"))
         out.append(("ft_oacmpctf1", maps + ["+set", "g_gametype", "ft"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "oacmpctf1"], "rounds"))
     return out
+
+
+def talking_team(seed):
+    """The team with team chatter in a seed's team-talk match (alternating)."""
+    return "red" if seed % 2 else "blue"
+
+
+def team_talk(map_args):
+    """Server arguments of a 4v4 TDM where only one team talks, per seed."""
+    return lambda seed: (["+set", "g_gametype", "tdm", "+set", "bot_teamChatter", "1", "+set", "bot_teamChatterTeam", talking_team(seed)]
+                         + FOUR_A_SIDE + TEN_MINUTES + map_args)
 
 
 def run(server, args, seed):
@@ -82,6 +100,24 @@ def figures(kind, runs):
         rows.append(("chat lines", mean([r["bots"]["chat"]["lines_per_minute"] for r in runs]), "lines/min"))
         rows.append(("chat back-to-back repeats", sum(r["bots"]["chat"]["back_to_back_repeats"] for r in runs), "lines"))
         rows.append(("chat replies", mean([r["bots"]["chat"]["replies"] for r in runs]), "per match"))
+    elif kind == "teamtalk":
+        talk, quiet, wins, draws = [], [], 0, 0
+        for r in runs:
+            red, blue = r["scoreboard"]["team_scores"][:2]
+            t, q = (red, blue) if talking_team(r["seed"]) == "red" else (blue, red)
+            talk.append(t)
+            quiet.append(q)
+            wins += t > q
+            draws += t == q
+        team = [r["bots"]["team"] for r in runs]
+        rows.append(("talking team frags", mean(talk), "per match"))
+        rows.append(("silent team frags", mean(quiet), "per match"))
+        rows.append(("talking team wins", 100.0 * wins / len(runs), "% of matches"))
+        rows.append(("draws", 100.0 * draws / len(runs), "% of matches"))
+        rows.append(("team reports", mean([t["reports_per_minute"] for t in team]), "per min"))
+        rows.append(("reports true when sent", mean([t["true_pct"] for t in team]), "%"))
+        rows.append(("reports taken in", mean([t["reports_heard"] for t in team]), "per match"))
+        rows.append(("reports that led to the enemy", mean([t["report_finds"] for t in team]), "per match"))
     elif kind == "styles":
         by_style = {}
         for r in runs:
@@ -134,14 +170,17 @@ def main():
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--shared", default=str(ROOT.parent / "shared/maps"))
     ap.add_argument("--tsv", help="also write the rows here, tab-separated")
+    ap.add_argument("--only", help="run only the scenarios whose name contains this")
     opts = ap.parse_args()
     require_binary(opts.server, "cargo build --release --bin quarry-server")
     seeds = [int(s) for s in opts.seeds.split(",") if s]
     rows = []
     for name, args, kind in scenarios(pathlib.Path(opts.shared)):
+        if opts.only and opts.only not in name:
+            continue
         runs, command = [], ""
         for seed in seeds:
-            summary, command = run(opts.server, args, seed)
+            summary, command = run(opts.server, args(seed) if callable(args) else args, seed)
             runs.append(summary)
         for figure, value, unit in figures(kind, runs):
             shown = "-" if value is None else f"{value:.2f}"

@@ -40,6 +40,12 @@ pub struct BotSettings {
     pub chat_delay_ms: f32,
     /// `bot_chatCPM`: typing speed, visible characters per minute.
     pub chat_cpm: f32,
+    /// `bot_teamChatter`: 0 bots tell their team nothing, 1 normal, 2
+    /// chatty (halved team throttles).
+    pub team_chatter: u8,
+    /// `bot_teamChatterTeam`: only this team's bots talk (for A/B
+    /// measurements: one team with team chatter against one without).
+    pub team_chatter_team: Option<quarry_sim::Team>,
 }
 
 impl BotSettings {
@@ -66,6 +72,8 @@ impl Default for BotSettings {
             chat: 1,
             chat_delay_ms: 600.0,
             chat_cpm: 900.0,
+            team_chatter: 1,
+            team_chatter_team: None,
         }
     }
 }
@@ -87,6 +95,8 @@ pub struct BotCvars {
     chat: CvarId,
     chat_delay: CvarId,
     chat_cpm: CvarId,
+    team_chatter: CvarId,
+    team_chatter_team: CvarId,
     force_character: CvarId,
 }
 
@@ -151,6 +161,19 @@ impl BotCvars {
             )
             .flags(a))?,
             chat_cpm: reg(CvarDef::int("bot_chatCPM", d.chat_cpm as i64, 60, 6000, "bot typing speed, visible characters per minute").flags(a))?,
+            team_chatter: reg(CvarDef::int(
+                "bot_teamChatter",
+                i64::from(d.team_chatter),
+                0,
+                2,
+                "bots tell their team what they see and ask for escorts in team chat, in their own voice: 0 off, 1 normal, 2 chatty (halved team throttles); orders from players are taken either way",
+            )
+            .flags(a))?,
+            team_chatter_team: reg(CvarDef::string(
+                "bot_teamChatterTeam",
+                "",
+                "only this team's bots (red or blue) use bot_teamChatter, the other's stay silent: for measuring what team chatter is worth (empty: every team)",
+            ))?,
             force_character: reg(CvarDef::string(
                 "bot_forceCharacter",
                 "",
@@ -176,6 +199,12 @@ impl BotCvars {
             chat: u8::try_from(cvars.int(self.chat)).unwrap_or(1),
             chat_delay_ms: cvars.int(self.chat_delay) as f32,
             chat_cpm: cvars.int(self.chat_cpm) as f32,
+            team_chatter: u8::try_from(cvars.int(self.team_chatter)).unwrap_or(1),
+            team_chatter_team: match cvars.string(self.team_chatter_team).trim().to_ascii_lowercase().as_str() {
+                "red" => Some(quarry_sim::Team::Red),
+                "blue" => Some(quarry_sim::Team::Blue),
+                _ => None,
+            },
         }
     }
 
@@ -205,13 +234,13 @@ mod tests {
         assert_eq!(errors.len(), 1, "out of range is refused");
         assert!(console.cvars().find("bot_skill").is_some_and(|c| c.is_archived()));
         assert!(console.cvars().find("bot_debugAim").is_some_and(|c| !c.is_archived()));
-        for archived in ["bot_chat", "bot_chatDelay", "bot_chatCPM", "bot_characters"] {
+        for archived in ["bot_chat", "bot_chatDelay", "bot_chatCPM", "bot_characters", "bot_teamChatter"] {
             assert!(console.cvars().find(archived).is_some_and(|c| c.is_archived()), "{archived}");
         }
         assert!(console.cvars().find("bot_forceCharacter").is_some_and(|c| !c.is_archived()));
-        console.execute(&mut (), "set bot_chat 2; set bot_chatCPM 600; set bot_forceCharacter \" Tamsin \"", "test");
+        console.execute(&mut (), "set bot_chat 2; set bot_chatCPM 600; set bot_teamChatter 2; set bot_forceCharacter \" Tamsin \"", "test");
         let s = cvars.read(console.cvars());
-        assert_eq!((s.chat, s.chat_cpm), (2, 600.0));
+        assert_eq!((s.chat, s.chat_cpm, s.team_chatter), (2, 600.0, 2));
         assert_eq!(cvars.force_character(console.cvars()), "Tamsin");
         assert_eq!(console.execute(&mut (), "set bot_chat 3", "test").len(), 1);
     }

@@ -64,6 +64,7 @@ pub mod sink;
 pub mod stats;
 pub mod stuck;
 pub mod trigger;
+pub mod team;
 pub mod view;
 pub mod weapons;
 

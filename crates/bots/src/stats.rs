@@ -75,6 +75,12 @@ pub struct BotStats {
     pub noises_heard: u64,
     /// Noises and reports the bot went to look into.
     pub investigations: u64,
+    /// Teammates' facts taken in.
+    pub reports_heard: u64,
+    /// Investigations of a teammate's enemy report that found that enemy.
+    pub report_finds: u64,
+    /// Orders taken.
+    pub orders_taken: u64,
 }
 
 impl BotStats {

@@ -234,3 +234,73 @@ fn a_live_sv_fps_change_reaches_connected_clients() {
     });
     assert_eq!(timing, Some((30, 30)), "{}", server.output());
 }
+
+/// Team chat as orders, through the network: a remote player on a bot's
+/// team says "follow me"; the bot acknowledges in team chat (in its
+/// character's voice) and then keeps within 300 units of the player for
+/// 20 s while the player walks a loop (the bots crate's `tests/orders.rs`
+/// has a running leader).
+#[test]
+fn a_bot_takes_a_follow_me_order_from_a_remote_players_team_chat() {
+    let botfiles = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../botfiles");
+    let botfiles = botfiles.to_str().expect("utf-8 path");
+    let mut server = TestServer::start_with(
+        &["--botfiles", botfiles, "--seed", "4"],
+        &["+set", "g_gametype", "tdm", "+set", "g_teamForceBalance", "0", "+set", "timelimit", "0", "+set", "fraglimit", "0", "+map", "q_dm1"],
+    );
+    let mut clients = vec![server.client("leader", None)];
+    pump(&mut clients, Duration::from_millis(500), |_, _| WireUserCmd::default());
+    server.console("addbot");
+    // Find the bot (the one other player) and join its team.
+    let start = Instant::now();
+    let mut ally: Option<(u32, u8)> = None;
+    while start.elapsed() < Duration::from_secs(15) && ally.is_none() {
+        pump(&mut clients, Duration::from_millis(200), |_, _| WireUserCmd::default());
+        ally = clients[0]
+            .latest_snapshot()
+            .and_then(|s| s.entities.iter().find(|e| e.kind == EntityKind::Player).map(|e| (e.aux, e.team)));
+    }
+    let (ally_slot, ally_team) = ally.unwrap_or_else(|| panic!("no bot appeared: {}", server.output()));
+    let team_name = if ally_team == 1 { "red" } else { "blue" };
+    let my_team = clients[0].latest_snapshot().map(|s| s.player.team);
+    if my_team != Some(ally_team) {
+        clients[0].send_reliable(&ClientMessage::Command(format!("team {team_name}"))).expect("team");
+    }
+    // Respawn on the new team (attack respawns), then give the order.
+    pump(&mut clients, Duration::from_secs(2), |_, tick| WireUserCmd { buttons: if tick % 2 == 0 { 1 } else { 0 }, ..WireUserCmd::default() });
+    clients[0].send_reliable(&ClientMessage::Chat { scope: ChatScope::Team, text: "follow me".into() }).expect("chat");
+    let events = pump(&mut clients, Duration::from_secs(5), |_, _| WireUserCmd::default());
+    let ack = events[0].iter().find_map(|e| match e {
+        ClientEvent::Message(ServerMessage::Chat { from: Some(f), scope: ChatScope::Team, text, .. }) if u32::from(*f) == ally_slot => Some(text.clone()),
+        _ => None,
+    });
+    let said: Vec<String> = events[0]
+        .iter()
+        .filter_map(|e| match e {
+            ClientEvent::Message(ServerMessage::Chat { name, text, .. }) => Some(format!("{name}: {text}")),
+            _ => None,
+        })
+        .collect();
+    let ack = ack.unwrap_or_else(|| panic!("the bot in slot {ally_slot} did not answer the order; chat heard: {said:?}\n{}", server.output()));
+    // Walk a loop around the map for 20 s: the bot keeps up.
+    let mut samples = Vec::new();
+    let walk = Instant::now();
+    while walk.elapsed() < Duration::from_secs(20) {
+        let secs = walk.elapsed().as_secs_f32();
+        // A square-ish loop at walking speed (the walk button), a turn every 4 s.
+        let yaw = 90.0 * (secs / 4.0).floor();
+        pump(&mut clients, Duration::from_millis(250), move |_, _| WireUserCmd { yaw, forward: 127, buttons: 1 << 3, ..WireUserCmd::default() });
+        let Some(snap) = clients[0].latest_snapshot() else { continue };
+        let me = snap.player.origin;
+        if let Some(bot) = snap.entities.iter().find(|e| e.kind == EntityKind::Player && e.aux == ally_slot) {
+            let b = dequantize_origin(bot.origin);
+            samples.push((b[0] - me[0]).hypot(b[1] - me[1]));
+        }
+    }
+    let within = samples.iter().filter(|d| **d <= 300.0).count();
+    eprintln!("ack {ack:?}; {within} of {} samples within 300 units; distances {samples:.0?}", samples.len());
+    assert!(samples.len() >= 40, "the bot was out of sight too often: {} samples", samples.len());
+    // A few samples may catch it falling behind at a corner or while the
+    // snapshots lag on a loaded machine.
+    assert!(within * 100 >= samples.len() * 85, "within 300 units in {within} of {} samples: {samples:.0?}", samples.len());
+}

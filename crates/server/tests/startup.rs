@@ -19,7 +19,7 @@ fn root() -> PathBuf {
 /// loads q_dm1) and tables, no archive.
 fn shipped_config() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
-    for name in ["server.cfg", "items.toml", "weapons.toml"] {
+    for name in ["server.cfg", "items.toml", "weapons.toml", "sounds.toml"] {
         std::fs::copy(root().join("config").join(name), dir.path().join(name)).expect("copy shipped config");
     }
     dir

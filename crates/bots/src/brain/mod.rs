@@ -36,7 +36,7 @@ pub use native::NativeBrain;
 use crate::content::{BotIdentity, Resolved, TraitSource, effective_skill};
 use crate::decide::{GoalKind, ObjectiveProvider};
 use crate::navigate::Navigator;
-use crate::view::BotView;
+use crate::view::{BotClock, BotView};
 
 /// Line-of-sight checks one decision may spend.
 pub const SIGHT_BUDGET: usize = 6;
@@ -211,6 +211,23 @@ pub trait Brain: fmt::Debug + Send {
     /// with how it knows. By default nothing (a brain without memory).
     fn beliefs(&self) -> Vec<crate::memory::EnemyTrack> {
         Vec::new()
+    }
+
+    /// What the bot would tell its team now, if anything (the manager takes
+    /// it every tick; the team layer decides whether it is said).
+    fn team_call(&mut self) -> Option<crate::team::TeamCall> {
+        None
+    }
+
+    /// A teammate's fact, delivered with the line that said it.
+    fn receive(&mut self, _fact: &crate::team::TeamFact, _clock: &BotClock) {}
+
+    /// An order the bot took (it acknowledged it in team chat).
+    fn take_order(&mut self, _order: crate::team::Order) {}
+
+    /// The order it follows, if any.
+    fn order(&self) -> Option<crate::team::Order> {
+        None
     }
 
     /// The movement goal pursued, if the brain has one (chat reads it).

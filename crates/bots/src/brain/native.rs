@@ -17,6 +17,8 @@
 //! The brain reads only the [`BotView`] and writes only the command it
 //! returns; the manager pushes that through the bot's `CmdSink`.
 
+mod team;
+
 use glam::Vec3;
 use quarry_sim::UserCmd;
 
@@ -29,7 +31,7 @@ use crate::decide::{Acquired, GoalContext, GoalKind, GoalPlanner, TargetNow, Tar
 use crate::memory::Memory;
 use crate::decide::SOFT_OBJECTIVE;
 use crate::navigate::{Course, FollowEvent, Navigator, Steer};
-use crate::perception::hearing::{Busy, Danger, INVESTIGATE_MS, investigate_chance};
+use crate::perception::hearing::{Busy, INVESTIGATE_MS, investigate_chance};
 use crate::perception::{self, Percept, Senses, percepts};
 use crate::rng::BotRng;
 use crate::view::{BotClock, BotView, PlayerSnap};
@@ -75,6 +77,10 @@ pub struct NativeBrain {
     swimming: bool,
     /// A noise or report it chose to look into: where, and until which tick.
     investigation: Option<(Vec3, u32)>,
+    /// What it tells its team, and the order it follows.
+    team: team::TeamSide,
+    /// Where it stood last tick (for the distance of a teammate's report).
+    last_origin: Vec3,
 }
 
 impl NativeBrain {
@@ -96,6 +102,8 @@ impl NativeBrain {
             sight_checks: 0,
             swimming: false,
             investigation: None,
+            team: team::TeamSide::default(),
+            last_origin: Vec3::ZERO,
         }
     }
 
@@ -111,6 +119,7 @@ impl NativeBrain {
         self.plan_pending = false;
         self.perceive_pending = false;
         self.investigation = None;
+        self.team.reset_life();
     }
 
     fn spawned(&mut self, me: &PlayerSnap, settings: &BrainSettings, source: &dyn TraitSource) {
@@ -128,11 +137,14 @@ impl NativeBrain {
         let clock = view.clock;
         let t = self.profile.resolved.traits;
         self.profile.stats.alive_ticks += 1;
+        self.last_origin = me.origin;
         for p in percepts(view, me, self.profile.slot, input.ignored) {
             self.on_percept(p, me, &clock, &mut *input.nav);
         }
         self.act_on_noise(input, me, &clock);
         self.think(input, me, &clock);
+        self.team_upkeep(&clock);
+        self.offer_calls(view, me, &clock);
         let steer = self.steer(input, me, &clock);
         // Weapons and combat movement against the target.
         let target = self.target.now(view, &self.senses);
@@ -240,7 +252,7 @@ impl NativeBrain {
         let Some(noise) = self.senses.hearing.due(clock) else { return };
         let view = input.view;
         if let Some(source) = noise.source
-            && noise.danger != Danger::Report
+            && !noise.reported
         {
             self.senses.memory.hear(source, noise.tick, noise.estimate, noise.error);
         }
@@ -269,6 +281,7 @@ impl NativeBrain {
         if self.rng.chance(investigate_chance(&noise, t.investigate_range, busy)) {
             self.investigation = Some((noise.estimate, clock.after_ms(INVESTIGATE_MS)));
             self.profile.stats.investigations += 1;
+            self.team.lead = noise.source.filter(|_| noise.reported);
         }
     }
 
@@ -303,9 +316,10 @@ impl NativeBrain {
                 .senses
                 .look(input.view, me, &t, current, input.ignored, budget, t.attention_lag_ms(), clock, &mut self.rng);
             self.sight_checks = spent;
-            for ms in noticed.noticed_ms {
+            for (slot, ms) in noticed.noticed {
                 self.profile.stats.noticed += 1;
                 self.profile.stats.notice_ms_sum += f64::from(ms);
+                self.team.noticed.push(slot);
             }
             if let Some(acquired) = self.target.choose(input.view, &self.senses, &t, clock, &mut self.rng) {
                 self.engaged(acquired, clock);
@@ -324,6 +338,7 @@ impl NativeBrain {
         let t = self.profile.resolved.traits;
         let chase = self.target.chase(view, &self.senses.memory, &t, clock);
         let objective = input.objectives.and_then(|o| o.objective(view, me));
+        let objective = self.objective_with_order(view, me, objective);
         let in_hand = view.weapons.get(me.inventory.current);
         let mut cx = GoalContext {
             view,
@@ -384,6 +399,7 @@ impl NativeBrain {
                 if self.planner.goal.is_some_and(|g| g.kind == GoalKind::Investigate) {
                     // Looked: the lead is spent.
                     self.investigation = None;
+                    self.found_nobody(me, clock);
                 }
                 self.planner
                     .arrived(view, me, &self.profile.resolved.traits, &mut self.senses.memory);
@@ -529,6 +545,7 @@ impl Brain for NativeBrain {
         self.rng = BotRng::for_slot(seed, self.profile.slot.0, 0);
         self.alive = false;
         self.senses.memory = Memory::default();
+        self.team = team::TeamSide::default();
         self.reset_life();
         self.last_cmd = UserCmd::default();
     }
@@ -543,6 +560,24 @@ impl Brain for NativeBrain {
 
     fn beliefs(&self) -> Vec<crate::memory::EnemyTrack> {
         self.senses.memory.tracks().to_vec()
+    }
+
+    fn team_call(&mut self) -> Option<crate::team::TeamCall> {
+        self.team.call.take()
+    }
+
+    fn receive(&mut self, fact: &crate::team::TeamFact, clock: &BotClock) {
+        if self.alive {
+            self.take_fact(fact, clock);
+        }
+    }
+
+    fn take_order(&mut self, order: crate::team::Order) {
+        self.accept_order(order);
+    }
+
+    fn order(&self) -> Option<crate::team::Order> {
+        self.team.order
     }
 
     fn status(&self, view: Option<&BotView<'_>>) -> BrainStatus {

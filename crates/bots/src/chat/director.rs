@@ -143,6 +143,8 @@ pub struct Outgoing {
     pub text: String,
     /// Why.
     pub kind: LineKind,
+    /// What a team call carries to teammates when it is said.
+    pub attach: Option<crate::team::Attachment>,
 }
 
 /// What bots said in a match.
@@ -290,6 +292,10 @@ impl ChatDirector {
     pub fn on_event(&mut self, clock: BotClock, s: &ChatSettings, bot: &ChatBot<'_>, event: ChatEvent, tokens: &ChatTokens) -> bool {
         let Some(bank) = bot.bank.filter(|_| s.mode > 0) else { return false };
         let st = self.state(bot.slot);
+        // A team call waiting to be said is not replaced by small talk.
+        if st.pending.as_ref().is_some_and(|p| p.out.attach.is_some()) {
+            return false;
+        }
         let chatiness = (bot.chatiness + if s.mode >= 2 { CHATTY_BONUS } else { 0.0 }).min(1.0);
         if !st.rng.chance(chatiness * event.weight()) {
             return false;
@@ -305,8 +311,47 @@ impl ChatDirector {
             return false;
         }
         let template = bank.lines(event).get(i).map(|l| l.text.clone()).unwrap_or_default();
-        self.queue(clock, s, bot, Outgoing { slot: bot.slot, team: false, text, kind: LineKind::Event(event) }, template);
+        self.queue(clock, s, bot, Outgoing { slot: bot.slot, team: false, text, kind: LineKind::Event(event), attach: None }, template);
         self.state(bot.slot).last_event_line[event.index()] = Some(i);
+        true
+    }
+
+    /// A team call the team layer let through: `bot` says `event` to its
+    /// team, carrying `attach`. No chatiness roll and no social throttle
+    /// (the team layer has its own); one team call waits at a time per bot
+    /// (an order's answer replaces it).
+    /// `delay_ms` replaces the typing delay (an order's answer has waited
+    /// already). Whether a line was queued (a bank without a usable line
+    /// stays silent).
+    #[expect(clippy::too_many_arguments, reason = "one call with everything it says")]
+    pub fn on_team(
+        &mut self,
+        clock: BotClock,
+        s: &ChatSettings,
+        bot: &ChatBot<'_>,
+        event: ChatEvent,
+        tokens: &ChatTokens,
+        attach: Option<crate::team::Attachment>,
+        delay_ms: Option<f32>,
+    ) -> bool {
+        let Some(bank) = bot.bank else { return false };
+        let st = self.state(bot.slot);
+        // An order's answer goes before anything waiting; other calls wait
+        // their turn.
+        let answer = matches!(event, ChatEvent::OrderAck | ChatEvent::OrderRefuse);
+        if !answer && st.pending.as_ref().is_some_and(|p| p.out.attach.is_some()) {
+            return false;
+        }
+        let last = st.last_event_line[event.index()];
+        let Some((i, text)) = pick_line(bank.lines(event), tokens, last, st.last_template.as_deref(), &mut st.rng) else {
+            return false;
+        };
+        let template = bank.lines(event).get(i).map(|l| l.text.clone()).unwrap_or_default();
+        let jitter = st.rng.unit();
+        let delay = delay_ms.unwrap_or_else(|| typing_delay_ms(&text, s, bot.delay_scale, jitter));
+        let out = Outgoing { slot: bot.slot, team: true, text, kind: LineKind::Event(event), attach };
+        st.pending = Some(Pending { out, template, send_at: clock.after_ms(delay) });
+        st.last_event_line[event.index()] = Some(i);
         true
     }
 
@@ -385,7 +430,7 @@ impl ChatDirector {
             return None;
         }
         let template = rule.responses.get(i).map(|l| l.text.clone()).unwrap_or_default();
-        let out = Outgoing { slot: bot.slot, team: msg.team.is_some(), text: line, kind: LineKind::Reply };
+        let out = Outgoing { slot: bot.slot, team: msg.team.is_some(), text: line, kind: LineKind::Reply, attach: None };
         self.queue(clock, s, bot, out, template);
         self.state(bot.slot).last_rule_line.insert(rule.name.clone(), i);
         self.cooldowns.insert(from, clock.after_ms(s.halve(REPLY_COOLDOWN_MS)));

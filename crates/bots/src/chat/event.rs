@@ -34,11 +34,30 @@ pub enum ChatEvent {
     MatchLose,
     /// It is leaving the server.
     Farewell,
+    /// Team chat: it spotted an enemy (who, where, with what, how many).
+    TeamEnemy,
+    /// Team chat: the enemy carrying its team's flag, and where it heads.
+    TeamCarrier,
+    /// Team chat: its team's flag lies dropped there.
+    TeamFlagDropped,
+    /// Team chat: it looked into a place and found nobody.
+    TeamClear,
+    /// Team chat: it is under fire and wants help.
+    TeamHelp,
+    /// Team chat: it is going for a valuable item (teammates leave it).
+    TeamGoingFor,
+    /// Team chat: it takes a teammate's order.
+    OrderAck,
+    /// Team chat: it turns a teammate's order down.
+    OrderRefuse,
+    /// Team chat: carrying the enemy flag, it asks to be escorted (every
+    /// line holds an order phrase: teammates read it as an order).
+    OrderEscort,
 }
 
 impl ChatEvent {
     /// Every event, in file-documentation order.
-    pub const ALL: [ChatEvent; 14] = [
+    pub const ALL: [ChatEvent; 23] = [
         Self::EnterGame,
         Self::LevelStart,
         Self::Kill,
@@ -53,6 +72,15 @@ impl ChatEvent {
         Self::MatchWin,
         Self::MatchLose,
         Self::Farewell,
+        Self::TeamEnemy,
+        Self::TeamCarrier,
+        Self::TeamFlagDropped,
+        Self::TeamClear,
+        Self::TeamHelp,
+        Self::TeamGoingFor,
+        Self::OrderAck,
+        Self::OrderRefuse,
+        Self::OrderEscort,
     ];
 
     /// The name used in chat files (`killGauntlet`).
@@ -72,7 +100,22 @@ impl ChatEvent {
             Self::MatchWin => "matchWin",
             Self::MatchLose => "matchLose",
             Self::Farewell => "farewell",
+            Self::TeamEnemy => "teamEnemy",
+            Self::TeamCarrier => "teamCarrier",
+            Self::TeamFlagDropped => "teamFlagDropped",
+            Self::TeamClear => "teamClear",
+            Self::TeamHelp => "teamHelp",
+            Self::TeamGoingFor => "teamGoingFor",
+            Self::OrderAck => "orderAck",
+            Self::OrderRefuse => "orderRefuse",
+            Self::OrderEscort => "orderEscort",
         }
+    }
+
+    /// Whether it is a team call (said in team chat, carrying what the bot
+    /// knows or an order, under the team throttles).
+    pub fn is_team(self) -> bool {
+        self as usize >= Self::TeamEnemy as usize
     }
 
     /// Parses an event name, case-insensitively.
@@ -96,6 +139,12 @@ impl ChatEvent {
             }
             Self::ItemDenied => base.with(Token::Other).with(Token::Item),
             Self::LeadTaken | Self::LeadLost => base.with(Token::Other),
+            Self::TeamEnemy => base.with(Token::Other).with(Token::Place).with(Token::Weapon).with(Token::Count),
+            Self::TeamCarrier => base.with(Token::Other).with(Token::Place),
+            Self::TeamFlagDropped | Self::TeamClear | Self::OrderEscort => base.with(Token::Place),
+            Self::TeamHelp => base.with(Token::Place).with(Token::Count),
+            Self::TeamGoingFor => base.with(Token::Item).with(Token::Place),
+            Self::OrderAck | Self::OrderRefuse => base.with(Token::Other),
             _ => base,
         }
     }
@@ -119,6 +168,9 @@ impl ChatEvent {
             Self::MatchWin => 1.0,
             Self::MatchLose => 0.8,
             Self::Farewell => 1.0,
+            // Team calls are not social: whether to make one is the team
+            // layer's decision (teamwork, bot_teamChatter, its throttles).
+            _ => 1.0,
         }
     }
 }
@@ -142,11 +194,15 @@ pub enum Token {
     Map,
     /// `$item`: the item of an `itemDenied`, readable (`Red Armor`).
     Item,
+    /// `$place`: where, as a noun phrase (`Red Base`, `the railgun`).
+    Place,
+    /// `$count`: how many enemies (2 or more; a line using it is skipped for one).
+    Count,
 }
 
 impl Token {
     /// Every token.
-    pub const ALL: [Token; 5] = [Self::SelfName, Self::Other, Self::Weapon, Self::Map, Self::Item];
+    pub const ALL: [Token; 7] = [Self::SelfName, Self::Other, Self::Weapon, Self::Map, Self::Item, Self::Place, Self::Count];
 
     /// The name after the `$`.
     pub fn name(self) -> &'static str {
@@ -156,6 +212,8 @@ impl Token {
             Self::Weapon => "weapon",
             Self::Map => "map",
             Self::Item => "item",
+            Self::Place => "place",
+            Self::Count => "count",
         }
     }
 
@@ -234,6 +292,10 @@ pub struct ChatTokens {
     pub map: String,
     /// `$item`.
     pub item: Option<String>,
+    /// `$place`.
+    pub place: Option<String>,
+    /// `$count`.
+    pub count: Option<String>,
 }
 
 impl ChatTokens {
@@ -245,6 +307,8 @@ impl ChatTokens {
             Token::Weapon => self.weapon.as_deref(),
             Token::Map => Some(self.map.as_str()),
             Token::Item => self.item.as_deref(),
+            Token::Place => self.place.as_deref(),
+            Token::Count => self.count.as_deref(),
         };
         v.filter(|s| !s.trim().is_empty())
     }

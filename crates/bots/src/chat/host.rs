@@ -21,8 +21,10 @@ use crate::view::{BotClock, BotView};
 /// The chat director and event derivation of one server.
 #[derive(Debug, Clone, Default)]
 pub struct ChatHost {
-    director: ChatDirector,
+    pub(super) director: ChatDirector,
     signals: ChatSignals,
+    /// Team calls and orders (see [`crate::team`]).
+    pub(super) team: crate::team::TeamHost,
 }
 
 /// The map's name as `$map` says it: the file stem (`q_dm1`).
@@ -31,12 +33,12 @@ pub fn map_token(game: &Match) -> String {
     Path::new(name).file_stem().and_then(|s| s.to_str()).unwrap_or(name).to_owned()
 }
 
-fn name_of(game: &Match, slot: SlotId) -> Option<String> {
+pub(super) fn name_of(game: &Match, slot: SlotId) -> Option<String> {
     game.slots().get(slot).map(|s| s.userinfo.name.clone())
 }
 
 /// The chat view of one bot; `content` is `None` when bots are silent.
-fn chat_bot<'a>(game: &Match, brain: &dyn Brain, name: &'a str, content: Option<&'a ContentTraitSource>) -> ChatBot<'a> {
+pub(super) fn chat_bot<'a>(game: &Match, brain: &dyn Brain, name: &'a str, content: Option<&'a ContentTraitSource>) -> ChatBot<'a> {
     let profile = brain.profile();
     let t = &profile.resolved.traits;
     ChatBot {
@@ -54,6 +56,22 @@ impl ChatHost {
     pub fn new_match(&mut self, seed: u64) {
         self.director = ChatDirector::new(seed);
         self.signals.reset();
+        self.team.new_match(seed);
+    }
+
+    /// A team fact was said.
+    pub fn team_delivered(&mut self) {
+        self.team.delivered();
+    }
+
+    /// A bot said an order request (an escort).
+    pub fn team_said_order(&mut self, from: SlotId, kind: crate::team::OrderKind) {
+        self.team.said_order(from, kind);
+    }
+
+    /// What the team layer did in this match.
+    pub fn team_figures(&self) -> &crate::team::TeamFigures {
+        self.team.figures()
     }
 
     /// What bots said in this match.
@@ -80,6 +98,7 @@ impl ChatHost {
     pub fn forget(&mut self, slot: SlotId) {
         self.director.forget(slot);
         self.signals.forget(slot);
+        self.team.forget(slot);
     }
 
     fn say_event(&mut self, clock: BotClock, s: &ChatSettings, game: &Match, brain: &dyn Brain, content: Option<&ContentTraitSource>, sig: &Signal) {
@@ -98,6 +117,7 @@ impl ChatHost {
                 Some(d) => d.name.replace('_', " "),
                 None => readable_item(class),
             }),
+            ..ChatTokens::default()
         };
         let _ = self.director.on_event(clock, s, &bot, sig.event, &tokens);
     }
@@ -160,6 +180,11 @@ impl ChatHost {
                 quarry_sim::chat::ChatScope::Team(t) => Some(*t),
                 quarry_sim::chat::ChatScope::All => None,
             };
+            // A person's order to the team is answered by the bot taking it
+            // (the team layer), not with small talk.
+            if team.is_some() && speaker.kind != quarry_sim::ClientKind::Bot && crate::team::parse_order(text).is_some() {
+                continue;
+            }
             let msg = Incoming {
                 from: Some(*from),
                 from_name: &speaker.userinfo.name,

@@ -24,6 +24,7 @@ pub mod host;
 pub mod load;
 pub mod parse;
 pub mod signals;
+pub mod team_calls;
 pub mod text;
 
 pub use bank::{Addressed, ChatBank, ChatLine, ReplyRule, ReplySource};

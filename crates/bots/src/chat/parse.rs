@@ -235,6 +235,8 @@ impl ChatParser<'_> {
                     let result = check_line(&s, allowed, &what).and_then(|l| {
                         if lines.iter().any(|o| o.text == l.text) {
                             Err(format!("duplicate line in {what}; skipped"))
+                        } else if event == ChatEvent::OrderEscort && crate::team::parse_order(&l.text).is_none() {
+                            Err(format!("{what} must say its order (\"cover me\", \"follow me\" or \"escort me\"): teammates read it; skipped"))
                         } else if lines.len() >= MAX_LINES_PER_EVENT {
                             Err(format!("more than {MAX_LINES_PER_EVENT} lines for {what}; skipped"))
                         } else {

@@ -22,6 +22,8 @@ pub const COMMIT_MS: f32 = 1800.0;
 pub const SWITCH_MARGIN: f32 = 1.2;
 /// How often a chase re-routes toward the pursuit point, ms.
 pub const CHASE_REFRESH_MS: f32 = 750.0;
+/// How often a goal that follows a teammate (an order) re-routes, ms.
+pub const ESCORT_REFRESH_MS: f32 = 250.0;
 /// How often a fixed goal re-routes, ms.
 pub const FIXED_REFRESH_MS: f32 = 3000.0;
 /// How long an abandoned goal stays blacklisted, ms.
@@ -99,6 +101,17 @@ pub struct Goal {
     pub refresh_at: u32,
     /// Route failures in a row while pursuing it.
     pub failures: u32,
+}
+
+/// How long a goal of `kind` keeps its route before re-routing, ms: a
+/// teammate followed on an order most often, then anything that moves
+/// (an enemy, an objective, a lead), fixed goals rarely.
+fn refresh_ms(kind: GoalKind) -> f32 {
+    match kind {
+        GoalKind::Objective(k) if crate::team::orders::order_of_key(k).is_some_and(|o| o.follows()) => ESCORT_REFRESH_MS,
+        GoalKind::Enemy(_) | GoalKind::Objective(_) | GoalKind::Investigate => CHASE_REFRESH_MS,
+        GoalKind::Roam | GoalKind::Item(_) => FIXED_REFRESH_MS,
+    }
 }
 
 /// Where to chase an enemy: its last known position plus a horizontal lead
@@ -368,8 +381,7 @@ impl GoalPlanner {
             (GoalKind::Investigate, ..) => cx.investigate.unwrap_or(g.target),
             _ => g.target,
         };
-        let moving = matches!(g.kind, GoalKind::Enemy(_) | GoalKind::Objective(_) | GoalKind::Investigate);
-        g.refresh_at = clock.after_ms(if moving { CHASE_REFRESH_MS } else { FIXED_REFRESH_MS });
+        g.refresh_at = clock.after_ms(refresh_ms(g.kind));
         // A route that still leads where the goal is needs no new search
         // (items do not move; a quarry that moved little keeps its route).
         let still_good = cx
@@ -412,7 +424,6 @@ impl GoalPlanner {
             Some(g) if same => g.give_up_at,
             _ => clock.after_ms((2.0 * travel_ms + 4000.0).max(12_000.0)),
         };
-        let moving = matches!(kind, GoalKind::Enemy(_) | GoalKind::Objective(_) | GoalKind::Investigate);
         if !same {
             self.gate = None;
         }
@@ -424,7 +435,7 @@ impl GoalPlanner {
             give_up_at,
             best_remaining: remaining,
             progress_at: clock.tick,
-            refresh_at: clock.after_ms(if moving { CHASE_REFRESH_MS } else { FIXED_REFRESH_MS }),
+            refresh_at: clock.after_ms(refresh_ms(kind)),
             failures: 0,
         });
         cx.follower.set_route(route, &clock);

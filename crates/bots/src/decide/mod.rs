@@ -41,7 +41,7 @@ mod tests;
 
 pub use engage::{Acquired, Chase, Engagement, TargetNow, Targeting, candidates};
 pub use goal::{
-    BLACKLIST_MS, CHASE_REFRESH_MS, COMMIT_MS, FIXED_REFRESH_MS, Goal, GoalContext, GoalKind, GoalPlanner, SELECT_INTERVAL_MS,
+    BLACKLIST_MS, CHASE_REFRESH_MS, COMMIT_MS, ESCORT_REFRESH_MS, FIXED_REFRESH_MS, Goal, GoalContext, GoalKind, GoalPlanner, SELECT_INTERVAL_MS,
     INVESTIGATE_LOOK_MS, SWITCH_MARGIN, pursuit_point,
 };
 pub use objective::{Objective, ObjectiveProvider, SOFT_OBJECTIVE, URGENT_OBJECTIVE};

@@ -26,6 +26,7 @@ impl BotManager {
             .collect();
         crate::report::MatchReport::new(game, rows, &self.current.pickups, self.nav.describe())
             .with_chat(self.chat.figures().clone())
+            .with_team(self.chat.team_figures().clone(), game.rules().gametype.is_team_game())
             .with_objective(self.objectives.as_ref().and_then(|o| o.report()))
     }
 
@@ -43,6 +44,11 @@ impl BotManager {
     /// track with how it knows (seen, heard, reported) and how sure it is.
     pub fn beliefs(&self, slot: SlotId) -> Option<Vec<crate::memory::EnemyTrack>> {
         self.bots.iter().find(|b| b.brain.slot() == slot).map(|b| b.brain.beliefs())
+    }
+
+    /// The order the bot in `slot` follows, if any.
+    pub fn order(&self, slot: SlotId) -> Option<crate::team::Order> {
+        self.bots.iter().find(|b| b.brain.slot() == slot).and_then(|b| b.brain.order())
     }
 
     /// What the bot in `slot` is doing (its goal, route, target), as

@@ -187,13 +187,15 @@ impl BotManager {
         self.chat.forget(profile.slot);
     }
 
-    pub(super) fn say(&mut self, game: &mut Match, line: &crate::chat::Outgoing) {
+    /// Says `line` through the bot's own slot; whether the match took it.
+    pub(super) fn say(&mut self, game: &mut Match, line: &crate::chat::Outgoing) -> bool {
         let team = line.team && game.rules().gametype.is_team_game();
         let result = CmdSink::new(game, line.slot).and_then(|mut sink| sink.say(team, &line.text));
-        if let Err(e) = result {
+        if let Err(e) = &result {
             self.chat.refused();
             tracing::debug!(target: "quarry_bots", "slot {}: chat refused: {e}", line.slot.0);
         }
+        result.is_ok()
     }
 
     /// Removes every bot; returns how many.

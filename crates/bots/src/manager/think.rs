@@ -39,6 +39,7 @@ impl BotManager {
             let view = BotView::build(game, &mut self.current.view_cache);
             self.observe(&view, game);
             self.run_brains(&view, game, building, status_due);
+            self.team_talk(&view, game);
         }
         if status_due {
             self.current.next_status = game.tick() + (STATUS_INTERVAL_S * game.hz() as f32) as u32;
@@ -46,9 +47,52 @@ impl BotManager {
         self.deliver(game);
         let clock = crate::view::BotClock { tick: game.tick().wrapping_add(1), hz: game.hz() };
         for line in self.chat.due(clock) {
-            self.say(game, &line);
+            if self.say(game, &line) {
+                self.carry(game, &line, &clock);
+            }
         }
         self.last_think = started.elapsed();
+    }
+
+    /// Team calls: each bot's offer weighed and queued in its voice,
+    /// orders read and answered (a taken order goes to its brain).
+    fn team_talk(&mut self, view: &BotView<'_>, game: &Match) {
+        let offers: Vec<(SlotId, crate::team::TeamCall)> = self
+            .bots
+            .iter_mut()
+            .filter_map(|b| b.brain.team_call().map(|c| (b.brain.slot(), c)))
+            .collect();
+        let content = self.persona.content.as_ref().filter(|_| self.settings.characters);
+        let answers = {
+            let brains: Vec<&dyn Brain> = self.bots.iter().map(|b| b.brain.as_ref()).collect();
+            self.chat
+                .team_tick(view, game, &brains, &offers, content, &self.settings.chat_settings(), (self.settings.team_chatter, self.settings.team_chatter_team))
+        };
+        for a in answers.iter().filter(|a| a.taken) {
+            if let Some(entry) = self.bots.iter_mut().find(|b| b.brain.slot() == a.bot) {
+                entry.brain.take_order(a.order);
+            }
+        }
+    }
+
+    /// A team line was said: its fact goes to every living teammate bot,
+    /// its order to the team layer.
+    fn carry(&mut self, game: &Match, line: &crate::chat::Outgoing, clock: &crate::view::BotClock) {
+        let Some(attach) = line.attach else { return };
+        let team = game.slots().get(line.slot).map(|s| s.team);
+        match attach {
+            crate::team::Attachment::Fact(fact) => {
+                self.chat.team_delivered();
+                for entry in &mut self.bots {
+                    let slot = entry.brain.slot();
+                    let mate = slot != line.slot && game.slots().get(slot).map(|s| s.team) == team;
+                    if mate && game.player_view(slot).is_some_and(|p| p.alive) {
+                        entry.brain.receive(&fact, clock);
+                    }
+                }
+            }
+            crate::team::Attachment::Order(kind) => self.chat.team_said_order(line.slot, kind),
+        }
     }
 
     /// What the tick's events mean before anyone thinks: each bot's

@@ -119,6 +119,9 @@ impl Role {
 
 /// A status-line name for an objective key ("defend 2", "carrier 0").
 pub fn describe_key(key: u32) -> String {
+    if let Some(kind) = crate::team::orders::order_of_key(key) {
+        return format!("order {}", kind.name());
+    }
     match Role::of_key(key) {
         Some(r) => format!("{} {}", r.name(), key & 0x00ff_ffff),
         None => format!("objective {key}"),

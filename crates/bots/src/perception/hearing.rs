@@ -10,7 +10,8 @@
 //!   percept.
 //! - **Memory**: one noise, kept [`NOISE_MEMORY_MS`]. A new one replaces it
 //!   only when more dangerous (gunfire and explosions over pain, pain over
-//!   movement, movement over doors), or as dangerous and closer, or when the
+//!   movement, movement over a teammate's report, a report over doors), or
+//!   as dangerous and closer, or when the
 //!   kept one is old or comes from the same player (a continuing noise is
 //!   weighed again every [`RECONSIDER_MS`]).
 //! - **Alert**: a noise within [`ALERT_DISTANCE`] keeps the bot alert for
@@ -50,13 +51,14 @@ pub const INVESTIGATE_MS: f32 = 10_000.0;
 pub enum Danger {
     /// A door or lift: someone may be near.
     Mover,
+    /// A teammate's report of an enemy (second-hand and older than what
+    /// the bot hears itself).
+    Report,
     /// Steps, jumps, landings, pads, teleporters, pickups.
     Movement,
     /// Someone hurt: a fight.
     Pain,
-    /// A teammate's report of an enemy.
-    Report,
-    /// Gunfire and explosions.
+    /// Gunfire and explosions (and a teammate's call for help).
     Combat,
 }
 
@@ -91,6 +93,11 @@ pub struct Noise {
     pub act_at: u32,
     /// Acted on already.
     pub handled: bool,
+    /// A teammate's report (already in memory as such), not a sound.
+    pub reported: bool,
+    /// How strongly it draws the bot to look, 0..: 1 for a sound; a report
+    /// less as it ages, a call for help more.
+    pub pull: f32,
 }
 
 /// One bot's hearing: the noise it keeps and its alertness.
@@ -143,6 +150,8 @@ impl Hearing {
             tick: clock.tick,
             act_at: clock.after_ms(reaction_ms),
             handled: false,
+            reported: false,
+            pull: 1.0,
         }, clock)
     }
 
@@ -214,7 +223,7 @@ pub fn investigate_chance(noise: &Noise, investigate_range: f32, busy: Busy) -> 
         return 0.0;
     }
     let closeness = 1.0 - noise.distance / investigate_range.max(1.0);
-    let mut p = 0.3 + 0.65 * closeness;
+    let mut p = (0.3 + 0.65 * closeness) * noise.pull.max(0.0);
     p /= 1.0 + 0.35 * busy.teammates as f32;
     if busy.objective {
         p *= 0.25;
@@ -243,6 +252,8 @@ mod tests {
             tick,
             act_at: tick + 10,
             handled: false,
+            reported: false,
+            pull: 1.0,
         }
     }
 

@@ -81,11 +81,11 @@ pub struct Noticing {
     in_view: Vec<InView>,
 }
 
-/// Figures a look produced: delays from first in view to noticed, ms.
+/// What a look newly noticed: who, and the delay from first in view, ms.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct NoticeFigures {
     /// One per enemy noticed at this look.
-    pub noticed_ms: Vec<f32>,
+    pub noticed: Vec<(SlotId, f32)>,
 }
 
 impl Noticing {
@@ -124,7 +124,7 @@ impl Noticing {
                 let loud = view.player(s.slot).is_some_and(|p| p.attacking || p.velocity.truncate().length() > FAST_SPEED);
                 v.noticed = target == Some(s.slot) || loud || rng.chance(notice_chance(t, s.distance, s.off_axis, alert));
                 if v.noticed {
-                    figures.noticed_ms.push(clock.ms_since(v.first));
+                    figures.noticed.push((s.slot, clock.ms_since(v.first)));
                 }
             }
             v.noticed

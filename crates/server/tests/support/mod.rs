@@ -100,6 +100,12 @@ impl TestServer {
     /// Starts the server binary with `extra` command-line words after the
     /// defaults (free port, no warm-up, q_dm1).
     pub(crate) fn start(extra: &[&str]) -> Self {
+        Self::start_with(&[], extra)
+    }
+
+    /// Starts the server binary with `flags` (before the console words)
+    /// and `extra` console words after the defaults.
+    pub(crate) fn start_with(flags: &[&str], extra: &[&str]) -> Self {
         let dir = tempfile::tempdir().expect("tempdir");
         let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps");
         let mut child = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
@@ -107,6 +113,7 @@ impl TestServer {
             .arg(dir.path())
             .arg("--maps")
             .arg(&maps)
+            .args(flags)
             .args(["--port", "0", "+set", "g_warmup", "0", "+map", "q_dm1"])
             .args(extra)
             .env("RUST_LOG", "warn")

@@ -13,8 +13,12 @@
 //! minute, and how often a bot said the same line twice in a row (should be
 //! 0), so a headless run shows whether the chat reads like people or spam.
 
+mod team;
+
 use std::collections::BTreeMap;
 use std::fmt;
+
+pub use team::{SenseRow, TeamReport, sense_rows};
 
 use quarry_sim::{Match, SlotId};
 
@@ -64,6 +68,22 @@ pub struct BotFigures {
     pub engagement_range: Option<f64>,
     /// Items picked up per minute alive.
     pub pickups_per_min: Option<f64>,
+    /// Enemies noticed after coming into view.
+    pub noticed: u64,
+    /// Mean time from an enemy's first tick in view to noticing it, ms.
+    pub notice_ms: Option<f64>,
+    /// First shots at an enemy after it came into view.
+    pub first_shots: u64,
+    /// Mean time from an enemy's first tick in view to the first shot, ms.
+    pub first_shot_ms: Option<f64>,
+    /// Noises and reports it went to look into.
+    pub investigations: u64,
+    /// Teammates' facts it took in.
+    pub reports_heard: u64,
+    /// Investigations of a teammate's report that found that enemy.
+    pub report_finds: u64,
+    /// Orders it took.
+    pub orders_taken: u64,
     /// Its stuck episodes (gathered into the report's hotspots).
     #[serde(skip)]
     pub stuck_episodes: Vec<StuckEpisode>,
@@ -100,6 +120,14 @@ impl BotFigures {
             style: None,
             engagement_range: s.mean_engagement_range(),
             pickups_per_min: s.pickups_per_minute(hz),
+            noticed: s.noticed,
+            notice_ms: s.mean_notice_ms(),
+            first_shots: s.first_shots,
+            first_shot_ms: s.mean_first_shot_ms(),
+            investigations: s.investigations,
+            reports_heard: s.reports_heard,
+            report_finds: s.report_finds,
+            orders_taken: s.orders_taken,
             stuck_episodes: Vec::new(),
             stuck_overflow: 0,
         }
@@ -210,6 +238,10 @@ pub struct MatchReport {
     pub objective: Option<crate::objective::ObjectiveReport>,
     /// Where bots got stuck, most time first.
     pub stuck_hotspots: Vec<Hotspot>,
+    /// How fast each skill noticed enemies and shot at them.
+    pub senses: Vec<SenseRow>,
+    /// Team calls and orders (team games).
+    pub team: Option<TeamReport>,
 }
 
 /// Bot chat over a match.
@@ -269,6 +301,7 @@ impl MatchReport {
         };
         let episodes = bots.iter().flat_map(|b| b.stuck_episodes.iter().map(|e| (u32::from(b.slot.0), e)));
         let stuck_hotspots = hotspots(episodes, game.hz(), &goal_name);
+        let senses = sense_rows(&bots);
         Self {
             map: game.map().name().to_owned(),
             seconds: f64::from(game.tick()) / f64::from(game.hz().max(1)),
@@ -279,7 +312,15 @@ impl MatchReport {
             chat: ChatReport::default(),
             objective: None,
             stuck_hotspots,
+            senses,
+            team: None,
         }
+    }
+
+    /// The report with the team figures of the match (team games only).
+    pub fn with_team(mut self, figures: crate::team::TeamFigures, team_game: bool) -> Self {
+        self.team = team_game.then(|| TeamReport::new(figures, &self.bots, self.seconds));
+        self
     }
 
     /// The report with the objective figures of the match.
@@ -322,7 +363,11 @@ impl fmt::Display for MatchReport {
         self.write_bots(f)?;
         self.write_styles(f)?;
         self.write_accuracy(f)?;
+        team::write_senses(f, &self.senses)?;
         self.write_chat(f)?;
+        if let Some(t) = &self.team {
+            writeln!(f, "{t}")?;
+        }
         if let Some(o) = &self.objective {
             writeln!(f, "{o}")?;
         }
@@ -490,9 +535,33 @@ mod tests {
             style: style.map(str::to_owned),
             engagement_range: range,
             pickups_per_min: None,
+            noticed: 4,
+            notice_ms: Some(100.0 * f64::from(slot)),
+            first_shots: 2,
+            first_shot_ms: Some(500.0),
+            investigations: 0,
+            reports_heard: 0,
+            report_finds: 0,
+            orders_taken: 0,
             stuck_episodes: Vec::new(),
             stuck_overflow: 0,
         }
+    }
+
+    #[test]
+    fn sense_rows_weight_delays_by_counts_per_skill() {
+        let mut a = bot(1, None, 60.0, None, 1, 0, 0);
+        let mut b = bot(3, None, 60.0, None, 1, 0, 0);
+        b.noticed = 12;
+        a.skill = 2.8;
+        b.skill = 3.2;
+        let rows = sense_rows(&[a, b]);
+        assert_eq!(rows.len(), 1, "2.8 and 3.2 both round to 3");
+        let r = &rows[0];
+        assert_eq!((r.skill, r.bots, r.noticed, r.first_shots), (3, 2, 16, 4));
+        // (4 x 100 + 12 x 300) / 16 = 250.
+        assert_eq!(r.notice_ms, Some(250.0));
+        assert_eq!(r.first_shot_ms, Some(500.0));
     }
 
     #[test]

@@ -1,0 +1,275 @@
+//! The native brain's side of team play: what it offers to tell its team
+//! (only what it knows this tick), what it takes from teammates' calls,
+//! and the order it follows.
+
+use glam::Vec3;
+use quarry_sim::SlotId;
+use quarry_sim::modes::view::FlagStatus;
+
+use super::NativeBrain;
+use crate::chat::ChatEvent;
+use crate::decide::{GoalKind, Objective, URGENT_OBJECTIVE};
+use crate::memory::GoalKey;
+use crate::perception::hearing::{Danger, Noise};
+use crate::team::orders::{ORDER_PRIORITY, order_key};
+use crate::team::{Attachment, Order, OrderKind, TeamCall, TeamFact};
+use crate::view::{BotClock, BotView, PlayerSnap};
+
+/// A call for help is made at most this often, ms.
+const HELP_EVERY_MS: f32 = 12_000.0;
+/// A carrier asks for an escort at most this often, ms.
+const ESCORT_EVERY_MS: f32 = 20_000.0;
+/// Being hit this recently counts as under fire, ms.
+const UNDER_FIRE_MS: f32 = 800.0;
+/// Enemies within this of a reported one are counted with it, units.
+const COUNT_RADIUS: f32 = 600.0;
+/// A dropped flag is reported when seen within this distance, units.
+const FLAG_SIGHT: f32 = 1500.0;
+/// How fast a reported enemy may have moved since (its uncertainty grows so), units/s.
+const REPORT_DRIFT: f32 = 320.0;
+/// A report is trusted less as it ages, down to nothing at this age, ms.
+const REPORT_TRUST_MS: f32 = 8000.0;
+/// A reported fight this close is worth joining, units.
+const JOIN_DISTANCE: f32 = 1200.0;
+/// How strongly a report of a close fight draws the bot (a sound's is 1).
+const JOIN_PULL: f32 = 2.0;
+/// A far fight is over before the bot gets there: it draws nobody.
+const FAR_PULL: f32 = 0.0;
+/// How much more a call for help draws the bot than a report.
+const HELP_PULL: f32 = 1.5;
+/// A teammate's item call keeps the bot off that item this long, ms.
+const LEAVE_ITEM_MS: f32 = 10_000.0;
+
+/// What the brain tells its team and the order it follows.
+#[derive(Debug, Clone, Default)]
+pub(super) struct TeamSide {
+    /// The call offered this tick (taken by the manager).
+    pub call: Option<TeamCall>,
+    /// The order taken, until it expires.
+    pub order: Option<Order>,
+    /// The investigation follows a teammate's report of this enemy.
+    pub lead: Option<SlotId>,
+    /// The enemies newly noticed at the last look.
+    pub noticed: Vec<SlotId>,
+    next_help: u32,
+    next_escort: u32,
+    last_goal: Option<GoalKind>,
+}
+
+impl TeamSide {
+    /// A new life: calls and leads go; an order outlives a death.
+    pub(super) fn reset_life(&mut self) {
+        self.call = None;
+        self.lead = None;
+        self.noticed.clear();
+        self.last_goal = None;
+    }
+
+    fn offer(&mut self, call: TeamCall) {
+        if self.call.is_none() {
+            self.call = Some(call);
+        }
+    }
+}
+
+impl NativeBrain {
+    /// What the bot would tell its team now, from what it knows this tick,
+    /// most pressing first: a call for help, the enemy carrying its flag,
+    /// an enemy just noticed, its flag lying dropped, an escort for the
+    /// flag it carries, an item it goes for.
+    pub(super) fn offer_calls(&mut self, view: &BotView<'_>, me: &PlayerSnap, clock: &BotClock) {
+        if !view.team_game {
+            return;
+        }
+        let sightings = &self.senses.sightings;
+        // Under fire and in trouble.
+        let under_fire = self.senses.memory.last_hit.is_some_and(|h| clock.ms_since(h.tick) <= UNDER_FIRE_MS);
+        if under_fire && clock.tick >= self.team.next_help && (me.health < 50 || sightings.len() >= 2) {
+            self.team.next_help = clock.after_ms(HELP_EVERY_MS);
+            let count = u8::try_from(sightings.len()).unwrap_or(u8::MAX);
+            self.team.offer(TeamCall::fact(TeamFact::Help { from: me.slot, position: me.origin, tick: clock.tick, count }));
+        }
+        // The enemy carrying our flag, seen now.
+        for f in view.mode.flags.iter().filter(|f| f.team == me.team) {
+            if let FlagStatus::Carried { by } = f.status
+                && self.senses.sees(by)
+                && let Some(p) = view.player(by)
+            {
+                let heading = p.origin + Vec3::new(p.velocity.x, p.velocity.y, 0.0) * 1.5;
+                self.team.offer(TeamCall::fact(TeamFact::Carrier { enemy: by, position: p.origin, heading, tick: clock.tick }));
+            }
+        }
+        // An enemy noticed at this look (in sight now: where it stands is known).
+        if let Some(&enemy) = self.team.noticed.first()
+            && self.senses.sees(enemy)
+            && let Some(p) = view.player(enemy)
+        {
+            let count = sightings
+                .iter()
+                .filter_map(|s| view.player(s.slot))
+                .filter(|o| o.origin.distance(p.origin) <= COUNT_RADIUS)
+                .count();
+            self.team.offer(TeamCall::fact(TeamFact::Enemy {
+                enemy,
+                position: p.origin,
+                tick: clock.tick,
+                count: u8::try_from(count).unwrap_or(u8::MAX),
+                weapon: p.inventory.current,
+            }));
+        }
+        self.team.noticed.clear();
+        // Our flag lying in the field, in sight.
+        for f in view.mode.flags.iter().filter(|f| f.team == me.team) {
+            let lifted = f.origin + Vec3::Z * 16.0;
+            if matches!(f.status, FlagStatus::Dropped { .. })
+                && f.origin.distance(me.origin) <= FLAG_SIGHT
+                && crate::perception::clear_line(view.map.world(), me.eye, lifted)
+            {
+                self.team.offer(TeamCall::fact(TeamFact::FlagDropped { position: f.origin, tick: clock.tick }));
+            }
+        }
+        // Carrying the enemy flag: ask for an escort.
+        let carrying = view
+            .mode
+            .flags
+            .iter()
+            .any(|f| f.team != me.team && matches!(f.status, FlagStatus::Carried { by } if by == me.slot));
+        if carrying && clock.tick >= self.team.next_escort {
+            self.team.next_escort = clock.after_ms(ESCORT_EVERY_MS);
+            self.team.offer(TeamCall { event: ChatEvent::OrderEscort, attach: Attachment::Order(OrderKind::Follow) });
+        }
+        // A new goal for an item worth claiming.
+        let goal = self.planner.goal.map(|g| g.kind);
+        if goal != self.team.last_goal {
+            self.team.last_goal = goal;
+            if let Some(GoalKind::Item(id)) = goal
+                && let Some(item) = view.items.iter().find(|i| i.id == id && !i.dropped)
+                && claimable(item.gift)
+            {
+                self.team.offer(TeamCall::fact(TeamFact::GoingFor { item: id, position: item.origin, tick: clock.tick }));
+            }
+        }
+    }
+
+    /// It looked into a lead and found nobody: a place to call clear.
+    pub(super) fn found_nobody(&mut self, me: &PlayerSnap, clock: &BotClock) {
+        if self.senses.sightings.is_empty() {
+            self.team.offer(TeamCall::fact(TeamFact::Clear { position: me.origin, tick: clock.tick }));
+        }
+    }
+
+    /// A teammate's fact, delivered with its line.
+    pub(super) fn take_fact(&mut self, fact: &TeamFact, clock: &BotClock) {
+        let me = self.last_origin;
+        let reaction = {
+            let t = &self.profile.resolved.traits;
+            t.reaction_msec * t.reaction_scale()
+        };
+        let age = clock.ms_since(fact.tick());
+        let lead = |source: Option<SlotId>, danger: Danger, position: Vec3, pull: f32| Noise {
+            source,
+            danger,
+            estimate: position,
+            error: 64.0 + REPORT_DRIFT * age / 1000.0,
+            distance: me.distance(position),
+            tick: clock.tick,
+            act_at: clock.after_ms(reaction),
+            handled: false,
+            reported: true,
+            pull,
+        };
+        // A report draws the bot less as it ages, more when the fight is
+        // close enough to join while it lasts.
+        let near = |p: Vec3| if me.distance(p) <= JOIN_DISTANCE { JOIN_PULL } else { FAR_PULL };
+        let trust = (1.0 - age / REPORT_TRUST_MS).clamp(0.0, 1.0);
+        self.profile.stats.reports_heard += 1;
+        match *fact {
+            TeamFact::Enemy { enemy, position, tick, .. } => {
+                self.senses.memory.report(enemy, tick, position, 64.0 + REPORT_DRIFT * age / 1000.0);
+                self.senses.hearing.consider(lead(Some(enemy), Danger::Report, position, trust * near(position)), clock);
+            }
+            TeamFact::Carrier { enemy, position, tick, .. } => {
+                self.senses.memory.report(enemy, tick, position, 64.0 + REPORT_DRIFT * age / 1000.0);
+                self.senses.hearing.consider(lead(Some(enemy), Danger::Combat, position, 1.5 * trust), clock);
+            }
+            TeamFact::FlagDropped { position, .. } => {
+                self.senses.hearing.consider(lead(None, Danger::Report, position, trust), clock);
+            }
+            TeamFact::Help { position, .. } => {
+                self.senses.hearing.consider(lead(None, Danger::Combat, position, HELP_PULL * trust * near(position)), clock);
+            }
+            TeamFact::Clear { position, .. } => {
+                // Nothing there: a lead about that place is dropped.
+                if self.senses.hearing.noise.is_some_and(|n| n.estimate.distance(position) < 400.0 && n.danger <= Danger::Report) {
+                    self.senses.hearing.noise = None;
+                }
+                if self.investigation.is_some_and(|(p, _)| p.distance(position) < 400.0) {
+                    self.investigation = None;
+                    self.team.lead = None;
+                }
+            }
+            TeamFact::GoingFor { item, .. } => {
+                self.senses
+                    .memory
+                    .blacklist
+                    .add(GoalKey::Item(item), clock.after_ms(LEAVE_ITEM_MS), clock.tick);
+            }
+        }
+    }
+
+    /// An order taken.
+    pub(super) fn accept_order(&mut self, order: Order) {
+        self.team.order = Some(order);
+        self.profile.stats.orders_taken += 1;
+        // Decide again now, toward the order.
+        self.planner.goal = None;
+    }
+
+    /// The objective this decision offers goal selection: the order's goal
+    /// (while it holds and the objective layer has nothing urgent), else
+    /// the objective layer's. A help order ends on arrival.
+    pub(super) fn objective_with_order(&mut self, view: &BotView<'_>, me: &PlayerSnap, objective: Option<Objective>) -> Option<Objective> {
+        let clock = view.clock;
+        let Some(order) = self.team.order.filter(|o| o.live(&clock)) else {
+            return objective;
+        };
+        let Some(goal) = order.goal(view, me) else {
+            return objective;
+        };
+        if order.kind == OrderKind::Help && goal.point.distance(me.origin) <= goal.radius {
+            self.team.order = None;
+            return objective;
+        }
+        if objective.is_some_and(|o| o.priority >= URGENT_OBJECTIVE) {
+            return objective;
+        }
+        Some(Objective { key: order_key(order.kind), origin: goal.point, priority: ORDER_PRIORITY, hold_radius: Some(goal.radius) })
+    }
+
+    /// Expired orders go; a lead followed to its enemy counts as a find.
+    pub(super) fn team_upkeep(&mut self, clock: &BotClock) {
+        if self.team.order.is_some_and(|o| !o.live(clock)) {
+            self.team.order = None;
+        }
+        if let Some(enemy) = self.team.lead {
+            if self.senses.sees(enemy) {
+                self.profile.stats.report_finds += 1;
+                self.team.lead = None;
+            } else if self.investigation.is_none() {
+                self.team.lead = None;
+            }
+        }
+    }
+}
+
+/// Whether an item is worth claiming in team chat: powerups, the red
+/// armor, the mega health.
+fn claimable(gift: quarry_sim::items::Gift) -> bool {
+    use quarry_sim::items::Gift;
+    match gift {
+        Gift::Powerup { .. } => true,
+        Gift::Armor { amount, .. } => amount >= 100,
+        Gift::Health { amount, .. } => amount >= 100,
+        _ => false,
+    }
+}

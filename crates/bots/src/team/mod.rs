@@ -1,0 +1,381 @@
+//! Team knowledge and orders, carried by team chat.
+//!
+//! - **Calls** ([`TeamCall`]): each bot offers what it would tell its team
+//!   (an enemy it sees, the enemy carrying the team's flag, the team's flag
+//!   lying dropped, a place it found clear, a call for help, an item it
+//!   goes for, a request for an escort). [`TeamHost::calls`] decides which
+//!   are said: only in team games, with `bot_teamChatter` on, when the
+//!   bot's `teamwork` roll passes, not when a teammate said the same lately,
+//!   within the team throttles ([`TEAM_GAP_MS`] per team, [`BOT_GAP_MS`] per
+//!   bot; halved at `bot_teamChatter 2`). The line comes from the bot's
+//!   own chat bank (its character's voice) with `$place` named by
+//!   [`Places`]; a character without a line for it stays silent.
+//! - **Delivery**: the fact travels with the line; when the line is said,
+//!   every living teammate bot takes it in ([`crate::brain::Brain::receive`]).
+//! - **Orders**: a human's team chat is read for order phrases
+//!   ([`orders::parse_order`]); a bot's escort request carries its order.
+//!   The bot named in the line, else the nearest suitable teammate bot,
+//!   answers after 1 s + 2 × its reaction time: it takes the order
+//!   (`orderAck`) unless its `teamwork` roll fails (`orderRefuse`, as the
+//!   reference's rogue bots do).
+//! - **Figures** ([`TeamFigures`]): reports said, how many were true when
+//!   sent (checked against the match), orders taken and refused.
+
+pub mod facts;
+pub mod orders;
+pub mod places;
+
+use std::collections::BTreeMap;
+
+use glam::Vec3;
+use quarry_sim::{SlotId, Team};
+
+pub use facts::{Attachment, TeamCall, TeamFact};
+pub use orders::{Order, OrderKind, parse_order};
+pub use places::Places;
+
+use crate::rng::{BotRng, mix64};
+use crate::view::{BotClock, BotView};
+
+/// Least time between two calls of one team, ms.
+pub const TEAM_GAP_MS: f32 = 4000.0;
+/// Least time between two calls of one bot, ms.
+pub const BOT_GAP_MS: f32 = 8000.0;
+/// A teammate's call about the same enemy or place silences the same call
+/// for this long, ms.
+pub const SAME_CALL_MS: f32 = 6000.0;
+/// Two places this close count as the same place, units.
+const SAME_PLACE: f32 = 400.0;
+/// An order is answered after this plus twice the bot's reaction time, ms.
+pub const ORDER_ANSWER_MS: f32 = 1000.0;
+/// At most this many orders wait for an answer (a flood of chat is bounded).
+const MAX_PENDING_ORDERS: usize = 16;
+
+/// What the team layer did in a match.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct TeamFigures {
+    /// Calls queued, per event name.
+    pub queued: BTreeMap<String, u32>,
+    /// Facts said (delivered to teammates).
+    pub reports: u32,
+    /// Of the enemy reports queued, how many were checked against the
+    /// match, and how many were true (the enemy stood where reported).
+    pub checked: u32,
+    /// Reports true when sent.
+    pub true_reports: u32,
+    /// Orders heard (a human's line, a bot's escort request).
+    pub orders_heard: u32,
+    /// Orders taken.
+    pub orders_taken: u32,
+    /// Orders turned down.
+    pub orders_refused: u32,
+}
+
+/// One bot as the team layer sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct TeamBot {
+    /// Its slot.
+    pub slot: SlotId,
+    /// Its team.
+    pub team: Team,
+    /// Alive and not frozen.
+    pub active: bool,
+    /// Where it is.
+    pub origin: Vec3,
+    /// Its `teamwork` trait.
+    pub teamwork: f32,
+    /// Its reaction time, ms.
+    pub reaction_ms: f32,
+    /// Carrying a flag (never sent on an errand).
+    pub carrier: bool,
+}
+
+/// A call the team layer let through: who says which event, with what.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Approved {
+    /// The speaker.
+    pub slot: SlotId,
+    /// The call.
+    pub call: TeamCall,
+    /// The place it names, if any.
+    pub place: Vec3,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct PendingOrder {
+    bot: SlotId,
+    order: Order,
+    due: u32,
+}
+
+/// An order answered now: taken or turned down.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Answer {
+    /// The bot answering.
+    pub bot: SlotId,
+    /// The order.
+    pub order: Order,
+    /// Taken (else turned down).
+    pub taken: bool,
+}
+
+/// The team layer of one server; see the module docs.
+#[derive(Debug, Clone)]
+pub struct TeamHost {
+    rng: BotRng,
+    places: Option<Places>,
+    next_team: BTreeMap<Team, u32>,
+    next_bot: BTreeMap<SlotId, u32>,
+    recent: Vec<(Team, Option<SlotId>, Vec3, u32)>,
+    pending: Vec<PendingOrder>,
+    incoming: Vec<(SlotId, OrderKind)>,
+    figures: TeamFigures,
+}
+
+impl Default for TeamHost {
+    fn default() -> Self {
+        Self::new(0)
+    }
+}
+
+impl TeamHost {
+    /// The team layer of a match seeded with `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self {
+            rng: BotRng::from_seed(mix64(seed ^ 0x7465_616d)),
+            places: None,
+            next_team: BTreeMap::new(),
+            next_bot: BTreeMap::new(),
+            recent: Vec::new(),
+            pending: Vec::new(),
+            incoming: Vec::new(),
+            figures: TeamFigures::default(),
+        }
+    }
+
+    /// A new match: everything starts over.
+    pub fn new_match(&mut self, seed: u64) {
+        *self = Self::new(seed);
+    }
+
+    /// A bot's order request was said (an escort): handed to a teammate at
+    /// the next tick.
+    pub fn said_order(&mut self, from: SlotId, kind: OrderKind) {
+        if self.incoming.len() < MAX_PENDING_ORDERS {
+            self.incoming.push((from, kind));
+        }
+    }
+
+    /// The bots' order requests said since the last tick.
+    pub fn take_incoming(&mut self) -> Vec<(SlotId, OrderKind)> {
+        std::mem::take(&mut self.incoming)
+    }
+
+    /// What the team layer did so far.
+    pub fn figures(&self) -> &TeamFigures {
+        &self.figures
+    }
+
+    /// The places of this match (built at first use).
+    pub fn places(&mut self, view: &BotView<'_>) -> &Places {
+        self.places.get_or_insert_with(|| Places::of(view))
+    }
+
+    /// A bot left: its pending orders go.
+    pub fn forget(&mut self, slot: SlotId) {
+        self.pending.retain(|p| p.bot != slot && p.order.from != slot);
+        self.next_bot.remove(&slot);
+    }
+
+    /// Which of this tick's offered calls are said (see the module docs),
+    /// in slot order. `chatter` is `bot_teamChatter`; with `only`, other
+    /// teams' bots stay silent (`bot_teamChatterTeam`).
+    pub fn calls(&mut self, view: &BotView<'_>, offers: &[(SlotId, TeamCall)], bots: &[TeamBot], chatter: u8, only: Option<Team>) -> Vec<Approved> {
+        let clock = view.clock;
+        let mut out = Vec::new();
+        if chatter == 0 || !view.team_game {
+            return out;
+        }
+        let halve = |ms: f32| if chatter >= 2 { ms * 0.5 } else { ms };
+        let same_ticks = clock.ticks_ms(halve(SAME_CALL_MS));
+        self.recent.retain(|r| clock.tick.saturating_sub(r.3) <= same_ticks);
+        for &(slot, call) in offers {
+            let Some(bot) = bots.iter().find(|b| b.slot == slot) else { continue };
+            let team = bot.team;
+            if only.is_some_and(|t| t != team) {
+                continue;
+            }
+            let place = match call.attach {
+                Attachment::Fact(f) => f.place(),
+                Attachment::Order(_) => bot.origin,
+            };
+            let enemy = match call.attach {
+                Attachment::Fact(f) => f.enemy(),
+                Attachment::Order(_) => None,
+            };
+            let said_lately = self
+                .recent
+                .iter()
+                .any(|r| r.0 == team && (enemy.is_some() && r.1 == enemy || enemy.is_none() && r.1.is_none() && r.2.distance(place) < SAME_PLACE));
+            let throttled = self.next_team.get(&team).is_some_and(|&t| clock.tick < t)
+                || self.next_bot.get(&slot).is_some_and(|&t| clock.tick < t);
+            // Orders (an escort request) are not weighed by teamwork: the
+            // carrier needs them.
+            let willing = matches!(call.attach, Attachment::Order(_)) || self.rng.chance(bot.teamwork);
+            if said_lately || throttled || !willing {
+                continue;
+            }
+            self.next_team.insert(team, clock.after_ms(halve(TEAM_GAP_MS)));
+            self.next_bot.insert(slot, clock.after_ms(halve(BOT_GAP_MS)));
+            self.recent.push((team, enemy, place, clock.tick));
+            out.push(Approved { slot, call, place });
+        }
+        out
+    }
+
+    /// A call was queued as a line: counted, and an enemy report checked
+    /// against the match (the enemy must stand where reported, this tick).
+    pub fn queued(&mut self, view: &BotView<'_>, a: &Approved) {
+        *self.figures.queued.entry(a.call.event.name().to_owned()).or_default() += 1;
+        if let Attachment::Fact(TeamFact::Enemy { enemy, position, tick, .. } | TeamFact::Carrier { enemy, position, tick, .. }) = a.call.attach {
+            self.figures.checked += 1;
+            let truth = view.player(enemy).filter(|p| p.active()).map(|p| p.origin);
+            if tick == view.clock.tick && truth.is_some_and(|t| t.distance(position) < 1.0) {
+                self.figures.true_reports += 1;
+            }
+        }
+    }
+
+    /// A fact was said.
+    pub fn delivered(&mut self) {
+        self.figures.reports += 1;
+    }
+
+    /// Someone asked for `kind` (a human's team line, a bot's escort
+    /// request): the bot named in it, else the nearest active teammate bot
+    /// that carries no flag, answers after 1 s + 2 × its reaction time.
+    /// Returns the bot that will answer.
+    pub fn request(&mut self, view: &BotView<'_>, from: SlotId, kind: OrderKind, named: Option<SlotId>, bots: &[TeamBot]) -> Option<SlotId> {
+        let clock = view.clock;
+        let Some(speaker) = view.player(from) else {
+            tracing::debug!(target: "quarry_bots::team", "order '{}' from slot {} with no body: nobody to follow", kind.name(), from.0);
+            return None;
+        };
+        self.figures.orders_heard += 1;
+        let suitable = |b: &&TeamBot| b.slot != from && b.team == speaker.team && b.active && !b.carrier;
+        let bot = match named.and_then(|n| bots.iter().filter(suitable).find(|b| b.slot == n)) {
+            Some(b) => b,
+            None => bots
+                .iter()
+                .filter(suitable)
+                .min_by(|a, b| a.origin.distance(speaker.origin).total_cmp(&b.origin.distance(speaker.origin)).then(a.slot.cmp(&b.slot)))?,
+        };
+        if self.pending.len() >= MAX_PENDING_ORDERS {
+            return None;
+        }
+        self.pending.retain(|p| p.bot != bot.slot);
+        let due = clock.after_ms(ORDER_ANSWER_MS + 2.0 * bot.reaction_ms);
+        tracing::info!(target: "quarry_bots::team", "order '{}' from slot {} for the bot in slot {}", kind.name(), from.0, bot.slot.0);
+        let order = Order { kind, from, at: speaker.origin, until: due.saturating_add(clock.ticks_ms(kind.lasts_ms())) };
+        self.pending.push(PendingOrder { bot: bot.slot, order, due });
+        Some(bot.slot)
+    }
+
+    /// The orders whose answer is due now: each taken, or turned down on a
+    /// failed `teamwork` roll.
+    pub fn answers(&mut self, clock: &BotClock, bots: &[TeamBot]) -> Vec<Answer> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < self.pending.len() {
+            let Some(p) = self.pending.get(i).copied() else { break };
+            if p.due > clock.tick {
+                i += 1;
+                continue;
+            }
+            self.pending.remove(i);
+            let Some(bot) = bots.iter().find(|b| b.slot == p.bot) else { continue };
+            let taken = self.rng.chance(bot.teamwork);
+            if taken {
+                self.figures.orders_taken += 1;
+            } else {
+                self.figures.orders_refused += 1;
+            }
+            out.push(Answer { bot: p.bot, order: p.order, taken });
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::objective::testkit::{Kit, player};
+    use quarry_sim::rules::GameType;
+
+    fn bot(slot: u8, team: Team, x: f32) -> TeamBot {
+        TeamBot { slot: SlotId(slot), team, active: true, origin: Vec3::new(x, 0.0, 24.0), teamwork: 1.0, reaction_ms: 300.0, carrier: false }
+    }
+
+    fn enemy_call(enemy: u8, x: f32, tick: u32) -> TeamCall {
+        TeamCall::fact(TeamFact::Enemy { enemy: SlotId(enemy), position: Vec3::new(x, 0.0, 24.0), tick, count: 1, weapon: 2 })
+    }
+
+    #[test]
+    fn calls_are_throttled_per_team_and_not_repeated() {
+        let kit = Kit::new();
+        let view = kit.view(GameType::Tdm, vec![player(0, Team::Red, Vec3::ZERO), player(1, Team::Red, Vec3::X * 500.0), player(2, Team::Blue, Vec3::X * 900.0)]);
+        let bots = [bot(0, Team::Red, 0.0), bot(1, Team::Red, 500.0), bot(2, Team::Blue, 900.0)];
+        let mut host = TeamHost::new(1);
+        // Two reds report the same enemy at once: one call, the team's gap starts.
+        let offers = [(SlotId(0), enemy_call(2, 900.0, 100)), (SlotId(1), enemy_call(2, 900.0, 100))];
+        let said = host.calls(&view, &offers, &bots, 1, None);
+        assert_eq!(said.len(), 1);
+        assert_eq!(said[0].slot, SlotId(0));
+        // Nothing in a free-for-all, nothing with chatter off, nothing from a team left out.
+        let ffa = kit.view(GameType::Ffa, vec![player(0, Team::Free, Vec3::ZERO)]);
+        assert!(TeamHost::new(1).calls(&ffa, &offers, &bots, 1, None).is_empty());
+        assert!(TeamHost::new(1).calls(&view, &offers, &bots, 0, None).is_empty());
+        assert!(TeamHost::new(1).calls(&view, &offers, &bots, 1, Some(Team::Blue)).is_empty());
+    }
+
+    #[test]
+    fn an_order_goes_to_the_named_bot_else_the_nearest_and_is_answered_after_the_delay() {
+        let kit = Kit::new();
+        let view = kit.view(
+            GameType::Tdm,
+            vec![player(5, Team::Red, Vec3::ZERO), player(1, Team::Red, Vec3::X * 800.0), player(2, Team::Red, Vec3::X * 200.0), player(3, Team::Blue, Vec3::X * 100.0)],
+        );
+        let bots = [bot(1, Team::Red, 800.0), bot(2, Team::Red, 200.0), bot(3, Team::Blue, 100.0)];
+        let mut host = TeamHost::new(2);
+        assert_eq!(host.request(&view, SlotId(5), OrderKind::Follow, None, &bots), Some(SlotId(2)), "the nearest teammate");
+        assert_eq!(host.request(&view, SlotId(5), OrderKind::Hold, Some(SlotId(1)), &bots), Some(SlotId(1)), "the one named");
+        let clock = view.clock;
+        // 1 s + 2 x 300 ms = 96 ticks at 60 Hz.
+        assert!(host.answers(&BotClock { tick: clock.tick + 95, ..clock }, &bots).is_empty());
+        let answers = host.answers(&BotClock { tick: clock.tick + 96, ..clock }, &bots);
+        assert_eq!(answers.len(), 2);
+        assert!(answers.iter().all(|a| a.taken), "teamwork 1 always takes it");
+        let hold = answers.iter().find(|a| a.bot == SlotId(1)).expect("hold");
+        assert_eq!(hold.order.at, Vec3::new(0.0, 0.0, 24.0), "held where the speaker stood");
+        // A rogue (teamwork 0) turns orders down.
+        let rogue = [TeamBot { teamwork: 0.0, ..bots[1] }];
+        let mut host = TeamHost::new(3);
+        host.request(&view, SlotId(5), OrderKind::Follow, None, &rogue);
+        let answers = host.answers(&BotClock { tick: clock.tick + 1000, ..clock }, &rogue);
+        assert!(answers.len() == 1 && !answers[0].taken);
+        assert_eq!(host.figures().orders_refused, 1);
+    }
+
+    #[test]
+    fn places_are_named_by_landmarks_within_range() {
+        let kit = Kit::new();
+        let view = kit.view(GameType::Ctf, Vec::new());
+        let mut view = view;
+        view.mode.bases = vec![(Team::Red, Vec3::new(-2000.0, 0.0, 0.0)), (Team::Blue, Vec3::new(2000.0, 0.0, 0.0))];
+        let places = Places::of(&view);
+        assert!(!places.has_locations());
+        let world = view.map.world();
+        assert_eq!(places.name(world, Vec3::new(-1800.0, 100.0, 0.0)).as_deref(), Some("the red base"));
+        assert_eq!(places.name(world, Vec3::new(0.0, 0.0, 0.0)), None, "too far from any landmark");
+    }
+}
