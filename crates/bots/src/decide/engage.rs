@@ -133,6 +133,16 @@ impl Targeting {
         }
     }
 
+    /// An acquisition of an enemy a teammate announced: the re-acquire
+    /// share of the reaction (the bot was looking out for it), but a new
+    /// belief and aim start over as for any fresh one.
+    fn acquire_expected(&mut self, slot: SlotId, off_axis: f32, t: &Traits, clock: &BotClock, rng: &mut BotRng) -> Acquired {
+        let jitter = rng.signed();
+        let delay = reaction_delay_ms(t, off_axis, false, jitter);
+        self.engagement = Some(Engagement { slot, fire_after: clock.after_ms(delay), last_seen: clock.tick, snap: true, reaction_ms: delay, fresh: true });
+        Acquired { fresh: true, delay_ms: delay, centred_delay_ms: None }
+    }
+
     /// Target choice after a decision's look: the pick among the seen
     /// enemies (kept unless beaten by the stickiness margin), acquired or
     /// re-acquired after a gap; with nobody seen, an unseen target is kept
@@ -154,8 +164,9 @@ impl Targeting {
             .copied()
             .collect();
         let candidates = candidates(view, &acted_on, &senses.memory, clock);
-        // The ring's lag was paid by a newly noticed enemy, not by the target.
-        let paid = |pick: SlotId| if Some(pick) == current { 0.0 } else { t.attention_lag_ms() };
+        // The ring's lag was paid by a newly noticed enemy, not by the
+        // target, nor by one a teammate announced (it was expected).
+        let paid = |pick: SlotId| if Some(pick) == current || senses.expected.contains(pick) { 0.0 } else { t.attention_lag_ms() };
         let seen_current = current.filter(|c| senses.sees(*c));
         let mut acquired = None;
         match choose_target(&candidates, seen_current, self.best_target_roll, t) {
@@ -172,6 +183,8 @@ impl Targeting {
                             acquired = Some(self.acquire(pick, off, gap > t.reacquire_msec, paid(pick), t, clock, rng));
                         }
                     }
+                    // An expected enemy is reacted to as one just lost from view.
+                    _ if senses.expected.contains(pick) => acquired = Some(self.acquire_expected(pick, off, t, clock, rng)),
                     _ => acquired = Some(self.acquire(pick, off, true, paid(pick), t, clock, rng)),
                 }
                 if let Some(e) = self.engagement.as_mut() {
@@ -179,9 +192,11 @@ impl Targeting {
                 }
             }
             None => {
-                // Keep an unseen target while it is remembered.
+                // Keep an unseen target while it is remembered from what the
+                // bot saw or heard itself (a teammate's word about it is a
+                // lead, not a fight).
                 if let Some(e) = self.engagement
-                    && senses.memory.track(e.slot).is_none()
+                    && senses.memory.track(e.slot).is_none_or(|tr| tr.knowledge == Knowledge::Reported)
                 {
                     self.engagement = None;
                     self.roll(t, rng);

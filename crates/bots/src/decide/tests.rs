@@ -130,3 +130,36 @@ fn pursuit_leads_and_fades() {
     let huge = pursuit_point(Vec3::ZERO, Vec3::X * 5000.0, true, 0.0, &t);
     assert!((huge.length() - 256.0).abs() < 1e-3);
 }
+
+/// What the bot acts on: an enemy noticed only now waits for the reaction
+/// ring; one a teammate announced is acted on at once, with the
+/// re-acquire share of the reaction; a target known only from a report is
+/// let go.
+#[test]
+fn the_reaction_ring_and_expected_enemies() {
+    use crate::objective::testkit::{Kit, player};
+    use crate::perception::{Senses, Sighting};
+    use quarry_sim::Team;
+    use quarry_sim::rules::GameType;
+    let kit = Kit::new();
+    let view = kit.view(GameType::Tdm, vec![player(0, Team::Red, Vec3::ZERO), player(3, Team::Blue, Vec3::X * 600.0)]);
+    let t = Traits::at_skill(3.0);
+    let clock = view.clock;
+    let mut rng = BotRng::for_slot(1, 0, 0);
+    let mut senses = Senses::default();
+    senses.sightings = vec![Sighting { slot: SlotId(3), seen_offset: Vec3::Z * 10.0, distance: 600.0, off_axis: 0.0 }];
+    senses.memory.see(SlotId(3), clock.tick, Vec3::X * 600.0, Vec3::ZERO, Vec3::Z * 10.0);
+    let mut targeting = Targeting::default();
+    assert_eq!(targeting.choose(&view, &senses, &t, &clock, &mut rng), None, "not noticed a reaction ago yet");
+    senses.expected.insert(SlotId(3));
+    let acquired = targeting.choose(&view, &senses, &t, &clock, &mut rng).expect("an expected enemy is acted on at once");
+    let full = crate::perception::reaction_delay_ms(&t, 0.0, true, 1.0);
+    assert!(acquired.delay_ms <= full * t.reacquire_fraction + 1.0, "{} vs {full}", acquired.delay_ms);
+    // Out of sight, known only from a teammate's report: the engagement ends.
+    senses.sightings.clear();
+    senses.memory.begin_scan();
+    senses.memory.report(SlotId(3), clock.tick + 5, Vec3::X * 700.0, 100.0);
+    let later = crate::view::BotClock { tick: clock.tick + 10, ..clock };
+    targeting.choose(&view, &senses, &t, &later, &mut rng);
+    assert_eq!(targeting.slot(), None);
+}

@@ -51,6 +51,11 @@ impl SlotSet {
     pub fn remove(&mut self, s: SlotId) {
         self.0 &= !(1u128 << (s.0 & 127));
     }
+
+    /// Every slot in `self` or `other`.
+    pub fn union(self, other: SlotSet) -> SlotSet {
+        SlotSet(self.0 | other.0)
+    }
 }
 
 /// The chance to notice an enemy `distance` away, `off_axis` degrees from
@@ -94,8 +99,9 @@ impl Noticing {
         self.in_view.clear();
     }
 
-    /// Filters a look's sightings down to the enemies noticed; `target` is
-    /// always kept. Returns the delays of those newly noticed.
+    /// Filters a look's sightings down to the enemies noticed; `target` and
+    /// the `expected` (a teammate said they were coming) are always kept.
+    /// Returns the delays of those newly noticed.
     #[expect(clippy::too_many_arguments, reason = "one look with everything it weighs")]
     pub fn filter(
         &mut self,
@@ -103,6 +109,7 @@ impl Noticing {
         view: &BotView<'_>,
         t: &Traits,
         target: Option<SlotId>,
+        expected: SlotSet,
         alert: bool,
         clock: &BotClock,
         rng: &mut BotRng,
@@ -122,7 +129,7 @@ impl Noticing {
             v.last = clock.tick;
             if !v.noticed {
                 let loud = view.player(s.slot).is_some_and(|p| p.attacking || p.velocity.truncate().length() > FAST_SPEED);
-                v.noticed = target == Some(s.slot) || loud || rng.chance(notice_chance(t, s.distance, s.off_axis, alert));
+                v.noticed = target == Some(s.slot) || expected.contains(s.slot) || loud || rng.chance(notice_chance(t, s.distance, s.off_axis, alert));
                 if v.noticed {
                     figures.noticed.push((s.slot, clock.ms_since(v.first)));
                 }

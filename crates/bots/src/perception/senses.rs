@@ -14,8 +14,12 @@ use super::hearing::Hearing;
 use super::notice::{NoticeFigures, Noticing, SlotSet, ThreatRing};
 use super::{Sighting, scan};
 use crate::content::Traits;
-use crate::memory::Memory;
+use crate::memory::{Knowledge, Memory};
 use crate::rng::BotRng;
+
+/// A teammate's report of an enemy keeps the bot looking out for it this
+/// long, ms.
+pub(crate) const EXPECT_MS: f32 = 5000.0;
 use crate::view::{BotClock, BotView, PlayerSnap};
 
 /// What a bot knows and where it was told to look.
@@ -25,8 +29,13 @@ pub struct Senses {
     pub memory: Memory,
     /// The enemies seen and noticed at the last decision.
     pub sightings: Vec<Sighting>,
-    /// The enemies the bot acts on: noticed a reaction time ago.
+    /// The enemies the bot acts on: noticed a reaction time ago, or
+    /// expected.
     pub attended: SlotSet,
+    /// Enemies in sight that a teammate reported lately: the bot was
+    /// looking out for them, so it notices and reacts to them as to an
+    /// enemy just lost from view.
+    pub expected: SlotSet,
     /// Who is in view and noticed.
     pub noticing: Noticing,
     /// The reaction delay line.
@@ -44,6 +53,7 @@ impl Senses {
         self.memory.reset_life();
         self.sightings.clear();
         self.attended = SlotSet::default();
+        self.expected = SlotSet::default();
         self.noticing.reset_life();
         self.ring.reset_life();
         self.hearing.reset_life();
@@ -77,9 +87,17 @@ impl Senses {
         let mut sightings = std::mem::take(&mut self.sightings);
         let spent = scan(view, me, t, &self.memory, current, ignored, budget, &mut sightings);
         let alert = self.hearing.alert(clock);
-        let figures = self.noticing.filter(&mut sightings, view, t, current, alert, clock, rng);
+        let mut expected = SlotSet::default();
+        for s in &sightings {
+            let reported = self.memory.track(s.slot).filter(|tr| tr.knowledge == Knowledge::Reported);
+            if reported.is_some_and(|tr| clock.ms_since(tr.news_tick) <= EXPECT_MS) {
+                expected.insert(s.slot);
+            }
+        }
+        let figures = self.noticing.filter(&mut sightings, view, t, current, expected, alert, clock, rng);
         self.ring.push(clock.tick, sightings.iter().map(|s| s.slot));
         self.attended = self.ring.attended(lag_ms, clock);
+        self.expected = expected;
         for s in &sightings {
             if let Some(p) = view.player(s.slot) {
                 self.memory.see(s.slot, clock.tick, p.origin, p.velocity, s.seen_offset);
@@ -91,9 +109,10 @@ impl Senses {
         (spent, figures)
     }
 
-    /// Whether the bot acts on `slot` seen now: noticed a reaction time ago.
+    /// Whether the bot acts on `slot` seen now: noticed a reaction time
+    /// ago, or expected.
     pub fn attends(&self, slot: SlotId) -> bool {
-        self.attended.contains(slot)
+        self.attended.contains(slot) || self.expected.contains(slot)
     }
 
     /// The look hint if it still holds at this tick (an expired one is dropped).
