@@ -11,7 +11,8 @@ seeds; the command column gives one seed's exact command line.
                              [--tsv FILE]
 
 Rows: bot chat (lines per minute, back-to-back repeats), play styles at one
-skill (engagement range, items and kills per minute), team chatter (4v4 TDM,
+skill (engagement range, items and kills per minute), noticing and reaction
+per skill 1-5 (first in view to noticed, to the first shot), team chatter (4v4 TDM,
 one team with bot_teamChatter 1 against one with none, the talking side
 alternating by seed: frags and win share per side, reports per minute, the
 share true when sent, reports that led a teammate to the enemy), CTF and
@@ -49,6 +50,10 @@ def scenarios(shared):
             "styles",
         ),
         ("teamtalk_tdm_q_dm1", team_talk(["+map", "q_dm1"]), "teamtalk"),
+    ] + [
+        (f"senses_skill{s}_ffa_q_dm1", FOUR_A_SIDE + ["+set", "bot_skill", str(s)] + TEN_MINUTES + ["+map", "q_dm1"], "senses")
+        for s in range(1, 6)
+    ] + [
         ("ctf_q_ctf1", ["+set", "g_gametype", "ctf"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_ctf1"], "flags"),
         ("1fctf_q_ctf1", ["+set", "g_gametype", "1fctf"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_ctf1"], "flags"),
         ("ft_q_ctf1", ["+set", "g_gametype", "ft"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_ctf1"], "rounds"),
@@ -118,6 +123,14 @@ def figures(kind, runs):
         rows.append(("reports true when sent", mean([t["true_pct"] for t in team]), "%"))
         rows.append(("reports taken in", mean([t["reports_heard"] for t in team]), "per match"))
         rows.append(("reports that led to the enemy", mean([t["report_finds"] for t in team]), "per match"))
+    elif kind == "senses":
+        rows_in = [row for r in runs for row in r["bots"]["senses"]]
+        def weighted(count, value):
+            total = sum(row[count] for row in rows_in if row[value] is not None)
+            return sum(row[count] * row[value] for row in rows_in if row[value] is not None) / total if total else None
+        rows.append(("first in view to noticed", weighted("noticed", "notice_ms"), "ms"))
+        rows.append(("first in view to first shot", weighted("first_shots", "first_shot_ms"), "ms"))
+        rows.append(("rolled reaction", mean([row["reaction_ms"] for row in rows_in]), "ms"))
     elif kind == "styles":
         by_style = {}
         for r in runs:

@@ -99,12 +99,38 @@ pub struct CombatMove {
     /// Where the bot last stood on the ground (an airborne bot drifting
     /// over nothing steers back toward it).
     pub last_ground: Option<Vec3>,
+    /// Where the bot stood at the last wedge sample, and when that was.
+    wedge_sample: Option<(Vec3, u32)>,
+    /// Wedge samples in a row with almost no movement.
+    wedge_strikes: u8,
 }
+
+/// Fighting is sampled for being wedged this often, ms.
+const WEDGE_SAMPLE_MS: f32 = 700.0;
+/// Less movement than this between two samples is a wedge strike, units
+/// (strafing covers over 100 units in a sample).
+const WEDGE_MOVE: f32 = 16.0;
 
 impl CombatMove {
     /// Forgets rhythm and dodge (a new life).
     pub fn reset(&mut self) {
         *self = Self::default();
+    }
+
+    /// Whether the bot, fighting, has stood wedged (moving under
+    /// [`WEDGE_MOVE`] units over two samples while meaning to move): the
+    /// route's stuck detection must then run rather than be set aside.
+    pub fn wedged(&mut self, me: &PlayerSnap, clock: &BotClock) -> bool {
+        match self.wedge_sample {
+            Some((_, tick)) if clock.ms_since(tick) < WEDGE_SAMPLE_MS => {}
+            Some((at, _)) => {
+                let moved = Vec3::new(me.origin.x - at.x, me.origin.y - at.y, 0.0).length();
+                self.wedge_strikes = if moved < WEDGE_MOVE { self.wedge_strikes.saturating_add(1) } else { 0 };
+                self.wedge_sample = Some((me.origin, clock.tick));
+            }
+            None => self.wedge_sample = Some((me.origin, clock.tick)),
+        }
+        self.wedge_strikes >= 2
     }
 
     /// Schedules a dodge from a threat travelling along `threat`, starting
@@ -383,6 +409,25 @@ mod tests {
 
     fn block(lo: Vec3, hi: Vec3) -> String {
         quarry_map::source::box_brush(lo, hi, "quarry/wall")
+    }
+
+    #[test]
+    fn a_bot_standing_still_while_fighting_is_wedged_after_two_samples() {
+        let clock = |tick| BotClock { tick, hz: 60 };
+        let mut c = CombatMove::default();
+        let here = me(Vec3::ZERO);
+        // Strafing: more than 16 units between samples.
+        for k in 0..6u32 {
+            let moving = me(Vec3::new(100.0 * k as f32, 0.0, 0.0));
+            assert!(!c.wedged(&moving, &clock(42 * k)));
+        }
+        // Standing against a wall: the second still sample says wedged.
+        let mut c = CombatMove::default();
+        assert!(!c.wedged(&here, &clock(0)));
+        assert!(!c.wedged(&here, &clock(42)));
+        assert!(c.wedged(&here, &clock(84)));
+        // Moving again clears it.
+        assert!(!c.wedged(&me(Vec3::X * 200.0), &clock(126)));
     }
 
     #[test]

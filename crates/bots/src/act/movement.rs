@@ -77,8 +77,11 @@ pub fn compose_movement(
             let lateral = combat.safe_lateral(cv.lateral, view.map.world(), me, clock);
             fallback = lateral;
             if fight.chasing || follower.route().is_none() {
-                // Range keeping replaces route following: no progress is owed.
-                follower.hold(clock);
+                // Range keeping replaces route following: no progress is
+                // owed, unless the bot stands wedged against something.
+                if !combat.wedged(me, clock) {
+                    follower.hold(clock);
+                }
                 let route_dir = dir;
                 // Backed into a wall, a corner or a ledge: keeping off is
                 // over, the range is what it is.
