@@ -146,8 +146,10 @@ fn the_reaction_ring_and_expected_enemies() {
     let t = Traits::at_skill(3.0);
     let clock = view.clock;
     let mut rng = BotRng::for_slot(1, 0, 0);
-    let mut senses = Senses::default();
-    senses.sightings = vec![Sighting { slot: SlotId(3), seen_offset: Vec3::Z * 10.0, distance: 600.0, off_axis: 0.0 }];
+    let mut senses = Senses {
+        sightings: vec![Sighting { slot: SlotId(3), seen_offset: Vec3::Z * 10.0, distance: 600.0, off_axis: 0.0 }],
+        ..Senses::default()
+    };
     senses.memory.see(SlotId(3), clock.tick, Vec3::X * 600.0, Vec3::ZERO, Vec3::Z * 10.0);
     let mut targeting = Targeting::default();
     assert_eq!(targeting.choose(&view, &senses, &t, &clock, &mut rng), None, "not noticed a reaction ago yet");
