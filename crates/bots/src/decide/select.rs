@@ -40,7 +40,8 @@ pub enum GoalRule {
     Objective,
     /// An item: 10 + 5 x utility, +42 for health when critical (+28 when
     /// merely hurt), + up to 20 when it lies a few steps away. Never over
-    /// an absolute objective (priority 100) unless the bot is nearly dead.
+    /// an absolute objective (priority 100) or a teammate's order unless
+    /// the bot is nearly dead.
     Item,
     /// Looking into a noise or a report the bot chose to investigate:
     /// 26 + 14 x aggression. Only below a firm objective.
@@ -65,7 +66,8 @@ impl GoalRule {
             GoalRule::Item => offers
                 .item
                 .filter(|_| {
-                    offers.item_priority > bar && (needs.obj_priority < 100.0 || (needs.critical && offers.health <= 15))
+                    let firm = needs.obj_priority >= 100.0 || needs.order;
+                    offers.item_priority > bar && (!firm || (needs.critical && offers.health <= 15))
                 })
                 .map(|c| (GoalKind::Item(c.item.id), c.target, offers.item_priority)),
             GoalRule::Investigate => offers
@@ -91,6 +93,9 @@ struct Needs {
     objective: Option<Objective>,
     /// Its priority (0 without one).
     obj_priority: f32,
+    /// The objective is a teammate's order (firm like a capture: no item
+    /// detours short of an emergency).
+    order: bool,
 }
 
 impl Needs {
@@ -103,11 +108,13 @@ impl Needs {
             .objective
             .filter(|o| !cx.memory.blacklist.contains(GoalKey::Objective(o.key), clock.tick));
         let obj_priority = objective.map_or(0.0, |o| o.priority);
+        let order = objective.is_some_and(|o| crate::team::orders::order_of_key(o.key).is_some());
         Self {
             wants,
             critical,
             objective,
             obj_priority,
+            order,
         }
     }
 }

@@ -126,9 +126,10 @@ pub struct OrderGoal {
     pub moving: bool,
 }
 
-/// The priority of an order's goal: over any soft objective and any item
-/// short of an emergency, under the objective layer's urgent rules.
-pub const ORDER_PRIORITY: f32 = 70.0;
+/// The priority of an order's goal: over escorting and fetching, just
+/// under the objective layer's urgent rules (returns, intercepts,
+/// captures); an item beats it only when the bot is badly hurt.
+pub const ORDER_PRIORITY: f32 = 84.0;
 /// Objective keys of orders (top byte; the low byte is the order kind).
 pub const ORDER_KEY: u32 = 0xfe00_0000;
 
