@@ -14,17 +14,12 @@ const WALL: &str = "quarry/wall";
 /// west room, a body armor in the east one.
 fn crawl_map() -> String {
     let b = |lo: Vec3, hi: Vec3| box_brush(lo, hi, WALL);
-    let world = [
-        b(Vec3::new(-1040.0, -272.0, -16.0), Vec3::new(1040.0, 272.0, 0.0)),
-        b(Vec3::new(-1040.0, -272.0, 256.0), Vec3::new(1040.0, 272.0, 272.0)),
-        b(Vec3::new(-1040.0, -272.0, 0.0), Vec3::new(-1024.0, 272.0, 256.0)),
-        b(Vec3::new(1024.0, -272.0, 0.0), Vec3::new(1040.0, 272.0, 256.0)),
-        b(Vec3::new(-1024.0, -272.0, 0.0), Vec3::new(1024.0, -256.0, 256.0)),
-        b(Vec3::new(-1024.0, 256.0, 0.0), Vec3::new(1024.0, 272.0, 256.0)),
+    let mut world = support::room((-1024.0, 1024.0), (-256.0, 256.0), WALL);
+    world.extend([
         b(Vec3::new(-16.0, -256.0, 0.0), Vec3::new(16.0, -48.0, 256.0)),
         b(Vec3::new(-16.0, 48.0, 0.0), Vec3::new(16.0, 256.0, 256.0)),
         b(Vec3::new(-16.0, -48.0, 44.0), Vec3::new(16.0, 48.0, 256.0)),
-    ];
+    ]);
     let entities = [
         point("info_player_deathmatch", Vec3::new(-600.0, 0.0, 25.0), &[("angle", "0")]),
         point("item_armor_body", Vec3::new(600.0, 0.0, 16.0), &[]),

@@ -17,17 +17,12 @@ const WALL: &str = "quarry/wall";
 /// at (-600, 0); plus `extra` entities.
 fn gated_map(door_keys: &[(&str, &str)], extra: &[String]) -> String {
     let b = |lo: Vec3, hi: Vec3| box_brush(lo, hi, WALL);
-    let world = [
-        b(Vec3::new(-1040.0, -1040.0, -16.0), Vec3::new(1040.0, 1040.0, 0.0)),
-        b(Vec3::new(-1040.0, -1040.0, 256.0), Vec3::new(1040.0, 1040.0, 272.0)),
-        b(Vec3::new(-1040.0, -1040.0, 0.0), Vec3::new(-1024.0, 1040.0, 256.0)),
-        b(Vec3::new(1024.0, -1040.0, 0.0), Vec3::new(1040.0, 1040.0, 256.0)),
-        b(Vec3::new(-1024.0, -1040.0, 0.0), Vec3::new(1024.0, -1024.0, 256.0)),
-        b(Vec3::new(-1024.0, 1024.0, 0.0), Vec3::new(1024.0, 1040.0, 256.0)),
+    let mut world = support::room((-1024.0, 1024.0), (-1024.0, 1024.0), WALL);
+    world.extend([
         b(Vec3::new(300.0, -1024.0, 0.0), Vec3::new(316.0, -64.0, 256.0)),
         b(Vec3::new(300.0, 64.0, 0.0), Vec3::new(316.0, 1024.0, 256.0)),
         b(Vec3::new(300.0, -64.0, 128.0), Vec3::new(316.0, 64.0, 256.0)),
-    ];
+    ]);
     let mut keys = vec![("angle", "-1"), ("wait", "-1")];
     keys.extend_from_slice(door_keys);
     let door = brush_entity("func_door", &keys, &[b(Vec3::new(300.0, -64.0, 0.0), Vec3::new(316.0, 64.0, 128.0))]);

@@ -23,15 +23,10 @@ const WALL: &str = "quarry/wall";
 fn split_room(gap: bool) -> String {
     let b = |lo: Vec3, hi: Vec3| box_brush(lo, hi, WALL);
     let top = if gap { 768.0 } else { 1024.0 };
-    let world = [
-        b(Vec3::new(-1040.0, -1040.0, -16.0), Vec3::new(1040.0, 1040.0, 0.0)),
-        b(Vec3::new(-1040.0, -1040.0, 256.0), Vec3::new(1040.0, 1040.0, 272.0)),
-        b(Vec3::new(-1040.0, -1040.0, 0.0), Vec3::new(-1024.0, 1040.0, 256.0)),
-        b(Vec3::new(1024.0, -1040.0, 0.0), Vec3::new(1040.0, 1040.0, 256.0)),
-        b(Vec3::new(-1024.0, -1040.0, 0.0), Vec3::new(1024.0, -1024.0, 256.0)),
-        b(Vec3::new(-1024.0, 1024.0, 0.0), Vec3::new(1024.0, 1040.0, 256.0)),
+    let mut world = support::room((-1024.0, 1024.0), (-1024.0, 1024.0), WALL);
+    world.extend([
         b(Vec3::new(-8.0, -1024.0, 0.0), Vec3::new(8.0, top, 256.0)),
-    ];
+    ]);
     let entities = [
         point("info_player_deathmatch", Vec3::new(-600.0, -600.0, 25.0), &[("angle", "180")]),
         point("info_player_deathmatch", Vec3::new(600.0, -600.0, 25.0), &[("angle", "0")]),

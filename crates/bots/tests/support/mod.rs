@@ -63,6 +63,22 @@ pub(crate) fn brush_entity(classname: &str, keys: &[(&str, &str)], brushes: &[St
     s + "}\n"
 }
 
+/// The six brushes of a closed room, inside `x`, `y` by 0..256 units high,
+/// walls 16 thick outside it (floor, ceiling, four walls).
+pub(crate) fn room(x: (f32, f32), y: (f32, f32), texture: &str) -> Vec<String> {
+    use glam::Vec3;
+    let b = |lo: Vec3, hi: Vec3| quarry_map::source::box_brush(lo, hi, texture);
+    let ((x0, x1), (y0, y1)) = (x, y);
+    vec![
+        b(Vec3::new(x0 - 16.0, y0 - 16.0, -16.0), Vec3::new(x1 + 16.0, y1 + 16.0, 0.0)),
+        b(Vec3::new(x0 - 16.0, y0 - 16.0, 256.0), Vec3::new(x1 + 16.0, y1 + 16.0, 272.0)),
+        b(Vec3::new(x0 - 16.0, y0 - 16.0, 0.0), Vec3::new(x0, y1 + 16.0, 256.0)),
+        b(Vec3::new(x1, y0 - 16.0, 0.0), Vec3::new(x1 + 16.0, y1 + 16.0, 256.0)),
+        b(Vec3::new(x0, y0 - 16.0, 0.0), Vec3::new(x1, y0, 256.0)),
+        b(Vec3::new(x0, y1, 0.0), Vec3::new(x1, y1 + 16.0, 256.0)),
+    ]
+}
+
 /// A point entity's text at `at` with `keys`.
 pub(crate) fn point(classname: &str, at: glam::Vec3, keys: &[(&str, &str)]) -> String {
     let mut s = format!("{{\n\"classname\" \"{classname}\"\n\"origin\" \"{} {} {}\"\n", at.x, at.y, at.z);
