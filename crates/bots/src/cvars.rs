@@ -46,6 +46,9 @@ pub struct BotSettings {
     /// `bot_teamChatterTeam`: only this team's bots talk (for A/B
     /// measurements: one team with team chatter against one without).
     pub team_chatter_team: Option<quarry_sim::Team>,
+    /// `bot_tactical`: 0 off; 1 force ratio and stance computed and
+    /// reported (see [`crate::tactics`]).
+    pub tactical: u8,
 }
 
 impl BotSettings {
@@ -74,6 +77,7 @@ impl Default for BotSettings {
             chat_cpm: 900.0,
             team_chatter: 1,
             team_chatter_team: None,
+            tactical: 1,
         }
     }
 }
@@ -97,6 +101,7 @@ pub struct BotCvars {
     chat_cpm: CvarId,
     team_chatter: CvarId,
     team_chatter_team: CvarId,
+    tactical: CvarId,
     force_character: CvarId,
 }
 
@@ -174,6 +179,14 @@ impl BotCvars {
                 "",
                 "only this team's bots (red or blue) use bot_teamChatter, the other's stay silent: for measuring what team chatter is worth (empty: every team)",
             ))?,
+            tactical: reg(CvarDef::int(
+                "bot_tactical",
+                i64::from(d.tactical),
+                0,
+                i64::from(crate::tactics::MAX_LEVEL),
+                "how cleverly bots choose their fights, apart from bot_skill: 0 off, 1 force ratio and stance worked out and reported (levels 2-5 act on them as they are built)",
+            )
+            .flags(a))?,
             force_character: reg(CvarDef::string(
                 "bot_forceCharacter",
                 "",
@@ -205,6 +218,7 @@ impl BotCvars {
                 "blue" => Some(quarry_sim::Team::Blue),
                 _ => None,
             },
+            tactical: u8::try_from(cvars.int(self.tactical)).unwrap_or(1),
         }
     }
 
@@ -234,7 +248,7 @@ mod tests {
         assert_eq!(errors.len(), 1, "out of range is refused");
         assert!(console.cvars().find("bot_skill").is_some_and(|c| c.is_archived()));
         assert!(console.cvars().find("bot_debugAim").is_some_and(|c| !c.is_archived()));
-        for archived in ["bot_chat", "bot_chatDelay", "bot_chatCPM", "bot_characters", "bot_teamChatter"] {
+        for archived in ["bot_chat", "bot_chatDelay", "bot_chatCPM", "bot_characters", "bot_teamChatter", "bot_tactical"] {
             assert!(console.cvars().find(archived).is_some_and(|c| c.is_archived()), "{archived}");
         }
         assert!(console.cvars().find("bot_forceCharacter").is_some_and(|c| !c.is_archived()));

@@ -63,6 +63,7 @@ pub mod rng;
 pub mod sink;
 pub mod stats;
 pub mod stuck;
+pub mod tactics;
 pub mod trigger;
 pub mod team;
 pub mod view;

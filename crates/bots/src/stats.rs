@@ -81,6 +81,9 @@ pub struct BotStats {
     pub report_finds: u64,
     /// Orders taken.
     pub orders_taken: u64,
+    /// Ticks alive in each stance (`bot_tactical` 1 and up), in
+    /// [`crate::tactics::Stance::ALL`] order.
+    pub stance_ticks: [u64; 5],
 }
 
 impl BotStats {

@@ -67,6 +67,8 @@ pub struct BrainSettings {
     pub debug_aim: bool,
     /// `bot_debug`: 1 logs route events.
     pub debug: u8,
+    /// `bot_tactical`.
+    pub tactical: u8,
 }
 
 impl Default for BrainSettings {
@@ -77,6 +79,7 @@ impl Default for BrainSettings {
             skill_variance: 0.0,
             debug_aim: false,
             debug: 0,
+            tactical: 1,
         }
     }
 }
@@ -248,6 +251,7 @@ pub trait Brain: fmt::Debug + Send {
             route: None,
             enemy: None,
             firing: false,
+            stance: None,
         }
     }
 }
@@ -271,4 +275,6 @@ pub struct BrainStatus {
     pub enemy: Option<SlotId>,
     /// Pressing attack.
     pub firing: bool,
+    /// The stance, when tactics are on.
+    pub stance: Option<&'static str>,
 }

@@ -81,6 +81,8 @@ pub struct NativeBrain {
     team: team::TeamSide,
     /// Where it stood last tick (for the distance of a teammate's report).
     last_origin: Vec3,
+    /// Force ratio and stance (`bot_tactical`).
+    tactics: crate::tactics::Tactics,
 }
 
 impl NativeBrain {
@@ -104,6 +106,7 @@ impl NativeBrain {
             investigation: None,
             team: team::TeamSide::default(),
             last_origin: Vec3::ZERO,
+            tactics: crate::tactics::Tactics::new(seed, slot.0),
         }
     }
 
@@ -145,6 +148,13 @@ impl NativeBrain {
         self.think(input, me, &clock);
         self.team_upkeep(&clock);
         self.offer_calls(view, me, &clock);
+        let level = input.settings.tactical;
+        self.tactics.tick(level, view, me, &self.senses.memory, &t, &clock);
+        if level > 0
+            && let Some(n) = self.profile.stats.stance_ticks.get_mut(self.tactics.stance as usize)
+        {
+            *n += 1;
+        }
         let steer = self.steer(input, me, &clock);
         // Weapons and combat movement against the target.
         let target = self.target.now(view, &self.senses);
@@ -543,6 +553,7 @@ impl Brain for NativeBrain {
 
     fn new_match(&mut self, seed: u64) {
         self.rng = BotRng::for_slot(seed, self.profile.slot.0, 0);
+        self.tactics.new_match(seed, self.profile.slot.0);
         self.alive = false;
         self.senses.memory = Memory::default();
         self.team = team::TeamSide::default();
@@ -595,6 +606,7 @@ impl Brain for NativeBrain {
             route: follower.route().map(|r| (follower.index(), r.corners.len())),
             enemy: self.target.slot(),
             firing: self.gunner.firing,
+            stance: Some(self.tactics.stance.name()),
         }
     }
 }

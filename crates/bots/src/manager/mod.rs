@@ -414,6 +414,7 @@ impl BotManager {
             skill_variance: self.settings.skill_variance,
             debug_aim: self.settings.debug_aim,
             debug: self.settings.debug,
+            tactical: self.settings.tactical,
         }
     }
 }

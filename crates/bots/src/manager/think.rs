@@ -217,13 +217,14 @@ fn log_status(b: &dyn Brain, view: &BotView<'_>) {
     });
     tracing::info!(
         target: "quarry_bots::status",
-        "{} {at}{motion} hp {} armor {} goal {} route {} enemy {} {}",
+        "{} {at}{motion} hp {} armor {} goal {} route {} enemy {} {}{}",
         b.profile().identity.name,
         s.health,
         s.armor,
         s.goal,
         s.route.map_or_else(|| "-".to_owned(), |(i, n)| format!("{i}/{n}")),
         s.enemy.map_or_else(|| "-".to_owned(), |e| e.0.to_string()),
-        if s.firing { "firing" } else { "" }
+        if s.firing { "firing" } else { "" },
+        s.stance.map_or_else(String::new, |st| format!(" stance {st}"))
     );
 }

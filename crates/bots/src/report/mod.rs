@@ -84,6 +84,9 @@ pub struct BotFigures {
     pub report_finds: u64,
     /// Orders it took.
     pub orders_taken: u64,
+    /// Share of its alive time in each stance, percent (`bot_tactical` 1
+    /// and up; empty when tactics were off).
+    pub stance_pct: BTreeMap<String, f64>,
     /// Its stuck episodes (gathered into the report's hotspots).
     #[serde(skip)]
     pub stuck_episodes: Vec<StuckEpisode>,
@@ -128,6 +131,7 @@ impl BotFigures {
             reports_heard: s.reports_heard,
             report_finds: s.report_finds,
             orders_taken: s.orders_taken,
+            stance_pct: team::stance_shares(&s.stance_ticks),
             stuck_episodes: Vec::new(),
             stuck_overflow: 0,
         }
@@ -364,6 +368,7 @@ impl fmt::Display for MatchReport {
         self.write_styles(f)?;
         self.write_accuracy(f)?;
         team::write_senses(f, &self.senses)?;
+        team::write_stances(f, &self.bots)?;
         self.write_chat(f)?;
         if let Some(t) = &self.team {
             writeln!(f, "{t}")?;
@@ -543,6 +548,7 @@ mod tests {
             reports_heard: 0,
             report_finds: 0,
             orders_taken: 0,
+            stance_pct: BTreeMap::new(),
             stuck_episodes: Vec::new(),
             stuck_overflow: 0,
         }

@@ -133,3 +133,37 @@ pub(super) fn write_senses(f: &mut fmt::Formatter<'_>, rows: &[SenseRow]) -> fmt
     }
     Ok(())
 }
+
+/// Percent of `ticks` (per stance, in [`Stance::ALL`](crate::tactics::Stance::ALL)
+/// order) by stance name; empty when nothing was counted.
+pub(super) fn stance_shares(ticks: &[u64; 5]) -> std::collections::BTreeMap<String, f64> {
+    let total: u64 = ticks.iter().sum();
+    if total == 0 {
+        return std::collections::BTreeMap::new();
+    }
+    crate::tactics::Stance::ALL
+        .iter()
+        .zip(ticks)
+        .map(|(s, n)| (s.name().to_owned(), 100.0 * *n as f64 / total as f64))
+        .collect()
+}
+
+/// Writes the stance shares of all bots together, weighted by alive time.
+pub(super) fn write_stances(f: &mut fmt::Formatter<'_>, bots: &[BotFigures]) -> fmt::Result {
+    let mut sum = std::collections::BTreeMap::<String, f64>::new();
+    let mut weight = 0.0;
+    for b in bots.iter().filter(|b| !b.stance_pct.is_empty()) {
+        weight += b.alive_s;
+        for (k, v) in &b.stance_pct {
+            *sum.entry(k.clone()).or_default() += v * b.alive_s;
+        }
+    }
+    if weight <= 0.0 {
+        return Ok(());
+    }
+    let parts: Vec<String> = crate::tactics::Stance::ALL
+        .iter()
+        .map(|s| format!("{} {:.1}%", s.name(), sum.get(s.name()).copied().unwrap_or(0.0) / weight))
+        .collect();
+    writeln!(f, "stances (bot_tactical): {}", parts.join(", "))
+}

@@ -1,0 +1,168 @@
+//! Tactics (`bot_tactical`): how cleverly a bot chooses its fights, a
+//! separate axis from skill (how well it aims and reacts).
+//!
+//! Levels (each includes those below):
+//!
+//! | level | what it adds |
+//! |---|---|
+//! | 0 | off: nothing is computed |
+//! | 1 | the local force ratio and the stance are computed and reported; nothing acts on them |
+//!
+//! The force ratio ([`ForceRatio`]) counts, within [`RATIO_RANGE`], the
+//! enemies the bot knows about (seen, heard or reported lately, from its
+//! memory; never a position it could not know) against its allies (itself,
+//! and in team games its living teammates, whose positions a player knows).
+//! It is updated about once a second per bot, staggered by slot. The
+//! stance ([`Stance`]) follows from the ratio, then from health and ammo
+//! ([`stance`]); the bot's style biases it.
+
+mod ratio;
+
+pub use ratio::{ForceRatio, RATIO_RANGE, force_ratio};
+
+use crate::content::Traits;
+use crate::rng::BotRng;
+use crate::view::{BotClock, BotView, PlayerSnap};
+
+/// The highest `bot_tactical` level.
+pub const MAX_LEVEL: u8 = 5;
+/// How often the force ratio and stance are updated, ms.
+pub const UPDATE_MS: f32 = 1000.0;
+/// Health under which a bot with no health item near retreats.
+pub const RETREAT_HEALTH: i32 = 20;
+/// A health item this close counts as within reach, units.
+const HEALTH_REACH: f32 = 600.0;
+
+/// How a bot means to fight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub enum Stance {
+    /// Press the fight.
+    Aggressive,
+    /// Fight as it comes.
+    Balanced,
+    /// Pick fights carefully.
+    Cautious,
+    /// Avoid being found.
+    Stealth,
+    /// Break contact, get health or ammo.
+    Retreat,
+}
+
+impl Stance {
+    /// Every stance, in order.
+    pub const ALL: [Stance; 5] = [Self::Aggressive, Self::Balanced, Self::Cautious, Self::Stealth, Self::Retreat];
+
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Aggressive => "aggressive",
+            Self::Balanced => "balanced",
+            Self::Cautious => "cautious",
+            Self::Stealth => "stealth",
+            Self::Retreat => "retreat",
+        }
+    }
+}
+
+/// Whether `me` has a weapon with ammo besides a melee one.
+fn has_usable_ammo(view: &BotView<'_>, me: &PlayerSnap) -> bool {
+    view.weapons.iter().any(|w| {
+        w.kind != quarry_sim::weapons::WeaponKind::Melee && me.inventory.has(w.number) && (w.ammo_use == 0 || me.inventory.ammo_of(w.number) >= w.ammo_use)
+    })
+}
+
+/// The stance for `ratio`: dominant → aggressive; advantage → aggressive
+/// or balanced (the `roll`, in 0..1, against the bot's aggression); even
+/// → balanced; outnumbered → cautious; critical → stealth. A rusher
+/// (aggression over 0.7) stays a step bolder when outnumbered or even;
+/// a careful style (under 0.35) goes cautious when even. Low health with no
+/// health item near, or no usable ammo, is a retreat whatever the ratio.
+pub fn stance(ratio: ForceRatio, t: &Traits, low_health: bool, no_ammo: bool, roll: f32) -> Stance {
+    if low_health || no_ammo {
+        return Stance::Retreat;
+    }
+    let bold = t.aggression > 0.7;
+    let careful = t.aggression < 0.35;
+    match ratio {
+        ForceRatio::Dominant => Stance::Aggressive,
+        ForceRatio::Advantage if roll < 0.3 + 0.6 * t.aggression => Stance::Aggressive,
+        ForceRatio::Advantage => Stance::Balanced,
+        ForceRatio::Even if bold => Stance::Aggressive,
+        ForceRatio::Even if careful => Stance::Cautious,
+        ForceRatio::Even => Stance::Balanced,
+        ForceRatio::Outnumbered if bold => Stance::Balanced,
+        ForceRatio::Outnumbered => Stance::Cautious,
+        ForceRatio::Critical => Stance::Stealth,
+    }
+}
+
+/// One bot's tactical state.
+#[derive(Debug, Clone)]
+pub struct Tactics {
+    /// The latest force ratio.
+    pub ratio: ForceRatio,
+    /// The stance it gives.
+    pub stance: Stance,
+    next_update: u32,
+    rng: BotRng,
+}
+
+impl Tactics {
+    /// The tactics of the bot in `slot`, its rolls from `seed` (a stream
+    /// of their own: the bot's other draws are the same at every level).
+    pub fn new(seed: u64, slot: u8) -> Self {
+        Self {
+            ratio: ForceRatio::Even,
+            stance: Stance::Balanced,
+            next_update: 0,
+            rng: BotRng::for_slot(seed, slot, 7),
+        }
+    }
+
+    /// A new match: rolls start over from `seed`.
+    pub fn new_match(&mut self, seed: u64, slot: u8) {
+        *self = Self::new(seed, slot);
+    }
+
+    /// One tick alive at `level`: every [`UPDATE_MS`] (staggered by slot)
+    /// the ratio and the stance are worked out again.
+    pub fn tick(&mut self, level: u8, view: &BotView<'_>, me: &PlayerSnap, memory: &crate::memory::Memory, t: &Traits, clock: &BotClock) {
+        if level == 0 {
+            return;
+        }
+        if clock.tick >= self.next_update {
+            let period = clock.ticks_ms(UPDATE_MS).max(1);
+            self.next_update = clock.tick + period - (clock.tick + u32::from(me.slot.0)) % period;
+            self.ratio = force_ratio(view, me, memory, clock);
+            let health_near = view.items.iter().any(|i| {
+                i.available && matches!(i.gift, quarry_sim::items::Gift::Health { .. }) && i.origin.distance(me.origin) <= HEALTH_REACH
+            });
+            let low = me.health < RETREAT_HEALTH && !health_near;
+            let roll = self.rng.unit();
+            self.stance = stance(self.ratio, t, low, !has_usable_ammo(view, me), roll);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stance_follows_the_ratio_then_health_and_style() {
+        let t = Traits::at_skill(3.0);
+        assert_eq!(stance(ForceRatio::Dominant, &t, false, false, 0.9), Stance::Aggressive);
+        assert_eq!(stance(ForceRatio::Even, &t, false, false, 0.0), Stance::Balanced);
+        assert_eq!(stance(ForceRatio::Outnumbered, &t, false, false, 0.0), Stance::Cautious);
+        assert_eq!(stance(ForceRatio::Critical, &t, false, false, 0.0), Stance::Stealth);
+        assert_eq!(stance(ForceRatio::Dominant, &t, true, false, 0.0), Stance::Retreat, "low health overrides");
+        assert_eq!(stance(ForceRatio::Dominant, &t, false, true, 0.0), Stance::Retreat, "no ammo overrides");
+        // Advantage: the roll against aggression (0.5: aggressive below 0.6).
+        assert_eq!(stance(ForceRatio::Advantage, &t, false, false, 0.5), Stance::Aggressive);
+        assert_eq!(stance(ForceRatio::Advantage, &t, false, false, 0.7), Stance::Balanced);
+        let rusher = Traits { aggression: 0.9, ..t };
+        assert_eq!(stance(ForceRatio::Outnumbered, &rusher, false, false, 0.0), Stance::Balanced);
+        let sniper = Traits { aggression: 0.3, ..t };
+        assert_eq!(stance(ForceRatio::Even, &sniper, false, false, 0.0), Stance::Cautious);
+    }
+}
