@@ -47,7 +47,8 @@ pub struct BotSettings {
     /// measurements: one team with team chatter against one without).
     pub team_chatter_team: Option<quarry_sim::Team>,
     /// `bot_tactical`: 0 off; 1 force ratio and stance computed and
-    /// reported (see [`crate::tactics`]).
+    /// reported; 2 walk in stealth; 3 the engagement filter (see
+    /// [`crate::tactics`]).
     pub tactical: u8,
 }
 
@@ -184,7 +185,7 @@ impl BotCvars {
                 i64::from(d.tactical),
                 0,
                 i64::from(crate::tactics::MAX_LEVEL),
-                "how cleverly bots choose their fights, apart from bot_skill: 0 off, 1 force ratio and stance worked out and reported (levels 2-5 act on them as they are built)",
+                "how cleverly bots choose their fights, apart from bot_skill: 0 off, 1 force ratio and stance worked out and reported, 2 walk in stealth, 3 refuse and break off bad fights (4-5 are not built yet and play as 3)",
             )
             .flags(a))?,
             force_character: reg(CvarDef::string(

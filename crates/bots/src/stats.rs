@@ -84,6 +84,16 @@ pub struct BotStats {
     /// Ticks alive in each stance (`bot_tactical` 1 and up), in
     /// [`crate::tactics::Stance::ALL`] order.
     pub stance_ticks: [u64; 5],
+    /// Enemies in sight not engaged, per reason (`bot_tactical` 3 and
+    /// up, counted when a look first suppresses them), in
+    /// [`crate::tactics::Suppress::ALL`] order.
+    pub suppressed: [u64; 3],
+    /// Fights broken off (the target suppressed).
+    pub breakoffs: u64,
+    /// Ticks alive in stealth, and of those walking.
+    pub stealth_ticks: u64,
+    /// Ticks in stealth spent walking.
+    pub stealth_walk_ticks: u64,
 }
 
 impl BotStats {

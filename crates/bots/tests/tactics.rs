@@ -31,3 +31,85 @@ fn level_one_reports_stances_and_changes_nothing() {
     assert!((total - 100.0).abs() < 0.01, "shares add up: {shares:?}");
     assert!(shares.len() == 5 && shares.values().filter(|v| **v > 0.0).count() >= 2, "more than one stance in a minute of 4v4: {shares:?}");
 }
+
+mod scenario {
+    use glam::Vec3;
+    use quarry_bots::{AddBot, BotManager, BotSettings};
+    use quarry_sim::components::{Body, Player};
+    use quarry_sim::events::{GameEvent, SoundKind};
+    use quarry_sim::{ClientKind, Match, SlotId, UserCmd, UserInfo};
+
+    use super::support;
+
+    fn place(game: &mut Match, slot: SlotId, origin: Vec3, yaw: f32) {
+        let world = game.world_mut();
+        let mut q = world.query::<(&Player, &mut Body)>();
+        for (p, mut body) in q.iter_mut(world) {
+            if p.slot == slot {
+                body.0.origin = origin;
+                body.0.velocity = Vec3::ZERO;
+                body.0.yaw = yaw;
+            }
+        }
+    }
+
+    /// A lone bot at `level` faces three players standing together in the
+    /// open, 800 units off: how many shots it fires from its third second
+    /// to its eighth.
+    fn shots_at_a_group(level: u8, seed: u64) -> usize {
+        let mut world = support::room((-1024.0, 1024.0), (-512.0, 512.0), "quarry/wall");
+        world.truncate(6);
+        let spawns: String = [Vec3::new(-500.0, 0.0, 25.0), Vec3::new(-500.0, 300.0, 25.0), Vec3::new(-500.0, -300.0, 25.0), Vec3::new(700.0, 300.0, 25.0), Vec3::new(700.0, -300.0, 25.0)]
+            .iter()
+            .map(|at| support::point("info_player_deathmatch", *at, &[("angle", "0")]))
+            .collect();
+        let text = format!("{{\n\"classname\" \"worldspawn\"\n{}}}\n{spawns}", world.concat());
+        let mut game = support::match_on_text(&text, seed, 8);
+        let mut bots = BotManager::new(BotSettings { tactical: level, ..BotSettings::default() });
+        let bot = bots.add_bot(&mut game, AddBot { name: Some("Lone".into()), ..AddBot::default() }).expect("bot");
+        let group = [Vec3::new(300.0, -60.0, 25.0), Vec3::new(300.0, 60.0, 25.0), Vec3::new(360.0, 0.0, 25.0)];
+        let humans: Vec<SlotId> = (0..3)
+            .map(|i| {
+                let info = UserInfo { name: format!("Foe{i}"), ..UserInfo::default() };
+                let s = game.connect(ClientKind::Remote { latency_ms: 0 }, info).expect("slot");
+                game.enter_game(s).expect("enter");
+                s
+            })
+            .collect();
+        let mut shots = 0;
+        for t in 0..8 * 60 {
+            for (h, at) in humans.iter().zip(group) {
+                let tick = game.tick();
+                // Attack only respawns the dead; the living stand and watch.
+                let dead = game.player_view(*h).is_none_or(|p| !p.alive);
+                let buttons = if dead && t % 2 == 0 { quarry_sim::Buttons::ATTACK } else { quarry_sim::Buttons::default() };
+                let _ = game.push_cmd(*h, UserCmd { tick, yaw: 180.0, buttons, ..UserCmd::default() });
+                place(&mut game, *h, at, 180.0);
+            }
+            if t == 0 {
+                place(&mut game, bot, Vec3::new(-500.0, 0.0, 25.0), 0.0);
+            }
+            bots.think(&mut game);
+            game.step();
+            if t >= 2 * 60 {
+                shots += game
+                    .events()
+                    .iter()
+                    .filter(|e| matches!(e, GameEvent::Sound { kind: SoundKind::Gunfire(_), source: Some(s), .. } if *s == bot))
+                    .count();
+            }
+        }
+        shots
+    }
+
+    #[test]
+    fn a_lone_level_three_bot_does_not_take_on_three_and_a_level_zero_one_does() {
+        let seeds = 1..=5u64;
+        let charged = seeds.clone().filter(|&s| shots_at_a_group(0, s) > 0).count();
+        let held: Vec<usize> = seeds.map(|s| shots_at_a_group(3, s)).collect();
+        let held_back = held.iter().filter(|n| **n == 0).count();
+        eprintln!("level 0 fired in {charged} of 5; level 3 shots per trial {held:?}");
+        assert!(charged >= 4, "level 0 takes the fight: fired in {charged} of 5");
+        assert!(held_back >= 4, "level 3 holds back: {held:?}");
+    }
+}

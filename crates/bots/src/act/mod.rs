@@ -28,6 +28,8 @@ pub struct Intent {
     pub swim: i8,
     /// Hold crouch.
     pub crouch: bool,
+    /// Hold walk (slow, silent footsteps).
+    pub walk: bool,
     /// Press attack.
     pub attack: bool,
     /// The weapon to have selected (0: no opinion).
@@ -75,6 +77,9 @@ pub fn compose(intent: &Intent, tick: u32, previous: &UserCmd, delta: (f32, f32)
     }
     if intent.crouch {
         buttons = buttons.with(Buttons::CROUCH);
+    }
+    if intent.walk {
+        buttons = buttons.with(Buttons::WALK);
     }
     let cmd = UserCmd {
         tick,

@@ -201,6 +201,12 @@ impl NativeBrain {
         let attack = pull.attack || gate_fire;
         self.gunner.firing = attack;
         self.profile.stats.gates_opened = u64::from(self.planner.gates_opened);
+        let shot_lately = self.senses.memory.last_hit.is_some_and(|h| clock.ms_since(h.tick) < 3000.0);
+        let walk = self.tactics.walks(input.settings.tactical, visible, shot_lately);
+        if input.settings.tactical > 0 && self.tactics.stance == crate::tactics::Stance::Stealth {
+            self.profile.stats.stealth_ticks += 1;
+            self.profile.stats.stealth_walk_ticks += u64::from(walk);
+        }
         self.count_idle(me, &clock);
         self.count_swim(me);
         Intent {
@@ -213,6 +219,7 @@ impl NativeBrain {
                 s => s,
             },
             crouch: steer.crouch,
+            walk,
             attack,
             weapon: wanted,
             pitch,
@@ -295,6 +302,35 @@ impl NativeBrain {
         }
     }
 
+    /// Tactics (level 3 and up): the enemies in sight the bot will not
+    /// engage this look; a target among them is let go (the fight broken
+    /// off). Each suppression is counted once per stretch.
+    fn filter_engagements(&mut self, view: &BotView<'_>, level: u8, clock: &BotClock) {
+        let before = self.senses.suppressed;
+        self.senses.suppressed = Default::default();
+        if level < 3 {
+            return;
+        }
+        for s in &self.senses.sightings {
+            let Some(p) = view.player(s.slot) else { continue };
+            let attacker = self.senses.memory.ms_since_hit_by(s.slot, clock);
+            if let Some(why) = self.tactics.suppress(level, s.slot, p.origin, attacker, &self.senses.memory, view, clock) {
+                self.senses.suppressed.insert(s.slot);
+                if !before.contains(s.slot)
+                    && let Some(n) = self.profile.stats.suppressed.get_mut(why as usize)
+                {
+                    *n += 1;
+                }
+            }
+        }
+        if let Some(e) = self.target.engagement
+            && self.senses.suppressed.contains(e.slot)
+        {
+            self.target.engagement = None;
+            self.profile.stats.breakoffs += 1;
+        }
+    }
+
     /// An acquisition: counted, and the aim and fire layer starts over.
     fn engaged(&mut self, acquired: Acquired, clock: &BotClock) {
         let stats = &mut self.profile.stats;
@@ -326,6 +362,11 @@ impl NativeBrain {
                 .senses
                 .look(input.view, me, &t, current, input.ignored, budget, t.attention_lag_ms(), clock, &mut self.rng);
             self.sight_checks = spent;
+            if input.settings.tactical > 0 && !self.team.noticed.is_empty() {
+                // A new enemy changes the odds now, not at the next second.
+                self.tactics.update(input.view, me, &self.senses.memory, &t, clock);
+            }
+            self.filter_engagements(input.view, input.settings.tactical, clock);
             for (slot, ms) in noticed.noticed {
                 self.profile.stats.noticed += 1;
                 self.profile.stats.notice_ms_sum += f64::from(ms);
@@ -346,7 +387,13 @@ impl NativeBrain {
     fn plan(&mut self, input: &mut BrainInput<'_, '_>, me: &PlayerSnap, clock: &BotClock) {
         let view = input.view;
         let t = self.profile.resolved.traits;
-        let chase = self.target.chase(view, &self.senses.memory, &t, clock);
+        let holds_back = self.tactics.holds_back(input.settings.tactical);
+        let chase = self.target.chase(view, &self.senses.memory, &t, clock).filter(|_| !holds_back);
+        if holds_back && self.planner.goal.is_some_and(|g| matches!(g.kind, GoalKind::Enemy(_))) {
+            // A fight it should not be in: no chasing into it.
+            self.planner.goal = None;
+            self.course.follower.clear();
+        }
         let objective = input.objectives.and_then(|o| o.objective(view, me));
         let objective = self.objective_with_order(view, me, objective);
         let in_hand = view.weapons.get(me.inventory.current);

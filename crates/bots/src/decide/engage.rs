@@ -160,7 +160,7 @@ impl Targeting {
         let acted_on: Vec<Sighting> = senses
             .sightings
             .iter()
-            .filter(|s| Some(s.slot) == current || senses.attends(s.slot))
+            .filter(|s| !senses.suppressed.contains(s.slot) && (Some(s.slot) == current || senses.attends(s.slot)))
             .copied()
             .collect();
         let candidates = candidates(view, &acted_on, &senses.memory, clock);

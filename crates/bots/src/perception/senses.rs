@@ -40,6 +40,8 @@ pub struct Senses {
     pub noticing: Noticing,
     /// The reaction delay line.
     pub ring: ThreatRing,
+    /// Enemies in sight the bot chooses not to engage (its tactics).
+    pub suppressed: SlotSet,
     /// The noise or report kept, and alertness.
     pub hearing: Hearing,
     /// Where to look while there is no target (a hit from there, a sound)
@@ -54,6 +56,7 @@ impl Senses {
         self.sightings.clear();
         self.attended = SlotSet::default();
         self.expected = SlotSet::default();
+        self.suppressed = SlotSet::default();
         self.noticing.reset_life();
         self.ring.reset_life();
         self.hearing.reset_life();
@@ -112,7 +115,7 @@ impl Senses {
     /// Whether the bot acts on `slot` seen now: noticed a reaction time
     /// ago, or expected.
     pub fn attends(&self, slot: SlotId) -> bool {
-        self.attended.contains(slot) || self.expected.contains(slot)
+        !self.suppressed.contains(slot) && (self.attended.contains(slot) || self.expected.contains(slot))
     }
 
     /// The look hint if it still holds at this tick (an expired one is dropped).

@@ -87,6 +87,13 @@ pub struct BotFigures {
     /// Share of its alive time in each stance, percent (`bot_tactical` 1
     /// and up; empty when tactics were off).
     pub stance_pct: BTreeMap<String, f64>,
+    /// Enemies in sight it chose not to engage, per reason (`bot_tactical`
+    /// 3 and up).
+    pub suppressed: BTreeMap<String, u64>,
+    /// Fights it broke off.
+    pub breakoffs: u64,
+    /// Share of its time in stealth spent walking, percent.
+    pub stealth_walk_pct: Option<f64>,
     /// Its stuck episodes (gathered into the report's hotspots).
     #[serde(skip)]
     pub stuck_episodes: Vec<StuckEpisode>,
@@ -132,6 +139,14 @@ impl BotFigures {
             report_finds: s.report_finds,
             orders_taken: s.orders_taken,
             stance_pct: team::stance_shares(&s.stance_ticks),
+            suppressed: crate::tactics::Suppress::ALL
+                .iter()
+                .zip(s.suppressed)
+                .filter(|(_, n)| *n > 0)
+                .map(|(r, n)| (r.name().to_owned(), n))
+                .collect(),
+            breakoffs: s.breakoffs,
+            stealth_walk_pct: (s.stealth_ticks > 0).then(|| 100.0 * s.stealth_walk_ticks as f64 / s.stealth_ticks as f64),
             stuck_episodes: Vec::new(),
             stuck_overflow: 0,
         }
@@ -549,6 +564,9 @@ mod tests {
             report_finds: 0,
             orders_taken: 0,
             stance_pct: BTreeMap::new(),
+            suppressed: BTreeMap::new(),
+            breakoffs: 0,
+            stealth_walk_pct: None,
             stuck_episodes: Vec::new(),
             stuck_overflow: 0,
         }

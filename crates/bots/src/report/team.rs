@@ -165,5 +165,18 @@ pub(super) fn write_stances(f: &mut fmt::Formatter<'_>, bots: &[BotFigures]) -> 
         .iter()
         .map(|s| format!("{} {:.1}%", s.name(), sum.get(s.name()).copied().unwrap_or(0.0) / weight))
         .collect();
-    writeln!(f, "stances (bot_tactical): {}", parts.join(", "))
+    let mut suppressed = std::collections::BTreeMap::<&str, u64>::new();
+    for b in bots {
+        for (k, v) in &b.suppressed {
+            *suppressed.entry(k.as_str()).or_default() += v;
+        }
+    }
+    let breakoffs: u64 = bots.iter().map(|b| b.breakoffs).sum();
+    let held: Vec<String> = suppressed.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    writeln!(
+        f,
+        "stances (bot_tactical): {}; engagements not taken: {}; fights broken off: {breakoffs}",
+        parts.join(", "),
+        if held.is_empty() { "none".to_owned() } else { held.join(", ") }
+    )
 }

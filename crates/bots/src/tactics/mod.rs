@@ -7,12 +7,18 @@
 //! |---|---|
 //! | 0 | off: nothing is computed |
 //! | 1 | the local force ratio and the stance are computed and reported; nothing acts on them |
+//! | 2 | movement follows stance: a stealthy bot walks (silent footsteps) while no enemy knows where it is |
+//! | 3 | engagement filter: a stealthy bot, or a cautious one outnumbered, engages only an isolated enemy (none other within [`ISOLATED`]); a retreating one only whoever shot it lately; a fight it should not be in is broken off, and none of these chase |
+//!
+//! Cover-seeking routes (level 2), weapon matchups (4), opportunism and
+//! stance calls (5) are not built yet.
 //!
 //! The force ratio ([`ForceRatio`]) counts, within [`RATIO_RANGE`], the
 //! enemies the bot knows about (seen, heard or reported lately, from its
 //! memory; never a position it could not know) against its allies (itself,
 //! and in team games its living teammates, whose positions a player knows).
-//! It is updated about once a second per bot, staggered by slot. The
+//! It is updated about once a second per bot, staggered by slot, and at
+//! once when the bot notices a new enemy. The
 //! stance ([`Stance`]) follows from the ratio, then from health and ammo
 //! ([`stance`]); the bot's style biases it.
 
@@ -32,6 +38,48 @@ pub const UPDATE_MS: f32 = 1000.0;
 pub const RETREAT_HEALTH: i32 = 20;
 /// A health item this close counts as within reach, units.
 const HEALTH_REACH: f32 = 600.0;
+/// An enemy with no other known enemy this close is isolated, units.
+pub const ISOLATED: f32 = 400.0;
+/// Shot this recently, a retreating bot shoots back, ms.
+const RETURN_FIRE_MS: f32 = 2000.0;
+/// Known enemies count for isolation while the news is this fresh, ms.
+const ISOLATION_NEWS_MS: f32 = 3000.0;
+
+/// Why an enemy in sight is not engaged (level 3 and up).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Suppress {
+    /// Stealthy, and the enemy has company.
+    Stealth,
+    /// Cautious and outnumbered, and the enemy has company.
+    Outnumbered,
+    /// Retreating (it shoots only whoever shot it).
+    Retreat,
+}
+
+impl Suppress {
+    /// Every reason, in order.
+    pub const ALL: [Suppress; 3] = [Self::Stealth, Self::Outnumbered, Self::Retreat];
+
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Stealth => "stealth",
+            Self::Outnumbered => "outnumbered",
+            Self::Retreat => "retreat",
+        }
+    }
+}
+
+/// Whether the enemy `slot` at `at` is isolated: no other enemy the bot
+/// knows about lately within [`ISOLATED`] of it.
+pub fn isolated(slot: quarry_sim::SlotId, at: glam::Vec3, memory: &crate::memory::Memory, view: &BotView<'_>, clock: &BotClock) -> bool {
+    !memory.tracks().iter().any(|t| {
+        t.slot != slot
+            && clock.ms_since(t.news_tick) <= ISOLATION_NEWS_MS
+            && view.player(t.slot).is_some_and(|p| p.active())
+            && t.position.distance(at) <= ISOLATED
+    })
+}
 
 /// How a bot means to fight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
@@ -124,6 +172,48 @@ impl Tactics {
         *self = Self::new(seed, slot);
     }
 
+    /// Whether the bot should walk (level 2 and up): stealthy, and no enemy
+    /// knows where it is (it is not fighting one in sight and was not shot
+    /// lately).
+    pub fn walks(&self, level: u8, fighting: bool, shot_lately: bool) -> bool {
+        level >= 2 && self.stance == Stance::Stealth && !fighting && !shot_lately
+    }
+
+    /// Whether the stance forbids chasing (level 3 and up).
+    pub fn holds_back(&self, level: u8) -> bool {
+        level >= 3
+            && match self.stance {
+                Stance::Stealth | Stance::Retreat => true,
+                Stance::Cautious => self.ratio <= ForceRatio::Outnumbered,
+                Stance::Aggressive | Stance::Balanced => false,
+            }
+    }
+
+    /// Level 3 and up: why the enemy `slot` at `at`, in sight, is not to be
+    /// engaged, if it is not; `attacker_ms` is how long ago it hit the bot.
+    #[expect(clippy::too_many_arguments, reason = "one judgement with everything it weighs")]
+    pub fn suppress(
+        &self,
+        level: u8,
+        slot: quarry_sim::SlotId,
+        at: glam::Vec3,
+        attacker_ms: Option<f32>,
+        memory: &crate::memory::Memory,
+        view: &BotView<'_>,
+        clock: &BotClock,
+    ) -> Option<Suppress> {
+        if level < 3 {
+            return None;
+        }
+        let alone = || isolated(slot, at, memory, view, clock);
+        match self.stance {
+            Stance::Retreat if attacker_ms.is_none_or(|ms| ms > RETURN_FIRE_MS) => Some(Suppress::Retreat),
+            Stance::Stealth if !alone() => Some(Suppress::Stealth),
+            Stance::Cautious if self.ratio <= ForceRatio::Outnumbered && !alone() => Some(Suppress::Outnumbered),
+            _ => None,
+        }
+    }
+
     /// One tick alive at `level`: every [`UPDATE_MS`] (staggered by slot)
     /// the ratio and the stance are worked out again.
     pub fn tick(&mut self, level: u8, view: &BotView<'_>, me: &PlayerSnap, memory: &crate::memory::Memory, t: &Traits, clock: &BotClock) {
@@ -131,16 +221,23 @@ impl Tactics {
             return;
         }
         if clock.tick >= self.next_update {
-            let period = clock.ticks_ms(UPDATE_MS).max(1);
-            self.next_update = clock.tick + period - (clock.tick + u32::from(me.slot.0)) % period;
-            self.ratio = force_ratio(view, me, memory, clock);
-            let health_near = view.items.iter().any(|i| {
-                i.available && matches!(i.gift, quarry_sim::items::Gift::Health { .. }) && i.origin.distance(me.origin) <= HEALTH_REACH
-            });
-            let low = me.health < RETREAT_HEALTH && !health_near;
-            let roll = self.rng.unit();
-            self.stance = stance(self.ratio, t, low, !has_usable_ammo(view, me), roll);
+            self.update(view, me, memory, t, clock);
         }
+    }
+
+    /// Works the ratio and the stance out now (an enemy just noticed does
+    /// not wait for the next second), and schedules the next update.
+    pub fn update(&mut self, view: &BotView<'_>, me: &PlayerSnap, memory: &crate::memory::Memory, t: &Traits, clock: &BotClock) {
+        let period = clock.ticks_ms(UPDATE_MS).max(1);
+        self.next_update = clock.tick + period - (clock.tick + u32::from(me.slot.0)) % period;
+        self.ratio = force_ratio(view, me, memory, clock);
+        let health_near = view
+            .items
+            .iter()
+            .any(|i| i.available && matches!(i.gift, quarry_sim::items::Gift::Health { .. }) && i.origin.distance(me.origin) <= HEALTH_REACH);
+        let low = me.health < RETREAT_HEALTH && !health_near;
+        let roll = self.rng.unit();
+        self.stance = stance(self.ratio, t, low, !has_usable_ammo(view, me), roll);
     }
 }
 
