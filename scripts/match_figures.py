@@ -50,6 +50,7 @@ def scenarios(shared):
             "styles",
         ),
         ("teamtalk_tdm_q_dm1", team_talk(["+map", "q_dm1"]), "teamtalk"),
+        ("tactics3_tdm_q_dm1", tactics_ab(3, ["+map", "q_dm1"]), "teamtalk"),
     ] + [
         (f"senses_skill{s}_ffa_q_dm1", FOUR_A_SIDE + ["+set", "bot_skill", str(s)] + TEN_MINUTES + ["+map", "q_dm1"], "senses")
         for s in range(1, 6)
@@ -75,6 +76,14 @@ def talking_team(seed):
 def team_talk(map_args):
     """Server arguments of a 4v4 TDM where only one team talks, per seed."""
     return lambda seed: (["+set", "g_gametype", "tdm", "+set", "bot_teamChatter", "1", "+set", "bot_teamChatterTeam", talking_team(seed)]
+                         + FOUR_A_SIDE + TEN_MINUTES + map_args)
+
+
+def tactics_ab(level, map_args):
+    """Server arguments of a 4v4 TDM where one team plays at `bot_tactical
+    level` and the other at 0, per seed (the same alternation and rows as
+    the team-talk scenario: "talking" is the tactical side there)."""
+    return lambda seed: (["+set", "g_gametype", "tdm", "+set", "bot_tactical", str(level), "+set", "bot_tacticalTeam", talking_team(seed)]
                          + FOUR_A_SIDE + TEN_MINUTES + map_args)
 
 

@@ -50,6 +50,9 @@ pub struct BotSettings {
     /// reported; 2 walk in stealth; 3 the engagement filter (see
     /// [`crate::tactics`]).
     pub tactical: u8,
+    /// `bot_tacticalTeam`: only this team's bots use `bot_tactical`, the
+    /// other's play at 0 (for A/B measurements).
+    pub tactical_team: Option<quarry_sim::Team>,
 }
 
 impl BotSettings {
@@ -79,6 +82,7 @@ impl Default for BotSettings {
             team_chatter: 1,
             team_chatter_team: None,
             tactical: 1,
+            tactical_team: None,
         }
     }
 }
@@ -103,6 +107,7 @@ pub struct BotCvars {
     team_chatter: CvarId,
     team_chatter_team: CvarId,
     tactical: CvarId,
+    tactical_team: CvarId,
     force_character: CvarId,
 }
 
@@ -188,6 +193,11 @@ impl BotCvars {
                 "how cleverly bots choose their fights, apart from bot_skill: 0 off, 1 force ratio and stance worked out and reported, 2 walk in stealth, 3 refuse and break off bad fights (4-5 are not built yet and play as 3)",
             )
             .flags(a))?,
+            tactical_team: reg(CvarDef::string(
+                "bot_tacticalTeam",
+                "",
+                "only this team's bots (red or blue) use bot_tactical, the other's play at 0: for measuring what tactics are worth (empty: every team)",
+            ))?,
             force_character: reg(CvarDef::string(
                 "bot_forceCharacter",
                 "",
@@ -214,18 +224,24 @@ impl BotCvars {
             chat_delay_ms: cvars.int(self.chat_delay) as f32,
             chat_cpm: cvars.int(self.chat_cpm) as f32,
             team_chatter: u8::try_from(cvars.int(self.team_chatter)).unwrap_or(1),
-            team_chatter_team: match cvars.string(self.team_chatter_team).trim().to_ascii_lowercase().as_str() {
-                "red" => Some(quarry_sim::Team::Red),
-                "blue" => Some(quarry_sim::Team::Blue),
-                _ => None,
-            },
+            team_chatter_team: team_named(&cvars.string(self.team_chatter_team)),
             tactical: u8::try_from(cvars.int(self.tactical)).unwrap_or(1),
+            tactical_team: team_named(&cvars.string(self.tactical_team)),
         }
     }
 
     /// `bot_forceCharacter` (empty: none).
     pub fn force_character(&self, cvars: &CvarSet) -> String {
         cvars.string(self.force_character).trim().to_owned()
+    }
+}
+
+/// The team a cvar names (`red`, `blue`, any case), if it names one.
+fn team_named(s: &str) -> Option<quarry_sim::Team> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "red" => Some(quarry_sim::Team::Red),
+        "blue" => Some(quarry_sim::Team::Blue),
+        _ => None,
     }
 }
 
