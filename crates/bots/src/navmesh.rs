@@ -31,6 +31,9 @@ use background::{BuildJob, Workers};
 use crate::navigate::{Corner, Navigator, Route};
 use crate::rng::BotRng;
 
+/// A point settles onto the mesh node this close to it, units.
+const SETTLE_RADIUS: f32 = 48.0;
+
 /// What the mesh was built for; a different key means a rebuild.
 #[derive(Debug, Clone, PartialEq)]
 struct MeshKey {
@@ -464,6 +467,28 @@ impl Navigator for MeshNavigator<'_> {
         self.stats.nearest += 1;
         self.stats.record(t);
         self.mesh.node(id?).map(|n| n.origin)
+    }
+
+    fn settle(&mut self, point: Vec3) -> Vec3 {
+        let t = std::time::Instant::now();
+        let mut at = self.mesh.nearest_node(self.world, point, SETTLE_RADIUS);
+        let mut out = point;
+        // A pad may land on another pad: follow a few hops.
+        for _ in 0..3 {
+            let Some(id) = at else { break };
+            let sends = self
+                .mesh
+                .links_from(id)
+                .iter()
+                .find(|l| matches!(l.kind, quarry_nav::LinkKind::JumpPad | quarry_nav::LinkKind::Teleport));
+            let Some(link) = sends else { break };
+            let Some(node) = self.mesh.node(link.to) else { break };
+            out = node.origin;
+            at = Some(link.to);
+        }
+        self.stats.nearest += 1;
+        self.stats.record(t);
+        out
     }
 
     fn random_route(&mut self, from: Vec3, rng: &mut BotRng) -> Option<Route> {

@@ -388,7 +388,16 @@ impl NativeBrain {
         let view = input.view;
         let t = self.profile.resolved.traits;
         let holds_back = self.tactics.holds_back(input.settings.tactical);
-        let chase = self.target.chase(view, &self.senses.memory, &t, clock).filter(|_| !holds_back);
+        // Nobody can stand on a pad or in a teleporter: a point there is
+        // where it sends you.
+        let chase = self
+            .target
+            .chase(view, &self.senses.memory, &t, clock)
+            .filter(|_| !holds_back)
+            .map(|(s, p, v, u)| (s, input.nav.settle(p), v, u));
+        if let Some((p, until)) = self.investigation {
+            self.investigation = Some((input.nav.settle(p), until));
+        }
         if holds_back && self.planner.goal.is_some_and(|g| matches!(g.kind, GoalKind::Enemy(_))) {
             // A fight it should not be in: no chasing into it.
             self.planner.goal = None;

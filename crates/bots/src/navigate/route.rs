@@ -67,6 +67,13 @@ pub trait Navigator {
     fn nearest(&mut self, point: Vec3, radius: f32) -> Option<Vec3>;
     /// A route from `from` to a random point reachable from it.
     fn random_route(&mut self, from: Vec3, rng: &mut BotRng) -> Option<Route>;
+    /// Where a player sent to `point` ends up standing: a point on a jump
+    /// pad or in a teleporter is where it sends you (nobody stays there: a
+    /// bot sent to stand on a pad is launched, drops back on it, and goes
+    /// round until its route times out). By default `point` itself.
+    fn settle(&mut self, point: Vec3) -> Vec3 {
+        point
+    }
     /// A cheap test that can only prove `to` unreachable from `from`
     /// (different islands); `true` means "maybe".
     fn maybe_reachable(&mut self, from: Vec3, to: Vec3) -> bool {

@@ -128,3 +128,18 @@ fn build_now_replaces_a_running_background_build() {
     }
     assert!(nav.mesh().is_some());
 }
+
+/// A point on one of q_ctf1's jump pads settles where the pad sends a
+/// player; a point on open floor stays.
+#[test]
+fn a_point_on_a_jump_pad_settles_where_the_pad_lands() {
+    let game = shipped("q_ctf1");
+    let mut nav = NavService::default();
+    nav.ensure(&game, 24.0).expect("builds");
+    let mut navigator = nav.navigator(game.map().world()).expect("ready");
+    let on_pad = glam::Vec3::new(-384.0, -512.0, -96.0);
+    let landed = navigator.settle(on_pad);
+    assert!(landed.distance(on_pad) > 200.0, "the pad sends it away: {landed:?}");
+    let open = navigator.nearest(glam::Vec3::new(-1500.0, -250.0, 40.0), 96.0).expect("floor");
+    assert_eq!(navigator.settle(open), open, "open floor stays");
+}
