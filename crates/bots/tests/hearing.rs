@@ -10,7 +10,7 @@ use glam::Vec3;
 use quarry_bots::memory::Knowledge;
 use quarry_bots::{AddBot, BotManager};
 use quarry_map::source::box_brush;
-use quarry_sim::components::{Body, Player};
+use quarry_sim::components::Body;
 use quarry_sim::events::{GameEvent, SoundKind};
 use quarry_sim::slots::{ClientKind, UserInfo};
 use quarry_sim::{Buttons, Match, SlotId, UserCmd};
@@ -41,18 +41,6 @@ fn human(game: &mut Match, name: &str) -> SlotId {
     slot
 }
 
-/// Moves the body of `slot` to `origin`, standing still, looking along `yaw`.
-fn place(game: &mut Match, slot: SlotId, origin: Vec3, yaw: f32) {
-    let world = game.world_mut();
-    let mut q = world.query::<(&Player, &mut Body)>();
-    for (p, mut body) in q.iter_mut(world) {
-        if p.slot == slot {
-            body.0.origin = origin;
-            body.0.velocity = Vec3::ZERO;
-            body.0.yaw = yaw;
-        }
-    }
-}
 
 /// Where `slot`'s body is and which way it looks.
 fn origin_of(game: &Match, slot: SlotId) -> Option<(Vec3, f32)> {
@@ -98,15 +86,15 @@ fn look_for_the_noise(text: &str, firing: bool) -> (u32, u32) {
     let (mut turned, mut went) = (0, 0);
     for seed in 1..=10 {
         let (mut game, mut bots, bot, man) = setup(text, seed);
-        place(&mut game, bot, Vec3::new(-500.0, -500.0, 25.0), 180.0);
+        support::place(&mut game, bot, Vec3::new(-500.0, -500.0, 25.0), 180.0);
         let noisy = Vec3::new(150.0, -500.0, 25.0);
-        place(&mut game, man, noisy, 0.0);
+        support::place(&mut game, man, noisy, 0.0);
         let (mut looked, mut investigated, mut found) = (false, false, false);
         let buttons = if firing { Buttons::ATTACK } else { Buttons::default() };
         for t in 0..3 * 60 {
             // The human fires at the far wall, away from the bot.
             step(&mut game, &mut bots, man, UserCmd { yaw: 0.0, buttons, ..UserCmd::default() });
-            place(&mut game, man, noisy, 0.0);
+            support::place(&mut game, man, noisy, 0.0);
             let Some((at, yaw)) = origin_of(&game, bot) else { continue };
             let to = Vec3::new(noisy.x - at.x, noisy.y - at.y, 0.0);
             let facing = Vec3::new(yaw.to_radians().cos(), yaw.to_radians().sin(), 0.0);
@@ -146,19 +134,19 @@ fn heard_positions_err_more_with_distance() {
         let dx = 60.0 + (trial % 8) as f32 * 110.0;
         let man_at = Vec3::new(dx, bot_at.y + ((trial * 37) % 200) as f32 - 100.0, 25.0);
         for _ in 0..150 {
-            place(&mut game, bot, bot_at, 180.0);
-            place(&mut game, man, man_at, 0.0);
+            support::place(&mut game, bot, bot_at, 180.0);
+            support::place(&mut game, man, man_at, 0.0);
             step(&mut game, &mut bots, man, UserCmd::default());
         }
         let truth = origin_of(&game, man).map(|(o, _)| o).expect("human");
         let ear = origin_of(&game, bot).map(|(o, _)| o).expect("bot");
         let distance = truth.distance(ear);
         let shot_tick = game.tick();
-        place(&mut game, bot, bot_at, 180.0);
+        support::place(&mut game, bot, bot_at, 180.0);
         step(&mut game, &mut bots, man, UserCmd { yaw: 0.0, buttons: Buttons::ATTACK, ..UserCmd::default() });
         for _ in 0..45 {
-            place(&mut game, bot, bot_at, 180.0);
-            place(&mut game, man, man_at, 0.0);
+            support::place(&mut game, bot, bot_at, 180.0);
+            support::place(&mut game, man, man_at, 0.0);
             step(&mut game, &mut bots, man, UserCmd::default());
         }
         let heard = heard_track(&bots, bot, man).filter(|t| t.knowledge == Knowledge::Heard && t.news_tick.abs_diff(shot_tick) <= 3);
@@ -190,16 +178,16 @@ fn noises_from_moving(buttons: Buttons) -> u64 {
     let text = split_room(false);
     let (mut game, mut bots, bot, man) = setup(&text, 2);
     let before = bots.stats(bot).map_or(0, |s| s.noises_heard);
-    place(&mut game, man, Vec3::new(140.0, -60.0, 25.0), 90.0);
+    support::place(&mut game, man, Vec3::new(140.0, -60.0, 25.0), 90.0);
     for t in 0..5 * 60 {
-        place(&mut game, bot, Vec3::new(-60.0, 0.0, 25.0), 180.0);
+        support::place(&mut game, bot, Vec3::new(-60.0, 0.0, 25.0), 180.0);
         // Back and forth along the wall, 200 units from the bot.
         let yaw = if (t / 60) % 2 == 0 { 90.0 } else { 270.0 };
         step(&mut game, &mut bots, man, UserCmd { yaw, forward: 127, buttons, ..UserCmd::default() });
         if let Some((at, _)) = origin_of(&game, man)
             && (at.x - 140.0).abs() > 8.0
         {
-            place(&mut game, man, Vec3::new(140.0, at.y, at.z), yaw);
+            support::place(&mut game, man, Vec3::new(140.0, at.y, at.z), yaw);
         }
     }
     bots.stats(bot).map_or(0, |s| s.noises_heard) - before
@@ -227,9 +215,9 @@ fn a_teammates_noise_is_ignored() {
     game.set_team(mate, team).unwrap_or_else(|e| panic!("{e}"));
     let mut shots = 0;
     for t in 0..6 * 60 {
-        place(&mut game, bot, Vec3::new(-60.0, 0.0, 25.0), 180.0);
+        support::place(&mut game, bot, Vec3::new(-60.0, 0.0, 25.0), 180.0);
         if t % 60 == 0 {
-            place(&mut game, mate, Vec3::new(100.0, 0.0, 25.0), 0.0);
+            support::place(&mut game, mate, Vec3::new(100.0, 0.0, 25.0), 0.0);
         }
         step(&mut game, &mut bots, mate, UserCmd { yaw: 0.0, forward: 127, buttons: Buttons::ATTACK, ..UserCmd::default() });
         shots += game

@@ -35,24 +35,12 @@ fn level_one_reports_stances_and_changes_nothing() {
 mod scenario {
     use glam::Vec3;
     use quarry_bots::{AddBot, BotManager, BotSettings};
-    use quarry_sim::components::{Body, Player};
     use quarry_sim::events::{GameEvent, SoundKind};
-    use quarry_sim::{ClientKind, Match, SlotId, UserCmd, UserInfo};
+    use quarry_sim::{ClientKind, SlotId, UserCmd, UserInfo};
 
     use super::support;
 
-    fn place(game: &mut Match, slot: SlotId, origin: Vec3, yaw: f32) {
-        let world = game.world_mut();
-        let mut q = world.query::<(&Player, &mut Body)>();
-        for (p, mut body) in q.iter_mut(world) {
-            if p.slot == slot {
-                body.0.origin = origin;
-                body.0.velocity = Vec3::ZERO;
-                body.0.yaw = yaw;
-            }
-        }
-    }
-
+    
     /// A lone bot at `level` faces three players standing together in the
     /// open, 800 units off: how many shots it fires from its third second
     /// to its eighth.
@@ -84,10 +72,10 @@ mod scenario {
                 let dead = game.player_view(*h).is_none_or(|p| !p.alive);
                 let buttons = if dead && t % 2 == 0 { quarry_sim::Buttons::ATTACK } else { quarry_sim::Buttons::default() };
                 let _ = game.push_cmd(*h, UserCmd { tick, yaw: 180.0, buttons, ..UserCmd::default() });
-                place(&mut game, *h, at, 180.0);
+                support::place(&mut game, *h, at, 180.0);
             }
             if t == 0 {
-                place(&mut game, bot, Vec3::new(-500.0, 0.0, 25.0), 0.0);
+                support::place(&mut game, bot, Vec3::new(-500.0, 0.0, 25.0), 0.0);
             }
             bots.think(&mut game);
             game.step();

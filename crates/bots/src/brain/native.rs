@@ -17,6 +17,7 @@
 //! The brain reads only the [`BotView`] and writes only the command it
 //! returns; the manager pushes that through the bot's `CmdSink`.
 
+mod react;
 mod team;
 
 use glam::Vec3;
@@ -29,9 +30,7 @@ use crate::combat_move::{CombatMove, preferred_range};
 use crate::content::{BotIdentity, TraitSource};
 use crate::decide::{Acquired, GoalContext, GoalKind, GoalPlanner, TargetNow, Targeting};
 use crate::memory::Memory;
-use crate::decide::SOFT_OBJECTIVE;
 use crate::navigate::{Course, FollowEvent, Navigator, Steer};
-use crate::perception::hearing::{Busy, INVESTIGATE_MS, investigate_chance};
 use crate::perception::{self, Percept, Senses, percepts};
 use crate::rng::BotRng;
 use crate::view::{BotClock, BotView, PlayerSnap};
@@ -259,77 +258,7 @@ impl NativeBrain {
         }
     }
 
-    /// The noise (or report) kept, once its reaction time is over: an
-    /// enemy's goes into memory at its estimated place, the bot looks that
-    /// way, and rolls whether to go and look.
-    fn act_on_noise(&mut self, input: &BrainInput<'_, '_>, me: &PlayerSnap, clock: &BotClock) {
-        if self.investigation.is_some_and(|(_, until)| clock.tick >= until) {
-            self.investigation = None;
-        }
-        let Some(noise) = self.senses.hearing.due(clock) else { return };
-        let view = input.view;
-        if let Some(source) = noise.source
-            && !noise.reported
-        {
-            self.senses.memory.hear(source, noise.tick, noise.estimate, noise.error);
-        }
-        let target = self.target.now(view, &self.senses);
-        if target.is_none() && self.senses.look_hint.is_none() {
-            self.senses.look_hint = Some((noise.estimate + Vec3::Z * 26.0, clock.after_ms(1000.0)));
-        }
-        let t = self.profile.resolved.traits;
-        let teammates = if view.team_game {
-            view.iter_players()
-                .filter(|p| p.slot != me.slot && p.team == me.team && p.active())
-                .count() as u32
-        } else {
-            0
-        };
-        let objective = input
-            .objectives
-            .and_then(|o| o.objective(view, me))
-            .is_some_and(|o| o.priority >= SOFT_OBJECTIVE);
-        let busy = Busy {
-            teammates,
-            objective,
-            fighting: target.is_some_and(|x| x.visible),
-            hurt: crate::items::wants_health(me, &t),
-        };
-        if self.rng.chance(investigate_chance(&noise, t.investigate_range, busy)) {
-            self.investigation = Some((noise.estimate, clock.after_ms(INVESTIGATE_MS)));
-            self.profile.stats.investigations += 1;
-            self.team.lead = noise.source.filter(|_| noise.reported);
-        }
-    }
 
-    /// Tactics (level 3 and up): the enemies in sight the bot will not
-    /// engage this look; a target among them is let go (the fight broken
-    /// off). Each suppression is counted once per stretch.
-    fn filter_engagements(&mut self, view: &BotView<'_>, level: u8, clock: &BotClock) {
-        let before = self.senses.suppressed;
-        self.senses.suppressed = Default::default();
-        if level < 3 {
-            return;
-        }
-        for s in &self.senses.sightings {
-            let Some(p) = view.player(s.slot) else { continue };
-            let attacker = self.senses.memory.ms_since_hit_by(s.slot, clock);
-            if let Some(why) = self.tactics.suppress(level, s.slot, p.origin, attacker, &self.senses.memory, view, clock) {
-                self.senses.suppressed.insert(s.slot);
-                if !before.contains(s.slot)
-                    && let Some(n) = self.profile.stats.suppressed.get_mut(why as usize)
-                {
-                    *n += 1;
-                }
-            }
-        }
-        if let Some(e) = self.target.engagement
-            && self.senses.suppressed.contains(e.slot)
-        {
-            self.target.engagement = None;
-            self.profile.stats.breakoffs += 1;
-        }
-    }
 
     /// An acquisition: counted, and the aim and fire layer starts over.
     fn engaged(&mut self, acquired: Acquired, clock: &BotClock) {

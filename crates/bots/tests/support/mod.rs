@@ -63,6 +63,21 @@ pub(crate) fn brush_entity(classname: &str, keys: &[(&str, &str)], brushes: &[St
     s + "}\n"
 }
 
+/// Moves the body of the client in `slot` to `origin`, standing still,
+/// looking along `yaw` (tests set a scene up; play never does this).
+pub(crate) fn place(game: &mut Match, slot: quarry_sim::SlotId, origin: glam::Vec3, yaw: f32) {
+    use quarry_sim::components::{Body, Player};
+    let world = game.world_mut();
+    let mut q = world.query::<(&Player, &mut Body)>();
+    for (p, mut body) in q.iter_mut(world) {
+        if p.slot == slot {
+            body.0.origin = origin;
+            body.0.velocity = glam::Vec3::ZERO;
+            body.0.yaw = yaw;
+        }
+    }
+}
+
 /// The six brushes of a closed room, inside `x`, `y` by 0..256 units high,
 /// walls 16 thick outside it (floor, ceiling, four walls).
 pub(crate) fn room(x: (f32, f32), y: (f32, f32), texture: &str) -> Vec<String> {
