@@ -90,7 +90,7 @@ pub struct BotStats {
     pub suppressed: [u64; 3],
     /// Fights broken off (the target suppressed).
     pub breakoffs: u64,
-    /// Ticks alive in stealth, and of those walking.
+    /// Ticks alive in stealth.
     pub stealth_ticks: u64,
     /// Ticks in stealth spent walking.
     pub stealth_walk_ticks: u64,

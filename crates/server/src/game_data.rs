@@ -50,6 +50,15 @@ pub fn load(config_dir: &Path) -> Result<GameData, GameDataError> {
         Some((text, file)) => SoundTable::from_toml(&text, &file).map_err(|e| GameDataError::Invalid(e.to_string()))?,
         None => SoundTable::default(),
     };
+    let unknown = sounds.unknown_weapons(&weapons);
+    if !unknown.is_empty() {
+        let file = config_dir.join("sounds.toml").display().to_string();
+        return Err(GameDataError::Invalid(format!(
+            "{file}: [weapon] names no weapon of the weapon table: {} (known: {})",
+            unknown.join(", "),
+            weapons.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", ")
+        )));
+    }
     Ok(GameData { weapons, items, sounds })
 }
 
@@ -76,6 +85,14 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let data = load(dir.path()).expect("built-in tables");
         assert_eq!(data.weapons, WeaponTable::default());
+    }
+
+    #[test]
+    fn a_sound_figure_for_an_unknown_weapon_is_refused_by_name() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("sounds.toml"), "[weapon]\nrailgn = 900.0\n").expect("write");
+        let e = load(dir.path()).expect_err("a typo");
+        assert!(e.to_string().contains("sounds.toml") && e.to_string().contains("railgn") && e.to_string().contains("railgun"), "{e}");
     }
 
     #[test]

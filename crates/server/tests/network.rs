@@ -290,7 +290,7 @@ fn a_bot_takes_a_follow_me_order_from_a_remote_players_team_chat() {
         // Back and forth at walking speed (the walk button), turning every
         // 3 s: the leader stays in the area it spawned in (a loop could take
         // it off a ledge the bot must go round).
-        let yaw = if (secs / 3.0).floor() as u32 % 2 == 0 { 0.0 } else { 180.0 };
+        let yaw = if ((secs / 3.0).floor() as u32).is_multiple_of(2) { 0.0 } else { 180.0 };
         pump(&mut clients, Duration::from_millis(250), move |_, _| WireUserCmd { yaw, forward: 127, buttons: 1 << 3, ..WireUserCmd::default() });
         let Some(snap) = clients[0].latest_snapshot() else { continue };
         let me = snap.player.origin;

@@ -180,6 +180,16 @@ impl SoundTable {
         Ok(t)
     }
 
+    /// Weapon entries that name no weapon of `weapons` (a typo there would
+    /// otherwise leave that weapon on the default figure unnoticed).
+    pub fn unknown_weapons<'a>(&'a self, weapons: &WeaponTable) -> Vec<&'a str> {
+        self.weapons
+            .keys()
+            .filter(|name| !weapons.iter().any(|d| d.name == **name))
+            .map(String::as_str)
+            .collect()
+    }
+
     /// How far a sound of `kind` carries in the open, units; `weapons`
     /// names the weapon of a gunfire sound. Item respawns are heard by
     /// nobody (they tell nothing a player acts on): 0.
@@ -236,5 +246,8 @@ mod tests {
         assert!(e.to_string().contains("footsteps"), "{e}");
         let e = SoundTable::from_toml("[walls]\nfactor = 2\n", "sounds.toml").expect_err("factor");
         assert!(e.to_string().contains("wall factor"), "{e}");
+        let typo = SoundTable::from_toml("[weapon]\nrailgn = 900\n", "sounds.toml").expect("parses");
+        assert_eq!(typo.unknown_weapons(&WeaponTable::default()), ["railgn"]);
+        assert!(SoundTable::default().unknown_weapons(&WeaponTable::default()).is_empty());
     }
 }

@@ -173,9 +173,8 @@ impl ThreatRing {
         self.len = (self.len + 1).min(RING_LEN);
     }
 
-    /// The enemies the bot acts on now: the newest entry at least
-    /// `lag_ms` old (the oldest kept when none is that old yet is not
-    /// used: nothing has been seen long enough).
+    /// The enemies the bot acts on now: those in the newest entry at least
+    /// `lag_ms` old; none while no entry is that old yet.
     pub fn attended(&self, lag_ms: f32, clock: &BotClock) -> SlotSet {
         let lag = clock.ticks_ms(lag_ms);
         (1..=self.len)

@@ -166,11 +166,13 @@ impl NativeBrain {
             t.reaction_msec * t.reaction_scale()
         };
         let age = clock.ms_since(fact.tick());
+        // How far the reported enemy may have moved since the speaker saw it.
+        let uncertainty = 64.0 + REPORT_DRIFT * age / 1000.0;
         let lead = |source: Option<SlotId>, danger: Danger, position: Vec3, pull: f32| Noise {
             source,
             danger,
             estimate: position,
-            error: 64.0 + REPORT_DRIFT * age / 1000.0,
+            error: uncertainty,
             distance: me.distance(position),
             tick: clock.tick,
             act_at: clock.after_ms(reaction),
@@ -185,11 +187,11 @@ impl NativeBrain {
         self.profile.stats.reports_heard += 1;
         match *fact {
             TeamFact::Enemy { enemy, position, tick, .. } => {
-                self.senses.memory.report(enemy, tick, position, 64.0 + REPORT_DRIFT * age / 1000.0);
+                self.senses.memory.report(enemy, tick, position, uncertainty);
                 self.senses.hearing.consider(lead(Some(enemy), Danger::Report, position, trust * near(position)), clock);
             }
             TeamFact::Carrier { enemy, position, tick, .. } => {
-                self.senses.memory.report(enemy, tick, position, 64.0 + REPORT_DRIFT * age / 1000.0);
+                self.senses.memory.report(enemy, tick, position, uncertainty);
                 self.senses.hearing.consider(lead(Some(enemy), Danger::Combat, position, 1.5 * trust), clock);
             }
             TeamFact::FlagDropped { position, .. } => {
