@@ -491,6 +491,14 @@ impl Navigator for MeshNavigator<'_> {
         out
     }
 
+    fn cover(&mut self, from: Vec3, threat_eye: Vec3, max_distance: f32) -> Option<Vec3> {
+        let t = std::time::Instant::now();
+        let cover = self.mesh.cover_spot(self.world, from, threat_eye, max_distance);
+        self.stats.nearest += 1;
+        self.stats.record(t);
+        cover.map(|c| c.spot)
+    }
+
     fn random_route(&mut self, from: Vec3, rng: &mut BotRng) -> Option<Route> {
         let t = std::time::Instant::now();
         let r = self

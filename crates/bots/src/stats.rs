@@ -87,13 +87,27 @@ pub struct BotStats {
     /// Enemies in sight not engaged, per reason (`bot_tactical` 3 and
     /// up, counted when a look first suppresses them), in
     /// [`crate::tactics::Suppress::ALL`] order.
-    pub suppressed: [u64; 3],
+    pub suppressed: [u64; 4],
     /// Fights broken off (the target suppressed).
     pub breakoffs: u64,
     /// Ticks alive in stealth.
     pub stealth_ticks: u64,
     /// Ticks in stealth spent walking.
     pub stealth_walk_ticks: u64,
+    /// Times it fell back (`bot_tactical` 2 and up: the stance turned to
+    /// retreat and movement followed).
+    pub retreats: u64,
+    /// Moves into cover from a threat started (a retreat, a fight lost on
+    /// weapons broken off).
+    pub cover_moves: u64,
+    /// Fights where it changed range for the weapon matchup (level 4 and up).
+    pub repositions: u64,
+    /// Weapon switches the matchup asked for (level 4 and up).
+    pub matchup_switches: u64,
+    /// Dropped weapons and ammo it went for to win a matchup (level 5).
+    pub matchup_pickups: u64,
+    /// Stance calls it made in team chat (level 5).
+    pub stance_calls: u64,
 }
 
 impl BotStats {

@@ -174,6 +174,20 @@ impl WeaponChoice {
         }
         self.wanted
     }
+
+    /// Asks for weapon `n` now (a matchup needs it), if it can fire and the
+    /// last switch has dwelled; the choice then rests until the next
+    /// re-evaluation. Returns whether the weapon asked for changed.
+    pub fn insist(&mut self, table: &WeaponTable, inv: &Inventory, n: u8, clock: &BotClock) -> bool {
+        let dwelled = clock.ms_since(self.last_switch) >= SWITCH_DWELL_MS || self.last_switch == 0;
+        if n == self.wanted || !table.can_fire(inv, n) || !dwelled {
+            return false;
+        }
+        self.wanted = n;
+        self.last_switch = clock.tick;
+        self.next_eval = self.next_eval.max(clock.after_ms(SWITCH_DWELL_MS));
+        true
+    }
 }
 
 /// How a projectile of `def` flies (None for hitscan and melee).

@@ -105,6 +105,7 @@ pub use report::{
 };
 pub use regions::quality::{CoarseQuality, coarse_quality};
 pub use route::astar::SearchScratch;
+pub use route::cover::{Cover, MAX_LINES as COVER_MAX_LINES, MAX_VISITS as COVER_MAX_VISITS, MIN_MOVE as COVER_MIN_MOVE};
 pub use route::heuristic::{Heuristic, UnknownHeuristic};
 pub use route::snap::{DEFAULT_SNAP_RADIUS, MAX_SNAP_PROOFS};
 pub use route::{Corner, MAX_ROUTE_REPAIRS, PULL_LOOKAHEAD, Route, RouteOptions};

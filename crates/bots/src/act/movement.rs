@@ -34,6 +34,9 @@ pub struct Fight<'w> {
     pub holding: Option<f32>,
     /// A late-dodge mistake is running.
     pub late_dodge: bool,
+    /// The range the tactics ask to fight at (a weapon matchup), instead
+    /// of the preferred range.
+    pub range: Option<f32>,
 }
 
 /// Moving faster than this, a bot checks where its momentum carries it, units/s.
@@ -72,7 +75,7 @@ pub fn compose_movement(
                 .flatten()
         });
         if let Some(foe) = foe {
-            let want = preferred_range(t, fight.in_hand);
+            let want = fight.range.unwrap_or_else(|| preferred_range(t, fight.in_hand));
             let cv = combat.vector(me, foe, want, t, clock, rng);
             let lateral = combat.safe_lateral(cv.lateral, view.map.world(), me, clock);
             fallback = lateral;

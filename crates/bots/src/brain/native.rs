@@ -17,6 +17,7 @@
 //! The brain reads only the [`BotView`] and writes only the command it
 //! returns; the manager pushes that through the bot's `CmdSink`.
 
+mod fight;
 mod react;
 mod team;
 
@@ -82,6 +83,10 @@ pub struct NativeBrain {
     last_origin: Vec3,
     /// Force ratio and stance (`bot_tactical`).
     tactics: crate::tactics::Tactics,
+    /// The weapon matchup against the target, by its slot (level 4 and up).
+    matchup: Option<(quarry_sim::SlotId, crate::tactics::Matchup)>,
+    /// Cover from a threat (level 2 and up).
+    cover: fight::CoverState,
 }
 
 impl NativeBrain {
@@ -106,6 +111,8 @@ impl NativeBrain {
             team: team::TeamSide::default(),
             last_origin: Vec3::ZERO,
             tactics: crate::tactics::Tactics::new(seed, slot.0),
+            matchup: None,
+            cover: fight::CoverState::default(),
         }
     }
 
@@ -122,6 +129,7 @@ impl NativeBrain {
         self.perceive_pending = false;
         self.investigation = None;
         self.team.reset_life();
+        self.reset_cover();
     }
 
     fn spawned(&mut self, me: &PlayerSnap, settings: &BrainSettings, source: &dyn TraitSource) {
@@ -154,6 +162,7 @@ impl NativeBrain {
         {
             *n += 1;
         }
+        self.note_retreat(level);
         let steer = self.steer(input, me, &clock);
         // Weapons and combat movement against the target.
         let target = self.target.now(view, &self.senses);
@@ -168,6 +177,7 @@ impl NativeBrain {
             &clock,
             &mut self.rng,
         );
+        let wanted = if level >= 4 { self.insist_on_matchup_weapon(view, me, wanted, &clock) } else { wanted };
         let fight = Fight {
             slot: self.profile.slot.0,
             foe_seen: target.filter(|x| x.visible).map(|x| x.position),
@@ -176,6 +186,7 @@ impl NativeBrain {
             chasing: matches!(self.planner.goal.map(|g| g.kind), Some(GoalKind::Enemy(_))),
             holding: self.planner.holding(&clock),
             late_dodge: self.gunner.mistakes.active(MistakeKind::LateDodge, &clock),
+            range: self.matchup_range(),
         };
         let (dir, jump) = compose_movement(view, me, &steer, &fight, &mut self.combat, &mut self.course.follower, &t, &clock, &mut self.rng);
         let (pitch, yaw) = self.aim(view, me, target, gate_shot, &steer, &clock);
@@ -295,7 +306,7 @@ impl NativeBrain {
                 // A new enemy changes the odds now, not at the next second.
                 self.tactics.update(input.view, me, &self.senses.memory, &t, clock);
             }
-            self.filter_engagements(input.view, input.settings.tactical, clock);
+            self.filter_engagements(input.view, me, input.settings.tactical, clock);
             for (slot, ms) in noticed.noticed {
                 self.profile.stats.noticed += 1;
                 self.profile.stats.notice_ms_sum += f64::from(ms);
@@ -304,6 +315,7 @@ impl NativeBrain {
             if let Some(acquired) = self.target.choose(input.view, &self.senses, &t, clock, &mut self.rng) {
                 self.engaged(acquired, clock);
             }
+            self.judge_target_matchup(input.view, me, input.settings.tactical);
             self.plan_pending = true;
         }
         if self.plan_pending && decide.plan {
@@ -335,6 +347,9 @@ impl NativeBrain {
         let objective = input.objectives.and_then(|o| o.objective(view, me));
         let objective = self.objective_with_order(view, me, objective);
         let in_hand = view.weapons.get(me.inventory.current);
+        let level = input.settings.tactical;
+        let cover = self.cover_offer(&mut *input.nav, me, level, clock);
+        let engage_range = 1.5 * self.matchup_range().unwrap_or_else(|| preferred_range(&t, in_hand));
         let mut cx = GoalContext {
             view,
             me,
@@ -348,7 +363,9 @@ impl NativeBrain {
             chase: chase.map(|(s, p, v, _)| (s, p, v)),
             chase_unseen_s: chase.map_or(0.0, |c| c.3),
             investigate: self.investigation.map(|(p, _)| p),
-            engage_range: 1.5 * preferred_range(&t, in_hand),
+            engage_range,
+            cover,
+            retreat: level >= 2 && self.tactics.stance == crate::tactics::Stance::Retreat,
         };
         self.planner.decide(&mut cx);
     }

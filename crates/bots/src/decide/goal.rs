@@ -39,6 +39,8 @@ const REROUTE_DISTANCE: f32 = 96.0;
 const HOLD_CHECK_MS: f32 = 1000.0;
 /// A hold position counts this far above or below, units.
 const HOLD_HEIGHT: f32 = 128.0;
+/// In cover, the bot waits this long before choosing again, ms.
+pub(crate) const COVER_WAIT_MS: f32 = 1200.0;
 /// At the place it went to investigate, the bot looks around this long, ms.
 pub const INVESTIGATE_LOOK_MS: f32 = 1500.0;
 
@@ -55,13 +57,15 @@ pub enum GoalKind {
     Objective(u32),
     /// Look into a noise heard or an enemy reported there.
     Investigate,
+    /// Break contact: a spot out of a threat's sight (`bot_tactical`).
+    Cover,
 }
 
 impl GoalKind {
     /// Its blacklist key (`target` for roam points).
     pub fn key(self, target: Vec3) -> GoalKey {
         match self {
-            GoalKind::Roam | GoalKind::Investigate => GoalKey::point(target),
+            GoalKind::Roam | GoalKind::Investigate | GoalKind::Cover => GoalKey::point(target),
             GoalKind::Item(id) => GoalKey::Item(id),
             GoalKind::Enemy(s) => GoalKey::Enemy(s),
             GoalKind::Objective(k) => GoalKey::Objective(k),
@@ -76,6 +80,7 @@ impl GoalKind {
             GoalKind::Enemy(s) => format!("chase {}", s.0),
             GoalKind::Objective(k) => crate::objective::describe_key(k),
             GoalKind::Investigate => "investigate".into(),
+            GoalKind::Cover => "cover".into(),
         }
     }
 }
@@ -109,7 +114,7 @@ pub struct Goal {
 fn refresh_ms(kind: GoalKind) -> f32 {
     match kind {
         GoalKind::Objective(k) if crate::team::orders::order_of_key(k).is_some_and(|o| o.follows()) => ESCORT_REFRESH_MS,
-        GoalKind::Enemy(_) | GoalKind::Objective(_) | GoalKind::Investigate => CHASE_REFRESH_MS,
+        GoalKind::Enemy(_) | GoalKind::Objective(_) | GoalKind::Investigate | GoalKind::Cover => CHASE_REFRESH_MS,
         GoalKind::Roam | GoalKind::Item(_) => FIXED_REFRESH_MS,
     }
 }
@@ -158,6 +163,11 @@ pub struct GoalContext<'v, 'a> {
     /// Distance within which a seen enemy needs no chasing (1.5 times the
     /// preferred range with the weapon in hand).
     pub engage_range: f32,
+    /// A spot out of a threat's sight to break contact at, when the
+    /// tactics want one (`bot_tactical` 2 and up).
+    pub cover: Option<Vec3>,
+    /// Falling back (`bot_tactical` 2 and up): health counts as critical.
+    pub retreat: bool,
 }
 
 /// Goal selection state of one bot.
@@ -231,6 +241,11 @@ impl GoalPlanner {
                 // There: a look around before anything else.
                 self.goal = None;
                 self.hold_until = clock.after_ms(INVESTIGATE_LOOK_MS);
+            }
+            GoalKind::Cover => {
+                // In cover: wait a moment for the threat to pass.
+                self.goal = None;
+                self.hold_until = clock.after_ms(COVER_WAIT_MS);
             }
         }
         self.next_select = clock.tick;
@@ -312,6 +327,7 @@ impl GoalPlanner {
                 // objective replaces it through the usual hysteresis.
                 GoalKind::Objective(_) => cx.objective.is_none(),
                 GoalKind::Investigate => cx.investigate.is_none(),
+                GoalKind::Cover => cx.cover.is_none(),
                 GoalKind::Roam => false,
             };
             if hopeless || g.failures >= 3 {
@@ -379,6 +395,7 @@ impl GoalPlanner {
             (GoalKind::Objective(k), _, Some(o)) if o.key == k => o.origin,
             // A fresher lead moves the place to look.
             (GoalKind::Investigate, ..) => cx.investigate.unwrap_or(g.target),
+            (GoalKind::Cover, ..) => cx.cover.unwrap_or(g.target),
             _ => g.target,
         };
         g.refresh_at = clock.after_ms(refresh_ms(g.kind));

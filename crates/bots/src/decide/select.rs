@@ -24,6 +24,9 @@ use crate::memory::GoalKey;
 const NEARBY_DISTANCE: f32 = 400.0;
 /// The bonus for an item right at hand, fading to 0 at [`NEARBY_DISTANCE`].
 const NEARBY_BONUS: f32 = 20.0;
+/// The priority of breaking contact: over any item but health for a bot
+/// falling back (10 + 5 x utility + 42), over every chase.
+pub(crate) const COVER_PRIORITY: f32 = 50.0;
 /// Roam destinations are at least this far away, units.
 const ROAM_MIN_DISTANCE: f32 = 256.0;
 
@@ -43,6 +46,11 @@ pub enum GoalRule {
     /// an absolute objective (priority 100) or a teammate's order unless
     /// the bot is nearly dead.
     Item,
+    /// Breaking contact (`bot_tactical` 2 and up): a spot out of the
+    /// threat's sight, at priority 50; a health item for a bot
+    /// falling back beats it. Only below an urgent objective or an order
+    /// (a carrier still runs home).
+    Cover,
     /// Looking into a noise or a report the bot chose to investigate:
     /// 26 + 14 x aggression. Only below a firm objective.
     Investigate,
@@ -55,7 +63,7 @@ pub enum GoalRule {
 
 impl GoalRule {
     /// The order the rules run in.
-    pub const ORDER: [GoalRule; 4] = [GoalRule::Objective, GoalRule::Item, GoalRule::Investigate, GoalRule::Chase];
+    pub const ORDER: [GoalRule; 5] = [GoalRule::Objective, GoalRule::Item, GoalRule::Cover, GoalRule::Investigate, GoalRule::Chase];
 
     /// The rule's desire, if it replaces `desire` (the rules before it).
     fn propose(self, offers: &Offers<'_>, desire: Option<Desire>) -> Option<Desire> {
@@ -70,6 +78,10 @@ impl GoalRule {
                     offers.item_priority > bar && (!firm || (needs.critical && offers.health <= 15))
                 })
                 .map(|c| (GoalKind::Item(c.item.id), c.target, offers.item_priority)),
+            GoalRule::Cover => offers
+                .cover
+                .filter(|_| needs.obj_priority < URGENT_OBJECTIVE && !needs.order && COVER_PRIORITY > bar)
+                .map(|p| (GoalKind::Cover, p, COVER_PRIORITY)),
             GoalRule::Investigate => offers
                 .investigate
                 .filter(|_| needs.obj_priority < SOFT_OBJECTIVE && offers.investigate_priority > bar)
@@ -96,6 +108,8 @@ struct Needs {
     /// The objective is a teammate's order (firm like a capture: no item
     /// detours short of an emergency).
     order: bool,
+    /// The tactics want the bot out of sight.
+    cover: bool,
 }
 
 impl Needs {
@@ -103,7 +117,7 @@ impl Needs {
         let clock = cx.view.clock;
         let t = cx.traits;
         let wants = wants_health(cx.me, t);
-        let critical = critical_health(cx.me, t);
+        let critical = critical_health(cx.me, t) || cx.retreat;
         let objective = cx
             .objective
             .filter(|o| !cx.memory.blacklist.contains(GoalKey::Objective(o.key), clock.tick));
@@ -115,6 +129,7 @@ impl Needs {
             objective,
             obj_priority,
             order,
+            cover: cx.cover.is_some(),
         }
     }
 }
@@ -132,6 +147,8 @@ struct Offers<'c> {
     chase: Option<(SlotId, Vec3, bool)>,
     /// Its priority (0 without one, or blacklisted).
     chase_priority: f32,
+    /// Where to break contact, if the tactics want it.
+    cover: Option<Vec3>,
     /// Where to look into a noise or report, if the bot chose to.
     investigate: Option<Vec3>,
     /// Its priority.
@@ -156,6 +173,9 @@ impl GoalPlanner {
             item_priority,
             chase: cx.chase,
             chase_priority,
+            cover: cx
+                .cover
+                .filter(|p| !cx.memory.blacklist.contains(GoalKey::point(*p), cx.view.clock.tick)),
             investigate: cx
                 .investigate
                 .filter(|p| !cx.memory.blacklist.contains(GoalKey::point(*p), cx.view.clock.tick)),
@@ -183,7 +203,8 @@ impl GoalPlanner {
                 .objective
                 .is_some_and(|o| GoalKind::Objective(o.key) != cur.kind && o.priority >= URGENT_OBJECTIVE);
             let needs_health_now = needs.critical && !matches!(cur.kind, GoalKind::Item(_));
-            return !urgent && !needs_health_now;
+            let needs_cover_now = needs.cover && !matches!(cur.kind, GoalKind::Item(_) | GoalKind::Cover);
+            return !urgent && !needs_health_now && !needs_cover_now;
         }
         false
     }
@@ -220,8 +241,8 @@ impl GoalPlanner {
         if cur.kind == kind {
             return true;
         }
-        let urgent =
-            matches!(kind, GoalKind::Objective(_)) && (prio >= URGENT_OBJECTIVE || !matches!(cur.kind, GoalKind::Objective(_)));
+        let urgent = (matches!(kind, GoalKind::Objective(_)) && (prio >= URGENT_OBJECTIVE || !matches!(cur.kind, GoalKind::Objective(_))))
+            || kind == GoalKind::Cover;
         let better = clock.tick >= cur.committed_until && prio >= SWITCH_MARGIN * cur.priority;
         !urgent && !better && cx.follower.route().is_some()
     }

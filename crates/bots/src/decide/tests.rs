@@ -77,6 +77,8 @@ fn decide_once(
         chase_unseen_s: 0.0,
         investigate: None,
         engage_range: 500.0,
+        cover: None,
+        retreat: false,
     };
     planner.decide(&mut cx);
 }

@@ -74,6 +74,14 @@ pub trait Navigator {
     fn settle(&mut self, point: Vec3) -> Vec3 {
         point
     }
+    /// The nearest spot within `max_distance` (along the routes) of `from`
+    /// that an enemy with its eye at `threat_eye` cannot see, and that is
+    /// no nearer it: where to break contact. `None` when there is none
+    /// near, or this navigator cannot tell (the default).
+    fn cover(&mut self, from: Vec3, threat_eye: Vec3, max_distance: f32) -> Option<Vec3> {
+        let _ = (from, threat_eye, max_distance);
+        None
+    }
     /// A cheap test that can only prove `to` unreachable from `from`
     /// (different islands); `true` means "maybe".
     fn maybe_reachable(&mut self, from: Vec3, to: Vec3) -> bool {

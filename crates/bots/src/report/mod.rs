@@ -94,6 +94,18 @@ pub struct BotFigures {
     pub breakoffs: u64,
     /// Share of its time in stealth spent walking, percent.
     pub stealth_walk_pct: Option<f64>,
+    /// Times it fell back (`bot_tactical` 2 and up).
+    pub retreats: u64,
+    /// Moves into cover it started.
+    pub cover_moves: u64,
+    /// Fights where it changed range for the weapon matchup.
+    pub repositions: u64,
+    /// Weapon switches the matchup asked for.
+    pub matchup_switches: u64,
+    /// Dropped weapons and ammo it went for to win a matchup.
+    pub matchup_pickups: u64,
+    /// Stance calls it made in team chat.
+    pub stance_calls: u64,
     /// Its stuck episodes (gathered into the report's hotspots).
     #[serde(skip)]
     pub stuck_episodes: Vec<StuckEpisode>,
@@ -147,6 +159,12 @@ impl BotFigures {
                 .collect(),
             breakoffs: s.breakoffs,
             stealth_walk_pct: (s.stealth_ticks > 0).then(|| 100.0 * s.stealth_walk_ticks as f64 / s.stealth_ticks as f64),
+            retreats: s.retreats,
+            cover_moves: s.cover_moves,
+            repositions: s.repositions,
+            matchup_switches: s.matchup_switches,
+            matchup_pickups: s.matchup_pickups,
+            stance_calls: s.stance_calls,
             stuck_episodes: Vec::new(),
             stuck_overflow: 0,
         }
@@ -567,6 +585,12 @@ mod tests {
             suppressed: BTreeMap::new(),
             breakoffs: 0,
             stealth_walk_pct: None,
+            retreats: 0,
+            cover_moves: 0,
+            repositions: 0,
+            matchup_switches: 0,
+            matchup_pickups: 0,
+            stance_calls: 0,
             stuck_episodes: Vec::new(),
             stuck_overflow: 0,
         }

@@ -171,12 +171,23 @@ pub(super) fn write_stances(f: &mut fmt::Formatter<'_>, bots: &[BotFigures]) -> 
             *suppressed.entry(k.as_str()).or_default() += v;
         }
     }
-    let breakoffs: u64 = bots.iter().map(|b| b.breakoffs).sum();
+    let sum = |get: fn(&BotFigures) -> u64| -> u64 { bots.iter().map(get).sum() };
+    let breakoffs = sum(|b| b.breakoffs);
     let held: Vec<String> = suppressed.iter().map(|(k, v)| format!("{k} {v}")).collect();
     writeln!(
         f,
         "stances (bot_tactical): {}; engagements not taken: {}; fights broken off: {breakoffs}",
         parts.join(", "),
         if held.is_empty() { "none".to_owned() } else { held.join(", ") }
+    )?;
+    writeln!(
+        f,
+        "tactics: retreats {}, cover moves {}, repositions {}, matchup switches {}, matchup pickups {}, stance calls {}",
+        sum(|b| b.retreats),
+        sum(|b| b.cover_moves),
+        sum(|b| b.repositions),
+        sum(|b| b.matchup_switches),
+        sum(|b| b.matchup_pickups),
+        sum(|b| b.stance_calls),
     )
 }

@@ -22,7 +22,10 @@
 //! stance ([`Stance`]) follows from the ratio, then from health and ammo
 //! ([`stance`]); the bot's style biases it.
 
+mod matchup;
 mod ratio;
+
+pub use matchup::{FIT_FALLOFF, LOSING, MAX_REPOSITION, MIN_FIT, Matchup, band_fit, judge as judge_matchup, strength};
 
 pub use ratio::{ForceRatio, RATIO_RANGE, force_ratio};
 
@@ -40,8 +43,8 @@ pub const RETREAT_HEALTH: i32 = 20;
 const HEALTH_REACH: f32 = 600.0;
 /// An enemy with no other known enemy this close is isolated, units.
 pub const ISOLATED: f32 = 400.0;
-/// Shot this recently, a retreating bot shoots back, ms.
-const RETURN_FIRE_MS: f32 = 2000.0;
+/// Shot this recently, a retreating (or outgunned) bot shoots back, ms.
+pub const RETURN_FIRE_MS: f32 = 2000.0;
 /// Known enemies count for isolation while the news is this fresh, ms.
 const ISOLATION_NEWS_MS: f32 = 3000.0;
 
@@ -54,11 +57,13 @@ pub enum Suppress {
     Outnumbered,
     /// Retreating (it shoots only whoever shot it).
     Retreat,
+    /// Losing on weapons at every range within reach (level 4 and up).
+    Matchup,
 }
 
 impl Suppress {
     /// Every reason, in order.
-    pub const ALL: [Suppress; 3] = [Self::Stealth, Self::Outnumbered, Self::Retreat];
+    pub const ALL: [Suppress; 4] = [Self::Stealth, Self::Outnumbered, Self::Retreat, Self::Matchup];
 
     /// Its name in reports.
     pub fn name(self) -> &'static str {
@@ -66,6 +71,7 @@ impl Suppress {
             Self::Stealth => "stealth",
             Self::Outnumbered => "outnumbered",
             Self::Retreat => "retreat",
+            Self::Matchup => "matchup",
         }
     }
 }

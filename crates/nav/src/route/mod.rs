@@ -8,6 +8,7 @@
 
 pub(crate) mod astar;
 pub(crate) mod coarse;
+pub(crate) mod cover;
 pub(crate) mod heuristic;
 pub(crate) mod memo;
 pub(crate) mod pull;

@@ -384,3 +384,34 @@ fn routes_through_a_narrow_doorway_never_cut_its_jamb() {
         }
     }
 }
+
+/// An open floor with a pillar in the middle: cover from a threat at the
+/// west end is the pillar's east side, and an open floor gives none.
+#[test]
+fn cover_spot_is_behind_the_pillar_from_the_threat() {
+    let mut m = TestMap::new();
+    floor(&mut m, [-768.0, -384.0], [768.0, 384.0]);
+    m.solid([-64.0, -64.0, 0.0], [64.0, 64.0, 256.0]);
+    m.spawn([-600.0, 0.0, 0.0]);
+    let (map, mesh) = m.build(16.0);
+    let threat_eye = stand([-600.0, 0.0, 0.0]) + Vec3::Z * 26.0;
+    let bot = stand([-100.0, 200.0, 0.0]);
+    let cover = mesh
+        .cover_spot(map.world(), bot, threat_eye, 800.0)
+        .unwrap_or_else(|| panic!("the pillar hides something"));
+    // The shadow of the pillar's west corners, seen from x -600: |y| under
+    // 64 + 64 (x + 64) / 536, less half a body.
+    let shadow = 64.0 + 64.0 * (cover.spot.x + 64.0) / 536.0 - 15.0;
+    assert!(cover.spot.x > 64.0 && cover.spot.y.abs() <= shadow, "east of the pillar, in its shadow: {cover:?}");
+    assert!(cover.distance >= crate::route::cover::MIN_MOVE && cover.distance < 800.0, "{cover:?}");
+    assert!(cover.lines <= crate::route::cover::MAX_LINES);
+    // Hidden for real: the line from the threat stops on the pillar.
+    let chest = cover.spot + Vec3::Z * 8.0;
+    let tr = map.world().trace(threat_eye, chest, Vec3::ZERO, Vec3::ZERO, quarry_map::Contents::MASK_SHOT);
+    assert!(tr.fraction < 1.0);
+    let mut open = TestMap::new();
+    floor(&mut open, [-768.0, -384.0], [768.0, 384.0]);
+    open.spawn([-600.0, 0.0, 0.0]);
+    let (map, mesh) = open.build(16.0);
+    assert_eq!(mesh.cover_spot(map.world(), bot, threat_eye, 800.0), None, "nothing hides on an open floor");
+}

@@ -120,6 +120,11 @@ pub struct WeaponDef {
     /// Time to raise this weapon when switching to it, ms.
     #[serde(default)]
     pub raise_ms: u32,
+    /// The range band where this weapon is at its best, `[near, far]`
+    /// units: what a player (or a bot weighing a matchup) knows about it.
+    /// Unset, it follows from what the weapon is ([`WeaponDef::ideal_band`]).
+    #[serde(default)]
+    pub ideal_range: Option<[f32; 2]>,
     /// Map class names of this weapon's pickup (Quake 3 and Quake 1 equivalents).
     #[serde(default)]
     pub classes: Vec<String>,
@@ -133,6 +138,25 @@ fn one_i() -> i32 {
 }
 
 impl WeaponDef {
+    /// The range band where it is at its best, `[near, far]` units: the
+    /// table's `ideal_range`, else from what it is: a melee weapon its
+    /// reach, a pellet spray up close, a short hitscan most of its reach,
+    /// a splash projectile from outside its splash to where it still
+    /// arrives in under a second, anything else mid range.
+    pub fn ideal_band(&self) -> [f32; 2] {
+        if let Some(band) = self.ideal_range {
+            return band;
+        }
+        match self.kind {
+            WeaponKind::Melee => [0.0, self.range + 32.0],
+            WeaponKind::Hitscan if self.pellets > 1 => [0.0, 300.0],
+            WeaponKind::Hitscan if self.range < 2000.0 => [0.0, 0.9 * self.range],
+            WeaponKind::Hitscan => [150.0, 1500.0],
+            WeaponKind::Projectile if self.has_splash() => [self.splash_radius + 32.0, (self.speed * 0.8).max(self.splash_radius + 96.0)],
+            WeaponKind::Projectile => [64.0, (self.speed * 0.5).max(256.0)],
+        }
+    }
+
     /// Whether shots from it explode and hurt around the impact.
     pub fn has_splash(&self) -> bool {
         self.splash_damage > 0.0 && self.splash_radius > 0.0
@@ -308,6 +332,7 @@ impl WeaponTable {
             // PM_BeginWeaponChange / PM_FinishWeaponChange.
             drop_ms: 200,
             raise_ms: 250,
+            ideal_range: None,
             classes: Vec::new(),
             ammo_classes: Vec::new(),
         };
@@ -320,6 +345,7 @@ impl WeaponTable {
                 spawn_with: true,
                 max_ammo: 0,
                 classes: names(&["weapon_gauntlet"]),
+                ideal_range: Some([0.0, 64.0]),
                 ..base("gauntlet", 1, Melee, 50.0, 400)
             },
             WeaponDef {
@@ -331,6 +357,7 @@ impl WeaponTable {
                 box_ammo: 50,
                 classes: names(&["weapon_machinegun", "weapon_nailgun", "weapon_chaingun"]),
                 ammo_classes: names(&["ammo_bullets", "item_spikes", "ammo_nails", "ammo_belt"]),
+                ideal_range: Some([100.0, 800.0]),
                 ..base("machinegun", 2, Hitscan, 7.0, 100)
             },
             WeaponDef {
@@ -341,6 +368,7 @@ impl WeaponTable {
                 box_ammo: 10,
                 classes: names(&["weapon_shotgun", "weapon_supershotgun"]),
                 ammo_classes: names(&["ammo_shells", "item_shells"]),
+                ideal_range: Some([0.0, 250.0]),
                 ..base("shotgun", 3, Hitscan, 10.0, 1000)
             },
             WeaponDef {
@@ -355,6 +383,7 @@ impl WeaponTable {
                 box_ammo: 5,
                 classes: names(&["weapon_grenadelauncher"]),
                 ammo_classes: names(&["ammo_grenades"]),
+                ideal_range: Some([150.0, 500.0]),
                 ..base("grenade_launcher", 4, Projectile, 100.0, 800)
             },
             WeaponDef {
@@ -366,6 +395,7 @@ impl WeaponTable {
                 box_ammo: 5,
                 classes: names(&["weapon_rocketlauncher"]),
                 ammo_classes: names(&["ammo_rockets", "item_rockets"]),
+                ideal_range: Some([100.0, 650.0]),
                 ..base("rocket_launcher", 5, Projectile, 100.0, 800)
             },
             WeaponDef {
@@ -374,6 +404,7 @@ impl WeaponTable {
                 box_ammo: 60,
                 classes: names(&["weapon_lightning"]),
                 ammo_classes: names(&["ammo_lightning", "item_cells"]),
+                ideal_range: Some([0.0, 700.0]),
                 ..base("lightning_gun", 6, Hitscan, 8.0, 50)
             },
             WeaponDef {
@@ -383,6 +414,7 @@ impl WeaponTable {
                 box_ammo: 10,
                 classes: names(&["weapon_railgun"]),
                 ammo_classes: names(&["ammo_slugs"]),
+                ideal_range: Some([500.0, 4000.0]),
                 ..base("railgun", 7, Hitscan, 100.0, 1500)
             },
             WeaponDef {
@@ -394,6 +426,7 @@ impl WeaponTable {
                 box_ammo: 30,
                 classes: names(&["weapon_plasmagun", "weapon_supernailgun"]),
                 ammo_classes: names(&["ammo_cells"]),
+                ideal_range: Some([80.0, 600.0]),
                 ..base("plasma_gun", 8, Projectile, 20.0, 100)
             },
         ];

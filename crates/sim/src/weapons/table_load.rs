@@ -187,6 +187,10 @@ fn check_def(d: &WeaponDef) -> Result<(), (&'static str, String)> {
     range("box_ammo", d.box_ammo, 0, 9999)?;
     range("drop_ms", d.drop_ms, 0, 10_000)?;
     range("raise_ms", d.raise_ms, 0, 10_000)?;
+    if let Some([near, far]) = d.ideal_range {
+        range("ideal_range", near, 0.0, 131_072.0)?;
+        range("ideal_range", far, near, 131_072.0)?;
+    }
     match d.kind {
         WeaponKind::Melee | WeaponKind::Hitscan if d.range <= 0.0 => {
             return Err(("range", format!("a {} weapon needs a range above 0", kind_name(d.kind))));
@@ -265,6 +269,16 @@ mod tests {
         assert_eq!(e.field.as_deref(), Some("number"));
         let e = load(&ONE.replace("number = 7", "number = 300")).expect_err("u8 overflow");
         assert_eq!((e.weapon.as_deref(), e.field.as_deref()), (Some("rail"), Some("number")), "{e}");
+    }
+
+    #[test]
+    fn ideal_range_is_a_band_or_follows_from_the_kind() {
+        let t = load(&ONE.replace("range = 8192\n", "range = 8192\nideal_range = [500, 4000]\n")).expect("band");
+        assert_eq!(t.get(7).map(|d| d.ideal_band()), Some([500.0, 4000.0]));
+        assert_eq!(t.get(5).map(|d| d.ideal_band()), Some([64.0, 450.0]), "a plain projectile: mid range");
+        let e = load(&ONE.replace("range = 8192\n", "range = 8192\nideal_range = [900, 100]\n")).expect_err("far under near");
+        assert_eq!((e.weapon.as_deref(), e.field.as_deref()), (Some("rail"), Some("ideal_range")), "{e}");
+        assert!(e.message.contains("out of range 900..="), "{e}");
     }
 
     #[test]

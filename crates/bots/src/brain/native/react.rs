@@ -1,6 +1,7 @@
 //! The native brain's reactions to what its senses bring: a noise or a
 //! teammate's report acted on after the reaction time, and (tactics level 3
-//! and up) the enemies in sight it chooses not to engage.
+//! and up) the enemies in sight it chooses not to engage (level 4: those
+//! it is outgunned by at every range within reach).
 
 use glam::Vec3;
 
@@ -57,18 +58,26 @@ impl NativeBrain {
     /// Tactics (level 3 and up): the enemies in sight the bot will not
     /// engage this look; a target among them is let go (the fight broken
     /// off). Each suppression is counted once per stretch.
-    pub(super) fn filter_engagements(&mut self, view: &BotView<'_>, level: u8, clock: &BotClock) {
+    pub(super) fn filter_engagements(&mut self, view: &BotView<'_>, me: &PlayerSnap, level: u8, clock: &BotClock) {
         let before = self.senses.suppressed;
         self.senses.suppressed = Default::default();
         if level < 3 {
             return;
         }
-        for s in &self.senses.sightings {
-            let Some(p) = view.player(s.slot) else { continue };
-            let attacker = self.senses.memory.ms_since_hit_by(s.slot, clock);
-            if let Some(why) = self.tactics.suppress(level, s.slot, p.origin, attacker, &self.senses.memory, view, clock) {
-                self.senses.suppressed.insert(s.slot);
-                if !before.contains(s.slot)
+        for i in 0..self.senses.sightings.len() {
+            let Some(slot) = self.senses.sightings.get(i).map(|s| s.slot) else { break };
+            let Some(p) = view.player(slot) else { continue };
+            let attacker = self.senses.memory.ms_since_hit_by(slot, clock);
+            // Level 4: a fight lost on weapons at every range within reach
+            // is not taken, unless the enemy is shooting the bot now.
+            let outgunned = level >= 4 && attacker.is_none_or(|ms| ms > crate::tactics::RETURN_FIRE_MS);
+            let why = self
+                .tactics
+                .suppress(level, slot, p.origin, attacker, &self.senses.memory, view, clock)
+                .or_else(|| (outgunned && self.outgunned(view, me, p, clock)).then_some(crate::tactics::Suppress::Matchup));
+            if let Some(why) = why {
+                self.senses.suppressed.insert(slot);
+                if !before.contains(slot)
                     && let Some(n) = self.profile.stats.suppressed.get_mut(why as usize)
                 {
                     *n += 1;

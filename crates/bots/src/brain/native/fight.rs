@@ -1,0 +1,167 @@
+//! The native brain acting on its tactics (`bot_tactical`): falling back
+//! (level 2: health counts as critical, and a threat near sends it to
+//! cover), the weapon matchup against its target (level 4: switch, change
+//! range, or break off and take cover).
+
+use glam::Vec3;
+
+use super::NativeBrain;
+use crate::navigate::Navigator;
+use crate::tactics::{Matchup, Stance, judge_matchup};
+use crate::view::{BotClock, BotView, PlayerSnap};
+
+/// Cover is looked for this far along the routes, units.
+pub(super) const COVER_RANGE: f32 = 900.0;
+/// A threat counts for a retreat while the news of it is this fresh, ms.
+const THREAT_NEWS_MS: f32 = 3000.0;
+/// A threat counts for a retreat this close, units.
+const THREAT_RANGE: f32 = 1500.0;
+/// A fight broken off on weapons keeps the bot looking for cover this long, ms.
+const CONTACT_MS: f32 = 3000.0;
+/// A cover spot found is kept this long while the threat stays put, ms.
+const COVER_KEEP_MS: f32 = 2000.0;
+/// The threat must move this far for the cover to be looked for again, units.
+const COVER_THREAT_MOVE: f32 = 200.0;
+/// With no cover found, the next look waits this long, ms.
+const NO_COVER_WAIT_MS: f32 = 1000.0;
+/// An enemy's eye stands this high above its origin, units.
+const EYE_HEIGHT: f32 = 26.0;
+
+/// Where the bot stands with cover.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct CoverState {
+    /// The spot found, the threat it hides from, and until when it is kept.
+    spot: Option<(Vec3, Vec3, u32)>,
+    /// No new look before this tick (the last one found nothing).
+    quiet_until: u32,
+    /// The threat of a fight broken off on weapons, and until when.
+    contact: Option<(Vec3, u32)>,
+    /// Falling back last tick (to count retreats once each).
+    retreating: bool,
+}
+
+impl NativeBrain {
+    /// Level 4 and up, on a decision: the matchup against the target in
+    /// sight (none without one). A new change of range is counted once.
+    pub(super) fn judge_target_matchup(&mut self, view: &BotView<'_>, me: &PlayerSnap, level: u8) {
+        if level < 4 {
+            self.matchup = None;
+            return;
+        }
+        let Some(x) = self.target.now(view, &self.senses).filter(|x| x.visible) else {
+            self.matchup = None;
+            return;
+        };
+        let enemy = view.weapons.get(x.player.inventory.current);
+        let wanted = self.gunner.weapon.wanted;
+        let m = judge_matchup(view.weapons, &me.inventory, &self.profile.resolved.weapon_bias, wanted, enemy, x.position.distance(me.origin));
+        let was = self.matchup.filter(|(s, _)| *s == x.engagement.slot).map(|(_, m)| m);
+        if matches!(m, Matchup::Reposition { .. }) && !matches!(was, Some(Matchup::Reposition { .. })) {
+            self.profile.stats.repositions += 1;
+        }
+        self.matchup = Some((x.engagement.slot, m));
+    }
+
+    /// Level 4 and up: whether the enemy in sight at `at` holding `weapon`
+    /// beats the bot at every range within reach (the fight is to be
+    /// broken off). Remembers the threat, so the bot takes cover from it.
+    pub(super) fn outgunned(&mut self, view: &BotView<'_>, me: &PlayerSnap, enemy: &PlayerSnap, clock: &BotClock) -> bool {
+        let theirs = view.weapons.get(enemy.inventory.current);
+        let m = judge_matchup(
+            view.weapons,
+            &me.inventory,
+            &self.profile.resolved.weapon_bias,
+            self.gunner.weapon.wanted,
+            theirs,
+            enemy.origin.distance(me.origin),
+        );
+        if m == Matchup::BreakOff {
+            self.cover.contact = Some((enemy.eye, clock.after_ms(CONTACT_MS)));
+        }
+        m == Matchup::BreakOff
+    }
+
+    /// The range the matchup asks to fight the target at, if it asks one.
+    pub(super) fn matchup_range(&self) -> Option<f32> {
+        match self.matchup {
+            Some((s, Matchup::Reposition { range, .. })) if self.target.slot() == Some(s) => Some(range),
+            _ => None,
+        }
+    }
+
+    /// After the weapon choice: the weapon the matchup asks for, when it
+    /// may be switched to now (counted).
+    pub(super) fn insist_on_matchup_weapon(&mut self, view: &BotView<'_>, me: &PlayerSnap, wanted: u8, clock: &BotClock) -> u8 {
+        let asked = match self.matchup {
+            Some((s, Matchup::Switch { weapon } | Matchup::Reposition { weapon, .. })) if self.target.slot() == Some(s) => weapon,
+            _ => return wanted,
+        };
+        if self.gunner.weapon.insist(view.weapons, &me.inventory, asked, clock) {
+            self.profile.stats.matchup_switches += 1;
+        }
+        self.gunner.weapon.wanted
+    }
+
+    /// Each tick alive, level 2 and up: a fall back starting is counted.
+    pub(super) fn note_retreat(&mut self, level: u8) {
+        let retreating = level >= 2 && self.tactics.stance == Stance::Retreat;
+        if retreating && !self.cover.retreating {
+            self.profile.stats.retreats += 1;
+        }
+        self.cover.retreating = retreating;
+    }
+
+    /// What it is breaking contact from: the enemy of a fight broken off on
+    /// weapons lately, else, falling back, the nearest enemy it knows of
+    /// lately (seen, heard or reported) within [`THREAT_RANGE`].
+    fn threat(&self, me: &PlayerSnap, level: u8, clock: &BotClock) -> Option<Vec3> {
+        if let Some((eye, until)) = self.cover.contact
+            && clock.tick < until
+        {
+            return Some(eye);
+        }
+        if level < 2 || self.tactics.stance != Stance::Retreat {
+            return None;
+        }
+        self.senses
+            .memory
+            .tracks()
+            .iter()
+            .filter(|t| clock.ms_since(t.news_tick) <= THREAT_NEWS_MS && t.position.distance(me.origin) <= THREAT_RANGE)
+            .min_by(|a, b| a.position.distance(me.origin).total_cmp(&b.position.distance(me.origin)).then(a.slot.0.cmp(&b.slot.0)))
+            .map(|t| t.position + Vec3::Z * EYE_HEIGHT)
+    }
+
+    /// Level 2 and up, when planning: the cover spot to offer the planner
+    /// (kept while the threat stays put; a look that found nothing waits a
+    /// second before the next).
+    pub(super) fn cover_offer(&mut self, nav: &mut dyn Navigator, me: &PlayerSnap, level: u8, clock: &BotClock) -> Option<Vec3> {
+        let Some(threat) = (level >= 2).then(|| self.threat(me, level, clock)).flatten() else {
+            self.cover.spot = None;
+            return None;
+        };
+        if let Some((spot, from, until)) = self.cover.spot
+            && clock.tick < until
+            && from.distance(threat) < COVER_THREAT_MOVE
+        {
+            return Some(spot);
+        }
+        if clock.tick < self.cover.quiet_until {
+            return None;
+        }
+        let had = self.cover.spot.is_some();
+        self.cover.spot = nav.cover(me.origin, threat, COVER_RANGE).map(|s| (s, threat, clock.after_ms(COVER_KEEP_MS)));
+        match self.cover.spot {
+            Some(_) if !had => self.profile.stats.cover_moves += 1,
+            Some(_) => {}
+            None => self.cover.quiet_until = clock.after_ms(NO_COVER_WAIT_MS),
+        }
+        self.cover.spot.map(|(s, ..)| s)
+    }
+
+    /// A new life: no cover, no contact.
+    pub(super) fn reset_cover(&mut self) {
+        self.cover = CoverState::default();
+        self.matchup = None;
+    }
+}
