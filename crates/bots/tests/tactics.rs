@@ -1,6 +1,8 @@
 //! `bot_tactical`: level 1 works out the force ratio and the stance and
 //! reports them, and acts on nothing: a match plays out the same, hash for
-//! hash, at levels 0 and 1.
+//! hash, at levels 0 and 1. Scenarios on small rooms: level 3 refuses a
+//! fight against three, level 4 does not trade shots with a shotgun against
+//! a railgun far off, level 5 takes a better dropped weapon.
 
 mod support;
 
@@ -99,5 +101,94 @@ mod scenario {
         eprintln!("level 0 fired in {charged} of 5; level 3 shots per trial {held:?}");
         assert!(charged >= 4, "level 0 takes the fight: fired in {charged} of 5");
         assert!(held_back >= 4, "level 3 holds back: {held:?}");
+    }
+
+    /// A long room with a pillar, a lone bot holding only a shotgun at the
+    /// west end and a player holding a railgun 1,700 units east, standing
+    /// still and never firing; `extra` runs each tick after the players are
+    /// placed. Returns the bot's shots fired while farther than 800 units
+    /// from the railgunner (from its second second to its eighth), the
+    /// closest it came, whether it ended out of the railgunner's sight, and
+    /// the match report.
+    fn against_a_railgunner(level: u8, seed: u64, setup: impl Fn(&mut quarry_sim::Match, SlotId)) -> (usize, f32, bool, quarry_bots::report::MatchReport) {
+        let mut world = support::room((-1536.0, 1536.0), (-640.0, 640.0), "quarry/wall");
+        world.truncate(6);
+        // A pillar north of the bot: cover from the east.
+        world.push(quarry_map::source::box_brush(Vec3::new(-1064.0, 236.0, 0.0), Vec3::new(-936.0, 364.0, 256.0), "quarry/wall"));
+        let spawns: String = [Vec3::new(-1000.0, 0.0, 25.0), Vec3::new(-1000.0, -300.0, 25.0), Vec3::new(700.0, 0.0, 25.0), Vec3::new(700.0, -300.0, 25.0)]
+            .iter()
+            .map(|at| support::point("info_player_deathmatch", *at, &[("angle", "0")]))
+            .collect();
+        let text = format!("{{\n\"classname\" \"worldspawn\"\n{}}}\n{spawns}", world.concat());
+        let mut game = support::match_on_text(&text, seed, 8);
+        let mut bots = BotManager::new(BotSettings { tactical: level, ..BotSettings::default() });
+        let bot = bots.add_bot(&mut game, AddBot { name: Some("Lone".into()), skill: Some(4.0), ..AddBot::default() }).expect("bot");
+        let info = UserInfo { name: "Railer".into(), ..UserInfo::default() };
+        let human = game.connect(ClientKind::Remote { latency_ms: 0 }, info).expect("slot");
+        game.enter_game(human).expect("enter");
+        let rail_at = Vec3::new(700.0, 0.0, 25.0);
+        let (mut long_shots, mut closest) = (0, f32::MAX);
+        for t in 0..8 * 60 {
+            let tick = game.tick();
+            let _ = game.push_cmd(human, UserCmd { tick, yaw: 180.0, weapon: 7, ..UserCmd::default() });
+            support::place(&mut game, human, rail_at, 180.0);
+            // Armed once both are in (a spawn hands out the standard loadout).
+            if t == 20 {
+                support::place(&mut game, bot, Vec3::new(-1000.0, 0.0, 25.0), 0.0);
+                support::arm(&mut game, bot, &[(3, 50)]);
+                support::arm(&mut game, human, &[(7, 50)]);
+                setup(&mut game, bot);
+            }
+            bots.think(&mut game);
+            game.step();
+            let Some(at) = game.player_view(bot).filter(|p| p.alive).map(|p| p.origin) else { continue };
+            let d = at.distance(rail_at);
+            closest = closest.min(d);
+            if t >= 60 && d > 800.0 {
+                long_shots += game
+                    .events()
+                    .iter()
+                    .filter(|e| matches!(e, GameEvent::Sound { kind: SoundKind::Gunfire(_), source: Some(s), .. } if *s == bot))
+                    .count();
+            }
+        }
+        let hidden = game.player_view(bot).is_some_and(|p| {
+            let eye = rail_at + Vec3::Z * 26.0;
+            let chest = p.origin + Vec3::Z * 8.0;
+            game.map().world().trace(eye, chest, Vec3::ZERO, Vec3::ZERO, quarry_map::Contents::MASK_SHOT).fraction < 1.0
+        });
+        let report = bots.report(&game);
+        (long_shots, closest, hidden, report)
+    }
+
+    #[test]
+    fn a_level_four_shotgun_bot_does_not_trade_shots_with_a_railgun_far_off() {
+        let mut ok = 0;
+        let mut trials = Vec::new();
+        for seed in 1..=5u64 {
+            let (shots, closest, hidden, report) = against_a_railgunner(4, seed, |_, _| {});
+            let b = report.bots.first().expect("the bot");
+            let left = b.suppressed.get("matchup").copied().unwrap_or(0) > 0;
+            trials.push((shots, closest as i32, hidden, left, b.cover_moves));
+            // No shots from afar; it closed in, or broke off into cover.
+            ok += usize::from(shots == 0 && (closest < 600.0 || (left && hidden)));
+        }
+        eprintln!("level 4 (long shots, closest, hidden at the end, broke off, cover moves): {trials:?}");
+        assert!(ok >= 4, "level 4 closes in or breaks off without trading shots: {trials:?}");
+    }
+
+    #[test]
+    fn a_level_five_bot_outgunned_takes_a_better_dropped_weapon_nearby() {
+        // A railgun lies 300 units behind the bot, away from the fight.
+        let drop = |game: &mut quarry_sim::Match, _bot: SlotId| support::drop_weapon(game, 7, 10, Vec3::new(-1300.0, -150.0, 16.0), 20);
+        let mut took = Vec::new();
+        for seed in 1..=5u64 {
+            let (_, _, _, report) = against_a_railgunner(5, seed, drop);
+            let b = report.bots.first().expect("the bot");
+            took.push((b.matchup_pickups, b.pickups_per_min));
+        }
+        eprintln!("level 5 (matchup pickups, pickups per minute): {took:?}");
+        let n = took.iter().filter(|(m, _)| *m > 0).count();
+        assert!(n >= 4, "level 5 goes for the railgun lying near: {took:?}");
     }
 }

@@ -154,7 +154,7 @@ impl NativeBrain {
         self.act_on_noise(input, me, &clock);
         self.think(input, me, &clock);
         self.team_upkeep(&clock);
-        self.offer_calls(view, me, &clock);
+        self.offer_calls(view, me, input.settings.tactical, &clock);
         let level = input.settings.tactical;
         self.tactics.tick(level, view, me, &self.senses.memory, &t, &clock);
         if level > 0
@@ -208,7 +208,8 @@ impl NativeBrain {
             let to = (p - me.eye).normalize_or_zero();
             self.gunner.aim.forward().dot(to) > GATE_AIM_COS
         });
-        let attack = pull.attack || gate_fire;
+        let closing = self.holds_fire(target.filter(|x| x.visible).map(|x| x.position.distance(me.origin)));
+        let attack = (pull.attack && !closing) || gate_fire;
         self.gunner.firing = attack;
         self.profile.stats.gates_opened = u64::from(self.planner.gates_opened);
         let shot_lately = self.senses.memory.last_hit.is_some_and(|h| clock.ms_since(h.tick) < 3000.0);
@@ -304,7 +305,7 @@ impl NativeBrain {
             self.sight_checks = spent;
             if input.settings.tactical > 0 && !self.team.noticed.is_empty() {
                 // A new enemy changes the odds now, not at the next second.
-                self.tactics.update(input.view, me, &self.senses.memory, &t, clock);
+                self.tactics.update(input.settings.tactical, input.view, me, &self.senses.memory, &t, clock);
             }
             self.filter_engagements(input.view, me, input.settings.tactical, clock);
             for (slot, ms) in noticed.noticed {
@@ -334,7 +335,7 @@ impl NativeBrain {
         let chase = self
             .target
             .chase(view, &self.senses.memory, &t, clock)
-            .filter(|_| !holds_back)
+            .filter(|(s, ..)| !holds_back && !self.senses.suppressed.contains(*s))
             .map(|(s, p, v, u)| (s, input.nav.settle(p), v, u));
         if let Some((p, until)) = self.investigation {
             self.investigation = Some((input.nav.settle(p), until));
@@ -349,6 +350,7 @@ impl NativeBrain {
         let in_hand = view.weapons.get(me.inventory.current);
         let level = input.settings.tactical;
         let cover = self.cover_offer(&mut *input.nav, me, level, clock);
+        let opportunity = self.opportunity(view, me, level, clock);
         let engage_range = 1.5 * self.matchup_range().unwrap_or_else(|| preferred_range(&t, in_hand));
         let mut cx = GoalContext {
             view,
@@ -366,8 +368,10 @@ impl NativeBrain {
             engage_range,
             cover,
             retreat: level >= 2 && self.tactics.stance == crate::tactics::Stance::Retreat,
+            opportunity,
         };
         self.planner.decide(&mut cx);
+        self.note_opportunity(opportunity);
     }
 
     /// Movement: the route, or recovery when there has been none for a while.

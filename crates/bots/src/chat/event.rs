@@ -53,11 +53,13 @@ pub enum ChatEvent {
     /// Team chat: carrying the enemy flag, it asks to be escorted (every
     /// line holds an order phrase: teammates read it as an order).
     OrderEscort,
+    /// Team chat: it falls back from a place (how many enemies are there).
+    TeamFallBack,
 }
 
 impl ChatEvent {
     /// Every event, in file-documentation order.
-    pub const ALL: [ChatEvent; 23] = [
+    pub const ALL: [ChatEvent; 24] = [
         Self::EnterGame,
         Self::LevelStart,
         Self::Kill,
@@ -81,6 +83,7 @@ impl ChatEvent {
         Self::OrderAck,
         Self::OrderRefuse,
         Self::OrderEscort,
+        Self::TeamFallBack,
     ];
 
     /// The name used in chat files (`killGauntlet`).
@@ -109,6 +112,7 @@ impl ChatEvent {
             Self::OrderAck => "orderAck",
             Self::OrderRefuse => "orderRefuse",
             Self::OrderEscort => "orderEscort",
+            Self::TeamFallBack => "teamFallBack",
         }
     }
 
@@ -142,7 +146,7 @@ impl ChatEvent {
             Self::TeamEnemy => base.with(Token::Other).with(Token::Place).with(Token::Weapon).with(Token::Count),
             Self::TeamCarrier => base.with(Token::Other).with(Token::Place),
             Self::TeamFlagDropped | Self::TeamClear | Self::OrderEscort => base.with(Token::Place),
-            Self::TeamHelp => base.with(Token::Place).with(Token::Count),
+            Self::TeamHelp | Self::TeamFallBack => base.with(Token::Place).with(Token::Count),
             Self::TeamGoingFor => base.with(Token::Item).with(Token::Place),
             Self::OrderAck | Self::OrderRefuse => base.with(Token::Other),
             _ => base,

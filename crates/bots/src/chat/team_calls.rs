@@ -128,7 +128,7 @@ impl ChatHost {
                     tokens.weapon = view.weapons.get(weapon).map(|d| d.name.replace('_', " "));
                     tokens.count = (count >= 2).then(|| count.to_string());
                 }
-                TeamFact::Help { count, .. } => tokens.count = (count >= 2).then(|| count.to_string()),
+                TeamFact::Help { count, .. } | TeamFact::FallingBack { count, .. } => tokens.count = (count >= 2).then(|| count.to_string()),
                 TeamFact::GoingFor { item, .. } => {
                     tokens.item = view
                         .items

@@ -27,6 +27,10 @@ const NEARBY_BONUS: f32 = 20.0;
 /// The priority of breaking contact: over any item but health for a bot
 /// falling back (10 + 5 x utility + 42), over every chase.
 pub(crate) const COVER_PRIORITY: f32 = 50.0;
+/// The priority of a dropped weapon or ammo that wins the weapon matchup
+/// (`bot_tactical` 5): over ordinary items and over cover (a bot outgunned
+/// arms itself rather than hide).
+pub(crate) const OPPORTUNITY_PRIORITY: f32 = 55.0;
 /// Roam destinations are at least this far away, units.
 const ROAM_MIN_DISTANCE: f32 = 256.0;
 
@@ -110,6 +114,8 @@ struct Needs {
     order: bool,
     /// The tactics want the bot out of sight.
     cover: bool,
+    /// A pickup that wins the weapon matchup is offered.
+    opportunity: Option<quarry_sim::components::NetId>,
 }
 
 impl Needs {
@@ -130,6 +136,7 @@ impl Needs {
             obj_priority,
             order,
             cover: cx.cover.is_some(),
+            opportunity: cx.opportunity.map(|i| i.id),
         }
     }
 }
@@ -165,6 +172,7 @@ impl GoalPlanner {
         }
         let item = self.item_offer(cx, &needs);
         let item_priority = item.as_ref().map_or(0.0, |c| item_priority(c, &needs));
+        let (item, item_priority) = self.with_opportunity(cx, item, item_priority);
         let chase_priority = chase_priority(cx, &needs);
         let offers = Offers {
             needs,
@@ -204,7 +212,8 @@ impl GoalPlanner {
                 .is_some_and(|o| GoalKind::Objective(o.key) != cur.kind && o.priority >= URGENT_OBJECTIVE);
             let needs_health_now = needs.critical && !matches!(cur.kind, GoalKind::Item(_));
             let needs_cover_now = needs.cover && !matches!(cur.kind, GoalKind::Item(_) | GoalKind::Cover);
-            return !urgent && !needs_health_now && !needs_cover_now;
+            let needs_arms_now = needs.opportunity.is_some_and(|id| cur.kind != GoalKind::Item(id));
+            return !urgent && !needs_health_now && !needs_cover_now && !needs_arms_now;
         }
         false
     }
@@ -230,6 +239,32 @@ impl GoalPlanner {
         }
     }
 
+    /// A pickup that wins the weapon matchup (`bot_tactical` 5), routed,
+    /// replaces the item offer when it outranks it.
+    fn with_opportunity(&mut self, cx: &mut GoalContext<'_, '_>, item: Option<ItemChoice>, priority: f32) -> (Option<ItemChoice>, f32) {
+        let clock = cx.view.clock;
+        let Some(snap) = cx.opportunity else { return (item, priority) };
+        if item.as_ref().is_some_and(|c| c.item.id == snap.id) {
+            // Already the item on offer: at the opportunity's priority.
+            return (item, priority.max(OPPORTUNITY_PRIORITY));
+        }
+        if priority >= OPPORTUNITY_PRIORITY || cx.memory.blacklist.contains(GoalKey::Item(snap.id), clock.tick) {
+            return (item, priority);
+        }
+        self.route_requests += 1;
+        let stand = crate::items::item_standing_point(&snap, cx.me);
+        match cx.nav.route(cx.me.origin, stand) {
+            Some(route) => {
+                let choice = ItemChoice { item: snap, utility: 0.0, score: 0.0, route, target: snap.origin, gate: None };
+                (Some(choice), OPPORTUNITY_PRIORITY)
+            }
+            None => {
+                cx.memory.blacklist.add(GoalKey::Item(snap.id), clock.after_ms(BLACKLIST_MS * 0.25), clock.tick);
+                (item, priority)
+            }
+        }
+    }
+
     /// Hysteresis: whether the current goal stays (only its route is
     /// refreshed): the desire is the same goal, or a different one that is
     /// neither urgent nor, after the commitment, clearly better.
@@ -242,7 +277,8 @@ impl GoalPlanner {
             return true;
         }
         let urgent = (matches!(kind, GoalKind::Objective(_)) && (prio >= URGENT_OBJECTIVE || !matches!(cur.kind, GoalKind::Objective(_))))
-            || kind == GoalKind::Cover;
+            || kind == GoalKind::Cover
+            || cx.opportunity.is_some_and(|i| kind == GoalKind::Item(i.id));
         let better = clock.tick >= cur.committed_until && prio >= SWITCH_MARGIN * cur.priority;
         !urgent && !better && cx.follower.route().is_some()
     }

@@ -79,6 +79,7 @@ fn decide_once(
         engage_range: 500.0,
         cover: None,
         retreat: false,
+        opportunity: None,
     };
     planner.decide(&mut cx);
 }

@@ -105,6 +105,31 @@ pub fn judge(table: &WeaponTable, inv: &Inventory, bias: &WeaponBias, wanted: u8
     }
 }
 
+/// A pickup is worth going for to win a matchup when what it gives is
+/// this much stronger than the bot's best weapon.
+pub const PICKUP_GAIN: f32 = 1.25;
+
+/// Level 5: whether taking `gift` lets the bot fight an enemy holding
+/// `enemy` at `range` clearly better than it can now: a weapon it does not
+/// hold (or holds without ammo) and ammo for a weapon it holds empty, when
+/// that weapon is at least [`PICKUP_GAIN`] times as strong there as the
+/// bot's best, and not weaker than the enemy's.
+pub fn pickup_wins(table: &WeaponTable, inv: &Inventory, bias: &WeaponBias, gift: &quarry_sim::items::Gift, enemy: &WeaponDef, range: f32) -> bool {
+    use quarry_sim::items::Gift;
+    let n = match *gift {
+        Gift::Weapon { weapon, .. } if !table.can_fire(inv, weapon) => weapon,
+        Gift::Ammo { weapon, .. } if inv.has(weapon) && !table.can_fire(inv, weapon) => weapon,
+        _ => return false,
+    };
+    let Some(def) = table.get(n) else { return false };
+    let best = table
+        .iter()
+        .map(|d| my_strength(table, inv, bias, d.number, range))
+        .fold(0.0, f32::max);
+    let gained = strength(def, range) * bias.of(n);
+    gained >= PICKUP_GAIN * best && gained >= strength(enemy, range)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +167,22 @@ mod tests {
         assert_eq!(judge(&table, &both, &bias, shotgun, rail, 1500.0), Matchup::Switch { weapon: number });
         // Against an empty hand there is nothing to lose to.
         assert_eq!(judge(&table, &inv, &bias, shotgun, None, 1500.0), Matchup::Even);
+    }
+
+    #[test]
+    fn a_railgun_lying_near_wins_a_long_fight_a_shotgun_loses() {
+        let table = WeaponTable::quake3();
+        let bias = WeaponBias::default();
+        let rail = table.by_name("railgun").expect("railgun");
+        let inv = holding(&table, &["shotgun", "machinegun"]);
+        let gift = quarry_sim::items::Gift::Weapon { weapon: rail.number, ammo: 10, ammo_cap: 200 };
+        assert!(pickup_wins(&table, &inv, &bias, &gift, rail, 1200.0));
+        // Up close a railgun is no gain over a shotgun.
+        let shotgun = table.by_name("shotgun").expect("shotgun");
+        assert!(!pickup_wins(&table, &inv, &bias, &gift, shotgun, 150.0));
+        // Held with ammo already: nothing to gain.
+        let armed = holding(&table, &["railgun"]);
+        assert!(!pickup_wins(&table, &armed, &bias, &gift, rail, 1200.0));
     }
 
     #[test]

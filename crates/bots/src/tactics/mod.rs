@@ -7,11 +7,13 @@
 //! |---|---|
 //! | 0 | off: nothing is computed |
 //! | 1 | the local force ratio and the stance are computed and reported; nothing acts on them |
-//! | 2 | movement follows stance: a stealthy bot walks (silent footsteps) while no enemy knows where it is |
+//! | 2 | movement follows stance: a stealthy bot walks (silent footsteps) while no enemy knows where it is; a bot falling back (retreat) treats health as critical, and one breaking contact takes cover (the navmesh's nearest spot out of the threat's sight) |
 //! | 3 | engagement filter: a stealthy bot, or a cautious one outnumbered, engages only an isolated enemy (none other within [`ISOLATED`]); a retreating one only whoever shot it lately; a fight it should not be in is broken off, and none of these chase |
+//! | 4 | weapon matchup ([`Matchup`]): against the weapon its target holds, at their range, a bot switches, closes in or backs off to where it wins, or breaks off a fight it loses at every range within reach (and takes cover) |
+//! | 5 | a bot alone and outnumbered goes stealthy; dropped weapons and ammo that win the matchup are fetched ([`pickup_wins`]); stance calls in team chat (falling back, outnumbered) |
 //!
-//! Cover-seeking routes (level 2), weapon matchups (4), opportunism and
-//! stance calls (5) are not built yet.
+//! Routes weighted by exposure (a cautious bot preferring covered nodes)
+//! are not built: the navmesh keeps no exposure figure per node yet.
 //!
 //! The force ratio ([`ForceRatio`]) counts, within [`RATIO_RANGE`], the
 //! enemies the bot knows about (seen, heard or reported lately, from its
@@ -25,9 +27,9 @@
 mod matchup;
 mod ratio;
 
-pub use matchup::{FIT_FALLOFF, LOSING, MAX_REPOSITION, MIN_FIT, Matchup, band_fit, judge as judge_matchup, strength};
+pub use matchup::{FIT_FALLOFF, LOSING, MAX_REPOSITION, MIN_FIT, Matchup, PICKUP_GAIN, band_fit, judge as judge_matchup, pickup_wins, strength};
 
-pub use ratio::{ForceRatio, RATIO_RANGE, force_ratio};
+pub use ratio::{ForceRatio, Forces, RATIO_RANGE, force_counts, force_ratio};
 
 use crate::content::Traits;
 use crate::rng::BotRng;
@@ -155,6 +157,8 @@ pub fn stance(ratio: ForceRatio, t: &Traits, low_health: bool, no_ammo: bool, ro
 pub struct Tactics {
     /// The latest force ratio.
     pub ratio: ForceRatio,
+    /// The counts behind it.
+    pub forces: Forces,
     /// The stance it gives.
     pub stance: Stance,
     next_update: u32,
@@ -167,6 +171,7 @@ impl Tactics {
     pub fn new(seed: u64, slot: u8) -> Self {
         Self {
             ratio: ForceRatio::Even,
+            forces: Forces::default(),
             stance: Stance::Balanced,
             next_update: 0,
             rng: BotRng::for_slot(seed, slot, 7),
@@ -227,16 +232,19 @@ impl Tactics {
             return;
         }
         if clock.tick >= self.next_update {
-            self.update(view, me, memory, t, clock);
+            self.update(level, view, me, memory, t, clock);
         }
     }
 
     /// Works the ratio and the stance out now (an enemy just noticed does
-    /// not wait for the next second), and schedules the next update.
-    pub fn update(&mut self, view: &BotView<'_>, me: &PlayerSnap, memory: &crate::memory::Memory, t: &Traits, clock: &BotClock) {
+    /// not wait for the next second), and schedules the next update. At
+    /// level 5 a bot alone (no ally within range) and outnumbered goes
+    /// stealthy rather than cautious.
+    pub fn update(&mut self, level: u8, view: &BotView<'_>, me: &PlayerSnap, memory: &crate::memory::Memory, t: &Traits, clock: &BotClock) {
         let period = clock.ticks_ms(UPDATE_MS).max(1);
         self.next_update = clock.tick + period - (clock.tick + u32::from(me.slot.0)) % period;
-        self.ratio = force_ratio(view, me, memory, clock);
+        self.forces = force_counts(view, me, memory, clock);
+        self.ratio = self.forces.ratio();
         let health_near = view
             .items
             .iter()
@@ -244,6 +252,9 @@ impl Tactics {
         let low = me.health < RETREAT_HEALTH && !health_near;
         let roll = self.rng.unit();
         self.stance = stance(self.ratio, t, low, !has_usable_ammo(view, me), roll);
+        if level >= 5 && self.stance == Stance::Cautious && self.forces.allies <= 1 && self.ratio == ForceRatio::Outnumbered {
+            self.stance = Stance::Stealth;
+        }
     }
 }
 

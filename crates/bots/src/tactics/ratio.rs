@@ -55,11 +55,33 @@ impl ForceRatio {
     }
 }
 
+/// The allies (itself included) and the enemies a bot counts for its
+/// force ratio ([`force_ratio`] says how).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Forces {
+    /// Living allies within [`RATIO_RANGE`], the bot included.
+    pub allies: u32,
+    /// Enemies known lately within [`RATIO_RANGE`].
+    pub enemies: u32,
+}
+
+impl Forces {
+    /// The ratio they make.
+    pub fn ratio(self) -> ForceRatio {
+        ForceRatio::of(self.allies, self.enemies)
+    }
+}
+
 /// The force ratio around `me`: enemies from its memory (seen, heard or
 /// reported within the last 3 s, still in the game, remembered within
 /// [`RATIO_RANGE`]) against itself and, in team games, its active
 /// teammates within range.
 pub fn force_ratio(view: &BotView<'_>, me: &PlayerSnap, memory: &Memory, clock: &BotClock) -> ForceRatio {
+    force_counts(view, me, memory, clock).ratio()
+}
+
+/// The counts behind [`force_ratio`].
+pub fn force_counts(view: &BotView<'_>, me: &PlayerSnap, memory: &Memory, clock: &BotClock) -> Forces {
     let r2 = RATIO_RANGE * RATIO_RANGE;
     let live = |s: SlotId| view.player(s).is_some_and(|p| p.active());
     let enemies = memory
@@ -74,7 +96,7 @@ pub fn force_ratio(view: &BotView<'_>, me: &PlayerSnap, memory: &Memory, clock: 
     } else {
         0
     };
-    ForceRatio::of(allies, enemies)
+    Forces { allies, enemies }
 }
 
 #[cfg(test)]

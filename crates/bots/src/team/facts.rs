@@ -63,6 +63,17 @@ pub enum TeamFact {
         /// Enemies on it.
         count: u8,
     },
+    /// The speaker falls back from `position`, where `count` enemies are.
+    FallingBack {
+        /// Who.
+        from: SlotId,
+        /// Where.
+        position: Vec3,
+        /// When.
+        tick: u32,
+        /// Enemies it knows around it.
+        count: u8,
+    },
     /// The speaker is going for `item`: teammates leave it.
     GoingFor {
         /// The item.
@@ -83,6 +94,7 @@ impl TeamFact {
             Self::FlagDropped { .. } => ChatEvent::TeamFlagDropped,
             Self::Clear { .. } => ChatEvent::TeamClear,
             Self::Help { .. } => ChatEvent::TeamHelp,
+            Self::FallingBack { .. } => ChatEvent::TeamFallBack,
             Self::GoingFor { .. } => ChatEvent::TeamGoingFor,
         }
     }
@@ -95,6 +107,7 @@ impl TeamFact {
             | Self::FlagDropped { position, .. }
             | Self::Clear { position, .. }
             | Self::Help { position, .. }
+            | Self::FallingBack { position, .. }
             | Self::GoingFor { position, .. } => position,
         }
     }
@@ -107,6 +120,7 @@ impl TeamFact {
             | Self::FlagDropped { tick, .. }
             | Self::Clear { tick, .. }
             | Self::Help { tick, .. }
+            | Self::FallingBack { tick, .. }
             | Self::GoingFor { tick, .. } => tick,
         }
     }

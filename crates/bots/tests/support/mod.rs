@@ -78,6 +78,42 @@ pub(crate) fn place(game: &mut Match, slot: quarry_sim::SlotId, origin: glam::Ve
     }
 }
 
+/// Arms the player in `slot` with exactly `weapons` (number and ammo),
+/// the first in hand.
+pub(crate) fn arm(game: &mut Match, slot: quarry_sim::SlotId, weapons: &[(u8, i32)]) {
+    use quarry_sim::components::{Inventory, Player};
+    let world = game.world_mut();
+    let mut q = world.query::<(&Player, &mut Inventory)>();
+    for (p, mut inv) in q.iter_mut(world) {
+        if p.slot == slot {
+            inv.weapons = 0;
+            inv.ammo = [0; quarry_sim::components::MAX_WEAPONS];
+            for &(n, ammo) in weapons {
+                inv.weapons |= 1 << n;
+                inv.ammo[usize::from(n)] = ammo;
+            }
+            inv.current = weapons.first().map_or(0, |w| w.0);
+            inv.switching_to = None;
+        }
+    }
+}
+
+/// Lays a weapon on the floor at `at` as if a player had dropped it
+/// (it stays `seconds`).
+pub(crate) fn drop_weapon(game: &mut Match, weapon: u8, ammo: i32, at: glam::Vec3, seconds: u32) {
+    use quarry_sim::components::NetIds;
+    use quarry_sim::items::drop::Dropped;
+    use quarry_sim::items::{Gift, Item, ItemCatalog};
+    let expires = game.tick() + seconds * 60;
+    let world = game.world_mut();
+    let Some(&(classname, ammo_cap)) = world.resource::<ItemCatalog>().weapon_items.get(&weapon) else {
+        panic!("no pickup for weapon {weapon}")
+    };
+    let half = glam::Vec3::splat(world.resource::<ItemCatalog>().rules.box_half);
+    let id = world.resource_mut::<NetIds>().next_id();
+    world.spawn((id, Item { classname, gift: Gift::Weapon { weapon, ammo, ammo_cap }, origin: at, half }, Dropped { velocity: glam::Vec3::ZERO, resting: true, expires }));
+}
+
 /// The six brushes of a closed room, inside `x`, `y` by 0..256 units high,
 /// walls 16 thick outside it (floor, ceiling, four walls).
 pub(crate) fn room(x: (f32, f32), y: (f32, f32), texture: &str) -> Vec<String> {

@@ -24,6 +24,13 @@ const COVER_KEEP_MS: f32 = 2000.0;
 const COVER_THREAT_MOVE: f32 = 200.0;
 /// With no cover found, the next look waits this long, ms.
 const NO_COVER_WAIT_MS: f32 = 1000.0;
+/// A dropped weapon or ammo this close may be fetched for a matchup, units.
+pub(super) const OPPORTUNITY_RANGE: f32 = 700.0;
+/// The last enemy fought counts for a pickup this long, ms.
+const FOE_MEMORY_MS: f32 = 10_000.0;
+/// Closing in for a matchup, the bot holds fire until this near the range
+/// it closes to, units.
+const CLOSING_SLACK: f32 = 300.0;
 /// An enemy's eye stands this high above its origin, units.
 const EYE_HEIGHT: f32 = 26.0;
 
@@ -38,6 +45,10 @@ pub(super) struct CoverState {
     contact: Option<(Vec3, u32)>,
     /// Falling back last tick (to count retreats once each).
     retreating: bool,
+    /// The last enemy's weapon judged against, the range, and when.
+    foe: Option<(u8, f32, u32)>,
+    /// The pickup last offered to win a matchup (counted once taken up).
+    opportunity: Option<quarry_sim::components::NetId>,
 }
 
 impl NativeBrain {
@@ -54,7 +65,9 @@ impl NativeBrain {
         };
         let enemy = view.weapons.get(x.player.inventory.current);
         let wanted = self.gunner.weapon.wanted;
-        let m = judge_matchup(view.weapons, &me.inventory, &self.profile.resolved.weapon_bias, wanted, enemy, x.position.distance(me.origin));
+        let range = x.position.distance(me.origin);
+        self.cover.foe = Some((x.player.inventory.current, range, view.clock.tick));
+        let m = judge_matchup(view.weapons, &me.inventory, &self.profile.resolved.weapon_bias, wanted, enemy, range);
         let was = self.matchup.filter(|(s, _)| *s == x.engagement.slot).map(|(_, m)| m);
         if matches!(m, Matchup::Reposition { .. }) && !matches!(was, Some(Matchup::Reposition { .. })) {
             self.profile.stats.repositions += 1;
@@ -67,18 +80,20 @@ impl NativeBrain {
     /// broken off). Remembers the threat, so the bot takes cover from it.
     pub(super) fn outgunned(&mut self, view: &BotView<'_>, me: &PlayerSnap, enemy: &PlayerSnap, clock: &BotClock) -> bool {
         let theirs = view.weapons.get(enemy.inventory.current);
-        let m = judge_matchup(
-            view.weapons,
-            &me.inventory,
-            &self.profile.resolved.weapon_bias,
-            self.gunner.weapon.wanted,
-            theirs,
-            enemy.origin.distance(me.origin),
-        );
+        let range = enemy.origin.distance(me.origin);
+        let m = judge_matchup(view.weapons, &me.inventory, &self.profile.resolved.weapon_bias, self.gunner.weapon.wanted, theirs, range);
+        self.cover.foe = Some((enemy.inventory.current, range, clock.tick));
         if m == Matchup::BreakOff {
             self.cover.contact = Some((enemy.eye, clock.after_ms(CONTACT_MS)));
         }
         m == Matchup::BreakOff
+    }
+
+    /// Whether the matchup says to hold fire: closing in on the target
+    /// from a range where the weapon is losing (more than [`CLOSING_SLACK`]
+    /// beyond the range it closes to), shots only give the bot away.
+    pub(super) fn holds_fire(&self, range_now: Option<f32>) -> bool {
+        matches!((self.matchup_range(), range_now), (Some(want), Some(now)) if now > want + CLOSING_SLACK)
     }
 
     /// The range the matchup asks to fight the target at, if it asks one.
@@ -157,6 +172,42 @@ impl NativeBrain {
             None => self.cover.quiet_until = clock.after_ms(NO_COVER_WAIT_MS),
         }
         self.cover.spot.map(|(s, ..)| s)
+    }
+
+    /// Level 5, when planning: the nearest dropped weapon or ammo within
+    /// [`OPPORTUNITY_RANGE`] that would win the matchup against the last
+    /// enemy fought (within [`FOE_MEMORY_MS`]).
+    pub(super) fn opportunity(&self, view: &BotView<'_>, me: &PlayerSnap, level: u8, clock: &BotClock) -> Option<crate::view::ItemSnap> {
+        if level < 5 {
+            return None;
+        }
+        let (weapon, range, tick) = self.cover.foe?;
+        if clock.ms_since(tick) > FOE_MEMORY_MS {
+            return None;
+        }
+        let enemy = view.weapons.get(weapon)?;
+        let bias = &self.profile.resolved.weapon_bias;
+        view.items
+            .iter()
+            .filter(|i| i.available && (i.dropped || matches!(i.gift, quarry_sim::items::Gift::Ammo { .. })))
+            .filter(|i| i.origin.distance(me.origin) <= OPPORTUNITY_RANGE)
+            .filter(|i| crate::tactics::pickup_wins(view.weapons, &me.inventory, bias, &i.gift, enemy, range))
+            .min_by(|a, b| a.origin.distance(me.origin).total_cmp(&b.origin.distance(me.origin)).then(a.id.cmp(&b.id)))
+            .copied()
+    }
+
+    /// After planning: a pickup offered for a matchup that became the goal
+    /// is counted once.
+    pub(super) fn note_opportunity(&mut self, offered: Option<crate::view::ItemSnap>) {
+        let goal = match self.planner.goal.map(|g| g.kind) {
+            Some(crate::decide::GoalKind::Item(id)) => Some(id),
+            _ => None,
+        };
+        let taken = offered.map(|i| i.id).filter(|id| goal == Some(*id));
+        if taken.is_some() && taken != self.cover.opportunity {
+            self.profile.stats.matchup_pickups += 1;
+        }
+        self.cover.opportunity = taken.or(self.cover.opportunity.filter(|id| goal == Some(*id)));
     }
 
     /// A new life: no cover, no contact.

@@ -53,6 +53,8 @@ pub(super) struct TeamSide {
     pub noticed: Vec<SlotId>,
     next_help: u32,
     next_escort: u32,
+    /// The stance last told to the team (level 5), while it lasts.
+    called_stance: Option<crate::tactics::Stance>,
     last_goal: Option<GoalKind>,
 }
 
@@ -65,22 +67,56 @@ impl TeamSide {
         self.last_goal = None;
     }
 
-    fn offer(&mut self, call: TeamCall) {
-        if self.call.is_none() {
+    /// Offers `call` unless one is offered already this tick; whether it was.
+    fn offer(&mut self, call: TeamCall) -> bool {
+        let free = self.call.is_none();
+        if free {
             self.call = Some(call);
         }
+        free
     }
 }
 
 impl NativeBrain {
+    /// Level 5: a stance worth telling the team, once each time it is
+    /// taken (under the help call's throttle): falling back, or stealthy
+    /// or cautious against more enemies ("N on me at ...").
+    fn stance_call(&mut self, me: &PlayerSnap, level: u8, clock: &BotClock) {
+        use crate::tactics::{ForceRatio, Stance};
+        let stance = self.tactics.stance;
+        let worth = level >= 5
+            && self.tactics.forces.enemies > 0
+            && (stance == Stance::Retreat || (matches!(stance, Stance::Stealth | Stance::Cautious) && self.tactics.ratio <= ForceRatio::Outnumbered));
+        if !worth {
+            self.team.called_stance = None;
+            return;
+        }
+        if self.team.called_stance == Some(stance) || clock.tick < self.team.next_help {
+            return;
+        }
+        let count = u8::try_from(self.tactics.forces.enemies).unwrap_or(u8::MAX);
+        let (position, tick, from) = (me.origin, clock.tick, me.slot);
+        let fact = if stance == Stance::Retreat {
+            TeamFact::FallingBack { from, position, tick, count }
+        } else {
+            TeamFact::Help { from, position, tick, count }
+        };
+        if self.team.offer(TeamCall::fact(fact)) {
+            self.team.called_stance = Some(stance);
+            self.team.next_help = clock.after_ms(HELP_EVERY_MS);
+            self.profile.stats.stance_calls += 1;
+        }
+    }
+
     /// What the bot would tell its team now, from what it knows this tick,
     /// most pressing first: a call for help, the enemy carrying its flag,
     /// an enemy just noticed, its flag lying dropped, an escort for the
     /// flag it carries, an item it goes for.
-    pub(super) fn offer_calls(&mut self, view: &BotView<'_>, me: &PlayerSnap, clock: &BotClock) {
+    pub(super) fn offer_calls(&mut self, view: &BotView<'_>, me: &PlayerSnap, level: u8, clock: &BotClock) {
         if !view.team_game {
             return;
         }
+        self.stance_call(me, level, clock);
         let sightings = &self.senses.sightings;
         // Under fire and in trouble.
         let under_fire = self.senses.memory.last_hit.is_some_and(|h| clock.ms_since(h.tick) <= UNDER_FIRE_MS);
@@ -197,7 +233,8 @@ impl NativeBrain {
             TeamFact::FlagDropped { position, .. } => {
                 self.senses.hearing.consider(lead(None, Danger::Report, position, trust), clock);
             }
-            TeamFact::Help { position, .. } => {
+            // A teammate in trouble or falling back: the enemies are there.
+            TeamFact::Help { position, .. } | TeamFact::FallingBack { position, .. } => {
                 self.senses.hearing.consider(lead(None, Danger::Combat, position, HELP_PULL * trust * near(position)), clock);
             }
             TeamFact::Clear { position, .. } => {
