@@ -15,14 +15,20 @@ skill (engagement range, items and kills per minute), noticing and reaction
 per skill 1-5 (first in view to noticed, to the first shot), team chatter (4v4 TDM,
 one team with bot_teamChatter 1 against one with none, the talking side
 alternating by seed: frags and win share per side, reports per minute, the
-share true when sent, reports that led a teammate to the enemy), CTF and
+share true when sent, reports that led a teammate to the enemy), tactics
+(4v4 TDM with one team at bot_tactical 2-5 and the other at 0, the same
+rows, on q_dm1 and at level 5 on dm4 and oacmpdm8; FFA with half the bots
+at the level: kills per death of each half; CTF captures at levels 0, 3
+and 5), CTF and
 One Flag (captures per team, returns, carrier kills, role time shares),
 Freeze Tag (rounds, by elimination and by timeout, thaws) and Clan Arena
 (rounds).
 
     scripts/match_figures.py --only teamtalk --seeds 1,...,16   one scenario
+    scripts/match_figures.py --only tactics --seeds 1,...,16 --jobs 2
 """
 import argparse
+import concurrent.futures
 import json
 import pathlib
 import shutil
@@ -50,7 +56,14 @@ def scenarios(shared):
             "styles",
         ),
         ("teamtalk_tdm_q_dm1", team_talk(["+map", "q_dm1"]), "teamtalk"),
-        ("tactics3_tdm_q_dm1", tactics_ab(3, ["+map", "q_dm1"]), "teamtalk"),
+    ] + [
+        (f"tactics{level}_tdm_q_dm1", tactics_ab(level, ["+map", "q_dm1"]), "teamtalk") for level in range(2, 6)
+    ] + [
+        (f"tactics{level}_ffa_q_dm1", ["+set", "bot_tactical", str(level), "+set", "bot_tacticalTeam", "half"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_dm1"], "half")
+        for level in range(2, 6)
+    ] + [
+        (f"tactics{level}_ctf_q_ctf1", ["+set", "g_gametype", "ctf", "+set", "bot_tactical", str(level)] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_ctf1"], "flags")
+        for level in (0, 3, 5)
     ] + [
         (f"senses_skill{s}_ffa_q_dm1", FOUR_A_SIDE + ["+set", "bot_skill", str(s)] + TEN_MINUTES + ["+map", "q_dm1"], "senses")
         for s in range(1, 6)
@@ -60,6 +73,9 @@ def scenarios(shared):
         ("ft_q_ctf1", ["+set", "g_gametype", "ft"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_ctf1"], "rounds"),
         ("ca_q_dm1", ["+set", "g_gametype", "ca"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_dm1"], "rounds"),
     ]
+    for sub, name in (("q1-standard", "dm4"), ("q3", "oacmpdm8")):
+        if (shared / sub / f"{name}.map").exists():
+            out.append((f"tactics5_tdm_{name}", tactics_ab(5, ["--maps", str(shared / sub), "+map", name]), "teamtalk"))
     q3 = shared / "q3"
     if (q3 / "oacmpctf1.map").exists():
         maps = ["--maps", str(q3)]
@@ -132,6 +148,14 @@ def figures(kind, runs):
         rows.append(("reports true when sent", mean([t["true_pct"] for t in team]), "%"))
         rows.append(("reports taken in", mean([t["reports_heard"] for t in team]), "per match"))
         rows.append(("reports that led to the enemy", mean([t["report_finds"] for t in team]), "per match"))
+    elif kind == "half":
+        # FFA with bot_tacticalTeam half: even slots play at the level, odd at 0.
+        def kpd(runs, even):
+            kills = sum(b["kills"] for r in runs for b in r["bots"]["bots"] if (b["slot"] % 2 == 0) == even)
+            deaths = sum(b["deaths"] for r in runs for b in r["bots"]["bots"] if (b["slot"] % 2 == 0) == even)
+            return kills / deaths if deaths else None
+        rows.append(("tactical bots kills per death", kpd(runs, True), "kills/death"))
+        rows.append(("level-0 bots kills per death", kpd(runs, False), "kills/death"))
     elif kind == "senses":
         rows_in = [row for r in runs for row in r["bots"]["senses"]]
         def weighted(count, value):
@@ -193,6 +217,7 @@ def main():
     ap.add_argument("--shared", default=str(ROOT.parent / "shared/maps"))
     ap.add_argument("--tsv", help="also write the rows here, tab-separated")
     ap.add_argument("--only", help="run only the scenarios whose name contains this")
+    ap.add_argument("--jobs", type=int, default=1, help="matches run at once (each uses a core or two)")
     opts = ap.parse_args()
     require_binary(opts.server, "cargo build --release --bin quarry-server")
     seeds = [int(s) for s in opts.seeds.split(",") if s]
@@ -200,10 +225,10 @@ def main():
     for name, args, kind in scenarios(pathlib.Path(opts.shared)):
         if opts.only and opts.only not in name:
             continue
-        runs, command = [], ""
-        for seed in seeds:
-            summary, command = run(opts.server, args(seed) if callable(args) else args, seed)
-            runs.append(summary)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
+            done = list(pool.map(lambda seed: run(opts.server, args(seed) if callable(args) else args, seed), seeds))
+        runs = [summary for summary, _ in done]
+        command = done[-1][1] if done else ""
         for figure, value, unit in figures(kind, runs):
             shown = "-" if value is None else f"{value:.2f}"
             rows.append((f"match/{name}/{figure}", shown, unit, f"{command} (seeds {opts.seeds})"))

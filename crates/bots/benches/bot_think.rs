@@ -1,7 +1,8 @@
 //! Bot think time per bot per tick, and the whole server tick (bots think,
 //! then the match steps), with 8, 16, 32 and 64 bots in a free-for-all on
 //! the shipped q_dm1. Target: 64 bots at 60 Hz with a p99 whole tick of at
-//! most 4 ms on one core.
+//! most 4 ms on one core. `think_tactical` compares think time at
+//! `bot_tactical` 0 and 5 with 16 bots (target: level 5 within 20 %).
 //!
 //! Besides criterion's means, a summary table with p99 figures is printed
 //! to stderr (criterion reports means and medians only): wall time, and
@@ -24,6 +25,10 @@ const WARMUP_TICKS: u32 = 600;
 const TABLE_TICKS: usize = 1800;
 
 fn setup(bots_wanted: usize) -> (Match, BotManager) {
+    setup_at(bots_wanted, BotSettings::default().tactical)
+}
+
+fn setup_at(bots_wanted: usize, tactical: u8) -> (Match, BotManager) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps/q_dm1.map");
     let map = quarry_map::load(path, &quarry_map::LoadOptions::default()).expect("q_dm1 loads");
     let settings = Settings {
@@ -36,6 +41,7 @@ fn setup(bots_wanted: usize) -> (Match, BotManager) {
     let mut bots = BotManager::new(BotSettings {
         skill: 3.0,
         skill_variance: 1.0,
+        tactical,
         ..BotSettings::default()
     });
     for _ in 0..bots_wanted {
@@ -134,6 +140,21 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 bots.think(&mut game);
                 game.step();
+            });
+        });
+    }
+    for level in [0u8, 5] {
+        let (mut game, mut bots) = setup_at(16, level);
+        group.bench_function(BenchmarkId::new("think_tactical_16", level), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let t = Instant::now();
+                    bots.think(black_box(&mut game));
+                    total += t.elapsed();
+                    game.step();
+                }
+                total
             });
         });
     }

@@ -50,9 +50,28 @@ pub struct BotSettings {
     /// reported; 2 walk in stealth; 3 the engagement filter (see
     /// [`crate::tactics`]).
     pub tactical: u8,
-    /// `bot_tacticalTeam`: only this team's bots use `bot_tactical`, the
-    /// other's play at 0 (for A/B measurements).
-    pub tactical_team: Option<quarry_sim::Team>,
+    /// `bot_tacticalTeam`: only these bots use `bot_tactical`, the others
+    /// play at 0 (for A/B measurements).
+    pub tactical_team: Option<TacticalSide>,
+}
+
+/// Which bots `bot_tacticalTeam` gives the tactical level to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TacticalSide {
+    /// One team's (`red`, `blue`).
+    Team(quarry_sim::Team),
+    /// Those in even slots (`half`): an A/B split inside a free-for-all.
+    EvenSlots,
+}
+
+impl TacticalSide {
+    /// Whether the player in `slot` on `team` is on this side.
+    pub fn includes(self, slot: quarry_sim::SlotId, team: Option<quarry_sim::Team>) -> bool {
+        match self {
+            Self::Team(t) => team == Some(t),
+            Self::EvenSlots => slot.0.is_multiple_of(2),
+        }
+    }
 }
 
 impl BotSettings {
@@ -190,13 +209,13 @@ impl BotCvars {
                 i64::from(d.tactical),
                 0,
                 i64::from(crate::tactics::MAX_LEVEL),
-                "how cleverly bots choose their fights, apart from bot_skill: 0 off, 1 force ratio and stance worked out and reported, 2 walk in stealth, 3 refuse and break off bad fights (4-5 are not built yet and play as 3)",
+                "how cleverly bots choose their fights, apart from bot_skill: 0 off, 1 force ratio and stance worked out and reported, 2 walk in stealth, fall back to health and take cover, 3 refuse and break off bad fights, 4 weapon matchups (switch, close in or back off, or break off), 5 stealth when alone, dropped weapons and ammo for a matchup, stance calls in team chat",
             )
             .flags(a))?,
             tactical_team: reg(CvarDef::string(
                 "bot_tacticalTeam",
                 "",
-                "only this team's bots (red or blue) use bot_tactical, the other's play at 0: for measuring what tactics are worth (empty: every team)",
+                "only these bots use bot_tactical, the others play at 0: red or blue (one team), half (bots in even slots, for free-for-all), empty (every bot); for measuring what tactics are worth",
             ))?,
             force_character: reg(CvarDef::string(
                 "bot_forceCharacter",
@@ -226,7 +245,10 @@ impl BotCvars {
             team_chatter: u8::try_from(cvars.int(self.team_chatter)).unwrap_or(1),
             team_chatter_team: team_named(&cvars.string(self.team_chatter_team)),
             tactical: u8::try_from(cvars.int(self.tactical)).unwrap_or(1),
-            tactical_team: team_named(&cvars.string(self.tactical_team)),
+            tactical_team: match cvars.string(self.tactical_team).trim().to_ascii_lowercase().as_str() {
+                "half" => Some(TacticalSide::EvenSlots),
+                s => team_named(s).map(TacticalSide::Team),
+            },
         }
     }
 

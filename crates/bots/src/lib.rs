@@ -84,7 +84,7 @@ pub fn register<C: 'static>(
 }
 pub use brain::{BotProfile, Brain, BrainInput, BrainOutput, NativeBrain};
 pub use content::{ContentTraitSource, Resolved, TraitSource, Traits, load_botfiles};
-pub use cvars::{BotCvars, BotSettings};
+pub use cvars::{BotCvars, BotSettings, TacticalSide};
 pub use decide::{Objective, ObjectiveProvider};
 pub use manager::{AddBot, AddBotError, BotManager, BotRow, RemoveBotError};
 pub use navigate::Navigator;

@@ -87,7 +87,7 @@ pub struct BotStats {
     /// Enemies in sight not engaged, per reason (`bot_tactical` 3 and
     /// up, counted when a look first suppresses them), in
     /// [`crate::tactics::Suppress::ALL`] order.
-    pub suppressed: [u64; 4],
+    pub suppressed: [u64; 3],
     /// Fights broken off (the target suppressed).
     pub breakoffs: u64,
     /// Ticks alive in stealth.

@@ -85,8 +85,8 @@ pub struct NativeBrain {
     tactics: crate::tactics::Tactics,
     /// The weapon matchup against the target, by its slot (level 4 and up).
     matchup: Option<(quarry_sim::SlotId, crate::tactics::Matchup)>,
-    /// Cover from a threat (level 2 and up).
-    cover: fight::CoverState,
+    /// Cover, contact and matchup follow-ups (level 2 and up).
+    cover: fight::TacticalState,
 }
 
 impl NativeBrain {
@@ -112,7 +112,7 @@ impl NativeBrain {
             last_origin: Vec3::ZERO,
             tactics: crate::tactics::Tactics::new(seed, slot.0),
             matchup: None,
-            cover: fight::CoverState::default(),
+            cover: fight::TacticalState::default(),
         }
     }
 
@@ -168,6 +168,9 @@ impl NativeBrain {
         let target = self.target.now(view, &self.senses);
         // No enemy to fight: a gate to shoot open, once in sight.
         let gate_shot = if target.is_none() { self.gate_in_sight(view, me) } else { None };
+        if level >= 4 {
+            self.reconsider_weapon(&clock);
+        }
         let wanted = self.gunner.choose_weapon(
             view,
             me,
@@ -177,7 +180,8 @@ impl NativeBrain {
             &clock,
             &mut self.rng,
         );
-        let wanted = if level >= 4 { self.insist_on_matchup_weapon(view, me, wanted, &clock) } else { wanted };
+        let range_now = target.filter(|x| x.visible).map(|x| x.position.distance(me.origin));
+        self.count_matchup_switch(wanted);
         let fight = Fight {
             slot: self.profile.slot.0,
             foe_seen: target.filter(|x| x.visible).map(|x| x.position),
@@ -208,7 +212,8 @@ impl NativeBrain {
             let to = (p - me.eye).normalize_or_zero();
             self.gunner.aim.forward().dot(to) > GATE_AIM_COS
         });
-        let closing = self.holds_fire(target.filter(|x| x.visible).map(|x| x.position.distance(me.origin)));
+        let shot_by_target = target.and_then(|x| self.senses.memory.ms_since_hit_by(x.engagement.slot, &clock)).is_some_and(|ms| ms <= crate::tactics::RETURN_FIRE_MS);
+        let closing = !shot_by_target && self.holds_fire(range_now);
         let attack = (pull.attack && !closing) || gate_fire;
         self.gunner.firing = attack;
         self.profile.stats.gates_opened = u64::from(self.planner.gates_opened);
@@ -335,7 +340,7 @@ impl NativeBrain {
         let chase = self
             .target
             .chase(view, &self.senses.memory, &t, clock)
-            .filter(|(s, ..)| !holds_back && !self.senses.suppressed.contains(*s))
+            .filter(|(s, ..)| !holds_back && !self.senses.suppressed.contains(*s) && !self.avoids(*s, clock))
             .map(|(s, p, v, u)| (s, input.nav.settle(p), v, u));
         if let Some((p, until)) = self.investigation {
             self.investigation = Some((input.nav.settle(p), until));

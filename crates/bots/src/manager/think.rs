@@ -159,9 +159,9 @@ impl BotManager {
                 sight_budget: sight_left,
                 plan: !building && nav.queries() - routes_before < ROUTE_BUDGET,
             };
-            // `bot_tacticalTeam`: the other team plays at level 0.
+            // `bot_tacticalTeam`: the other side plays at level 0.
             let own = match self.settings.tactical_team {
-                Some(team) if view.player(slot).is_none_or(|p| p.team != team) => BrainSettings { tactical: 0, ..settings },
+                Some(side) if !side.includes(slot, view.player(slot).map(|p| p.team)) => BrainSettings { tactical: 0, ..settings },
                 _ => settings,
             };
             let mut input = BrainInput {

@@ -18,6 +18,8 @@ const THREAT_NEWS_MS: f32 = 3000.0;
 const THREAT_RANGE: f32 = 1500.0;
 /// A fight broken off on weapons keeps the bot looking for cover this long, ms.
 const CONTACT_MS: f32 = 3000.0;
+/// An enemy broken off from on weapons is not chased for this long, ms.
+const AVOID_MS: f32 = 10_000.0;
 /// A cover spot found is kept this long while the threat stays put, ms.
 const COVER_KEEP_MS: f32 = 2000.0;
 /// The threat must move this far for the cover to be looked for again, units.
@@ -34,9 +36,10 @@ const CLOSING_SLACK: f32 = 300.0;
 /// An enemy's eye stands this high above its origin, units.
 const EYE_HEIGHT: f32 = 26.0;
 
-/// Where the bot stands with cover.
+/// What the tactics keep between ticks: cover, contact, the last foe, the
+/// pickup and switch a matchup asked for.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub(super) struct CoverState {
+pub(super) struct TacticalState {
     /// The spot found, the threat it hides from, and until when it is kept.
     spot: Option<(Vec3, Vec3, u32)>,
     /// No new look before this tick (the last one found nothing).
@@ -49,6 +52,10 @@ pub(super) struct CoverState {
     foe: Option<(u8, f32, u32)>,
     /// The pickup last offered to win a matchup (counted once taken up).
     opportunity: Option<quarry_sim::components::NetId>,
+    /// The weapon wanted when a matchup asked the choice to reconsider.
+    switch_asked: Option<u8>,
+    /// An enemy it is hopelessly outgunned by: not chased until then.
+    avoid: Option<(quarry_sim::SlotId, u32)>,
 }
 
 impl NativeBrain {
@@ -84,16 +91,32 @@ impl NativeBrain {
         let m = judge_matchup(view.weapons, &me.inventory, &self.profile.resolved.weapon_bias, self.gunner.weapon.wanted, theirs, range);
         self.cover.foe = Some((enemy.inventory.current, range, clock.tick));
         if m == Matchup::BreakOff {
-            self.cover.contact = Some((enemy.eye, clock.after_ms(CONTACT_MS)));
+            self.cover.avoid = Some((enemy.slot, clock.after_ms(AVOID_MS)));
         }
         m == Matchup::BreakOff
     }
 
-    /// Whether the matchup says to hold fire: closing in on the target
+    /// Whether `slot` is an enemy the bot broke off from on weapons lately
+    /// (it is not chased).
+    pub(super) fn avoids(&self, slot: quarry_sim::SlotId, clock: &BotClock) -> bool {
+        self.cover.avoid.is_some_and(|(s, until)| s == slot && clock.tick < until)
+    }
+
+    /// Whether the matchup says to hold fire (unless the target is shooting
+    /// the bot, which the caller checks): closing in on the target
     /// from a range where the weapon is losing (more than [`CLOSING_SLACK`]
     /// beyond the range it closes to), shots only give the bot away.
     pub(super) fn holds_fire(&self, range_now: Option<f32>) -> bool {
         matches!((self.matchup_range(), range_now), (Some(want), Some(now)) if now > want + CLOSING_SLACK)
+    }
+
+    /// A fight not taken: the bot takes cover from `enemy` (the nearest
+    /// such enemy counts) for a while.
+    pub(super) fn break_contact(&mut self, enemy: &PlayerSnap, clock: &BotClock) {
+        let nearer = self.cover.contact.is_none_or(|(eye, until)| clock.tick >= until || self.last_origin.distance(enemy.eye) < self.last_origin.distance(eye));
+        if nearer {
+            self.cover.contact = Some((enemy.eye, clock.after_ms(CONTACT_MS)));
+        }
     }
 
     /// The range the matchup asks to fight the target at, if it asks one.
@@ -104,17 +127,23 @@ impl NativeBrain {
         }
     }
 
-    /// After the weapon choice: the weapon the matchup asks for, when it
-    /// may be switched to now (counted).
-    pub(super) fn insist_on_matchup_weapon(&mut self, view: &BotView<'_>, me: &PlayerSnap, wanted: u8, clock: &BotClock) -> u8 {
-        let asked = match self.matchup {
-            Some((s, Matchup::Switch { weapon } | Matchup::Reposition { weapon, .. })) if self.target.slot() == Some(s) => weapon,
-            _ => return wanted,
-        };
-        if self.gunner.weapon.insist(view.weapons, &me.inventory, asked, clock) {
+    /// Before the weapon choice: a matchup that says another weapon wins
+    /// here has the choice reconsidered now, carefully.
+    pub(super) fn reconsider_weapon(&mut self, clock: &BotClock) {
+        if matches!(self.matchup, Some((s, Matchup::Switch { .. })) if self.target.slot() == Some(s)) {
+            self.gunner.weapon.reconsider(clock);
+            self.cover.switch_asked = Some(self.gunner.weapon.wanted);
+        }
+    }
+
+    /// After the weapon choice: a switch the matchup asked for that changed
+    /// the weapon is counted.
+    pub(super) fn count_matchup_switch(&mut self, wanted: u8) {
+        if let Some(before) = self.cover.switch_asked.take()
+            && before != wanted
+        {
             self.profile.stats.matchup_switches += 1;
         }
-        self.gunner.weapon.wanted
     }
 
     /// Each tick alive, level 2 and up: a fall back starting is counted.
@@ -212,7 +241,7 @@ impl NativeBrain {
 
     /// A new life: no cover, no contact.
     pub(super) fn reset_cover(&mut self) {
-        self.cover = CoverState::default();
+        self.cover = TacticalState::default();
         self.matchup = None;
     }
 }

@@ -68,14 +68,20 @@ impl NativeBrain {
             let Some(slot) = self.senses.sightings.get(i).map(|s| s.slot) else { break };
             let Some(p) = view.player(slot) else { continue };
             let attacker = self.senses.memory.ms_since_hit_by(slot, clock);
-            // Level 4: a fight lost on weapons at every range within reach
-            // is not taken, unless the enemy is shooting the bot now.
-            let outgunned = level >= 4 && attacker.is_none_or(|ms| ms > crate::tactics::RETURN_FIRE_MS);
+            let facing = crate::tactics::faces(p, me);
+            // Level 4: a hopeless fight is left, unless the enemy is
+            // shooting the bot now, faces away (fair game), or the bot's
+            // side has the numbers there.
+            let in_sight = u32::try_from(self.senses.sightings.len()).unwrap_or(u32::MAX);
+            let supported = self.tactics.forces.allies > self.tactics.forces.enemies.max(in_sight);
+            let outgunned = level >= 4 && facing && !supported && attacker.is_none_or(|ms| ms > crate::tactics::RETURN_FIRE_MS);
             let why = self
                 .tactics
-                .suppress(level, slot, p.origin, attacker, &self.senses.memory, view, clock)
+                .suppress(level, slot, p.origin, attacker, facing, &self.senses.memory, view, clock)
                 .or_else(|| (outgunned && self.outgunned(view, me, p, clock)).then_some(crate::tactics::Suppress::Matchup));
             if let Some(why) = why {
+                // Level 2 and up: out of its sight, too.
+                self.break_contact(p, clock);
                 self.senses.suppressed.insert(slot);
                 if !before.contains(slot)
                     && let Some(n) = self.profile.stats.suppressed.get_mut(why as usize)
