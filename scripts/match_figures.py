@@ -75,7 +75,7 @@ def scenarios(shared):
     ]
     for sub, name in (("q1-standard", "dm4"), ("q3", "oacmpdm8")):
         if (shared / sub / f"{name}.map").exists():
-            out.append((f"tactics5_tdm_{name}", tactics_ab(5, ["--maps", str(shared / sub), "+map", name]), "teamtalk"))
+            out.append((f"tactics5_tdm_{name}", tactics_ab(5, ["+map", name], ["--maps", str(shared / sub)]), "teamtalk"))
     q3 = shared / "q3"
     if (q3 / "oacmpctf1.map").exists():
         maps = ["--maps", str(q3)]
@@ -95,11 +95,12 @@ def team_talk(map_args):
                          + FOUR_A_SIDE + TEN_MINUTES + map_args)
 
 
-def tactics_ab(level, map_args):
+def tactics_ab(level, map_args, flags=()):
     """Server arguments of a 4v4 TDM where one team plays at `bot_tactical
     level` and the other at 0, per seed (the same alternation and rows as
-    the team-talk scenario: "talking" is the tactical side there)."""
-    return lambda seed: (["+set", "g_gametype", "tdm", "+set", "bot_tactical", str(level), "+set", "bot_tacticalTeam", talking_team(seed)]
+    the team-talk scenario: "talking" is the tactical side there); `flags`
+    (such as --maps) go before the + commands."""
+    return lambda seed: (list(flags) + ["+set", "g_gametype", "tdm", "+set", "bot_tactical", str(level), "+set", "bot_tacticalTeam", talking_team(seed)]
                          + FOUR_A_SIDE + TEN_MINUTES + map_args)
 
 

@@ -115,6 +115,18 @@ fn table() {
     }
 }
 
+/// Time spent thinking over `iters` ticks (the match steps untimed).
+fn time_think(game: &mut Match, bots: &mut BotManager, iters: u64) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        let t = Instant::now();
+        bots.think(black_box(&mut *game));
+        total += t.elapsed();
+        game.step();
+    }
+    total
+}
+
 fn bench(c: &mut Criterion) {
     table();
     let mut group = c.benchmark_group("bot_think");
@@ -125,16 +137,7 @@ fn bench(c: &mut Criterion) {
     for n in COUNTS {
         let (mut game, mut bots) = setup(n);
         group.bench_function(BenchmarkId::new("think_per_tick", n), |b| {
-            b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iters {
-                    let t = Instant::now();
-                    bots.think(black_box(&mut game));
-                    total += t.elapsed();
-                    game.step();
-                }
-                total
-            });
+            b.iter_custom(|iters| time_think(&mut game, &mut bots, iters));
         });
         group.bench_function(BenchmarkId::new("whole_tick", n), |b| {
             b.iter(|| {
@@ -146,16 +149,7 @@ fn bench(c: &mut Criterion) {
     for level in [0u8, 5] {
         let (mut game, mut bots) = setup_at(16, level);
         group.bench_function(BenchmarkId::new("think_tactical_16", level), |b| {
-            b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iters {
-                    let t = Instant::now();
-                    bots.think(black_box(&mut game));
-                    total += t.elapsed();
-                    game.step();
-                }
-                total
-            });
+            b.iter_custom(|iters| time_think(&mut game, &mut bots, iters));
         });
     }
     group.finish();

@@ -42,19 +42,24 @@ mod scenario {
 
     use super::support;
 
+    /// A match on a room `x` by `y` (256 high) with `extra` brushes and
+    /// deathmatch spawns at `spawns` facing east.
+    fn open_room(x: (f32, f32), y: (f32, f32), extra: &[String], spawns: &[Vec3], seed: u64) -> quarry_sim::Match {
+        let mut world = support::room(x, y, "quarry/wall");
+        world.truncate(6);
+        world.extend(extra.iter().cloned());
+        let spawns: String = spawns.iter().map(|at| support::point("info_player_deathmatch", *at, &[("angle", "0")])).collect();
+        let text = format!("{{\n\"classname\" \"worldspawn\"\n{}}}\n{spawns}", world.concat());
+        support::match_on_text(&text, seed, 8)
+    }
+
     
     /// A lone bot at `level` faces three players standing together in the
     /// open, 800 units off: how many shots it fires from its third second
     /// to its eighth.
     fn shots_at_a_group(level: u8, seed: u64) -> usize {
-        let mut world = support::room((-1024.0, 1024.0), (-512.0, 512.0), "quarry/wall");
-        world.truncate(6);
-        let spawns: String = [Vec3::new(-500.0, 0.0, 25.0), Vec3::new(-500.0, 300.0, 25.0), Vec3::new(-500.0, -300.0, 25.0), Vec3::new(700.0, 300.0, 25.0), Vec3::new(700.0, -300.0, 25.0)]
-            .iter()
-            .map(|at| support::point("info_player_deathmatch", *at, &[("angle", "0")]))
-            .collect();
-        let text = format!("{{\n\"classname\" \"worldspawn\"\n{}}}\n{spawns}", world.concat());
-        let mut game = support::match_on_text(&text, seed, 8);
+        let spawns = [Vec3::new(-500.0, 0.0, 25.0), Vec3::new(-500.0, 300.0, 25.0), Vec3::new(-500.0, -300.0, 25.0), Vec3::new(700.0, 300.0, 25.0), Vec3::new(700.0, -300.0, 25.0)];
+        let mut game = open_room((-1024.0, 1024.0), (-512.0, 512.0), &[], &spawns, seed);
         let mut bots = BotManager::new(BotSettings { tactical: level, ..BotSettings::default() });
         let bot = bots.add_bot(&mut game, AddBot { name: Some("Lone".into()), ..AddBot::default() }).expect("bot");
         let group = [Vec3::new(300.0, -60.0, 25.0), Vec3::new(300.0, 60.0, 25.0), Vec3::new(360.0, 0.0, 25.0)];
@@ -111,16 +116,10 @@ mod scenario {
     /// closest it came, the share of those seconds it spent out of the
     /// railgunner's sight, and the match report.
     fn against_a_railgunner(level: u8, seed: u64, setup: impl Fn(&mut quarry_sim::Match, SlotId)) -> (usize, f32, f32, quarry_bots::report::MatchReport) {
-        let mut world = support::room((-1536.0, 1536.0), (-640.0, 640.0), "quarry/wall");
-        world.truncate(6);
         // A pillar north of the bot: cover from the east.
-        world.push(quarry_map::source::box_brush(Vec3::new(-1064.0, 236.0, 0.0), Vec3::new(-936.0, 364.0, 256.0), "quarry/wall"));
-        let spawns: String = [Vec3::new(-1000.0, 0.0, 25.0), Vec3::new(-1000.0, -300.0, 25.0), Vec3::new(700.0, 0.0, 25.0), Vec3::new(700.0, -300.0, 25.0)]
-            .iter()
-            .map(|at| support::point("info_player_deathmatch", *at, &[("angle", "0")]))
-            .collect();
-        let text = format!("{{\n\"classname\" \"worldspawn\"\n{}}}\n{spawns}", world.concat());
-        let mut game = support::match_on_text(&text, seed, 8);
+        let pillar = quarry_map::source::box_brush(Vec3::new(-1064.0, 236.0, 0.0), Vec3::new(-936.0, 364.0, 256.0), "quarry/wall");
+        let spawns = [Vec3::new(-1000.0, 0.0, 25.0), Vec3::new(-1000.0, -300.0, 25.0), Vec3::new(700.0, 0.0, 25.0), Vec3::new(700.0, -300.0, 25.0)];
+        let mut game = open_room((-1536.0, 1536.0), (-640.0, 640.0), &[pillar], &spawns, seed);
         let mut bots = BotManager::new(BotSettings { tactical: level, ..BotSettings::default() });
         let bot = bots.add_bot(&mut game, AddBot { name: Some("Lone".into()), skill: Some(4.0), ..AddBot::default() }).expect("bot");
         let info = UserInfo { name: "Railer".into(), ..UserInfo::default() };

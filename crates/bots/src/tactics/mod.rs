@@ -232,7 +232,13 @@ impl Tactics {
             return None;
         }
         // Whoever is shooting the bot gets shot back, whatever the stance.
-        if attacker_ms.is_some_and(|ms| ms <= RETURN_FIRE_MS) {
+        // In a free-for-all the enemies around are each other's enemies
+        // too: being outnumbered there is no reason to hold fire
+        // (measured: the filter cost level-3 bots 0.1 kills per death
+        // against level-0 ones in FFA). An enemy carrying a flag is always
+        // fought.
+        let carrier = view.mode.flags.iter().any(|f| matches!(f.status, quarry_sim::modes::view::FlagStatus::Carried { by } if by == slot));
+        if attacker_ms.is_some_and(|ms| ms <= RETURN_FIRE_MS) || !view.team_game || carrier {
             return None;
         }
         let alone = || isolated(slot, at, memory, view, clock);
@@ -256,8 +262,8 @@ impl Tactics {
 
     /// Works the ratio and the stance out now (an enemy just noticed does
     /// not wait for the next second), and schedules the next update. At
-    /// level 5 a bot alone (no ally within range) and outnumbered goes
-    /// stealthy rather than cautious.
+    /// level 5 a bot alone (no ally within range) and outnumbered in a team
+    /// game goes stealthy rather than cautious.
     pub fn update(&mut self, level: u8, view: &BotView<'_>, me: &PlayerSnap, memory: &crate::memory::Memory, t: &Traits, clock: &BotClock) {
         let period = clock.ticks_ms(UPDATE_MS).max(1);
         self.next_update = clock.tick + period - (clock.tick + u32::from(me.slot.0)) % period;
@@ -270,7 +276,7 @@ impl Tactics {
         let low = me.health < RETREAT_HEALTH && !health_near;
         let roll = self.rng.unit();
         self.stance = stance(self.ratio, t, low, !has_usable_ammo(view, me), roll);
-        if level >= 5 && self.stance == Stance::Cautious && self.forces.allies <= 1 && self.ratio == ForceRatio::Outnumbered {
+        if level >= 5 && view.team_game && self.stance == Stance::Cautious && self.forces.allies <= 1 && self.ratio == ForceRatio::Outnumbered {
             self.stance = Stance::Stealth;
         }
     }
