@@ -33,8 +33,15 @@ pub(crate) fn match_on(name: &str, seed: u64, slots: usize) -> Match {
 
 /// A match on map text.
 pub(crate) fn match_on_text(text: &str, seed: u64, slots: usize) -> Match {
+    match_on_text_as(text, seed, slots, test_settings().gametype)
+}
+
+/// A match of `gametype` on map text, teams never balanced for the test.
+pub(crate) fn match_on_text_as(text: &str, seed: u64, slots: usize, gametype: quarry_sim::rules::GameType) -> Match {
     let map = quarry_map::load_str(text, "test.map", &quarry_map::LoadOptions::default()).expect("test map loads");
-    Match::new(map, &GameData::default(), test_settings(), seed, Slots::new(slots), 60).expect("match")
+    // Scenarios set the sides themselves, lopsided ones included.
+    let settings = Settings { gametype, team_force_balance: false, team_auto_balance: false, ..test_settings() };
+    Match::new(map, &GameData::default(), settings, seed, Slots::new(slots), 60).expect("match")
 }
 
 /// A bot manager with default settings and `bot_skill`.
