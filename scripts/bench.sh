@@ -38,7 +38,7 @@ extra=()
 [ -f "$target/navmesh_figures.tsv" ] && extra+=(--extra "$target/navmesh_figures.tsv")
 if [ "$matches" != 0 ]; then
     cargo build --release --bin quarry-server >&2
-    python3 scripts/match_figures.py --server "$target/release/quarry-server" --tsv "$target/match_figures.tsv" >&2
+    python3 scripts/match_figures.py --server "$target/release/quarry-server" --jobs 2 --tsv "$target/match_figures.tsv" >&2
     extra+=(--extra "$target/match_figures.tsv")
     # Issue 16's figures: how well bots get around every map, FFA and 4v4 CTF.
     python3 scripts/stuck_figures.py --server "$target/release/quarry-server" --tsv "$target/stuck_ffa.tsv" >&2
