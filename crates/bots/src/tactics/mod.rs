@@ -7,7 +7,7 @@
 //! |---|---|
 //! | 0 | off: nothing is computed |
 //! | 1 | the local force ratio and the stance are computed and reported; nothing acts on them |
-//! | 2 | movement follows stance: a stealthy bot walks (silent footsteps) while no enemy knows where it is; a bot falling back (retreat) treats health as critical, and one breaking contact takes cover (the navmesh's nearest spot out of the threat's sight) |
+//! | 2 | movement follows stance: a stealthy bot walks (silent footsteps) while no enemy knows where it is; a bot falling back (retreat) treats health as critical, and one breaking contact takes cover (the navmesh's nearest spot out of the threat's sight); one outnumbered in a team game with nothing to hide from falls back on its nearest teammate |
 //! | 3 | engagement filter: a stealthy bot, or a cautious one outnumbered, engages only an isolated enemy (none other within [`ISOLATED`]), one facing away, or one shooting it; a fight it should not be in is broken off (and the bot takes cover), and none of these, nor a retreating bot, chase |
 //! | 4 | weapon matchup ([`Matchup`]): against the weapon its target holds, at their range, a bot switches, closes in or backs off to where it wins, or breaks off a fight it loses at every range within reach (and takes cover) |
 //! | 5 | a bot alone and outnumbered goes stealthy; dropped weapons and ammo that win the matchup are fetched ([`pickup_wins`]); stance calls in team chat (falling back, outnumbered) |

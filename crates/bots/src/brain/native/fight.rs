@@ -33,6 +33,10 @@ const FOE_MEMORY_MS: f32 = 10_000.0;
 /// Closing in for a matchup, the bot holds fire until this near the range
 /// it closes to, units.
 const CLOSING_SLACK: f32 = 300.0;
+/// An outnumbered bot regroups with a teammate further than this, units.
+const REGROUP_NEAR: f32 = 300.0;
+/// ... and within this, units.
+const REGROUP_RANGE: f32 = 2000.0;
 /// An enemy's eye stands this high above its origin, units.
 const EYE_HEIGHT: f32 = 26.0;
 
@@ -201,6 +205,23 @@ impl NativeBrain {
             None => self.cover.quiet_until = clock.after_ms(NO_COVER_WAIT_MS),
         }
         self.cover.spot.map(|(s, ..)| s)
+    }
+
+    /// Level 2 and up in a team game, when planning with no cover wanted:
+    /// a bot outnumbered (cautious or stealthy) falls back on its nearest
+    /// living teammate, if one is further than [`REGROUP_NEAR`] and within
+    /// [`REGROUP_RANGE`] (a player knows where its teammates are).
+    pub(super) fn regroup_offer(&self, view: &BotView<'_>, me: &PlayerSnap, level: u8) -> Option<Vec3> {
+        let outnumbered = matches!(self.tactics.stance, Stance::Cautious | Stance::Stealth) && self.tactics.ratio <= crate::tactics::ForceRatio::Outnumbered;
+        if level < 2 || !view.team_game || !outnumbered {
+            return None;
+        }
+        view.iter_players()
+            .filter(|p| p.slot != me.slot && p.team == me.team && p.active())
+            .map(|p| (p.origin.distance(me.origin), p))
+            .filter(|(d, _)| (REGROUP_NEAR..=REGROUP_RANGE).contains(d))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.slot.0.cmp(&b.1.slot.0)))
+            .map(|(_, p)| p.origin)
     }
 
     /// Level 5, when planning: the nearest dropped weapon or ammo within
