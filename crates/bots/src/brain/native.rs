@@ -354,7 +354,10 @@ impl NativeBrain {
         let objective = self.objective_with_order(view, me, objective);
         let in_hand = view.weapons.get(me.inventory.current);
         let level = input.settings.tactical;
-        let cover = self.cover_offer(&mut *input.nav, me, level, clock).or_else(|| self.regroup_offer(view, me, level));
+        // A bot with an objective plays it rather than regroup (regrouping
+        // attackers and defenders cost CTF 0.6 captures a match).
+        let regroup = if objective.is_none() { self.regroup_offer(view, me, level) } else { None };
+        let cover = self.cover_offer(&mut *input.nav, me, level, clock).or(regroup);
         let opportunity = self.opportunity(view, me, level, clock);
         let engage_range = 1.5 * self.matchup_range().unwrap_or_else(|| preferred_range(&t, in_hand));
         let mut cx = GoalContext {

@@ -207,7 +207,8 @@ impl NativeBrain {
         self.cover.spot.map(|(s, ..)| s)
     }
 
-    /// Level 2 and up in a team game, when planning with no cover wanted:
+    /// Level 2 and up in a team game, when planning with no cover wanted
+    /// and no objective offered:
     /// a bot outnumbered (cautious or stealthy) falls back on its nearest
     /// living teammate, if one is further than [`REGROUP_NEAR`] and within
     /// [`REGROUP_RANGE`] (a player knows where its teammates are).
