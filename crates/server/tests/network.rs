@@ -161,7 +161,10 @@ fn a_remote_client_sees_bots_as_players_and_they_fight_it() {
     let mut bots_seen_moving = false;
     let mut first: Option<quarry_net::snapshot::Snapshot> = None;
     let mut toward = WireUserCmd::default();
+    let mut last_health: Option<i32> = None;
+    let mut passes = 0u32;
     while start.elapsed() < Duration::from_secs(40) && !(hurt && bots_seen_moving) {
+        passes += 1;
         pump(&mut clients, Duration::from_millis(300), |_, _| toward);
         let Some(snap) = clients[0].latest_snapshot().cloned() else { continue };
         // Walk toward the nearest bot, so an encounter is sure to happen.
@@ -173,7 +176,11 @@ fn a_remote_client_sees_bots_as_players_and_they_fight_it() {
             .map(|e| dequantize_origin(e.origin))
             .min_by(|a, b| (a[0] - me[0]).hypot(a[1] - me[1]).total_cmp(&(b[0] - me[0]).hypot(b[1] - me[1])));
         if let Some(t) = nearest {
-            toward = WireUserCmd { yaw: (t[1] - me[1]).atan2(t[0] - me[0]).to_degrees(), forward: 127, ..WireUserCmd::default() };
+            // Straight at it; pressed against a wall, it slides along it
+            // (left or right in turns) rather than stand there.
+            let stuck = snap.player.velocity[0].hypot(snap.player.velocity[1]) < 20.0;
+            let right = if stuck { if (passes / 8) % 2 == 0 { 127 } else { -127 } } else { 0 };
+            toward = WireUserCmd { yaw: (t[1] - me[1]).atan2(t[0] - me[0]).to_degrees(), forward: 127, right, ..WireUserCmd::default() };
         }
         let players: Vec<_> = snap.entities.iter().filter(|e| e.kind == EntityKind::Player).collect();
         if let Some(f) = &first {
@@ -182,7 +189,11 @@ fn a_remote_client_sees_bots_as_players_and_they_fight_it() {
             first = Some(snap.clone());
         }
         let p = &snap.player;
-        hurt |= p.flags & quarry_net::snapshot::PF_DEAD != 0 || (p.health < 100 && p.health > 0) || p.armor < 0;
+        // Health over 100 decays by 1 a second; a faster fall is a hit
+        // (the passes are 300 ms apart).
+        let fell = last_health.is_some_and(|h| i32::from(p.health) + 1 < h);
+        last_health = Some(i32::from(p.health));
+        hurt |= p.flags & quarry_net::snapshot::PF_DEAD != 0 || fell || (p.health < 100 && p.health > 0) || p.armor < 0;
     }
     assert!(bots_seen_moving, "the client never saw the bots move: {}", server.output());
     let last = clients[0].latest_snapshot().map(|s| s.player);
