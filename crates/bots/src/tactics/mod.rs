@@ -82,9 +82,7 @@ const AWARE_COS: f32 = 0.5;
 /// Whether `enemy` faces `me` closely enough to have seen it: one facing
 /// away can be fired on first.
 pub fn faces(enemy: &PlayerSnap, me: &PlayerSnap) -> bool {
-    let (pitch, yaw) = (enemy.pitch.to_radians(), enemy.yaw.to_radians());
-    let forward = glam::Vec3::new(yaw.cos() * pitch.cos(), yaw.sin() * pitch.cos(), -pitch.sin());
-    forward.dot((me.eye - enemy.eye).normalize_or_zero()) > AWARE_COS
+    crate::perception::forward(enemy.pitch, enemy.yaw).dot((me.eye - enemy.eye).normalize_or_zero()) > AWARE_COS
 }
 
 /// Whether the enemy `slot` at `at` is isolated: no other enemy the bot
