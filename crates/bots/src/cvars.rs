@@ -1,6 +1,6 @@
 //! The bot cvars and the plain settings struct the manager reads each tick.
 //!
-//! Operator cvars (enable, fill target, skill, variance, think rate, cell
+//! Operator cvars (enable, fill rules, skill, variance, think rate, cell
 //! size, characters, chat) are archived, so a value set at the console
 //! survives a restart; the debugging and pause switches and
 //! `bot_forceCharacter` (a test tool) are not.
@@ -14,6 +14,11 @@ pub struct BotSettings {
     pub enable: bool,
     /// `bot_minPlayers`: top the server up to this many players with bots (0: off).
     pub min_players: usize,
+    /// `bot_maxBots`: bots with no human on, fewer as humans arrive (see
+    /// [`crate::manager::eased_bot_target`]); 0: off, above 0 it overrides `bot_minPlayers`.
+    pub max_bots: usize,
+    /// `bot_zeroAt`: how many humans ease `bot_maxBots` down to no bots (at least 1).
+    pub zero_at: usize,
     /// `bot_skill`: the skill of new lives, 1..=5, fractional allowed.
     pub skill: f32,
     /// `bot_skillVariance`: per-bot spread around `bot_skill`, 0..=2.
@@ -86,6 +91,8 @@ impl Default for BotSettings {
         Self {
             enable: true,
             min_players: 0,
+            max_bots: 0,
+            zero_at: 8,
             skill: 3.0,
             skill_variance: 0.0,
             think_rate: 20,
@@ -111,6 +118,8 @@ impl Default for BotSettings {
 pub struct BotCvars {
     enable: CvarId,
     min_players: CvarId,
+    max_bots: CvarId,
+    zero_at: CvarId,
     skill: CvarId,
     skill_variance: CvarId,
     think_rate: CvarId,
@@ -145,6 +154,22 @@ impl BotCvars {
                 0,
                 quarry_sim::slots::MAX_SLOTS as i64,
                 "top the server up to this many players with bots, one every few seconds; humans take bots' places (0: off)",
+            )
+            .flags(a))?,
+            max_bots: reg(CvarDef::int(
+                "bot_maxBots",
+                d.max_bots as i64,
+                0,
+                quarry_sim::slots::MAX_SLOTS as i64,
+                "bots with nobody on, fewer as humans arrive: bot_maxBots - humans * bot_maxBots / bot_zeroAt (rounded down, at least 0, at most the free slots), one bot joining or leaving every few seconds; 0: off, above 0 it wins over bot_minPlayers",
+            )
+            .flags(a))?,
+            zero_at: reg(CvarDef::int(
+                "bot_zeroAt",
+                d.zero_at as i64,
+                1,
+                quarry_sim::slots::MAX_SLOTS as i64,
+                "with bot_maxBots: how many humans ease the bots down to none",
             )
             .flags(a))?,
             skill: reg(CvarDef::float("bot_skill", f64::from(d.skill), 1.0, 5.0, "skill of bots, 1 (easiest) to 5 (hardest), fractions allowed; applies from each bot's next life").flags(a))?,
@@ -230,6 +255,8 @@ impl BotCvars {
         BotSettings {
             enable: cvars.bool(self.enable),
             min_players: usize::try_from(cvars.int(self.min_players)).unwrap_or(0),
+            max_bots: usize::try_from(cvars.int(self.max_bots)).unwrap_or(0),
+            zero_at: usize::try_from(cvars.int(self.zero_at)).unwrap_or(8).max(1),
             skill: cvars.float(self.skill) as f32,
             skill_variance: cvars.float(self.skill_variance) as f32,
             think_rate: u32::try_from(cvars.int(self.think_rate)).unwrap_or(20).max(1),
@@ -287,7 +314,7 @@ mod tests {
         assert_eq!(errors.len(), 1, "out of range is refused");
         assert!(console.cvars().find("bot_skill").is_some_and(|c| c.is_archived()));
         assert!(console.cvars().find("bot_debugAim").is_some_and(|c| !c.is_archived()));
-        for archived in ["bot_chat", "bot_chatDelay", "bot_chatCPM", "bot_characters", "bot_teamChatter", "bot_tactical"] {
+        for archived in ["bot_chat", "bot_chatDelay", "bot_chatCPM", "bot_characters", "bot_teamChatter", "bot_tactical", "bot_maxBots", "bot_zeroAt"] {
             assert!(console.cvars().find(archived).is_some_and(|c| c.is_archived()), "{archived}");
         }
         assert!(console.cvars().find("bot_forceCharacter").is_some_and(|c| !c.is_archived()));
@@ -296,5 +323,10 @@ mod tests {
         assert_eq!((s.chat, s.chat_cpm, s.team_chatter), (2, 600.0, 2));
         assert_eq!(cvars.force_character(console.cvars()), "Tamsin");
         assert_eq!(console.execute(&mut (), "set bot_chat 3", "test").len(), 1);
+        console.execute(&mut (), "set bot_maxBots 5; set bot_zeroAt 3", "test");
+        let s = cvars.read(console.cvars());
+        assert_eq!((s.max_bots, s.zero_at), (5, 3));
+        assert_eq!(console.execute(&mut (), "set bot_zeroAt 0", "test").len(), 1, "bot_zeroAt is at least 1");
+        assert_eq!(cvars.read(console.cvars()).zero_at, 3);
     }
 }

@@ -1,6 +1,10 @@
-//! `bot_minPlayers`: the server is topped up one bot per pass (a pass every
-//! two seconds), bots leave one by one as humans arrive, a human joining a
-//! full server takes a bot's slot, and bots survive a map change.
+//! The fill. `bot_minPlayers`: the server is topped up one bot per pass (a
+//! pass every two seconds), bots leave one by one as humans arrive, a human
+//! joining a full server takes a bot's slot, and bots survive a map change.
+//! `bot_maxBots` and `bot_zeroAt`: bots that ease off as humans arrive, one
+//! step per pass either way, the leaver picked by the match-seeded RNG,
+//! hand-added bots left alone, a human still taking a bot's slot at once,
+//! and `bot_maxBots` winning over `bot_minPlayers`.
 
 mod support;
 
@@ -122,4 +126,190 @@ fn bots_survive_a_map_change() {
     }
     let moved = bots.stats(a).is_some_and(|s| s.alive_ticks > 200);
     assert!(moved);
+}
+
+/// A manager running the easing rule alone.
+fn eased(max_bots: usize, zero_at: usize) -> BotManager {
+    BotManager::new(BotSettings {
+        max_bots,
+        zero_at,
+        ..BotSettings::default()
+    })
+}
+
+/// The bot count after each of `passes` fill passes (120 ticks apiece).
+fn counts_per_pass(game: &mut Match, bots: &mut BotManager, passes: usize) -> Vec<usize> {
+    let mut counts = Vec::new();
+    for _ in 0..passes {
+        support::run(game, bots, 120);
+        counts.push(game.slots().bots());
+    }
+    counts
+}
+
+/// The bots' names, in slot order.
+fn bot_names(game: &Match, bots: &BotManager) -> Vec<String> {
+    bots.list(Some(game)).into_iter().map(|r| r.name).collect()
+}
+
+/// What the log says while `f` runs (the fill's lines), and what `f` returned.
+fn logged<T>(f: impl FnOnce() -> T) -> (T, String) {
+    #[derive(Clone, Default)]
+    struct Buf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+    impl std::io::Write for Buf {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().map_err(|_| std::io::Error::other("log buffer poisoned"))?.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let buf = Buf::default();
+    let writer = buf.clone();
+    let subscriber = tracing_subscriber::fmt().with_ansi(false).with_writer(move || writer.clone()).finish();
+    let out = tracing::subscriber::with_default(subscriber, f);
+    let text = String::from_utf8_lossy(&buf.0.lock().expect("log buffer")).into_owned();
+    (out, text)
+}
+
+#[test]
+fn max_bots_fills_an_empty_server_one_bot_per_pass() {
+    let mut game = support::match_on("q_duel1", 9, 8);
+    let mut bots = eased(4, 8);
+    assert_eq!(counts_per_pass(&mut game, &mut bots, 5), [1, 2, 3, 4, 4], "bot_maxBots with nobody on");
+    assert!(bots.list(Some(&game)).iter().all(|r| r.filled));
+}
+
+#[test]
+fn max_bots_eases_one_step_per_pass_as_humans_come_and_go() {
+    let mut game = support::match_on("q_duel1", 9, 16);
+    // 6 - ⌊humans·6/4⌋: 0 humans 6, 2 humans 3, 4 humans 0.
+    let mut bots = eased(6, 4);
+    assert_eq!(counts_per_pass(&mut game, &mut bots, 7), [1, 2, 3, 4, 5, 6, 6]);
+    let a = human(&mut game, "Ana");
+    let b = human(&mut game, "Ben");
+    assert_eq!(counts_per_pass(&mut game, &mut bots, 4), [5, 4, 3, 3], "one bot leaves per pass");
+    let c = human(&mut game, "Cy");
+    let d = human(&mut game, "Dee");
+    assert_eq!(counts_per_pass(&mut game, &mut bots, 4), [2, 1, 0, 0], "bot_zeroAt humans want no bots");
+    assert_eq!(game.slots().humans(), 4, "the humans stay");
+    for slot in [a, b, c, d] {
+        game.disconnect(slot);
+    }
+    assert_eq!(counts_per_pass(&mut game, &mut bots, 3), [1, 2, 3], "an empty server warms up again");
+}
+
+/// A server of 8 slots fills to 6 bots, then one human arrives with
+/// `bot_zeroAt 1` (no bots wanted): the names of the bots in the order they
+/// joined, and in the order they left.
+fn joins_and_leaves(seed: u64) -> (Vec<String>, Vec<String>) {
+    let mut game = support::match_on("q_duel1", seed, 8);
+    let mut bots = eased(6, 1);
+    let mut joined = Vec::new();
+    for _ in 0..6 {
+        let before = bot_names(&game, &bots);
+        support::run(&mut game, &mut bots, 120);
+        joined.extend(bot_names(&game, &bots).into_iter().filter(|n| !before.contains(n)));
+    }
+    assert_eq!(joined.len(), 6, "seed {seed}: one join per pass");
+    human(&mut game, "Visitor");
+    let mut left = Vec::new();
+    for _ in 0..6 {
+        let before = bot_names(&game, &bots);
+        support::run(&mut game, &mut bots, 120);
+        let after = bot_names(&game, &bots);
+        let gone: Vec<String> = before.into_iter().filter(|n| !after.contains(n)).collect();
+        assert_eq!(gone.len(), 1, "seed {seed}: one leave per pass");
+        left.extend(gone);
+    }
+    assert_eq!(game.slots().bots(), 0);
+    (joined, left)
+}
+
+#[test]
+fn max_bots_lets_a_seeded_pick_go() {
+    let mut not_last_added = 0;
+    let mut orders = Vec::new();
+    for seed in 1..=4 {
+        let (joined, left) = joins_and_leaves(seed);
+        assert_eq!((joined.clone(), left.clone()), joins_and_leaves(seed), "seed {seed} replays");
+        let mut sorted = left.clone();
+        sorted.sort();
+        let mut all = joined.clone();
+        all.sort();
+        assert_eq!(sorted, all, "seed {seed}: every fill bot left once");
+        let lifo: Vec<String> = joined.into_iter().rev().collect();
+        if left != lifo {
+            not_last_added += 1;
+        }
+        orders.push(left);
+    }
+    orders.dedup();
+    assert!(orders.len() > 1, "the order follows the match seed: {orders:?}");
+    assert!(not_last_added > 0, "the leaver is drawn, not always the last added");
+}
+
+#[test]
+fn max_bots_counts_hand_added_bots_but_never_removes_them() {
+    let mut game = support::match_on("q_duel1", 9, 8);
+    let mut bots = eased(2, 1);
+    for name in ["Hand", "Made", "Three"] {
+        let req = quarry_bots::AddBot {
+            name: Some(name.into()),
+            skill: None,
+            exact: true,
+        };
+        bots.add_bot(&mut game, req).expect("bot");
+    }
+    assert_eq!(counts_per_pass(&mut game, &mut bots, 3), [3, 3, 3], "over the target, and none of them the fill's");
+    human(&mut game, "Visitor");
+    assert_eq!(counts_per_pass(&mut game, &mut bots, 2), [3, 3], "the rule only removes bots it added");
+    assert_eq!(bot_names(&game, &bots), ["Hand", "Made", "Three"]);
+}
+
+#[test]
+fn max_bots_wins_over_min_players() {
+    let mut game = support::match_on("q_duel1", 9, 8);
+    let mut bots = BotManager::new(BotSettings {
+        min_players: 6,
+        max_bots: 2,
+        zero_at: 8,
+        ..BotSettings::default()
+    });
+    let (counts, log) = logged(|| counts_per_pass(&mut game, &mut bots, 4));
+    assert_eq!(counts, [1, 2, 2, 2], "bot_minPlayers is ignored");
+    assert_eq!(log.matches("bot_minPlayers 6 is ignored").count(), 1, "said once: {log}");
+    assert!(log.contains("joins (2 of 2 bots, 0 humans)"), "{log}");
+    // bot_maxBots 0: bot_minPlayers works as before, with the same fill bots.
+    bots.set_settings(BotSettings {
+        min_players: 4,
+        ..BotSettings::default()
+    });
+    assert_eq!(counts_per_pass(&mut game, &mut bots, 3), [3, 4, 4]);
+    human(&mut game, "Visitor");
+    assert_eq!(counts_per_pass(&mut game, &mut bots, 2), [3, 3]);
+}
+
+#[test]
+fn a_human_joining_a_full_eased_server_takes_a_bots_slot() {
+    let mut game = support::match_on("q_duel1", 9, 4);
+    let mut bots = eased(4, 8);
+    assert_eq!(counts_per_pass(&mut game, &mut bots, 5), [1, 2, 3, 4, 4], "every slot taken");
+    for (n, name) in ["Late", "Later"].into_iter().enumerate() {
+        let info = UserInfo {
+            name: name.into(),
+            ..UserInfo::default()
+        };
+        assert!(game.connect(ClientKind::Remote { latency_ms: 0 }, info.clone()).is_err(), "full");
+        let freed = bots.make_room_for_human(&mut game).expect("a bot makes way");
+        let slot = game.connect(ClientKind::Remote { latency_ms: 0 }, info).expect("now there is room");
+        assert_eq!(slot, freed, "{name} takes the bot's slot at once");
+        game.enter_game(slot).expect("enter");
+        let humans = n + 1;
+        // The target is capped by the free slots: 4 - humans.
+        assert_eq!(counts_per_pass(&mut game, &mut bots, 3), [4 - humans; 3], "the fill does not push {name} out");
+        assert_eq!(game.slots().humans(), humans);
+        assert_eq!(bots.len(), 4 - humans);
+    }
 }

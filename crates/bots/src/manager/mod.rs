@@ -1,7 +1,8 @@
 //! [`BotManager`]: the one entry point from the server. It owns every
 //! bot's brain, adds and removes bot clients through the same slot path a
-//! remote player takes, keeps the server topped up to `bot_minPlayers`,
-//! builds the navmesh when bots need it, and once per server tick — right
+//! remote player takes, keeps the server padded with bots (topped up to
+//! `bot_minPlayers` players, or `bot_maxBots` bots easing off as humans
+//! arrive: [`eased_bot_target`]), builds the navmesh when bots need it, and once per server tick — right
 //! before the match steps — lets every bot think and pushes one command per
 //! bot slot into the input queue through the bot's [`CmdSink`].
 //!
@@ -32,7 +33,7 @@
 //! |---|---|
 //! | `roster.rs` | adding (checks, name and character, connect, brain), removing, making room |
 //! | `think.rs` | the tick: observe events, brains in rotation within budgets, deliver |
-//! | `lifecycle.rs` | a new match, pruning, `bot_minPlayers` |
+//! | `lifecycle.rs` | a new match, pruning, the fill (`bot_minPlayers`, or `bot_maxBots` and `bot_zeroAt`) |
 //! | `listing.rs` | `botlist`, counters, the match report |
 //! | `characters.rs` | content, `botreload`, `botcharacters`, `bot_forceCharacter` |
 
@@ -60,6 +61,7 @@ mod roster;
 mod think;
 
 pub use characters::{ReloadError, ReloadSummary};
+pub use lifecycle::eased_bot_target;
 
 /// How often the fill checks the player count, s.
 pub const FILL_INTERVAL_S: f32 = 2.0;
@@ -202,8 +204,11 @@ struct MatchState {
     key: Option<(u64, WorldId)>,
     /// The mixed match seed every bot RNG derives from.
     seed: u64,
-    /// Tick of the next `bot_minPlayers` pass.
+    /// Tick of the next fill pass (`bot_minPlayers` or `bot_maxBots`).
     next_fill: u32,
+    /// Picks which bot `bot_maxBots` lets go (seeded from the match seed
+    /// at the first draw of each match).
+    fill_rng: Option<BotRng>,
     /// Tick of the next `bot_debug 2` status lines.
     next_status: u32,
     /// Reused buffers of the per-tick view.
@@ -255,6 +260,9 @@ pub struct BotManager {
     chat: ChatHost,
     /// Lines for the server console (a background navmesh build finished).
     notices: Vec<String>,
+    /// Whether the log already said `bot_minPlayers` is ignored while
+    /// `bot_maxBots` is on (said again after the two stop clashing).
+    min_players_overridden: bool,
 }
 
 impl std::fmt::Debug for BotManager {
@@ -295,6 +303,7 @@ impl BotManager {
             last_think: Duration::ZERO,
             chat: ChatHost::default(),
             notices: Vec::new(),
+            min_players_overridden: false,
         }
     }
 
