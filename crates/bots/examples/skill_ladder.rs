@@ -55,6 +55,7 @@ fn main() {
                     name: Some(name),
                     skill: Some(s),
                     exact: false,
+                    ..Default::default()
                 },
             ) {
                 Ok(slot) => slots.push((s, slot)),

@@ -27,10 +27,20 @@ fn fail(command: &str, message: impl ToString) -> ConsoleError {
     }
 }
 
-/// Parses `addbot` arguments: `[name] [skill] [exact]`; a lone number is a skill.
+/// Parses `addbot` arguments: `[name] [skill] [exact] [brain=NAME]
+/// [owner=PLAYER]`; a lone number is a skill; the `key=value` options may
+/// stand anywhere.
 pub fn parse_addbot(args: &[String]) -> Result<AddBot, String> {
     let mut req = AddBot::default();
-    let mut rest: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut rest: Vec<&str> = Vec::new();
+    for a in args {
+        match a.split_once('=') {
+            Some((k, v)) if k.eq_ignore_ascii_case("brain") && !v.is_empty() => req.brain = Some(v.to_owned()),
+            Some((k, v)) if k.eq_ignore_ascii_case("owner") && !v.is_empty() => req.owner = Some(v.to_owned()),
+            Some(_) => return Err(format!("unknown or empty option '{a}' (options: brain=NAME, owner=PLAYER)")),
+            None => rest.push(a),
+        }
+    }
     if rest.last().is_some_and(|a| a.eq_ignore_ascii_case("exact")) {
         req.exact = true;
         rest.pop();
@@ -47,7 +57,7 @@ pub fn parse_addbot(args: &[String]) -> Result<AddBot, String> {
             req.skill =
                 Some(parse_skill(skill).ok_or_else(|| AddBotError::UnknownSkill((*skill).to_owned()).to_string())?);
         }
-        _ => return Err("usage: addbot [NAME] [SKILL 1-5] [exact]".to_owned()),
+        _ => return Err("usage: addbot [NAME] [SKILL 1-5] [exact] [brain=NAME] [owner=PLAYER]".to_owned()),
     }
     if req.exact && req.name.is_none() {
         return Err("exact needs a name".to_owned());
@@ -63,8 +73,8 @@ pub fn register_commands<C: 'static>(
 ) -> Result<(), CvarError> {
     console.register_command(CommandDef::new(
         "addbot",
-        "addbot [NAME] [SKILL 1-5] [exact]",
-        "add a bot (NAME: any, or one from the pool; SKILL overrides bot_skill for this bot; exact: the name must be free)",
+        "addbot [NAME] [SKILL 1-5] [exact] [brain=NAME] [owner=PLAYER]",
+        "add a bot (NAME: any, or one from the pool; SKILL overrides bot_skill for this bot; exact: the name must be free; brain: a scripted brain from botfiles/brains; owner: the player a scripted brain serves)",
         move |host: &mut C, console: &mut Console<C>, args: &[String]| {
             let req = parse_addbot(args).map_err(|m| fail("addbot", m))?;
             let a = access(host);
@@ -141,10 +151,17 @@ pub fn register_commands<C: 'static>(
     console.register_command(CommandDef::new(
         "botreload",
         "botreload",
-        "re-read bot styles, characters and chats from the botfiles directory; bots keep their character where its name survives",
+        "re-read bot styles, characters, chats and scripted brains from the botfiles directory; bots keep their character where its name survives, scripted bots move to a brain's new version (a brain that fails to compile keeps its last good one)",
         move |host: &mut C, console: &mut Console<C>, _: &[String]| {
             let a = access(host);
             a.bots.update_settings(console.cvars());
+            // Brains first: a content failure must not keep old brains.
+            if let Some(b) = a.bots.load_brains() {
+                console.print(format!("brains: {} loaded ({})", b.loaded.len(), if b.loaded.is_empty() { "-".to_owned() } else { b.loaded.join(", ") }));
+                for e in &b.errors {
+                    console.print(format!("brain not loaded (the last good version stays): {e}"));
+                }
+            }
             let r = a.bots.reload_content().map_err(|e| fail("botreload", e))?;
             console.print(format!(
                 "reloaded {} styles, {} characters, {} chat banks ({} warning{}, see the log); {} bot{} kept their character",

@@ -58,6 +58,10 @@ pub struct BotSettings {
     /// `bot_tacticalTeam`: only these bots use `bot_tactical`, the others
     /// play at 0 (for A/B measurements).
     pub tactical_team: Option<TacticalSide>,
+    /// `bot_scriptRate`: scripted brains' calls per second.
+    pub script_rate: u32,
+    /// `bot_scriptMaxOps`: the operations one script call may run.
+    pub script_max_ops: u64,
 }
 
 /// Which bots `bot_tacticalTeam` gives the tactical level to.
@@ -109,6 +113,8 @@ impl Default for BotSettings {
             team_chatter_team: None,
             tactical: 1,
             tactical_team: None,
+            script_rate: crate::script::DEFAULT_SCRIPT_RATE,
+            script_max_ops: crate::script::DEFAULT_MAX_OPS,
         }
     }
 }
@@ -136,6 +142,8 @@ pub struct BotCvars {
     team_chatter_team: CvarId,
     tactical: CvarId,
     tactical_team: CvarId,
+    script_rate: CvarId,
+    script_max_ops: CvarId,
     force_character: CvarId,
 }
 
@@ -242,6 +250,22 @@ impl BotCvars {
                 "",
                 "only these bots use bot_tactical, the others play at 0: red or blue (one team), half (bots in even slots, for free-for-all), empty (every bot); for measuring what tactics are worth",
             ))?,
+            script_rate: reg(CvarDef::int(
+                "bot_scriptRate",
+                i64::from(d.script_rate),
+                1,
+                120,
+                "calls per second of scripted bot brains (botfiles/brains/*.rhai), apart from the tick rate; between calls a bot's last command repeats, like held keys",
+            )
+            .flags(a))?,
+            script_max_ops: reg(CvarDef::int(
+                "bot_scriptMaxOps",
+                d.script_max_ops as i64,
+                100,
+                10_000_000,
+                "operations one call of a scripted bot brain may run before it is stopped (that tick the bot sends no input; 5 failures in a row hand it to the native brain)",
+            )
+            .flags(a))?,
             force_character: reg(CvarDef::string(
                 "bot_forceCharacter",
                 "",
@@ -276,6 +300,8 @@ impl BotCvars {
                 "half" => Some(TacticalSide::EvenSlots),
                 s => team_named(s).map(TacticalSide::Team),
             },
+            script_rate: u32::try_from(cvars.int(self.script_rate)).unwrap_or(crate::script::DEFAULT_SCRIPT_RATE),
+            script_max_ops: u64::try_from(cvars.int(self.script_max_ops)).unwrap_or(crate::script::DEFAULT_MAX_OPS),
         }
     }
 
@@ -314,7 +340,7 @@ mod tests {
         assert_eq!(errors.len(), 1, "out of range is refused");
         assert!(console.cvars().find("bot_skill").is_some_and(|c| c.is_archived()));
         assert!(console.cvars().find("bot_debugAim").is_some_and(|c| !c.is_archived()));
-        for archived in ["bot_chat", "bot_chatDelay", "bot_chatCPM", "bot_characters", "bot_teamChatter", "bot_tactical", "bot_maxBots", "bot_zeroAt"] {
+        for archived in ["bot_chat", "bot_chatDelay", "bot_chatCPM", "bot_characters", "bot_teamChatter", "bot_tactical", "bot_maxBots", "bot_zeroAt", "bot_scriptRate", "bot_scriptMaxOps"] {
             assert!(console.cvars().find(archived).is_some_and(|c| c.is_archived()), "{archived}");
         }
         assert!(console.cvars().find("bot_forceCharacter").is_some_and(|c| !c.is_archived()));

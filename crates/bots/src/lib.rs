@@ -60,6 +60,7 @@ pub mod objective;
 pub mod perception;
 pub mod report;
 pub mod rng;
+pub mod script;
 pub mod sink;
 pub mod stats;
 pub mod stuck;

@@ -16,6 +16,7 @@
 
 pub mod background;
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use glam::Vec3;
@@ -48,9 +49,9 @@ enum MeshState {
     /// Nothing built yet.
     Empty,
     /// Building on a worker thread.
-    Building { key: MeshKey, generation: u64, started: Instant },
-    /// Built.
-    Ready { key: MeshKey, mesh: Box<NavMesh> },
+    Building { key: MeshKey, generation: u64, started: Instant, world: Arc<CollisionWorld> },
+    /// Built, with the doors-open world it was built on.
+    Ready { key: MeshKey, mesh: Arc<NavMesh>, world: Arc<CollisionWorld> },
     /// The map could not be navigated; not retried until the key changes.
     Failed { key: MeshKey, error: NavBuildError },
 }
@@ -90,7 +91,7 @@ pub struct NavService {
     workers: Workers,
     discarded: u32,
     /// The gates of the map the last build was for.
-    gates: Vec<quarry_nav::gates::Gate>,
+    gates: Arc<[quarry_nav::gates::Gate]>,
 }
 
 impl Default for NavService {
@@ -105,7 +106,7 @@ impl Default for NavService {
             generation: 0,
             workers: Workers::default(),
             discarded: 0,
-            gates: Vec::new(),
+            gates: Arc::from(Vec::new()),
         }
     }
 }
@@ -170,11 +171,11 @@ impl NavService {
         );
         self.generation += 1;
         self.builds += 1;
-        self.gates = quarry_nav::gates::gates(map);
+        self.gates = Arc::from(quarry_nav::gates::gates(map));
         BuildJob {
             generation: self.generation,
             map: key.map.clone(),
-            world: quarry_nav::doors_open_world(map.world(), map),
+            world: Arc::new(quarry_nav::doors_open_world(map.world(), map)),
             input,
             agent,
             options: BuildOptions {
@@ -199,9 +200,10 @@ impl NavService {
         }
         let prepared = Instant::now();
         let job = self.job(game, &key, agent, cell_size);
+        let world = Arc::clone(&job.world);
         if !self.background {
             let result = job.run();
-            return self.finish(key, result);
+            return self.finish(key, world, result);
         }
         let generation = job.generation;
         tracing::info!(
@@ -212,10 +214,10 @@ impl NavService {
         );
         match self.workers.spawn(job) {
             Ok(()) => {
-                self.state = MeshState::Building { key, generation, started: Instant::now() };
+                self.state = MeshState::Building { key, generation, started: Instant::now(), world };
                 Ok(())
             }
-            Err(e) => self.finish(key, Err(e)),
+            Err(e) => self.finish(key, world, Err(e)),
         }
     }
 
@@ -227,17 +229,18 @@ impl NavService {
         let key = self.key(game, &agent, cell_size);
         let job = self.job(game, &key, agent, cell_size);
         let result = job.run();
-        self.finish(key, result)
+        self.finish(key, Arc::clone(&job.world), result)
     }
 
     /// Stores a build's result and logs it.
-    fn finish(&mut self, key: MeshKey, result: Result<NavMesh, NavBuildError>) -> Result<(), NavBuildError> {
+    fn finish(&mut self, key: MeshKey, world: Arc<CollisionWorld>, result: Result<NavMesh, NavBuildError>) -> Result<(), NavBuildError> {
         match result {
             Ok(mesh) => {
                 tracing::info!(target: "quarry_bots", "navmesh for {}: {} nodes, {} links, {:.0} ms", key.map, mesh.node_count(), mesh.link_count(), mesh.build_times().total_ms);
                 self.state = MeshState::Ready {
                     key,
-                    mesh: Box::new(mesh),
+                    mesh: Arc::new(mesh),
+                    world,
                 };
                 Ok(())
             }
@@ -265,12 +268,12 @@ impl NavService {
                 tracing::debug!(target: "quarry_bots", "navmesh: discarded the result of build {} (a newer one is wanted)", outcome.generation);
                 continue;
             }
-            let MeshState::Building { key, started, .. } = std::mem::replace(&mut self.state, MeshState::Empty) else {
+            let MeshState::Building { key, started, world, .. } = std::mem::replace(&mut self.state, MeshState::Empty) else {
                 continue;
             };
             let waited = started.elapsed().as_secs_f64() * 1000.0;
             let map = key.map.clone();
-            line = Some(match self.finish(key, outcome.result) {
+            line = Some(match self.finish(key, world, outcome.result) {
                 Ok(()) => format!("navmesh for {map} ready after {waited:.0} ms (built off the tick thread); bots route from now"),
                 Err(e) => format!("navmesh: {e}; bots keep fighting without routes"),
             });
@@ -331,6 +334,31 @@ impl NavService {
         self.stats
     }
 
+    /// Which build the ready mesh is (a new build, a new number); `None`
+    /// while there is none.
+    pub fn ready_generation(&self) -> Option<u64> {
+        matches!(self.state, MeshState::Ready { .. }).then_some(self.generation)
+    }
+
+    /// A navigator that owns what it reads (the mesh, the doors-open world
+    /// it was built on, the gates, its own search scratch), for a caller
+    /// that cannot borrow the match: a scripted brain's queries. Traces see
+    /// the map's brushes with touch doors open, not the movers' live
+    /// positions.
+    pub fn shared(&self) -> Option<SharedNavigator> {
+        match &self.state {
+            MeshState::Ready { mesh, world, .. } => Some(SharedNavigator {
+                mesh: Arc::clone(mesh),
+                world: Arc::clone(world),
+                gates: Arc::clone(&self.gates),
+                scratch: SearchScratch::new(),
+                stats: QueryStats::default(),
+                keys: KeySet::NONE,
+            }),
+            _ => None,
+        }
+    }
+
     /// A navigator over the mesh and the live `world`, for one tick.
     pub fn navigator<'a>(&'a mut self, world: &'a CollisionWorld) -> Option<MeshNavigator<'a>> {
         match &self.state {
@@ -350,7 +378,7 @@ impl NavService {
     pub fn describe(&self) -> String {
         match &self.state {
             MeshState::Empty => "navmesh: not built (built when the first bot needs it)".to_owned(),
-            MeshState::Ready { key, mesh } => format!(
+            MeshState::Ready { key, mesh, .. } => format!(
                 "navmesh: {} ready, cell {}, {} nodes, {} links, {} areas, {} off-mesh links, built in {:.0} ms",
                 key.map,
                 key.cell_size,
@@ -407,6 +435,72 @@ pub struct MeshNavigator<'a> {
     gates: &'a [quarry_nav::gates::Gate],
     /// The keys of the bot asking (set before each brain's tick).
     keys: KeySet,
+}
+
+/// A navigator owning shared handles on a built mesh: see
+/// [`NavService::shared`].
+pub struct SharedNavigator {
+    mesh: Arc<NavMesh>,
+    world: Arc<CollisionWorld>,
+    gates: Arc<[quarry_nav::gates::Gate]>,
+    scratch: SearchScratch,
+    stats: QueryStats,
+    keys: KeySet,
+}
+
+impl std::fmt::Debug for SharedNavigator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedNavigator").field("nodes", &self.mesh.node_count()).finish_non_exhaustive()
+    }
+}
+
+impl SharedNavigator {
+    /// Whether this navigator reads `other`'s mesh (the same build).
+    pub fn same_mesh(&self, mesh: &SharedNavigator) -> bool {
+        Arc::ptr_eq(&self.mesh, &mesh.mesh)
+    }
+
+    /// The borrowing navigator over these handles.
+    fn borrow(&mut self) -> MeshNavigator<'_> {
+        MeshNavigator {
+            mesh: &self.mesh,
+            world: &self.world,
+            scratch: &mut self.scratch,
+            stats: &mut self.stats,
+            gates: &self.gates,
+            keys: self.keys,
+        }
+    }
+}
+
+impl Navigator for SharedNavigator {
+    fn ready(&self) -> bool {
+        true
+    }
+    fn set_keys(&mut self, keys: KeySet) {
+        self.keys = keys;
+    }
+    fn route(&mut self, from: Vec3, to: Vec3) -> Option<Route> {
+        self.borrow().route(from, to)
+    }
+    fn nearest(&mut self, point: Vec3, radius: f32) -> Option<Vec3> {
+        self.borrow().nearest(point, radius)
+    }
+    fn random_route(&mut self, from: Vec3, rng: &mut BotRng) -> Option<Route> {
+        self.borrow().random_route(from, rng)
+    }
+    fn settle(&mut self, point: Vec3) -> Vec3 {
+        self.borrow().settle(point)
+    }
+    fn clear_line(&mut self, from: Vec3, to: Vec3) -> bool {
+        self.borrow().clear_line(from, to)
+    }
+    fn describe(&self) -> String {
+        format!("navmesh: {} nodes, {} links (shared)", self.mesh.node_count(), self.mesh.link_count())
+    }
+    fn queries(&self) -> u64 {
+        self.stats.routes + self.stats.nearest
+    }
 }
 
 fn convert(route: quarry_nav::Route) -> Route {
@@ -489,6 +583,11 @@ impl Navigator for MeshNavigator<'_> {
         self.stats.nearest += 1;
         self.stats.record(t);
         out
+    }
+
+    fn clear_line(&mut self, from: Vec3, to: Vec3) -> bool {
+        let tr = self.world.trace(from, to, Vec3::ZERO, Vec3::ZERO, quarry_map::Contents::MASK_SHOT);
+        tr.fraction >= 1.0
     }
 
     fn cover(&mut self, from: Vec3, threat_eye: Vec3, max_distance: f32) -> Option<Vec3> {

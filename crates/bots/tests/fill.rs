@@ -90,6 +90,7 @@ fn bots_survive_a_map_change() {
                 name: Some("Stayer".into()),
                 skill: Some(4.5),
                 exact: false,
+                ..Default::default()
             },
         )
         .expect("bot");
@@ -259,6 +260,7 @@ fn max_bots_counts_hand_added_bots_but_never_removes_them() {
             name: Some(name.into()),
             skill: None,
             exact: true,
+            ..Default::default()
         };
         bots.add_bot(&mut game, req).expect("bot");
     }

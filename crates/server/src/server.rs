@@ -163,6 +163,7 @@ impl Server {
         if let Some(dir) = &options.botfiles_dir {
             // Remembered even when loading fails, so `botreload` can retry.
             bots.set_botfiles_dir(dir);
+            bots.load_brains();
             match quarry_bots::ContentTraitSource::load(dir) {
                 Ok(source) => bots.set_content(source.with_seed(options.seed.unwrap_or(0))),
                 Err(e) => tracing::warn!("bot content in {}: {e}; bots use the plain skill curve", dir.display()),

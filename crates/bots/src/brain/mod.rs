@@ -69,6 +69,8 @@ pub struct BrainSettings {
     pub debug: u8,
     /// `bot_tactical`.
     pub tactical: u8,
+    /// `bot_scriptRate`: scripted brains' calls per second.
+    pub script_rate: u32,
 }
 
 impl Default for BrainSettings {
@@ -80,6 +82,7 @@ impl Default for BrainSettings {
             debug_aim: false,
             debug: 0,
             tactical: 1,
+            script_rate: crate::script::DEFAULT_SCRIPT_RATE,
         }
     }
 }

@@ -19,6 +19,7 @@ fn content_with(names: &[&str]) -> Content {
             band: (1, 5),
             weight: 1.0,
             model: String::new(),
+            brain: None,
             layer: Layer::default(),
         });
     }

@@ -98,6 +98,28 @@ impl BotManager {
         Ok(summary)
     }
 
+    /// Reads the scripted brains (`botfiles/brains`) again: every brain
+    /// that compiles replaces its old version (running bots move to it at
+    /// their next call, keeping their memory); one that fails keeps its
+    /// last good version. Each error is logged with file, line and column.
+    /// `None` without a botfiles directory.
+    pub fn load_brains(&mut self) -> Option<crate::script::LoadReport> {
+        let dir = self.persona.botfiles.clone()?;
+        let report = self.scripts.lock().ok()?.load_dir(&dir);
+        for e in &report.errors {
+            tracing::warn!(target: "quarry_bots::script", "brain not loaded: {e}");
+        }
+        if !report.loaded.is_empty() {
+            tracing::info!(target: "quarry_bots::script", "brains loaded: {}", report.loaded.join(", "));
+        }
+        Some(report)
+    }
+
+    /// The scripted brains' library (tests and tools load sources here).
+    pub fn scripts(&self) -> &crate::script::Scripts {
+        &self.scripts
+    }
+
     /// `botcharacters` as text lines: every character with style, band,
     /// weight, chat bank and who wears it.
     pub fn character_lines(&self) -> Vec<String> {

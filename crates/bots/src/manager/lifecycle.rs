@@ -117,6 +117,7 @@ impl BotManager {
                     name: None,
                     skill,
                     exact: false,
+                    ..Default::default()
                 },
                 true,
             ) {

@@ -92,6 +92,11 @@ pub struct AddBot {
     pub skill: Option<f32>,
     /// The name must be taken exactly (no `(2)` suffix for a duplicate).
     pub exact: bool,
+    /// A scripted brain (`botfiles/brains/NAME.rhai`); `None`: the
+    /// character's, else the native brain.
+    pub brain: Option<String>,
+    /// The player a scripted brain serves (a name on the server).
+    pub owner: Option<String>,
 }
 
 /// Why a bot was not added.
@@ -131,6 +136,12 @@ pub enum AddBotError {
     /// No name was given and the pool is used up.
     #[error("every built-in bot name is in use: give the bot a name")]
     NoNames,
+    /// The scripted brain asked for is not loaded.
+    #[error("{0}")]
+    UnknownBrain(String),
+    /// The owner named is not on the server.
+    #[error("no player named '{0}' to serve (owner=NAME takes a name from status)")]
+    UnknownOwner(String),
 }
 
 /// Why a bot was not removed.
@@ -260,6 +271,8 @@ pub struct BotManager {
     chat: ChatHost,
     /// Lines for the server console (a background navmesh build finished).
     notices: Vec<String>,
+    /// Scripted brains (`botfiles/brains`), shared with the scripted bots.
+    scripts: crate::script::Scripts,
     /// Whether the log already said `bot_minPlayers` is ignored while
     /// `bot_maxBots` is on (said again after the two stop clashing).
     min_players_overridden: bool,
@@ -283,6 +296,7 @@ impl Default for BotManager {
 impl BotManager {
     /// A manager with fixed settings (tests, benches); see [`BotManager::with_cvars`].
     pub fn new(settings: BotSettings) -> Self {
+        let scripts = crate::script::ScriptLibrary::new(settings.script_max_ops).shared();
         Self {
             cvars: None,
             settings,
@@ -303,6 +317,7 @@ impl BotManager {
             last_think: Duration::ZERO,
             chat: ChatHost::default(),
             notices: Vec::new(),
+            scripts,
             min_players_overridden: false,
         }
     }
@@ -320,6 +335,9 @@ impl BotManager {
     pub fn update_settings(&mut self, cvars: &quarry_console::CvarSet) {
         if let Some(c) = self.cvars {
             self.settings = c.read(cvars);
+            if let Ok(lib) = self.scripts.lock() {
+                lib.set_max_ops(self.settings.script_max_ops);
+            }
             let forced = c.force_character(cvars);
             if forced != self.persona.forced {
                 self.persona.forced = forced;
@@ -424,6 +442,7 @@ impl BotManager {
             debug_aim: self.settings.debug_aim,
             debug: self.settings.debug,
             tactical: self.settings.tactical,
+            script_rate: self.settings.script_rate,
         }
     }
 }

@@ -21,9 +21,28 @@ impl BotManager {
         self.nav
             .ensure(game, self.settings.nav_cell_size)
             .map_err(|e| AddBotError::NoNavmesh(e.to_string()))?;
+        let owner = match &req.owner {
+            Some(n) => Some(game.slots().find_by_name(n).ok_or_else(|| AddBotError::UnknownOwner(n.clone()))?),
+            None => None,
+        };
         let (name, character) = self.choose_name(game, req.name, req.exact, req.skill)?;
-        let slot = connect_bot(game, name, max)?;
-        self.admit(game, slot, character, req.skill, filled);
+        // The brain: asked for, else the character's; checked before the
+        // bot takes a slot.
+        let brain = req.brain.or_else(|| self.character_brain(character.as_deref()));
+        if let Some(b) = &brain {
+            self.check_brain(b)?;
+        }
+        // A bot serving an owner plays on its side.
+        let side = owner.and_then(|o| game.slots().get(o)).map(|s| s.team).filter(|t| *t != quarry_sim::Team::Free);
+        let slot = connect_bot(game, name, max, side)?;
+        if let Some(team) = side
+            && game.slots().get(slot).is_some_and(|s| s.team != team)
+            && let Err(e) = game.set_team(slot, team)
+        {
+            // Joining balanced the teams the other way; the rules may allow a switch.
+            tracing::info!(target: "quarry_bots", "a bot serving an owner stays off its owner's team: {e}");
+        }
+        self.admit(game, slot, character, req.skill, filled, brain.as_deref(), owner);
         Ok(slot)
     }
 
@@ -95,17 +114,44 @@ impl BotManager {
         Ok((name, character))
     }
 
-    /// A connected bot slot gets its brain (a [`NativeBrain`]), its
-    /// character's traits bound now, and its greeting.
-    fn admit(&mut self, game: &mut Match, slot: SlotId, character: Option<String>, skill: Option<f32>, filled: bool) {
+    /// The scripted brain a character plays with, if it names one.
+    fn character_brain(&self, character: Option<&str>) -> Option<String> {
+        let content = self.persona.content.as_ref().filter(|_| self.settings.characters)?;
+        content.content().character(character?).and_then(|c| c.brain.clone())
+    }
+
+    /// Whether the scripted brain `name` is loaded.
+    fn check_brain(&self, name: &str) -> Result<(), AddBotError> {
+        let lib = self.scripts.lock().map_err(|_| AddBotError::UnknownBrain("the script library is unavailable".to_owned()))?;
+        if lib.get(name).is_some() {
+            return Ok(());
+        }
+        let names = lib.names();
+        let known = if names.is_empty() { "none is loaded".to_owned() } else { format!("loaded: {}", names.join(", ")) };
+        Err(AddBotError::UnknownBrain(format!("no brain '{name}' ({known}; brains are botfiles/brains/NAME.rhai)")))
+    }
+
+    /// A connected bot slot gets its brain (a [`NativeBrain`], or the
+    /// scripted `brain`, serving `owner`), its character's traits bound
+    /// now, and its greeting.
+    #[expect(clippy::too_many_arguments, reason = "one admission with everything it binds")]
+    fn admit(&mut self, game: &mut Match, slot: SlotId, character: Option<String>, skill: Option<f32>, filled: bool, brain: Option<&str>, owner: Option<SlotId>) {
         let name = game
             .slots()
             .get(slot)
             .map_or_else(String::new, |s| s.userinfo.name.clone());
         // The variance roll: fixed for the bot's life, from the match seed and slot.
         let skill_roll = BotRng::for_slot(self.current.seed, slot.0, 1).signed();
-        let mut brain: Box<dyn Brain> =
-            Box::new(NativeBrain::new(slot, BotIdentity { name, character }, skill, skill_roll, self.current.seed));
+        let identity = BotIdentity { name, character };
+        let scripted = brain.map(|b| crate::script::ScriptedBrain::new(slot, identity.clone(), skill, skill_roll, self.current.seed, b, std::sync::Arc::clone(&self.scripts), owner));
+        let mut brain: Box<dyn Brain> = match scripted {
+            Some(Ok(s)) => Box::new(s),
+            Some(Err(e)) => {
+                tracing::warn!(target: "quarry_bots::script", "{}: {e}; it plays on the native brain", identity.name);
+                Box::new(NativeBrain::new(slot, identity, skill, skill_roll, self.current.seed))
+            }
+            None => Box::new(NativeBrain::new(slot, identity, skill, skill_roll, self.current.seed)),
+        };
         if let Some(c) = self.persona.content.as_ref().filter(|_| self.settings.characters) {
             // Bind now, so the next add sees the character in use and the
             // first chat line already has the character's traits.
@@ -223,13 +269,14 @@ impl BotManager {
     }
 }
 
-/// Connects a bot client named `name` and enters it into the game like a
-/// remote player that finished loading (`max`: the slot count, for errors).
-fn connect_bot(game: &mut Match, name: String, max: usize) -> Result<SlotId, AddBotError> {
+/// Connects a bot client named `name` (asking for team `side`, if any) and
+/// enters it into the game like a remote player that finished loading
+/// (`max`: the slot count, for errors).
+fn connect_bot(game: &mut Match, name: String, max: usize, side: Option<quarry_sim::Team>) -> Result<SlotId, AddBotError> {
     let info = UserInfo {
         name,
         model: "bot".into(),
-        team_pref: None,
+        team_pref: side,
         handicap: 100,
     };
     let slot = game.connect(ClientKind::Bot, info).map_err(|e| match e {

@@ -122,6 +122,11 @@ impl BotManager {
         let period = (game.hz() as f32 / self.settings.think_rate.max(1) as f32)
             .round()
             .max(1.0) as u32;
+        if let Ok(mut lib) = self.scripts.lock() {
+            // Scripted brains query a navigator of their own over the same mesh.
+            let nav = &self.nav;
+            lib.offer_nav(nav.ready_generation(), || nav.shared().map(|n| Box::new(n) as Box<dyn crate::navigate::Navigator + Send>));
+        }
         let world = game.map().world();
         let mut mesh_nav = self.nav.navigator(world);
         let mut fallback = crate::navigate::StraightNavigator::default();

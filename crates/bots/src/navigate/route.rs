@@ -74,6 +74,12 @@ pub trait Navigator {
     fn settle(&mut self, point: Vec3) -> Vec3 {
         point
     }
+    /// Whether nothing solid lies between `from` and `to` (a shot's
+    /// trace). By default `true`: this navigator knows no walls.
+    fn clear_line(&mut self, from: Vec3, to: Vec3) -> bool {
+        let _ = (from, to);
+        true
+    }
     /// The nearest spot within `max_distance` (along the routes) of `from`
     /// that an enemy with its eye at `threat_eye` cannot see, and that is
     /// no nearer it: where to break contact. `None` when there is none

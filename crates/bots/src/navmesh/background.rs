@@ -62,7 +62,7 @@ pub struct BuildJob {
     /// The map's name, for messages.
     pub map: String,
     /// The collision world with touch doors open (what routes assume).
-    pub world: CollisionWorld,
+    pub world: std::sync::Arc<CollisionWorld>,
     /// Seeds, jump pads, teleporters, movers and hazards.
     pub input: NavInput,
     /// The player box and movement limits.
@@ -74,7 +74,7 @@ pub struct BuildJob {
 impl BuildJob {
     /// Builds the mesh on the calling thread; a panic becomes an error.
     pub fn run(&self) -> Result<NavMesh, NavBuildError> {
-        run_caught(&self.map, || NavMesh::build(&self.world, &self.input, &self.agent, &self.options))
+        run_caught(&self.map, || NavMesh::build(&*self.world, &self.input, &self.agent, &self.options))
     }
 }
 

@@ -136,6 +136,9 @@ pub struct Character {
     pub weight: f32,
     /// Player model.
     pub model: String,
+    /// A scripted brain it plays with (`botfiles/brains/NAME.rhai`), if
+    /// not the native one.
+    pub brain: Option<String>,
     /// Its own statements.
     pub layer: Layer,
 }

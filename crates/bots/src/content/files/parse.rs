@@ -42,6 +42,7 @@ struct Def {
     band: Option<(u8, u8)>,
     weight: Option<f32>,
     model: Option<String>,
+    brain: Option<String>,
     layer: Layer,
 }
 
@@ -166,7 +167,7 @@ impl Parser<'_> {
             self.warn(line, format!("duplicate style '{name}'; the first definition wins"));
             return false;
         }
-        for (what, present) in [("skillBand", def.band.is_some()), ("weight", def.weight.is_some()), ("model", def.model.is_some())] {
+        for (what, present) in [("skillBand", def.band.is_some()), ("weight", def.weight.is_some()), ("model", def.model.is_some()), ("brain", def.brain.is_some())] {
             if present {
                 self.warn(line, format!("style '{name}': '{what}' belongs to characters; ignored"));
             }
@@ -197,6 +198,7 @@ impl Parser<'_> {
             band: def.band.unwrap_or((1, 5)),
             weight: def.weight.unwrap_or(1.0),
             model: def.model.unwrap_or_default(),
+            brain: def.brain,
             layer: def.layer,
         });
         true
@@ -407,6 +409,14 @@ impl Parser<'_> {
             ("model", Kind::Character) => {
                 if let Some(v) = simple(self, key) {
                     def.model = Some(v);
+                }
+            }
+            ("brain", Kind::Character) => {
+                let Some(v) = simple(self, key) else { return };
+                if v.is_empty() || v.len() > 64 || !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+                    self.warn(line, format!("'brain {v}' must name a file botfiles/brains/NAME.rhai (letters, digits, _ and -, at most 64); skipped"));
+                } else {
+                    def.brain = Some(v);
                 }
             }
             _ => {

@@ -1,0 +1,494 @@
+//! [`ScriptedBrain`]: a bot whose decisions come from a script. It
+//! perceives as the native brain does (the same senses and memory), calls
+//! the script on its own clock (`bot_scriptRate`), and turns the command
+//! the script built into the user command a player's keys would make;
+//! between calls the command repeats, like held keys. A call that fails
+//! sends no input that tick; [`MAX_FAILURES`] failures in a row hand the
+//! bot to the native brain, and `botlist` says so.
+
+use std::sync::{Arc, Mutex};
+
+use quarry_sim::chat::ChatScope;
+use quarry_sim::events::{GameEvent, SoundKind};
+use quarry_sim::{SlotId, UserCmd};
+
+use super::engine::{Entry, Instance, Program, SharedHost};
+use super::host::{HostState, ScriptCommand, ScriptEvent};
+use super::library::Scripts;
+use super::{ScriptError, snapshot};
+use crate::act::{Intent, compose};
+use crate::brain::{BotProfile, Brain, BrainInput, BrainOutput, BrainSettings, BrainStatus, ChatLine, NativeBrain, SIGHT_BUDGET};
+use crate::content::{BotIdentity, TraitSource};
+use crate::perception::hearing::estimate;
+use crate::perception::{Percept, Senses, percepts};
+use crate::rng::BotRng;
+use crate::team::{Order, OrderKind};
+use crate::view::{BotClock, BotView, PlayerSnap};
+
+/// Failed calls in a row after which the bot plays on the native brain.
+pub const MAX_FAILURES: u32 = 5;
+/// A bot's script warnings are logged at most this often, ms.
+pub const WARN_EVERY_MS: f32 = 5000.0;
+/// Events kept for the next call; older ones are dropped first.
+const MAX_PENDING_EVENTS: usize = 32;
+
+/// A bot run by a script.
+#[derive(Debug)]
+pub struct ScriptedBrain {
+    profile: BotProfile,
+    /// The brain's name (`companion`).
+    brain: String,
+    scripts: Scripts,
+    /// The program version the instance runs.
+    version: u64,
+    instance: Box<dyn Instance>,
+    host: SharedHost,
+    senses: Senses,
+    rng: BotRng,
+    seed: u64,
+    alive: bool,
+    joined: bool,
+    last_call: Option<u32>,
+    last_cmd: UserCmd,
+    failures: u32,
+    warned_at: Option<u32>,
+    /// The error that handed the bot to the native brain.
+    failed: Option<String>,
+    fallback: Option<Box<NativeBrain>>,
+    owner: Option<SlotId>,
+    order: Option<Order>,
+    events: Vec<ScriptEvent>,
+    sight_checks: usize,
+}
+
+impl ScriptedBrain {
+    /// A bot in `slot` running the brain `brain` from `scripts`, serving
+    /// `owner` if given; `seed` is the match seed. Fails if no such brain
+    /// is loaded.
+    #[expect(clippy::too_many_arguments, reason = "a native brain's arguments plus the script's")]
+    pub fn new(
+        slot: SlotId,
+        identity: BotIdentity,
+        skill_override: Option<f32>,
+        skill_roll: f32,
+        seed: u64,
+        brain: &str,
+        scripts: Scripts,
+        owner: Option<SlotId>,
+    ) -> Result<Self, String> {
+        let (program, version) = {
+            let lib = scripts.lock().map_err(|_| "the script library is unavailable".to_owned())?;
+            let names = lib.names();
+            lib.get(brain).ok_or_else(|| {
+                let known = if names.is_empty() { "none is loaded".to_owned() } else { format!("loaded: {}", names.join(", ")) };
+                format!("no brain '{brain}' ({known}; brains are botfiles/brains/NAME.rhai)")
+            })?
+        };
+        Ok(Self {
+            profile: BotProfile::new(slot, identity, skill_override, skill_roll),
+            brain: brain.to_ascii_lowercase(),
+            scripts,
+            version,
+            instance: program.instantiate(),
+            host: Arc::new(Mutex::new(HostState::new(BotRng::for_slot(seed, slot.0, 7)))),
+            senses: Senses::default(),
+            rng: BotRng::for_slot(seed, slot.0, 0),
+            seed,
+            alive: false,
+            joined: false,
+            last_call: None,
+            last_cmd: UserCmd::default(),
+            failures: 0,
+            warned_at: None,
+            failed: None,
+            fallback: None,
+            owner,
+            order: None,
+            events: Vec::new(),
+            sight_checks: 0,
+        })
+    }
+
+    /// The brain's name.
+    pub fn brain_name(&self) -> &str {
+        &self.brain
+    }
+
+    /// Why the bot plays on the native brain, if it does.
+    pub fn failed(&self) -> Option<&str> {
+        self.failed.as_deref()
+    }
+
+    /// The player it serves.
+    pub fn owner(&self) -> Option<SlotId> {
+        self.owner
+    }
+
+    fn push_event(&mut self, ev: ScriptEvent) {
+        if self.events.len() >= MAX_PENDING_EVENTS {
+            self.events.remove(0);
+        }
+        self.events.push(ev);
+    }
+
+    /// This tick's events as the bot perceives them: hits it took, the
+    /// kill feed, chat it can read, sounds it heard (at an estimate).
+    fn perceive_events(&mut self, input: &mut BrainInput<'_, '_>, me: &PlayerSnap) {
+        let view = input.view;
+        let slot = self.profile.slot;
+        let clock = view.clock;
+        for p in percepts(view, me, slot, input.ignored) {
+            match p {
+                Percept::Hit { attacker, dir, seen } => {
+                    self.senses.memory.note_hit(attacker, clock.tick, dir);
+                    if let Some(s) = seen {
+                        self.senses.memory.see(attacker, clock.tick, s.origin, s.velocity, s.point - s.origin);
+                    }
+                }
+                Percept::KilledBy(k) => self.senses.memory.last_killer = Some(k),
+                Percept::Died(_) => {}
+                Percept::Heard(s) => {
+                    let (at, _) = estimate(s.origin, s.distance, &mut *input.nav, &mut self.rng);
+                    let kind = sound_name(s.kind).to_owned();
+                    self.push_event(ScriptEvent::Sound { kind, at, source: s.source.map_or(-1, |x| i64::from(x.0)) });
+                }
+            }
+        }
+        for ev in &view.events {
+            let e = match ev {
+                GameEvent::Damage { target, attacker, amount, armor, dir, .. } if *target == slot => {
+                    ScriptEvent::Damage { attacker: attacker.map_or(-1, |a| i64::from(a.0)), amount: i64::from(*amount + *armor), dir: *dir }
+                }
+                GameEvent::Kill { killer, victim, .. } => ScriptEvent::Kill { killer: killer.map_or(-1, |k| i64::from(k.0)), victim: i64::from(victim.0) },
+                GameEvent::Chat { from: Some(from), name, scope, text } if *from != slot => {
+                    let team = matches!(scope, ChatScope::Team(_));
+                    if matches!(scope, ChatScope::Team(t) if *t != me.team) {
+                        continue;
+                    }
+                    self.heard_order(*from, text, team, view, me);
+                    ScriptEvent::Chat { from: i64::from(from.0), name: name.clone(), text: text.clone(), team }
+                }
+                _ => continue,
+            };
+            self.push_event(e);
+        }
+    }
+
+    /// "follow me" said to the bot (team chat in a team game, or a line
+    /// naming it) makes the speaker its owner, as the team layer's order
+    /// does in team games.
+    fn heard_order(&mut self, from: SlotId, text: &str, team: bool, view: &BotView<'_>, me: &PlayerSnap) {
+        let named = text.to_lowercase().contains(&self.profile.identity.name.to_lowercase());
+        let addressed = named || (team && view.team_game) || !view.team_game && view.iter_players().filter(|p| !p.is_bot || p.slot == from).count() <= 2;
+        if !addressed || view.player(from).is_none() || from == me.slot {
+            return;
+        }
+        if crate::team::parse_order(text) == Some(OrderKind::Follow) {
+            self.owner = Some(from);
+        }
+    }
+
+    /// The script's calls due this tick: `on_join` once, the pending
+    /// events, then `on_tick(dt)`.
+    fn run_script(&mut self, input: &mut BrainInput<'_, '_>, me: &PlayerSnap) -> Result<bool, ScriptError> {
+        let clock = input.view.clock;
+        let period = (clock.hz as f32 / input.settings.script_rate.max(1) as f32).round().max(1.0) as u32;
+        let due = match self.last_call {
+            None => true,
+            Some(t) => clock.tick.wrapping_sub(t) >= period,
+        };
+        if !due {
+            return Ok(false);
+        }
+        let dt = self.last_call.map_or(0.0, |t| f64::from(clock.tick.wrapping_sub(t) as f32 / clock.hz.max(1) as f32));
+        self.last_call = Some(clock.tick);
+        self.reload_if_newer();
+        let (nav, teleporters) = match self.scripts.lock() {
+            Ok(mut l) => (l.take_nav(), Some(l.teleporters(input.view.map))),
+            Err(_) => (None, None),
+        };
+        {
+            let mut host = self.lock_host()?;
+            if let Some(t) = teleporters {
+                host.teleporters = t;
+            }
+            snapshot::fill(&mut host, input.view, me, &self.senses, self.owner, self.order);
+            host.nav = nav;
+            host.quota = super::host::Quotas::PER_CALL;
+        }
+        let result = self.call_all(dt);
+        let nav = self.lock_host().ok().and_then(|mut h| h.nav.take());
+        if let Ok(mut lib) = self.scripts.lock() {
+            lib.return_nav(nav);
+        }
+        result.map(|()| true)
+    }
+
+    fn call_all(&mut self, dt: f64) -> Result<(), ScriptError> {
+        if !self.joined {
+            self.joined = true;
+            self.instance.call(Entry::Join, &self.host)?;
+        }
+        for ev in std::mem::take(&mut self.events) {
+            self.instance.call(Entry::Event(&ev), &self.host)?;
+        }
+        self.instance.call(Entry::Tick(dt), &self.host)
+    }
+
+    fn lock_host(&self) -> Result<std::sync::MutexGuard<'_, HostState>, ScriptError> {
+        self.host.lock().map_err(|_| ScriptError::Engine { file: self.brain.clone(), message: "the bot's script state was lost".to_owned() })
+    }
+
+    /// Moves to a newer version of the brain (`botreload`), keeping the
+    /// memory, and calls `on_reload()`.
+    fn reload_if_newer(&mut self) {
+        let newer = self.scripts.lock().ok().and_then(|l| l.get(&self.brain)).filter(|(_, v)| *v != self.version);
+        let Some((program, version)) = newer else { return };
+        self.version = version;
+        let file = program.file().to_owned();
+        match self.instance.switch(program) {
+            Ok(()) => {
+                if let Err(e) = self.instance.call(Entry::Reload, &self.host) {
+                    tracing::warn!(target: "quarry_bots::script", "{}: {e}", self.profile.identity.name);
+                }
+            }
+            Err(e) => tracing::warn!(target: "quarry_bots::script", "{}: {file}: {e}", self.profile.identity.name),
+        }
+    }
+
+    /// A failed call: warned about (rate-limited), counted; too many in a
+    /// row and the native brain takes over.
+    fn call_failed(&mut self, e: &ScriptError, clock: &BotClock) {
+        self.failures += 1;
+        let name = &self.profile.identity.name;
+        if self.warned_at.is_none_or(|t| clock.ms_since(t) >= WARN_EVERY_MS) {
+            self.warned_at = Some(clock.tick);
+            tracing::warn!(target: "quarry_bots::script", "{name}: brain {}: {e}", self.brain);
+        }
+        if self.failures >= MAX_FAILURES {
+            tracing::warn!(target: "quarry_bots::script", "{name}: brain {} failed {} calls in a row; the native brain plays this bot now (botreload and re-add it to try the script again)", self.brain, self.failures);
+            self.failed = Some(e.to_string());
+            let p = &self.profile;
+            let mut native = NativeBrain::new(p.slot, p.identity.clone(), p.skill_override, p.skill_roll, self.seed);
+            native.profile = self.profile.clone();
+            self.fallback = Some(Box::new(native));
+        }
+    }
+
+    /// The intent the script's held command makes.
+    fn intent(cmd: &ScriptCommand, me: &PlayerSnap) -> Intent {
+        let (pitch, yaw) = cmd.view.unwrap_or((f32::NAN, f32::NAN));
+        let swimming = me.water_level >= 2;
+        Intent {
+            move_dir: cmd.move_dir,
+            jump: cmd.jump && !swimming,
+            swim: if !swimming { 0 } else if cmd.jump { 1 } else if cmd.crouch { -1 } else { 0 },
+            crouch: cmd.crouch && !swimming,
+            walk: cmd.walk,
+            attack: cmd.attack,
+            weapon: cmd.weapon,
+            pitch,
+            yaw,
+        }
+    }
+
+    /// One tick of a live bot.
+    fn live_tick(&mut self, input: &mut BrainInput<'_, '_>, me: &PlayerSnap) -> (Intent, Option<ChatLine>) {
+        let clock = input.view.clock;
+        self.profile.stats.alive_ticks += 1;
+        self.perceive_events(input, me);
+        self.sight_checks = 0;
+        if input.decide.perceive && input.decide.sight_budget > 0 {
+            let t = self.profile.resolved.traits;
+            let budget = input.decide.sight_budget.min(SIGHT_BUDGET);
+            let (spent, _) = self.senses.look(input.view, me, &t, None, input.ignored, budget, t.attention_lag_ms(), &clock, &mut self.rng);
+            self.sight_checks = spent;
+            self.profile.stats.decisions += 1;
+        }
+        let keep_view = Intent { pitch: f32::NAN, yaw: f32::NAN, ..Intent::default() };
+        match self.run_script(input, me) {
+            Ok(true) => self.failures = 0,
+            Ok(false) => {}
+            Err(e) => {
+                self.call_failed(&e, &clock);
+                // This tick the bot sends no input, and lets go of its keys.
+                if let Ok(mut h) = self.lock_host() {
+                    let view = h.cmd.view;
+                    h.cmd = ScriptCommand { view, ..ScriptCommand::default() };
+                    h.chat = None;
+                }
+                return (keep_view, None);
+            }
+        }
+        let Ok(mut h) = self.lock_host() else { return (keep_view, None) };
+        let intent = Self::intent(&h.cmd, me);
+        let chat = h.chat.take().map(|c| ChatLine { team: c.team, text: c.text });
+        let logged = std::mem::take(&mut h.log);
+        let forget = std::mem::replace(&mut h.forget, false);
+        drop(h);
+        for line in logged {
+            tracing::info!(target: "quarry_bots::script", "{}: {line}", self.profile.identity.name);
+        }
+        if forget {
+            self.instance.forget();
+        }
+        (intent, chat)
+    }
+
+    fn spawned(&mut self, settings: &BrainSettings, source: &dyn TraitSource) {
+        self.senses.reset_life();
+        self.profile.respawn(settings, source);
+        if let Ok(mut h) = self.lock_host() {
+            h.cmd = ScriptCommand::default();
+        }
+    }
+}
+
+impl Brain for ScriptedBrain {
+    fn profile(&self) -> &BotProfile {
+        match &self.fallback {
+            Some(n) => &n.profile,
+            None => &self.profile,
+        }
+    }
+
+    fn profile_mut(&mut self) -> &mut BotProfile {
+        match &mut self.fallback {
+            Some(n) => &mut n.profile,
+            None => &mut self.profile,
+        }
+    }
+
+    fn tick(&mut self, input: &mut BrainInput<'_, '_>) -> BrainOutput {
+        if let Some(native) = self.fallback.as_mut() {
+            return native.tick(input);
+        }
+        let view = input.view;
+        let clock = view.clock;
+        let me = view.player(self.profile.slot).copied();
+        let keep_view = Intent { pitch: f32::NAN, yaw: f32::NAN, ..Intent::default() };
+        let mut chat = None;
+        let intent = match me {
+            None => {
+                self.alive = false;
+                keep_view
+            }
+            Some(_) if input.settings.pause || !view.play_allowed => keep_view,
+            Some(me) if me.frozen || !me.alive => {
+                if self.alive {
+                    self.alive = false;
+                    self.senses.reset_life();
+                }
+                // Attack respawns (held is enough); a frozen player waits.
+                Intent { attack: !me.frozen, ..keep_view }
+            }
+            Some(me) => {
+                if !self.alive {
+                    self.alive = true;
+                    self.spawned(input.settings, input.source);
+                }
+                let (intent, line) = self.live_tick(input, &me);
+                chat = line;
+                intent
+            }
+        };
+        let delta = me.map_or((0.0, 0.0), |m| m.delta_angles);
+        let cmd = compose(&intent, clock.tick, &self.last_cmd, delta);
+        self.last_cmd = cmd;
+        BrainOutput { cmd, chat }
+    }
+
+    fn new_match(&mut self, seed: u64) {
+        if let Some(native) = self.fallback.as_mut() {
+            native.new_match(seed);
+        }
+        self.seed = seed;
+        self.rng = BotRng::for_slot(seed, self.profile.slot.0, 0);
+        if let Ok(mut h) = self.lock_host() {
+            *h = HostState::new(BotRng::for_slot(seed, self.profile.slot.0, 7));
+        }
+        self.senses = Senses::default();
+        self.alive = false;
+        self.last_call = None;
+        self.last_cmd = UserCmd::default();
+        self.events.clear();
+        self.order = None;
+    }
+
+    fn sight_checks(&self) -> usize {
+        match &self.fallback {
+            Some(n) => n.sight_checks(),
+            None => self.sight_checks,
+        }
+    }
+
+    fn beliefs(&self) -> Vec<crate::memory::EnemyTrack> {
+        match &self.fallback {
+            Some(n) => n.beliefs(),
+            None => self.senses.memory.tracks().to_vec(),
+        }
+    }
+
+    fn take_order(&mut self, order: Order) {
+        if let Some(native) = self.fallback.as_mut() {
+            native.take_order(order);
+            return;
+        }
+        if order.kind.follows() {
+            self.owner = Some(order.from);
+        }
+        self.order = Some(order);
+    }
+
+    fn order(&self) -> Option<Order> {
+        match &self.fallback {
+            Some(n) => n.order(),
+            None => self.order,
+        }
+    }
+
+    fn status(&self, view: Option<&BotView<'_>>) -> BrainStatus {
+        if let Some(native) = &self.fallback {
+            let mut s = native.status(view);
+            s.goal = format!("{} (native: brain {} failed)", s.goal, self.brain);
+            return s;
+        }
+        let me = view.and_then(|v| v.player(self.profile.slot));
+        let held = self.host.lock().map(|h| h.cmd).unwrap_or_default();
+        BrainStatus {
+            alive: me.map_or(self.alive, |p| p.alive),
+            origin: me.map(|p| p.origin),
+            health: me.map_or(0, |p| p.health),
+            armor: me.map_or(0, |p| p.armor),
+            goal: format!("script {}", self.brain),
+            route: None,
+            enemy: None,
+            firing: held.attack,
+            stance: None,
+        }
+    }
+}
+
+/// A sound's name for `on_event`.
+fn sound_name(kind: SoundKind) -> &'static str {
+    match kind {
+        SoundKind::Footstep => "footsteps",
+        SoundKind::Jump => "jump",
+        SoundKind::Land => "land",
+        SoundKind::Gunfire(_) => "gunfire",
+        SoundKind::Explosion => "explosion",
+        SoundKind::ItemPickup => "pickup",
+        SoundKind::ItemRespawn => "respawn",
+        SoundKind::Pain => "pain",
+        SoundKind::JumpPad => "jumppad",
+        SoundKind::Teleport => "teleport",
+        SoundKind::Mover => "mover",
+    }
+}
+
+impl ScriptedBrain {
+    /// The program the bot runs now.
+    pub fn program(&self) -> Option<Arc<dyn Program>> {
+        self.scripts.lock().ok().and_then(|l| l.get(&self.brain)).map(|(p, _)| p)
+    }
+}

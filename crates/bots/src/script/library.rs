@@ -1,0 +1,214 @@
+//! The brains on disk: every `botfiles/brains/NAME.rhai` compiled with the
+//! helper library (`botfiles/brains/lib/*.rhai`, in name order). A brain
+//! that fails to compile keeps its last good version (the error is
+//! reported); `botreload` reads them all again. The library also lends the
+//! navmesh to scripted bots' queries.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use super::ScriptError;
+use super::engine::{Program, ScriptEngine, Source};
+use super::rhai::RhaiEngine;
+use crate::navigate::Navigator;
+
+/// The brains' folder inside the botfiles directory.
+pub const BRAINS_DIR: &str = "brains";
+/// The helper library's folder inside the brains' folder.
+pub const LIB_DIR: &str = "lib";
+/// The largest script file read, bytes.
+pub const MAX_SCRIPT_BYTES: u64 = 256 * 1024;
+/// The most brain (or library) files read from one folder.
+pub const MAX_BRAIN_FILES: usize = 64;
+
+/// The library shared by the manager and every scripted bot.
+pub type Scripts = Arc<Mutex<ScriptLibrary>>;
+
+/// What a load found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LoadReport {
+    /// Brains compiled now (names).
+    pub loaded: Vec<String>,
+    /// Brains and library files that failed (a failed brain keeps its last
+    /// good version, if it had one).
+    pub errors: Vec<ScriptError>,
+}
+
+/// A brain and its version.
+#[derive(Debug, Clone)]
+struct Loaded {
+    program: Arc<dyn Program>,
+    version: u64,
+}
+
+/// Compiled brains by name, the engine, and the navmesh on loan.
+pub struct ScriptLibrary {
+    engine: Box<dyn ScriptEngine>,
+    brains: BTreeMap<String, Loaded>,
+    versions: u64,
+    nav: Option<Box<dyn Navigator + Send>>,
+    nav_generation: Option<u64>,
+    /// The teleporters of the map last asked about, by map name.
+    teleporters: Option<(String, Arc<[super::host::ScriptTeleporter]>)>,
+}
+
+impl std::fmt::Debug for ScriptLibrary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScriptLibrary")
+            .field("engine", &self.engine)
+            .field("brains", &self.brains.keys().collect::<Vec<_>>())
+            .field("nav", &self.nav.as_ref().map(|n| n.describe()))
+            .finish_non_exhaustive()
+    }
+}
+
+impl ScriptLibrary {
+    /// An empty library on the Rhai engine, `max_ops` operations per call.
+    pub fn new(max_ops: u64) -> Self {
+        Self::with_engine(Box::new(RhaiEngine::new(max_ops)))
+    }
+
+    /// An empty library on `engine`.
+    pub fn with_engine(engine: Box<dyn ScriptEngine>) -> Self {
+        Self { engine, brains: BTreeMap::new(), versions: 0, nav: None, nav_generation: None, teleporters: None }
+    }
+
+    /// Shared, for the manager and the bots.
+    pub fn shared(self) -> Scripts {
+        Arc::new(Mutex::new(self))
+    }
+
+    /// Sets the operation budget per call (`bot_scriptMaxOps`).
+    pub fn set_max_ops(&self, ops: u64) {
+        self.engine.set_max_ops(ops);
+    }
+
+    /// Compiles `brain` named `name` with `libs`; on failure the last good
+    /// version stays.
+    pub fn load_source(&mut self, name: &str, brain: &Source, libs: &[Source]) -> Result<(), ScriptError> {
+        let program = self.engine.compile(brain, libs)?;
+        self.versions += 1;
+        self.brains.insert(name.to_ascii_lowercase(), Loaded { program, version: self.versions });
+        Ok(())
+    }
+
+    /// Reads `botfiles/brains` under `botfiles`: the library first, then
+    /// every brain. A missing folder loads nothing and is no error.
+    pub fn load_dir(&mut self, botfiles: &Path) -> LoadReport {
+        let dir = botfiles.join(BRAINS_DIR);
+        let mut report = LoadReport::default();
+        let mut libs = Vec::new();
+        for (_, source) in read_folder(&dir.join(LIB_DIR), &mut report.errors) {
+            libs.push(source);
+        }
+        for (name, source) in read_folder(&dir, &mut report.errors) {
+            match self.load_source(&name, &source, &libs) {
+                Ok(()) => report.loaded.push(name),
+                Err(e) => report.errors.push(e),
+            }
+        }
+        report
+    }
+
+    /// The brain named `name` (case-insensitive) and its version.
+    pub fn get(&self, name: &str) -> Option<(Arc<dyn Program>, u64)> {
+        self.brains.get(&name.to_ascii_lowercase()).map(|l| (Arc::clone(&l.program), l.version))
+    }
+
+    /// The names of the loaded brains, in order.
+    pub fn names(&self) -> Vec<String> {
+        self.brains.keys().cloned().collect()
+    }
+
+    /// Lends the navmesh built as `generation` (`None`: no mesh). The
+    /// navigator is kept until the generation changes.
+    pub fn offer_nav(&mut self, generation: Option<u64>, make: impl FnOnce() -> Option<Box<dyn Navigator + Send>>) {
+        if generation == self.nav_generation && (generation.is_none() || self.nav.is_some()) {
+            return;
+        }
+        self.nav_generation = generation;
+        self.nav = if generation.is_some() { make() } else { None };
+    }
+
+    /// The teleporters of `map` (worked out once per map).
+    pub fn teleporters(&mut self, map: &quarry_map::LoadedMap) -> Arc<[super::host::ScriptTeleporter]> {
+        if let Some((name, t)) = &self.teleporters
+            && name == map.name()
+        {
+            return Arc::clone(t);
+        }
+        let list: Arc<[super::host::ScriptTeleporter]> = quarry_nav::NavInput::from_map(map)
+            .teleporters
+            .iter()
+            .enumerate()
+            .map(|(i, t)| super::host::ScriptTeleporter {
+                id: i as i64,
+                entrance: glam::Vec3::new((t.bounds.0.x + t.bounds.1.x) / 2.0, (t.bounds.0.y + t.bounds.1.y) / 2.0, t.bounds.0.z),
+                destination: t.destination,
+            })
+            .collect();
+        self.teleporters = Some((map.name().to_owned(), Arc::clone(&list)));
+        list
+    }
+
+    /// Takes the navigator for one call (give it back with [`Self::return_nav`]).
+    pub fn take_nav(&mut self) -> Option<Box<dyn Navigator + Send>> {
+        self.nav.take()
+    }
+
+    /// Gives back the navigator taken for a call.
+    pub fn return_nav(&mut self, nav: Option<Box<dyn Navigator + Send>>) {
+        if self.nav.is_none() {
+            self.nav = nav;
+        }
+    }
+}
+
+/// The `.rhai` files of `dir` (not its subfolders), by name, at most
+/// [`MAX_BRAIN_FILES`] of at most [`MAX_SCRIPT_BYTES`] each; what cannot be
+/// read becomes an error.
+fn read_folder(dir: &Path, errors: &mut Vec<ScriptError>) -> Vec<(String, Source)> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut files: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("rhai")))
+        .collect();
+    files.sort();
+    if files.len() > MAX_BRAIN_FILES {
+        errors.push(ScriptError::File {
+            file: dir.display().to_string(),
+            message: format!("{} script files; only the first {MAX_BRAIN_FILES} are read", files.len()),
+        });
+        files.truncate(MAX_BRAIN_FILES);
+    }
+    let mut out = Vec::new();
+    for path in files {
+        let shown = shown_name(&path);
+        let Some(stem) = path.file_stem().map(|s| s.to_string_lossy().into_owned()) else { continue };
+        match read_script(&path) {
+            Ok(text) => out.push((stem, Source { name: shown, text })),
+            Err(message) => errors.push(ScriptError::File { file: shown, message }),
+        }
+    }
+    out
+}
+
+/// `brains/NAME.rhai` or `brains/lib/NAME.rhai`, as messages name a file.
+fn shown_name(path: &Path) -> String {
+    let parts: Vec<String> = path.iter().rev().take(3).map(|p| p.to_string_lossy().into_owned()).collect();
+    let from = parts.iter().position(|p| p == BRAINS_DIR).map_or(0, |i| i);
+    let mut parts: Vec<String> = parts.into_iter().take(from + 1).collect();
+    parts.reverse();
+    parts.join("/")
+}
+
+fn read_script(path: &Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if meta.len() > MAX_SCRIPT_BYTES {
+        return Err(format!("{} bytes; a script may have at most {MAX_SCRIPT_BYTES}", meta.len()));
+    }
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|e| format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
+}

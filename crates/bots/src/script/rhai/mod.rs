@@ -1,0 +1,206 @@
+//! The Rhai engine behind [`ScriptEngine`]: a raw engine (no file access,
+//! no `import`, no clock, `print` to the log) with only the bot API
+//! registered ([`api`]), and limits on operations per call, call depth,
+//! expression depth, string, array and map sizes.
+
+mod api;
+mod types;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Map, ParseError, Position, Scope};
+
+use super::ScriptError;
+use super::engine::{Entry, Instance, Program, ScriptEngine, SharedHost, Source};
+
+/// Call depth a script may reach.
+pub const MAX_CALL_LEVELS: usize = 32;
+/// Expression nesting a script may have (statements, functions).
+pub const MAX_EXPR_DEPTH: (usize, usize) = (64, 32);
+/// The longest string a script may build, bytes.
+pub const MAX_STRING: usize = 4096;
+/// The longest array a script may build.
+pub const MAX_ARRAY: usize = 1024;
+/// The most properties an object map may have.
+pub const MAX_MAP: usize = 256;
+/// The most functions a brain (with its library) may define, and the most
+/// variables in scope at once.
+pub const MAX_FUNCTIONS: usize = 256;
+
+/// The Rhai engine, shared by every scripted bot.
+#[derive(Debug)]
+pub struct RhaiEngine {
+    engine: Arc<Engine>,
+    max_ops: Arc<AtomicU64>,
+}
+
+impl RhaiEngine {
+    /// An engine with the bot API and the limits; `max_ops` operations per call.
+    pub fn new(max_ops: u64) -> Self {
+        let max_ops = Arc::new(AtomicU64::new(max_ops.max(1)));
+        let mut engine = Engine::new_raw();
+        // The language's basics (arithmetic, strings, arrays, maps, maths),
+        // nothing that reaches outside: no modules (the feature is off), no
+        // time (off), `print` and `debug` to the log.
+        engine.register_global_module(rhai::packages::Package::as_shared_module(&rhai::packages::StandardPackage::new()));
+        engine.set_max_call_levels(MAX_CALL_LEVELS);
+        engine.set_max_expr_depths(MAX_EXPR_DEPTH.0, MAX_EXPR_DEPTH.1);
+        engine.set_max_string_size(MAX_STRING);
+        engine.set_max_array_size(MAX_ARRAY);
+        engine.set_max_map_size(MAX_MAP);
+        engine.set_max_functions(MAX_FUNCTIONS);
+        engine.set_max_variables(MAX_FUNCTIONS);
+        // `eval` would compile text at run time, out of reach of the load's checks.
+        engine.disable_symbol("eval");
+        let budget = Arc::clone(&max_ops);
+        engine.on_progress(move |ops| (ops > budget.load(Ordering::Relaxed)).then(|| Dynamic::from(BUDGET_TOKEN)));
+        types::register(&mut engine);
+        api::register(&mut engine);
+        Self { engine: Arc::new(engine), max_ops }
+    }
+}
+
+/// The token an over-budget call is terminated with.
+const BUDGET_TOKEN: &str = "operation budget";
+
+impl ScriptEngine for RhaiEngine {
+    fn compile(&self, brain: &Source, libs: &[Source]) -> Result<Arc<dyn Program>, ScriptError> {
+        let mut ast = compile_one(&self.engine, brain)?;
+        for lib in libs {
+            let lib_ast = compile_one(&self.engine, lib)?;
+            // The brain's own functions win over a library's of the same name.
+            ast = lib_ast.merge(&ast);
+        }
+        ast.set_source(brain.name.as_str());
+        let program = RhaiProgram { engine: Arc::clone(&self.engine), ast, file: brain.name.clone(), max_ops: Arc::clone(&self.max_ops) };
+        if !program.has(Entry::Tick(0.0)) {
+            return Err(ScriptError::MissingEntry { file: brain.name.clone(), entry: "on_tick(dt)" });
+        }
+        Ok(Arc::new(program))
+    }
+
+    fn set_max_ops(&self, ops: u64) {
+        self.max_ops.store(ops.max(1), Ordering::Relaxed);
+    }
+}
+
+fn compile_one(engine: &Engine, source: &Source) -> Result<AST, ScriptError> {
+    let mut ast = engine.compile(&source.text).map_err(|e| parse_error(&source.name, &e))?;
+    ast.set_source(source.name.as_str());
+    Ok(ast)
+}
+
+fn parse_error(file: &str, e: &ParseError) -> ScriptError {
+    let (line, column) = line_column(e.position());
+    ScriptError::Compile { file: file.to_owned(), line, column, message: e.err_type().to_string() }
+}
+
+fn line_column(p: Position) -> (usize, usize) {
+    (p.line().unwrap_or(0), p.position().unwrap_or(0))
+}
+
+/// A compiled brain.
+#[derive(Debug)]
+struct RhaiProgram {
+    engine: Arc<Engine>,
+    ast: AST,
+    file: String,
+    max_ops: Arc<AtomicU64>,
+}
+
+impl Program for RhaiProgram {
+    fn file(&self) -> &str {
+        &self.file
+    }
+
+    fn has(&self, entry: Entry<'_>) -> bool {
+        let params = match entry {
+            Entry::Join | Entry::Reload => 0,
+            Entry::Tick(_) | Entry::Event(_) => 1,
+        };
+        self.ast.iter_functions().any(|f| f.name == entry.name() && f.params.len() == params)
+    }
+
+    fn instantiate(self: Arc<Self>) -> Box<dyn Instance> {
+        Box::new(RhaiInstance { program: self, memory: Dynamic::from_map(Map::new()) })
+    }
+
+    fn into_any(self: Arc<Self>) -> Arc<dyn std::any::Any + Send + Sync> {
+        self
+    }
+}
+
+/// One bot's brain: the program and its memory (`this` in every call).
+#[derive(Debug)]
+struct RhaiInstance {
+    program: Arc<RhaiProgram>,
+    memory: Dynamic,
+}
+
+impl Instance for RhaiInstance {
+    fn call(&mut self, entry: Entry<'_>, host: &SharedHost) -> Result<(), ScriptError> {
+        if !self.program.has(entry) {
+            return Ok(());
+        }
+        let p = &self.program;
+        let options = CallFnOptions::new()
+            .eval_ast(false)
+            .bind_this_ptr(&mut self.memory)
+            .with_tag(api::HostHandle(Arc::clone(host)));
+        let mut scope = Scope::new();
+        let name = entry.name();
+        let result = match entry {
+            Entry::Join | Entry::Reload => p.engine.call_fn_with_options::<Dynamic>(options, &mut scope, &p.ast, name, ()),
+            Entry::Tick(dt) => p.engine.call_fn_with_options::<Dynamic>(options, &mut scope, &p.ast, name, (dt,)),
+            Entry::Event(ev) => p.engine.call_fn_with_options::<Dynamic>(options, &mut scope, &p.ast, name, (types::event_map(ev),)),
+        };
+        // A script may assign anything to `this`; the memory stays a map.
+        if !self.memory.is_map() {
+            self.memory = Dynamic::from_map(Map::new());
+        }
+        result.map(|_| ()).map_err(|e| runtime_error(&p.file, p.max_ops.load(Ordering::Relaxed), &e))
+    }
+
+    fn switch(&mut self, program: Arc<dyn Program>) -> Result<(), ScriptError> {
+        let file = program.file().to_owned();
+        match program.into_any().downcast::<RhaiProgram>() {
+            Ok(p) => {
+                self.program = p;
+                Ok(())
+            }
+            Err(_) => Err(ScriptError::Engine { file, message: "the brain was compiled by another engine".to_owned() }),
+        }
+    }
+
+    fn forget(&mut self) {
+        self.memory = Dynamic::from_map(Map::new());
+    }
+}
+
+/// A runtime error as file, line, column and message; an error inside a
+/// function is reported where it happened (the library's file, if there).
+fn runtime_error(file: &str, max_ops: u64, e: &EvalAltResult) -> ScriptError {
+    let mut inner = e;
+    let mut at_file = file.to_owned();
+    let mut function = String::new();
+    while let EvalAltResult::ErrorInFunctionCall(name, source, err, _) = inner {
+        if !source.is_empty() {
+            at_file.clone_from(source);
+        }
+        function.clone_from(name);
+        inner = err;
+    }
+    let (line, column) = line_column(inner.position());
+    match inner {
+        EvalAltResult::ErrorTerminated(..) | EvalAltResult::ErrorTooManyOperations(..) => ScriptError::Budget { file: at_file, function, ops: max_ops },
+        _ => {
+            let mut message = inner.to_string();
+            // Rhai appends the position; ours leads the line.
+            if let Some(cut) = message.rfind(" (line ") {
+                message.truncate(cut);
+            }
+            ScriptError::Runtime { file: at_file, line, column, message }
+        }
+    }
+}
