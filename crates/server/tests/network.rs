@@ -294,6 +294,8 @@ fn a_bot_takes_a_follow_me_order_from_a_remote_players_team_chat() {
         .collect();
     let ack = ack.unwrap_or_else(|| panic!("the bot in slot {ally_slot} did not answer the order; chat heard: {said:?}\n{}", server.output()));
     // Walk a loop around the map for 20 s: the bot keeps up.
+    // An enemy that hunts the leader.
+    server.console("addbot Foe 1");
     let mut samples = Vec::new();
     let walk = Instant::now();
     while walk.elapsed() < Duration::from_secs(20) {
@@ -316,4 +318,177 @@ fn a_bot_takes_a_follow_me_order_from_a_remote_players_team_chat() {
     // A few samples may catch it falling behind at a turn or while the
     // snapshots lag on a loaded machine.
     assert!(within * 100 >= samples.len() * 85, "within 300 units in {within} of {} samples: {samples:.0?}", samples.len());
+}
+
+/// The navmesh the bots use on the shipped q_dm1, for steering a test client.
+struct Q1Nav {
+    game: quarry_sim::Match,
+    nav: quarry_bots::navmesh::NavService,
+}
+
+impl Q1Nav {
+    fn new() -> Self {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/q_dm1.map");
+        let map = quarry_map::load(path, &quarry_map::LoadOptions::default()).expect("q_dm1 loads");
+        let game = quarry_sim::Match::new(map, &quarry_sim::GameData::default(), quarry_sim::Settings::default(), 1, quarry_sim::slots::Slots::new(2), 60).expect("match");
+        let mut nav = quarry_bots::navmesh::NavService::default();
+        nav.ensure(&game, quarry_nav::DEFAULT_CELL_SIZE).expect("navmesh");
+        Self { game, nav }
+    }
+
+    /// Corners and link kinds from `from` to `to`.
+    fn route(&mut self, from: glam::Vec3, to: glam::Vec3) -> Vec<(glam::Vec3, quarry_nav::LinkKind)> {
+        let Some(mut navigator) = self.nav.navigator(self.game.map().world()) else { return Vec::new() };
+        quarry_bots::Navigator::route(&mut navigator, from, to).map(|r| r.corners.iter().map(|c| (c.pos, c.link)).collect()).unwrap_or_default()
+    }
+}
+
+/// Steers a client to `target` along the navmesh: yaw at the next corner,
+/// run, jump where the link is a jump; a new route when it makes no
+/// progress for 2 s (or was moved: a respawn). Whether it got there within
+/// `wait`; `seen` gets every snapshot looked at.
+fn walk_to(client: &mut [ClientTransport], nav: &mut Q1Nav, target: glam::Vec3, wait: Duration, seen: &mut dyn FnMut(&quarry_net::snapshot::Snapshot)) -> bool {
+    let start = Instant::now();
+    let mut route: Vec<(glam::Vec3, quarry_nav::LinkKind)> = Vec::new();
+    let mut i = 0;
+    let mut progress = Instant::now();
+    while start.elapsed() < wait {
+        let Some(snap) = client[0].latest_snapshot().cloned() else {
+            pump(client, Duration::from_millis(50), |_, _| WireUserCmd::default());
+            continue;
+        };
+        seen(&snap);
+        let me = glam::Vec3::from(snap.player.origin);
+        if (target - me).truncate().length() < 40.0 && (target.z - me.z).abs() < 64.0 {
+            return true;
+        }
+        if i >= route.len() || progress.elapsed() > Duration::from_secs(3) {
+            route = nav.route(me, target);
+            i = 0;
+            progress = Instant::now();
+            if route.is_empty() {
+                pump(client, Duration::from_millis(100), |_, _| WireUserCmd::default());
+                continue;
+            }
+        }
+        let (corner, link) = route[i];
+        let d = corner - me;
+        if d.truncate().length() < 32.0 && d.z.abs() < 64.0 {
+            i += 1;
+            progress = Instant::now();
+            continue;
+        }
+        // A command carries the view wanted less the delta angles a spawn
+        // or a teleporter set, as a real client's does.
+        let yaw = d.y.atan2(d.x).to_degrees() - snap.player.delta_angles[1];
+        // Blocked (by a player standing in the way, say): sidestep and hop.
+        let blocked = progress.elapsed() > Duration::from_millis(1000);
+        let right = if blocked { if start.elapsed().as_millis() % 1000 < 500 { 127 } else { -127 } } else { 0 };
+        let jump = if (link == quarry_nav::LinkKind::Jump && d.truncate().length() < 140.0) || blocked { 1 << 1 } else { 0 };
+        pump(client, Duration::from_millis(50), move |_, _| WireUserCmd { yaw, forward: 127, right, buttons: jump, ..WireUserCmd::default() });
+    }
+    eprintln!("did not reach {target}: at {:?}", client[0].latest_snapshot().map(|s| (s.player.origin, s.player.health)));
+    false
+}
+
+#[test]
+fn a_companion_follows_a_remote_player_through_a_teleporter_and_fights_beside_it() {
+    let botfiles = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../botfiles");
+    let botfiles = botfiles.to_str().expect("utf-8 path");
+    let mut server = TestServer::start_with(
+        &["--botfiles", botfiles, "--seed", "6"],
+        &["+set", "g_gametype", "tdm", "+set", "g_teamForceBalance", "0", "+set", "timelimit", "0", "+set", "fraglimit", "0", "+map", "q_dm1"],
+    );
+    let mut clients = vec![server.client("leader", None)];
+    pump(&mut clients, Duration::from_millis(500), |_, _| WireUserCmd::default());
+    server.console("addbot Pal 3 brain=companion");
+    let start = Instant::now();
+    let mut pal: Option<(u32, u8)> = None;
+    while start.elapsed() < Duration::from_secs(15) && pal.is_none() {
+        pump(&mut clients, Duration::from_millis(200), |_, _| WireUserCmd::default());
+        pal = clients[0].latest_snapshot().and_then(|s| s.entities.iter().find(|e| e.kind == EntityKind::Player).map(|e| (e.aux, e.team)));
+    }
+    let (pal_slot, pal_team) = pal.unwrap_or_else(|| panic!("no companion appeared: {}", server.output()));
+    if clients[0].latest_snapshot().map(|s| s.player.team) != Some(pal_team) {
+        let team = if pal_team == 1 { "red" } else { "blue" };
+        clients[0].send_reliable(&ClientMessage::Command(format!("team {team}"))).expect("team");
+    }
+    pump(&mut clients, Duration::from_secs(2), |_, tick| WireUserCmd { buttons: if tick % 2 == 0 { 1 } else { 0 }, ..WireUserCmd::default() });
+    clients[0].send_reliable(&ClientMessage::Chat { scope: ChatScope::Team, text: "follow me".into() }).expect("chat");
+    let events = pump(&mut clients, Duration::from_secs(3), |_, _| WireUserCmd::default());
+    let ack = events[0].iter().find_map(|e| match e {
+        ClientEvent::Message(ServerMessage::Chat { from: Some(f), text, .. }) if u32::from(*f) == pal_slot => Some(text.clone()),
+        _ => None,
+    });
+    let ack = ack.unwrap_or_else(|| panic!("the companion did not answer: {}", server.output()));
+    // To the teleporter and through it; then about the exit for 20 s.
+    let entrance = glam::Vec3::new(-496.0, -1328.0, 32.0);
+    let exit = glam::Vec3::new(-960.0, -256.0, 188.0);
+    let mut nav = Q1Nav::new();
+    let mut pal_at: Vec<glam::Vec3> = Vec::new();
+    let mut track = |snap: &quarry_net::snapshot::Snapshot| {
+        if let Some(b) = snap.entities.iter().find(|e| e.kind == EntityKind::Player && e.aux == pal_slot) {
+            pal_at.push(glam::Vec3::from(dequantize_origin(b.origin)));
+        }
+    };
+    // Nobody stands in a teleporter: the walk ends just north of it.
+    assert!(walk_to(&mut clients, &mut nav, entrance + glam::Vec3::new(0.0, 130.0, -8.0), Duration::from_secs(40), &mut track), "the leader never reached the teleporter");
+    // Into the trigger.
+    let delta = clients[0].latest_snapshot().map_or(0.0, |s| s.player.delta_angles[1]);
+    pump(&mut clients, Duration::from_millis(600), move |_, _| WireUserCmd { yaw: 270.0 - delta, forward: 127, ..WireUserCmd::default() });
+    let here = clients[0].latest_snapshot().map(|s| glam::Vec3::from(s.player.origin)).expect("snapshot");
+    assert!(here.distance(exit) < 300.0, "the leader went through the teleporter: at {here}");
+    // An enemy that hunts the leader.
+    server.console("addbot Foe 1");
+    let mut samples = Vec::new();
+    let walk = Instant::now();
+    // 20 s about the exit: the companion keeps close.
+    while walk.elapsed() < Duration::from_secs(20) {
+        let secs = walk.elapsed().as_secs_f32();
+        let yaw = if ((secs / 3.0).floor() as u32).is_multiple_of(2) { 0.0 } else { 180.0 };
+        pump(&mut clients, Duration::from_millis(250), move |_, _| WireUserCmd { yaw, forward: 127, buttons: 1 << 3, ..WireUserCmd::default() });
+        let Some(snap) = clients[0].latest_snapshot().cloned() else { continue };
+        track(&snap);
+        let me = glam::Vec3::from(snap.player.origin);
+        if let Some(b) = snap.entities.iter().find(|e| e.kind == EntityKind::Player && e.aux == pal_slot) {
+            let b = glam::Vec3::from(dequantize_origin(b.origin));
+            samples.push((b - me).truncate().length());
+        }
+    }
+    // Then the leader goes looking for the enemy (toward it when in view,
+    // else from spawn point to spawn point), up to 90 s, until `botlist`
+    // shows the companion firing at it within 400 units of the leader.
+    let patrol = [(-384.0, -288.0, 28.0), (384.0, -288.0, 28.0), (-224.0, 704.0, 348.0), (704.0, 192.0, 188.0), (960.0, -384.0, 188.0), (384.0, -1344.0, 28.0), (-384.0, -1024.0, 28.0), (-704.0, -640.0, 188.0)].map(|(x, y, z)| glam::Vec3::new(x, y, z - 4.0));
+    let hunt = Instant::now();
+    let mut k = 0;
+    let mut fought_beside = None;
+    while hunt.elapsed() < Duration::from_secs(90) && fought_beside.is_none() {
+        let Some(snap) = clients[0].latest_snapshot().cloned() else {
+            pump(&mut clients, Duration::from_millis(100), |_, _| WireUserCmd::default());
+            continue;
+        };
+        let me = glam::Vec3::from(snap.player.origin);
+        let apart = snap.entities.iter().find(|e| e.kind == EntityKind::Player && e.aux == pal_slot).map(|b| (glam::Vec3::from(dequantize_origin(b.origin)) - me).truncate().length());
+        let from = server.output_lines();
+        server.console("botlist");
+        let foe = snap.entities.iter().find(|e| e.kind == EntityKind::Player && e.aux != pal_slot && e.flags & 1 == 0).map(|e| glam::Vec3::from(dequantize_origin(e.origin)));
+        let target = foe.unwrap_or(patrol[k % patrol.len()]);
+        if walk_to(&mut clients, &mut nav, target, Duration::from_millis(700), &mut track) && foe.is_none() {
+            k += 1;
+        }
+        let firing_at_foe = server.output_since(from).iter().any(|l| l.contains(" Pal ") && l.contains(" Foe ") && l.contains("firing"));
+        if firing_at_foe && apart.is_some_and(|d| d <= 400.0) {
+            fought_beside = apart;
+        }
+    }
+    eprintln!("hunting: the companion fought the enemy {:?} units from its owner after {:.0?}", fought_beside, hunt.elapsed());
+    // The companion came through: seen near the entrance, then near the exit.
+    let went_in = pal_at.iter().position(|p| p.distance(entrance) < 250.0);
+    let came_out = went_in.and_then(|i| pal_at[i..].iter().position(|p| p.distance(exit) < 250.0));
+    let within = samples.iter().filter(|d| **d <= 400.0).count();
+    eprintln!("ack {ack:?}; through the teleporter: {}; {within} of {} samples within 400 units: {samples:.0?}", came_out.is_some(), samples.len());
+    assert!(came_out.is_some(), "the companion never came through the teleporter: {pal_at:.0?}");
+    assert!(samples.len() >= 20, "the companion was out of sight too often: {} samples", samples.len());
+    assert!(within * 100 >= samples.len() * 70, "within 400 units in {within} of {} samples", samples.len());
+    assert!(fought_beside.is_some(), "botlist never showed the companion firing at the enemy within 400 units of its owner in 90 s: {}", server.output());
 }

@@ -125,7 +125,7 @@ impl BotManager {
                     .route
                     .map_or_else(|| "-".to_owned(), |(i, n)| format!("{i}/{n}"));
                 out.push(format!(
-                    "{:>4} {:<16} {:>5.2} {:<6} {:<14} {:>7} {:<16} {:>5}{}",
+                    "{:>4} {:<16} {:>5.2} {:<6} {:<14} {:>7} {:<16} {:>5}{}{}",
                     r.slot.0,
                     r.name,
                     r.skill,
@@ -134,6 +134,7 @@ impl BotManager {
                     route,
                     r.enemy.unwrap_or_else(|| "-".to_owned()),
                     r.frags,
+                    if r.status.firing && r.status.alive { "  firing" } else { "" },
                     if r.filled { "  (fill)" } else { "" }
                 ));
             }

@@ -59,6 +59,9 @@ pub struct ScriptedBrain {
     order: Option<Order>,
     events: Vec<ScriptEvent>,
     sight_checks: usize,
+    /// The enemy in sight its view points at while it holds attack (for
+    /// `botlist`; the script never says whom it shoots).
+    aim: Option<SlotId>,
 }
 
 impl ScriptedBrain {
@@ -106,6 +109,7 @@ impl ScriptedBrain {
             order: None,
             events: Vec::new(),
             sight_checks: 0,
+            aim: None,
         })
     }
 
@@ -322,6 +326,8 @@ impl ScriptedBrain {
         }
         let Ok(mut h) = self.lock_host() else { return (keep_view, None) };
         let intent = Self::intent(&h.cmd, me);
+        let attacking = h.cmd.attack;
+        let view = h.cmd.view.unwrap_or((me.pitch, me.yaw));
         let chat = h.chat.take().map(|c| ChatLine { team: c.team, text: c.text });
         let logged = std::mem::take(&mut h.log);
         let forget = std::mem::replace(&mut h.forget, false);
@@ -332,7 +338,23 @@ impl ScriptedBrain {
         if forget {
             self.instance.forget();
         }
+        self.aim = if attacking { self.aimed_at(input.view, me, view) } else { None };
         (intent, chat)
+    }
+
+    /// The enemy in sight nearest the view's centre, within about 25 degrees.
+    fn aimed_at(&self, view: &BotView<'_>, me: &PlayerSnap, (pitch, yaw): (f32, f32)) -> Option<SlotId> {
+        let forward = crate::perception::forward(pitch, yaw);
+        self.senses
+            .sightings
+            .iter()
+            .filter_map(|s| {
+                let p = view.player(s.slot)?;
+                let dot = forward.dot((p.origin + s.seen_offset - me.eye).normalize_or_zero());
+                (dot > 0.9).then_some((dot, s.slot))
+            })
+            .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
+            .map(|(_, s)| s)
     }
 
     fn spawned(&mut self, settings: &BrainSettings, source: &dyn TraitSource) {
@@ -462,7 +484,7 @@ impl Brain for ScriptedBrain {
             armor: me.map_or(0, |p| p.armor),
             goal: format!("script {}", self.brain),
             route: None,
-            enemy: None,
+            enemy: self.aim,
             firing: held.attack,
             stance: None,
         }
