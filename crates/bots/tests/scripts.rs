@@ -181,3 +181,18 @@ fn the_same_seed_gives_the_same_match_with_scripted_bots() {
     assert_eq!(first, None, "diverged at tick {first:?}");
     assert_ne!(hashes_of(22).last(), a.last(), "another seed, another match");
 }
+
+#[test]
+fn errors_name_the_file_and_function_they_happen_in() {
+    let mut lib = ScriptLibrary::new(5_000);
+    let helper = Source { name: "brains/lib/help.rhai".into(), text: "// a helper\nfn helper(x) {\n    x.no_such_method();\n}\n".into() };
+    lib.load_source("b", &source("b", "fn on_tick(dt) {\n    helper(1);\n}\n"), &[helper]).expect("compiles");
+    let host = std::sync::Arc::new(std::sync::Mutex::new(quarry_bots::script::HostState::new(quarry_bots::rng::BotRng::for_slot(1, 0, 0))));
+    let (program, _) = lib.get("b").expect("loaded");
+    let e = program.instantiate().call(quarry_bots::script::Entry::Tick(0.1), &host).expect_err("fails in the helper");
+    assert!(e.to_string().starts_with("brains/lib/help.rhai:3:"), "{e}");
+    lib.load_source("spin", &source("spin", "fn on_tick(dt) {\n    loop {}\n}\n"), &[]).expect("compiles");
+    let (program, _) = lib.get("spin").expect("loaded");
+    let e = program.instantiate().call(quarry_bots::script::Entry::Tick(0.1), &host).expect_err("over budget");
+    assert_eq!(e.to_string(), "brains/spin.rhai: on_tick() stopped after 5000 operations (bot_scriptMaxOps)");
+}

@@ -178,12 +178,13 @@ impl ScriptedBrain {
         }
     }
 
-    /// "follow me" said to the bot (team chat in a team game, or a line
-    /// naming it) makes the speaker its owner, as the team layer's order
-    /// does in team games.
+    /// A follow order said to the bot ("follow me", "escort me", "come
+    /// with me", "with me": [`crate::team::parse_order`]) in team chat in a
+    /// team game, or in a line that names it, makes the speaker its owner,
+    /// as the team layer's order does in team games.
     fn heard_order(&mut self, from: SlotId, text: &str, team: bool, view: &BotView<'_>, me: &PlayerSnap) {
         let named = text.to_lowercase().contains(&self.profile.identity.name.to_lowercase());
-        let addressed = named || (team && view.team_game) || !view.team_game && view.iter_players().filter(|p| !p.is_bot || p.slot == from).count() <= 2;
+        let addressed = named || (team && view.team_game);
         if !addressed || view.player(from).is_none() || from == me.slot {
             return;
         }
@@ -206,7 +207,6 @@ impl ScriptedBrain {
         }
         let dt = self.last_call.map_or(0.0, |t| f64::from(clock.tick.wrapping_sub(t) as f32 / clock.hz.max(1) as f32));
         self.last_call = Some(clock.tick);
-        self.reload_if_newer();
         let (nav, teleporters) = match self.scripts.lock() {
             Ok(mut l) => (l.take_nav(), Some(l.teleporters(input.view.map))),
             Err(_) => (None, None),
@@ -218,7 +218,6 @@ impl ScriptedBrain {
             }
             snapshot::fill(&mut host, input.view, me, &self.senses, self.owner, self.order);
             host.nav = nav;
-            host.quota = super::host::Quotas::PER_CALL;
         }
         let result = self.call_all(dt);
         let nav = self.lock_host().ok().and_then(|mut h| h.nav.take());
@@ -228,15 +227,27 @@ impl ScriptedBrain {
         result.map(|()| true)
     }
 
+    /// This period's calls, in order: `on_reload` (a new version),
+    /// `on_join` (once), each pending event, `on_tick(dt)`; each call has
+    /// its own quotas.
     fn call_all(&mut self, dt: f64) -> Result<(), ScriptError> {
+        if self.reload_if_newer() {
+            self.call(Entry::Reload)?;
+        }
         if !self.joined {
             self.joined = true;
-            self.instance.call(Entry::Join, &self.host)?;
+            self.call(Entry::Join)?;
         }
         for ev in std::mem::take(&mut self.events) {
-            self.instance.call(Entry::Event(&ev), &self.host)?;
+            self.call(Entry::Event(&ev))?;
         }
-        self.instance.call(Entry::Tick(dt), &self.host)
+        self.call(Entry::Tick(dt))
+    }
+
+    /// One call, with fresh quotas.
+    fn call(&mut self, entry: Entry<'_>) -> Result<(), ScriptError> {
+        self.lock_host()?.quota = super::host::Quotas::PER_CALL;
+        self.instance.call(entry, &self.host)
     }
 
     fn lock_host(&self) -> Result<std::sync::MutexGuard<'_, HostState>, ScriptError> {
@@ -244,19 +255,17 @@ impl ScriptedBrain {
     }
 
     /// Moves to a newer version of the brain (`botreload`), keeping the
-    /// memory, and calls `on_reload()`.
-    fn reload_if_newer(&mut self) {
+    /// memory; whether it did (then `on_reload()` is due).
+    fn reload_if_newer(&mut self) -> bool {
         let newer = self.scripts.lock().ok().and_then(|l| l.get(&self.brain)).filter(|(_, v)| *v != self.version);
-        let Some((program, version)) = newer else { return };
+        let Some((program, version)) = newer else { return false };
         self.version = version;
-        let file = program.file().to_owned();
         match self.instance.switch(program) {
-            Ok(()) => {
-                if let Err(e) = self.instance.call(Entry::Reload, &self.host) {
-                    tracing::warn!(target: "quarry_bots::script", "{}: {e}", self.profile.identity.name);
-                }
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(target: "quarry_bots::script", "{}: {e}", self.profile.identity.name);
+                false
             }
-            Err(e) => tracing::warn!(target: "quarry_bots::script", "{}: {file}: {e}", self.profile.identity.name),
         }
     }
 
@@ -415,7 +424,12 @@ impl Brain for ScriptedBrain {
             }
         };
         let delta = me.map_or((0.0, 0.0), |m| m.delta_angles);
-        let cmd = compose(&intent, clock.tick, &self.last_cmd, delta);
+        let mut cmd = compose(&intent, clock.tick, &self.last_cmd, delta);
+        // Use is held as the script holds it (the intent has no such key).
+        let alive = me.is_some_and(|m| m.alive && !m.frozen) && !input.settings.pause && view.play_allowed;
+        if alive && self.lock_host().is_ok_and(|h| h.cmd.use_item) {
+            cmd.buttons = cmd.buttons.with(quarry_sim::Buttons::USE);
+        }
         self.last_cmd = cmd;
         BrainOutput { cmd, chat }
     }
@@ -431,6 +445,10 @@ impl Brain for ScriptedBrain {
         }
         self.senses = Senses::default();
         self.alive = false;
+        // A new match is a new start: the memory's deadlines were on the
+        // old clock, and on_join sets up again.
+        self.instance.forget();
+        self.joined = false;
         self.last_call = None;
         self.last_cmd = UserCmd::default();
         self.events.clear();

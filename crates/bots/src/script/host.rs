@@ -8,7 +8,8 @@ use glam::Vec3;
 use crate::navigate::{Navigator, Route};
 use crate::rng::BotRng;
 
-/// Navmesh queries one call may make, per kind.
+/// Navmesh queries one call (each entry point's call) may make, per kind;
+/// a query over its quota fails the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Quotas {
     /// `route(from, to)`.
@@ -77,7 +78,7 @@ pub struct ScriptItem {
     pub id: i64,
     /// Class name (`weapon_railgun`, `item_health_large`...).
     pub class: String,
-    /// Kind: `health`, `armor`, `weapon`, `ammo`, `powerup`, `holdable`, `key`, `flag` or `other`.
+    /// Kind: `health`, `armor`, `weapon`, `ammo`, `powerup` or `key`.
     pub kind: String,
     /// Where it lies.
     pub origin: Vec3,
@@ -118,7 +119,7 @@ pub struct ScriptTeleporter {
 pub struct Waypoint {
     /// Where.
     pub pos: Vec3,
-    /// How the route reaches it: `walk`, `jump`, `drop`, `crouch`, `swim`, `ladder`, `jumppad`, `teleport`, `lift`, `door`...
+    /// How the route reaches it: `walk`, `drop`, `jump`, `jumppad`, `teleport`, `lift`, `swim` or `crouch`.
     pub kind: String,
 }
 
@@ -167,7 +168,7 @@ pub enum ScriptEvent {
     },
     /// A noise the bot heard, where it thinks it was.
     Sound {
-        /// `footsteps`, `jump`, `land`, `pain`, `pickup`, `gunfire`, `explosion`, `mover`, `teleport` or `jumppad`.
+        /// `footsteps`, `jump`, `land`, `pain`, `pickup`, `respawn`, `gunfire`, `explosion`, `mover`, `teleport` or `jumppad`.
         kind: String,
         /// The estimated position (the error grows with distance).
         at: Vec3,

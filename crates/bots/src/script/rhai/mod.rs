@@ -1,11 +1,13 @@
 //! The Rhai engine behind [`ScriptEngine`]: a raw engine (no file access,
-//! no `import`, no clock, `print` to the log) with only the bot API
+//! no `import`, no `eval`, no clock; `print` and `debug` do nothing, `log`
+//! is the API's way to the server log) with only the bot API
 //! registered ([`api`]), and limits on operations per call, call depth,
 //! expression depth, string, array and map sizes.
 
 mod api;
 mod types;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -24,8 +26,8 @@ pub const MAX_STRING: usize = 4096;
 pub const MAX_ARRAY: usize = 1024;
 /// The most properties an object map may have.
 pub const MAX_MAP: usize = 256;
-/// The most functions a brain (with its library) may define, and the most
-/// variables in scope at once.
+/// The most functions one file (a brain or a library file) may define, and
+/// the most variables in scope at once.
 pub const MAX_FUNCTIONS: usize = 256;
 
 /// The Rhai engine, shared by every scripted bot.
@@ -67,13 +69,18 @@ const BUDGET_TOKEN: &str = "operation budget";
 impl ScriptEngine for RhaiEngine {
     fn compile(&self, brain: &Source, libs: &[Source]) -> Result<Arc<dyn Program>, ScriptError> {
         let mut ast = compile_one(&self.engine, brain)?;
+        let own: Vec<String> = ast.iter_functions().map(|f| f.name.to_owned()).collect();
+        let mut fn_files = BTreeMap::new();
         for lib in libs {
             let lib_ast = compile_one(&self.engine, lib)?;
+            for f in lib_ast.iter_functions().filter(|f| !own.iter().any(|o| o == f.name)) {
+                fn_files.insert(f.name.to_owned(), lib.name.clone());
+            }
             // The brain's own functions win over a library's of the same name.
             ast = lib_ast.merge(&ast);
         }
         ast.set_source(brain.name.as_str());
-        let program = RhaiProgram { engine: Arc::clone(&self.engine), ast, file: brain.name.clone(), max_ops: Arc::clone(&self.max_ops) };
+        let program = RhaiProgram { engine: Arc::clone(&self.engine), ast, file: brain.name.clone(), fn_files, max_ops: Arc::clone(&self.max_ops) };
         if !program.has(Entry::Tick(0.0)) {
             return Err(ScriptError::MissingEntry { file: brain.name.clone(), entry: "on_tick(dt)" });
         }
@@ -106,6 +113,8 @@ struct RhaiProgram {
     engine: Arc<Engine>,
     ast: AST,
     file: String,
+    /// The library file of each library function (errors name it).
+    fn_files: BTreeMap<String, String>,
     max_ops: Arc<AtomicU64>,
 }
 
@@ -159,7 +168,7 @@ impl Instance for RhaiInstance {
         if !self.memory.is_map() {
             self.memory = Dynamic::from_map(Map::new());
         }
-        result.map(|_| ()).map_err(|e| runtime_error(&p.file, p.max_ops.load(Ordering::Relaxed), &e))
+        result.map(|_| ()).map_err(|e| runtime_error(p, name, &e))
     }
 
     fn switch(&mut self, program: Arc<dyn Program>) -> Result<(), ScriptError> {
@@ -178,19 +187,17 @@ impl Instance for RhaiInstance {
     }
 }
 
-/// A runtime error as file, line, column and message; an error inside a
-/// function is reported where it happened (the library's file, if there).
-fn runtime_error(file: &str, max_ops: u64, e: &EvalAltResult) -> ScriptError {
+/// A runtime error as file, line, column and message: where it happened,
+/// in the library file that defines the innermost function, if one does.
+fn runtime_error(p: &RhaiProgram, entry: &str, e: &EvalAltResult) -> ScriptError {
+    let max_ops = p.max_ops.load(Ordering::Relaxed);
     let mut inner = e;
-    let mut at_file = file.to_owned();
-    let mut function = String::new();
-    while let EvalAltResult::ErrorInFunctionCall(name, source, err, _) = inner {
-        if !source.is_empty() {
-            at_file.clone_from(source);
-        }
+    let mut function = entry.to_owned();
+    while let EvalAltResult::ErrorInFunctionCall(name, _, err, _) = inner {
         function.clone_from(name);
         inner = err;
     }
+    let at_file = p.fn_files.get(&function).cloned().unwrap_or_else(|| p.file.clone());
     let (line, column) = line_column(inner.position());
     match inner {
         EvalAltResult::ErrorTerminated(..) | EvalAltResult::ErrorTooManyOperations(..) => ScriptError::Budget { file: at_file, function, ops: max_ops },

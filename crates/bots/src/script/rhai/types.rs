@@ -1,5 +1,6 @@
 //! The API's value types in Rhai: `Vec3` (with arithmetic), `Player`,
-//! `Item`, `Flag`, `Waypoint` and `Order` (read-only properties), and
+//! `Item`, `Flag`, `Teleporter`, `Waypoint` and `Order` (read-only
+//! properties), and
 //! events as object maps.
 
 use glam::Vec3;
