@@ -3,6 +3,9 @@
 //! the shipped q_dm1. Target: 64 bots at 60 Hz with a p99 whole tick of at
 //! most 4 ms on one core. `think_tactical` compares think time at
 //! `bot_tactical` 0 and 5 with 16 bots (target: level 5 within 20 %).
+//! `think_scripted_64` runs 64 bots on the shipped `companion` brain at
+//! `bot_scriptRate` 10 and 60 (targets: a script call under 50 us mean,
+//! and the scripts adding under 1 ms to the p99 tick at 10).
 //!
 //! Besides criterion's means, a summary table with p99 figures is printed
 //! to stderr (criterion reports means and medians only): wall time, and
@@ -29,6 +32,24 @@ fn setup(bots_wanted: usize) -> (Match, BotManager) {
 }
 
 fn setup_at(bots_wanted: usize, tactical: u8) -> (Match, BotManager) {
+    setup_with(bots_wanted, BotSettings { tactical, ..bench_settings() }, None)
+}
+
+fn bench_settings() -> BotSettings {
+    BotSettings {
+        skill: 3.0,
+        skill_variance: 1.0,
+        ..BotSettings::default()
+    }
+}
+
+/// `bots_wanted` bots playing the shipped scripted brain `brain` at
+/// `rate` calls a second.
+fn setup_scripted(bots_wanted: usize, brain: &str, rate: u32) -> (Match, BotManager) {
+    setup_with(bots_wanted, BotSettings { script_rate: rate, ..bench_settings() }, Some(brain))
+}
+
+fn setup_with(bots_wanted: usize, bot_settings: BotSettings, brain: Option<&str>) -> (Match, BotManager) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps/q_dm1.map");
     let map = quarry_map::load(path, &quarry_map::LoadOptions::default()).expect("q_dm1 loads");
     let settings = Settings {
@@ -38,14 +59,14 @@ fn setup_at(bots_wanted: usize, tactical: u8) -> (Match, BotManager) {
         ..Settings::default()
     };
     let mut game = Match::new(map, &GameData::default(), settings, 1, Slots::new(64), 60).expect("match");
-    let mut bots = BotManager::new(BotSettings {
-        skill: 3.0,
-        skill_variance: 1.0,
-        tactical,
-        ..BotSettings::default()
-    });
+    let mut bots = BotManager::new(bot_settings);
+    if brain.is_some() {
+        bots.set_botfiles_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../botfiles"));
+        let loaded = bots.load_brains().expect("botfiles");
+        assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
+    }
     for _ in 0..bots_wanted {
-        bots.add_bot(&mut game, AddBot::default()).expect("bot");
+        bots.add_bot(&mut game, AddBot { brain: brain.map(str::to_owned), ..AddBot::default() }).expect("bot");
     }
     for _ in 0..WARMUP_TICKS {
         bots.think(&mut game);
@@ -115,6 +136,58 @@ fn table() {
     }
 }
 
+/// The scripted table: 64 companion bots at two rates, with the time the
+/// scripts themselves took per tick and per call.
+fn scripted_table() {
+    eprintln!("\nscripted bots     | think/tick mean    p99 | whole tick mean    p99 | scripts/tick mean    p99 | per call mean  per bot period mean  of it navmesh  slowest");
+    for rate in [10u32, 60] {
+        let n = 64;
+        let (mut game, mut bots) = setup_scripted(n, "companion", rate);
+        let mut think = Vec::with_capacity(TABLE_TICKS);
+        let mut whole = Vec::with_capacity(TABLE_TICKS);
+        let mut scripts = Vec::with_capacity(TABLE_TICKS);
+        let start = script_stats(&bots);
+        for _ in 0..TABLE_TICKS {
+            let before = script_stats(&bots).total;
+            let t0 = Instant::now();
+            bots.think(&mut game);
+            let t1 = Instant::now();
+            game.step();
+            let t2 = Instant::now();
+            think.push(t1 - t0);
+            whole.push(t2 - t0);
+            scripts.push(script_stats(&bots).total.saturating_sub(before));
+        }
+        let end = script_stats(&bots);
+        let mean = |v: &[Duration]| v.iter().sum::<Duration>() / v.len().max(1) as u32;
+        let (tm, wm, sm) = (mean(&think), mean(&whole), mean(&scripts));
+        think.sort_unstable();
+        whole.sort_unstable();
+        scripts.sort_unstable();
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
+        let calls = end.calls.saturating_sub(start.calls).max(1);
+        let periods = end.periods.saturating_sub(start.periods).max(1);
+        let spent = end.total.saturating_sub(start.total);
+        eprintln!(
+            "{n} companion {rate:2} Hz | {:8.1} us {:7.1} us | {:8.1} us {:7.1} us | {:10.1} us {:7.1} us | {:10.1} us {:12.1} us {:9.1} us {:7.1} us",
+            us(tm),
+            us(percentile(&think, 0.99)),
+            us(wm),
+            us(percentile(&whole, 0.99)),
+            us(sm),
+            us(percentile(&scripts, 0.99)),
+            us(spent) / calls as f64,
+            us(spent) / periods as f64,
+            us(end.nav.saturating_sub(start.nav)) / periods as f64,
+            us(end.slowest),
+        );
+    }
+}
+
+fn script_stats(bots: &BotManager) -> quarry_bots::script::CallStats {
+    bots.scripts().lock().map(|l| l.stats()).unwrap_or_default()
+}
+
 /// Time spent thinking over `iters` ticks (the match steps untimed).
 fn time_think(game: &mut Match, bots: &mut BotManager, iters: u64) -> Duration {
     let mut total = Duration::ZERO;
@@ -129,6 +202,7 @@ fn time_think(game: &mut Match, bots: &mut BotManager, iters: u64) -> Duration {
 
 fn bench(c: &mut Criterion) {
     table();
+    scripted_table();
     let mut group = c.benchmark_group("bot_think");
     group
         .sample_size(20)
@@ -149,6 +223,12 @@ fn bench(c: &mut Criterion) {
     for level in [0u8, 5] {
         let (mut game, mut bots) = setup_at(16, level);
         group.bench_function(BenchmarkId::new("think_tactical_16", level), |b| {
+            b.iter_custom(|iters| time_think(&mut game, &mut bots, iters));
+        });
+    }
+    for rate in [10u32, 60] {
+        let (mut game, mut bots) = setup_scripted(64, "companion", rate);
+        group.bench_function(BenchmarkId::new("think_scripted_64", rate), |b| {
             b.iter_custom(|iters| time_think(&mut game, &mut bots, iters));
         });
     }

@@ -72,6 +72,18 @@ pub fn percepts<'v>(
     slot: SlotId,
     ignored: &'v [SlotId],
 ) -> impl Iterator<Item = Percept> + 'v {
+    percepts_hearing(view, me, slot, ignored, true)
+}
+
+/// [`percepts`], with sounds only when `hearing` (working out what is heard
+/// costs a trace per sound: a listener that does not care skips it).
+pub fn percepts_hearing<'v>(
+    view: &'v BotView<'_>,
+    me: &'v PlayerSnap,
+    slot: SlotId,
+    ignored: &'v [SlotId],
+    hearing: bool,
+) -> impl Iterator<Item = Percept> + 'v {
     view.events.iter().filter_map(move |ev| match *ev {
         GameEvent::Damage {
             target,
@@ -98,7 +110,7 @@ pub fn percepts<'v>(
             ..
         } if victim == slot && k != slot => Some(Percept::KilledBy(k)),
         GameEvent::Kill { victim, .. } => Some(Percept::Died(victim)),
-        GameEvent::Sound { kind, origin, source } => heard(view, me, slot, ignored, kind, origin, source).map(Percept::Heard),
+        GameEvent::Sound { kind, origin, source } if hearing => heard(view, me, slot, ignored, kind, origin, source).map(Percept::Heard),
         _ => None,
     })
 }

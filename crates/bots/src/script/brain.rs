@@ -20,7 +20,7 @@ use crate::act::{Intent, compose};
 use crate::brain::{BotProfile, Brain, BrainInput, BrainOutput, BrainSettings, BrainStatus, ChatLine, NativeBrain, SIGHT_BUDGET};
 use crate::content::{BotIdentity, TraitSource};
 use crate::perception::hearing::estimate;
-use crate::perception::{Percept, Senses, percepts};
+use crate::perception::{Percept, Senses, percepts_hearing};
 use crate::rng::BotRng;
 use crate::team::{Order, OrderKind};
 use crate::view::{BotClock, BotView, PlayerSnap};
@@ -29,8 +29,10 @@ use crate::view::{BotClock, BotView, PlayerSnap};
 pub const MAX_FAILURES: u32 = 5;
 /// A bot's script warnings are logged at most this often, ms.
 pub const WARN_EVERY_MS: f32 = 5000.0;
-/// Events kept for the next call; older ones are dropped first.
-const MAX_PENDING_EVENTS: usize = 32;
+/// Events kept for the next call: a sound is dropped when they are full,
+/// any other event makes room by dropping the oldest sound (or the oldest
+/// event).
+pub const MAX_PENDING_EVENTS: usize = 8;
 
 /// A bot run by a script.
 #[derive(Debug)]
@@ -62,6 +64,8 @@ pub struct ScriptedBrain {
     /// The enemy in sight its view points at while it holds attack (for
     /// `botlist`; the script never says whom it shoots).
     aim: Option<SlotId>,
+    /// Calls made in the current period.
+    calls: u64,
 }
 
 impl ScriptedBrain {
@@ -110,6 +114,7 @@ impl ScriptedBrain {
             events: Vec::new(),
             sight_checks: 0,
             aim: None,
+            calls: 0,
         })
     }
 
@@ -129,8 +134,15 @@ impl ScriptedBrain {
     }
 
     fn push_event(&mut self, ev: ScriptEvent) {
+        if !self.instance.wants_event(ev.kind()) {
+            return;
+        }
         if self.events.len() >= MAX_PENDING_EVENTS {
-            self.events.remove(0);
+            if matches!(ev, ScriptEvent::Sound { .. }) {
+                return;
+            }
+            let oldest_sound = self.events.iter().position(|e| matches!(e, ScriptEvent::Sound { .. }));
+            self.events.remove(oldest_sound.unwrap_or(0));
         }
         self.events.push(ev);
     }
@@ -141,7 +153,8 @@ impl ScriptedBrain {
         let view = input.view;
         let slot = self.profile.slot;
         let clock = view.clock;
-        for p in percepts(view, me, slot, input.ignored) {
+        let hearing = self.instance.wants_event("sound");
+        for p in percepts_hearing(view, me, slot, input.ignored, hearing) {
             match p {
                 Percept::Hit { attacker, dir, seen } => {
                     self.senses.memory.note_hit(attacker, clock.tick, dir);
@@ -151,6 +164,7 @@ impl ScriptedBrain {
                 }
                 Percept::KilledBy(k) => self.senses.memory.last_killer = Some(k),
                 Percept::Died(_) => {}
+                // The estimate costs a navmesh query: only for a brain that listens.
                 Percept::Heard(s) => {
                     let (at, _) = estimate(s.origin, s.distance, &mut *input.nav, &mut self.rng);
                     let kind = sound_name(s.kind).to_owned();
@@ -198,10 +212,8 @@ impl ScriptedBrain {
     fn run_script(&mut self, input: &mut BrainInput<'_, '_>, me: &PlayerSnap) -> Result<bool, ScriptError> {
         let clock = input.view.clock;
         let period = (clock.hz as f32 / input.settings.script_rate.max(1) as f32).round().max(1.0) as u32;
-        let due = match self.last_call {
-            None => true,
-            Some(t) => clock.tick.wrapping_sub(t) >= period,
-        };
+        // Staggered by slot, so bots' calls spread over the period's ticks.
+        let due = (clock.tick + u32::from(self.profile.slot.0)).is_multiple_of(period) || self.last_call.is_some_and(|t| clock.tick.wrapping_sub(t) > period);
         if !due {
             return Ok(false);
         }
@@ -219,10 +231,14 @@ impl ScriptedBrain {
             snapshot::fill(&mut host, input.view, me, &self.senses, self.owner, self.order);
             host.nav = nav;
         }
+        let started = std::time::Instant::now();
+        self.calls = 0;
         let result = self.call_all(dt);
-        let nav = self.lock_host().ok().and_then(|mut h| h.nav.take());
+        let took = started.elapsed();
+        let (nav, nav_time) = self.lock_host().map_or((None, std::time::Duration::ZERO), |mut h| (h.nav.take(), std::mem::take(&mut h.nav_time)));
         if let Ok(mut lib) = self.scripts.lock() {
             lib.return_nav(nav);
+            lib.record(self.calls, took, nav_time);
         }
         result.map(|()| true)
     }
@@ -246,6 +262,7 @@ impl ScriptedBrain {
 
     /// One call, with fresh quotas.
     fn call(&mut self, entry: Entry<'_>) -> Result<(), ScriptError> {
+        self.calls += 1;
         self.lock_host()?.quota = super::host::Quotas::PER_CALL;
         self.instance.call(entry, &self.host)
     }

@@ -80,4 +80,8 @@ pub trait Instance: Send + fmt::Debug {
     fn switch(&mut self, program: Arc<dyn Program>) -> Result<(), ScriptError>;
     /// Clears the private memory.
     fn forget(&mut self);
+    /// Whether the brain takes events of `kind` (`chat`, `damage`, `kill`,
+    /// `sound`): it has `on_event`, and its `event_kinds()` (if it has
+    /// one) lists the kind.
+    fn wants_event(&self, kind: &str) -> bool;
 }

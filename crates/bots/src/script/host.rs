@@ -33,7 +33,7 @@ pub struct ScriptPlayer {
     /// Slot number.
     pub slot: i64,
     /// Team name (`free` outside team games).
-    pub team: String,
+    pub team: &'static str,
     /// Alive.
     pub alive: bool,
     /// In sight now (for an enemy; teammates and the owner are always known).
@@ -63,9 +63,9 @@ pub struct ScriptPlayer {
     /// Liquid depth 0-3.
     pub water_level: i64,
     /// Weapons held (numbers), in order; for the bot itself only.
-    pub weapons: Vec<i64>,
+    pub weapons: std::sync::Arc<[i64]>,
     /// Ammo per weapon number (index = number); for the bot itself only.
-    pub ammo: Vec<i64>,
+    pub ammo: std::sync::Arc<[i64]>,
     /// Carrying a flag.
     pub carrier: bool,
 }
@@ -77,9 +77,9 @@ pub struct ScriptItem {
     /// Its id (stable for the match).
     pub id: i64,
     /// Class name (`weapon_railgun`, `item_health_large`...).
-    pub class: String,
+    pub class: &'static str,
     /// Kind: `health`, `armor`, `weapon`, `ammo`, `powerup` or `key`.
-    pub kind: String,
+    pub kind: &'static str,
     /// Where it lies.
     pub origin: Vec3,
     /// There to take now.
@@ -94,7 +94,7 @@ pub struct ScriptItem {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScriptFlag {
     /// Whose flag it is.
-    pub team: String,
+    pub team: &'static str,
     /// Where it is now (at base, dropped, or with its carrier).
     pub origin: Vec3,
     /// At its base.
@@ -120,7 +120,7 @@ pub struct Waypoint {
     /// Where.
     pub pos: Vec3,
     /// How the route reaches it: `walk`, `drop`, `jump`, `jumppad`, `teleport`, `lift`, `swim` or `crouch`.
-    pub kind: String,
+    pub kind: &'static str,
 }
 
 /// An order the bot took in team chat.
@@ -175,6 +175,18 @@ pub enum ScriptEvent {
         /// Who made it, if a player.
         source: i64,
     },
+}
+
+impl ScriptEvent {
+    /// Its `kind` in the script: `chat`, `damage`, `kill` or `sound`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Chat { .. } => "chat",
+            Self::Damage { .. } => "damage",
+            Self::Kill { .. } => "kill",
+            Self::Sound { .. } => "sound",
+        }
+    }
 }
 
 /// The command a script builds; it persists between calls like a human's
@@ -262,6 +274,8 @@ pub struct HostState {
     pub log: Vec<String>,
     /// The script asked to clear its memory (`forget()`).
     pub forget: bool,
+    /// Time spent in navmesh queries (wall time, for benchmarks).
+    pub nav_time: std::time::Duration,
 }
 
 /// Lines a call may log; more are dropped.
@@ -299,6 +313,7 @@ impl HostState {
             chat: None,
             log: Vec::new(),
             forget: false,
+            nav_time: std::time::Duration::ZERO,
         }
     }
 
@@ -317,25 +332,43 @@ impl HostState {
         Ok(())
     }
 
+    /// The nearest living enemy in sight, other than the player in slot
+    /// `except` (-1: none excepted).
+    pub fn nearest_enemy(&self, except: i64) -> Option<&ScriptPlayer> {
+        let from = self.me.origin;
+        self.enemies
+            .iter()
+            .filter(|e| e.visible && e.alive && e.slot != except)
+            .min_by(|a, b| a.origin.distance_squared(from).total_cmp(&b.origin.distance_squared(from)).then(a.slot.cmp(&b.slot)))
+    }
+
     /// A route from `from` to `to` (spends the quota).
     pub fn route(&mut self, from: Vec3, to: Vec3) -> Result<Option<Vec<Waypoint>>, String> {
         self.spend("route")?;
-        let Some(nav) = self.nav.as_mut() else { return Ok(None) };
-        Ok(nav.route(from, to).map(waypoints))
+        let t = std::time::Instant::now();
+        let r = self.nav.as_mut().and_then(|nav| nav.route(from, to)).map(waypoints);
+        self.nav_time += t.elapsed();
+        Ok(r)
     }
 
     /// A random point reachable from the bot (spends the quota).
     pub fn random_reachable(&mut self) -> Result<Option<Vec3>, String> {
         self.spend("random_reachable")?;
         let from = self.me.origin;
-        let Some(nav) = self.nav.as_mut() else { return Ok(None) };
-        Ok(nav.random_route(from, &mut self.rng).and_then(|r| r.corners.last().map(|c| c.pos)))
+        let t = std::time::Instant::now();
+        let rng = &mut self.rng;
+        let r = self.nav.as_mut().and_then(|nav| nav.random_route(from, rng)).and_then(|r| r.corners.last().map(|c| c.pos));
+        self.nav_time += t.elapsed();
+        Ok(r)
     }
 
     /// Whether nothing solid lies between `from` and `to` (spends the quota).
     pub fn visible(&mut self, from: Vec3, to: Vec3) -> Result<bool, String> {
         self.spend("visible")?;
-        Ok(self.nav.as_mut().is_some_and(|nav| nav.clear_line(from, to)))
+        let t = std::time::Instant::now();
+        let clear = self.nav.as_mut().is_some_and(|nav| nav.clear_line(from, to));
+        self.nav_time += t.elapsed();
+        Ok(clear)
     }
 
     /// The nearest available item of `kind` (a kind or a class name) by
@@ -354,11 +387,14 @@ impl HostState {
         let Some(nav) = self.nav.as_mut() else {
             return Ok(near.first().map(|i| (*i).clone()));
         };
+        let t = std::time::Instant::now();
         let best = near
             .into_iter()
             .filter_map(|i| nav.route(from, i.origin).map(|r| (r.cost, i)))
-            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
-        Ok(best.map(|(_, i)| i.clone()))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)))
+            .map(|(_, i)| i.clone());
+        self.nav_time += t.elapsed();
+        Ok(best)
     }
 }
 
@@ -367,6 +403,6 @@ fn waypoints(route: Route) -> Vec<Waypoint> {
     route
         .corners
         .iter()
-        .map(|c| Waypoint { pos: c.pos, kind: format!("{:?}", c.link).to_lowercase() })
+        .map(|c| Waypoint { pos: c.pos, kind: c.link.name() })
         .collect()
 }

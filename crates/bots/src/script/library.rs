@@ -35,6 +35,22 @@ pub struct LoadReport {
     pub errors: Vec<ScriptError>,
 }
 
+/// Script calls made so far and the time they took (wall time, for
+/// benchmarks and `botlist`; never read by the match).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct CallStats {
+    /// Calls (each entry point counted; a bot's period may make several).
+    pub calls: u64,
+    /// Periods run (one per bot per `bot_scriptRate` tick).
+    pub periods: u64,
+    /// Time in the engine, summed.
+    pub total: std::time::Duration,
+    /// The longest period.
+    pub slowest: std::time::Duration,
+    /// Of the time, spent in navmesh queries.
+    pub nav: std::time::Duration,
+}
+
 /// A brain and its version.
 #[derive(Debug, Clone)]
 struct Loaded {
@@ -51,6 +67,7 @@ pub struct ScriptLibrary {
     nav_generation: Option<u64>,
     /// The teleporters of the map last asked about, by map name.
     teleporters: Option<(String, Arc<[super::host::ScriptTeleporter]>)>,
+    stats: CallStats,
 }
 
 impl std::fmt::Debug for ScriptLibrary {
@@ -71,7 +88,7 @@ impl ScriptLibrary {
 
     /// An empty library on `engine`.
     pub fn with_engine(engine: Box<dyn ScriptEngine>) -> Self {
-        Self { engine, brains: BTreeMap::new(), versions: 0, nav: None, nav_generation: None, teleporters: None }
+        Self { engine, brains: BTreeMap::new(), versions: 0, nav: None, nav_generation: None, teleporters: None, stats: CallStats::default() }
     }
 
     /// Shared, for the manager and the bots.
@@ -150,6 +167,21 @@ impl ScriptLibrary {
             .collect();
         self.teleporters = Some((map.name().to_owned(), Arc::clone(&list)));
         list
+    }
+
+    /// Counts one bot's period of `calls` calls that took `took`, `nav` of
+    /// it in navmesh queries.
+    pub fn record(&mut self, calls: u64, took: std::time::Duration, nav: std::time::Duration) {
+        self.stats.nav += nav;
+        self.stats.calls += calls;
+        self.stats.periods += 1;
+        self.stats.total += took;
+        self.stats.slowest = self.stats.slowest.max(took);
+    }
+
+    /// The calls made so far.
+    pub fn stats(&self) -> CallStats {
+        self.stats
     }
 
     /// Takes the navigator for one call (give it back with [`Self::return_nav`]).

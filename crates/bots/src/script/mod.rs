@@ -22,10 +22,10 @@ mod library;
 pub mod rhai;
 mod snapshot;
 
-pub use brain::{MAX_FAILURES, ScriptedBrain, WARN_EVERY_MS};
+pub use brain::{MAX_FAILURES, MAX_PENDING_EVENTS, ScriptedBrain, WARN_EVERY_MS};
 pub use engine::{Entry, Instance, Program, ScriptEngine, SharedHost, Source};
 pub use host::{HostState, MAX_LOG_LINES, Quotas, ScriptChat, ScriptCommand, ScriptEvent, ScriptFlag, ScriptItem, ScriptOrder, ScriptPlayer, ScriptTeleporter, Waypoint};
-pub use library::{BRAINS_DIR, LIB_DIR, LoadReport, MAX_BRAIN_FILES, MAX_SCRIPT_BYTES, ScriptLibrary, Scripts};
+pub use library::{BRAINS_DIR, CallStats, LIB_DIR, LoadReport, MAX_BRAIN_FILES, MAX_SCRIPT_BYTES, ScriptLibrary, Scripts};
 
 /// `bot_scriptRate`'s default: script calls per second.
 pub const DEFAULT_SCRIPT_RATE: u32 = 10;

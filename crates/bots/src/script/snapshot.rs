@@ -18,7 +18,7 @@ pub(super) fn known(view: &BotView<'_>, p: &PlayerSnap, with_inventory: bool) ->
     let carrier = view.mode.flags.iter().any(|f| matches!(f.status, FlagStatus::Carried { by } if by == p.slot));
     ScriptPlayer {
         slot: i64::from(p.slot.0),
-        team: p.team.name().to_owned(),
+        team: p.team.name(),
         alive: p.alive,
         visible: true,
         age: 0.0,
@@ -33,8 +33,8 @@ pub(super) fn known(view: &BotView<'_>, p: &PlayerSnap, with_inventory: bool) ->
         attacking: p.attacking,
         on_ground: p.on_ground,
         water_level: i64::from(p.water_level),
-        weapons: if with_inventory { (0..32u8).filter(|w| inv.has(*w)).map(i64::from).collect() } else { Vec::new() },
-        ammo: if with_inventory { inv.ammo.iter().map(|a| i64::from(*a)).collect() } else { Vec::new() },
+        weapons: if with_inventory { (0..32u8).filter(|w| inv.has(*w)).map(i64::from).collect() } else { std::sync::Arc::from([]) },
+        ammo: if with_inventory { inv.ammo.iter().map(|a| i64::from(*a)).collect() } else { std::sync::Arc::from([]) },
         carrier,
     }
 }
@@ -50,11 +50,11 @@ fn enemies(view: &BotView<'_>, senses: &Senses) -> Vec<ScriptPlayer> {
         .filter_map(|tr| {
             let p = view.player(tr.slot).filter(|p| p.active())?;
             if senses.sees(tr.slot) {
-                return Some(ScriptPlayer { weapons: Vec::new(), ammo: Vec::new(), ..known(view, p, false) });
+                return Some(known(view, p, false));
             }
             Some(ScriptPlayer {
                 slot: i64::from(tr.slot.0),
-                team: p.team.name().to_owned(),
+                team: p.team.name(),
                 alive: true,
                 visible: false,
                 age: f64::from(clock.ms_since(tr.news_tick) / 1000.0),
@@ -101,8 +101,8 @@ pub(super) fn fill(host: &mut HostState, view: &BotView<'_>, me: &PlayerSnap, se
         .iter()
         .map(|i| ScriptItem {
             id: i64::from(i.id.0),
-            class: i.classname.to_owned(),
-            kind: item_kind(&i.gift).to_owned(),
+            class: i.classname,
+            kind: item_kind(&i.gift),
             origin: i.origin,
             available: i.available,
             respawn_in: if i.available || i.respawn_at <= clock.tick { 0.0 } else { f64::from((i.respawn_at - clock.tick) as f32 / clock.hz.max(1) as f32) },
@@ -114,7 +114,7 @@ pub(super) fn fill(host: &mut HostState, view: &BotView<'_>, me: &PlayerSnap, se
         .flags
         .iter()
         .map(|f| ScriptFlag {
-            team: f.team.name().to_owned(),
+            team: f.team.name(),
             origin: f.origin,
             at_base: matches!(f.status, FlagStatus::Home),
             carrier: match f.status {

@@ -1,5 +1,5 @@
 //! The bot API in Rhai: what a script reads (`me()`, `enemies()`,
-//! `teammates()`, `owner()`, `items()`, `flags()`, `teleporters()`, `order()`, `time()`,
+//! `nearest_enemy([except])`, `teammates()`, `owner()`, `items()`, `flags()`, `teleporters()`, `order()`, `time()`,
 //! `gametype()`, `team_game()`), the navmesh queries with their per-call
 //! quotas (`route`, `nearest_item`, `random_reachable`, `visible`), what it
 //! does (`move_dir`, `stop`, `look_at`, `set_view`, `attack`, `jump`,
@@ -29,7 +29,8 @@ fn fail<T>(message: impl Into<String>) -> Res<T> {
 
 /// Runs `f` on the calling bot's host state.
 fn with<T>(ctx: &NativeCallContext, f: impl FnOnce(&mut HostState) -> Res<T>) -> Res<T> {
-    let Some(handle) = ctx.tag().and_then(|t| t.clone().try_cast::<HostHandle>()) else {
+    // Borrowed, not cloned: a clone of the tag would allocate on every call.
+    let Some(handle) = ctx.tag().and_then(|t| t.read_lock::<HostHandle>()) else {
         return fail("the bot API is available only inside a bot's call");
     };
     let guard: Result<MutexGuard<'_, HostState>, _> = handle.0.lock();
@@ -66,6 +67,8 @@ pub(super) fn register(engine: &mut Engine) {
 fn register_reads(engine: &mut Engine) {
     engine.register_fn("me", |ctx: NativeCallContext| with(&ctx, |h| Ok(h.me.clone())));
     engine.register_fn("enemies", |ctx: NativeCallContext| with(&ctx, |h| Ok(array(&h.enemies))));
+    engine.register_fn("nearest_enemy", |ctx: NativeCallContext| with(&ctx, |h| Ok(opt(h.nearest_enemy(-1).cloned()))));
+    engine.register_fn("nearest_enemy", |ctx: NativeCallContext, except: INT| with(&ctx, |h| Ok(opt(h.nearest_enemy(except).cloned()))));
     engine.register_fn("teammates", |ctx: NativeCallContext| with(&ctx, |h| Ok(array(&h.teammates))));
     engine.register_fn("owner", |ctx: NativeCallContext| with(&ctx, |h| Ok(opt(h.owner.clone()))));
     engine.register_fn("items", |ctx: NativeCallContext| with(&ctx, |h| Ok(array(&h.items))));

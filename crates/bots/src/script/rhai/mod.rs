@@ -80,16 +80,38 @@ impl ScriptEngine for RhaiEngine {
             ast = lib_ast.merge(&ast);
         }
         ast.set_source(brain.name.as_str());
-        let program = RhaiProgram { engine: Arc::clone(&self.engine), ast, file: brain.name.clone(), fn_files, max_ops: Arc::clone(&self.max_ops) };
-        if !program.has(Entry::Tick(0.0)) {
+        let defines = |name: &str, params: usize| ast.iter_functions().any(|f| f.name == name && f.params.len() == params);
+        let entries = [defines("on_join", 0), defines("on_tick", 1), defines("on_event", 1), defines("on_reload", 0)];
+        if !entries[1] {
             return Err(ScriptError::MissingEntry { file: brain.name.clone(), entry: "on_tick(dt)" });
         }
-        Ok(Arc::new(program))
+        let event_kinds = if defines("event_kinds", 0) { Some(event_kinds(&self.engine, &ast, &brain.name)?) } else { None };
+        Ok(Arc::new(RhaiProgram { engine: Arc::clone(&self.engine), ast, file: brain.name.clone(), fn_files, max_ops: Arc::clone(&self.max_ops), entries, event_kinds }))
     }
 
     fn set_max_ops(&self, ops: u64) {
         self.max_ops.store(ops.max(1), Ordering::Relaxed);
     }
+}
+
+/// A brain's `event_kinds()`: the event kinds it takes, asked once at load
+/// (with no bot: the function may use no bot API).
+fn event_kinds(engine: &Engine, ast: &AST, file: &str) -> Result<Vec<String>, ScriptError> {
+    let bad = |message: String| ScriptError::Runtime { file: file.to_owned(), line: 0, column: 0, message };
+    let kinds: rhai::Array = engine
+        .call_fn_with_options(CallFnOptions::new().eval_ast(false), &mut Scope::new(), ast, "event_kinds", ())
+        .map_err(|e| bad(format!("event_kinds(): {e}")))?;
+    kinds
+        .into_iter()
+        .map(|k| {
+            let k = k.into_string().map_err(|t| bad(format!("event_kinds(): a {t} in the list; give names: \"chat\", \"damage\", \"kill\", \"sound\"")))?;
+            if ["chat", "damage", "kill", "sound"].contains(&k.as_str()) {
+                Ok(k)
+            } else {
+                Err(bad(format!("event_kinds(): unknown kind '{k}' (kinds: chat, damage, kill, sound)")))
+            }
+        })
+        .collect()
 }
 
 fn compile_one(engine: &Engine, source: &Source) -> Result<AST, ScriptError> {
@@ -116,6 +138,10 @@ struct RhaiProgram {
     /// The library file of each library function (errors name it).
     fn_files: BTreeMap<String, String>,
     max_ops: Arc<AtomicU64>,
+    /// Which of on_join, on_tick, on_event, on_reload it defines.
+    entries: [bool; 4],
+    /// The event kinds it takes (`None`: every kind).
+    event_kinds: Option<Vec<String>>,
 }
 
 impl Program for RhaiProgram {
@@ -124,11 +150,12 @@ impl Program for RhaiProgram {
     }
 
     fn has(&self, entry: Entry<'_>) -> bool {
-        let params = match entry {
-            Entry::Join | Entry::Reload => 0,
-            Entry::Tick(_) | Entry::Event(_) => 1,
-        };
-        self.ast.iter_functions().any(|f| f.name == entry.name() && f.params.len() == params)
+        self.entries[match entry {
+            Entry::Join => 0,
+            Entry::Tick(_) => 1,
+            Entry::Event(_) => 2,
+            Entry::Reload => 3,
+        }]
     }
 
     fn instantiate(self: Arc<Self>) -> Box<dyn Instance> {
@@ -184,6 +211,10 @@ impl Instance for RhaiInstance {
 
     fn forget(&mut self) {
         self.memory = Dynamic::from_map(Map::new());
+    }
+
+    fn wants_event(&self, kind: &str) -> bool {
+        self.program.entries[2] && self.program.event_kinds.as_ref().is_none_or(|k| k.iter().any(|x| x == kind))
     }
 }
 

@@ -28,7 +28,7 @@ pub(super) fn register(engine: &mut Engine) {
     }
     getters!(ScriptPlayer, "Player", {
         "slot" => |p| p.slot as INT,
-        "team" => |p| p.team.clone(),
+        "team" => |p| p.team.to_owned(),
         "alive" => |p| p.alive,
         "visible" => |p| p.visible,
         "age" => |p| p.age,
@@ -49,15 +49,15 @@ pub(super) fn register(engine: &mut Engine) {
     });
     getters!(ScriptItem, "Item", {
         "id" => |i| i.id,
-        "class" => |i| i.class.clone(),
-        "kind" => |i| i.kind.clone(),
+        "class" => |i| i.class.to_owned(),
+        "kind" => |i| i.kind.to_owned(),
         "origin" => |i| i.origin,
         "available" => |i| i.available,
         "respawn_in" => |i| i.respawn_in,
         "dropped" => |i| i.dropped,
     });
     getters!(ScriptFlag, "Flag", {
-        "team" => |x| x.team.clone(),
+        "team" => |x| x.team.to_owned(),
         "origin" => |x| x.origin,
         "at_base" => |x| x.at_base,
         "carrier" => |x| x.carrier,
@@ -69,7 +69,7 @@ pub(super) fn register(engine: &mut Engine) {
     });
     getters!(Waypoint, "Waypoint", {
         "pos" => |w| w.pos,
-        "kind" => |w| w.kind.clone(),
+        "kind" => |w| w.kind.to_owned(),
     });
     getters!(ScriptOrder, "Order", {
         "kind" => |o| o.kind.clone(),
@@ -118,25 +118,25 @@ pub(super) fn event_map(ev: &ScriptEvent) -> Map {
     };
     match ev {
         ScriptEvent::Chat { from, name, text, team } => {
-            put("kind", "chat".into());
+            put("kind", ev.kind().into());
             put("from", (*from).into());
             put("name", name.clone().into());
             put("text", text.clone().into());
             put("team", (*team).into());
         }
         ScriptEvent::Damage { attacker, amount, dir } => {
-            put("kind", "damage".into());
+            put("kind", ev.kind().into());
             put("attacker", (*attacker).into());
             put("amount", (*amount).into());
             put("dir", Dynamic::from(*dir));
         }
         ScriptEvent::Kill { killer, victim } => {
-            put("kind", "kill".into());
+            put("kind", ev.kind().into());
             put("killer", (*killer).into());
             put("victim", (*victim).into());
         }
         ScriptEvent::Sound { kind, at, source } => {
-            put("kind", "sound".into());
+            put("kind", ev.kind().into());
             put("sound", kind.clone().into());
             put("at", Dynamic::from(*at));
             put("source", (*source).into());
