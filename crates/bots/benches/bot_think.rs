@@ -138,7 +138,18 @@ fn table() {
 
 /// The scripted table: 64 companion bots at two rates, with the time the
 /// scripts themselves took per tick and per call.
+/// Where the scripted table's figures go as rows for `scripts/bench.sh`
+/// (tab-separated name, value, unit, command).
+fn script_figures_path() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"));
+    target.join("script_figures.tsv")
+}
+
 fn scripted_table() {
+    let mut rows = Vec::new();
+    let command = "cargo bench -p quarry-bots --bench bot_think -- think_scripted";
     eprintln!("\nscripted bots     | think/tick mean    p99 | whole tick mean    p99 | scripts/tick mean    p99 | per call mean  per bot period mean  of it navmesh  slowest");
     for rate in [10u32, 60] {
         let n = 64;
@@ -181,6 +192,17 @@ fn scripted_table() {
             us(end.nav.saturating_sub(start.nav)) / periods as f64,
             us(end.slowest),
         );
+        for (what, value) in [
+            ("script_call_mean", us(spent) / calls as f64),
+            ("scripts_per_tick_p99", us(percentile(&scripts, 0.99))),
+            ("think_per_tick_p99", us(percentile(&think, 0.99))),
+            ("whole_tick_p99", us(percentile(&whole, 0.99))),
+        ] {
+            rows.push(format!("bot_think/scripted_64_companion_{rate}hz/{what}\t{value:.1}\tus\t{command}\n"));
+        }
+    }
+    if let Err(e) = std::fs::write(script_figures_path(), rows.concat()) {
+        eprintln!("could not write {}: {e}", script_figures_path().display());
     }
 }
 
