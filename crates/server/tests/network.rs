@@ -179,7 +179,7 @@ fn a_remote_client_sees_bots_as_players_and_they_fight_it() {
             // Straight at it; pressed against a wall, it slides along it
             // (left or right in turns) rather than stand there.
             let stuck = snap.player.velocity[0].hypot(snap.player.velocity[1]) < 20.0;
-            let right = if stuck { if (passes / 8) % 2 == 0 { 127 } else { -127 } } else { 0 };
+            let right = if stuck { if (passes / 8).is_multiple_of(2) { 127 } else { -127 } } else { 0 };
             toward = WireUserCmd { yaw: (t[1] - me[1]).atan2(t[0] - me[0]).to_degrees(), forward: 127, right, ..WireUserCmd::default() };
         }
         let players: Vec<_> = snap.entities.iter().filter(|e| e.kind == EntityKind::Player).collect();
@@ -191,8 +191,8 @@ fn a_remote_client_sees_bots_as_players_and_they_fight_it() {
         let p = &snap.player;
         // Health over 100 decays by 1 a second; a faster fall is a hit
         // (the passes are 300 ms apart).
-        let fell = last_health.is_some_and(|h| i32::from(p.health) + 1 < h);
-        last_health = Some(i32::from(p.health));
+        let fell = last_health.is_some_and(|h| p.health + 1 < h);
+        last_health = Some(p.health);
         hurt |= p.flags & quarry_net::snapshot::PF_DEAD != 0 || fell || (p.health < 100 && p.health > 0) || p.armor < 0;
     }
     assert!(bots_seen_moving, "the client never saw the bots move: {}", server.output());
