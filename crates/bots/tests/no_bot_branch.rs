@@ -1,6 +1,8 @@
 //! The simulation has no bot branch: the commands bots wrote, replayed into
 //! the same slots held by remote clients (zero latency, so lag
-//! compensation rewinds nothing), give the same state hash every tick.
+//! compensation rewinds nothing), give the same state hash every tick. The
+//! same holds for scripted bots: a script's command goes into the same
+//! input queue.
 
 mod support;
 
@@ -9,22 +11,39 @@ use quarry_sim::{ClientKind, UserInfo};
 
 #[test]
 fn bot_commands_replayed_by_remote_clients_give_the_same_match() {
-    let seed = 5;
     // 40 s: long enough that the two bots meet and fire (after their first
     // item runs; with this seed they no longer met within 20 s once drops
     // and pads were taken differently).
-    let ticks = 40 * 60;
+    replay_matches(5, 40 * 60, [None, None]);
+}
+
+#[test]
+fn scripted_bot_commands_replayed_by_remote_clients_give_the_same_match() {
+    replay_matches(6, 40 * 60, [Some("companion"), None]);
+}
+
+/// Two bots (native, or the scripted brains named) play a duel on
+/// q_duel1 for `ticks`; remote clients replaying their commands give the
+/// same hash every tick.
+fn replay_matches(seed: u64, ticks: u32, brains: [Option<&str>; 2]) {
     // Bots play, and every command they sent is recorded as consumed.
     let mut game = support::match_on("q_duel1", seed, 4);
     let mut bots = support::manager(4.0);
+    if brains.iter().any(Option::is_some) {
+        bots.set_botfiles_dir(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../botfiles"));
+        let loaded = bots.load_brains().expect("botfiles");
+        assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
+    }
     let names = ["North", "South"];
     let slots: Vec<_> = names
         .iter()
-        .map(|n| {
+        .zip(brains)
+        .map(|(n, brain)| {
             bots.add_bot(
                 &mut game,
                 AddBot {
                     name: Some((*n).into()),
+                    brain: brain.map(str::to_owned),
                     ..AddBot::default()
                 },
             )

@@ -251,17 +251,20 @@ fn a_live_sv_fps_change_reaches_connected_clients() {
 /// character's voice) and then keeps within 300 units of the player for
 /// 20 s while the player walks back and forth (the bots crate's
 /// `tests/orders.rs` has a leader running a loop).
-#[test]
-fn a_bot_takes_a_follow_me_order_from_a_remote_players_team_chat() {
+/// A server in TDM on q_dm1 with the shipped botfiles (seed `seed`), one
+/// remote client "leader", and the bot `addbot` adds; the leader joins the
+/// bot's team, respawns and says "follow me" in team chat. Returns the
+/// server, the client, the bot's slot and the events of the next `listen`.
+fn follow_me_to(seed: &str, addbot: &str, listen: Duration) -> (TestServer, Vec<ClientTransport>, u32, Vec<ClientEvent>) {
     let botfiles = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../botfiles");
     let botfiles = botfiles.to_str().expect("utf-8 path");
     let mut server = TestServer::start_with(
-        &["--botfiles", botfiles, "--seed", "4"],
+        &["--botfiles", botfiles, "--seed", seed],
         &["+set", "g_gametype", "tdm", "+set", "g_teamForceBalance", "0", "+set", "timelimit", "0", "+set", "fraglimit", "0", "+map", "q_dm1"],
     );
     let mut clients = vec![server.client("leader", None)];
     pump(&mut clients, Duration::from_millis(500), |_, _| WireUserCmd::default());
-    server.console("addbot");
+    server.console(addbot);
     // Find the bot (the one other player) and join its team.
     let start = Instant::now();
     let mut ally: Option<(u32, u8)> = None;
@@ -273,19 +276,24 @@ fn a_bot_takes_a_follow_me_order_from_a_remote_players_team_chat() {
     }
     let (ally_slot, ally_team) = ally.unwrap_or_else(|| panic!("no bot appeared: {}", server.output()));
     let team_name = if ally_team == 1 { "red" } else { "blue" };
-    let my_team = clients[0].latest_snapshot().map(|s| s.player.team);
-    if my_team != Some(ally_team) {
+    if clients[0].latest_snapshot().map(|s| s.player.team) != Some(ally_team) {
         clients[0].send_reliable(&ClientMessage::Command(format!("team {team_name}"))).expect("team");
     }
     // Respawn on the new team (attack respawns), then give the order.
     pump(&mut clients, Duration::from_secs(2), |_, tick| WireUserCmd { buttons: if tick % 2 == 0 { 1 } else { 0 }, ..WireUserCmd::default() });
     clients[0].send_reliable(&ClientMessage::Chat { scope: ChatScope::Team, text: "follow me".into() }).expect("chat");
-    let events = pump(&mut clients, Duration::from_secs(5), |_, _| WireUserCmd::default());
-    let ack = events[0].iter().find_map(|e| match e {
+    let mut events = pump(&mut clients, listen, |_, _| WireUserCmd::default());
+    (server, clients, ally_slot, events.swap_remove(0))
+}
+
+#[test]
+fn a_bot_takes_a_follow_me_order_from_a_remote_players_team_chat() {
+    let (server, mut clients, ally_slot, events) = follow_me_to("4", "addbot", Duration::from_secs(5));
+    let ack = events.iter().find_map(|e| match e {
         ClientEvent::Message(ServerMessage::Chat { from: Some(f), scope: ChatScope::Team, text, .. }) if u32::from(*f) == ally_slot => Some(text.clone()),
         _ => None,
     });
-    let said: Vec<String> = events[0]
+    let said: Vec<String> = events
         .iter()
         .filter_map(|e| match e {
             ClientEvent::Message(ServerMessage::Chat { name, text, .. }) => Some(format!("{name}: {text}")),
@@ -294,8 +302,6 @@ fn a_bot_takes_a_follow_me_order_from_a_remote_players_team_chat() {
         .collect();
     let ack = ack.unwrap_or_else(|| panic!("the bot in slot {ally_slot} did not answer the order; chat heard: {said:?}\n{}", server.output()));
     // Walk a loop around the map for 20 s: the bot keeps up.
-    // An enemy that hunts the leader.
-    server.console("addbot Foe 1");
     let mut samples = Vec::new();
     let walk = Instant::now();
     while walk.elapsed() < Duration::from_secs(20) {
@@ -393,30 +399,8 @@ fn walk_to(client: &mut [ClientTransport], nav: &mut Q1Nav, target: glam::Vec3, 
 
 #[test]
 fn a_companion_follows_a_remote_player_through_a_teleporter_and_fights_beside_it() {
-    let botfiles = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../botfiles");
-    let botfiles = botfiles.to_str().expect("utf-8 path");
-    let mut server = TestServer::start_with(
-        &["--botfiles", botfiles, "--seed", "6"],
-        &["+set", "g_gametype", "tdm", "+set", "g_teamForceBalance", "0", "+set", "timelimit", "0", "+set", "fraglimit", "0", "+map", "q_dm1"],
-    );
-    let mut clients = vec![server.client("leader", None)];
-    pump(&mut clients, Duration::from_millis(500), |_, _| WireUserCmd::default());
-    server.console("addbot Pal 3 brain=companion");
-    let start = Instant::now();
-    let mut pal: Option<(u32, u8)> = None;
-    while start.elapsed() < Duration::from_secs(15) && pal.is_none() {
-        pump(&mut clients, Duration::from_millis(200), |_, _| WireUserCmd::default());
-        pal = clients[0].latest_snapshot().and_then(|s| s.entities.iter().find(|e| e.kind == EntityKind::Player).map(|e| (e.aux, e.team)));
-    }
-    let (pal_slot, pal_team) = pal.unwrap_or_else(|| panic!("no companion appeared: {}", server.output()));
-    if clients[0].latest_snapshot().map(|s| s.player.team) != Some(pal_team) {
-        let team = if pal_team == 1 { "red" } else { "blue" };
-        clients[0].send_reliable(&ClientMessage::Command(format!("team {team}"))).expect("team");
-    }
-    pump(&mut clients, Duration::from_secs(2), |_, tick| WireUserCmd { buttons: if tick % 2 == 0 { 1 } else { 0 }, ..WireUserCmd::default() });
-    clients[0].send_reliable(&ClientMessage::Chat { scope: ChatScope::Team, text: "follow me".into() }).expect("chat");
-    let events = pump(&mut clients, Duration::from_secs(3), |_, _| WireUserCmd::default());
-    let ack = events[0].iter().find_map(|e| match e {
+    let (mut server, mut clients, pal_slot, events) = follow_me_to("6", "addbot Pal 3 brain=companion", Duration::from_secs(3));
+    let ack = events.iter().find_map(|e| match e {
         ClientEvent::Message(ServerMessage::Chat { from: Some(f), text, .. }) if u32::from(*f) == pal_slot => Some(text.clone()),
         _ => None,
     });
@@ -433,10 +417,22 @@ fn a_companion_follows_a_remote_player_through_a_teleporter_and_fights_beside_it
     };
     // Nobody stands in a teleporter: the walk ends just north of it.
     assert!(walk_to(&mut clients, &mut nav, entrance + glam::Vec3::new(0.0, 130.0, -8.0), Duration::from_secs(40), &mut track), "the leader never reached the teleporter");
-    // Into the trigger.
-    let delta = clients[0].latest_snapshot().map_or(0.0, |s| s.player.delta_angles[1]);
-    pump(&mut clients, Duration::from_millis(600), move |_, _| WireUserCmd { yaw: 270.0 - delta, forward: 127, ..WireUserCmd::default() });
-    let here = clients[0].latest_snapshot().map(|s| glam::Vec3::from(s.player.origin)).expect("snapshot");
+    // Into the trigger: steered at its middle until sent to the exit.
+    let into = Instant::now();
+    let mut here = glam::Vec3::ZERO;
+    while into.elapsed() < Duration::from_secs(5) {
+        let Some(snap) = clients[0].latest_snapshot().cloned() else {
+            pump(&mut clients, Duration::from_millis(50), |_, _| WireUserCmd::default());
+            continue;
+        };
+        here = glam::Vec3::from(snap.player.origin);
+        if here.distance(exit) < 300.0 {
+            break;
+        }
+        let d = entrance - here;
+        let yaw = d.y.atan2(d.x).to_degrees() - snap.player.delta_angles[1];
+        pump(&mut clients, Duration::from_millis(50), move |_, _| WireUserCmd { yaw, forward: 127, ..WireUserCmd::default() });
+    }
     assert!(here.distance(exit) < 300.0, "the leader went through the teleporter: at {here}");
     // An enemy that hunts the leader.
     server.console("addbot Foe 1");
