@@ -282,7 +282,9 @@ fn max_bots_wins_over_min_players() {
     let (counts, log) = logged(|| counts_per_pass(&mut game, &mut bots, 4));
     assert_eq!(counts, [1, 2, 2, 2], "bot_minPlayers is ignored");
     assert_eq!(log.matches("bot_minPlayers 6 is ignored").count(), 1, "said once: {log}");
-    assert!(log.contains("joins (2 of 2 bots, 0 humans)"), "{log}");
+    // (The fill's "joins" line is not checked here: its call site is shared
+    // with the other fill tests, which run without a subscriber, and
+    // tracing may cache it as off for the whole process.)
     // bot_maxBots 0: bot_minPlayers works as before, with the same fill bots.
     bots.set_settings(BotSettings {
         min_players: 4,
