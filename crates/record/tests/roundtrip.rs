@@ -1,0 +1,113 @@
+//! Recordings written and read back: whole, cut short by a crash, damaged,
+//! of another format.
+
+use std::path::Path;
+
+use quarry_record::{Footer, HashCheck, Header, JournalEntry, RecordError, RecordWriter, TickRecord, read};
+use quarry_sim::UserCmd;
+
+fn header() -> Header {
+    Header {
+        sim_version: "test".into(),
+        build_id: "b".into(),
+        seed: 7,
+        hz: 60,
+        slots: 8,
+        map_name: "q_dm1".into(),
+        map_hash: 42,
+        map_text: Some("{ \"classname\" \"worldspawn\" }".into()),
+        config: vec![("items.toml".into(), "# items".into())],
+        content: vec![("botfiles".into(), 1)],
+        cvars: vec![("g_gametype".into(), "ffa".into())],
+        hash_every: 60,
+    }
+}
+
+fn tick(n: u32) -> TickRecord {
+    let cmd = UserCmd { tick: n, yaw: n as f32, forward: 127, ..UserCmd::default() };
+    TickRecord {
+        tick: n,
+        journal: if n == 1 { vec![JournalEntry::Join { slot: 0, name: "a".into(), bot: true, model: "bot".into(), team_pref: None, handicap: 100 }] } else { Vec::new() },
+        cmds: vec![(0, cmd), (1, UserCmd { tick: n, ..UserCmd::default() })],
+        hash: n.is_multiple_of(60).then(|| HashCheck { value: u64::from(n), steps: vec![("players".into(), 1)] }),
+    }
+}
+
+fn write(path: &Path, ticks: u32, finish: bool) -> Option<u64> {
+    let mut w = RecordWriter::create(path, &header()).expect("create");
+    for n in 1..=ticks {
+        w.push(tick(n));
+    }
+    if finish {
+        Some(w.finish(Footer { ticks, final_hash: 9, summary: "done".into() }).expect("finish"))
+    } else {
+        drop(w);
+        None
+    }
+}
+
+#[test]
+fn a_finished_recording_reads_back_whole() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("m.qrec");
+    let bytes = write(&path, 1000, true).expect("size");
+    assert_eq!(std::fs::metadata(&path).expect("file").len(), bytes);
+    assert!(!dir.path().join("m.qrec.part").exists(), "renamed into place");
+    let rec = read(&path).expect("read");
+    assert_eq!(rec.header, header());
+    assert_eq!(rec.ticks.len(), 1000);
+    assert_eq!(rec.ticks[599], tick(600));
+    assert_eq!(rec.cut, None);
+    assert_eq!(rec.footer.map(|f| f.final_hash), Some(9));
+    // Chunks of 300 ticks: 1-300, 301-600, 601-900, 901-1000.
+    let spans: Vec<(u32, u32)> = rec.index.iter().map(|e| (e.first_tick, e.last_tick)).collect();
+    assert_eq!(spans, [(1, 300), (301, 600), (601, 900), (901, 1000)]);
+}
+
+#[test]
+fn a_recording_cut_by_a_crash_reads_up_to_its_last_whole_chunk() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("m.qrec");
+    write(&path, 700, false);
+    let part = dir.path().join("m.qrec.part");
+    let rec = read(&part).expect("a cut file still reads");
+    assert_eq!(rec.ticks.len(), 700, "the writer flushed what it had when dropped");
+    assert!(rec.footer.is_none() && rec.cut.is_some());
+    // Cut in the middle of the last chunk: the chunks before it stay.
+    let data = std::fs::read(&part).expect("part");
+    std::fs::write(&part, &data[..data.len() - 10]).expect("truncate");
+    let rec = read(&part).expect("reads");
+    assert_eq!(rec.ticks.len(), 600);
+    assert!(rec.cut.as_deref().is_some_and(|c| c.contains("ends inside a frame")), "{:?}", rec.cut);
+}
+
+#[test]
+fn damaged_or_foreign_files_are_refused_with_the_reason() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("m.qrec");
+    write(&path, 400, true);
+    let good = std::fs::read(&path).expect("file");
+    // Another format version.
+    let mut other = good.clone();
+    other[8] = 9;
+    std::fs::write(&path, &other).expect("write");
+    assert!(matches!(read(&path), Err(RecordError::Version { found: 9, supported: 1, .. })));
+    // Not a recording.
+    std::fs::write(&path, b"hello world, this is text").expect("write");
+    assert!(matches!(read(&path), Err(RecordError::NotARecording { .. })));
+    // A flipped byte inside a chunk of a finished file.
+    let mut bad = good.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0xff;
+    std::fs::write(&path, &bad).expect("write");
+    match read(&path) {
+        Err(RecordError::Corrupt { offset, reason, .. }) => assert!(offset > 12 && !reason.is_empty()),
+        other => panic!("a damaged chunk must be an error, got {other:?}"),
+    }
+    // A huge frame length is refused, not allocated.
+    let mut huge = good;
+    let at = 12 + 5 + u32::from_le_bytes([huge[13], huge[14], huge[15], huge[16]]) as usize;
+    huge[at + 1..at + 5].copy_from_slice(&u32::MAX.to_le_bytes());
+    std::fs::write(&path, &huge).expect("write");
+    assert!(read(&path).is_err());
+}
