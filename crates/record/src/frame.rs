@@ -68,10 +68,12 @@ pub(crate) fn write_preamble(w: &mut impl Write) -> std::io::Result<()> {
     w.write_all(&FORMAT_VERSION.to_le_bytes())
 }
 
-/// The frame at `at` in `data`: its kind and body, and where the next
-/// starts; `Ok(None)` at the end; `Err` with the reason for a short or bad
-/// frame.
-pub(crate) fn frame_at(data: &[u8], at: usize) -> Result<Option<(Kind, &[u8], usize)>, String> {
+/// A frame found in a file: its kind, its body, where the next starts.
+pub(crate) type Frame<'a> = (Kind, &'a [u8], usize);
+
+/// The frame at `at` in `data`; `Ok(None)` at the end; `Err` with the
+/// reason for a short or bad frame.
+pub(crate) fn frame_at(data: &[u8], at: usize) -> Result<Option<Frame<'_>>, String> {
     if at >= data.len() {
         return Ok(None);
     }
