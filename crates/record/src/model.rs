@@ -44,8 +44,10 @@ pub enum JournalEntry {
         slot: u8,
         /// Its name.
         name: String,
-        /// A bot's slot (the sim never reads this; the scoreboard shows it).
-        bot: bool,
+        /// A remote client's one-way latency (ms), which rewinds others for
+        /// its hitscan shots; `None` for a bot (the sim reads nothing else
+        /// of the difference; the scoreboard shows it).
+        latency_ms: Option<u32>,
         /// Player model.
         model: String,
         /// The team it asked for, if any.
@@ -64,6 +66,13 @@ pub enum JournalEntry {
         slot: u8,
         /// The new team's name.
         team: String,
+    },
+    /// A remote client's measured latency changed.
+    Latency {
+        /// Its slot.
+        slot: u8,
+        /// One-way delay, ms.
+        ms: u32,
     },
     /// A cvar changed.
     Cvar {

@@ -27,7 +27,7 @@ fn tick(n: u32) -> TickRecord {
     let cmd = UserCmd { tick: n, yaw: n as f32, forward: 127, ..UserCmd::default() };
     TickRecord {
         tick: n,
-        journal: if n == 1 { vec![JournalEntry::Join { slot: 0, name: "a".into(), bot: true, model: "bot".into(), team_pref: None, handicap: 100 }] } else { Vec::new() },
+        journal: if n == 1 { vec![JournalEntry::Join { slot: 0, name: "a".into(), latency_ms: None, model: "bot".into(), team_pref: None, handicap: 100 }] } else { Vec::new() },
         cmds: vec![(0, cmd), (1, UserCmd { tick: n, ..UserCmd::default() })],
         hash: n.is_multiple_of(60).then(|| HashCheck { value: u64::from(n), steps: vec![("players".into(), 1)] }),
     }

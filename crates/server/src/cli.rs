@@ -60,6 +60,18 @@ pub struct Cli {
     #[arg(long)]
     pub json: bool,
 
+    /// With --fast: record the match into FILE (a Quarry recording; replay it with --replay).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+
+    /// Replay a recording: the match again with no network and no bot brains, every stored state hash checked; prints the summary (--json for JSON) and exits non-zero on a divergence.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+
+    /// With --replay: replay a recording made by another sim version.
+    #[arg(long)]
+    pub force: bool,
+
     /// Seed of the match RNG (every later match's seed derives from it); default: from the clock.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,

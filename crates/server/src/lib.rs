@@ -17,6 +17,7 @@ pub mod logging;
 pub mod map_info;
 pub mod metrics;
 pub mod navmesh;
+pub mod recording;
 pub mod network;
 pub mod server;
 pub mod stdin_console;
@@ -52,6 +53,13 @@ pub fn run(cli: Cli) -> ExitCode {
     }
     if let Err(e) = logging::init(cli.log_format, cli.log_file.as_deref()) {
         eprintln!("quarry-server: {e}");
+        return ExitCode::from(2);
+    }
+    if let Some(path) = &cli.replay {
+        return run_replay(path, cli.json, cli.force);
+    }
+    if cli.record.is_some() && !cli.fast {
+        eprintln!("quarry-server: --record records a headless match: give --fast too");
         return ExitCode::from(2);
     }
     let plus = match cli::split_plus_commands(&cli.commands) {
@@ -111,6 +119,12 @@ pub fn run(cli: Cli) -> ExitCode {
         eprintln!("quarry-server: {e}");
         return ExitCode::from(2);
     }
+    if let Some(path) = &cli.record
+        && let Err(e) = server.start_recording(path, Some(&cli.botfiles))
+    {
+        eprintln!("quarry-server: --record {}: {e}", path.display());
+        return ExitCode::FAILURE;
+    }
     if !cli.fast
         && let Err(e) = server.start_network()
     {
@@ -124,6 +138,18 @@ pub fn run(cli: Cli) -> ExitCode {
     if cli.fast {
         server.flush(&stdin.printer);
         headless::print_summary(&server, wall.elapsed(), cli.json);
+        if let Some(rec) = server.state.recorder.take()
+            && let Some(game) = server.state.game.game.as_ref()
+        {
+            let summary = headless::summary(&server, wall.elapsed()).and_then(|s| serde_json::to_string(&s).ok()).unwrap_or_default();
+            match rec.finish(game, summary) {
+                Ok(bytes) => tracing::info!("recording written: {} bytes", bytes),
+                Err(e) => {
+                    eprintln!("quarry-server: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
     }
     let reason = server.state.quit_reason().unwrap_or("quit").to_owned();
     server.flush(&stdin.printer);
@@ -139,6 +165,28 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Err(e) => {
             tracing::error!("shut down ({reason}) but {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--replay FILE`: the match again from the recording, every stored
+/// state hash checked; the summary as a headless match prints it.
+fn run_replay(path: &std::path::Path, json: bool, force: bool) -> ExitCode {
+    let wall = std::time::Instant::now();
+    match recording::replay(path, &recording::ReplayOptions { force }) {
+        Ok((server, ticks, rec)) => {
+            headless::print_summary(&server, wall.elapsed(), json);
+            let hashes = rec.ticks.iter().filter(|t| t.hash.is_some()).count();
+            let state = if rec.cut.is_some() { "a cut recording, up to where it ends" } else { "the whole recording" };
+            tracing::info!("replayed {ticks} ticks of {state}: {hashes} stored state hashes matched");
+            if !json {
+                println!("replay: {ticks} ticks, {hashes} state hashes matched ({state})");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("quarry-server: replay {}: {e}", path.display());
             ExitCode::FAILURE
         }
     }

@@ -25,7 +25,7 @@
 //! Before step 1, temporary files an interrupted atomic write left in the
 //! config directory (`.archive.cfg.PID.tmp`, `.bans.txt.PID.tmp`) are removed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
@@ -67,6 +67,8 @@ pub struct ServerState {
     pub(crate) startup: Option<StartupRequests>,
     /// Why the map the startup asked for could not be loaded.
     pub startup_error: Option<String>,
+    /// The recording of this match (`--record`), fed after every tick.
+    pub recorder: Option<crate::recording::Recorder>,
     quit: Option<String>,
 }
 
@@ -180,6 +182,7 @@ impl Server {
             metrics,
             startup: Some(StartupRequests::default()),
             startup_error: None,
+            recorder: None,
             quit: None,
         };
         let archive = crate::archive_writer::ArchiveWriter::new(
@@ -399,6 +402,19 @@ impl Server {
         ]
     }
 
+    /// Starts recording the loaded match into `path` (before its first
+    /// tick): the map's and the config files' text, the cvars, and a
+    /// content hash of the botfiles go in the header.
+    pub fn start_recording(&mut self, path: &Path, botfiles: Option<&Path>) -> Result<(), String> {
+        let game = self.state.game.game.as_ref().ok_or("no match to record")?;
+        let map_path = self.state.game.map_path.as_deref().ok_or("the match has no map file")?;
+        let map_text = std::fs::read_to_string(map_path).map_err(|e| format!("{}: {e}", map_path.display()))?;
+        let content = botfiles.map(|b| vec![("botfiles".to_owned(), crate::recording::fnv1a(&folder_bytes(b)))]).unwrap_or_default();
+        let rec = crate::recording::Recorder::start(path, game, &map_text, &self.config_dir, self.console.cvars(), content).map_err(|e| e.to_string())?;
+        self.state.recorder = Some(rec);
+        Ok(())
+    }
+
     /// One tick of game work: the match steps; bots and network plug in here.
     pub fn tick(&mut self) {
         let started = Instant::now();
@@ -442,6 +458,9 @@ impl Server {
         let net = self.state.net.as_ref();
         let address_of = move |slot| net.and_then(|n| n.address_hash(slot));
         let (lines, events) = self.state.game.tick(self.console.cvars(), hz, &address_of);
+        if let (Some(rec), Some(game)) = (self.state.recorder.as_mut(), self.state.game.game.as_ref()) {
+            rec.after_tick(game, &events, self.console.cvars());
+        }
         split(crate::tick_stats::Phase::Sim);
         for line in lines {
             self.console.print(line);
@@ -652,4 +671,34 @@ pub fn stop_on_signals() -> Arc<AtomicBool> {
         }
     }
     flag
+}
+
+/// Every file under `dir` (names and contents, in name order, at most
+/// 64 MiB in all), for a content hash.
+fn folder_bytes(dir: &Path) -> Vec<u8> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for e in entries.filter_map(Result::ok) {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        if out.len() > 64 * 1024 * 1024 {
+            break;
+        }
+        out.extend_from_slice(f.strip_prefix(dir).unwrap_or(&f).to_string_lossy().as_bytes());
+        if let Ok(bytes) = std::fs::read(&f) {
+            out.extend_from_slice(&bytes);
+        }
+    }
+    out
 }

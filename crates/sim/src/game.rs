@@ -185,6 +185,12 @@ impl Match {
         self.world.resource::<TickHash>().value
     }
 
+    /// The last tick's hash step by step: each step's name with the
+    /// running hash after it (the last is [`Match::state_hash`]).
+    pub fn hash_steps(&self) -> Vec<(&'static str, u64)> {
+        self.world.resource::<TickHash>().step_hashes()
+    }
+
     /// The map.
     pub fn map(&self) -> &LoadedMap {
         &self.world.resource::<MapRes>().0

@@ -66,6 +66,32 @@ pub struct TickHash {
     pub building: Fnv64,
     /// The finished hash of the last completed tick.
     pub value: u64,
+    /// Each step that fed this tick's hash after the players, with the
+    /// running hash when it began (see [`TickHash::mark`]).
+    pub steps: Vec<(&'static str, u64)>,
+}
+
+impl TickHash {
+    /// A feeding step named `step` begins: notes the running hash, so a
+    /// replay that diverges can name the first step whose state differs.
+    pub fn mark(&mut self, step: &'static str) {
+        let running = self.building.finish();
+        self.steps.push((step, running));
+    }
+
+    /// The steps of the last tick's hash, each with the running hash after
+    /// it: `players` (clock, rules, slots, players) first, then every step
+    /// that fed it, in order.
+    pub fn step_hashes(&self) -> Vec<(&'static str, u64)> {
+        let mut out = Vec::with_capacity(self.steps.len() + 1);
+        let mut name = "players";
+        for (next, running) in &self.steps {
+            out.push((name, *running));
+            name = next;
+        }
+        out.push((name, self.value));
+        out
+    }
 }
 
 /// Starts the tick's hash with the clock, rules, slots and players.
@@ -106,6 +132,7 @@ pub fn begin_hash(
         }
     }
     hash.building = h;
+    hash.steps.clear();
 }
 
 /// Finishes the tick's hash.

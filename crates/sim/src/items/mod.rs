@@ -254,6 +254,7 @@ pub fn hash_items(
 ) {
     let mut rows: Vec<_> = items.iter().collect();
     rows.sort_by_key(|(id, ..)| **id);
+    hash.mark("items");
     let h = &mut hash.building;
     h.u32(catalog.reset_for.map_or(0, |t| t.wrapping_add(1)));
     for (id, item, spawn, dropped, footing) in rows {

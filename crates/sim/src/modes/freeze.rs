@@ -220,6 +220,7 @@ pub(crate) fn update_thaw(world: &mut World) {
 pub(crate) fn hash_frozen(frozen: Query<(&Player, &Frozen)>, mut hash: ResMut<TickHash>) {
     let mut rows: Vec<_> = frozen.iter().collect();
     rows.sort_by_key(|(p, _)| p.slot);
+    hash.mark("frozen");
     let h = &mut hash.building;
     for (p, f) in rows {
         h.u32(u32::from(p.slot.0));

@@ -257,6 +257,7 @@ pub(crate) fn update_rounds(world: &mut World) {
 
 /// Feeds the round state to the tick hash.
 pub(crate) fn hash_rounds(state: Res<RoundState>, mut hash: ResMut<TickHash>) {
+    hash.mark("rounds");
     let h = &mut hash.building;
     h.u32(state.number);
     h.u32(u32::from(state.live));

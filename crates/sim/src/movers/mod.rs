@@ -385,6 +385,7 @@ fn activate(
 pub fn hash_movers(movers: Query<(&NetId, &Mover)>, mut hash: ResMut<TickHash>) {
     let mut rows: Vec<_> = movers.iter().collect();
     rows.sort_by_key(|(id, _)| **id);
+    hash.mark("movers");
     let h = &mut hash.building;
     for (id, m) in rows {
         h.u32(id.0);

@@ -207,6 +207,7 @@ pub fn resolve_fires(wiring: Res<WiringRes>, mut state: ResMut<TargetState>, clo
 /// Feeds the wiring's state to the tick hash (nothing while no trigger has
 /// fired, so maps without wiring hash as before).
 pub fn hash_targets(state: Res<TargetState>, mut hash: ResMut<TickHash>) {
+    hash.mark("targets");
     let h = &mut hash.building;
     for f in state.queue.iter().chain(state.pending.values()) {
         h.u32(f.entity.0);

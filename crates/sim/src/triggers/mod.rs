@@ -200,6 +200,7 @@ pub fn touch_triggers(world: &mut World) {
 
 /// Feeds the trigger pacing to the tick hash, by slot.
 pub fn hash_triggers(contacts: Res<TriggerContacts>, mut hash: ResMut<TickHash>) {
+    hash.mark("triggers");
     let h = &mut hash.building;
     for (slot, c) in &contacts.0 {
         h.u32(u32::from(slot.0));

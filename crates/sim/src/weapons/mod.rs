@@ -83,6 +83,7 @@ pub fn hash_weapons(
     projectiles: Query<(&NetId, &Projectile)>,
     mut hash: ResMut<TickHash>,
 ) {
+    hash.mark("weapons");
     let h = &mut hash.building;
     for (id, s) in slots.iter() {
         let Some(inv) = s.entity.and_then(|e| inventories.get(e).ok()) else { continue };

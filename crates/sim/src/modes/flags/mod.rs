@@ -378,6 +378,7 @@ pub(crate) fn update_flags(world: &mut World) {
 pub(crate) fn hash_flags(flags: Query<(&NetId, &Flag)>, mut hash: ResMut<TickHash>) {
     let mut rows: Vec<_> = flags.iter().collect();
     rows.sort_by_key(|(id, _)| **id);
+    hash.mark("flags");
     let h = &mut hash.building;
     for (id, f) in rows {
         h.u32(id.0);

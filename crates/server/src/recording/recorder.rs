@@ -1,0 +1,146 @@
+//! The recorder: fed after every tick with the tick's events, it writes
+//! what a replay needs to play the same match.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use quarry_console::CvarSet;
+use quarry_record::{Footer, HashCheck, Header, JournalEntry, RecordError, RecordWriter, TickRecord};
+use quarry_sim::events::GameEvent;
+use quarry_sim::slots::ClientKind;
+use quarry_sim::{Match, UserCmd};
+
+/// A state hash is stored every this many ticks (one a second at 60 Hz).
+pub const HASH_EVERY: u32 = 60;
+
+/// Config files a match is built from (their text goes in the header).
+const CONFIG_FILES: [&str; 3] = ["items.toml", "weapons.toml", "sounds.toml"];
+
+/// A match being recorded.
+#[derive(Debug)]
+pub struct Recorder {
+    writer: RecordWriter,
+    /// The cvars as last recorded.
+    cvars: BTreeMap<String, String>,
+    cvar_generation: u64,
+    /// The last command recorded per slot (a repeat is not recorded again).
+    last: BTreeMap<u8, UserCmd>,
+    /// Each remote slot's latency as last recorded.
+    latency: BTreeMap<u8, u32>,
+    ticks: u32,
+}
+
+/// Every cvar's current value, by name.
+fn cvar_values(cvars: &CvarSet) -> BTreeMap<String, String> {
+    cvars.iter().map(|c| (c.def.name.clone(), c.value().to_string())).collect()
+}
+
+impl Recorder {
+    /// Starts recording `game` (just loaded, before its first tick) into
+    /// `path`: the header carries the map's text, the config files from
+    /// `config_dir`, the cvars, and the content hashes given.
+    pub fn start(path: &Path, game: &Match, map_text: &str, config_dir: &Path, cvars: &CvarSet, content: Vec<(String, u64)>) -> Result<Self, RecordError> {
+        let values = cvar_values(cvars);
+        let header = Header {
+            sim_version: super::SIM_VERSION.to_owned(),
+            build_id: crate::cvars::version_string(),
+            seed: game.seed(),
+            hz: game.hz(),
+            slots: u32::try_from(game.slots().max()).unwrap_or(u32::MAX),
+            map_name: game.map().name().to_owned(),
+            map_hash: super::fnv1a(map_text.as_bytes()),
+            map_text: Some(map_text.to_owned()),
+            config: CONFIG_FILES
+                .iter()
+                .filter_map(|f| std::fs::read_to_string(config_dir.join(f)).ok().map(|t| ((*f).to_owned(), t)))
+                .collect(),
+            content,
+            cvars: values.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            hash_every: HASH_EVERY,
+        };
+        let writer = RecordWriter::create(path, &header)?;
+        Ok(Self { writer, cvars: values, cvar_generation: cvars.generation(), last: BTreeMap::new(), latency: BTreeMap::new(), ticks: 0 })
+    }
+
+    /// Records the tick `game` just stepped, whose events are `events`.
+    pub fn after_tick(&mut self, game: &Match, events: &[GameEvent], cvars: &CvarSet) {
+        let mut journal = Vec::new();
+        if cvars.generation() != self.cvar_generation {
+            self.cvar_generation = cvars.generation();
+            for (name, value) in cvar_values(cvars) {
+                if self.cvars.get(&name) != Some(&value) {
+                    journal.push(JournalEntry::Cvar { name: name.clone(), value: value.clone() });
+                    self.cvars.insert(name, value);
+                }
+            }
+        }
+        for ev in events {
+            match ev {
+                GameEvent::Joined { slot, .. } => {
+                    if let Some(s) = game.slots().get(*slot) {
+                        self.last.remove(&slot.0);
+                        let latency_ms = match s.kind {
+                            ClientKind::Remote { latency_ms } => Some(latency_ms),
+                            ClientKind::Bot => None,
+                        };
+                        if let Some(ms) = latency_ms {
+                            self.latency.insert(slot.0, ms);
+                        }
+                        journal.push(JournalEntry::Join {
+                            slot: slot.0,
+                            name: s.userinfo.name.clone(),
+                            latency_ms,
+                            model: s.userinfo.model.clone(),
+                            team_pref: s.userinfo.team_pref.map(|t| t.name().to_owned()),
+                            handicap: u32::from(s.userinfo.handicap),
+                        });
+                    }
+                }
+                GameEvent::Left { slot } => {
+                    self.last.remove(&slot.0);
+                    self.latency.remove(&slot.0);
+                    journal.push(JournalEntry::Leave { slot: slot.0 });
+                }
+                // A move the server made (auto-balance) replays by itself.
+                GameEvent::TeamChanged { slot, to, forced: false, .. } => journal.push(JournalEntry::Team { slot: slot.0, team: to.name().to_owned() }),
+                _ => {}
+            }
+        }
+        for (id, s) in game.slots().iter() {
+            if let ClientKind::Remote { latency_ms } = s.kind
+                && self.latency.get(&id.0).is_some_and(|ms| *ms != latency_ms)
+            {
+                self.latency.insert(id.0, latency_ms);
+                journal.push(JournalEntry::Latency { slot: id.0, ms: latency_ms });
+            }
+        }
+        let mut cmds = Vec::new();
+        for (id, s) in game.slots().iter() {
+            let Some(cmd) = s.input.last().copied() else { continue };
+            // A repeat (no new command) is not recorded: the replay's queue
+            // repeats the same way.
+            if self.last.get(&id.0) != Some(&cmd) {
+                self.last.insert(id.0, cmd);
+                cmds.push((id.0, cmd));
+            }
+        }
+        let tick = game.tick();
+        let hash = tick.is_multiple_of(HASH_EVERY).then(|| HashCheck {
+            value: game.state_hash(),
+            steps: game.hash_steps().into_iter().map(|(n, h)| (n.to_owned(), h)).collect(),
+        });
+        self.ticks += 1;
+        self.writer.push(TickRecord { tick, journal, cmds, hash });
+    }
+
+    /// Ends the recording cleanly with the match's final hash and
+    /// `summary`; returns the file's size in bytes.
+    pub fn finish(self, game: &Match, summary: String) -> Result<u64, RecordError> {
+        self.writer.finish(Footer { ticks: self.ticks, final_hash: game.state_hash(), summary })
+    }
+
+    /// Why the recording stopped early, if it did.
+    pub fn stopped(&self) -> Option<&str> {
+        self.writer.stopped()
+    }
+}

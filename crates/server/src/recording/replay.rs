@@ -1,0 +1,217 @@
+//! Replaying a recording: the match built again from the header (map and
+//! config text into a scratch folder, the same seed and cvars, no network,
+//! no bot brains), then before each tick the journal applied and the
+//! recorded commands pushed into the same input queues, and every stored
+//! state hash checked.
+
+use std::path::Path;
+
+use quarry_record::{HashCheck, JournalEntry, Recording, TickRecord};
+use quarry_sim::slots::ClientKind;
+use quarry_sim::{SlotId, Team, UserInfo};
+
+use crate::cli::PlusCommand;
+use crate::server::{Server, ServerOptions};
+
+/// How to replay.
+#[derive(Debug, Clone, Default)]
+pub struct ReplayOptions {
+    /// Replay a recording made by another sim version anyway.
+    pub force: bool,
+}
+
+/// Why a replay stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The file could not be read.
+    #[error(transparent)]
+    Read(#[from] quarry_record::RecordError),
+    /// Recorded by another version of the sim.
+    #[error("{path}: recorded by sim version {recorded}; this is {running} (the same inputs may play differently; --force replays anyway)")]
+    Version {
+        /// The file.
+        path: String,
+        /// The recording's.
+        recorded: String,
+        /// This build's.
+        running: String,
+    },
+    /// The match could not be built again.
+    #[error("{0}")]
+    Setup(String),
+    /// The replay diverged from the recording.
+    #[error("diverged at tick {tick}: state hash {replayed:016x}, recorded {recorded:016x}; the first step that differs is '{step}'")]
+    Diverged {
+        /// The first tick whose stored hash differs.
+        tick: u32,
+        /// The first hash step that differs.
+        step: String,
+        /// The replay's hash.
+        replayed: u64,
+        /// The recording's.
+        recorded: u64,
+    },
+    /// A journal entry could not be applied.
+    #[error("tick {tick}: {message}")]
+    Journal {
+        /// The tick.
+        tick: u32,
+        /// What failed.
+        message: String,
+    },
+}
+
+/// Replays `path`: returns the server after the last tick (its match for
+/// the summary), the ticks replayed, and the recording.
+pub fn replay(path: &Path, options: &ReplayOptions) -> Result<(Server, u32, Recording), ReplayError> {
+    let rec = quarry_record::read(path)?;
+    let shown = path.display().to_string();
+    if rec.header.sim_version != super::SIM_VERSION && !options.force {
+        return Err(ReplayError::Version { path: shown, recorded: rec.header.sim_version.clone(), running: super::SIM_VERSION.to_owned() });
+    }
+    if let Some(cut) = &rec.cut {
+        tracing::warn!("{shown}: {cut}; replaying the {} ticks it holds", rec.ticks.len());
+    }
+    let scratch = tempfile::tempdir().map_err(|e| ReplayError::Setup(format!("a scratch folder: {e}")))?;
+    let mut server = build(&rec, scratch.path())?;
+    let mut ticks = 0;
+    for t in &rec.ticks {
+        apply(&mut server, t)?;
+        server.tick();
+        ticks += 1;
+        if let Some(check) = &t.hash {
+            verify(&server, t.tick, check)?;
+        }
+    }
+    if let (Some(footer), Some(game)) = (&rec.footer, server.state.game.game.as_ref())
+        && footer.final_hash != game.state_hash()
+    {
+        return Err(ReplayError::Diverged { tick: game.tick(), step: "final".to_owned(), replayed: game.state_hash(), recorded: footer.final_hash });
+    }
+    Ok((server, ticks, rec))
+}
+
+/// The server and match of the header: map and config files written into
+/// `scratch`, the recorded cvars, the seed; bots never fill in.
+fn build(rec: &Recording, scratch: &Path) -> Result<Server, ReplayError> {
+    let h = &rec.header;
+    let setup = |what: &str, e: std::io::Error| ReplayError::Setup(format!("{what}: {e}"));
+    let config = scratch.join("config");
+    let maps = scratch.join("maps");
+    std::fs::create_dir_all(&config).map_err(|e| setup("config folder", e))?;
+    std::fs::create_dir_all(&maps).map_err(|e| setup("maps folder", e))?;
+    for (name, text) in &h.config {
+        // Only plain file names: a recording never writes outside the scratch folder.
+        if name.contains(['/', '\\']) || name.starts_with('.') {
+            return Err(ReplayError::Setup(format!("config file name '{name}' is not a plain file name")));
+        }
+        std::fs::write(config.join(name), text).map_err(|e| setup(name, e))?;
+    }
+    let map_text = h.map_text.as_deref().ok_or_else(|| ReplayError::Setup(format!("the map {} was recorded by its hash only; its text is not in the file", h.map_name)))?;
+    let map_file = plain_map_name(&h.map_name)?;
+    std::fs::write(maps.join(format!("{map_file}.map")), map_text).map_err(|e| setup("map", e))?;
+    let options = ServerOptions { config_dir: config, port: None, fast: true, maps_dir: maps, seed: Some(h.seed), botfiles_dir: None };
+    let mut server = Server::new(&options).map_err(|e| ReplayError::Setup(format!("{e:#}")))?;
+    let mut plus: Vec<PlusCommand> = h
+        .cvars
+        .iter()
+        .filter(|(name, _)| !SKIPPED.iter().any(|s| s.eq_ignore_ascii_case(name)))
+        .map(|(name, value)| PlusCommand { name: "set".into(), args: vec![name.clone(), value.clone()] })
+        .collect();
+    for name in ["bot_minPlayers", "bot_maxBots"] {
+        plus.push(PlusCommand { name: "set".into(), args: vec![name.into(), "0".into()] });
+    }
+    plus.push(PlusCommand { name: "map".into(), args: vec![map_file] });
+    server.startup(&plus);
+    if let Some(e) = server.state.startup_error.as_deref() {
+        return Err(ReplayError::Setup(e.to_owned()));
+    }
+    let game = server.state.game.game.as_ref().ok_or_else(|| ReplayError::Setup("no match was started".to_owned()))?;
+    if game.seed() != h.seed || game.hz() != h.hz {
+        return Err(ReplayError::Setup(format!("the match was built with seed {} at {} Hz; the recording's is seed {} at {} Hz", game.seed(), game.hz(), h.seed, h.hz)));
+    }
+    Ok(server)
+}
+
+/// Cvars a replay does not take from the recording: where files and
+/// sockets are, and what would start another match.
+const SKIPPED: &[&str] = &["net_port", "sv_mapRotation", "sv_passwordFile", "sv_healthFile", "sv_webAddr", "g_log", "g_logFile"];
+
+/// The map's file name: the recorded name's last part, plain.
+fn plain_map_name(name: &str) -> Result<String, ReplayError> {
+    let base = Path::new(name).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    if base.is_empty() || base.starts_with('.') {
+        return Err(ReplayError::Setup(format!("map name '{name}' gives no file name")));
+    }
+    Ok(base)
+}
+
+/// The journal of `t`, then its commands.
+fn apply(server: &mut Server, t: &TickRecord) -> Result<(), ReplayError> {
+    let fail = |message: String| ReplayError::Journal { tick: t.tick, message };
+    for entry in &t.journal {
+        if let JournalEntry::Cvar { name, value } = entry {
+            if !SKIPPED.iter().any(|s| s.eq_ignore_ascii_case(name)) {
+                for d in server.console.execute(&mut server.state, &format!("set {name} \"{value}\""), "replay") {
+                    tracing::warn!("replay: cvar {name}: {d:?}");
+                }
+            }
+            continue;
+        }
+        let game = server.state.game.game.as_mut().ok_or_else(|| fail("no match".to_owned()))?;
+        match entry {
+            JournalEntry::Join { slot, name, latency_ms, model, team_pref, handicap } => {
+                let kind = latency_ms.map_or(ClientKind::Bot, |ms| ClientKind::Remote { latency_ms: ms });
+                let info = UserInfo {
+                    name: name.clone(),
+                    model: model.clone(),
+                    team_pref: team_pref.as_deref().and_then(Team::parse),
+                    handicap: u8::try_from(*handicap).unwrap_or(100),
+                };
+                let got = game.connect(kind, info).map_err(|e| fail(format!("join of {name}: {e}")))?;
+                if got.0 != *slot {
+                    return Err(fail(format!("{name} joined in slot {} where the recording has slot {slot}", got.0)));
+                }
+                game.enter_game(got).map_err(|e| fail(format!("{name} entering: {e}")))?;
+            }
+            JournalEntry::Leave { slot } => {
+                game.disconnect(SlotId(*slot));
+            }
+            JournalEntry::Team { slot, team } => {
+                let to = Team::parse(team).ok_or_else(|| fail(format!("unknown team '{team}'")))?;
+                game.set_team(SlotId(*slot), to).map_err(|e| fail(format!("slot {slot} to {team}: {e}")))?;
+            }
+            JournalEntry::Latency { slot, ms } => {
+                if let Some(s) = game.slots_mut().get_mut(SlotId(*slot)) {
+                    s.kind = ClientKind::Remote { latency_ms: *ms };
+                }
+            }
+            JournalEntry::Cvar { .. } => {}
+        }
+    }
+    let game = server.state.game.game.as_mut().ok_or_else(|| fail("no match".to_owned()))?;
+    for (slot, cmd) in &t.cmds {
+        game.push_cmd(SlotId(*slot), *cmd).map_err(|e| fail(format!("a command for slot {slot}: {e}")))?;
+    }
+    Ok(())
+}
+
+/// The stored hash against the replay's, naming the first step that differs.
+fn verify(server: &Server, tick: u32, check: &HashCheck) -> Result<(), ReplayError> {
+    let Some(game) = server.state.game.game.as_ref() else { return Ok(()) };
+    if game.tick() != tick {
+        return Err(ReplayError::Diverged { tick, step: format!("tick count (the replay is at tick {})", game.tick()), replayed: game.state_hash(), recorded: check.value });
+    }
+    if game.state_hash() == check.value {
+        return Ok(());
+    }
+    let mine = game.hash_steps();
+    let step = check
+        .steps
+        .iter()
+        .zip(&mine)
+        .find(|((rn, rh), (mn, mh))| rh != mh || rn != mn)
+        .map_or_else(|| "unknown".to_owned(), |((rn, _), _)| rn.clone());
+    Err(ReplayError::Diverged { tick, step, replayed: game.state_hash(), recorded: check.value })
+}
+
