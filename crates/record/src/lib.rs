@@ -8,6 +8,7 @@
 //! | file | what |
 //! |---|---|
 //! | `model.rs` | the recorded types |
+//! | `cmds.rs` | a chunk's commands coded compactly: predicted angles, changed fields only, in columns |
 //! | `frame.rs` | the file layout: magic, version, frames (kind, length, zstd of postcard), trailer |
 //! | `writer.rs` | [`RecordWriter`]: chunks encoded and written on a thread of their own, the file finalised atomically |
 //! | `reader.rs` | [`Recording`]: reading a file back, a truncated one (a crash) up to its last whole chunk |
@@ -19,6 +20,7 @@
 //! (u32) and that many bytes: the zstd-compressed postcard encoding of
 //! its payload.
 
+mod cmds;
 mod frame;
 mod model;
 mod reader;
@@ -26,7 +28,7 @@ mod writer;
 
 pub use frame::{FORMAT_VERSION, MAGIC, MAX_FRAME_BYTES, MAX_PAYLOAD_BYTES, TRAILER_MAGIC};
 pub use model::{Chunk, Footer, HashCheck, Header, IndexEntry, JournalEntry, TickRecord};
-pub use reader::{MAX_FILE_BYTES, Recording, read};
+pub use reader::{MAX_FILE_BYTES, Recording, RecordingBytes, read};
 pub use writer::{CHUNK_TICKS, RecordWriter};
 
 /// Why a recording could not be written or read.

@@ -3,6 +3,8 @@
 use quarry_sim::UserCmd;
 use serde::{Deserialize, Serialize};
 
+use crate::cmds::CmdColumns;
+
 /// Everything needed to build the match again.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Header {
@@ -101,17 +103,73 @@ pub struct TickRecord {
     pub tick: u32,
     /// Changes before the step, in order.
     pub journal: Vec<JournalEntry>,
-    /// The command each in-game slot's queue gave the sim this tick.
+    /// The command each in-game slot's queue gave the sim this tick, slots
+    /// ascending (sanitised, as the sim ran it).
     pub cmds: Vec<(u8, UserCmd)>,
     /// The state hash after the step, every `hash_every` ticks.
     pub hash: Option<HashCheck>,
 }
 
-/// Consecutive ticks, written as one frame.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Consecutive ticks, written as one frame. On disk the commands are
+/// coded compactly (see `cmds.rs`), which needs them as the sim ran them:
+/// sanitised (angles in whole units), slots ascending, ticks increasing.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Chunk {
     /// The ticks, in order.
     pub ticks: Vec<TickRecord>,
+}
+
+/// A chunk as written: each tick's journal and hash, then the commands of
+/// all its ticks in columns.
+#[derive(Serialize, Deserialize)]
+struct ChunkWire {
+    /// The first record's tick.
+    first_tick: u32,
+    /// Per record: ticks skipped since the previous record, its journal
+    /// and its hash.
+    ticks: Vec<(u32, Vec<JournalEntry>, Option<HashCheck>)>,
+    /// Every record's commands.
+    cmds: CmdColumns,
+}
+
+impl Serialize for Chunk {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let first_tick = self.ticks.first().map_or(0, |t| t.tick);
+        let mut prev: Option<u32> = None;
+        let mut ticks = Vec::with_capacity(self.ticks.len());
+        for t in &self.ticks {
+            let gap = match prev {
+                None => 0,
+                Some(p) => t.tick.checked_sub(p).and_then(|d| d.checked_sub(1)).ok_or_else(|| serde::ser::Error::custom(format!("tick {} after tick {p}: ticks must increase", t.tick)))?,
+            };
+            prev = Some(t.tick);
+            ticks.push((gap, t.journal.clone(), t.hash.clone()));
+        }
+        let cmds = CmdColumns::encode(self.ticks.iter().map(|t| (t.tick, t.cmds.as_slice()))).map_err(serde::ser::Error::custom)?;
+        ChunkWire { first_tick, ticks, cmds }.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Chunk {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let wire = ChunkWire::deserialize(deserializer)?;
+        let mut numbers = Vec::with_capacity(wire.ticks.len());
+        let mut next = Some(wire.first_tick);
+        for (gap, ..) in &wire.ticks {
+            let tick = next.and_then(|n| n.checked_add(*gap)).ok_or_else(|| serde::de::Error::custom(format!("a tick gap of {gap} overflows")))?;
+            numbers.push(tick);
+            next = tick.checked_add(1);
+        }
+        let cmds = wire.cmds.decode(numbers.iter().copied()).map_err(serde::de::Error::custom)?;
+        let ticks = wire
+            .ticks
+            .into_iter()
+            .zip(numbers)
+            .zip(cmds)
+            .map(|(((_, journal, hash), tick), cmds)| TickRecord { tick, journal, cmds, hash })
+            .collect();
+        Ok(Self { ticks })
+    }
 }
 
 /// Where a chunk is, for seeking.
@@ -132,7 +190,10 @@ pub struct Footer {
     pub ticks: u32,
     /// The state hash after the last tick.
     pub final_hash: u64,
-    /// The match's summary as the server printed it (a replay prints its own
-    /// and compares).
+    /// The match's summary as the server printed it with `--json` (a replay
+    /// prints its own and compares them).
     pub summary: String,
+    /// The bot report's text, as the summary printed it (a replay runs no
+    /// bot brains, so it prints this one); empty without bots.
+    pub bot_report: String,
 }

@@ -23,6 +23,22 @@ pub struct Recording {
     pub footer: Option<Footer>,
     /// Why reading stopped early, if it did (a cut file): the rest is lost.
     pub cut: Option<String>,
+    /// Where the file's bytes go.
+    pub bytes: RecordingBytes,
+}
+
+/// Where a recording's bytes go: a fixed cost (the header, with the map
+/// and config text) and a cost per minute of play (the chunks).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecordingBytes {
+    /// The whole file.
+    pub file: u64,
+    /// The header frame.
+    pub header: u64,
+    /// Every chunk frame.
+    pub chunks: u64,
+    /// Each chunk frame's first and last tick and size, in order.
+    pub per_chunk: Vec<(u32, u32, u64)>,
 }
 
 /// Reads the recording at `path`.
@@ -53,24 +69,28 @@ pub(crate) fn parse(data: &[u8], shown: &str) -> Result<Recording, RecordError> 
         _ => data.len(),
     };
     let finished = end != data.len();
+    let file = data.len() as u64;
     let data = &data[..end];
-    let mut at = 12;
-    let header: Header = match frame_at(data, at) {
-        Ok(Some((Kind::Header, body, next))) => {
-            at = next;
-            decode(body).map_err(|e| corrupt(12, e))?
-        }
+    let (header, mut at): (Header, usize) = match frame_at(data, 12) {
+        Ok(Some((Kind::Header, body, next))) => (decode(body).map_err(|e| corrupt(12, e))?, next),
         Ok(Some((kind, ..))) => return Err(corrupt(12, format!("the first frame is a {kind:?}, not the header"))),
         Ok(None) => return Err(corrupt(12, "no header".to_owned())),
         Err(e) => return Err(corrupt(12, e)),
     };
-    let mut rec = Recording { header, ticks: Vec::new(), index: Vec::new(), footer: None, cut: None };
+    let mut rec = Recording { header, ticks: Vec::new(), index: Vec::new(), footer: None, cut: None, bytes: RecordingBytes { file, header: (at - 12) as u64, chunks: 0, per_chunk: Vec::new() } };
     loop {
         match frame_at(data, at) {
             Ok(None) => break,
             Ok(Some((kind, body, next))) => {
                 let payload = match kind {
-                    Kind::Chunk => decode::<Chunk>(body).map(|c| rec.ticks.extend(c.ticks)),
+                    Kind::Chunk => decode::<Chunk>(body).map(|c| {
+                        let size = (next - at) as u64;
+                        if let (Some(first), Some(last)) = (c.ticks.first(), c.ticks.last()) {
+                            rec.bytes.per_chunk.push((first.tick, last.tick, size));
+                        }
+                        rec.ticks.extend(c.ticks);
+                        rec.bytes.chunks += size;
+                    }),
                     Kind::Index => decode::<Vec<IndexEntry>>(body).map(|i| rec.index = i),
                     Kind::Footer => decode::<Footer>(body).map(|f| rec.footer = Some(f)),
                     Kind::Header => Err("a second header".to_owned()),

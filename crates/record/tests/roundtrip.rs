@@ -24,7 +24,8 @@ fn header() -> Header {
 }
 
 fn tick(n: u32) -> TickRecord {
-    let cmd = UserCmd { tick: n, yaw: n as f32, forward: 127, ..UserCmd::default() };
+    let mut cmd = UserCmd { tick: n, yaw: n as f32, forward: 127, ..UserCmd::default() };
+    cmd.sanitise();
     TickRecord {
         tick: n,
         journal: if n == 1 { vec![JournalEntry::Join { slot: 0, name: "a".into(), latency_ms: None, model: "bot".into(), team_pref: None, handicap: 100 }] } else { Vec::new() },
@@ -39,7 +40,7 @@ fn write(path: &Path, ticks: u32, finish: bool) -> Option<u64> {
         w.push(tick(n));
     }
     if finish {
-        Some(w.finish(Footer { ticks, final_hash: 9, summary: "done".into() }).expect("finish"))
+        Some(w.finish(Footer { ticks, final_hash: 9, summary: "done".into(), bot_report: String::new() }).expect("finish"))
     } else {
         drop(w);
         None
@@ -91,7 +92,7 @@ fn damaged_or_foreign_files_are_refused_with_the_reason() {
     let mut other = good.clone();
     other[8] = 9;
     std::fs::write(&path, &other).expect("write");
-    assert!(matches!(read(&path), Err(RecordError::Version { found: 9, supported: 1, .. })));
+    assert!(matches!(read(&path), Err(RecordError::Version { found: 9, supported: quarry_record::FORMAT_VERSION, .. })));
     // Not a recording.
     std::fs::write(&path, b"hello world, this is text").expect("write");
     assert!(matches!(read(&path), Err(RecordError::NotARecording { .. })));

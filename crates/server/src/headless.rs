@@ -92,20 +92,26 @@ pub fn print_summary(server: &Server, wall: Duration, json: bool) {
         }
         return;
     }
-    let _ = writeln!(out, "headless match on {} ({}), seed {}", s.map, s.gametype, s.seed);
-    let _ = write!(out, "{}", s.scoreboard);
-    let _ = writeln!(
-        out,
-        "simulated {} ticks ({:.1} s at {} Hz) in {:.3} s: {:.0} ticks/s, {:.1}x real time; tick mean {:.4} ms, p99 {:.4} ms",
+    let bots = s.bots.as_ref().map(ToString::to_string);
+    let _ = write!(out, "{}", summary_text(&s, bots.as_deref()));
+}
+
+/// The summary as text; `bots` is the bot report's text, if any.
+pub fn summary_text(s: &HeadlessSummary, bots: Option<&str>) -> String {
+    let mut out = format!("headless match on {} ({}), seed {}\n", s.map, s.gametype, s.seed);
+    out.push_str(&s.scoreboard.to_string());
+    out.push_str(&format!(
+        "simulated {} ticks ({:.1} s at {} Hz) in {:.3} s: {:.0} ticks/s, {:.1}x real time; tick mean {:.4} ms, p99 {:.4} ms\n",
         s.ticks, s.simulated_seconds, s.hz, s.wall_seconds, s.ticks_per_second, s.realtime_factor, s.tick_time.mean_ms, s.tick_time.p99_ms
-    );
-    let _ = writeln!(out, "final state hash {}", s.final_hash);
+    ));
+    out.push_str(&format!("final state hash {}\n", s.final_hash));
     if let Some(mode) = &s.mode {
-        let _ = write!(out, "{}", mode_lines(mode));
+        out.push_str(&mode_lines(mode));
     }
-    if let Some(bots) = &s.bots {
-        let _ = write!(out, "{bots}");
+    if let Some(bots) = bots {
+        out.push_str(bots);
     }
+    out
 }
 
 /// The objective figures of a team game as summary lines.

@@ -141,8 +141,7 @@ pub fn run(cli: Cli) -> ExitCode {
         if let Some(rec) = server.state.recorder.take()
             && let Some(game) = server.state.game.game.as_ref()
         {
-            let summary = headless::summary(&server, wall.elapsed()).and_then(|s| serde_json::to_string(&s).ok()).unwrap_or_default();
-            match rec.finish(game, summary) {
+            match rec.finish(game, headless::summary(&server, wall.elapsed()).as_ref()) {
                 Ok(bytes) => tracing::info!("recording written: {} bytes", bytes),
                 Err(e) => {
                     eprintln!("quarry-server: {e}");
@@ -174,20 +173,54 @@ pub fn run(cli: Cli) -> ExitCode {
 /// state hash checked; the summary as a headless match prints it.
 fn run_replay(path: &std::path::Path, json: bool, force: bool) -> ExitCode {
     let wall = std::time::Instant::now();
-    match recording::replay(path, &recording::ReplayOptions { force }) {
-        Ok((server, ticks, rec)) => {
-            headless::print_summary(&server, wall.elapsed(), json);
-            let hashes = rec.ticks.iter().filter(|t| t.hash.is_some()).count();
-            let state = if rec.cut.is_some() { "a cut recording, up to where it ends" } else { "the whole recording" };
-            tracing::info!("replayed {ticks} ticks of {state}: {hashes} stored state hashes matched");
-            if !json {
-                println!("replay: {ticks} ticks, {hashes} state hashes matched ({state})");
-            }
-            ExitCode::SUCCESS
-        }
+    let (server, ticks, rec) = match recording::replay(path, &recording::ReplayOptions { force }) {
+        Ok(done) => done,
         Err(e) => {
             eprintln!("quarry-server: replay {}: {e}", path.display());
-            ExitCode::FAILURE
+            return ExitCode::FAILURE;
         }
+    };
+    let Some(mine) = headless::summary(&server, wall.elapsed()) else {
+        eprintln!("quarry-server: replay {}: no match to summarise", path.display());
+        return ExitCode::FAILURE;
+    };
+    let recorded = rec.footer.as_ref().map(|f| f.summary.as_str()).unwrap_or_default();
+    let merged = match recording::summary::merge(recorded, &mine) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("quarry-server: replay {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let hashes = rec.ticks.iter().filter(|t| t.hash.is_some()).count();
+    let state = if rec.cut.is_some() { "a cut recording, up to where it ends" } else { "the whole recording" };
+    let compared = if recorded.is_empty() { "no recorded summary to compare" } else { "the summary equals the recorded one" };
+    let size = recording::summary::size_figures(&rec);
+    tracing::info!("replayed {ticks} ticks of {state}: {hashes} stored state hashes matched; {compared}");
+    if json {
+        let mut merged = merged;
+        if let serde_json::Value::Object(out) = &mut merged {
+            out.insert("replay".to_owned(), serde_json::json!({ "ticks": ticks, "hashes_matched": hashes, "cut": rec.cut, "size": size }));
+        }
+        println!("{merged}");
+        return ExitCode::SUCCESS;
     }
+    let bots = rec.footer.as_ref().map(|f| f.bot_report.as_str()).filter(|t| !t.is_empty());
+    let mut shown = mine;
+    if let Some(map) = merged.get("map").and_then(serde_json::Value::as_str) {
+        shown.map = map.to_owned();
+    }
+    print!("{}", headless::summary_text(&shown, bots));
+    println!("replay: {ticks} ticks, {hashes} state hashes matched ({state}); {compared}");
+    println!(
+        "recording: {} bytes: header {} (map and config); play {:.1} KB a minute over {:.2} min, {:.1} KB a minute with all {} players in ({:.2} min)",
+        size.file_bytes,
+        size.header_bytes,
+        size.bytes_per_minute / 1024.0,
+        size.minutes,
+        size.full_bytes_per_minute / 1024.0,
+        size.players,
+        size.full_minutes
+    );
+    ExitCode::SUCCESS
 }

@@ -45,7 +45,7 @@ fn a_recorded_match_replays_with_every_hash_matching_and_an_altered_command_is_c
         }
         w.push(t);
     }
-    let footer = rec.footer.clone().unwrap_or(Footer { ticks: 0, final_hash: 0, summary: String::new() });
+    let footer = rec.footer.clone().unwrap_or(Footer { ticks: 0, final_hash: 0, summary: String::new(), bot_report: String::new() });
     w.finish(footer).expect("finish");
     let out = replay(&altered);
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -44,8 +44,10 @@ impl std::ops::BitOr for Buttons {
 /// One tick of input for one client slot.
 ///
 /// Angles are in degrees: `pitch` positive looks down (Quake convention),
-/// `yaw` counter-clockwise from +X. Moves are -127..=127 where 127 is full
-/// speed forward/right/up.
+/// `yaw` counter-clockwise from +X. After sanitising both are whole
+/// [`ANGLE_UNIT`]s (1/65536 of a turn, Quake 3's `ANGLE2SHORT`), so a
+/// command's angles are two 16-bit numbers on the wire and in a recording.
+/// Moves are -127..=127 where 127 is full speed forward/right/up.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct UserCmd {
     /// The server tick this command is meant for; the queue drops stale and
@@ -70,6 +72,29 @@ pub struct UserCmd {
 /// The largest pitch a command may ask for, in degrees (straight up/down
 /// would make the view basis degenerate).
 pub const MAX_PITCH: f32 = 89.0;
+
+/// The step a command's angles are rounded to: 1/65536 of a turn, in
+/// degrees (0.0055°, 0.2 units of aim error at 2,000 units). Exactly
+/// representable, so [`units_to_angle`] is exact and the round trip through
+/// [`angle_to_units`] is the identity.
+pub const ANGLE_UNIT: f32 = 360.0 / 65536.0;
+
+/// [`MAX_PITCH`] in whole angle units, rounded down so a rounded pitch is
+/// never beyond it.
+pub const MAX_PITCH_UNITS: i32 = 16_201;
+
+/// An angle in degrees as whole [`ANGLE_UNIT`]s, rounded to the nearest.
+/// Not wrapped: callers wrap or clamp first.
+#[must_use]
+pub fn angle_to_units(deg: f32) -> i32 {
+    (deg / ANGLE_UNIT).round() as i32
+}
+
+/// Whole [`ANGLE_UNIT`]s as degrees (exact).
+#[must_use]
+pub fn units_to_angle(units: i32) -> f32 {
+    units as f32 * ANGLE_UNIT
+}
 
 /// Why a command was changed on its way in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,7 +136,24 @@ impl UserCmd {
             && before.up == self.up
             && before.buttons == self.buttons
             && before.yaw.is_finite();
+        // Rounding to whole angle units is the command's precision, not a
+        // repair: it is applied after the check.
+        self.pitch = units_to_angle(angle_to_units(self.pitch).clamp(-MAX_PITCH_UNITS, MAX_PITCH_UNITS));
+        self.yaw = units_to_angle(angle_to_units(self.yaw) & 0xffff);
         if wrapped_only { Sanitised::Clean } else { Sanitised::Clamped }
+    }
+
+    /// The yaw in whole angle units, 0..65536 (exact once sanitised).
+    #[must_use]
+    pub fn yaw_units(&self) -> u16 {
+        (angle_to_units(self.yaw) & 0xffff) as u16
+    }
+
+    /// The pitch in whole angle units (exact once sanitised; within
+    /// ±[`MAX_PITCH_UNITS`]).
+    #[must_use]
+    pub fn pitch_units(&self) -> i16 {
+        angle_to_units(self.pitch).clamp(-MAX_PITCH_UNITS, MAX_PITCH_UNITS) as i16
     }
 }
 
@@ -129,7 +171,29 @@ mod tests {
         assert_eq!(c.buttons, Buttons::ALL);
         let mut c = UserCmd { pitch: 120.0, ..UserCmd::default() };
         assert_eq!(c.sanitise(), Sanitised::Clamped);
-        assert_eq!(c.pitch, MAX_PITCH);
+        assert_eq!(c.pitch, units_to_angle(MAX_PITCH_UNITS));
+    }
+
+    #[test]
+    fn angles_are_whole_units_and_rounding_is_stable() {
+        for u in 0..65536 {
+            let mut c = UserCmd { yaw: units_to_angle(u), ..UserCmd::default() };
+            assert_eq!(c.sanitise(), Sanitised::Clean);
+            assert_eq!(c.yaw.to_bits(), units_to_angle(u).to_bits(), "yaw unit {u}");
+            assert_eq!(i32::from(c.yaw_units()), u);
+        }
+        let top = MAX_PITCH_UNITS;
+        assert!(units_to_angle(top) <= MAX_PITCH && units_to_angle(top + 1) > MAX_PITCH);
+        for u in -top..=top {
+            let mut c = UserCmd { pitch: units_to_angle(u), ..UserCmd::default() };
+            assert_eq!(c.sanitise(), Sanitised::Clean);
+            assert_eq!(i32::from(c.pitch_units()), u, "pitch unit {u}");
+        }
+        // Just under a full turn rounds to 0, not 360.
+        let mut c = UserCmd { yaw: 359.999, pitch: 10.001, ..UserCmd::default() };
+        assert_eq!(c.sanitise(), Sanitised::Clean);
+        assert_eq!(c.yaw, 0.0);
+        assert_eq!(c.pitch, units_to_angle(angle_to_units(10.001)));
     }
 
     #[test]

@@ -233,7 +233,8 @@ fn a_spawn_faces_its_angle_and_the_clients_turns_go_on_from_there() {
     let (mut m, s) = start(&arena(&[], &[], &[spawn]), 1);
     let yaw = |m: &quarry_sim::Match| m.own_view(s[0]).expect("own view").angles.1;
     assert!((yaw(&m) - 90.0).abs() < 1e-3, "faces the spawn's angle: {}", yaw(&m));
-    // Turning the mouse 10 degrees turns the view 10 degrees from there.
+    // Turning the mouse 10 degrees turns the view 10 degrees from there
+    // (to the nearest whole angle unit a command holds).
     step(&mut m, &s, 1, &mut |_, _| UserCmd { yaw: 10.0, ..UserCmd::default() });
-    assert!((yaw(&m) - 100.0).abs() < 1e-3, "{}", yaw(&m));
+    assert!((yaw(&m) - 100.0).abs() <= quarry_sim::ANGLE_UNIT, "{}", yaw(&m));
 }

@@ -4,9 +4,11 @@
 //! |---|---|
 //! | `recorder.rs` | [`Recorder`]: after each tick, the journal (joins, leaves, chosen team changes, cvar changes) and the command each slot's queue gave the sim, with a state hash every [`HASH_EVERY`] ticks |
 //! | `replay.rs` | [`replay`]: the match built again from the header, the journal applied and the commands pushed before each tick, every stored hash checked |
+//! | `summary.rs` | the replay's summary against the recorded one: play figures equal, the recorded bot report kept |
 
 mod recorder;
 mod replay;
+pub mod summary;
 
 pub use recorder::{HASH_EVERY, Recorder};
 pub use replay::{ReplayError, ReplayOptions, replay};

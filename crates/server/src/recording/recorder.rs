@@ -10,6 +10,8 @@ use quarry_sim::events::GameEvent;
 use quarry_sim::slots::ClientKind;
 use quarry_sim::{Match, UserCmd};
 
+use crate::headless::HeadlessSummary;
+
 /// A state hash is stored every this many ticks (one a second at 60 Hz).
 pub const HASH_EVERY: u32 = 60;
 
@@ -135,8 +137,10 @@ impl Recorder {
 
     /// Ends the recording cleanly with the match's final hash and
     /// `summary`; returns the file's size in bytes.
-    pub fn finish(self, game: &Match, summary: String) -> Result<u64, RecordError> {
-        self.writer.finish(Footer { ticks: self.ticks, final_hash: game.state_hash(), summary })
+    pub fn finish(self, game: &Match, summary: Option<&HeadlessSummary>) -> Result<u64, RecordError> {
+        let bot_report = summary.and_then(|s| s.bots.as_ref()).map(ToString::to_string).unwrap_or_default();
+        let summary = summary.and_then(|s| serde_json::to_string(s).ok()).unwrap_or_default();
+        self.writer.finish(Footer { ticks: self.ticks, final_hash: game.state_hash(), summary, bot_report })
     }
 
     /// Why the recording stopped early, if it did.

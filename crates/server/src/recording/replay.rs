@@ -100,6 +100,8 @@ fn build(rec: &Recording, scratch: &Path) -> Result<Server, ReplayError> {
     let maps = scratch.join("maps");
     std::fs::create_dir_all(&config).map_err(|e| setup("config folder", e))?;
     std::fs::create_dir_all(&maps).map_err(|e| setup("maps folder", e))?;
+    // The settings come from the recording, not a server.cfg.
+    std::fs::write(config.join("server.cfg"), "// a replay: the recording's cvars are set on the command line\n").map_err(|e| setup("server.cfg", e))?;
     for (name, text) in &h.config {
         // Only plain file names: a recording never writes outside the scratch folder.
         if name.contains(['/', '\\']) || name.starts_with('.') {

@@ -1,0 +1,169 @@
+//! A replay's summary against the recorded one: the figures of play must
+//! be equal; the rest is the replay's own (how fast it ran) or the
+//! recording's (the map's file, the bot report: no brains run in a replay).
+
+use quarry_record::{JournalEntry, Recording};
+use serde_json::Value;
+
+use crate::headless::HeadlessSummary;
+
+/// What a recording costs: a fixed header, and bytes per minute of play,
+/// overall and while the most players were in (bots join one at a time,
+/// so a short match's overall rate undercounts a full server).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct SizeFigures {
+    /// The whole file, bytes.
+    pub file_bytes: u64,
+    /// The header (map and config text), bytes.
+    pub header_bytes: u64,
+    /// Minutes of play recorded.
+    pub minutes: f64,
+    /// Chunk bytes per minute over the whole recording.
+    pub bytes_per_minute: f64,
+    /// The most players in the match at once.
+    pub players: usize,
+    /// Minutes recorded in chunks that had that many players throughout.
+    pub full_minutes: f64,
+    /// Chunk bytes per minute over those chunks (0 when there are none).
+    pub full_bytes_per_minute: f64,
+}
+
+/// The size figures of `rec`.
+pub fn size_figures(rec: &Recording) -> SizeFigures {
+    let hz = f64::from(rec.header.hz.max(1));
+    let mut players = 0usize;
+    let mut count = Vec::with_capacity(rec.ticks.len());
+    for t in &rec.ticks {
+        for e in &t.journal {
+            match e {
+                JournalEntry::Join { .. } => players += 1,
+                JournalEntry::Leave { .. } => players = players.saturating_sub(1),
+                _ => {}
+            }
+        }
+        count.push((t.tick, players));
+    }
+    let most = count.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    let (mut full_ticks, mut full_bytes) = (0u64, 0u64);
+    for (first, last, bytes) in &rec.bytes.per_chunk {
+        let within = &count[count.partition_point(|(t, _)| t < first)..count.partition_point(|(t, _)| t <= last)];
+        let (ticks, fewest) = within.iter().fold((0u64, usize::MAX), |(n, m), (_, p)| (n + 1, m.min(*p)));
+        if ticks > 0 && fewest == most {
+            full_ticks += ticks;
+            full_bytes += bytes;
+        }
+    }
+    let minutes = rec.ticks.len() as f64 / hz / 60.0;
+    let full_minutes = full_ticks as f64 / hz / 60.0;
+    let rate = |bytes: u64, min: f64| if min > 0.0 { bytes as f64 / min } else { 0.0 };
+    SizeFigures {
+        file_bytes: rec.bytes.file,
+        header_bytes: rec.bytes.header,
+        minutes,
+        bytes_per_minute: rate(rec.bytes.chunks, minutes),
+        players: most,
+        full_minutes,
+        full_bytes_per_minute: rate(full_bytes, full_minutes),
+    }
+}
+
+/// The summary fields that describe play: equal in a faithful replay.
+pub const PLAY_FIELDS: [&str; 7] = ["gametype", "seed", "ticks", "hz", "final_hash", "scoreboard", "mode"];
+
+/// Fields taken from the recording: where the map was loaded from, and
+/// the bot report (a replay's bots have no brains to report on).
+const RECORDED_FIELDS: [&str; 2] = ["map", "bots"];
+
+/// A play field that differs between the recording and its replay.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("the replay's summary differs from the recording's in '{field}': recorded {recorded}, replayed {replayed}")]
+pub struct SummaryMismatch {
+    /// The field.
+    pub field: String,
+    /// The recording's value (JSON).
+    pub recorded: String,
+    /// The replay's value (JSON).
+    pub replayed: String,
+}
+
+/// Compares `replayed` with the recorded summary (`recorded`, JSON as the
+/// footer stores it) and returns the summary to print: the replay's, with
+/// the recorded map and bot report. An empty or unreadable recorded
+/// summary (a recording cut short) compares nothing.
+pub fn merge(recorded: &str, replayed: &HeadlessSummary) -> Result<Value, SummaryMismatch> {
+    let mut mine = serde_json::to_value(replayed).unwrap_or(Value::Null);
+    let Ok(Value::Object(theirs)) = serde_json::from_str::<Value>(recorded) else { return Ok(mine) };
+    for field in PLAY_FIELDS {
+        let (r, m) = (theirs.get(field).unwrap_or(&Value::Null), mine.get(field).unwrap_or(&Value::Null));
+        if r != m {
+            return Err(SummaryMismatch { field: field.to_owned(), recorded: short(r), replayed: short(m) });
+        }
+    }
+    if let Value::Object(out) = &mut mine {
+        for field in RECORDED_FIELDS {
+            if let Some(v) = theirs.get(field) {
+                out.insert(field.to_owned(), v.clone());
+            }
+        }
+    }
+    Ok(mine)
+}
+
+/// A value for a message, at most 200 characters.
+fn short(v: &Value) -> String {
+    let text = v.to_string();
+    match text.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(hash: &str) -> HeadlessSummary {
+        HeadlessSummary {
+            map: "/tmp/scratch/maps/q_dm1.map".into(),
+            gametype: "ffa".into(),
+            seed: 3,
+            ticks: 600,
+            hz: 60,
+            simulated_seconds: 10.0,
+            wall_seconds: 0.5,
+            ticks_per_second: 1200.0,
+            realtime_factor: 20.0,
+            tick_time: crate::tick_stats::TickSummary::default(),
+            final_hash: hash.into(),
+            scoreboard: quarry_sim::Scoreboard::default(),
+            mode: None,
+            bots: None,
+        }
+    }
+
+    #[test]
+    fn equal_play_merges_the_recorded_map_and_bot_report() {
+        let mut recorded = serde_json::to_value(summary("00ff")).expect("json");
+        recorded["map"] = "maps/q_dm1.map".into();
+        recorded["bots"] = serde_json::json!({"bots": 4});
+        recorded["wall_seconds"] = 9.0.into();
+        let out = merge(&recorded.to_string(), &summary("00ff")).expect("equal play");
+        assert_eq!(out["map"], "maps/q_dm1.map");
+        assert_eq!(out["bots"]["bots"], 4);
+        assert_eq!(out["wall_seconds"], 0.5, "how fast it ran is the replay's own");
+    }
+
+    #[test]
+    fn a_different_play_field_is_named() {
+        let recorded = serde_json::to_string(&summary("00ff")).expect("json");
+        let e = merge(&recorded, &summary("0100")).expect_err("hash differs");
+        assert_eq!(e.field, "final_hash");
+        assert!(e.to_string().contains("\"00ff\""), "{e}");
+    }
+
+    #[test]
+    fn no_recorded_summary_compares_nothing() {
+        assert!(merge("", &summary("1")).is_ok());
+        assert!(merge("{not json", &summary("1")).is_ok());
+    }
+}
