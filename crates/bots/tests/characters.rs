@@ -2,7 +2,9 @@
 //! warnings; a bot added without a name takes its character's name (never a
 //! name someone has), keeps it, and releases it when it leaves;
 //! `bot_characters 0` gives pool names; `bot_forceCharacter`; `botreload`
-//! keeps characters whose name survives.
+//! keeps characters whose name survives; an explicit character (match
+//! cards) is worn even by a second bot, and a team asked for is joined
+//! where the team balance allows.
 
 mod support;
 
@@ -104,6 +106,32 @@ fn characters_off_gives_pool_names_and_forced_character_is_worn() {
     assert_eq!(got[0], "Wren");
     let c = bots.content().expect("content");
     assert!(got.iter().all(|n| c.character_of(n).is_some_and(|ch| ch.name == "Wren")), "{got:?}");
+}
+
+#[test]
+fn an_explicit_character_is_worn_twice_and_a_team_asked_for_is_joined() {
+    // Match cards: the stand-in and a roster bot may wear one character, and
+    // each bot plays the side the card gives it.
+    let map = quarry_map::load(support::map_path("q_ctf1"), &quarry_map::LoadOptions::default()).expect("map");
+    let settings = quarry_sim::Settings { gametype: quarry_sim::rules::GameType::Ctf, ..support::test_settings() };
+    let mut game = quarry_sim::Match::new(map, &quarry_sim::GameData::default(), settings, 3, quarry_sim::slots::Slots::new(8), 60).expect("match");
+    let mut bots = manager(BotSettings::default());
+    bots.content().expect("content").set_forced(Some("Tuck"));
+    let ask = |name: &str, character: &str, team| AddBot { name: Some(name.into()), character: Some(character.into()), team: Some(team), skill: Some(2.5), ..AddBot::default() };
+    let (red, blue) = (quarry_sim::Team::Red, quarry_sim::Team::Blue);
+    let a = bots.add_bot(&mut game, ask("Wren", "wren", blue)).expect("bot");
+    let b = bots.add_bot(&mut game, ask("Wren", "Wren", red)).expect("bot");
+    let c = bots.add_bot(&mut game, ask("Rook", "Rook", blue)).expect("bot");
+    let d = bots.add_bot(&mut game, ask("Tamsin", "Tamsin", blue)).expect("bot");
+    let slot = |s| game.slots().get(s).map(|s| (s.userinfo.name.clone(), s.team)).expect("slot");
+    assert_eq!(slot(a), ("Wren".to_owned(), blue), "blue as asked, where a tie goes red");
+    assert_eq!(slot(b), ("Wren(2)".to_owned(), red));
+    assert_eq!(slot(c), ("Rook".to_owned(), blue), "blue as asked, where a tie goes red");
+    assert_eq!(slot(d), ("Tamsin".to_owned(), red), "the team balance still refuses a third blue against one red");
+    let content = bots.content().expect("content");
+    for (bot, character) in [("Wren", "Wren"), ("Wren(2)", "Wren"), ("Rook", "Rook"), ("Tamsin", "Tamsin")] {
+        assert_eq!(content.character_of(bot).map(|c| c.name.as_str()), Some(character), "{bot} wears its character, not the forced one");
+    }
 }
 
 fn copy_dir(from: &Path, to: &Path) {

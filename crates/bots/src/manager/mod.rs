@@ -97,6 +97,15 @@ pub struct AddBot {
     pub brain: Option<String>,
     /// The player a scripted brain serves (a name on the server).
     pub owner: Option<String>,
+    /// A character to wear whatever the bot's name, even one another bot
+    /// wears and even with `bot_forceCharacter` set (match cards name each
+    /// bot's character); `None`: the character named like the bot, else a
+    /// pick. Ignored without loaded content or with `bot_characters 0`.
+    pub character: Option<String>,
+    /// The team to join in a team game (the rules may refuse it when it
+    /// would unbalance the teams); `None`: the smaller team, or the
+    /// owner's.
+    pub team: Option<quarry_sim::Team>,
 }
 
 /// Why a bot was not added.

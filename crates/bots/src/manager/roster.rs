@@ -25,22 +25,31 @@ impl BotManager {
             Some(n) => Some(game.slots().find_by_name(n).ok_or_else(|| AddBotError::UnknownOwner(n.clone()))?),
             None => None,
         };
-        let (name, character) = self.choose_name(game, req.name, req.exact, req.skill)?;
+        let (name, character) = match self.explicit_character(req.character.as_deref()) {
+            Some(c) => {
+                let name = req.name.unwrap_or_else(|| c.clone());
+                if req.exact && game.slots().find_by_name(&name).is_some() {
+                    return Err(AddBotError::NameTaken(name));
+                }
+                (name, Some(c))
+            }
+            None => self.choose_name(game, req.name, req.exact, req.skill)?,
+        };
         // The brain: asked for, else the character's; checked before the
         // bot takes a slot.
         let brain = req.brain.or_else(|| self.character_brain(character.as_deref()));
         if let Some(b) = &brain {
             self.check_brain(b)?;
         }
-        // A bot serving an owner plays on its side.
-        let side = owner.and_then(|o| game.slots().get(o)).map(|s| s.team).filter(|t| *t != quarry_sim::Team::Free);
+        // A bot serving an owner plays on its side, unless a team was asked for.
+        let side = req.team.or_else(|| owner.and_then(|o| game.slots().get(o)).map(|s| s.team)).filter(|t| *t != quarry_sim::Team::Free);
         let slot = connect_bot(game, name, max, side)?;
         if let Some(team) = side
             && game.slots().get(slot).is_some_and(|s| s.team != team)
             && let Err(e) = game.set_team(slot, team)
         {
             // Joining balanced the teams the other way; the rules may allow a switch.
-            tracing::info!(target: "quarry_bots", "a bot serving an owner stays off its owner's team: {e}");
+            tracing::info!(target: "quarry_bots", "a bot stays off the team it asked for ({}): {e}", team.name());
         }
         self.admit(game, slot, character, req.skill, filled, brain.as_deref(), owner);
         Ok(slot)
@@ -112,6 +121,14 @@ impl BotManager {
             }
         };
         Ok((name, character))
+    }
+
+    /// The canonical name of the character `AddBot::character` asks for,
+    /// when content is loaded and in use and has it.
+    fn explicit_character(&self, asked: Option<&str>) -> Option<String> {
+        let content = self.persona.content.as_ref().filter(|_| self.settings.characters)?;
+        let asked = asked?;
+        content.content().characters.iter().find(|c| c.name.eq_ignore_ascii_case(asked)).map(|c| c.name.clone())
     }
 
     /// The scripted brain a character plays with, if it names one.
@@ -281,7 +298,7 @@ fn connect_bot(game: &mut Match, name: String, max: usize, side: Option<quarry_s
     };
     let slot = game.connect(ClientKind::Bot, info).map_err(|e| match e {
         SlotError::Full { max } => AddBotError::Full(max),
-        SlotError::NoSuchSlot(_) => AddBotError::Full(max),
+        SlotError::NoSuchSlot(_) | SlotError::Taken(_) => AddBotError::Full(max),
     })?;
     if let Err(e) = game.enter_game(slot) {
         game.disconnect(slot);
