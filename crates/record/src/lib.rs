@@ -27,7 +27,7 @@ mod reader;
 mod writer;
 
 pub use frame::{FORMAT_VERSION, MAGIC, MAX_FRAME_BYTES, MAX_PAYLOAD_BYTES, TRAILER_MAGIC};
-pub use model::{Chunk, Footer, HashCheck, Header, IndexEntry, JournalEntry, TickRecord};
+pub use model::{Chunk, ClientInfo, Footer, HashCheck, Header, IndexEntry, JournalEntry, StartSlot, TickRecord};
 pub use reader::{MAX_FILE_BYTES, Recording, RecordingBytes, read};
 pub use writer::{CHUNK_TICKS, RecordWriter};
 

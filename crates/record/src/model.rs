@@ -32,8 +32,46 @@ pub struct Header {
     pub content: Vec<(String, u64)>,
     /// The cvars at the start: name and value.
     pub cvars: Vec<(String, String)>,
+    /// Whether the match ran headless (`--fast`), which plays with no
+    /// warmup and no intermission whatever the cvars say.
+    pub headless: bool,
     /// A state hash is stored every this many ticks.
     pub hash_every: u32,
+    /// The clients the match started with (carried over from the last
+    /// match on a live server), in slot order.
+    pub start_slots: Vec<StartSlot>,
+}
+
+/// A client a match started with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartSlot {
+    /// Its slot.
+    pub slot: u8,
+    /// Who it is.
+    pub client: ClientInfo,
+    /// Whether it was in the game (or still loading).
+    pub in_game: bool,
+    /// Its team's name (the match places in-game clients again).
+    pub team: String,
+}
+
+/// Who a client is, as the sim sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientInfo {
+    /// Its name.
+    pub name: String,
+    /// A remote client's one-way latency (ms), which rewinds others for its
+    /// hitscan shots; `None` for a bot (the sim reads nothing else of the
+    /// difference; the scoreboard shows it).
+    pub latency_ms: Option<u32>,
+    /// Player model.
+    pub model: String,
+    /// The team it asked for, if any.
+    pub team_pref: Option<String>,
+    /// Handicap.
+    pub handicap: u32,
+    /// The tick it connected (the duel's queue is by arrival).
+    pub joined_tick: u32,
 }
 
 /// A change to the match other than a command, in the order it happened
@@ -44,18 +82,8 @@ pub enum JournalEntry {
     Join {
         /// Its slot.
         slot: u8,
-        /// Its name.
-        name: String,
-        /// A remote client's one-way latency (ms), which rewinds others for
-        /// its hitscan shots; `None` for a bot (the sim reads nothing else
-        /// of the difference; the scoreboard shows it).
-        latency_ms: Option<u32>,
-        /// Player model.
-        model: String,
-        /// The team it asked for, if any.
-        team_pref: Option<String>,
-        /// Handicap.
-        handicap: u32,
+        /// Who it is.
+        client: ClientInfo,
     },
     /// A client left.
     Leave {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use quarry_record::{Footer, HashCheck, Header, JournalEntry, RecordError, RecordWriter, TickRecord, read};
+use quarry_record::{ClientInfo, Footer, HashCheck, Header, JournalEntry, RecordError, RecordWriter, StartSlot, TickRecord, read};
 use quarry_sim::UserCmd;
 
 fn header() -> Header {
@@ -19,8 +19,14 @@ fn header() -> Header {
         config: vec![("items.toml".into(), "# items".into())],
         content: vec![("botfiles".into(), 1)],
         cvars: vec![("g_gametype".into(), "ffa".into())],
+        headless: true,
         hash_every: 60,
+        start_slots: vec![StartSlot { slot: 3, client: client("carried"), in_game: true, team: "red".into() }],
     }
+}
+
+fn client(name: &str) -> ClientInfo {
+    ClientInfo { name: name.into(), latency_ms: Some(40), model: "bot".into(), team_pref: None, handicap: 100, joined_tick: 0 }
 }
 
 fn tick(n: u32) -> TickRecord {
@@ -28,7 +34,7 @@ fn tick(n: u32) -> TickRecord {
     cmd.sanitise();
     TickRecord {
         tick: n,
-        journal: if n == 1 { vec![JournalEntry::Join { slot: 0, name: "a".into(), latency_ms: None, model: "bot".into(), team_pref: None, handicap: 100 }] } else { Vec::new() },
+        journal: if n == 1 { vec![JournalEntry::Join { slot: 0, client: client("a") }] } else { Vec::new() },
         cmds: vec![(0, cmd), (1, UserCmd { tick: n, ..UserCmd::default() })],
         hash: n.is_multiple_of(60).then(|| HashCheck { value: u64::from(n), steps: vec![("players".into(), 1)] }),
     }

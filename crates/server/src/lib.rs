@@ -56,7 +56,7 @@ pub fn run(cli: Cli) -> ExitCode {
         return ExitCode::from(2);
     }
     if let Some(path) = &cli.replay {
-        return run_replay(path, cli.json, cli.force);
+        return run_replay(path, cli.json, cli.force, &cli.maps);
     }
     if cli.record.is_some() && !cli.fast {
         eprintln!("quarry-server: --record records a headless match: give --fast too");
@@ -138,10 +138,8 @@ pub fn run(cli: Cli) -> ExitCode {
     if cli.fast {
         server.flush(&stdin.printer);
         headless::print_summary(&server, wall.elapsed(), cli.json);
-        if let Some(rec) = server.state.recorder.take()
-            && let Some(game) = server.state.game.game.as_ref()
-        {
-            match rec.finish(game, headless::summary(&server, wall.elapsed()).as_ref()) {
+        if let Some(rec) = server.state.recorder.take() {
+            match rec.finish(headless::summary(&server, wall.elapsed()).as_ref()) {
                 Ok(bytes) => tracing::info!("recording written: {} bytes", bytes),
                 Err(e) => {
                     eprintln!("quarry-server: {e}");
@@ -171,9 +169,9 @@ pub fn run(cli: Cli) -> ExitCode {
 
 /// `--replay FILE`: the match again from the recording, every stored
 /// state hash checked; the summary as a headless match prints it.
-fn run_replay(path: &std::path::Path, json: bool, force: bool) -> ExitCode {
+fn run_replay(path: &std::path::Path, json: bool, force: bool, maps: &std::path::Path) -> ExitCode {
     let wall = std::time::Instant::now();
-    let (server, ticks, rec) = match recording::replay(path, &recording::ReplayOptions { force }) {
+    let (server, ticks, rec) = match recording::replay(path, &recording::ReplayOptions { force, maps_dir: Some(maps.to_owned()) }) {
         Ok(done) => done,
         Err(e) => {
             eprintln!("quarry-server: replay {}: {e}", path.display());

@@ -69,6 +69,8 @@ pub struct ServerState {
     pub startup_error: Option<String>,
     /// The recording of this match (`--record`), fed after every tick.
     pub recorder: Option<crate::recording::Recorder>,
+    /// `sv_record`: every match recorded into `sv_recordDir`.
+    pub demos: crate::recording::Demos,
     quit: Option<String>,
 }
 
@@ -157,6 +159,7 @@ impl Server {
         crate::navmesh::register(&mut console)?;
         let game_log = crate::game_log::GameLog::new(crate::game_log::GameLogCvars::register(&mut console)?);
         let metrics = crate::metrics::Metrics::register(&mut console)?;
+        let demos = crate::recording::Demos::register(&mut console)?;
         let data = crate::game_data::load(&options.config_dir)?;
         let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast, game_log);
         let mut bots = quarry_bots::BotManager::with_cvars(bot_cvars);
@@ -183,6 +186,7 @@ impl Server {
             startup: Some(StartupRequests::default()),
             startup_error: None,
             recorder: None,
+            demos,
             quit: None,
         };
         let archive = crate::archive_writer::ArchiveWriter::new(
@@ -409,8 +413,10 @@ impl Server {
         let game = self.state.game.game.as_ref().ok_or("no match to record")?;
         let map_path = self.state.game.map_path.as_deref().ok_or("the match has no map file")?;
         let map_text = std::fs::read_to_string(map_path).map_err(|e| format!("{}: {e}", map_path.display()))?;
-        let content = botfiles.map(|b| vec![("botfiles".to_owned(), crate::recording::fnv1a(&folder_bytes(b)))]).unwrap_or_default();
-        let rec = crate::recording::Recorder::start(path, game, &map_text, &self.config_dir, self.console.cvars(), content).map_err(|e| e.to_string())?;
+        let content = botfiles.map(|b| vec![("botfiles".to_owned(), crate::recording::fnv1a(&crate::recording::folder_bytes(b)))]).unwrap_or_default();
+        let by_hash = self.state.demos.map_by_hash(self.console.cvars());
+        let source = crate::recording::MatchSource { map_text: &map_text, map_by_hash: by_hash, headless: self.state.game.headless, config_dir: &self.config_dir, content };
+        let rec = crate::recording::Recorder::start(path, game, source, self.console.cvars()).map_err(|e| e.to_string())?;
         self.state.recorder = Some(rec);
         Ok(())
     }
@@ -426,6 +432,9 @@ impl Server {
             lap = now;
         };
         self.sync_cvars();
+        // Before anyone joins this tick: a new match's recording starts
+        // with the clients it has.
+        self.state.demos.before_tick(&self.state.game, self.console.cvars(), &self.config_dir, self.state.bots.botfiles_dir());
         let hz = self.clock_hz();
         let map_name = self.state.game.map_name();
         let snapshot_rate = self.snapshot_rate();
@@ -458,8 +467,11 @@ impl Server {
         let net = self.state.net.as_ref();
         let address_of = move |slot| net.and_then(|n| n.address_hash(slot));
         let (lines, events) = self.state.game.tick(self.console.cvars(), hz, &address_of);
-        if let (Some(rec), Some(game)) = (self.state.recorder.as_mut(), self.state.game.game.as_ref()) {
-            rec.after_tick(game, &events, self.console.cvars());
+        if let Some(game) = self.state.game.game.as_ref() {
+            if let Some(rec) = self.state.recorder.as_mut() {
+                rec.after_tick(game, &events, self.console.cvars());
+            }
+            self.state.demos.after_tick(game, &events, self.console.cvars());
         }
         split(crate::tick_stats::Phase::Sim);
         for line in lines {
@@ -554,6 +566,10 @@ impl Server {
     /// The match ended: a headless run stops; a server moves to the next
     /// map of `sv_mapRotation` (or restarts this one).
     fn end_of_match(&mut self) {
+        if self.state.demos.current_path().is_some() {
+            let summary = crate::headless::summary(self, self.state.started.elapsed());
+            self.state.demos.finish(summary.as_ref(), "match over", self.console.cvars());
+        }
         if self.state.fast {
             self.state.request_quit("match over".to_owned());
             return;
@@ -641,6 +657,10 @@ impl Server {
             net.shutdown();
         }
         let reason = self.state.quit_reason().unwrap_or("quit").to_owned();
+        if self.state.demos.current_path().is_some() {
+            let summary = crate::headless::summary(self, self.state.started.elapsed());
+            self.state.demos.finish(summary.as_ref(), &format!("the server shut down ({reason})"), self.console.cvars());
+        }
         let game = &mut self.state.game;
         game.log.close(game.game.as_ref(), &reason);
         self.state.metrics.stop();
@@ -673,32 +693,3 @@ pub fn stop_on_signals() -> Arc<AtomicBool> {
     flag
 }
 
-/// Every file under `dir` (names and contents, in name order, at most
-/// 64 MiB in all), for a content hash.
-fn folder_bytes(dir: &Path) -> Vec<u8> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
-        for e in entries.filter_map(Result::ok) {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    let mut out = Vec::new();
-    for f in files {
-        if out.len() > 64 * 1024 * 1024 {
-            break;
-        }
-        out.extend_from_slice(f.strip_prefix(dir).unwrap_or(&f).to_string_lossy().as_bytes());
-        if let Ok(bytes) = std::fs::read(&f) {
-            out.extend_from_slice(&bytes);
-        }
-    }
-    out
-}

@@ -1,8 +1,15 @@
 //! Recording and replay end to end: a headless bot match recorded with
 //! `--record` replays with every stored state hash matching, and a
-//! recording with one command altered is caught at the tick it changed.
+//! recording with one command altered is caught at the tick it changed; a
+//! live server with `sv_record 1` records each match a remote player plays
+//! over QUIC, the next match starting with everyone carried over.
 
 mod support;
+
+use std::time::{Duration, Instant};
+
+use quarry_net::transport::ClientTransport;
+use quarry_net::usercmd::WireUserCmd;
 
 use quarry_record::{Footer, RecordWriter, read};
 
@@ -51,4 +58,55 @@ fn a_recorded_match_replays_with_every_hash_matching_and_an_altered_command_is_c
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "an altered recording must not replay cleanly");
     assert!(stderr.contains("diverged at tick 300") || stderr.contains("diverged at tick 360"), "{stderr}");
+}
+
+/// Sends a command every 16 ms for `duration`: running in circles, firing
+/// in bursts.
+fn pump(client: &mut ClientTransport, duration: Duration) {
+    let start = Instant::now();
+    let mut n = 0u32;
+    while start.elapsed() < duration {
+        let _ = client.poll_events();
+        let tick = client.latest_snapshot().map_or(0, |s| s.server_tick) + 1;
+        n += 1;
+        if client.is_connected() {
+            let buttons = if n % 60 < 15 { quarry_sim::Buttons::ATTACK.0 } else { 0 };
+            let _ = client.send_cmd(WireUserCmd { tick, yaw: (n as f32 * 3.0) % 360.0, forward: 127, right: 30, buttons, ..WireUserCmd::default() });
+        }
+        std::thread::sleep(Duration::from_millis(16));
+    }
+}
+
+#[test]
+fn a_live_server_records_every_match_a_remote_player_plays_and_each_replays() {
+    let demos = tempfile::tempdir().expect("tempdir");
+    let dir = demos.path().to_str().expect("utf-8 path");
+    let server = support::TestServer::start(&[
+        "+set", "sv_record", "1", "+set", "sv_recordDir", dir, "+set", "g_gametype", "tdm", "+set", "bot_minPlayers", "3",
+        "+set", "timelimit", "0.15", "+set", "fraglimit", "0", "+set", "g_intermission", "1", "+set", "sv_mapRotation", "q_dm1",
+    ]);
+    let mut client = server.client("visitor", None);
+    // The first match (9 s), its intermission, and 3 s of the next.
+    pump(&mut client, Duration::from_secs(14));
+    drop(client);
+    drop(server);
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(demos.path()).expect("demos").filter_map(Result::ok).map(|e| e.path()).collect();
+    files.sort();
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    assert!(files.len() >= 2 && files.iter().all(|p| p.extension().is_some_and(|x| x == "qdemo")), "a finished recording per match: {names:?}");
+    let first = read(&files[0]).expect("first");
+    let footer = first.footer.clone().expect("finished");
+    assert!(footer.summary.contains("\"scoreboard\""), "the first match ended with its summary");
+    let remote = first.ticks.iter().flat_map(|t| &t.journal).any(|e| matches!(e, quarry_record::JournalEntry::Join { client, .. } if client.name == "visitor" && client.latency_ms.is_some()));
+    assert!(remote, "the visitor joined over the network, with its latency");
+    let second = read(&files[1]).expect("second");
+    assert!(second.header.start_slots.iter().any(|s| s.client.name == "visitor" && s.in_game), "the next match starts with the visitor carried over: {:?}", second.header.start_slots);
+    assert!(second.header.start_slots.len() >= 3, "and the bots: {:?}", second.header.start_slots);
+    for path in &files[..2] {
+        let out = replay(path);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{}: {stdout}\n{}", path.display(), String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains("state hashes matched (the whole recording)"), "{stdout}");
+    }
+    assert!(String::from_utf8_lossy(&replay(&files[0]).stdout).contains("the summary equals the recorded one"));
 }

@@ -118,12 +118,19 @@ impl Match {
         let mut schedule = crate::schedule::build_schedule();
         crate::install_modules(&mut world, &mut schedule, data);
         let mut m = Self { world, schedule, seed, cursor: Default::default(), last_events: Vec::new() };
-        // Re-place carried-over clients on teams for this game type.
-        let ids: Vec<SlotId> = m.slots().iter().filter(|(_, s)| s.state == SlotState::InGame).map(|(id, _)| id).collect();
-        for id in ids {
-            m.place_on_team(id);
-        }
+        m.seat_carried_over();
         Ok(m)
+    }
+
+    /// Puts the clients a new match carries over from the last one on
+    /// teams for this game type, in slot order, as [`Match::new`] does.
+    /// For a replay that builds a match and then puts the recorded
+    /// carried-over clients in its slots: call it before the first tick.
+    pub fn seat_carried_over(&mut self) {
+        let ids: Vec<SlotId> = self.slots().iter().filter(|(_, s)| s.state == SlotState::InGame).map(|(id, _)| id).collect();
+        for id in ids {
+            self.place_on_team(id);
+        }
     }
 
     /// The seed the match was created with.

@@ -174,6 +174,9 @@ pub enum SlotError {
     /// No such slot is occupied.
     #[error("no client in slot {0}")]
     NoSuchSlot(u8),
+    /// The slot asked for is occupied.
+    #[error("slot {0} is taken")]
+    Taken(u8),
 }
 
 /// All client slots of a server; survives map changes.
@@ -205,10 +208,27 @@ impl Slots {
 
     /// Allocates the lowest free slot for any kind of client: the one path
     /// humans and bots both take. The name is sanitised and made unique.
-    pub fn allocate(&mut self, kind: ClientKind, mut userinfo: UserInfo, tick: u32) -> Result<SlotId, SlotError> {
+    pub fn allocate(&mut self, kind: ClientKind, userinfo: UserInfo, tick: u32) -> Result<SlotId, SlotError> {
         let index = (0..self.max)
             .find(|&i| self.slots.get(i).is_some_and(Option::is_none))
             .ok_or(SlotError::Full { max: self.max })?;
+        Ok(self.occupy(index, kind, userinfo, tick))
+    }
+
+    /// Allocates slot `id` exactly (a replay puts each client where the
+    /// recording has it); fails if it is taken or beyond the slot count.
+    pub fn allocate_in(&mut self, id: SlotId, kind: ClientKind, userinfo: UserInfo, tick: u32) -> Result<SlotId, SlotError> {
+        let index = usize::from(id.0);
+        if index >= self.max {
+            return Err(SlotError::Full { max: self.max });
+        }
+        if self.slots.get(index).is_some_and(Option::is_some) {
+            return Err(SlotError::Taken(id.0));
+        }
+        Ok(self.occupy(index, kind, userinfo, tick))
+    }
+
+    fn occupy(&mut self, index: usize, kind: ClientKind, mut userinfo: UserInfo, tick: u32) -> SlotId {
         userinfo.name = self.unique_name(&sanitize_name(&userinfo.name), None);
         // 0 means "not given": full strength.
         userinfo.handicap = if userinfo.handicap == 0 { 100 } else { userinfo.handicap.min(100) };
@@ -223,7 +243,7 @@ impl Slots {
             chat: crate::chat::ChatLimiter::default(),
             joined_tick: tick,
         });
-        Ok(SlotId(index as u8))
+        SlotId(index as u8)
     }
 
     /// Renames a client (sanitised, unique); returns the name it got.

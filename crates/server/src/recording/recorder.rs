@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use quarry_console::CvarSet;
-use quarry_record::{Footer, HashCheck, Header, JournalEntry, RecordError, RecordWriter, TickRecord};
+use quarry_record::{ClientInfo, Footer, HashCheck, Header, JournalEntry, RecordError, RecordWriter, StartSlot, TickRecord};
 use quarry_sim::events::GameEvent;
-use quarry_sim::slots::ClientKind;
+use quarry_sim::slots::{ClientKind, Slot, SlotState};
 use quarry_sim::{Match, UserCmd};
 
 use crate::headless::HeadlessSummary;
@@ -17,6 +17,22 @@ pub const HASH_EVERY: u32 = 60;
 
 /// Config files a match is built from (their text goes in the header).
 const CONFIG_FILES: [&str; 3] = ["items.toml", "weapons.toml", "sounds.toml"];
+
+/// Where a match came from, for a recording's header.
+#[derive(Debug, Clone)]
+pub struct MatchSource<'a> {
+    /// The map's text.
+    pub map_text: &'a str,
+    /// Store only the map's hash (`sv_recordMapByHash`).
+    pub map_by_hash: bool,
+    /// Whether the match runs headless (no warmup, no intermission).
+    pub headless: bool,
+    /// The config folder (its `items.toml`, `weapons.toml`, `sounds.toml`
+    /// go in the header).
+    pub config_dir: &'a Path,
+    /// Content hashes of what shaped play but is not replayed: name, hash.
+    pub content: Vec<(String, u64)>,
+}
 
 /// A match being recorded.
 #[derive(Debug)]
@@ -30,6 +46,23 @@ pub struct Recorder {
     /// Each remote slot's latency as last recorded.
     latency: BTreeMap<u8, u32>,
     ticks: u32,
+    /// The state hash after the last tick recorded.
+    last_hash: u64,
+}
+
+/// Who the client in `s` is, for the recording.
+fn client_info(s: &Slot) -> ClientInfo {
+    ClientInfo {
+        name: s.userinfo.name.clone(),
+        latency_ms: match s.kind {
+            ClientKind::Remote { latency_ms } => Some(latency_ms),
+            ClientKind::Bot => None,
+        },
+        model: s.userinfo.model.clone(),
+        team_pref: s.userinfo.team_pref.map(|t| t.name().to_owned()),
+        handicap: u32::from(s.userinfo.handicap),
+        joined_tick: s.joined_tick,
+    }
 }
 
 /// Every cvar's current value, by name.
@@ -39,10 +72,23 @@ fn cvar_values(cvars: &CvarSet) -> BTreeMap<String, String> {
 
 impl Recorder {
     /// Starts recording `game` (just loaded, before its first tick) into
-    /// `path`: the header carries the map's text, the config files from
-    /// `config_dir`, the cvars, and the content hashes given.
-    pub fn start(path: &Path, game: &Match, map_text: &str, config_dir: &Path, cvars: &CvarSet, content: Vec<(String, u64)>) -> Result<Self, RecordError> {
+    /// `path`: the header carries the map's text (only its hash with
+    /// `map_by_hash`), the config files from `config_dir`, the cvars, the
+    /// clients the match starts with, and the content hashes given.
+    pub fn start(path: &Path, game: &Match, source: MatchSource<'_>, cvars: &CvarSet) -> Result<Self, RecordError> {
+        let MatchSource { map_text, map_by_hash, headless, config_dir, content } = source;
         let values = cvar_values(cvars);
+        let mut latency = BTreeMap::new();
+        let start_slots = game
+            .slots()
+            .iter()
+            .map(|(id, s)| {
+                if let ClientKind::Remote { latency_ms } = s.kind {
+                    latency.insert(id.0, latency_ms);
+                }
+                StartSlot { slot: id.0, client: client_info(s), in_game: s.state == SlotState::InGame, team: s.team.name().to_owned() }
+            })
+            .collect();
         let header = Header {
             sim_version: super::SIM_VERSION.to_owned(),
             build_id: crate::cvars::version_string(),
@@ -51,17 +97,19 @@ impl Recorder {
             slots: u32::try_from(game.slots().max()).unwrap_or(u32::MAX),
             map_name: game.map().name().to_owned(),
             map_hash: super::fnv1a(map_text.as_bytes()),
-            map_text: Some(map_text.to_owned()),
+            map_text: (!map_by_hash).then(|| map_text.to_owned()),
             config: CONFIG_FILES
                 .iter()
                 .filter_map(|f| std::fs::read_to_string(config_dir.join(f)).ok().map(|t| ((*f).to_owned(), t)))
                 .collect(),
             content,
             cvars: values.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            headless,
             hash_every: HASH_EVERY,
+            start_slots,
         };
         let writer = RecordWriter::create(path, &header)?;
-        Ok(Self { writer, cvars: values, cvar_generation: cvars.generation(), last: BTreeMap::new(), latency: BTreeMap::new(), ticks: 0 })
+        Ok(Self { writer, cvars: values, cvar_generation: cvars.generation(), last: BTreeMap::new(), latency, ticks: 0, last_hash: game.state_hash() })
     }
 
     /// Records the tick `game` just stepped, whose events are `events`.
@@ -81,21 +129,11 @@ impl Recorder {
                 GameEvent::Joined { slot, .. } => {
                     if let Some(s) = game.slots().get(*slot) {
                         self.last.remove(&slot.0);
-                        let latency_ms = match s.kind {
-                            ClientKind::Remote { latency_ms } => Some(latency_ms),
-                            ClientKind::Bot => None,
-                        };
-                        if let Some(ms) = latency_ms {
+                        let client = client_info(s);
+                        if let Some(ms) = client.latency_ms {
                             self.latency.insert(slot.0, ms);
                         }
-                        journal.push(JournalEntry::Join {
-                            slot: slot.0,
-                            name: s.userinfo.name.clone(),
-                            latency_ms,
-                            model: s.userinfo.model.clone(),
-                            team_pref: s.userinfo.team_pref.map(|t| t.name().to_owned()),
-                            handicap: u32::from(s.userinfo.handicap),
-                        });
+                        journal.push(JournalEntry::Join { slot: slot.0, client });
                     }
                 }
                 GameEvent::Left { slot } => {
@@ -132,15 +170,22 @@ impl Recorder {
             steps: game.hash_steps().into_iter().map(|(n, h)| (n.to_owned(), h)).collect(),
         });
         self.ticks += 1;
+        self.last_hash = game.state_hash();
         self.writer.push(TickRecord { tick, journal, cmds, hash });
     }
 
-    /// Ends the recording cleanly with the match's final hash and
-    /// `summary`; returns the file's size in bytes.
-    pub fn finish(self, game: &Match, summary: Option<&HeadlessSummary>) -> Result<u64, RecordError> {
+    /// Ends the recording cleanly with the state hash after the last tick
+    /// and the match's `summary` (`None` when the match ended without one:
+    /// a map change, a size cap); returns the file's size in bytes.
+    pub fn finish(self, summary: Option<&HeadlessSummary>) -> Result<u64, RecordError> {
         let bot_report = summary.and_then(|s| s.bots.as_ref()).map(ToString::to_string).unwrap_or_default();
         let summary = summary.and_then(|s| serde_json::to_string(s).ok()).unwrap_or_default();
-        self.writer.finish(Footer { ticks: self.ticks, final_hash: game.state_hash(), summary, bot_report })
+        self.writer.finish(Footer { ticks: self.ticks, final_hash: self.last_hash, summary, bot_report })
+    }
+
+    /// Bytes written so far.
+    pub fn bytes(&self) -> u64 {
+        self.writer.bytes()
     }
 
     /// Why the recording stopped early, if it did.

@@ -4,11 +4,12 @@
 //! recorded commands pushed into the same input queues, and every stored
 //! state hash checked.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use quarry_record::{HashCheck, JournalEntry, Recording, TickRecord};
+use quarry_record::{ClientInfo, HashCheck, JournalEntry, Recording, TickRecord};
 use quarry_sim::slots::ClientKind;
-use quarry_sim::{SlotId, Team, UserInfo};
+use quarry_sim::slots::SlotState;
+use quarry_sim::{Match, SlotId, Team, UserInfo};
 
 use crate::cli::PlusCommand;
 use crate::server::{Server, ServerOptions};
@@ -18,6 +19,9 @@ use crate::server::{Server, ServerOptions};
 pub struct ReplayOptions {
     /// Replay a recording made by another sim version anyway.
     pub force: bool,
+    /// Where to find the map of a recording that stores only its hash
+    /// (`sv_recordMapByHash`).
+    pub maps_dir: Option<PathBuf>,
 }
 
 /// Why a replay stopped.
@@ -73,7 +77,7 @@ pub fn replay(path: &Path, options: &ReplayOptions) -> Result<(Server, u32, Reco
         tracing::warn!("{shown}: {cut}; replaying the {} ticks it holds", rec.ticks.len());
     }
     let scratch = tempfile::tempdir().map_err(|e| ReplayError::Setup(format!("a scratch folder: {e}")))?;
-    let mut server = build(&rec, scratch.path())?;
+    let mut server = build(&rec, scratch.path(), options.maps_dir.as_deref())?;
     let mut ticks = 0;
     for t in &rec.ticks {
         apply(&mut server, t)?;
@@ -93,7 +97,7 @@ pub fn replay(path: &Path, options: &ReplayOptions) -> Result<(Server, u32, Reco
 
 /// The server and match of the header: map and config files written into
 /// `scratch`, the recorded cvars, the seed; bots never fill in.
-fn build(rec: &Recording, scratch: &Path) -> Result<Server, ReplayError> {
+fn build(rec: &Recording, scratch: &Path, maps_dir: Option<&Path>) -> Result<Server, ReplayError> {
     let h = &rec.header;
     let setup = |what: &str, e: std::io::Error| ReplayError::Setup(format!("{what}: {e}"));
     let config = scratch.join("config");
@@ -109,8 +113,15 @@ fn build(rec: &Recording, scratch: &Path) -> Result<Server, ReplayError> {
         }
         std::fs::write(config.join(name), text).map_err(|e| setup(name, e))?;
     }
-    let map_text = h.map_text.as_deref().ok_or_else(|| ReplayError::Setup(format!("the map {} was recorded by its hash only; its text is not in the file", h.map_name)))?;
     let map_file = plain_map_name(&h.map_name)?;
+    let stored;
+    let map_text = match h.map_text.as_deref() {
+        Some(text) => text,
+        None => {
+            stored = map_by_hash(&map_file, h.map_hash, maps_dir)?;
+            &stored
+        }
+    };
     std::fs::write(maps.join(format!("{map_file}.map")), map_text).map_err(|e| setup("map", e))?;
     let options = ServerOptions { config_dir: config, port: None, fast: true, maps_dir: maps, seed: Some(h.seed), botfiles_dir: None };
     let mut server = Server::new(&options).map_err(|e| ReplayError::Setup(format!("{e:#}")))?;
@@ -124,6 +135,9 @@ fn build(rec: &Recording, scratch: &Path) -> Result<Server, ReplayError> {
         plus.push(PlusCommand { name: "set".into(), args: vec![name.into(), "0".into()] });
     }
     plus.push(PlusCommand { name: "map".into(), args: vec![map_file] });
+    // Warmup and intermission as the original had them: a headless match
+    // skips both, a live one follows its cvars.
+    server.state.game.headless = h.headless;
     server.startup(&plus);
     if let Some(e) = server.state.startup_error.as_deref() {
         return Err(ReplayError::Setup(e.to_owned()));
@@ -132,7 +146,50 @@ fn build(rec: &Recording, scratch: &Path) -> Result<Server, ReplayError> {
     if game.seed() != h.seed || game.hz() != h.hz {
         return Err(ReplayError::Setup(format!("the match was built with seed {} at {} Hz; the recording's is seed {} at {} Hz", game.seed(), game.hz(), h.seed, h.hz)));
     }
+    let game = server.state.game.game.as_mut().ok_or_else(|| ReplayError::Setup("no match was started".to_owned()))?;
+    for s in &h.start_slots {
+        let fail = |message: String| ReplayError::Setup(format!("the client {} the match started with: {message}", s.client.name));
+        let team = Team::parse(&s.team).ok_or_else(|| fail(format!("unknown team '{}'", s.team)))?;
+        let id = occupy(game, s.slot, &s.client).map_err(fail)?;
+        if let Some(slot) = game.slots_mut().get_mut(id) {
+            slot.state = if s.in_game { SlotState::InGame } else { SlotState::Connecting };
+            slot.team = team;
+        }
+    }
+    game.seat_carried_over();
     Ok(server)
+}
+
+/// The map of a recording that stores only its hash: `name.map` in
+/// `maps_dir`, whose text must have the recorded hash.
+fn map_by_hash(name: &str, hash: u64, maps_dir: Option<&Path>) -> Result<String, ReplayError> {
+    let dir = maps_dir.ok_or_else(|| ReplayError::Setup(format!("the map {name} was recorded by its hash only; give the maps folder that has it (--maps DIR)")))?;
+    let path = dir.join(format!("{name}.map"));
+    let text = std::fs::read_to_string(&path).map_err(|e| ReplayError::Setup(format!("the map {name} was recorded by its hash only and {} can't be read: {e}", path.display())))?;
+    let found = super::fnv1a(text.as_bytes());
+    if found != hash {
+        return Err(ReplayError::Setup(format!("{} is not the recorded map: its hash is {found:016x}, the recording's {hash:016x}", path.display())));
+    }
+    Ok(text)
+}
+
+/// Puts `client` in `slot` as the recording has it: its kind, name and
+/// the tick it connected.
+fn occupy(game: &mut Match, slot: u8, client: &ClientInfo) -> Result<SlotId, String> {
+    let kind = client.latency_ms.map_or(ClientKind::Bot, |ms| ClientKind::Remote { latency_ms: ms });
+    let info = UserInfo {
+        name: client.name.clone(),
+        model: client.model.clone(),
+        team_pref: client.team_pref.as_deref().and_then(Team::parse),
+        handicap: u8::try_from(client.handicap).unwrap_or(100),
+    };
+    let id = game.slots_mut().allocate_in(SlotId(slot), kind, info, client.joined_tick).map_err(|e| e.to_string())?;
+    if let Some(s) = game.slots_mut().get(id)
+        && s.userinfo.name != client.name
+    {
+        return Err(format!("took the name {} in the replay", s.userinfo.name));
+    }
+    Ok(id)
 }
 
 /// Cvars a replay does not take from the recording: where files and
@@ -162,19 +219,12 @@ fn apply(server: &mut Server, t: &TickRecord) -> Result<(), ReplayError> {
         }
         let game = server.state.game.game.as_mut().ok_or_else(|| fail("no match".to_owned()))?;
         match entry {
-            JournalEntry::Join { slot, name, latency_ms, model, team_pref, handicap } => {
-                let kind = latency_ms.map_or(ClientKind::Bot, |ms| ClientKind::Remote { latency_ms: ms });
-                let info = UserInfo {
-                    name: name.clone(),
-                    model: model.clone(),
-                    team_pref: team_pref.as_deref().and_then(Team::parse),
-                    handicap: u8::try_from(*handicap).unwrap_or(100),
-                };
-                let got = game.connect(kind, info).map_err(|e| fail(format!("join of {name}: {e}")))?;
-                if got.0 != *slot {
-                    return Err(fail(format!("{name} joined in slot {} where the recording has slot {slot}", got.0)));
-                }
-                game.enter_game(got).map_err(|e| fail(format!("{name} entering: {e}")))?;
+            JournalEntry::Join { slot, client } => {
+                // A client still loading when the match started is in its
+                // slot already; anyone else connects now.
+                let waiting = game.slots().get(SlotId(*slot)).is_some_and(|s| s.state != SlotState::InGame && s.userinfo.name == client.name);
+                let id = if waiting { SlotId(*slot) } else { occupy(game, *slot, client).map_err(|e| fail(format!("join of {}: {e}", client.name)))? };
+                game.enter_game(id).map_err(|e| fail(format!("{} entering: {e}", client.name)))?;
             }
             JournalEntry::Leave { slot } => {
                 game.disconnect(SlotId(*slot));

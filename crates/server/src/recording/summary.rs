@@ -135,7 +135,7 @@ mod tests {
             realtime_factor: 20.0,
             tick_time: crate::tick_stats::TickSummary::default(),
             final_hash: hash.into(),
-            scoreboard: quarry_sim::Scoreboard::default(),
+            scoreboard: quarry_sim::Scoreboard { gametype: quarry_sim::rules::GameType::Ffa, phase: quarry_sim::rules::Phase::Warmup, team_scores: None, end_reason: None, rows: Vec::new() },
             mode: None,
             bots: None,
         }
