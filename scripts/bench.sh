@@ -48,6 +48,9 @@ if [ "$matches" != 0 ]; then
     python3 scripts/stuck_figures.py --server "$target/release/quarry-server" --gametype ctf \
         --maps maps/q_ctf1.map,../shared/maps/q3/oacmpctf1.map --tsv "$target/stuck_ctf.tsv" >&2
     extra+=(--extra "$target/stuck_ffa.tsv" --extra "$target/stuck_ctf.tsv")
+    # Issue 21's recording sizes: KB a minute for 8, 16 and 64 players.
+    python3 scripts/record_figures.py --server "$target/release/quarry-server" --tsv "$target/record_figures.tsv" >&2
+    extra+=(--extra "$target/record_figures.tsv")
 fi
 if [ "$soak_minutes" != 0 ]; then
     # A failed verdict still has figures worth showing.

@@ -2,12 +2,16 @@
 //! sync, timing bookkeeping, health file check), and what the operator's
 //! tools add to a tick of a 16-bot match: the Prometheus metrics (their
 //! per-tick share with the once-a-second sample amortised) and the game
-//! log's recording of a tick's events (the writing is on its own thread).
+//! log's recording of a tick's events (the writing is on its own thread),
+//! and the match recording's per-tick work (`sv_record`, `--record`: the
+//! journal, each slot's new command, a state hash every second; the
+//! encoding and writing are on their own thread).
 
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use quarry_server::cli::PlusCommand;
+use quarry_server::recording::{MatchSource, Recorder};
 use quarry_server::server::{Server, ServerOptions};
 
 fn plus(name: &str, args: &[&str]) -> PlusCommand {
@@ -85,5 +89,46 @@ fn operator_tools(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, tick_loop, operator_tools);
+/// The recorder's work on a real tick of the 16-bot match: each timed
+/// call follows an untimed tick, so every command is a new one.
+fn recording(c: &mut Criterion) {
+    let dir = match tempfile::tempdir() {
+        Ok(d) => d,
+        Err(e) => panic!("tempdir: {e}"),
+    };
+    let mut s = busy_server(dir.path());
+    let path = dir.path().join("bench.qdemo");
+    let text = match s.state.game.map_path.as_deref().map(std::fs::read_to_string) {
+        Some(Ok(t)) => t,
+        _ => panic!("the map's text"),
+    };
+    let Some(game) = s.state.game.game.as_ref() else { panic!("a match") };
+    let source = MatchSource { map_text: &text, map_by_hash: false, headless: true, config_dir: dir.path(), content: Vec::new() };
+    let mut rec = match Recorder::start(&path, game, source, s.console.cvars()) {
+        Ok(r) => r,
+        Err(e) => panic!("recorder: {e}"),
+    };
+    let mut group = c.benchmark_group("server");
+    group.sample_size(10).warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_millis(400));
+    group.bench_function("record_per_tick_16_bots", |b| {
+        b.iter_custom(|iters| {
+            let mut spent = Duration::ZERO;
+            for _ in 0..iters {
+                s.tick();
+                let Some(game) = s.state.game.game.as_ref() else { continue };
+                let events = game.events();
+                let start = std::time::Instant::now();
+                rec.after_tick(game, &events, s.console.cvars());
+                spent += start.elapsed();
+            }
+            spent
+        })
+    });
+    group.finish();
+    if let Err(e) = rec.finish(None) {
+        panic!("finishing the recording: {e}");
+    }
+}
+
+criterion_group!(benches, tick_loop, operator_tools, recording);
 criterion_main!(benches);
