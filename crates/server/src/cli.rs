@@ -68,9 +68,25 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
 
-    /// With --replay: replay a recording made by another sim version.
+    /// With --replay: replay a recording made by another sim version. With --card --match: let
+    /// any player play a locked match (its result is not recorded).
     #[arg(long)]
     pub force: bool,
+
+    /// Play a match card (config/cards/NAME.toml, or a path to one): with --match T.M, that match
+    /// on a live server waiting for its player; with --fast, every match headless with a bot
+    /// standing in for the player (--as) and a results table (--json: JSON).
+    #[arg(long, value_name = "NAME")]
+    pub card: Option<String>,
+
+    /// With --card: the match to play, TIER.MATCH counted from 0 (`cardinfo NAME` lists them).
+    #[arg(long = "match", value_name = "T.M", requires = "card")]
+    pub match_id: Option<String>,
+
+    /// With --fast --card: the character who stands in for the player, at each tier's base skill,
+    /// or at SKILL (1-5) in every match.
+    #[arg(long = "as", value_name = "CHARACTER[:SKILL]", requires = "card")]
+    pub stand_in: Option<String>,
 
     /// Seed of the match RNG (every later match's seed derives from it); default: from the clock.
     #[arg(long, value_name = "N")]
@@ -188,6 +204,16 @@ mod tests {
         assert!(cli.fast);
         assert_eq!(cli.port, Some(27961));
         assert_eq!(cli.commands, ["+set", "x", "-1"]);
+    }
+
+    #[test]
+    fn card_flags_parse_and_need_a_card() {
+        let cli = Cli::try_parse_from(["quarry-server", "--fast", "--card", "ladder", "--match", "1.3", "--as", "Wren"]).expect("parse");
+        assert_eq!((cli.card.as_deref(), cli.match_id.as_deref(), cli.stand_in.as_deref()), (Some("ladder"), Some("1.3"), Some("Wren")));
+        assert!(Cli::try_parse_from(["quarry-server", "--match", "1.3"]).is_err(), "--match without --card");
+        assert!(Cli::try_parse_from(["quarry-server", "--as", "Wren"]).is_err(), "--as without --card");
+        let e = split_plus_commands(&words("+set x 1 --card ladder")).expect_err("a card flag after a +command");
+        assert!(e.contains("'--card'"), "{e}");
     }
 
     #[test]

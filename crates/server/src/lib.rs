@@ -3,6 +3,7 @@
 //! shutdown. It glues the other crates together and contains no game rules.
 
 pub mod archive_writer;
+pub mod cards;
 pub mod cli;
 pub mod clock;
 mod commands;
@@ -58,11 +59,14 @@ pub fn run(cli: Cli) -> ExitCode {
     if let Some(path) = &cli.replay {
         return run_replay(path, cli.json, cli.force, &cli.maps);
     }
+    if cli.fast && cli.card.is_some() {
+        return cards::run::run(&cli);
+    }
     if cli.record.is_some() && !cli.fast {
         eprintln!("quarry-server: --record records a headless match: give --fast too");
         return ExitCode::from(2);
     }
-    let plus = match cli::split_plus_commands(&cli.commands) {
+    let (plus, card) = match cli::split_plus_commands(&cli.commands).and_then(|p| cards::live::prepare(&cli, p)) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("quarry-server: {e}");
@@ -103,6 +107,10 @@ pub fn run(cli: Cli) -> ExitCode {
     let stdin = stdin_console::StdinConsole::start(!cli.fast, cli.fast && cli.json);
     stdin.printer.print(&cvars::version_string());
     server.startup(&plus);
+    if let Err(e) = cards::live::attach(&mut server, card) {
+        eprintln!("quarry-server: {e}");
+        return ExitCode::from(2);
+    }
     server.flush(&stdin.printer);
     for line in server.banner() {
         stdin.printer.print(&line);

@@ -71,6 +71,8 @@ pub struct ServerState {
     pub recorder: Option<crate::recording::Recorder>,
     /// `sv_record`: every match recorded into `sv_recordDir`.
     pub demos: crate::recording::Demos,
+    /// The match card being played (`--card NAME --match T.M`).
+    pub card: Option<crate::cards::live::LiveCard>,
     quit: Option<String>,
 }
 
@@ -157,6 +159,7 @@ impl Server {
         let bot_cvars = quarry_bots::register(&mut console, bot_access)?;
         crate::commands::register(&mut console)?;
         crate::navmesh::register(&mut console)?;
+        crate::cards::register(&mut console)?;
         let game_log = crate::game_log::GameLog::new(crate::game_log::GameLogCvars::register(&mut console)?);
         let metrics = crate::metrics::Metrics::register(&mut console)?;
         let demos = crate::recording::Demos::register(&mut console)?;
@@ -187,6 +190,7 @@ impl Server {
             startup_error: None,
             recorder: None,
             demos,
+            card: None,
             quit: None,
         };
         let archive = crate::archive_writer::ArchiveWriter::new(
@@ -483,6 +487,7 @@ impl Server {
             net.after_tick(game, &events, server_tick, every, &map_name);
         }
         split(crate::tick_stats::Phase::NetOut);
+        crate::cards::live::after_tick(&mut self.state, &mut self.console);
         if self.state.game.match_over() {
             self.end_of_match();
         }
@@ -581,7 +586,8 @@ impl Server {
             }
         }
         let rotation = self.console.cvars().string(self.state.cvars.sv_map_rotation);
-        let next = crate::game::next_in_rotation(&rotation, self.state.game.map_path.as_deref());
+        // A card match plays again rather than rotate.
+        let next = if self.state.card.is_some() { None } else { crate::game::next_in_rotation(&rotation, self.state.game.map_path.as_deref()) };
         let hz = self.clock_hz();
         let result = match next {
             Some(name) => self.state.game.change_map(self.console.cvars_mut(), &name, hz),
@@ -664,6 +670,7 @@ impl Server {
         let game = &mut self.state.game;
         game.log.close(game.game.as_ref(), &reason);
         self.state.metrics.stop();
+        crate::cards::live::finish(&mut self.state);
         let health = self.console.cvars().string(self.state.cvars.sv_health_file);
         crate::health::remove(&health);
         // A headless match is a measurement: it leaves the operator's archive as it was.
