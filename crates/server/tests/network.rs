@@ -301,29 +301,37 @@ fn a_bot_takes_a_follow_me_order_from_a_remote_players_team_chat() {
         })
         .collect();
     let ack = ack.unwrap_or_else(|| panic!("the bot in slot {ally_slot} did not answer the order; chat heard: {said:?}\n{}", server.output()));
-    // Walk a loop around the map for 20 s: the bot keeps up.
-    let mut samples = Vec::new();
-    let walk = Instant::now();
-    while walk.elapsed() < Duration::from_secs(20) {
-        let secs = walk.elapsed().as_secs_f32();
-        // Back and forth at walking speed (the walk button), turning every
-        // 3 s: the leader stays in the area it spawned in (a loop could take
-        // it off a ledge the bot must go round).
-        let yaw = if ((secs / 3.0).floor() as u32).is_multiple_of(2) { 0.0 } else { 180.0 };
-        pump(&mut clients, Duration::from_millis(250), move |_, _| WireUserCmd { yaw, forward: 127, buttons: 1 << 3, ..WireUserCmd::default() });
-        let Some(snap) = clients[0].latest_snapshot() else { continue };
-        let me = snap.player.origin;
-        if let Some(bot) = snap.entities.iter().find(|e| e.kind == EntityKind::Player && e.aux == ally_slot) {
-            let b = dequantize_origin(bot.origin);
-            samples.push((b[0] - me[0]).hypot(b[1] - me[1]));
-        }
-    }
+    // Walk back and forth for 20 s: the bot keeps up.
+    let samples = pace_and_measure(&mut clients, ally_slot, &mut |_| {});
     let within = samples.iter().filter(|d| **d <= 300.0).count();
     eprintln!("ack {ack:?}; {within} of {} samples within 300 units; distances {samples:.0?}", samples.len());
     assert!(samples.len() >= 40, "the bot was out of sight too often: {} samples", samples.len());
     // A few samples may catch it falling behind at a turn or while the
     // snapshots lag on a loaded machine.
     assert!(within * 100 >= samples.len() * 85, "within 300 units in {within} of {} samples: {samples:.0?}", samples.len());
+}
+
+/// The leader (the first client) paces back and forth at walking speed
+/// (the walk button) for 20 s, turning every 3 s, so it stays in the area
+/// it is in (a loop could take it off a ledge a bot must go round); every
+/// 250 ms the horizontal distance to the player in `slot` is sampled when
+/// it is in view, and `seen` gets the snapshot.
+fn pace_and_measure(clients: &mut [ClientTransport], slot: u32, seen: &mut dyn FnMut(&quarry_net::snapshot::Snapshot)) -> Vec<f32> {
+    let mut samples = Vec::new();
+    let walk = Instant::now();
+    while walk.elapsed() < Duration::from_secs(20) {
+        let secs = walk.elapsed().as_secs_f32();
+        let yaw = if ((secs / 3.0).floor() as u32).is_multiple_of(2) { 0.0 } else { 180.0 };
+        pump(clients, Duration::from_millis(250), move |_, _| WireUserCmd { yaw, forward: 127, buttons: 1 << 3, ..WireUserCmd::default() });
+        let Some(snap) = clients[0].latest_snapshot().cloned() else { continue };
+        seen(&snap);
+        let me = snap.player.origin;
+        if let Some(bot) = snap.entities.iter().find(|e| e.kind == EntityKind::Player && e.aux == slot) {
+            let b = dequantize_origin(bot.origin);
+            samples.push((b[0] - me[0]).hypot(b[1] - me[1]));
+        }
+    }
+    samples
 }
 
 /// The navmesh the bots use on the shipped q_dm1, for steering a test client.
@@ -436,21 +444,8 @@ fn a_companion_follows_a_remote_player_through_a_teleporter_and_fights_beside_it
     assert!(here.distance(exit) < 300.0, "the leader went through the teleporter: at {here}");
     // An enemy that hunts the leader.
     server.console("addbot Foe 1");
-    let mut samples = Vec::new();
-    let walk = Instant::now();
     // 20 s about the exit: the companion keeps close.
-    while walk.elapsed() < Duration::from_secs(20) {
-        let secs = walk.elapsed().as_secs_f32();
-        let yaw = if ((secs / 3.0).floor() as u32).is_multiple_of(2) { 0.0 } else { 180.0 };
-        pump(&mut clients, Duration::from_millis(250), move |_, _| WireUserCmd { yaw, forward: 127, buttons: 1 << 3, ..WireUserCmd::default() });
-        let Some(snap) = clients[0].latest_snapshot().cloned() else { continue };
-        track(&snap);
-        let me = glam::Vec3::from(snap.player.origin);
-        if let Some(b) = snap.entities.iter().find(|e| e.kind == EntityKind::Player && e.aux == pal_slot) {
-            let b = glam::Vec3::from(dequantize_origin(b.origin));
-            samples.push((b - me).truncate().length());
-        }
-    }
+    let samples = pace_and_measure(&mut clients, pal_slot, &mut |snap| track(snap));
     // Then the leader goes looking for the enemy (toward it when in view,
     // else from spawn point to spawn point), up to 90 s, until `botlist`
     // shows the companion firing at it within 400 units of the leader.

@@ -25,6 +25,41 @@ pub struct Quotas {
 impl Quotas {
     /// The quotas of every call.
     pub const PER_CALL: Quotas = Quotas { route: 4, nearest_item: 8, random_reachable: 2, visible: 16 };
+
+    /// The count left for `query`.
+    fn left(&mut self, query: NavQuery) -> &mut u32 {
+        match query {
+            NavQuery::Route => &mut self.route,
+            NavQuery::NearestItem => &mut self.nearest_item,
+            NavQuery::RandomReachable => &mut self.random_reachable,
+            NavQuery::Visible => &mut self.visible,
+        }
+    }
+}
+
+/// A navmesh query a script may make, each with its own quota.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NavQuery {
+    /// `route(from, to)`.
+    Route,
+    /// `nearest_item(kind)`.
+    NearestItem,
+    /// `random_reachable()`.
+    RandomReachable,
+    /// `visible(from, to)`.
+    Visible,
+}
+
+impl NavQuery {
+    /// Its name in the script API.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Route => "route",
+            Self::NearestItem => "nearest_item",
+            Self::RandomReachable => "random_reachable",
+            Self::Visible => "visible",
+        }
+    }
 }
 
 /// A player as the script sees it.
@@ -318,15 +353,12 @@ impl HostState {
     }
 
     /// Spends one of a quota; `Err` names the query and its quota.
-    pub fn spend(&mut self, query: &'static str) -> Result<(), String> {
-        let (left, full) = match query {
-            "route" => (&mut self.quota.route, Quotas::PER_CALL.route),
-            "nearest_item" => (&mut self.quota.nearest_item, Quotas::PER_CALL.nearest_item),
-            "random_reachable" => (&mut self.quota.random_reachable, Quotas::PER_CALL.random_reachable),
-            _ => (&mut self.quota.visible, Quotas::PER_CALL.visible),
-        };
+    pub fn spend(&mut self, query: NavQuery) -> Result<(), String> {
+        let left = self.quota.left(query);
         if *left == 0 {
-            return Err(format!("{query}: the quota of {full} per call is spent"));
+            let mut quotas = Quotas::PER_CALL;
+            let full = *quotas.left(query);
+            return Err(format!("{}: the quota of {full} per call is spent", query.name()));
         }
         *left -= 1;
         Ok(())
@@ -344,7 +376,7 @@ impl HostState {
 
     /// A route from `from` to `to` (spends the quota).
     pub fn route(&mut self, from: Vec3, to: Vec3) -> Result<Option<Vec<Waypoint>>, String> {
-        self.spend("route")?;
+        self.spend(NavQuery::Route)?;
         let t = std::time::Instant::now();
         let r = self.nav.as_mut().and_then(|nav| nav.route(from, to)).map(waypoints);
         self.nav_time += t.elapsed();
@@ -353,7 +385,7 @@ impl HostState {
 
     /// A random point reachable from the bot (spends the quota).
     pub fn random_reachable(&mut self) -> Result<Option<Vec3>, String> {
-        self.spend("random_reachable")?;
+        self.spend(NavQuery::RandomReachable)?;
         let from = self.me.origin;
         let t = std::time::Instant::now();
         let rng = &mut self.rng;
@@ -364,7 +396,7 @@ impl HostState {
 
     /// Whether nothing solid lies between `from` and `to` (spends the quota).
     pub fn visible(&mut self, from: Vec3, to: Vec3) -> Result<bool, String> {
-        self.spend("visible")?;
+        self.spend(NavQuery::Visible)?;
         let t = std::time::Instant::now();
         let clear = self.nav.as_mut().is_some_and(|nav| nav.clear_line(from, to));
         self.nav_time += t.elapsed();
@@ -375,7 +407,7 @@ impl HostState {
     /// route from the bot, among the 4 nearest in a straight line (spends
     /// the quota).
     pub fn nearest_item(&mut self, kind: &str) -> Result<Option<ScriptItem>, String> {
-        self.spend("nearest_item")?;
+        self.spend(NavQuery::NearestItem)?;
         let from = self.me.origin;
         let mut near: Vec<&ScriptItem> = self
             .items
