@@ -52,8 +52,11 @@ use std::path::{Path, PathBuf};
 
 use quarry_sim::Team;
 use quarry_sim::rules::GameType;
-use serde::Deserialize;
-use toml::Spanned;
+
+mod check;
+mod error;
+
+pub use error::{CardError, CardProblem};
 
 /// The manifest format this server reads.
 pub const CARD_VERSION: i64 = 1;
@@ -204,153 +207,6 @@ pub struct CardContext<'a> {
     pub characters: &'a [String],
 }
 
-/// Why a card was refused.
-#[derive(Debug, thiserror::Error)]
-pub enum CardError {
-    /// The name is not a card name.
-    #[error("'{0}' is not a card name (letters, digits, '_', '-'; or give a path to a .toml file)")]
-    BadName(String),
-    /// The file could not be read.
-    #[error("card {name}: {source}")]
-    Read {
-        /// The card asked for.
-        name: String,
-        /// Why.
-        source: quarry_console::ReadFileError,
-    },
-    /// The file is read but something in it is wrong.
-    #[error("{file}:{line}: {problem}")]
-    Invalid {
-        /// The file.
-        file: String,
-        /// 1-based line of what is wrong.
-        line: usize,
-        /// What is wrong.
-        problem: CardProblem,
-    },
-}
-
-impl CardError {
-    /// The problem, for a card that was read.
-    pub fn problem(&self) -> Option<&CardProblem> {
-        match self {
-            Self::Invalid { problem, .. } => Some(problem),
-            _ => None,
-        }
-    }
-
-    /// The line, for a card that was read.
-    pub fn line(&self) -> Option<usize> {
-        match self {
-            Self::Invalid { line, .. } => Some(*line),
-            _ => None,
-        }
-    }
-}
-
-/// What is wrong in a card.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum CardProblem {
-    /// Not TOML, or a field of the wrong type or unknown.
-    #[error("{0}")]
-    Syntax(String),
-    /// `version` is missing.
-    #[error("no `version`: this server reads version {CARD_VERSION} cards (add `version = {CARD_VERSION}`)")]
-    NoVersion,
-    /// `version` is another format's.
-    #[error("version {0} is not a card format this server reads (it reads version {CARD_VERSION})")]
-    BadVersion(i64),
-    /// No tiers, or too many.
-    #[error("a card has 1 to {MAX_TIERS} tiers ([[tier]]); this one has {0}")]
-    TierCount(usize),
-    /// A tier with too few or too many matches.
-    #[error("tier {tier} has {count} matches; a tier has {MIN_MATCHES_PER_TIER} to {MAX_MATCHES_PER_TIER} ([[tier.match]]), the last one its boss")]
-    MatchCount {
-        /// The tier.
-        tier: usize,
-        /// How many it has.
-        count: usize,
-    },
-    /// A skill out of range.
-    #[error("{field} {value} is out of range ({min} to {max})")]
-    OutOfRange {
-        /// The field.
-        field: &'static str,
-        /// Its value.
-        value: f64,
-        /// The least allowed.
-        min: f64,
-        /// The most allowed.
-        max: f64,
-    },
-    /// The map is not in the maps directory.
-    #[error("unknown map '{name}' (no {path})")]
-    UnknownMap {
-        /// The map as written.
-        name: String,
-        /// Where it was looked for.
-        path: String,
-    },
-    /// The map loads but cannot host the game type.
-    #[error("{0}")]
-    MapCannotHost(String),
-    /// The game type is not one this server has.
-    #[error("unknown game type '{0}' (known: ffa, duel, tdm, ctf, 1fctf, ft, ca)")]
-    UnknownGameType(String),
-    /// A limit the game type does not use.
-    #[error("{limit} does not apply to {gametype} (it ends on {uses})")]
-    LimitNotUsed {
-        /// The limit given.
-        limit: &'static str,
-        /// The game type.
-        gametype: &'static str,
-        /// What it ends on.
-        uses: &'static str,
-    },
-    /// No `timelimit`.
-    #[error("no `timelimit`: every card match needs one above 0, so a headless run of the card is sure to end")]
-    NoTimelimit,
-    /// A character botfiles do not have.
-    #[error("unknown character '{name}' (botfiles/characters has: {known})")]
-    UnknownCharacter {
-        /// The name as written.
-        name: String,
-        /// The characters there are.
-        known: String,
-    },
-    /// A character twice in one match.
-    #[error("character '{0}' plays twice in this match")]
-    DuplicateCharacter(String),
-    /// A free-for-all or duel match without a roster.
-    #[error("a {0} match lists its bots in `roster`")]
-    NoRoster(&'static str),
-    /// A roster where teams belong, or teams where a roster belongs.
-    #[error("{0}")]
-    WrongRosterShape(String),
-    /// A team game without its teams.
-    #[error("a {0} match is a team game: list `red` and `blue` and the player's side (`player_team = \"red\"` or \"blue\")")]
-    NoTeams(&'static str),
-    /// Teams (the player counted) more than one apart, or a side nobody plays.
-    #[error("teams of {red} red and {blue} blue (the player counted) don't fit: each side needs a player and they may differ by one at most")]
-    UnevenTeams {
-        /// Red players, the player included if red.
-        red: usize,
-        /// Blue players, the player included if blue.
-        blue: usize,
-    },
-    /// A duel with other than one opponent.
-    #[error("a duel has exactly one opponent in `roster`; this one has {0}")]
-    DuelRoster(usize),
-    /// More players than slots.
-    #[error("{players} players (the roster and the player) don't fit in {slots} slots (sv_maxclients)")]
-    TooManyPlayers {
-        /// The roster plus the player.
-        players: usize,
-        /// The slots.
-        slots: usize,
-    },
-}
-
 /// Finds a card: a bare name is `config_dir/cards/NAME.toml`; anything with
 /// a path separator or a `.toml` extension is a path as given.
 pub fn card_path(config_dir: &Path, arg: &str) -> Result<PathBuf, CardError> {
@@ -391,7 +247,7 @@ impl Card {
     /// loaded once to check that it hosts its game type.
     pub fn parse(text: &str, file: &str, ctx: &CardContext<'_>) -> Result<Self, CardError> {
         let fail = |offset: usize, problem: CardProblem| CardError::Invalid { file: file.to_owned(), line: line_of(text, offset), problem };
-        let raw: RawCard = toml::from_str(text).map_err(|e| fail(e.span().map_or(0, |s| s.start), CardProblem::Syntax(e.message().trim().to_owned())))?;
+        let raw: check::RawCard = toml::from_str(text).map_err(|e| fail(e.span().map_or(0, |s| s.start), CardProblem::Syntax(e.message().trim().to_owned())))?;
         match raw.version {
             None => return Err(fail(0, CardProblem::NoVersion)),
             Some(v) if *v.get_ref() != CARD_VERSION => return Err(fail(v.span().start, CardProblem::BadVersion(*v.get_ref()))),
@@ -417,11 +273,11 @@ impl Card {
             let mut matches = Vec::with_capacity(raw_tier.matches.len());
             for (m, raw_match) in raw_tier.matches.into_iter().enumerate() {
                 let id = MatchId { tier: t, index: m };
-                let checked = check_match(id, raw_match.into_inner(), ctx).map_err(|(at, p)| fail(at, p))?;
+                let checked = check::check_match(id, raw_match.into_inner(), ctx).map_err(|(at, p)| fail(at, p))?;
                 let (card_match, map_path, gametype_at) = checked;
                 // Each map and game type is loaded and checked once.
                 let key = (map_path.clone(), card_match.gametype.name());
-                let verdict = hosts.entry(key).or_insert_with(|| map_hosts(&map_path, card_match.gametype));
+                let verdict = hosts.entry(key).or_insert_with(|| check::map_hosts(&map_path, card_match.gametype));
                 if let Err(why) = verdict {
                     return Err(fail(gametype_at, CardProblem::MapCannotHost(why.clone())));
                 }
@@ -485,134 +341,6 @@ impl Card {
     }
 }
 
-/// Whether the map at `path` loads and hosts `gametype`.
-fn map_hosts(path: &Path, gametype: GameType) -> Result<(), String> {
-    let map = quarry_map::load(path, &quarry_map::LoadOptions::default()).map_err(|e| format!("map {}: {e}", path.display()))?;
-    quarry_sim::Match::check_hostable(&map, gametype).map_err(|e| e.to_string())
-}
-
-type Problem = (usize, CardProblem);
-
-/// Checks one match; returns it (its `line` still a byte offset), the map
-/// file and where its game type is written.
-fn check_match(id: MatchId, raw: RawMatch, ctx: &CardContext<'_>) -> Result<(CardMatch, PathBuf, usize), Problem> {
-    let map_at = raw.map.span().start;
-    let map_name = raw.map.get_ref().clone();
-    let map_path = crate::game::resolve_map(ctx.maps_dir, &map_name)
-        .ok()
-        .filter(|p| p.is_file())
-        .ok_or_else(|| (map_at, CardProblem::UnknownMap { path: ctx.maps_dir.join(format!("{map_name}.map")).display().to_string(), name: map_name.clone() }))?;
-    let gametype_at = raw.gametype.span().start;
-    let gametype = GameType::parse(raw.gametype.get_ref()).ok_or_else(|| (gametype_at, CardProblem::UnknownGameType(raw.gametype.get_ref().clone())))?;
-    let limits = check_limits(gametype, &raw, map_at)?;
-    let title = raw.title.clone();
-    let (roster, player_team, roster_at) = check_roster(gametype, raw, ctx, map_at)?;
-    let card_match = CardMatch { id, title, map: map_name, gametype, limits, player_team, roster, line: roster_at };
-    Ok((card_match, map_path, gametype_at))
-}
-
-fn check_limits(gametype: GameType, raw: &RawMatch, map_at: usize) -> Result<Limits, Problem> {
-    let uses = if gametype.has_flags() {
-        "capturelimit"
-    } else if gametype.is_round_based() {
-        "roundlimit"
-    } else {
-        "fraglimit"
-    };
-    let mut limits = Limits::default();
-    for (name, value, slot, max) in [
-        ("fraglimit", &raw.fraglimit, &mut limits.fraglimit, 9999),
-        ("capturelimit", &raw.capturelimit, &mut limits.capturelimit, 9999),
-        ("roundlimit", &raw.roundlimit, &mut limits.roundlimit, 999),
-    ] {
-        let Some(v) = value else { continue };
-        if name != uses {
-            return Err((v.span().start, CardProblem::LimitNotUsed { limit: name, gametype: gametype.name(), uses }));
-        }
-        if !(0..=max).contains(v.get_ref()) {
-            return Err((v.span().start, CardProblem::OutOfRange { field: name, value: *v.get_ref() as f64, min: 0.0, max: max as f64 }));
-        }
-        *slot = Some(*v.get_ref());
-    }
-    let Some(t) = &raw.timelimit else { return Err((map_at, CardProblem::NoTimelimit)) };
-    if !(t.get_ref().is_finite() && *t.get_ref() > 0.0 && *t.get_ref() <= 1440.0) {
-        return Err((t.span().start, CardProblem::OutOfRange { field: "timelimit", value: *t.get_ref(), min: 0.0, max: 1440.0 }));
-    }
-    limits.timelimit_min = *t.get_ref();
-    Ok(limits)
-}
-
-/// The roster as the game type wants it, the player's team and where the
-/// roster is written.
-fn check_roster(gametype: GameType, raw: RawMatch, ctx: &CardContext<'_>, map_at: usize) -> Result<(Vec<RosterEntry>, Team, usize), Problem> {
-    let name = gametype.name();
-    let mut out = Vec::new();
-    let (player_team, roster_at) = if gametype.is_team_game() {
-        if let Some(r) = &raw.roster {
-            return Err((r.span().start, CardProblem::WrongRosterShape(format!("a {name} match lists `red` and `blue`, not `roster`"))));
-        }
-        let (Some(red), Some(blue), Some(side)) = (raw.red, raw.blue, raw.player_team) else {
-            return Err((map_at, CardProblem::NoTeams(name)));
-        };
-        let team = match side.get_ref().to_ascii_lowercase().as_str() {
-            "red" => Team::Red,
-            "blue" => Team::Blue,
-            other => return Err((side.span().start, CardProblem::WrongRosterShape(format!("player_team is \"red\" or \"blue\", not \"{other}\"")))),
-        };
-        let at = red.span().start.min(blue.span().start);
-        let (r, b) = (red.get_ref().len() + usize::from(team == Team::Red), blue.get_ref().len() + usize::from(team == Team::Blue));
-        if r == 0 || b == 0 || r.abs_diff(b) > 1 {
-            return Err((at, CardProblem::UnevenTeams { red: r, blue: b }));
-        }
-        for (side, list) in [(Team::Red, red), (Team::Blue, blue)] {
-            for e in list.into_inner() {
-                out.push(check_entry(e, side, ctx)?);
-            }
-        }
-        (team, at)
-    } else {
-        if let Some(t) = raw.red.as_ref().map(Spanned::span).or(raw.blue.as_ref().map(Spanned::span)).or(raw.player_team.as_ref().map(Spanned::span)) {
-            return Err((t.start, CardProblem::WrongRosterShape(format!("{name} has no teams: list the bots in `roster`"))));
-        }
-        let Some(roster) = raw.roster else { return Err((map_at, CardProblem::NoRoster(name))) };
-        let at = roster.span().start;
-        if roster.get_ref().is_empty() {
-            return Err((at, CardProblem::NoRoster(name)));
-        }
-        if gametype == GameType::Duel && roster.get_ref().len() != 1 {
-            return Err((at, CardProblem::DuelRoster(roster.get_ref().len())));
-        }
-        for e in roster.into_inner() {
-            out.push(check_entry(e, Team::Free, ctx)?);
-        }
-        (Team::Free, at)
-    };
-    let players = out.len() + 1;
-    if players > quarry_sim::slots::MAX_SLOTS {
-        return Err((roster_at, CardProblem::TooManyPlayers { players, slots: quarry_sim::slots::MAX_SLOTS }));
-    }
-    for (i, e) in out.iter().enumerate() {
-        if out.iter().take(i).any(|o| o.character == e.character) {
-            return Err((roster_at, CardProblem::DuplicateCharacter(e.character.clone())));
-        }
-    }
-    Ok((out, player_team, roster_at))
-}
-
-fn check_entry(raw: Spanned<RawEntry>, team: Team, ctx: &CardContext<'_>) -> Result<RosterEntry, Problem> {
-    let at = raw.span().start;
-    let raw = raw.into_inner();
-    let character = ctx
-        .characters
-        .iter()
-        .find(|c| c.eq_ignore_ascii_case(raw.character.get_ref()))
-        .ok_or_else(|| (raw.character.span().start, CardProblem::UnknownCharacter { name: raw.character.get_ref().clone(), known: known_characters(ctx.characters) }))?;
-    if !(raw.offset.is_finite() && raw.offset.abs() <= MAX_OFFSET) {
-        return Err((at, CardProblem::OutOfRange { field: "offset", value: raw.offset, min: -MAX_OFFSET, max: MAX_OFFSET }));
-    }
-    Ok(RosterEntry { character: character.clone(), offset: raw.offset as f32, team })
-}
-
 /// The known characters as one line ("none loaded" when there are none).
 pub fn known_characters(characters: &[String]) -> String {
     if characters.is_empty() { "none loaded".to_owned() } else { characters.join(", ") }
@@ -621,49 +349,6 @@ pub fn known_characters(characters: &[String]) -> String {
 /// 1-based line of a byte offset.
 fn line_of(text: &str, offset: usize) -> usize {
     text.get(..offset.min(text.len())).map_or(1, |t| t.bytes().filter(|b| *b == b'\n').count() + 1)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawCard {
-    version: Option<Spanned<i64>>,
-    title: Option<String>,
-    description: Option<String>,
-    #[serde(default)]
-    tier: Vec<Spanned<RawTier>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawTier {
-    name: Option<String>,
-    base_skill: Spanned<f64>,
-    #[serde(rename = "match", default)]
-    matches: Vec<Spanned<RawMatch>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawMatch {
-    title: Option<String>,
-    map: Spanned<String>,
-    gametype: Spanned<String>,
-    fraglimit: Option<Spanned<i64>>,
-    capturelimit: Option<Spanned<i64>>,
-    roundlimit: Option<Spanned<i64>>,
-    timelimit: Option<Spanned<f64>>,
-    roster: Option<Spanned<Vec<Spanned<RawEntry>>>>,
-    player_team: Option<Spanned<String>>,
-    red: Option<Spanned<Vec<Spanned<RawEntry>>>>,
-    blue: Option<Spanned<Vec<Spanned<RawEntry>>>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawEntry {
-    character: Spanned<String>,
-    #[serde(default)]
-    offset: f64,
 }
 
 #[cfg(test)]
