@@ -54,6 +54,7 @@ pub mod load;
 mod notice;
 mod options;
 pub mod report;
+pub mod services;
 mod stats;
 mod view;
 

@@ -21,7 +21,8 @@ pub enum Trust {
 }
 
 impl Trust {
-    pub(crate) fn verification(self) -> ServerVerification {
+    /// The transport's check for this trust.
+    pub fn verification(self) -> ServerVerification {
         match self {
             Self::Pinned(fp) => ServerVerification::Pinned(fp),
             Self::InsecureDevelopment => ServerVerification::accept_any_for_development(),

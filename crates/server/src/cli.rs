@@ -68,6 +68,15 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
 
+    /// Make a remote admin: a key file (mode 0600) in the config dir and a line in its `admins`
+    /// file, then exit. Give the key file to the admin (quarry-client rcon --key FILE).
+    #[arg(long, value_name = "NAME")]
+    pub new_admin: Option<String>,
+
+    /// With --new-admin: the role, admin (every command) or operator (sv_adminOperatorCommands).
+    #[arg(long, value_name = "ROLE", default_value = "operator", requires = "new_admin")]
+    pub role: String,
+
     /// With --replay: replay a recording made by another sim version. With --card --match: let
     /// any player play a locked match (its result is not recorded).
     #[arg(long)]

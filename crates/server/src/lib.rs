@@ -56,6 +56,18 @@ pub fn run(cli: Cli) -> ExitCode {
         eprintln!("quarry-server: {e}");
         return ExitCode::from(2);
     }
+    if let Some(name) = &cli.new_admin {
+        return match network::admin::new_admin(&cli.config, name, &cli.role) {
+            Ok(key) => {
+                println!("admin {name} ({}) added to {}; the key is {} (mode 0600): give it to the admin for quarry-client rcon HOST:PORT --key FILE", cli.role, cli.config.join(network::admin::ADMINS_FILE).display(), key.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("quarry-server: --new-admin: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if let Some(path) = &cli.replay {
         return run_replay(path, cli.json, cli.force, &cli.maps);
     }

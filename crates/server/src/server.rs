@@ -71,6 +71,8 @@ pub struct ServerState {
     pub recorder: Option<crate::recording::Recorder>,
     /// `sv_record`: every match recorded into `sv_recordDir`.
     pub demos: crate::recording::Demos,
+    /// Remote admin's cvars.
+    pub admin: crate::network::admin::AdminCvars,
     /// The match card being played (`--card NAME --match T.M`).
     pub card: Option<crate::cards::live::LiveCard>,
     quit: Option<String>,
@@ -136,7 +138,7 @@ pub struct Server {
     pub console: Console<ServerState>,
     /// The state the commands act on.
     pub state: ServerState,
-    config_dir: PathBuf,
+    pub(crate) config_dir: PathBuf,
     clock: TickClock,
     fps_seen: u64,
     password_file_seen: u64,
@@ -163,6 +165,7 @@ impl Server {
         let game_log = crate::game_log::GameLog::new(crate::game_log::GameLogCvars::register(&mut console)?);
         let metrics = crate::metrics::Metrics::register(&mut console)?;
         let demos = crate::recording::Demos::register(&mut console)?;
+        let admin = crate::network::admin::AdminCvars::register(&mut console)?;
         let data = crate::game_data::load(&options.config_dir)?;
         let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast, game_log);
         let mut bots = quarry_bots::BotManager::with_cvars(bot_cvars);
@@ -190,6 +193,7 @@ impl Server {
             startup_error: None,
             recorder: None,
             demos,
+            admin,
             card: None,
             quit: None,
         };
@@ -456,6 +460,13 @@ impl Server {
             for line in net.poll(self.state.game.game.as_mut(), &mut self.state.bots, &facts, &map_name) {
                 self.console.print(line);
             }
+        }
+        self.serve_admin_requests();
+        // The server query answers from this, twice a second.
+        if let Some(net) = self.state.net.as_ref()
+            && self.state.stats.total_ticks() % u64::from((hz / 2).max(1)) == 0
+        {
+            net.publish_query(&crate::network::admin::query_info(&self.state, self.console.cvars()));
         }
         split(crate::tick_stats::Phase::NetIn);
         // Bots think right before the step and push their commands into the

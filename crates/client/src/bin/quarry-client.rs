@@ -36,6 +36,58 @@ struct Cli {
 enum Command {
     /// Join a server and play.
     Connect(ConnectArgs),
+    /// Ask a server who is playing what, without taking a slot.
+    Query(QueryArgs),
+    /// Administer a server remotely: one command, or an interactive console.
+    Rcon(RconArgs),
+}
+
+/// How to trust the server, for `query` and `rcon`.
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("trust").required(true).args(["fingerprint", "insecure"])))]
+struct TrustArgs {
+    /// The server certificate's SHA-256 fingerprint, as the server prints it (AB:CD:…).
+    #[arg(long, value_parser = parse_fingerprint)]
+    fingerprint: Option<Fingerprint>,
+    /// Accept any server certificate (development only: not safe on a real network).
+    #[arg(long)]
+    insecure: bool,
+}
+
+impl TrustArgs {
+    fn trust(&self) -> Trust {
+        match self.fingerprint {
+            Some(fp) => Trust::Pinned(fp),
+            None => {
+                eprintln!("quarry-client: WARNING: --insecure accepts any server certificate (development only)");
+                Trust::InsecureDevelopment
+            }
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+struct QueryArgs {
+    /// The server, as HOST or HOST:PORT.
+    target: String,
+    #[command(flatten)]
+    trust: TrustArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct RconArgs {
+    /// The server, as HOST or HOST:PORT.
+    target: String,
+    #[command(flatten)]
+    trust: TrustArgs,
+    /// The admin key file (made by quarry-server --new-admin NAME).
+    #[arg(long, value_name = "FILE")]
+    key: PathBuf,
+    /// A command to run (the rest of the line); none opens an interactive console.
+    command: Vec<String>,
 }
 
 /// Shown by `quarry-client connect --help`.
@@ -133,9 +185,78 @@ fn out(line: &str) {
     let _ = writeln!(std::io::stdout().lock(), "{line}");
 }
 
+/// `quarry-client query`.
+fn run_query(args: &QueryArgs) -> ExitCode {
+    let addr = match resolve(&args.target) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("quarry-client: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match quarry_client::services::query(addr, args.trust.trust()) {
+        Ok(info) if args.json => {
+            out(&quarry_client::services::query_json(&info));
+            ExitCode::SUCCESS
+        }
+        Ok(info) => {
+            print!("{}", quarry_client::services::query_text(&info));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("quarry-client: query {addr}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `quarry-client rcon`.
+fn run_rcon(args: &RconArgs) -> ExitCode {
+    let addr = match resolve(&args.target) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("quarry-client: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut session = match quarry_client::services::sign_in(addr, args.trust.trust(), &args.key) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("quarry-client: rcon {addr}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if args.command.is_empty() {
+        out(&format!("signed in to {addr} as {} ({}); Tab completes, quit or Ctrl-D leaves (the server keeps running)", session.name, session.role));
+        return match quarry_client::services::interactive(session, out) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("quarry-client: rcon {addr}: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    match session.run(&args.command.join(" ")) {
+        Ok((lines, ok)) => {
+            for l in lines {
+                out(&l);
+            }
+            if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+        }
+        Err(e) => {
+            eprintln!("quarry-client: rcon {addr}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let Command::Connect(args) = cli.command;
+    let args = match cli.command {
+        Command::Connect(args) => args,
+        Command::Query(args) => return run_query(&args),
+        Command::Rcon(args) => return run_rcon(&args),
+    };
     let level = if args.verbose { "info" } else { "warn" };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));

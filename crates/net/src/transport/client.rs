@@ -46,12 +46,17 @@ pub enum ClientEvent {
 /// The QUIC client configuration: TLS 1.3 with Quarry's ALPN and
 /// certificate check, and the transport settings.
 pub(crate) fn quinn_client_config(verification: ServerVerification, settings: &TransportSettings) -> Result<quinn::ClientConfig, TransportError> {
+    quinn_client_config_alpn(verification, settings, ALPN)
+}
+
+/// The same with another ALPN (the admin and query services).
+pub(crate) fn quinn_client_config_alpn(verification: ServerVerification, settings: &TransportSettings, alpn: &[u8]) -> Result<quinn::ClientConfig, TransportError> {
     let mut tls = rustls::ClientConfig::builder_with_provider(provider())
         .with_protocol_versions(&[&rustls::version::TLS13])?
         .dangerous()
         .with_custom_certificate_verifier(Arc::new(QuarryVerifier::new(verification)))
         .with_no_client_auth();
-    tls.alpn_protocols = vec![ALPN.to_vec()];
+    tls.alpn_protocols = vec![alpn.to_vec()];
     let quic = quinn::crypto::rustls::QuicClientConfig::try_from(tls).map_err(|e| TransportError::Config(e.to_string()))?;
     let mut client_config = quinn::ClientConfig::new(Arc::new(quic));
     client_config.transport_config(quinn_transport(settings, 0)?);

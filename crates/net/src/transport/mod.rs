@@ -20,7 +20,7 @@ use std::time::Duration;
 use crate::cert::CertError;
 use crate::conn::{ConnConfig, ConnError, SnapshotError};
 
-mod admission;
+pub(crate) mod admission;
 mod client;
 mod io;
 mod loss;
@@ -29,6 +29,7 @@ mod server;
 mod socket;
 
 pub use client::{ClientConfig, ClientEvent, ClientOptions, ClientTransport};
+pub(crate) use client::quinn_client_config_alpn;
 pub use loss::LossHook;
 #[cfg(test)]
 pub(crate) use loss::SplitMix64;

@@ -15,6 +15,7 @@ use crate::cert::{Fingerprint, Identity, provider};
 use crate::conn::{ConnStats, ServerConn, ServerConnEvent, SnapshotOutcome};
 use crate::handshake::{ALPN, Hello, RejectReason, Welcome};
 use crate::reliable::{ClientMessage, DisconnectReason, ServerMessage};
+use crate::service::{AdminKeys, AdminRequest, QueryInfo, ServiceHandles, ServiceStats, Services};
 use crate::snapshot::SharedSnapshot;
 use crate::usercmd::WireUserCmd;
 
@@ -120,7 +121,12 @@ pub struct ServerTransport {
     settings: TransportSettings,
     fingerprint: Fingerprint,
     local_addr: SocketAddr,
+    services: Arc<Services>,
+    handles: ServiceHandles,
 }
+
+/// Admin requests the owner takes per poll at most.
+const ADMIN_REQUESTS_PER_POLL: usize = 16;
 
 impl ServerTransport {
     /// Binds the UDP socket and starts accepting connections.
@@ -131,7 +137,7 @@ impl ServerTransport {
             .with_protocol_versions(&[&rustls::version::TLS13])?
             .with_no_client_auth()
             .with_single_cert(vec![identity.cert], identity.key.into())?;
-        tls.alpn_protocols = vec![ALPN.to_vec()];
+        tls.alpn_protocols = vec![ALPN.to_vec(), crate::service::ADMIN_ALPN.to_vec(), crate::service::QUERY_ALPN.to_vec()];
         let quic = quinn::crypto::rustls::QuicServerConfig::try_from(tls).map_err(|e| TransportError::Config(e.to_string()))?;
         let mut server_config = quinn::ServerConfig::with_crypto(Arc::new(quic));
         server_config.transport_config(quinn_transport(&settings, 1)?);
@@ -149,15 +155,44 @@ impl ServerTransport {
         let local_addr = endpoint.local_addr().map_err(|source| TransportError::Bind { addr: bind, source })?;
         let (tx, accepted) = mpsc::channel(ACCEPT_QUEUE);
         let admission = Admission::new(settings.max_connections, settings.max_connections_per_ip);
-        rt.spawn(accept_loop(endpoint.clone(), tx, settings.clone(), admission.clone()));
+        let (services, handles) = Services::new();
+        rt.spawn(accept_loop(endpoint.clone(), tx, settings.clone(), admission.clone(), Arc::clone(&services)));
         // The host prints its own listening line; this one is for debugging.
         debug!(%local_addr, %fingerprint, "listening");
-        Ok(Self { runtime: Some(rt), endpoint, accepted, admission, peers: BTreeMap::new(), settings, fingerprint, local_addr })
+        Ok(Self { runtime: Some(rt), endpoint, accepted, admission, peers: BTreeMap::new(), settings, fingerprint, local_addr, services, handles })
     }
 
     /// What admission did: Retries sent, connections refused and let in.
     pub fn admission_stats(&self) -> AdmissionStats {
         self.admission.stats()
+    }
+
+    /// Publishes the answer the server query gives from now on.
+    pub fn publish_query(&self, info: &QueryInfo) {
+        self.handles.query.send_replace(Arc::new(info.encode()));
+    }
+
+    /// Sets who may sign in as an admin (empty: nobody).
+    pub fn set_admin_keys(&self, keys: AdminKeys) {
+        self.handles.admins.send_replace(Arc::new(keys));
+    }
+
+    /// Admin requests waiting: commands to run and answer, and sign-in
+    /// events to audit. A few per call, so a flood costs the tick little.
+    pub fn admin_requests(&mut self) -> Vec<AdminRequest> {
+        let mut out = Vec::new();
+        while out.len() < ADMIN_REQUESTS_PER_POLL {
+            match self.handles.requests.try_recv() {
+                Ok(r) => out.push(r),
+                Err(_) => break,
+            }
+        }
+        out
+    }
+
+    /// What the admin and query services did.
+    pub fn service_stats(&self) -> ServiceStats {
+        self.services.stats()
     }
 
     /// Open QUIC connections (handshaking or playing).
@@ -384,7 +419,7 @@ fn flush(p: &mut Peer) {
     }
 }
 
-async fn accept_loop(endpoint: quinn::Endpoint, accepted: mpsc::Sender<Accepted>, settings: TransportSettings, admission: Arc<Admission>) {
+async fn accept_loop(endpoint: quinn::Endpoint, accepted: mpsc::Sender<Accepted>, settings: TransportSettings, admission: Arc<Admission>, services: Arc<Services>) {
     let mut next = 1u64;
     while let Some(incoming) = endpoint.accept().await {
         if settings.validate_addresses && !incoming.remote_address_validated() && incoming.may_retry() {
@@ -410,10 +445,22 @@ async fn accept_loop(endpoint: quinn::Endpoint, accepted: mpsc::Sender<Accepted>
         next += 1;
         let accepted = accepted.clone();
         let (loss, backlog) = (settings.loss, settings.reliable_backlog);
+        let services = Arc::clone(&services);
         tokio::spawn(async move {
             let conn = match incoming.await {
                 Ok(c) => c,
                 Err(e) => return debug!(conn = %id, error = %e, "handshake failed"),
+            };
+            // The admin and query services have ALPNs of their own.
+            let alpn = conn.handshake_data().and_then(|d| d.downcast::<quinn::crypto::rustls::HandshakeData>().ok()).and_then(|d| d.protocol);
+            let guard = match alpn {
+                Some(p) if p.as_slice() != ALPN => {
+                    if !services.serve(&p, conn.clone(), guard) {
+                        conn.close(0u32.into(), b"unknown protocol");
+                    }
+                    return;
+                }
+                _ => guard,
             };
             let addr = conn.remote_address();
             // A dual-stack socket shows IPv4 peers as ::ffff:a.b.c.d; bans and logs want a.b.c.d.

@@ -4,10 +4,10 @@
 //! a delta snapshot. All socket work is in `quarry_net`; this module only
 //! translates between it and the match.
 
+pub mod admin;
 mod bans;
 pub mod convert;
-pub mod lockout;
-mod outbound;
+pub mod outbound;
 pub mod traffic;
 
 use std::collections::BTreeMap;
@@ -24,7 +24,7 @@ use quarry_sim::events::GameEvent;
 use quarry_sim::{ClientKind, Match, SlotId, UserInfo};
 
 pub use bans::BanList;
-pub use lockout::PasswordLockout;
+pub use quarry_net::lockout::Lockout as PasswordLockout;
 
 /// The longest piece of a client's text echoed back in a reply.
 const MAX_ECHO_CHARS: usize = 64;
@@ -108,6 +108,9 @@ impl NetServer {
         }
         let pseudonyms = identity.clone();
         let transport = bind_transport(bind, identity)?;
+        if let Some(keys) = admin::load_admins(config_dir) {
+            transport.set_admin_keys(keys);
+        }
         let (bans, warnings) = BanList::load(&config_dir.join("bans.txt"));
         for w in warnings {
             tracing::warn!("{w}");
@@ -125,6 +128,21 @@ impl NetServer {
             endpoint_counted: traffic::EndpointCounted::default(),
             pseudonyms,
         })
+    }
+
+    /// Admin requests waiting (a few per tick).
+    pub fn admin_requests(&mut self) -> Vec<quarry_net::service::AdminRequest> {
+        self.transport.admin_requests()
+    }
+
+    /// Publishes the server query's answer.
+    pub fn publish_query(&self, info: &quarry_net::service::QueryInfo) {
+        self.transport.publish_query(info);
+    }
+
+    /// What the admin and query services did.
+    pub fn service_stats(&self) -> quarry_net::service::ServiceStats {
+        self.transport.service_stats()
     }
 
     /// The address actually bound (port 0 picks a free one).

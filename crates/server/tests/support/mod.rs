@@ -106,7 +106,11 @@ impl TestServer {
     /// Starts the server binary with `flags` (before the console words)
     /// and `extra` console words after the defaults.
     pub(crate) fn start_with(flags: &[&str], extra: &[&str]) -> Self {
-        let dir = tempfile::tempdir().expect("tempdir");
+        Self::start_in(tempfile::tempdir().expect("tempdir"), flags, extra)
+    }
+
+    /// The same with `dir` as the config folder (prepared by the test).
+    pub(crate) fn start_in(dir: tempfile::TempDir, flags: &[&str], extra: &[&str]) -> Self {
         let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps");
         let mut child = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
             .arg("--config")

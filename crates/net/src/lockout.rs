@@ -1,13 +1,14 @@
-//! Password lockout: an address that gives the wrong server password a few
-//! times must wait before it may try again, and the wait doubles with every
-//! further failure. While it waits, its attempts are refused without the
-//! password being looked at, so guessing gains nothing.
+//! Lockout by address: an address that fails a secret (the server
+//! password, an admin key) a few times must wait before it may try again,
+//! and the wait doubles with every further failure. While it waits, its
+//! attempts are refused without the secret being looked at, so guessing
+//! gains nothing. Memory is bounded: at most [`MAX_ADDRESSES`] addresses.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
-/// Wrong passwords an address may give before it has to wait.
+/// Failures an address may have before it has to wait.
 pub const FREE_TRIES: u32 = 3;
 /// The first wait; each later failure doubles it.
 pub const FIRST_WAIT: Duration = Duration::from_secs(1);
@@ -25,15 +26,15 @@ struct Record {
     last: Instant,
 }
 
-/// Wrong-password failures by address.
+/// Failures by address.
 #[derive(Debug, Default)]
-pub struct PasswordLockout {
+pub struct Lockout {
     records: HashMap<IpAddr, Record>,
     /// Attempts refused because the address was locked out, in total.
     pub refused: u64,
 }
 
-impl PasswordLockout {
+impl Lockout {
     /// How long `ip` must still wait at `now`, if it is locked out.
     pub fn wait(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
         let until = self.records.get(&ip)?.locked_until?;
@@ -45,7 +46,7 @@ impl PasswordLockout {
         self.refused += 1;
     }
 
-    /// Records a wrong password from `ip`; returns the wait it now has, if any.
+    /// Records a failure from `ip`; returns the wait it now has, if any.
     pub fn fail(&mut self, ip: IpAddr, now: Instant) -> Option<Duration> {
         self.prune(now);
         let r = self.records.entry(ip).or_insert(Record { failures: 0, locked_until: None, last: now });
@@ -57,7 +58,7 @@ impl PasswordLockout {
         Some(wait)
     }
 
-    /// A right password from `ip`: its record is cleared.
+    /// A success from `ip`: its record is cleared.
     pub fn succeed(&mut self, ip: IpAddr) {
         self.records.remove(&ip);
     }
@@ -90,7 +91,7 @@ mod tests {
 
     #[test]
     fn waits_start_after_the_free_tries_and_double() {
-        let mut l = PasswordLockout::default();
+        let mut l = Lockout::default();
         let ip: IpAddr = "203.0.113.9".parse().expect("ip");
         let t0 = Instant::now();
         for _ in 0..FREE_TRIES - 1 {
@@ -112,7 +113,7 @@ mod tests {
 
     #[test]
     fn memory_is_bounded() {
-        let mut l = PasswordLockout::default();
+        let mut l = Lockout::default();
         let t0 = Instant::now();
         for i in 0..(MAX_ADDRESSES as u32 + 500) {
             l.fail(IpAddr::from(i.to_be_bytes()), t0 + Duration::from_millis(u64::from(i)));

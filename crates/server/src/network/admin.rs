@@ -1,0 +1,254 @@
+//! The tick thread's side of remote administration and the server query:
+//! admin commands run on the console with the admin's role checked, every
+//! sign-in, refusal and command goes to the audit log (one JSON line each,
+//! in `sv_adminAuditLog` and the operator log), and the query answer is
+//! published from the match now and then.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
+use quarry_net::service::wire::AdminReplyMsg;
+use quarry_net::service::{AdminKey, AdminKeys, AdminRequest, AdminRequestKind, QueryInfo, QueryPlayer, Role};
+use quarry_sim::slots::ClientKind;
+
+use crate::server::{Server, ServerState};
+
+/// The admins file in the config folder.
+pub const ADMINS_FILE: &str = "admins";
+
+/// Handles to the admin cvars.
+#[derive(Debug, Clone, Copy)]
+pub struct AdminCvars {
+    operator_commands: CvarId,
+    audit_log: CvarId,
+}
+
+impl AdminCvars {
+    /// Registers them.
+    pub fn register<C: 'static>(console: &mut Console<C>) -> Result<Self, CvarError> {
+        let a = CvarFlags::ARCHIVE;
+        Ok(Self {
+            operator_commands: console.register_cvar(
+                CvarDef::string("sv_adminOperatorCommands", "status serverinfo kick map map_restart addbot removebot botlist say", "console commands an admin with the operator role may run remotely (admins run any)").flags(a),
+            )?,
+            audit_log: console.register_cvar(CvarDef::string("sv_adminAuditLog", "admin_audit.log", "file (in the config folder unless a path) where every admin sign-in, refusal and command is appended as a JSON line; empty = the operator log only").flags(a))?,
+        })
+    }
+}
+
+/// Loads the admins file from `config_dir`, if there is one.
+pub fn load_admins(config_dir: &Path) -> Option<AdminKeys> {
+    let path = config_dir.join(ADMINS_FILE);
+    if !path.exists() {
+        return None;
+    }
+    match AdminKeys::load(&path) {
+        Ok(keys) => {
+            tracing::info!("remote admin: {} admin(s) from {}", keys.len(), path.display());
+            Some(keys)
+        }
+        Err(e) => {
+            tracing::error!("remote admin is off: {e}");
+            None
+        }
+    }
+}
+
+/// `--new-admin NAME --role ROLE`: makes a key file (mode 0600) in
+/// `config_dir` and adds the admin to the admins file (written whole and
+/// renamed into place). Returns the key file's path.
+pub fn new_admin(config_dir: &Path, name: &str, role: &str) -> Result<PathBuf, String> {
+    if !quarry_net::service::auth::valid_name(name) {
+        return Err(format!("'{name}' is not an admin name: 1-32 letters, digits, - _ ."));
+    }
+    let role = Role::parse(role).ok_or_else(|| format!("role '{role}': expected admin or operator"))?;
+    let list = config_dir.join(ADMINS_FILE);
+    let mut text = if list.exists() { std::fs::read_to_string(&list).map_err(|e| format!("{}: {e}", list.display()))? } else { "# Remote admins: NAME ROLE (admin: every command; operator: sv_adminOperatorCommands).\n# Keys: admin-NAME.key beside this file (quarry-server --new-admin NAME --role ROLE).\n".to_owned() };
+    if text.lines().any(|l| l.split_whitespace().next() == Some(name)) {
+        return Err(format!("{name} is in {} already", list.display()));
+    }
+    let key_path = quarry_net::service::auth::key_path(config_dir, name);
+    AdminKey::generate(name).and_then(|k| k.write(&key_path)).map_err(|e| e.to_string())?;
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&format!("{name} {}\n", role.name()));
+    let tmp = config_dir.join(format!("{ADMINS_FILE}.tmp"));
+    std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, &list)).map_err(|e| format!("{}: {e}", list.display()))?;
+    Ok(key_path)
+}
+
+/// Whether `role` may run `line`; the refusal says why.
+fn permitted(role: Role, line: &str, operator_commands: &str) -> Result<(), String> {
+    if role == Role::Admin {
+        return Ok(());
+    }
+    if line.contains([';', '\n', '\r']) {
+        return Err("the operator role runs one command per line (no ';')".into());
+    }
+    let word = line.split_whitespace().next().unwrap_or("");
+    if operator_commands.split_whitespace().any(|c| c.eq_ignore_ascii_case(word)) {
+        Ok(())
+    } else {
+        Err(format!("'{word}' is not allowed for the operator role (allowed: {operator_commands})"))
+    }
+}
+
+/// One audit record as a JSON line.
+fn audit_line(r: &AdminRequest, event: &str, command: Option<&str>, result: &str, detail: &str) -> String {
+    let unix_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(0));
+    serde_json::json!({
+        "ts": crate::game_log::record::rfc3339_utc(unix_ms),
+        "session": r.session,
+        "admin": r.name,
+        "role": r.role.map(Role::name),
+        "from": r.addr.to_string(),
+        "event": event,
+        "command": command,
+        "result": result,
+        "detail": detail,
+    })
+    .to_string()
+}
+
+/// Appends `line` to the audit file named by `sv_adminAuditLog`.
+fn write_audit(config_dir: &Path, cvars: &CvarSet, ids: AdminCvars, line: &str) {
+    tracing::info!(target: "quarry_admin", "{line}");
+    let name = cvars.string(ids.audit_log);
+    if name.is_empty() {
+        return;
+    }
+    let path = if Path::new(&name).is_absolute() { PathBuf::from(&name) } else { config_dir.join(&name) };
+    let written = std::fs::OpenOptions::new().create(true).append(true).open(&path).and_then(|mut f| f.write_all(format!("{line}\n").as_bytes()));
+    if let Err(e) = written {
+        tracing::warn!("sv_adminAuditLog {}: {e}", path.display());
+    }
+}
+
+/// The query's answer from the match as it is.
+pub fn query_info(state: &ServerState, cvars: &CvarSet) -> QueryInfo {
+    let ids = state.cvars;
+    let mut info = QueryInfo {
+        hostname: cvars.string(ids.sv_hostname),
+        version: crate::cvars::version_string(),
+        map: state.game.map_name(),
+        password: !cvars.string(ids.sv_password).is_empty(),
+        ..QueryInfo::default()
+    };
+    if let Some(game) = state.game.game.as_ref() {
+        let board = game.scoreboard();
+        let s = game.settings();
+        info.gametype = board.gametype.name().to_owned();
+        info.phase = board.phase.name().to_owned();
+        info.max_players = u32::try_from(game.slots().max()).unwrap_or(0);
+        info.limits = vec![("fraglimit".into(), s.fraglimit.to_string()), ("capturelimit".into(), s.capturelimit.to_string()), ("timelimit".into(), s.timelimit_min.to_string()), ("roundlimit".into(), s.roundlimit.to_string())];
+        info.players = board
+            .rows
+            .iter()
+            .map(|r| QueryPlayer {
+                name: r.name.clone(),
+                score: r.score.frags,
+                ping_ms: game.slots().get(r.slot).map_or(0, |s| match s.kind {
+                    ClientKind::Remote { latency_ms } => latency_ms.saturating_mul(2),
+                    ClientKind::Bot => 0,
+                }),
+                bot: r.bot,
+                team: r.team.name().to_owned(),
+            })
+            .collect();
+    }
+    info
+}
+
+impl Server {
+    /// Takes this tick's admin requests: audits sign-ins, refusals and
+    /// session ends, runs commands (the role checked) and completes lines.
+    pub(crate) fn serve_admin_requests(&mut self) {
+        let Some(net) = self.state.net.as_mut() else { return };
+        let requests = net.admin_requests();
+        for mut r in requests {
+            let ids = self.state.admin;
+            match &r.kind {
+                AdminRequestKind::SignedIn => {
+                    let line = audit_line(&r, "signin", None, "ok", "");
+                    write_audit(&self.config_dir, self.console.cvars(), ids, &line);
+                }
+                AdminRequestKind::Refused(why) => {
+                    let line = audit_line(&r, "signin", None, "refused", why);
+                    write_audit(&self.config_dir, self.console.cvars(), ids, &line);
+                }
+                AdminRequestKind::Closed => {
+                    let line = audit_line(&r, "closed", None, "ok", "");
+                    write_audit(&self.config_dir, self.console.cvars(), ids, &line);
+                }
+                AdminRequestKind::Complete(line) => {
+                    let line = line.clone();
+                    let (start, candidates) = self.complete(&line);
+                    let head = line.get(..start).unwrap_or("");
+                    let lines = candidates.into_iter().map(|c| format!("{head}{c}")).collect();
+                    r.reply(AdminReplyMsg::Completions { lines });
+                }
+                AdminRequestKind::Command(line) => {
+                    let line = line.clone();
+                    let role = r.role.unwrap_or(Role::Operator);
+                    let allowed = self.console.cvars().string(ids.operator_commands);
+                    match permitted(role, &line, &allowed) {
+                        Err(why) => {
+                            let audit = audit_line(&r, "command", Some(&line), "refused", &why);
+                            write_audit(&self.config_dir, self.console.cvars(), ids, &audit);
+                            r.reply(AdminReplyMsg::Output { lines: vec![format!("refused: {why}")], ok: false });
+                        }
+                        Ok(()) => {
+                            // What was printed before stays for the local console.
+                            let before = self.console.drain_output();
+                            let origin = format!("admin {}", r.name);
+                            let errors = self.console.execute(&mut self.state, &line, &origin);
+                            let out = self.console.drain_output();
+                            for l in before {
+                                self.console.print(l);
+                            }
+                            self.console.print(format!("[{} from {}] {line}", r.name, r.addr));
+                            for l in &out {
+                                self.console.print(format!("[{}] {l}", r.name));
+                            }
+                            let result = if errors.is_empty() { "ok" } else { "error" };
+                            let audit = audit_line(&r, "command", Some(&line), result, &errors.first().map(ToString::to_string).unwrap_or_default());
+                            write_audit(&self.config_dir, self.console.cvars(), ids, &audit);
+                            r.reply(AdminReplyMsg::Output { lines: out, ok: errors.is_empty() });
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_limit_what_runs() {
+        let ops = "status kick";
+        assert!(permitted(Role::Admin, "exec other.cfg; quit", ops).is_ok());
+        assert!(permitted(Role::Operator, "kick Wren", ops).is_ok());
+        assert!(permitted(Role::Operator, "KICK Wren", ops).is_ok());
+        let e = permitted(Role::Operator, "quit", ops).expect_err("not listed");
+        assert!(e.contains("'quit'") && e.contains("operator"), "{e}");
+        assert!(permitted(Role::Operator, "status; quit", ops).is_err(), "one command per line");
+    }
+
+    #[test]
+    fn new_admins_get_a_private_key_and_a_line() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let key = new_admin(dir.path(), "ops", "operator").expect("new");
+        assert!(key.exists());
+        assert!(new_admin(dir.path(), "ops", "admin").is_err(), "once per name");
+        assert!(new_admin(dir.path(), "x y", "admin").is_err());
+        assert!(new_admin(dir.path(), "root", "boss").is_err());
+        new_admin(dir.path(), "root", "admin").expect("second");
+        let keys = AdminKeys::load(&dir.path().join(ADMINS_FILE)).expect("load");
+        assert_eq!(keys.len(), 2);
+    }
+}

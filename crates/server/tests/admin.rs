@@ -1,0 +1,113 @@
+//! Remote administration and the server query end to end, through the real
+//! binary over QUIC: admins made with `--new-admin` (key files mode 0600),
+//! an admin and an operator running commands, the operator refused one
+//! outside its role, and refusals for a wrong key, a proof replayed from
+//! another connection and an address locked out after failures, each with
+//! an audit line; the query answering without taking a slot.
+
+use std::process::Command;
+
+use quarry_net::cert::ServerVerification;
+use quarry_net::service::client::{AdminSession, ServiceError, query};
+use quarry_net::service::{AdminKey, auth::key_path};
+
+mod support;
+use support::TestServer;
+
+fn new_admin(dir: &std::path::Path, name: &str, role: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("--config").arg(dir).args(["--new-admin", name, "--role", role]).output().expect("run");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn admins_sign_in_with_keys_roles_limit_them_and_every_refusal_is_audited() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let said = new_admin(dir.path(), "root", "admin") + &new_admin(dir.path(), "ops", "operator");
+    let root_key = AdminKey::read(&key_path(dir.path(), "root")).expect("root key");
+    let ops_key = AdminKey::read(&key_path(dir.path(), "ops")).expect("ops key");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(key_path(dir.path(), "root")).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "key files are private");
+    }
+    let secret = std::fs::read_to_string(key_path(dir.path(), "root")).expect("key text");
+    let secret = secret.lines().last().expect("key line").trim_start_matches("key ").to_owned();
+    assert!(!said.contains(&secret), "--new-admin never prints the key");
+    let config = dir.path().to_owned();
+    let mut server = TestServer::start_in(dir, &[], &["+set", "bot_minPlayers", "2"]);
+    let pinned = ServerVerification::Pinned(server.fingerprint);
+
+    // The query: no slot taken, bots marked.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let info = query(server.addr, pinned.clone()).expect("query");
+    assert_eq!(info.map, "q_dm1");
+    assert!(info.players.iter().any(|p| p.bot), "bots are listed and marked: {info:?}");
+    assert!(info.players.iter().all(|p| p.name != "query"), "a query takes no slot");
+
+    // An admin runs anything; an operator only its list.
+    let mut root = AdminSession::connect(server.addr, pinned.clone(), &root_key).expect("root signs in");
+    assert_eq!(root.role, "admin");
+    let (lines, ok) = root.run("status").expect("status");
+    assert!(ok && lines.iter().any(|l| l.starts_with("hostname")), "{lines:?}");
+    let bot = info.players.iter().find(|p| p.bot).map(|p| p.name.clone()).expect("a bot");
+    let (lines, ok) = root.run(&format!("kick {bot}")).expect("kick");
+    assert!(ok, "kick ran: {lines:?}");
+    let completions = root.complete("bot_sk").expect("complete");
+    assert!(completions.iter().any(|c| c.starts_with("bot_skill")), "{completions:?}");
+    drop(root);
+    let mut ops = AdminSession::connect(server.addr, pinned.clone(), &ops_key).expect("ops signs in");
+    assert!(ops.run("status").expect("status").1);
+    let (lines, ok) = ops.run("quit").expect("answer");
+    assert!(!ok && lines.iter().any(|l| l.contains("'quit' is not allowed for the operator role")), "{lines:?}");
+    drop(ops);
+
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(server.status().open_connections, 0, "finished sessions and queries give their places back");
+    // A wrong key for a real name.
+    let impostor = AdminKey::generate("ops").expect("key");
+    let e = AdminSession::connect(server.addr, pinned.clone(), &impostor).expect_err("wrong key");
+    assert!(matches!(&e, ServiceError::Refused(r) if r.contains("wrong key")), "{e}");
+    // A proof seen on one connection, replayed on another.
+    let mut seen = None;
+    let first = AdminSession::connect_with(server.addr, pinned.clone(), "ops", |nonce, exported| {
+        let p = ops_key.proof(nonce, exported);
+        seen = Some(p);
+        p
+    });
+    assert!(first.is_ok(), "the first use signs in");
+    drop(first);
+    let replayed = seen.expect("a proof");
+    let e = AdminSession::connect_with(server.addr, pinned.clone(), "ops", |_, _| replayed).expect_err("replayed");
+    assert!(matches!(&e, ServiceError::Refused(r) if r.contains("wrong key")), "{e}");
+    // A third failure in a row locks the address out: even the right key
+    // waits (a second at first, doubling with each further failure).
+    for _ in 0..2 {
+        let _ = AdminSession::connect(server.addr, pinned.clone(), &impostor);
+    }
+    let e = AdminSession::connect(server.addr, pinned.clone(), &ops_key).expect_err("locked out");
+    assert!(matches!(&e, ServiceError::Refused(r) if r.contains("too many failed sign-ins")), "{e}");
+
+    // The audit log: sign-ins, the refused command, the refused sign-ins;
+    // never a key.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let audit = std::fs::read_to_string(config.join("admin_audit.log")).expect("audit log");
+    let lines: Vec<serde_json::Value> = audit.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    let count = |event: &str, result: &str| lines.iter().filter(|l| l["event"] == event && l["result"] == result).count();
+    assert!(count("signin", "ok") >= 3, "{audit}");
+    assert!(count("command", "ok") >= 3, "{audit}");
+    assert_eq!(count("command", "refused"), 1, "{audit}");
+    assert!(count("signin", "refused") >= 3, "{audit}");
+    assert!(lines.iter().any(|l| l["command"] == format!("kick {bot}") && l["admin"] == "root" && l["from"].as_str().is_some_and(|f| f.starts_with("127.0.0.1"))), "{audit}");
+    for key in [&root_key, &ops_key] {
+        let text = std::fs::read_to_string(key_path(&config, &key.name)).expect("key");
+        let hex_key = text.lines().last().unwrap_or_default().trim_start_matches("key ");
+        assert!(!audit.contains(hex_key) && !server.output().contains(hex_key), "no key in the logs");
+    }
+    assert!(!audit.contains(&hex(&replayed)), "no proof in the logs");
+}
