@@ -196,20 +196,23 @@ impl LiveCard {
             self.recorded = false;
         }
         let ended = matches!(game.phase(), Phase::Intermission { .. } | Phase::Over);
-        let humans: Vec<(SlotId, String)> = game
+        let humans: Vec<SlotId> = game
             .slots()
             .iter()
             .filter(|(_, s)| matches!(s.kind, ClientKind::Remote { .. }) && s.state == SlotState::InGame)
-            .map(|(id, s)| (id, s.userinfo.name.clone()))
+            .map(|(id, _)| id)
             .collect();
-        self.seen.retain(|(slot, _)| humans.iter().any(|(h, _)| h == slot));
-        for (slot, name) in &humans {
-            if !self.seen.iter().any(|(s, _)| s == slot) {
-                let allowed = self.admit(state, *slot, name);
-                self.seen.push((*slot, allowed));
-            }
+        self.seen.retain(|(slot, _)| humans.contains(slot));
+        let newcomers: Vec<(SlotId, String)> = humans
+            .iter()
+            .filter(|h| !self.seen.iter().any(|(s, _)| s == *h))
+            .filter_map(|&h| game.slots().get(h).map(|s| (h, s.userinfo.name.clone())))
+            .collect();
+        for (slot, name) in newcomers {
+            let allowed = self.admit(state, slot, &name);
+            self.seen.push((slot, allowed));
         }
-        let playing: Vec<SlotId> = humans.iter().map(|(s, _)| *s).filter(|s| self.seen.iter().any(|(x, ok)| x == s && *ok)).collect();
+        let playing: Vec<SlotId> = humans.into_iter().filter(|s| self.seen.iter().any(|(x, ok)| x == s && *ok)).collect();
         if !ended && !self.roster_in && let Some(&first) = playing.first() {
             self.bring_in_roster(state, console, first);
         } else if !ended && self.roster_in && playing.is_empty() {
