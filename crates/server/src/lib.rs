@@ -2,6 +2,7 @@
 //! fixed-rate tick loop, the stdin console, logging, signals and graceful
 //! shutdown. It glues the other crates together and contains no game rules.
 
+pub mod agones;
 pub mod archive_writer;
 pub mod cards;
 pub mod cli;

@@ -75,6 +75,8 @@ pub struct ServerState {
     pub admin: crate::network::admin::AdminCvars,
     /// The match card being played (`--card NAME --match T.M`).
     pub card: Option<crate::cards::live::LiveCard>,
+    /// The Agones SDK (a no-op unless built with `agones` and run under Agones).
+    pub agones: crate::agones::Agones,
     quit: Option<String>,
 }
 
@@ -166,6 +168,7 @@ impl Server {
         let metrics = crate::metrics::Metrics::register(&mut console)?;
         let demos = crate::recording::Demos::register(&mut console)?;
         let admin = crate::network::admin::AdminCvars::register(&mut console)?;
+        let agones = crate::agones::Agones::register(&mut console, options.fast)?;
         let data = crate::game_data::load(&options.config_dir)?;
         let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast, game_log);
         let mut bots = quarry_bots::BotManager::with_cvars(bot_cvars);
@@ -195,6 +198,7 @@ impl Server {
             demos,
             admin,
             card: None,
+            agones,
             quit: None,
         };
         let archive = crate::archive_writer::ArchiveWriter::new(
@@ -499,6 +503,7 @@ impl Server {
         }
         split(crate::tick_stats::Phase::NetOut);
         crate::cards::live::after_tick(&mut self.state, &mut self.console);
+        crate::agones::after_tick(&mut self.state, &mut self.console, started);
         if self.state.game.match_over() {
             self.end_of_match();
         }
@@ -596,6 +601,9 @@ impl Server {
                 self.console.print(line.to_owned());
             }
         }
+        if crate::agones::match_over(&mut self.state, &mut self.console) {
+            return;
+        }
         let rotation = self.console.cvars().string(self.state.cvars.sv_map_rotation);
         // A card match plays again rather than rotate.
         let next = if self.state.card.is_some() { None } else { crate::game::next_in_rotation(&rotation, self.state.game.map_path.as_deref()) };
@@ -682,6 +690,7 @@ impl Server {
         game.log.close(game.game.as_ref(), &reason);
         self.state.metrics.stop();
         crate::cards::live::finish(&mut self.state);
+        crate::agones::finish(&mut self.state);
         let health = self.console.cvars().string(self.state.cvars.sv_health_file);
         crate::health::remove(&health);
         // A headless match is a measurement: it leaves the operator's archive as it was.
