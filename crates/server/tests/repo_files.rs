@@ -190,3 +190,120 @@ fn scripts_follow_cargo_target_dir_and_explain_a_missing_binary() {
         assert!(stderr.contains("/nonexistent-quarry-target/release/quarry-server not found") && stderr.contains("cargo build --release"), "{script}: {stderr}");
     }
 }
+
+/// Reads the block-style YAML the Agones manifests are written in (maps,
+/// lists of scalars or maps, plain or double-quoted scalars, whole-line
+/// comments, `---` between documents) into JSON; anything else panics.
+/// No YAML crate is in the build's crate cache, and the manifests keep to this.
+fn yaml_documents(text: &str) -> Vec<serde_json::Value> {
+    fn scalar(v: &str) -> serde_json::Value {
+        if let Some(q) = v.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+            return q.into();
+        }
+        match v {
+            "true" => true.into(),
+            "false" => false.into(),
+            _ => v.parse::<i64>().map_or_else(|_| v.into(), Into::into),
+        }
+    }
+    fn block(lines: &mut Vec<(usize, String)>, i: &mut usize, indent: usize) -> serde_json::Value {
+        if lines[*i].1.starts_with("- ") {
+            let mut list = Vec::new();
+            while *i < lines.len() && lines[*i].0 == indent && lines[*i].1.starts_with("- ") {
+                let rest = lines[*i].1[2..].trim().to_owned();
+                if rest.contains(": ") || rest.ends_with(':') {
+                    // A map in the list: its first key sits after the dash.
+                    lines[*i] = (indent + 2, rest);
+                    list.push(block(lines, i, indent + 2));
+                } else {
+                    list.push(scalar(&rest));
+                    *i += 1;
+                }
+            }
+            return list.into();
+        }
+        let mut map = serde_json::Map::new();
+        while *i < lines.len() && lines[*i].0 == indent && !lines[*i].1.starts_with("- ") {
+            let line = lines[*i].1.clone();
+            let (key, value) = line.split_once(':').unwrap_or_else(|| panic!("not a key: {line}"));
+            *i += 1;
+            let value = value.trim();
+            let nested = *i < lines.len() && (lines[*i].0 > indent || (lines[*i].0 == indent && lines[*i].1.starts_with("- ")));
+            let v = if !value.is_empty() {
+                scalar(value)
+            } else if nested {
+                let inner = lines[*i].0;
+                block(lines, i, inner)
+            } else {
+                serde_json::Value::Null
+            };
+            map.insert(key.trim().to_owned(), v);
+        }
+        assert!(*i >= lines.len() || lines[*i].0 < indent, "bad indentation at {:?}", lines[*i]);
+        map.into()
+    }
+    text.split("\n---")
+        .map(|doc| {
+            let mut lines: Vec<(usize, String)> = doc
+                .lines()
+                .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#') && l.trim() != "---")
+                .map(|l| (l.len() - l.trim_start().len(), l.trim().to_owned()))
+                .collect();
+            let mut i = 0;
+            let v = block(&mut lines, &mut i, 0);
+            assert_eq!(i, lines.len(), "unread lines from {:?}", lines.get(i));
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn the_agones_manifests_name_the_real_port_image_counters_and_health() {
+    use quarry_server::agones;
+    let server = registered_server();
+    let cvars = server.console.cvars();
+    let default = |name: &str| cvars.find(name).unwrap_or_else(|| panic!("no cvar {name}")).def.default.clone();
+    let fleet = yaml_documents(&read("docker/agones/fleet.yaml")).remove(0);
+    assert_eq!(fleet["kind"], "Fleet");
+    let gs = &fleet["spec"]["template"]["spec"];
+    // The container port is net_port's default, over UDP (QUIC).
+    let port = &gs["ports"][0];
+    assert_eq!(port["containerPort"].to_string(), default("net_port"));
+    assert_eq!(port["protocol"], "UDP");
+    // Health: on, and a period that spans more than one of the tick loop's pings.
+    let health = &gs["health"];
+    assert_eq!(health["disabled"], false);
+    let period = health["periodSeconds"].as_u64().expect("periodSeconds");
+    assert!(period > agones::HEALTH_INTERVAL.as_secs() && health["failureThreshold"].as_u64().is_some_and(|f| f >= 1), "{health}");
+    // The Counters the server keeps, sized to its slots.
+    for name in [agones::PLAYERS_COUNTER, agones::BOTS_COUNTER] {
+        assert_eq!(gs["counters"][name]["capacity"].to_string(), default("sv_maxclients"), "counter {name}");
+    }
+    // The image docker/Dockerfile builds (README: `docker build ... -t quarry-server`), with the feature.
+    let container = &gs["template"]["spec"]["containers"][0];
+    let image = container["image"].as_str().expect("image");
+    assert_eq!(image.split(':').next(), Some("quarry-server"));
+    assert!(read("README.md").contains("docker build -f docker/Dockerfile -t quarry-server ."));
+    assert!(read("docker/Dockerfile").contains("--features agones"), "the image is built without the agones feature");
+    // Its arguments set real cvars, the shutdown at the end among them.
+    let args: Vec<&str> = container["args"].as_array().expect("args").iter().filter_map(|a| a.as_str()).collect();
+    for pair in args.chunks(3) {
+        assert!(pair[0] == "+set" && cvars.find(pair[1]).is_some(), "{pair:?}");
+    }
+    assert!(args.windows(2).any(|w| w == [agones::SHUTDOWN_AT_END_CVAR, "1"]));
+    let requests = &container["resources"]["requests"];
+    assert!(requests["memory"].is_string() && requests["cpu"].is_string(), "{requests}");
+
+    let autoscaler = yaml_documents(&read("docker/agones/fleetautoscaler.yaml")).remove(0);
+    assert_eq!(autoscaler["kind"], "FleetAutoscaler");
+    assert_eq!(autoscaler["spec"]["fleetName"], fleet["metadata"]["name"]);
+
+    // The allocation asks for a real map and game type, by the names the server reads.
+    let allocation = yaml_documents(&read("docker/agones/allocation.yaml")).remove(0);
+    assert_eq!(allocation["spec"]["selectors"][0]["matchLabels"]["agones.dev/fleet"], fleet["metadata"]["name"]);
+    let asked = &allocation["spec"]["metadata"]["annotations"];
+    let map = asked[agones::MAP_KEY].as_str().expect("map annotation");
+    assert!(agones::is_map_name(map) && repo_root().join("maps").join(format!("{map}.map")).is_file(), "{map}");
+    let gametype = asked[agones::GAMETYPE_KEY].as_str().expect("gametype annotation");
+    assert!(quarry_sim::rules::GameType::NAMES.contains(&gametype), "{gametype}");
+}
