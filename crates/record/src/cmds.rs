@@ -280,18 +280,18 @@ mod tests {
 
     #[test]
     fn bad_columns_are_errors_not_panics() {
-        let ticks = vec![(1u32, vec![(0u8, cmd(1, 10.0, 0.0, 127, 1))])];
+        let ticks = [(1u32, vec![(0u8, cmd(1, 10.0, 0.0, 127, 1))])];
         let good = CmdColumns::encode(ticks.iter().map(|(t, c)| (*t, c.as_slice()))).expect("encode");
         assert!(good.decode([1, 2]).is_err(), "more ticks than coded");
         let mut bad = good.clone();
         bad.yaw.clear();
-        assert!(bad.decode([1]).unwrap_err().contains("yaw"));
+        assert!(bad.decode([1]).expect_err("no yaw").contains("yaw"));
         let mut bad = good.clone();
         bad.slots = vec![0xff; 20];
         assert!(bad.decode([1]).is_err());
         let mut bad = good;
         bad.yaw = vec![0xfe, 0xff, 0x7f];
-        assert!(bad.decode([1]).unwrap_err().contains("out of range"));
+        assert!(bad.decode([1]).expect_err("a yaw step too large").contains("out of range"));
         assert!(CmdColumns::encode([(1u32, &[(128u8, UserCmd::default())][..])]).is_err());
         assert!(CmdColumns::encode([(1u32, &[(3u8, UserCmd::default()), (3, UserCmd::default())][..])]).is_err());
     }

@@ -468,7 +468,7 @@ impl Server {
         self.serve_admin_requests();
         // The server query answers from this, twice a second.
         if let Some(net) = self.state.net.as_ref()
-            && self.state.stats.total_ticks() % u64::from((hz / 2).max(1)) == 0
+            && self.state.stats.total_ticks().is_multiple_of(u64::from((hz / 2).max(1)))
         {
             net.publish_query(&crate::network::admin::query_info(&self.state, self.console.cvars()));
         }

@@ -45,13 +45,13 @@ fn admins_sign_in_with_keys_roles_limit_them_and_every_refusal_is_audited() {
 
     // The query: no slot taken, bots marked.
     std::thread::sleep(std::time::Duration::from_secs(3));
-    let info = query(server.addr, pinned.clone()).expect("query");
+    let info = query(server.addr, pinned).expect("query");
     assert_eq!(info.map, "q_dm1");
     assert!(info.players.iter().any(|p| p.bot), "bots are listed and marked: {info:?}");
     assert!(info.players.iter().all(|p| p.name != "query"), "a query takes no slot");
 
     // An admin runs anything; an operator only its list.
-    let mut root = AdminSession::connect(server.addr, pinned.clone(), &root_key).expect("root signs in");
+    let mut root = AdminSession::connect(server.addr, pinned, &root_key).expect("root signs in");
     assert_eq!(root.role, "admin");
     let (lines, ok) = root.run("status").expect("status");
     assert!(ok && lines.iter().any(|l| l.starts_with("hostname")), "{lines:?}");
@@ -61,7 +61,7 @@ fn admins_sign_in_with_keys_roles_limit_them_and_every_refusal_is_audited() {
     let completions = root.complete("bot_sk").expect("complete");
     assert!(completions.iter().any(|c| c.starts_with("bot_skill")), "{completions:?}");
     drop(root);
-    let mut ops = AdminSession::connect(server.addr, pinned.clone(), &ops_key).expect("ops signs in");
+    let mut ops = AdminSession::connect(server.addr, pinned, &ops_key).expect("ops signs in");
     assert!(ops.run("status").expect("status").1);
     let (lines, ok) = ops.run("quit").expect("answer");
     assert!(!ok && lines.iter().any(|l| l.contains("'quit' is not allowed for the operator role")), "{lines:?}");
@@ -71,11 +71,11 @@ fn admins_sign_in_with_keys_roles_limit_them_and_every_refusal_is_audited() {
     assert_eq!(server.status().open_connections, 0, "finished sessions and queries give their places back");
     // A wrong key for a real name.
     let impostor = AdminKey::generate("ops").expect("key");
-    let e = AdminSession::connect(server.addr, pinned.clone(), &impostor).expect_err("wrong key");
+    let e = AdminSession::connect(server.addr, pinned, &impostor).expect_err("wrong key");
     assert!(matches!(&e, ServiceError::Refused(r) if r.contains("wrong key")), "{e}");
     // A proof seen on one connection, replayed on another.
     let mut seen = None;
-    let first = AdminSession::connect_with(server.addr, pinned.clone(), "ops", |nonce, exported| {
+    let first = AdminSession::connect_with(server.addr, pinned, "ops", |nonce, exported| {
         let p = ops_key.proof(nonce, exported);
         seen = Some(p);
         p
@@ -83,14 +83,14 @@ fn admins_sign_in_with_keys_roles_limit_them_and_every_refusal_is_audited() {
     assert!(first.is_ok(), "the first use signs in");
     drop(first);
     let replayed = seen.expect("a proof");
-    let e = AdminSession::connect_with(server.addr, pinned.clone(), "ops", |_, _| replayed).expect_err("replayed");
+    let e = AdminSession::connect_with(server.addr, pinned, "ops", |_, _| replayed).expect_err("replayed");
     assert!(matches!(&e, ServiceError::Refused(r) if r.contains("wrong key")), "{e}");
     // A third failure in a row locks the address out: even the right key
     // waits (a second at first, doubling with each further failure).
     for _ in 0..2 {
-        let _ = AdminSession::connect(server.addr, pinned.clone(), &impostor);
+        let _ = AdminSession::connect(server.addr, pinned, &impostor);
     }
-    let e = AdminSession::connect(server.addr, pinned.clone(), &ops_key).expect_err("locked out");
+    let e = AdminSession::connect(server.addr, pinned, &ops_key).expect_err("locked out");
     assert!(matches!(&e, ServiceError::Refused(r) if r.contains("too many failed sign-ins")), "{e}");
 
     // The audit log: sign-ins, the refused command, the refused sign-ins;

@@ -41,7 +41,7 @@ fn visitor_cmd(t: u32) -> UserCmd {
     if t % 90 < 20 {
         buttons = buttons.with(Buttons::ATTACK);
     }
-    if t % 150 == 0 {
+    if t.is_multiple_of(150) {
         buttons = buttons.with(Buttons::JUMP);
     }
     UserCmd {
@@ -51,7 +51,7 @@ fn visitor_cmd(t: u32) -> UserCmd {
         forward: if t % 200 < 150 { 127 } else { -60 },
         right: if t % 120 < 60 { 40 } else { -40 },
         buttons,
-        weapon: if t % 240 == 0 { 2 } else { 0 },
+        weapon: if t.is_multiple_of(240) { 2 } else { 0 },
         ..UserCmd::default()
     }
 }

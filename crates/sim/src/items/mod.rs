@@ -246,9 +246,12 @@ pub fn delay_first_spawn(spawn: &mut ItemSpawn, clock: MatchClock, rng: &mut Sim
     spawn.respawn_at = clock.tick + clock.ticks(first + offset);
 }
 
+/// What the tick hash reads of an item.
+type HashedItem = (&'static NetId, &'static Item, Option<&'static ItemSpawn>, Option<&'static drop::Dropped>, Option<&'static settle::Footing>);
+
 /// Feeds every item's state to the tick hash, by `NetId`.
 pub fn hash_items(
-    items: Query<(&NetId, &Item, Option<&ItemSpawn>, Option<&drop::Dropped>, Option<&settle::Footing>)>,
+    items: Query<HashedItem>,
     catalog: Res<ItemCatalog>,
     mut hash: ResMut<TickHash>,
 ) {
