@@ -168,6 +168,7 @@ impl Server {
         let metrics = crate::metrics::Metrics::register(&mut console)?;
         let demos = crate::recording::Demos::register(&mut console)?;
         let admin = crate::network::admin::AdminCvars::register(&mut console)?;
+        crate::network::admin::register_commands(&mut console)?;
         let agones = crate::agones::Agones::register(&mut console, options.fast)?;
         let data = crate::game_data::load(&options.config_dir)?;
         let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast, game_log);

@@ -69,6 +69,16 @@ fn admins_sign_in_with_keys_roles_limit_them_and_every_refusal_is_audited() {
 
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(server.status().open_connections, 0, "finished sessions and queries give their places back");
+    // An admin added while the server runs signs in after `adminreload`.
+    new_admin(&config, "late", "operator");
+    let late_key = AdminKey::read(&key_path(&config, "late")).expect("late key");
+    assert!(AdminSession::connect(server.addr, pinned, &late_key).is_err(), "not known before the reload");
+    server.console("adminreload");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let mut late = AdminSession::connect(server.addr, pinned, &late_key).expect("known after adminreload");
+    assert!(late.run("status").expect("status").1);
+    drop(late);
+    std::thread::sleep(std::time::Duration::from_millis(300));
     // A wrong key for a real name.
     let impostor = AdminKey::generate("ops").expect("key");
     let e = AdminSession::connect(server.addr, pinned, &impostor).expect_err("wrong key");
@@ -110,4 +120,33 @@ fn admins_sign_in_with_keys_roles_limit_them_and_every_refusal_is_audited() {
         assert!(!audit.contains(hex_key) && !server.output().contains(hex_key), "no key in the logs");
     }
     assert!(!audit.contains(&hex(&replayed)), "no proof in the logs");
+}
+
+#[test]
+fn the_query_answers_for_a_full_server_and_in_intermission() {
+    let server = TestServer::start(&["+set", "sv_maxclients", "3", "+set", "bot_minPlayers", "3", "+set", "timelimit", "0.2", "+set", "fraglimit", "0", "+set", "g_intermission", "30"]);
+    let pinned = ServerVerification::Pinned(server.fingerprint);
+    let start = std::time::Instant::now();
+    let mut full = None;
+    while start.elapsed() < std::time::Duration::from_secs(11) && full.is_none() {
+        let info = query(server.addr, pinned).expect("query");
+        if info.players.len() == 3 {
+            full = Some(info);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(700));
+    }
+    let full = full.expect("the server filled");
+    assert_eq!((full.players.len(), full.max_players, full.phase.as_str()), (3, 3, "live"), "{full:?}");
+    // A full server still answers: a query takes no slot.
+    let mut intermission = None;
+    while start.elapsed() < std::time::Duration::from_secs(25) && intermission.is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        let info = query(server.addr, pinned).expect("query");
+        if info.phase == "intermission" {
+            intermission = Some(info);
+        }
+    }
+    let info = intermission.expect("the match reached its intermission");
+    assert_eq!(info.players.len(), 3, "the scoreboard stands in the intermission: {info:?}");
+    assert!(info.limits.iter().any(|(k, v)| k == "timelimit" && v == "0.2"), "{info:?}");
 }

@@ -55,6 +55,36 @@ pub fn load_admins(config_dir: &Path) -> Option<AdminKeys> {
     }
 }
 
+/// Registers `adminreload`: the admins file read again without a restart.
+pub(crate) fn register_commands(console: &mut Console<ServerState>) -> Result<(), CvarError> {
+    console.register_command(quarry_console::CommandDef::new(
+        "adminreload",
+        "adminreload",
+        "read the admins file and its key files again (after quarry-server --new-admin, or to remove an admin); open sessions keep their sign-in",
+        |state: &mut ServerState, console: &mut Console<ServerState>, _args: &[String]| {
+            let Some(net) = state.net.as_ref() else {
+                return Err(quarry_console::ConsoleError::Command { command: "adminreload".into(), message: "the server is not listening (a headless match has no remote admin)".into() });
+            };
+            let dir = console.config_dir().to_owned();
+            let path = dir.join(ADMINS_FILE);
+            if !path.exists() {
+                net.set_admin_keys(AdminKeys::default());
+                console.print(format!("no {}: remote admin is off", path.display()));
+                return Ok(());
+            }
+            match AdminKeys::load(&path) {
+                Ok(keys) => {
+                    console.print(format!("{} admin(s) from {}", keys.len(), path.display()));
+                    net.set_admin_keys(keys);
+                    Ok(())
+                }
+                Err(e) => Err(quarry_console::ConsoleError::Command { command: "adminreload".into(), message: format!("{e}; the admins as they were stay") }),
+            }
+        },
+    ))?;
+    Ok(())
+}
+
 /// `--new-admin NAME --role ROLE`: makes a key file (mode 0600) in
 /// `config_dir` and adds the admin to the admins file (written whole and
 /// renamed into place). Returns the key file's path.

@@ -135,6 +135,11 @@ impl NetServer {
         self.transport.admin_requests()
     }
 
+    /// Sets who may sign in as an admin.
+    pub fn set_admin_keys(&self, keys: quarry_net::service::AdminKeys) {
+        self.transport.set_admin_keys(keys);
+    }
+
     /// Publishes the server query's answer.
     pub fn publish_query(&self, info: &quarry_net::service::QueryInfo) {
         self.transport.publish_query(info);
