@@ -40,7 +40,10 @@ fn admins_sign_in_with_keys_roles_limit_them_and_every_refusal_is_audited() {
     let secret = secret.lines().last().expect("key line").trim_start_matches("key ").to_owned();
     assert!(!said.contains(&secret), "--new-admin never prints the key");
     let config = dir.path().to_owned();
-    let mut server = TestServer::start_in(dir, &[], &["+set", "bot_minPlayers", "2"]);
+    let logs = tempfile::tempdir().expect("tempdir");
+    let game_log = logs.path().join("games.log");
+    let game_log_arg = game_log.to_str().expect("utf-8 path").to_owned();
+    let mut server = TestServer::start_in(dir, &[], &["+set", "bot_minPlayers", "2", "+set", "sv_gameLog", &game_log_arg]);
     let pinned = ServerVerification::Pinned(server.fingerprint);
 
     // The query: no slot taken, bots marked.
@@ -120,6 +123,12 @@ fn admins_sign_in_with_keys_roles_limit_them_and_every_refusal_is_audited() {
         assert!(!audit.contains(hex_key) && !server.output().contains(hex_key), "no key in the logs");
     }
     assert!(!audit.contains(&hex(&replayed)), "no proof in the logs");
+    // The game log has the same events.
+    drop(server);
+    let text = std::fs::read_to_string(&game_log).expect("game log");
+    let rcon: Vec<serde_json::Value> = text.lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()).filter(|v| v["event"] == "rcon").collect();
+    assert!(rcon.iter().any(|v| v["what"] == "command" && v["admin"] == "root" && v["command"] == format!("kick {bot}") && v["result"] == "ok"), "{text}");
+    assert!(rcon.iter().any(|v| v["what"] == "signin" && v["result"] == "refused"), "{text}");
 }
 
 #[test]

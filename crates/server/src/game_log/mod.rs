@@ -186,6 +186,17 @@ impl GameLog {
         self.emit(Record::Admin { origin: origin.to_owned(), command });
     }
 
+    /// Records a remote admin's sign-in, refusal, command or session end
+    /// (a command's secret cvar values hidden).
+    pub fn rcon(&mut self, cvars: &CvarSet, event: RconEvent<'_>) {
+        if self.writer.is_none() {
+            return;
+        }
+        let RconEvent { admin, role, from, what, command, result, detail } = event;
+        let command = command.map(|c| redact_secrets(cvars, c));
+        self.emit(Record::Rcon { admin: admin.to_owned(), role, from: from.to_owned(), what, command, result, detail: detail.to_owned() });
+    }
+
     /// Records the end of the running match (if it had not ended) and the
     /// server's stop, then writes out everything and closes the file.
     pub fn close(&mut self, running: Option<&Match>, reason: &str) {
@@ -223,7 +234,7 @@ impl GameLog {
 
 /// `line` with the value of every secret cvar it sets replaced, as in
 /// `set sv_password (hidden)` or `sv_password (hidden)`.
-fn redact_secrets(cvars: &CvarSet, line: &str) -> String {
+pub(crate) fn redact_secrets(cvars: &CvarSet, line: &str) -> String {
     let secret = |name: &str| cvars.find(name).is_some_and(|c| c.def.flags.contains(CvarFlags::SECRET));
     let statements: Vec<String> = quarry_console::tokenize(line)
         .into_iter()
@@ -282,4 +293,23 @@ mod tests {
         assert_eq!(redact_secrets(cvars, "set sv_hostname \"my server\""), "set sv_hostname \"my server\"");
         assert_eq!(redact_secrets(cvars, "sv_password"), "sv_password", "asking for the value shows nothing");
     }
+}
+
+/// A remote admin's event, for [`GameLog::rcon`].
+#[derive(Debug, Clone, Copy)]
+pub struct RconEvent<'a> {
+    /// The admin's name as given.
+    pub admin: &'a str,
+    /// Its role once signed in.
+    pub role: Option<&'static str>,
+    /// Its address.
+    pub from: &'a str,
+    /// `signin`, `command` or `closed`.
+    pub what: &'static str,
+    /// The command line, for `command`.
+    pub command: Option<&'a str>,
+    /// `ok`, `refused` or `error`.
+    pub result: &'static str,
+    /// Why it was refused or failed.
+    pub detail: &'a str,
 }

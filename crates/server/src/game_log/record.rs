@@ -210,6 +210,24 @@ pub enum Record {
         /// The command line.
         command: String,
     },
+    /// A remote admin's sign-in, refusal, command or session end (the same
+    /// as its line in the audit log).
+    Rcon {
+        /// The admin's name as given.
+        admin: String,
+        /// Its role once signed in.
+        role: Option<&'static str>,
+        /// Its address.
+        from: String,
+        /// `signin`, `command` or `closed`.
+        what: &'static str,
+        /// The command line (secrets hidden), for `command`.
+        command: Option<String>,
+        /// `ok`, `refused` or `error`.
+        result: &'static str,
+        /// Why it was refused or failed.
+        detail: String,
+    },
     /// A match finished, was replaced by another map, or the server stopped.
     MatchEnd {
         /// Why (the rule that ended it, `map change`, `shutdown`).

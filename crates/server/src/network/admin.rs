@@ -21,7 +21,7 @@ pub const ADMINS_FILE: &str = "admins";
 #[derive(Debug, Clone, Copy)]
 pub struct AdminCvars {
     operator_commands: CvarId,
-    audit_log: CvarId,
+    pub(crate) audit_log: CvarId,
 }
 
 impl AdminCvars {
@@ -125,8 +125,9 @@ fn permitted(role: Role, line: &str, operator_commands: &str) -> Result<(), Stri
     }
 }
 
-/// One audit record as a JSON line.
-fn audit_line(r: &AdminRequest, event: &str, command: Option<&str>, result: &str, detail: &str) -> String {
+/// One audit record as a JSON line (secret cvar values hidden in the
+/// command, as in the game log).
+fn audit_line(r: &AdminRequest, event: &str, command: Option<&str>, result: &str, detail: &str, cvars: &CvarSet) -> String {
     let unix_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(0));
     serde_json::json!({
         "ts": crate::game_log::record::rfc3339_utc(unix_ms),
@@ -135,17 +136,35 @@ fn audit_line(r: &AdminRequest, event: &str, command: Option<&str>, result: &str
         "role": r.role.map(Role::name),
         "from": r.addr.to_string(),
         "event": event,
-        "command": command,
+        "command": command.map(|c| crate::game_log::redact_secrets(cvars, c)),
         "result": result,
         "detail": detail,
     })
     .to_string()
 }
 
-/// Appends `line` to the audit file named by `sv_adminAuditLog`.
-fn write_audit(config_dir: &Path, cvars: &CvarSet, ids: AdminCvars, line: &str) {
+/// What became of an admin's request.
+#[derive(Debug, Clone, Copy)]
+struct Outcome<'a> {
+    /// `signin`, `command` or `closed`.
+    what: &'static str,
+    /// The command line, for `command`.
+    command: Option<&'a str>,
+    /// `ok`, `refused` or `error`.
+    result: &'static str,
+    /// Why it was refused or failed.
+    detail: &'a str,
+}
+
+/// Writes one admin event: the audit file named by `sv_adminAuditLog`,
+/// the operator log, and the game log.
+fn audit(state: &mut ServerState, config_dir: &Path, cvars: &CvarSet, r: &AdminRequest, outcome: Outcome<'_>) {
+    let Outcome { what, command, result, detail } = outcome;
+    let line = audit_line(r, what, command, result, detail, cvars);
     tracing::info!(target: "quarry_admin", "{line}");
-    let name = cvars.string(ids.audit_log);
+    let from = r.addr.to_string();
+    state.game.log.rcon(cvars, crate::game_log::RconEvent { admin: &r.name, role: r.role.map(Role::name), from: &from, what, command, result, detail });
+    let name = cvars.string(state.admin.audit_log);
     if name.is_empty() {
         return;
     }
@@ -199,19 +218,11 @@ impl Server {
         let requests = net.admin_requests();
         for mut r in requests {
             let ids = self.state.admin;
+            let dir = self.config_dir.clone();
             match &r.kind {
-                AdminRequestKind::SignedIn => {
-                    let line = audit_line(&r, "signin", None, "ok", "");
-                    write_audit(&self.config_dir, self.console.cvars(), ids, &line);
-                }
-                AdminRequestKind::Refused(why) => {
-                    let line = audit_line(&r, "signin", None, "refused", why);
-                    write_audit(&self.config_dir, self.console.cvars(), ids, &line);
-                }
-                AdminRequestKind::Closed => {
-                    let line = audit_line(&r, "closed", None, "ok", "");
-                    write_audit(&self.config_dir, self.console.cvars(), ids, &line);
-                }
+                AdminRequestKind::SignedIn => audit(&mut self.state, &dir, self.console.cvars(), &r, Outcome { what: "signin", command: None, result: "ok", detail: "" }),
+                AdminRequestKind::Refused(why) => audit(&mut self.state, &dir, self.console.cvars(), &r, Outcome { what: "signin", command: None, result: "refused", detail: why }),
+                AdminRequestKind::Closed => audit(&mut self.state, &dir, self.console.cvars(), &r, Outcome { what: "closed", command: None, result: "ok", detail: "" }),
                 AdminRequestKind::Complete(line) => {
                     let line = line.clone();
                     let (start, candidates) = self.complete(&line);
@@ -225,8 +236,7 @@ impl Server {
                     let allowed = self.console.cvars().string(ids.operator_commands);
                     match permitted(role, &line, &allowed) {
                         Err(why) => {
-                            let audit = audit_line(&r, "command", Some(&line), "refused", &why);
-                            write_audit(&self.config_dir, self.console.cvars(), ids, &audit);
+                            audit(&mut self.state, &dir, self.console.cvars(), &r, Outcome { what: "command", command: Some(&line), result: "refused", detail: &why });
                             r.reply(AdminReplyMsg::Output { lines: vec![format!("refused: {why}")], ok: false });
                         }
                         Ok(()) => {
@@ -243,8 +253,8 @@ impl Server {
                                 self.console.print(format!("[{}] {l}", r.name));
                             }
                             let result = if errors.is_empty() { "ok" } else { "error" };
-                            let audit = audit_line(&r, "command", Some(&line), result, &errors.first().map(ToString::to_string).unwrap_or_default());
-                            write_audit(&self.config_dir, self.console.cvars(), ids, &audit);
+                            let detail = errors.first().map(ToString::to_string).unwrap_or_default();
+                            audit(&mut self.state, &dir, self.console.cvars(), &r, Outcome { what: "command", command: Some(&line), result, detail: &detail });
                             r.reply(AdminReplyMsg::Output { lines: out, ok: errors.is_empty() });
                         }
                     }
