@@ -24,6 +24,7 @@ pub mod network;
 pub mod server;
 pub mod stdin_console;
 pub mod tick_stats;
+pub mod web;
 
 use std::process::ExitCode;
 

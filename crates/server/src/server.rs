@@ -73,6 +73,8 @@ pub struct ServerState {
     pub demos: crate::recording::Demos,
     /// Remote admin's cvars.
     pub admin: crate::network::admin::AdminCvars,
+    /// The live web view (`sv_webAddr`).
+    pub web: crate::web::WebView,
     /// The match card being played (`--card NAME --match T.M`).
     pub card: Option<crate::cards::live::LiveCard>,
     /// The Agones SDK (a no-op unless built with `agones` and run under Agones).
@@ -168,6 +170,7 @@ impl Server {
         let metrics = crate::metrics::Metrics::register(&mut console)?;
         let demos = crate::recording::Demos::register(&mut console)?;
         let admin = crate::network::admin::AdminCvars::register(&mut console)?;
+        let web = crate::web::WebView::register(&mut console)?;
         crate::network::admin::register_commands(&mut console)?;
         let agones = crate::agones::Agones::register(&mut console, options.fast)?;
         let data = crate::game_data::load(&options.config_dir)?;
@@ -198,6 +201,7 @@ impl Server {
             recorder: None,
             demos,
             admin,
+            web,
             card: None,
             agones,
             quit: None,
@@ -358,6 +362,12 @@ impl Server {
         {
             self.console.print(line);
         }
+        if self.state.startup.is_none()
+            && !self.state.fast
+            && let Some(line) = self.state.web.sync(self.console.cvars())
+        {
+            self.console.print(line);
+        }
         let fps = self.console.cvars().get(ids.sv_fps);
         if fps.modification_count() != self.fps_seen {
             self.fps_seen = fps.modification_count();
@@ -502,6 +512,7 @@ impl Server {
         if let (Some(net), Some(game)) = (self.state.net.as_mut(), self.state.game.game.as_mut()) {
             net.after_tick(game, &events, server_tick, every, &map_name);
         }
+        self.state.web.after_tick(self.state.game.game.as_mut(), &map_name, self.console.cvars());
         split(crate::tick_stats::Phase::NetOut);
         crate::cards::live::after_tick(&mut self.state, &mut self.console);
         crate::agones::after_tick(&mut self.state, &mut self.console, started);

@@ -1,0 +1,183 @@
+//! One frame of the live web view: what the page draws at one tick,
+//! built on the tick thread from the match (a few tens of microseconds for
+//! 64 players, `cargo bench -p quarry-server --bench web_frame`) and
+//! encoded as compact JSON for the stream. Positions are whole units and
+//! angles whole degrees: the page draws a top-down view, where finer
+//! figures would only cost bytes.
+
+use quarry_sim::Match;
+use quarry_sim::modes::view::FlagStatus;
+use quarry_sim::view::ViewKind;
+use serde::Serialize;
+
+/// A position in whole units.
+type Pos = [i32; 3];
+
+fn pos(v: glam::Vec3) -> Pos {
+    [v.x.round() as i32, v.y.round() as i32, v.z.round() as i32]
+}
+
+/// A player as drawn.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FramePlayer {
+    /// Client slot.
+    pub slot: u8,
+    /// Name.
+    pub name: String,
+    /// Team name (`free`, `red`, `blue`, `spectator`).
+    pub team: &'static str,
+    /// Whether a bot plays it.
+    pub bot: bool,
+    /// Body position, if it has a body.
+    pub pos: Option<Pos>,
+    /// View yaw, whole degrees.
+    pub yaw: i16,
+    /// Health (0 when dead or without a body).
+    pub health: i32,
+    /// Armor.
+    pub armor: i32,
+    /// Weapon in hand (its number).
+    pub weapon: u8,
+    /// Alive.
+    pub alive: bool,
+    /// Powerup and flag bits (as in the network snapshot).
+    pub powerups: u8,
+    /// Frags.
+    pub frags: i32,
+    /// Deaths.
+    pub deaths: u32,
+}
+
+/// A pickup as drawn.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FrameItem {
+    /// Its class name.
+    pub class: &'static str,
+    /// Where it is.
+    pub pos: Pos,
+    /// Whether it can be picked up now.
+    pub available: bool,
+    /// A weapon someone dropped.
+    pub dropped: bool,
+}
+
+/// A flag as drawn.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FrameFlag {
+    /// Whose (`red`, `blue`, or `free` for One Flag's).
+    pub team: &'static str,
+    /// Where it is now.
+    pub pos: Pos,
+    /// Its base.
+    pub home: Pos,
+    /// `home`, `carried` or `dropped`.
+    pub status: &'static str,
+    /// The carrier's slot.
+    pub carrier: Option<u8>,
+}
+
+/// Everything the page draws at one tick.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WebFrame {
+    /// The match tick.
+    pub tick: u32,
+    /// Ticks per second.
+    pub hz: u32,
+    /// The map's name.
+    pub map: String,
+    /// Game type.
+    pub gametype: &'static str,
+    /// Match phase.
+    pub phase: &'static str,
+    /// Red and blue scores in team games.
+    pub team_scores: Option<(i32, i32)>,
+    /// Every client, by slot.
+    pub players: Vec<FramePlayer>,
+    /// Pickups.
+    pub items: Vec<FrameItem>,
+    /// Rockets, grenades and plasma in flight.
+    pub projectiles: Vec<Pos>,
+    /// Doors and platforms: map entity index and offset from where the map
+    /// put them.
+    pub movers: Vec<(u32, Pos)>,
+    /// Flags (CTF, One Flag).
+    pub flags: Vec<FrameFlag>,
+    /// Frozen players (Freeze Tag): slot and thaw progress in percent.
+    pub frozen: Vec<(u8, u8)>,
+}
+
+impl WebFrame {
+    /// The frame of `game` now. Needs the match mutably only to gather its
+    /// entities (the same view the network snapshot is built from).
+    pub fn build(game: &mut Match, map: &str) -> Self {
+        let views = game.entity_views();
+        let board = game.scoreboard();
+        let mode = game.mode_state();
+        let mut players: Vec<FramePlayer> = board
+            .rows
+            .iter()
+            .map(|r| {
+                let own = game.own_view(r.slot);
+                FramePlayer {
+                    slot: r.slot.0,
+                    name: r.name.clone(),
+                    team: r.team.name(),
+                    bot: r.bot,
+                    pos: own.map(|o| pos(o.origin)),
+                    yaw: own.map_or(0, |o| o.angles.1.rem_euclid(360.0).round() as i16),
+                    health: own.map_or(0, |o| o.health),
+                    armor: own.map_or(0, |o| o.armor),
+                    weapon: own.map_or(0, |o| o.inventory.current),
+                    alive: own.is_some_and(|o| o.alive),
+                    powerups: own.map_or(0, |o| o.powerups),
+                    frags: r.score.frags,
+                    deaths: r.score.deaths,
+                }
+            })
+            .collect();
+        players.sort_by_key(|p| p.slot);
+        let mut items = Vec::new();
+        let mut projectiles = Vec::new();
+        let mut movers = Vec::new();
+        for v in &views {
+            match v.kind {
+                ViewKind::Item { classname, available, dropped } => items.push(FrameItem { class: classname, pos: pos(v.origin), available, dropped }),
+                ViewKind::Projectile { .. } => projectiles.push(pos(v.origin)),
+                ViewKind::Mover { entity } => movers.push((entity, pos(v.origin))),
+                ViewKind::Player { .. } => {}
+            }
+        }
+        let flags = mode
+            .flags
+            .iter()
+            .map(|f| {
+                let (status, carrier) = match f.status {
+                    FlagStatus::Home => ("home", None),
+                    FlagStatus::Carried { by } => ("carried", Some(by.0)),
+                    FlagStatus::Dropped { .. } => ("dropped", None),
+                };
+                FrameFlag { team: f.team.name(), pos: pos(f.origin), home: pos(f.home), status, carrier }
+            })
+            .collect();
+        let frozen = mode.frozen.iter().map(|f| (f.slot.0, (f.thaw.clamp(0.0, 1.0) * 100.0).round() as u8)).collect();
+        Self {
+            tick: game.tick(),
+            hz: game.hz(),
+            map: map.to_owned(),
+            gametype: board.gametype.name(),
+            phase: board.phase.name(),
+            team_scores: board.team_scores,
+            players,
+            items,
+            projectiles,
+            movers,
+            flags,
+            frozen,
+        }
+    }
+
+    /// The frame as one line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+}

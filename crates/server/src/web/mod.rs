@@ -1,0 +1,274 @@
+//! The live web view (`sv_webAddr`): one self-contained page (HTML,
+//! JavaScript and CSS embedded in the binary, no CDN) and a Server-Sent
+//! Events stream of frames, served by the operator's HTTP thread, never
+//! the tick thread.
+//!
+//! | file | what |
+//! |---|---|
+//! | `frame.rs` | [`WebFrame`]: what the page draws at one tick, built on the tick thread |
+//! | `page.html` | the page: a top-down canvas with pan and zoom, players, items, flags, movers, the scoreboard and a legend |
+//!
+//! The tick publishes a frame `sv_webRate` times a second into a `watch`
+//! channel, which keeps only the latest: a slow viewer skips frames and
+//! never holds one up, and nothing queues without bound. A viewer is
+//! also dropped with its connection's lifetime by the bounded listener.
+//! An address other than loopback needs `sv_webPassword` (HTTP Basic, any
+//! user name), so the view is never open to a network by accident.
+
+mod frame;
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
+use quarry_sim::Match;
+use tokio::sync::watch;
+
+pub use frame::{FrameFlag, FrameItem, FramePlayer, WebFrame};
+
+use crate::http::HttpServer;
+
+/// The page, embedded.
+const PAGE: &str = include_str!("page.html");
+
+/// Handles to the web view's cvars.
+#[derive(Debug, Clone, Copy)]
+struct WebCvars {
+    addr: CvarId,
+    rate: CvarId,
+    password: CvarId,
+}
+
+/// The live web view: its cvars, its HTTP server while on, and the
+/// channel frames go out on.
+pub struct WebView {
+    cvars: WebCvars,
+    seen: (u64, u64),
+    server: Option<HttpServer>,
+    frames: watch::Sender<Arc<String>>,
+}
+
+impl std::fmt::Debug for WebView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebView").field("on", &self.server.is_some()).finish_non_exhaustive()
+    }
+}
+
+/// What the HTTP handlers share.
+#[derive(Clone)]
+struct Shared {
+    frames: watch::Receiver<Arc<String>>,
+    /// The password as an HMAC under a random key (`None`: none asked):
+    /// checking a guess is ring's constant-time HMAC verification.
+    password: Option<(ring::hmac::Key, ring::hmac::Tag)>,
+}
+
+impl WebView {
+    /// Registers the cvars.
+    pub fn register<C: 'static>(console: &mut Console<C>) -> Result<Self, CvarError> {
+        let a = CvarFlags::ARCHIVE;
+        let cvars = WebCvars {
+            addr: console.register_cvar(
+                CvarDef::string("sv_webAddr", "", "address of the live web view (a page and a stream of the match, top down): HOST:PORT, or PORT for 127.0.0.1; another host needs sv_webPassword; empty = off").flags(a),
+            )?,
+            rate: console.register_cvar(CvarDef::int("sv_webRate", 15, 1, 30, "frames a second the web view gets").flags(a))?,
+            password: console.register_cvar(CvarDef::string("sv_webPassword", "", "password of the web view (HTTP Basic, any user name); needed to serve it beyond loopback (never printed)").flags(CvarFlags::SECRET))?,
+        };
+        let (frames, _) = watch::channel(Arc::new(String::new()));
+        Ok(Self { cvars, seen: (u64::MAX, u64::MAX), server: None, frames })
+    }
+
+    /// Starts, moves or stops the view when its address or password
+    /// changed; returns a console line saying what happened.
+    pub fn sync(&mut self, cvars: &CvarSet) -> Option<String> {
+        let seen = (cvars.get(self.cvars.addr).modification_count(), cvars.get(self.cvars.password).modification_count());
+        if seen == self.seen {
+            return None;
+        }
+        self.seen = seen;
+        if let Some(s) = self.server.take() {
+            s.stop();
+        }
+        let text = cvars.string(self.cvars.addr);
+        if text.trim().is_empty() {
+            return None;
+        }
+        let password = cvars.string(self.cvars.password);
+        let addr = match crate::http::parse_address(&text) {
+            Ok(a) => a,
+            Err(e) => return Some(format!("error: sv_webAddr: {e}; the web view is off")),
+        };
+        if !addr.ip().is_loopback() && password.is_empty() {
+            return Some(format!("error: sv_webAddr {addr} is not loopback: set sv_webPassword first (the view shows every player's position); the web view is off"));
+        }
+        let guard = if password.is_empty() {
+            None
+        } else {
+            match password_guard(&password) {
+                Some(g) => Some(g),
+                None => return Some("error: no randomness for the web view's password check; the web view is off".to_owned()),
+            }
+        };
+        let shared = Shared { frames: self.frames.subscribe(), password: guard };
+        Some(match HttpServer::start("web-http", addr, router(shared)) {
+            Ok(server) => {
+                let line = format!("web view on http://{}/", server.local_addr());
+                self.server = Some(server);
+                line
+            }
+            Err(e) => format!("error: sv_webAddr: {e}; the web view is off"),
+        })
+    }
+
+    /// Where the view listens, when it does.
+    pub fn local_addr(&self) -> Option<std::net::SocketAddr> {
+        self.server.as_ref().map(HttpServer::local_addr)
+    }
+
+    /// After a tick: publishes a frame when one is due (`sv_webRate` a
+    /// second) and someone is watching.
+    pub fn after_tick(&mut self, game: Option<&mut Match>, map: &str, cvars: &CvarSet) {
+        let Some(game) = game else { return };
+        if self.server.is_none() || self.frames.receiver_count() <= 1 {
+            return;
+        }
+        let rate = u32::try_from(cvars.int(self.cvars.rate)).unwrap_or(15).max(1);
+        let every = (game.hz() / rate).max(1);
+        if !game.tick().is_multiple_of(every) {
+            return;
+        }
+        let frame = WebFrame::build(game, map);
+        self.frames.send_replace(Arc::new(frame.to_json()));
+    }
+}
+
+/// The check of `password`: a random key and the password's HMAC under it.
+fn password_guard(password: &str) -> Option<(ring::hmac::Key, ring::hmac::Tag)> {
+    let key = ring::hmac::Key::generate(ring::hmac::HMAC_SHA256, &ring::rand::SystemRandom::new()).ok()?;
+    let tag = ring::hmac::sign(&key, password.as_bytes());
+    Some((key, tag))
+}
+
+/// Whether `headers` carry the password (HTTP Basic, any user name),
+/// compared in constant time.
+fn authorised(shared: &Shared, headers: &HeaderMap) -> bool {
+    let Some((key, tag)) = &shared.password else { return true };
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Basic "))
+        .and_then(|b| base64_decode(b.trim()))
+        .and_then(|raw| String::from_utf8(raw).ok())
+        .and_then(|pair| pair.split_once(':').map(|(_, p)| p.to_owned()))
+        .unwrap_or_default();
+    ring::hmac::verify(key, given.as_bytes(), tag.as_ref()).is_ok()
+}
+
+/// Standard base64 (what browsers send for Basic credentials).
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => u32::from(c - b'A'),
+            b'a'..=b'z' => u32::from(c - b'a') + 26,
+            b'0'..=b'9' => u32::from(c - b'0') + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        })
+    };
+    let bytes = text.trim_end_matches('=').as_bytes();
+    if bytes.len() > 1024 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let mut acc = 0u32;
+        for (i, c) in chunk.iter().enumerate() {
+            acc |= value(*c)? << (18 - 6 * i);
+        }
+        let n = match chunk.len() {
+            4 => 3,
+            3 => 2,
+            2 => 1,
+            _ => return None,
+        };
+        out.extend_from_slice(&acc.to_be_bytes()[1..1 + n]);
+    }
+    Some(out)
+}
+
+fn unauthorised() -> Response {
+    (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, "Basic realm=\"quarry web view\"")], "the web view needs its password (sv_webPassword)\n").into_response()
+}
+
+/// The page, and the stream at `/frames`.
+fn router(shared: Shared) -> axum::Router {
+    use axum::routing::get;
+    axum::Router::new()
+        .route(
+            "/",
+            get(|State(s): State<Shared>, headers: HeaderMap| async move {
+                if !authorised(&s, &headers) {
+                    return unauthorised();
+                }
+                ([(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-store")], PAGE).into_response()
+            }),
+        )
+        .route(
+            "/frames",
+            get(|State(s): State<Shared>, headers: HeaderMap| async move {
+                if !authorised(&s, &headers) {
+                    return unauthorised();
+                }
+                let stream = futures_stream(s.frames.clone());
+                Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(10))).into_response()
+            }),
+        )
+        .with_state(shared)
+}
+
+/// Each new frame as an SSE event; a viewer that reads slowly sees only the
+/// latest when it reads again.
+fn futures_stream(rx: watch::Receiver<Arc<String>>) -> impl futures_util::Stream<Item = Result<Event, Infallible>> {
+    futures_util::stream::unfold(rx, |mut rx| async move {
+        loop {
+            rx.changed().await.ok()?;
+            let frame = Arc::clone(&rx.borrow_and_update());
+            if !frame.is_empty() {
+                return Some((Ok(Event::default().event("frame").data(frame.as_str())), rx));
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn basic_credentials_decode() {
+        assert_eq!(base64_decode("dXNlcjpzZWNyZXQ=").as_deref(), Some(&b"user:secret"[..]));
+        assert_eq!(base64_decode("YQ").as_deref(), Some(&b"a"[..]));
+        assert!(base64_decode("a!b=").is_none());
+        assert!(base64_decode("a").is_none());
+    }
+
+    #[test]
+    fn the_password_is_checked() {
+        let (_tx, frames) = watch::channel(Arc::new(String::new()));
+        let shared = Shared { frames, password: password_guard("secret") };
+        let mut h = HeaderMap::new();
+        assert!(!authorised(&shared, &h));
+        h.insert(header::AUTHORIZATION, "Basic dXNlcjpzZWNyZXQ=".parse().expect("header"));
+        assert!(authorised(&shared, &h));
+        h.insert(header::AUTHORIZATION, "Basic dXNlcjpzZWNyZXU=".parse().expect("header"));
+        assert!(!authorised(&shared, &h));
+        let open = Shared { password: None, ..shared };
+        assert!(authorised(&open, &HeaderMap::new()));
+    }
+}
