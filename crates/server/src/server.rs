@@ -512,7 +512,9 @@ impl Server {
         if let (Some(net), Some(game)) = (self.state.net.as_mut(), self.state.game.game.as_mut()) {
             net.after_tick(game, &events, server_tick, every, &map_name);
         }
-        self.state.web.after_tick(self.state.game.game.as_mut(), &map_name, self.console.cvars());
+        let nav = self.state.bots.nav();
+        let floor = nav.ready_generation().zip(nav.mesh());
+        self.state.web.after_tick(self.state.game.game.as_mut(), &map_name, floor, self.console.cvars());
         split(crate::tick_stats::Phase::NetOut);
         crate::cards::live::after_tick(&mut self.state, &mut self.console);
         crate::agones::after_tick(&mut self.state, &mut self.console, started);

@@ -1,7 +1,8 @@
 //! The live web view in a real browser: headless Chromium, driven through
 //! chromedriver's WebDriver HTTP interface, opens the page of a running
 //! server with bots, waits for frames, checks that the frame it drew shows
-//! the players the server's `status` lists, and saves a screenshot
+//! the players the server's `status` lists and that the walkable floor is
+//! drawn, and saves a screenshot
 //! (`target/tmp/web-view.png`).
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs
@@ -132,6 +133,17 @@ fn the_page_draws_the_players_in_headless_chromium() {
     }
     let drawn = call(driver.addr, "POST", &format!("/session/{id}/execute/sync"), Some(&serde_json::json!({"script": "return window.framesDrawn", "args": []})));
     assert!(drawn.as_u64().is_some_and(|n| n >= 1), "{drawn}");
+    // The floor is drawn once the navmesh is ready.
+    let start = Instant::now();
+    loop {
+        let n = call(driver.addr, "POST", &format!("/session/{id}/execute/sync"), Some(&serde_json::json!({"script": "return window.floorNodes", "args": []})));
+        if n.as_u64().is_some_and(|n| n > 300) {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "the page never drew the floor: {n}");
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    std::thread::sleep(Duration::from_millis(300));
     let shot = call(driver.addr, "GET", &format!("/session/{id}/screenshot"), None);
     let png = base64(shot.as_str().expect("a screenshot"));
     assert!(png.starts_with(b"\x89PNG"), "a PNG");

@@ -69,6 +69,15 @@ fn the_page_and_its_frames_show_the_match() {
     let players = frame["players"].as_array().expect("players");
     assert!(players.iter().all(|p| p["bot"] == true && p["pos"].is_array()), "{frame}");
     assert!(frame["items"].as_array().is_some_and(|i| !i.is_empty()), "the map's items");
+    // The floor the frames go with: the navmesh's nodes.
+    let frame = frames(addr, Duration::from_secs(30), |f| f["floor"].as_u64().is_some_and(|g| g > 0)).expect("a frame naming a ready floor");
+    let (code, text) = get(addr, "/map", None);
+    assert_eq!(code, 200, "{text}");
+    let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
+    let map: serde_json::Value = serde_json::from_str(body.trim()).expect("map JSON");
+    assert_eq!(map["id"], frame["floor"], "the floor is the one the frame names");
+    let floor = map["floor"].as_array().expect("floor");
+    assert!(floor.len() > 300 && floor.len() % 3 == 0, "nodes as x, y, z: {}", floor.len());
 }
 
 #[test]

@@ -104,6 +104,9 @@ pub struct WebFrame {
     pub flags: Vec<FrameFlag>,
     /// Frozen players (Freeze Tag): slot and thaw progress in percent.
     pub frozen: Vec<(u8, u8)>,
+    /// The floor (`/map`) these positions go with: the navmesh generation,
+    /// 0 before one is ready.
+    pub floor: u64,
 }
 
 impl WebFrame {
@@ -173,6 +176,7 @@ impl WebFrame {
             movers,
             flags,
             frozen,
+            floor: 0,
         }
     }
 

@@ -6,7 +6,11 @@
 //! | file | what |
 //! |---|---|
 //! | `frame.rs` | [`WebFrame`]: what the page draws at one tick, built on the tick thread |
-//! | `page.html` | the page: a top-down canvas with pan and zoom, players, items, flags, movers, the scoreboard and a legend |
+//! | `page.html` | the page: a top-down canvas with pan and zoom, the walkable floor shaded by height, players, items, projectiles, flags, the scoreboard and a legend |
+//!
+//! `/` is the page, `/frames` the stream, `/map` the walkable floor (the
+//! navmesh's nodes, sent once per map: each frame names the floor it goes
+//! with, and the page fetches it again when that changes).
 //!
 //! The tick publishes a frame `sv_webRate` times a second into a `watch`
 //! channel, which keeps only the latest: a slow viewer skips frames and
@@ -51,6 +55,10 @@ pub struct WebView {
     seen: (u64, u64),
     server: Option<HttpServer>,
     frames: watch::Sender<Arc<String>>,
+    /// The map's floor as JSON (`/map`), made once per navmesh.
+    floor: watch::Sender<Arc<String>>,
+    /// The navmesh generation the floor was made from.
+    floor_of: Option<u64>,
 }
 
 impl std::fmt::Debug for WebView {
@@ -63,6 +71,7 @@ impl std::fmt::Debug for WebView {
 #[derive(Clone)]
 struct Shared {
     frames: watch::Receiver<Arc<String>>,
+    floor: watch::Receiver<Arc<String>>,
     /// The password as an HMAC under a random key (`None`: none asked):
     /// checking a guess is ring's constant-time HMAC verification.
     password: Option<(ring::hmac::Key, ring::hmac::Tag)>,
@@ -80,7 +89,8 @@ impl WebView {
             password: console.register_cvar(CvarDef::string("sv_webPassword", "", "password of the web view (HTTP Basic, any user name); needed to serve it beyond loopback (never printed)").flags(CvarFlags::SECRET))?,
         };
         let (frames, _) = watch::channel(Arc::new(String::new()));
-        Ok(Self { cvars, seen: (u64::MAX, u64::MAX), server: None, frames })
+        let (floor, _) = watch::channel(Arc::new(String::from("{\"id\":0,\"cell\":0,\"floor\":[]}")));
+        Ok(Self { cvars, seen: (u64::MAX, u64::MAX), server: None, frames, floor, floor_of: None })
     }
 
     /// Starts, moves or stops the view when its address or password
@@ -114,7 +124,7 @@ impl WebView {
                 None => return Some("error: no randomness for the web view's password check; the web view is off".to_owned()),
             }
         };
-        let shared = Shared { frames: self.frames.subscribe(), password: guard };
+        let shared = Shared { frames: self.frames.subscribe(), floor: self.floor.subscribe(), password: guard };
         Some(match HttpServer::start("web-http", addr, router(shared)) {
             Ok(server) => {
                 let line = format!("web view on http://{}/", server.local_addr());
@@ -131,10 +141,20 @@ impl WebView {
     }
 
     /// After a tick: publishes a frame when one is due (`sv_webRate` a
-    /// second) and someone is watching.
-    pub fn after_tick(&mut self, game: Option<&mut Match>, map: &str, cvars: &CvarSet) {
+    /// second) and someone is watching, and the map's floor when a new
+    /// navmesh is ready (`nav`: its generation and the mesh).
+    pub fn after_tick(&mut self, game: Option<&mut Match>, map: &str, nav: Option<(u64, &quarry_nav::NavMesh)>, cvars: &CvarSet) {
         let Some(game) = game else { return };
-        if self.server.is_none() || self.frames.receiver_count() <= 1 {
+        if self.server.is_none() {
+            return;
+        }
+        if let Some((generation, mesh)) = nav
+            && self.floor_of != Some(generation)
+        {
+            self.floor_of = Some(generation);
+            self.floor.send_replace(Arc::new(floor_json(generation, mesh)));
+        }
+        if self.frames.receiver_count() <= 1 {
             return;
         }
         let rate = u32::try_from(cvars.int(self.cvars.rate)).unwrap_or(15).max(1);
@@ -142,9 +162,26 @@ impl WebView {
         if !game.tick().is_multiple_of(every) {
             return;
         }
-        let frame = WebFrame::build(game, map);
+        let mut frame = WebFrame::build(game, map);
+        frame.floor = self.floor_of.unwrap_or(0);
         self.frames.send_replace(Arc::new(frame.to_json()));
     }
+}
+
+/// The walkable floor: the navmesh's cell size and every node's position
+/// (whole units, flat `x, y, z, x, y, z...`), for the page to shade by
+/// height under the frames. Made once per navmesh, off the hot path.
+fn floor_json(id: u64, mesh: &quarry_nav::NavMesh) -> String {
+    let mut out = String::with_capacity(mesh.node_count() * 18 + 64);
+    out.push_str(&format!("{{\"id\":{id},\"cell\":{},\"floor\":[", mesh.cell_size()));
+    for (i, n) in mesh.nodes().iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!("{},{},{}", n.origin.x.round() as i32, n.origin.y.round() as i32, n.origin.z.round() as i32));
+    }
+    out.push_str("]}");
+    out
 }
 
 /// The check of `password`: a random key and the password's HMAC under it.
@@ -220,6 +257,16 @@ fn router(shared: Shared) -> axum::Router {
             }),
         )
         .route(
+            "/map",
+            get(|State(s): State<Shared>, headers: HeaderMap| async move {
+                if !authorised(&s, &headers) {
+                    return unauthorised();
+                }
+                let floor = Arc::clone(&s.floor.borrow());
+                ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], floor.as_str().to_owned()).into_response()
+            }),
+        )
+        .route(
             "/frames",
             get(|State(s): State<Shared>, headers: HeaderMap| async move {
                 if !authorised(&s, &headers) {
@@ -261,7 +308,8 @@ mod tests {
     #[test]
     fn the_password_is_checked() {
         let (_tx, frames) = watch::channel(Arc::new(String::new()));
-        let shared = Shared { frames, password: password_guard("secret") };
+        let (_tx2, floor) = watch::channel(Arc::new(String::new()));
+        let shared = Shared { frames, floor, password: password_guard("secret") };
         let mut h = HeaderMap::new();
         assert!(!authorised(&shared, &h));
         h.insert(header::AUTHORIZATION, "Basic dXNlcjpzZWNyZXQ=".parse().expect("header"));
