@@ -77,7 +77,7 @@ fn the_page_and_its_frames_show_the_match() {
     let map: serde_json::Value = serde_json::from_str(body.trim()).expect("map JSON");
     assert_eq!(map["id"], frame["floor"], "the floor is the one the frame names");
     let floor = map["floor"].as_array().expect("floor");
-    assert!(floor.len() > 300 && floor.len() % 3 == 0, "nodes as x, y, z: {}", floor.len());
+    assert!(floor.len() > 300 && floor.len().is_multiple_of(3), "nodes as x, y, z: {}", floor.len());
 }
 
 #[test]
