@@ -87,7 +87,7 @@ pub use brain::{BotProfile, Brain, BrainInput, BrainOutput, NativeBrain};
 pub use content::{ContentTraitSource, Resolved, TraitSource, Traits, load_botfiles};
 pub use cvars::{BotCvars, BotSettings, TacticalSide};
 pub use decide::{Objective, ObjectiveProvider};
-pub use manager::{AddBot, AddBotError, BotManager, BotRow, RemoveBotError};
+pub use manager::{AddBot, AddBotError, BotManager, BotOverlay, BotRow, RemoveBotError};
 pub use navigate::Navigator;
 pub use sink::CmdSink;
 pub use view::BotView;

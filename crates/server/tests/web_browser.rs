@@ -1,8 +1,8 @@
 //! The live web view in a real browser: headless Chromium, driven through
 //! chromedriver's WebDriver HTTP interface, opens the page of a running
 //! server with bots, waits for frames, checks that the frame it drew shows
-//! the players the server's `status` lists and that the walkable floor is
-//! drawn, and saves a screenshot
+//! the players the server's `status` lists, toggles a bot's route overlay
+//! and sees it drawn, waits for the walkable floor, and saves a screenshot
 //! (`target/tmp/web-view.png`).
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs
@@ -141,6 +141,20 @@ fn the_page_draws_the_players_in_headless_chromium() {
             break;
         }
         assert!(start.elapsed() < Duration::from_secs(60), "the page never drew the floor: {n}");
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    // A bot's route overlay, toggled by its box in the scoreboard.
+    let el = call(driver.addr, "POST", &format!("/session/{id}/element"), Some(&serde_json::json!({"using": "css selector", "value": "input.mind"})));
+    let element = el.as_object().and_then(|o| o.values().next()).and_then(|v| v.as_str()).unwrap_or_else(|| panic!("no bot toggle: {el}")).to_owned();
+    call(driver.addr, "POST", &format!("/session/{id}/element/{element}/click"), Some(&serde_json::json!({})));
+    let start = Instant::now();
+    loop {
+        let n = call(driver.addr, "POST", &format!("/session/{id}/execute/sync"), Some(&serde_json::json!({"script": "return window.routesDrawn", "args": []})));
+        if n.as_u64().is_some_and(|n| n >= 1) {
+            break;
+        }
+        let shown = call(driver.addr, "POST", &format!("/session/{id}/execute/sync"), Some(&serde_json::json!({"script": "return JSON.stringify(window.lastFrame.bots)", "args": []})));
+        assert!(start.elapsed() < Duration::from_secs(30), "the toggled bot's route was never drawn: {n}; bots {shown}");
         std::thread::sleep(Duration::from_millis(300));
     }
     std::thread::sleep(Duration::from_millis(300));

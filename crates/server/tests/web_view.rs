@@ -68,6 +68,7 @@ fn the_page_and_its_frames_show_the_match() {
     assert_eq!(frame["map"], "q_dm1");
     let players = frame["players"].as_array().expect("players");
     assert!(players.iter().all(|p| p["bot"] == true && p["pos"].is_array()), "{frame}");
+    assert_eq!(frame["bots"].as_array().map(Vec::len), Some(3), "each bot's mind: {frame}");
     assert!(frame["items"].as_array().is_some_and(|i| !i.is_empty()), "the map's items");
     // The floor the frames go with: the navmesh's nodes.
     let frame = frames(addr, Duration::from_secs(30), |f| f["floor"].as_u64().is_some_and(|g| g > 0)).expect("a frame naming a ready floor");

@@ -241,6 +241,12 @@ pub trait Brain: fmt::Debug + Send {
         None
     }
 
+    /// The corners of the route still ahead and how each is reached (the
+    /// web view draws them); none by default.
+    fn route_ahead(&self) -> Vec<(Vec3, quarry_nav::LinkKind)> {
+        Vec::new()
+    }
+
     /// A status line for `bot_debug 2` and `botlist`. By default what the
     /// view shows of the bot, with no goal, route or enemy.
     fn status(&self, view: Option<&BotView<'_>>) -> BrainStatus {

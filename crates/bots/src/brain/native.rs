@@ -605,6 +605,11 @@ impl Brain for NativeBrain {
         self.team.order
     }
 
+    fn route_ahead(&self) -> Vec<(Vec3, quarry_nav::LinkKind)> {
+        let follower = &self.course.follower;
+        follower.route().map_or_else(Vec::new, |r| r.corners.iter().skip(follower.index()).map(|c| (c.pos, c.link)).collect())
+    }
+
     fn status(&self, view: Option<&BotView<'_>>) -> BrainStatus {
         let me = view.and_then(|v| v.player(self.profile.slot));
         let follower = &self.course.follower;

@@ -96,6 +96,18 @@ impl BotManager {
             .collect()
     }
 
+    /// What the web view draws of each bot's mind: its goal, the route
+    /// ahead with how each corner is reached, its combat target and stance.
+    pub fn overlays(&self) -> Vec<BotOverlay> {
+        self.bots
+            .iter()
+            .map(|b| {
+                let status = b.brain.status(None);
+                BotOverlay { slot: b.brain.slot(), goal: status.goal, route: b.brain.route_ahead(), enemy: status.enemy, stance: status.stance }
+            })
+            .collect()
+    }
+
     /// `botlist` as text lines.
     pub fn list_lines(&self, game: Option<&Match>) -> Vec<String> {
         let rows = self.list(game);

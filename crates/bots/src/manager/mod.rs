@@ -185,6 +185,21 @@ fn active_source<'a>(content: &'a Option<ContentTraitSource>, traits: &'a dyn Tr
     }
 }
 
+/// A bot's mind as the web view draws it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BotOverlay {
+    /// Slot.
+    pub slot: SlotId,
+    /// Goal description.
+    pub goal: String,
+    /// The route still ahead: each corner and how it is reached.
+    pub route: Vec<(glam::Vec3, quarry_nav::LinkKind)>,
+    /// Combat target.
+    pub enemy: Option<SlotId>,
+    /// Stance, when tactics are on.
+    pub stance: Option<&'static str>,
+}
+
 /// One line of `botlist`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BotRow {

@@ -61,6 +61,37 @@ pub struct FrameItem {
     pub dropped: bool,
 }
 
+/// A bot's mind as drawn (toggled per bot on the page).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FrameBot {
+    /// Its slot.
+    pub slot: u8,
+    /// Its movement goal.
+    pub goal: String,
+    /// The route still ahead: corners.
+    pub route: Vec<Pos>,
+    /// How each corner is reached (`walk`, `jump`, `drop`, `jumppad`, `teleport`, `lift`, `swim`...).
+    pub links: Vec<&'static str>,
+    /// Its combat target's slot.
+    pub enemy: Option<u8>,
+    /// Its stance, when tactics are on.
+    pub stance: Option<&'static str>,
+}
+
+impl FrameBot {
+    /// From the bot manager's overlay.
+    pub fn from_overlay(o: &quarry_bots::BotOverlay) -> Self {
+        Self {
+            slot: o.slot.0,
+            goal: o.goal.clone(),
+            route: o.route.iter().map(|(p, _)| pos(*p)).collect(),
+            links: o.route.iter().map(|(_, k)| k.name()).collect(),
+            enemy: o.enemy.map(|s| s.0),
+            stance: o.stance,
+        }
+    }
+}
+
 /// A flag as drawn.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FrameFlag {
@@ -107,6 +138,8 @@ pub struct WebFrame {
     /// The floor (`/map`) these positions go with: the navmesh generation,
     /// 0 before one is ready.
     pub floor: u64,
+    /// The bots' minds.
+    pub bots: Vec<FrameBot>,
 }
 
 impl WebFrame {
@@ -177,6 +210,7 @@ impl WebFrame {
             flags,
             frozen,
             floor: 0,
+            bots: Vec::new(),
         }
     }
 

@@ -33,7 +33,7 @@ use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
 use quarry_sim::Match;
 use tokio::sync::watch;
 
-pub use frame::{FrameFlag, FrameItem, FramePlayer, WebFrame};
+pub use frame::{FrameBot, FrameFlag, FrameItem, FramePlayer, WebFrame};
 
 use crate::http::HttpServer;
 
@@ -143,7 +143,7 @@ impl WebView {
     /// After a tick: publishes a frame when one is due (`sv_webRate` a
     /// second) and someone is watching, and the map's floor when a new
     /// navmesh is ready (`nav`: its generation and the mesh).
-    pub fn after_tick(&mut self, game: Option<&mut Match>, map: &str, nav: Option<(u64, &quarry_nav::NavMesh)>, cvars: &CvarSet) {
+    pub fn after_tick(&mut self, game: Option<&mut Match>, map: &str, nav: Option<(u64, &quarry_nav::NavMesh)>, bots: &quarry_bots::BotManager, cvars: &CvarSet) {
         let Some(game) = game else { return };
         if self.server.is_none() {
             return;
@@ -164,6 +164,7 @@ impl WebView {
         }
         let mut frame = WebFrame::build(game, map);
         frame.floor = self.floor_of.unwrap_or(0);
+        frame.bots = bots.overlays().iter().map(FrameBot::from_overlay).collect();
         self.frames.send_replace(Arc::new(frame.to_json()));
     }
 }
