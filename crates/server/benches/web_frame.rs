@@ -1,10 +1,11 @@
-//! The live web view's frame: built from the match and encoded as JSON on
-//! the tick thread, for a 64-player match (target: under 200 µs).
+//! The live web view's frame: built from the match and the bots' minds and
+//! encoded as JSON on the tick thread, for a 64-player match (target:
+//! under 200 µs).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use quarry_server::cli::PlusCommand;
 use quarry_server::server::{Server, ServerOptions};
-use quarry_server::web::WebFrame;
+use quarry_server::web::{FrameBot, WebFrame};
 
 fn plus(name: &str, args: &[&str]) -> PlusCommand {
     PlusCommand { name: name.to_owned(), args: args.iter().map(|a| (*a).to_owned()).collect() }
@@ -33,12 +34,18 @@ fn web_frame(c: &mut Criterion) {
         Err(e) => panic!("tempdir: {e}"),
     };
     let mut s = busy_server(dir.path());
+    let bots = &s.state.bots;
     let Some(game) = s.state.game.game.as_mut() else { panic!("a match") };
     let players = game.slots().iter().count();
     assert_eq!(players, 64, "64 players");
-    let bytes = WebFrame::build(game, "q_dm1").to_json().len();
-    eprintln!("web frame of {players} players: {bytes} bytes of JSON");
-    c.bench_function("server/web_frame_64_players", |b| b.iter(|| WebFrame::build(game, "q_dm1").to_json()));
+    let mut frame = |game: &mut quarry_sim::Match| {
+        let mut f = WebFrame::build(game, "q_dm1");
+        f.bots = bots.overlays().iter().map(FrameBot::from_overlay).collect();
+        f.to_json()
+    };
+    let bytes = frame(game).len();
+    eprintln!("web frame of {players} players with their minds: {bytes} bytes of JSON");
+    c.bench_function("server/web_frame_64_players", |b| b.iter(|| frame(game)));
 }
 
 criterion_group!(benches, web_frame);
