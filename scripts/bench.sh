@@ -55,6 +55,9 @@ if [ "$matches" != 0 ]; then
     cargo build --release --bin quarry-client >&2
     python3 scripts/service_flood.py --server "$target/release/quarry-server" --client "$target/release/quarry-client" --tsv "$target/service_flood.tsv" >&2
     extra+=(--extra "$target/service_flood.tsv")
+    # Issue 23's viewer figure: tick p99 with five web viewers against none.
+    python3 scripts/web_viewers.py --server "$target/release/quarry-server" --tsv "$target/web_viewers.tsv" >&2
+    extra+=(--extra "$target/web_viewers.tsv")
 fi
 if [ "$soak_minutes" != 0 ]; then
     # A failed verdict still has figures worth showing.

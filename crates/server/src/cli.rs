@@ -68,6 +68,12 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
 
+    /// With --replay: play the recording in the live web view on ADDR (HOST:PORT, or PORT for
+    /// 127.0.0.1) at real time, with pause, speed and seek, until stopped. Beyond loopback the
+    /// view needs a password, taken from the QUARRY_WEB_PASSWORD environment variable.
+    #[arg(long, value_name = "ADDR", requires = "replay")]
+    pub web: Option<String>,
+
     /// Make a remote admin: a key file (mode 0600) in the config dir and a line in its `admins`
     /// file, then exit. Give the key file to the admin (quarry-client rcon --key FILE).
     #[arg(long, value_name = "NAME")]

@@ -252,6 +252,10 @@ fn status(state: &mut ServerState, console: &mut Console<ServerState>, _: &[Stri
             Some(addr) => format!("metrics : http://{addr}/metrics"),
             None => "metrics : off (sv_metricsAddr PORT turns them on)".to_owned(),
         },
+        match state.web.local_addr() {
+            Some(addr) => format!("web view: http://{addr}/, {} watching", state.web.viewers()),
+            None => "web view: off (sv_webAddr PORT turns it on)".to_owned(),
+        },
     ];
     let mut lines = lines;
     if let Some(net) = state.net.as_ref() {

@@ -70,6 +70,9 @@ pub fn run(cli: Cli) -> ExitCode {
             }
         };
     }
+    if let (Some(path), Some(web)) = (&cli.replay, &cli.web) {
+        return watch_replay(path, web, cli.force, &cli.maps);
+    }
     if let Some(path) = &cli.replay {
         return run_replay(path, cli.json, cli.force, &cli.maps);
     }
@@ -184,6 +187,33 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Err(e) => {
             tracing::error!("shut down ({reason}) but {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--replay FILE --web ADDR`: the recording played in the web view until
+/// the process is stopped (or the replay diverges).
+fn watch_replay(path: &std::path::Path, web: &str, force: bool, maps: &std::path::Path) -> ExitCode {
+    let addr = match http::parse_address(web) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("quarry-server: --web: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let password = std::env::var("QUARRY_WEB_PASSWORD").unwrap_or_default();
+    let options = recording::ReplayOptions { force, maps_dir: Some(maps.to_owned()) };
+    let shown = path.display();
+    let result = recording::watch(path, &options, addr, &password, |bound, rec| {
+        let last = rec.ticks.last().map_or(0, |t| t.tick);
+        let gametype = rec.header.cvars.iter().find(|(n, _)| n.eq_ignore_ascii_case("g_gametype")).map_or("?", |(_, v)| v.as_str());
+        println!("playing {shown} ({gametype} on {}, {:.1} min) in the web view on http://{bound}/ (Ctrl-C to stop)", rec.header.map_name, f64::from(last) / f64::from(rec.header.hz.max(1)) / 60.0);
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("quarry-server: replay {shown}: {e}");
             ExitCode::FAILURE
         }
     }

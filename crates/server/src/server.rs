@@ -514,7 +514,7 @@ impl Server {
         }
         let nav = self.state.bots.nav();
         let floor = nav.ready_generation().zip(nav.mesh());
-        self.state.web.after_tick(self.state.game.game.as_mut(), &map_name, floor, &self.state.bots, self.console.cvars());
+        self.state.web.after_tick(self.state.game.game.as_mut(), &events, &map_name, floor, &self.state.bots, self.console.cvars());
         split(crate::tick_stats::Phase::NetOut);
         crate::cards::live::after_tick(&mut self.state, &mut self.console);
         crate::agones::after_tick(&mut self.state, &mut self.console, started);

@@ -157,6 +157,19 @@ fn the_page_draws_the_players_in_headless_chromium() {
         assert!(start.elapsed() < Duration::from_secs(30), "the toggled bot's route was never drawn: {n}; bots {shown}");
         std::thread::sleep(Duration::from_millis(300));
     }
+    // The navmesh overlay, and the history (deaths, stuck hotspots) fetched.
+    let el = call(driver.addr, "POST", &format!("/session/{id}/element"), Some(&serde_json::json!({"using": "css selector", "value": "#ov-links"})));
+    let element = el.as_object().and_then(|o| o.values().next()).and_then(|v| v.as_str()).unwrap_or_else(|| panic!("no navmesh toggle: {el}")).to_owned();
+    call(driver.addr, "POST", &format!("/session/{id}/element/{element}/click"), Some(&serde_json::json!({})));
+    let start = Instant::now();
+    loop {
+        let v = call(driver.addr, "POST", &format!("/session/{id}/execute/sync"), Some(&serde_json::json!({"script": "return [window.linksDrawn, window.historyRev]", "args": []})));
+        if v[0].as_u64().is_some_and(|n| n > 100) && v[1].as_u64().is_some_and(|r| r > 0) {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "the navmesh links or the history were never drawn: {v}");
+        std::thread::sleep(Duration::from_millis(300));
+    }
     std::thread::sleep(Duration::from_millis(300));
     let shot = call(driver.addr, "GET", &format!("/session/{id}/screenshot"), None);
     let png = base64(shot.as_str().expect("a screenshot"));

@@ -1,6 +1,8 @@
 //! The live web view end to end over HTTP: the real binary serves the
-//! embedded page and a stream of frames that shows the match's players; a
-//! password guards it; an address beyond loopback without one is refused.
+//! embedded page and a stream of frames that shows the match's players,
+//! the bots' minds, the feed and the map layer; a password guards it; an
+//! address beyond loopback without one is refused; a viewer that stops
+//! reading is dropped; a recording plays in it with pause, speed and seek.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -24,10 +26,15 @@ fn web_addr(server: &TestServer) -> SocketAddr {
 
 /// One GET: the status code and, for a page, the whole body.
 fn get(addr: SocketAddr, path: &str, auth: Option<&str>) -> (u16, String) {
+    request(addr, "GET", path, auth)
+}
+
+/// One request: the status code and the whole response.
+fn request(addr: SocketAddr, method: &str, path: &str, auth: Option<&str>) -> (u16, String) {
     let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
     let auth = auth.map(|a| format!("Authorization: Basic {a}\r\n")).unwrap_or_default();
-    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n").expect("send");
+    write!(s, "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Length: 0\r\nConnection: close\r\n\r\n").expect("send");
     let mut text = String::new();
     let _ = s.read_to_string(&mut text);
     let code = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
@@ -79,6 +86,129 @@ fn the_page_and_its_frames_show_the_match() {
     assert_eq!(map["id"], frame["floor"], "the floor is the one the frame names");
     let floor = map["floor"].as_array().expect("floor");
     assert!(floor.len() > 300 && floor.len().is_multiple_of(3), "nodes as x, y, z: {}", floor.len());
+    // The navmesh's links by kind, as pairs of node indices into the floor.
+    let nodes = floor.len() / 3;
+    let walk = map["links"]["walk"].as_array().expect("walk links");
+    assert!(walk.len() > nodes / 2 && walk.len().is_multiple_of(2), "walk links: {}", walk.len());
+    assert!(walk.iter().all(|i| i.as_u64().is_some_and(|i| (i as usize) < nodes)), "links name nodes of the floor");
+    assert!(map["movers"].is_array(), "the movers' bounds: {}", map["movers"]);
+    // Each bot's mind carries what it perceives; every frame the feed and
+    // the history's revision, which /history serves.
+    let frame = frames(addr, Duration::from_secs(20), |f| f["history"].as_u64().is_some_and(|h| h > 0)).expect("a frame naming the history");
+    let bot = &frame["bots"][0];
+    assert!(bot["fov"].as_u64().is_some_and(|f| f >= 60), "{bot}");
+    assert!(bot["tracks"].is_array() && frame["feed"].is_array(), "{frame}");
+    let (code, text) = get(addr, "/history", None);
+    assert_eq!(code, 200, "{text}");
+    let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
+    let history: serde_json::Value = serde_json::from_str(body.trim()).expect("history JSON");
+    assert!(history["rev"].as_u64().is_some_and(|r| r > 0) && history["deaths"].is_array() && history["stuck"].is_array(), "{history}");
+    // Without a recording playing there is nothing to control.
+    assert_eq!(request(addr, "POST", "/control?op=pause", None).0, 404);
+}
+
+#[test]
+fn a_viewer_that_stops_reading_is_dropped() {
+    let server = TestServer::start(&["+set", "sv_webAddr", "127.0.0.1:0", "+set", "bot_minPlayers", "4", "+set", "sv_webRate", "30"]);
+    let addr = web_addr(&server);
+    // A small receive window, so the server's side fills quickly.
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).expect("socket");
+    socket.set_recv_buffer_size(8 * 1024).expect("recv buffer");
+    socket.connect(&addr.into()).expect("connect");
+    let mut stalled: TcpStream = socket.into();
+    write!(stalled, "GET /frames HTTP/1.1\r\nHost: {addr}\r\n\r\n").expect("send");
+    // Meanwhile a viewer that reads keeps getting frames.
+    let reading = frames(addr, Duration::from_secs(20), |f| f["players"].as_array().is_some_and(|p| p.len() == 4));
+    assert!(reading.is_some(), "a reading viewer gets frames");
+    // The stalled one: its buffers fill, a write waits past the limit, and
+    // the server drops it (`status` counts who is watching).
+    let mut server = server;
+    let start = Instant::now();
+    loop {
+        let status = server.status();
+        if status.text.contains(", 0 watching") {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "the stalled viewer is still served:\n{}", status.text);
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    // Reading now drains what was buffered, then the stream ends.
+    stalled.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    let mut total = 0usize;
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match stalled.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => total += n,
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(e) => panic!("the stalled viewer's stream did not end ({total} bytes read): {e}"),
+        }
+    }
+    assert!(total < 16 * 1024 * 1024, "what waited for the stalled viewer is bounded: {total} bytes");
+}
+
+/// The address a `--replay --web` process printed, with the process.
+fn start_replay(demo: &str) -> (std::process::Child, SocketAddr, tempfile::TempDir) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (mut cmd, dir) = support::headless_command();
+    let mut child = cmd
+        .arg("--replay")
+        .arg(root.join("tests/replays").join(demo))
+        .args(["--web", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .expect("spawn");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    let addr = loop {
+        line.clear();
+        if out.read_line(&mut line).unwrap_or(0) == 0 {
+            let _ = child.kill();
+            panic!("--replay --web printed no address");
+        }
+        if let Some(addr) = line.split("http://").nth(1).and_then(|a| a.split('/').next()).and_then(|a| a.parse().ok()) {
+            break addr;
+        }
+    };
+    (child, addr, dir)
+}
+
+#[test]
+fn a_recording_plays_in_the_view_with_pause_speed_and_seek() {
+    let (mut child, addr, _dir) = start_replay("ft.qdemo");
+    let result = std::panic::catch_unwind(|| {
+        let (code, page) = get(addr, "/", None);
+        assert_eq!(code, 200);
+        assert!(page.contains("id=\"replay\""), "the page has the replay controls");
+        let first = frames(addr, Duration::from_secs(20), |f| f["replay"]["tick"].as_u64().is_some_and(|t| t > 10)).expect("frames of the recording playing");
+        assert_eq!(first["gametype"], "ft", "{first}");
+        let last = first["replay"]["last"].as_u64().expect("last tick");
+        assert!(last > 100, "{first}");
+        assert_eq!(request(addr, "POST", "/control?op=pause", None).0, 200);
+        let paused = frames(addr, Duration::from_secs(10), |f| f["replay"]["paused"] == true).expect("a paused frame");
+        // Back to near the start: the match is built again and played to it.
+        assert_eq!(request(addr, "POST", "/control?op=seek&value=5", None).0, 200);
+        let sought = frames(addr, Duration::from_secs(20), |f| f["replay"]["tick"].as_u64().is_some_and(|t| t <= 6)).expect("a frame after seeking back");
+        assert_eq!(sought["replay"]["paused"], true, "seeking keeps the clock stopped");
+        assert!(sought["players"].as_array().is_some_and(|p| !p.is_empty()), "{sought}");
+        // Forward past where it was paused.
+        let was = paused["replay"]["tick"].as_u64().unwrap_or(0);
+        let to = (was + 40).min(last);
+        assert_eq!(request(addr, "POST", &format!("/control?op=seek&value={to}"), None).0, 200);
+        frames(addr, Duration::from_secs(20), |f| f["replay"]["tick"].as_u64() == Some(to)).expect("a frame at the tick sought");
+        // Bad controls say why; then it plays on at another speed.
+        let (code, text) = request(addr, "POST", "/control?op=speed&value=99", None);
+        assert!(code == 400 && text.contains("out of range"), "{text}");
+        assert_eq!(request(addr, "POST", "/control?op=speed&value=4", None).0, 200);
+        assert_eq!(request(addr, "POST", "/control?op=play", None).0, 200);
+        frames(addr, Duration::from_secs(20), |f| f["replay"]["speed"] == 4.0 && f["replay"]["tick"].as_u64().is_some_and(|t| t > to)).expect("playing on at 4x");
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    if let Err(e) = result {
+        std::panic::resume_unwind(e);
+    }
 }
 
 #[test]

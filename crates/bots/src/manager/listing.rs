@@ -97,15 +97,34 @@ impl BotManager {
     }
 
     /// What the web view draws of each bot's mind: its goal, the route
-    /// ahead with how each corner is reached, its combat target and stance.
+    /// ahead with how each corner is reached, its combat target and stance,
+    /// its field of view and what it believes about enemies' whereabouts.
     pub fn overlays(&self) -> Vec<BotOverlay> {
         self.bots
             .iter()
             .map(|b| {
                 let status = b.brain.status(None);
-                BotOverlay { slot: b.brain.slot(), goal: status.goal, route: b.brain.route_ahead(), enemy: status.enemy, stance: status.stance }
+                BotOverlay {
+                    slot: b.brain.slot(),
+                    goal: status.goal,
+                    route: b.brain.route_ahead(),
+                    enemy: status.enemy,
+                    stance: status.stance,
+                    fov: b.brain.profile().resolved.traits.fov,
+                    tracks: b.brain.beliefs(),
+                }
             })
             .collect()
+    }
+
+    /// Where bots got stuck this match, most time first (the report's
+    /// hotspots, goals named by their kind only), for live views.
+    pub fn stuck_hotspots(&self, hz: u32) -> Vec<crate::stuck::Hotspot> {
+        let episodes = self.bots.iter().flat_map(|b| {
+            let p = b.brain.profile();
+            p.stuck.episodes().map(move |e| (u32::from(p.slot.0), e))
+        });
+        crate::stuck::hotspots(episodes, hz, &|g| g.describe())
     }
 
     /// `botlist` as text lines.

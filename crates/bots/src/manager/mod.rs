@@ -198,6 +198,10 @@ pub struct BotOverlay {
     pub enemy: Option<SlotId>,
     /// Stance, when tactics are on.
     pub stance: Option<&'static str>,
+    /// Its field of view, degrees.
+    pub fov: f32,
+    /// What it believes about enemies' whereabouts: seen, heard, reported.
+    pub tracks: Vec<crate::memory::EnemyTrack>,
 }
 
 /// One line of `botlist`.

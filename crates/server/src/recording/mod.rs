@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `recorder.rs` | [`Recorder`]: after each tick, the journal (joins, leaves, chosen team changes, cvar changes) and the command each slot's queue gave the sim, with a state hash every [`HASH_EVERY`] ticks |
 //! | `replay.rs` | [`replay`]: the match built again from the header, the journal applied and the commands pushed before each tick, every stored hash checked |
+//! | `watch.rs` | [`watch`]: a recording played at real time in the web view, with pause, speed and seek |
 //! | `live.rs` | [`Demos`]: `sv_record`, every match of a server recorded into `sv_recordDir`, with a size cap and a count limit |
 //! | `summary.rs` | the replay's summary against the recorded one: play figures equal, the recorded bot report kept |
 
@@ -13,10 +14,12 @@ mod live;
 mod recorder;
 mod replay;
 pub mod summary;
+mod watch;
 
 pub use live::{Demos, EXTENSION};
 pub use recorder::{HASH_EVERY, MatchSource, Recorder};
 pub use replay::{ReplayError, ReplayOptions, replay};
+pub use watch::watch;
 
 /// The sim's version a recording names: a recording by another is refused
 /// unless forced (the same inputs could play differently).

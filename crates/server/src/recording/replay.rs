@@ -68,24 +68,13 @@ pub enum ReplayError {
 /// Replays `path`: returns the server after the last tick (its match for
 /// the summary), the ticks replayed, and the recording.
 pub fn replay(path: &Path, options: &ReplayOptions) -> Result<(Server, u32, Recording), ReplayError> {
-    let rec = quarry_record::read(path)?;
-    let shown = path.display().to_string();
-    if rec.header.sim_version != super::SIM_VERSION && !options.force {
-        return Err(ReplayError::Version { path: shown, recorded: rec.header.sim_version.clone(), running: super::SIM_VERSION.to_owned() });
-    }
-    if let Some(cut) = &rec.cut {
-        tracing::warn!("{shown}: {cut}; replaying the {} ticks it holds", rec.ticks.len());
-    }
-    let scratch = tempfile::tempdir().map_err(|e| ReplayError::Setup(format!("a scratch folder: {e}")))?;
+    let rec = open(path, options)?;
+    let scratch = scratch()?;
     let mut server = build(&rec, scratch.path(), options.maps_dir.as_deref())?;
     let mut ticks = 0;
     for t in &rec.ticks {
-        apply(&mut server, t)?;
-        server.tick();
+        step(&mut server, t)?;
         ticks += 1;
-        if let Some(check) = &t.hash {
-            verify(&server, t.tick, check)?;
-        }
     }
     if let (Some(footer), Some(game)) = (&rec.footer, server.state.game.game.as_ref())
         && footer.final_hash != game.state_hash()
@@ -95,9 +84,39 @@ pub fn replay(path: &Path, options: &ReplayOptions) -> Result<(Server, u32, Reco
     Ok((server, ticks, rec))
 }
 
+/// Reads `path` and refuses a recording by another sim version unless
+/// `options.force`.
+pub(super) fn open(path: &Path, options: &ReplayOptions) -> Result<Recording, ReplayError> {
+    let rec = quarry_record::read(path)?;
+    let shown = path.display().to_string();
+    if rec.header.sim_version != super::SIM_VERSION && !options.force {
+        return Err(ReplayError::Version { path: shown, recorded: rec.header.sim_version.clone(), running: super::SIM_VERSION.to_owned() });
+    }
+    if let Some(cut) = &rec.cut {
+        tracing::warn!("{shown}: {cut}; replaying the {} ticks it holds", rec.ticks.len());
+    }
+    Ok(rec)
+}
+
+/// A scratch folder for the map and config files of a replay.
+pub(super) fn scratch() -> Result<tempfile::TempDir, ReplayError> {
+    tempfile::tempdir().map_err(|e| ReplayError::Setup(format!("a scratch folder: {e}")))
+}
+
+/// One recorded tick: its journal and commands applied, the server
+/// stepped, its stored hash (if any) checked.
+pub(super) fn step(server: &mut Server, t: &TickRecord) -> Result<(), ReplayError> {
+    apply(server, t)?;
+    server.tick();
+    if let Some(check) = &t.hash {
+        verify(server, t.tick, check)?;
+    }
+    Ok(())
+}
+
 /// The server and match of the header: map and config files written into
 /// `scratch`, the recorded cvars, the seed; bots never fill in.
-fn build(rec: &Recording, scratch: &Path, maps_dir: Option<&Path>) -> Result<Server, ReplayError> {
+pub(super) fn build(rec: &Recording, scratch: &Path, maps_dir: Option<&Path>) -> Result<Server, ReplayError> {
     let h = &rec.header;
     let setup = |what: &str, e: std::io::Error| ReplayError::Setup(format!("{what}: {e}"));
     let config = scratch.join("config");

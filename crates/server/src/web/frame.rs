@@ -76,6 +76,25 @@ pub struct FrameBot {
     pub enemy: Option<u8>,
     /// Its stance, when tactics are on.
     pub stance: Option<&'static str>,
+    /// Its field of view, whole degrees.
+    pub fov: u16,
+    /// What it believes about enemies' whereabouts.
+    pub tracks: Vec<FrameTrack>,
+}
+
+/// One enemy a bot believes is somewhere.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FrameTrack {
+    /// The enemy's slot.
+    pub slot: u8,
+    /// Where the bot thinks it is.
+    pub pos: Pos,
+    /// How it knows: `seen`, `heard` or `reported`.
+    pub how: &'static str,
+    /// Seen in its latest look.
+    pub visible: bool,
+    /// How far off the belief may be, units.
+    pub error: u16,
 }
 
 impl FrameBot {
@@ -88,6 +107,22 @@ impl FrameBot {
             links: o.route.iter().map(|(_, k)| k.name()).collect(),
             enemy: o.enemy.map(|s| s.0),
             stance: o.stance,
+            fov: o.fov.clamp(0.0, 360.0).round() as u16,
+            tracks: o
+                .tracks
+                .iter()
+                .map(|t| FrameTrack {
+                    slot: t.slot.0,
+                    pos: pos(t.position),
+                    how: match t.knowledge {
+                        quarry_bots::memory::Knowledge::Seen => "seen",
+                        quarry_bots::memory::Knowledge::Heard => "heard",
+                        quarry_bots::memory::Knowledge::Reported => "reported",
+                    },
+                    visible: t.visible,
+                    error: t.uncertainty.clamp(0.0, f32::from(u16::MAX)).round() as u16,
+                })
+                .collect(),
         }
     }
 }
@@ -105,6 +140,21 @@ pub struct FrameFlag {
     pub status: &'static str,
     /// The carrier's slot.
     pub carrier: Option<u8>,
+}
+
+/// The round of a round-based game type, as drawn.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FrameRound {
+    /// Round number, from 1.
+    pub number: u32,
+    /// Being fought (false between rounds).
+    pub live: bool,
+    /// Seconds until it (or the pause before it) ends by time, if it has a limit.
+    pub seconds_left: Option<u32>,
+    /// Players still standing: red, blue.
+    pub standing: (u32, u32),
+    /// Rounds won: red, blue.
+    pub wins: (u32, u32),
 }
 
 /// Everything the page draws at one tick.
@@ -138,8 +188,17 @@ pub struct WebFrame {
     /// The floor (`/map`) these positions go with: the navmesh generation,
     /// 0 before one is ready.
     pub floor: u64,
+    /// The round, in round-based game types.
+    pub round: Option<FrameRound>,
     /// The bots' minds.
     pub bots: Vec<FrameBot>,
+    /// Recent kills, chat, flag and round news, oldest first.
+    pub feed: Vec<super::history::FeedLine>,
+    /// The revision of the match's history (`/history`: deaths, stuck
+    /// hotspots) these go with.
+    pub history: u64,
+    /// Where the recording stands, when one is played.
+    pub replay: Option<super::control::ReplayStatus>,
 }
 
 impl WebFrame {
@@ -195,6 +254,13 @@ impl WebFrame {
                 FrameFlag { team: f.team.name(), pos: pos(f.origin), home: pos(f.home), status, carrier }
             })
             .collect();
+        let round = mode.round.as_ref().map(|r| FrameRound {
+            number: r.number,
+            live: r.live,
+            seconds_left: r.ends_at.map(|end| end.saturating_sub(game.tick()) / game.hz().max(1)),
+            standing: r.standing,
+            wins: r.wins,
+        });
         let frozen = mode.frozen.iter().map(|f| (f.slot.0, (f.thaw.clamp(0.0, 1.0) * 100.0).round() as u8)).collect();
         Self {
             tick: game.tick(),
@@ -210,7 +276,11 @@ impl WebFrame {
             flags,
             frozen,
             floor: 0,
+            round,
             bots: Vec::new(),
+            feed: Vec::new(),
+            history: 0,
+            replay: None,
         }
     }
 

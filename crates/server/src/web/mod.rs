@@ -6,23 +6,34 @@
 //! | file | what |
 //! |---|---|
 //! | `frame.rs` | [`WebFrame`]: what the page draws at one tick, built on the tick thread |
-//! | `page.html` | the page: a top-down canvas with pan and zoom, the walkable floor shaded by height, players, items, projectiles, flags, the scoreboard and a legend |
+//! | `history.rs` | [`History`]: the feed of kills, chat, flags and rounds, the heat map of deaths and the stuck hotspots |
+//! | `floor.rs` | the map layer: the navmesh's floor and links, the movers' bounds |
+//! | `control.rs` | a recording played in the view: [`ReplayControl`]s from the page, [`ReplayStatus`] in the frames |
+//! | `page.html` | the page: a top-down canvas with pan and zoom, the walkable floor shaded by height, players, items, projectiles, flags, the bots' minds, overlays, the scoreboard, the feed and a legend |
 //!
-//! `/` is the page, `/frames` the stream, `/map` the walkable floor (the
-//! navmesh's nodes, sent once per map: each frame names the floor it goes
-//! with, and the page fetches it again when that changes).
+//! `/` is the page, `/frames` the stream, `/map` the map layer (sent once
+//! per navmesh: each frame names the one it goes with, and the page
+//! fetches it again when that changes), `/history` the deaths and stuck
+//! hotspots (each frame names its revision), and `/control` (`POST`,
+//! only while a recording plays: pause, play, speed, seek).
 //!
 //! The tick publishes a frame `sv_webRate` times a second into a `watch`
 //! channel, which keeps only the latest: a slow viewer skips frames and
-//! never holds one up, and nothing queues without bound. A viewer is
-//! also dropped with its connection's lifetime by the bounded listener.
+//! never holds one up, and nothing queues without bound. A viewer that
+//! stops reading altogether is dropped by the bounded listener once its
+//! socket's send buffer is full and a write has waited
+//! [`crate::http::listener::STALL`].
 //! An address other than loopback needs `sv_webPassword` (HTTP Basic, any
 //! user name), so the view is never open to a network by accident.
 
+mod control;
+mod floor;
 mod frame;
+mod history;
 
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::extract::State;
@@ -33,7 +44,9 @@ use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
 use quarry_sim::Match;
 use tokio::sync::watch;
 
-pub use frame::{FrameBot, FrameFlag, FrameItem, FramePlayer, WebFrame};
+pub use frame::{FrameBot, FrameFlag, FrameItem, FramePlayer, FrameRound, FrameTrack, WebFrame};
+pub use control::{CONTROL_QUEUE, ControlQuery, MAX_SPEED, MIN_SPEED, ReplayControl, ReplayStatus};
+pub use history::{FeedLine, History};
 
 use crate::http::HttpServer;
 
@@ -59,6 +72,14 @@ pub struct WebView {
     floor: watch::Sender<Arc<String>>,
     /// The navmesh generation the floor was made from.
     floor_of: Option<u64>,
+    /// The match's history (`/history`) as JSON.
+    history_json: watch::Sender<Arc<String>>,
+    /// What the view remembers of the match.
+    history: History,
+    /// Where the recording being played stands (`--replay --web`).
+    replay: Option<ReplayStatus>,
+    /// Streams of frames open now.
+    viewers: Arc<AtomicUsize>,
 }
 
 impl std::fmt::Debug for WebView {
@@ -71,7 +92,12 @@ impl std::fmt::Debug for WebView {
 #[derive(Clone)]
 struct Shared {
     frames: watch::Receiver<Arc<String>>,
+    /// Streams of frames open now.
+    viewers: Arc<AtomicUsize>,
     floor: watch::Receiver<Arc<String>>,
+    history: watch::Receiver<Arc<String>>,
+    /// Where controls of a replay go, while one plays.
+    control: Option<tokio::sync::mpsc::Sender<ReplayControl>>,
     /// The password as an HMAC under a random key (`None`: none asked):
     /// checking a guess is ring's constant-time HMAC verification.
     password: Option<(ring::hmac::Key, ring::hmac::Tag)>,
@@ -89,8 +115,9 @@ impl WebView {
             password: console.register_cvar(CvarDef::string("sv_webPassword", "", "password of the web view (HTTP Basic, any user name); needed to serve it beyond loopback (never printed)").flags(CvarFlags::SECRET))?,
         };
         let (frames, _) = watch::channel(Arc::new(String::new()));
-        let (floor, _) = watch::channel(Arc::new(String::from("{\"id\":0,\"cell\":0,\"floor\":[]}")));
-        Ok(Self { cvars, seen: (u64::MAX, u64::MAX), server: None, frames, floor, floor_of: None })
+        let (floor, _) = watch::channel(Arc::new(String::from(floor::EMPTY)));
+        let (history_json, _) = watch::channel(Arc::new(String::from("{\"rev\":0,\"cell\":0,\"deaths\":[],\"uncounted\":0,\"stuck\":[]}")));
+        Ok(Self { cvars, seen: (u64::MAX, u64::MAX), server: None, frames, floor, floor_of: None, history_json, history: History::default(), replay: None, viewers: Arc::default() })
     }
 
     /// Starts, moves or stops the view when its address or password
@@ -116,23 +143,45 @@ impl WebView {
         if !addr.ip().is_loopback() && password.is_empty() {
             return Some(format!("error: sv_webAddr {addr} is not loopback: set sv_webPassword first (the view shows every player's position); the web view is off"));
         }
+        Some(match self.serve(addr, &password, None) {
+            Ok(addr) => format!("web view on http://{addr}/"),
+            Err(e) => format!("error: sv_webAddr: {e}; the web view is off"),
+        })
+    }
+
+    /// Serves the view on `addr` (stopping any server already running),
+    /// with `password` (empty: none, and then only loopback is allowed);
+    /// `control` takes a replay's controls. Returns the address bound.
+    pub fn serve(&mut self, addr: std::net::SocketAddr, password: &str, control: Option<tokio::sync::mpsc::Sender<ReplayControl>>) -> Result<std::net::SocketAddr, String> {
+        if let Some(s) = self.server.take() {
+            s.stop();
+        }
+        if !addr.ip().is_loopback() && password.is_empty() {
+            return Err(format!("{addr} is not loopback: a password is needed (the view shows every player's position)"));
+        }
         let guard = if password.is_empty() {
             None
         } else {
-            match password_guard(&password) {
-                Some(g) => Some(g),
-                None => return Some("error: no randomness for the web view's password check; the web view is off".to_owned()),
-            }
+            Some(password_guard(password).ok_or("no randomness for the password check")?)
         };
-        let shared = Shared { frames: self.frames.subscribe(), floor: self.floor.subscribe(), password: guard };
-        Some(match HttpServer::start("web-http", addr, router(shared)) {
-            Ok(server) => {
-                let line = format!("web view on http://{}/", server.local_addr());
-                self.server = Some(server);
-                line
-            }
-            Err(e) => format!("error: sv_webAddr: {e}; the web view is off"),
-        })
+        let shared = Shared { frames: self.frames.subscribe(), viewers: Arc::clone(&self.viewers), floor: self.floor.subscribe(), history: self.history_json.subscribe(), control, password: guard };
+        let server = HttpServer::start("web-http", addr, router(shared)).map_err(|e| e.to_string())?;
+        let bound = server.local_addr();
+        self.server = Some(server);
+        Ok(bound)
+    }
+
+    /// Where the recording being played stands (every frame carries it).
+    pub fn set_replay_status(&mut self, status: Option<ReplayStatus>) {
+        self.replay = status;
+    }
+
+    /// Publishes a frame of `game` now, due or not (a paused replay whose
+    /// state changed).
+    pub fn publish_now(&mut self, game: &mut Match, map: &str, bots: &quarry_bots::BotManager) {
+        if self.server.is_some() {
+            self.publish(game, map, bots);
+        }
     }
 
     /// Where the view listens, when it does.
@@ -140,49 +189,52 @@ impl WebView {
         self.server.as_ref().map(HttpServer::local_addr)
     }
 
-    /// After a tick: publishes a frame when one is due (`sv_webRate` a
-    /// second) and someone is watching, and the map's floor when a new
-    /// navmesh is ready (`nav`: its generation and the mesh).
-    pub fn after_tick(&mut self, game: Option<&mut Match>, map: &str, nav: Option<(u64, &quarry_nav::NavMesh)>, bots: &quarry_bots::BotManager, cvars: &CvarSet) {
+    /// The number of viewers of the stream now.
+    pub fn viewers(&self) -> usize {
+        self.viewers.load(Ordering::Relaxed)
+    }
+
+    /// After a tick: takes its `events` into the history, publishes a
+    /// frame when one is due (`sv_webRate` a second) and someone is
+    /// watching, the history every couple of seconds when it changed, and
+    /// the map layer when a new navmesh is ready (`nav`: its generation and
+    /// the mesh).
+    pub fn after_tick(&mut self, game: Option<&mut Match>, events: &[quarry_sim::events::GameEvent], map: &str, nav: Option<(u64, &quarry_nav::NavMesh)>, bots: &quarry_bots::BotManager, cvars: &CvarSet) {
         let Some(game) = game else { return };
         if self.server.is_none() {
             return;
         }
+        self.history.observe(game, events);
         if let Some((generation, mesh)) = nav
             && self.floor_of != Some(generation)
         {
             self.floor_of = Some(generation);
-            self.floor.send_replace(Arc::new(floor_json(generation, mesh)));
+            self.floor.send_replace(Arc::new(floor::map_json(generation, mesh, game.map())));
         }
-        if self.frames.receiver_count() <= 1 {
+        if self.viewers() == 0 {
             return;
+        }
+        let hz = game.hz();
+        if let Some(json) = self.history.publish(game, || bots.stuck_hotspots(hz)) {
+            self.history_json.send_replace(Arc::new(json));
         }
         let rate = u32::try_from(cvars.int(self.cvars.rate)).unwrap_or(15).max(1);
         let every = (game.hz() / rate).max(1);
         if !game.tick().is_multiple_of(every) {
             return;
         }
+        self.publish(game, map, bots);
+    }
+
+    fn publish(&mut self, game: &mut Match, map: &str, bots: &quarry_bots::BotManager) {
         let mut frame = WebFrame::build(game, map);
         frame.floor = self.floor_of.unwrap_or(0);
         frame.bots = bots.overlays().iter().map(FrameBot::from_overlay).collect();
+        frame.feed = self.history.feed();
+        frame.history = self.history.revision();
+        frame.replay = self.replay;
         self.frames.send_replace(Arc::new(frame.to_json()));
     }
-}
-
-/// The walkable floor: the navmesh's cell size and every node's position
-/// (whole units, flat `x, y, z, x, y, z...`), for the page to shade by
-/// height under the frames. Made once per navmesh, off the hot path.
-fn floor_json(id: u64, mesh: &quarry_nav::NavMesh) -> String {
-    let mut out = String::with_capacity(mesh.node_count() * 18 + 64);
-    out.push_str(&format!("{{\"id\":{id},\"cell\":{},\"floor\":[", mesh.cell_size()));
-    for (i, n) in mesh.nodes().iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(&format!("{},{},{}", n.origin.x.round() as i32, n.origin.y.round() as i32, n.origin.z.round() as i32));
-    }
-    out.push_str("]}");
-    out
 }
 
 /// The check of `password`: a random key and the password's HMAC under it.
@@ -268,27 +320,71 @@ fn router(shared: Shared) -> axum::Router {
             }),
         )
         .route(
+            "/history",
+            get(|State(s): State<Shared>, headers: HeaderMap| async move {
+                if !authorised(&s, &headers) {
+                    return unauthorised();
+                }
+                let history = Arc::clone(&s.history.borrow());
+                ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], history.as_str().to_owned()).into_response()
+            }),
+        )
+        .route(
+            "/control",
+            axum::routing::post(|State(s): State<Shared>, headers: HeaderMap, axum::extract::Query(q): axum::extract::Query<ControlQuery>| async move {
+                if !authorised(&s, &headers) {
+                    return unauthorised();
+                }
+                let Some(control) = &s.control else {
+                    return (StatusCode::NOT_FOUND, "no recording is playing: controls are for --replay FILE --web ADDR\n").into_response();
+                };
+                match ReplayControl::parse(&q) {
+                    Ok(c) => match control.try_send(c) {
+                        Ok(()) => (StatusCode::OK, "ok\n").into_response(),
+                        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "too many controls waiting; try again\n").into_response(),
+                    },
+                    Err(e) => (StatusCode::BAD_REQUEST, format!("{e}\n")).into_response(),
+                }
+            }),
+        )
+        .route(
             "/frames",
             get(|State(s): State<Shared>, headers: HeaderMap| async move {
                 if !authorised(&s, &headers) {
                     return unauthorised();
                 }
-                let stream = futures_stream(s.frames.clone());
+                let stream = futures_stream(s.frames.clone(), Viewer::new(&s.viewers));
                 Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(10))).into_response()
             }),
         )
         .with_state(shared)
 }
 
+/// One open stream of frames, counted while it lives.
+struct Viewer(Arc<AtomicUsize>);
+
+impl Viewer {
+    fn new(count: &Arc<AtomicUsize>) -> Self {
+        count.fetch_add(1, Ordering::Relaxed);
+        Self(Arc::clone(count))
+    }
+}
+
+impl Drop for Viewer {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// Each new frame as an SSE event; a viewer that reads slowly sees only the
 /// latest when it reads again.
-fn futures_stream(rx: watch::Receiver<Arc<String>>) -> impl futures_util::Stream<Item = Result<Event, Infallible>> {
-    futures_util::stream::unfold(rx, |mut rx| async move {
+fn futures_stream(rx: watch::Receiver<Arc<String>>, viewer: Viewer) -> impl futures_util::Stream<Item = Result<Event, Infallible>> {
+    futures_util::stream::unfold((rx, viewer), |(mut rx, viewer)| async move {
         loop {
             rx.changed().await.ok()?;
             let frame = Arc::clone(&rx.borrow_and_update());
             if !frame.is_empty() {
-                return Some((Ok(Event::default().event("frame").data(frame.as_str())), rx));
+                return Some((Ok(Event::default().event("frame").data(frame.as_str())), (rx, viewer)));
             }
         }
     })
@@ -310,7 +406,8 @@ mod tests {
     fn the_password_is_checked() {
         let (_tx, frames) = watch::channel(Arc::new(String::new()));
         let (_tx2, floor) = watch::channel(Arc::new(String::new()));
-        let shared = Shared { frames, floor, password: password_guard("secret") };
+        let (_tx3, history) = watch::channel(Arc::new(String::new()));
+        let shared = Shared { frames, viewers: Arc::default(), floor, history, control: None, password: password_guard("secret") };
         let mut h = HeaderMap::new();
         assert!(!authorised(&shared, &h));
         h.insert(header::AUTHORIZATION, "Basic dXNlcjpzZWNyZXQ=".parse().expect("header"));
