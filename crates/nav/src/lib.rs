@@ -51,8 +51,9 @@
 //!
 //! # Reports and tools
 //!
-//! [`NavMesh::info`] (`navmesh info`), [`NavMesh::export_svg`]
-//! (`navmesh export`), [`Route`]'s `Display` (`navmesh route`), and
+//! [`NavMesh::info`] (`navmesh info`), [`NavMesh::export_svg_with`]
+//! (`navmesh export`: the mesh with a legend, a scale bar and the map's
+//! [`SvgFeature`]s), [`Route`]'s `Display` (`navmesh route`), and
 //! [`nav_info`] for `quarry-server --nav-info FILE`: the figures plus
 //! [`reachability_report`] (spawn-to-spawn and spawn-to-item pairs, the
 //! unreachable ones listed with a reason) and [`heuristic_comparison`]
@@ -83,7 +84,7 @@ mod report;
 mod route;
 mod stats;
 mod svg;
-pub use svg::SvgMark;
+pub use svg::{SvgFeature, SvgFeatureKind, SvgItemKind, SvgMark, SvgOptions, SvgTeam};
 
 pub use agent::{Agent, MAX_PLANNED_JUMP, SAFE_LANDING_SPEED};
 pub use build::input::{

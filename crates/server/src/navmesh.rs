@@ -2,16 +2,21 @@
 //! FILE [--json] [--svg OUT.svg [--hotspots SUMMARY.json]]` (build on a map
 //! file without a server; mark where the bots of a headless run got stuck) and
 //! the `navmesh info|route|export` console commands over the mesh the bots
-//! use. The mesh itself is generated lazily by the bots, on first need: on
+//! use. Both pictures show the map's spawn points, items and flags
+//! ([`svg_features`]) with a legend and a scale bar. The mesh itself is
+//! generated lazily by the bots, on first need: on
 //! a live server on a worker thread (a map change never stalls the tick),
 //! in headless `--fast` runs on the tick thread (the match stays
 //! deterministic). `navmesh build` always rebuilds at once, on the tick thread.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use quarry_console::{CommandDef, Console, ConsoleError};
+use quarry_map::entities::items::ItemKind;
+use quarry_map::{EntityKind, LoadedMap, SpawnKind, Team};
+use quarry_nav::{SvgFeature, SvgFeatureKind, SvgItemKind, SvgOptions, SvgTeam};
 use quarry_sim::pmove::MoveParams;
 
 use crate::server::ServerState;
@@ -19,27 +24,147 @@ use crate::server::ServerState;
 /// The largest summary `--hotspots` reads.
 const MAX_SUMMARY_BYTES: u64 = 64 << 20;
 
+/// What the hotspot marks are, for the picture's legend.
+const HOTSPOTS_LABEL: &str = "stuck hotspot (area: seconds)";
+
+/// Why `--nav-info` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum NavInfoError {
+    /// The `--hotspots` summary could not be read or has no hotspots.
+    #[error("--hotspots {}: {source}", path.display())]
+    Hotspots {
+        /// The summary file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: HotspotsError,
+    },
+    /// The map did not load.
+    #[error(transparent)]
+    Load(#[from] quarry_map::MapLoadError),
+    /// The navmesh could not be built on the map.
+    #[error("{}: {source}", path.display())]
+    Build {
+        /// The map file.
+        path: PathBuf,
+        /// Why.
+        source: quarry_nav::NavError,
+    },
+    /// The report could not be encoded as JSON.
+    #[error("couldn't encode the report: {0}")]
+    Encode(#[from] serde_json::Error),
+    /// The picture could not be written.
+    #[error(transparent)]
+    Write(#[from] quarry_console::ArchiveError),
+}
+
+/// What is wrong with a `--hotspots` summary.
+#[derive(Debug, thiserror::Error)]
+pub enum HotspotsError {
+    /// It could not be read.
+    #[error(transparent)]
+    Read(#[from] std::io::Error),
+    /// It is larger than 64 MiB.
+    #[error("larger than {} MiB", MAX_SUMMARY_BYTES >> 20)]
+    TooLarge,
+    /// No line of it is a JSON object.
+    #[error("no JSON summary (the output of a `--fast --json` run)")]
+    NoSummary,
+    /// The summary has no `bots.stuck_hotspots` list.
+    #[error("the summary has no bots.stuck_hotspots")]
+    NoHotspots,
+    /// A hotspot lacks its position or its seconds.
+    #[error("hotspot {0}: expected pos [x, y, z] and seconds")]
+    BadHotspot(usize),
+}
+
+/// A team as the picture draws it.
+fn svg_team(team: Team) -> SvgTeam {
+    match team {
+        Team::Red => SvgTeam::Red,
+        Team::Blue => SvgTeam::Blue,
+        Team::Neutral => SvgTeam::Neutral,
+    }
+}
+
+/// The picture's category of an item.
+fn svg_item(kind: ItemKind) -> SvgItemKind {
+    match kind {
+        ItemKind::Weapon(_) => SvgItemKind::Weapon,
+        ItemKind::Armor(_) => SvgItemKind::Armor,
+        ItemKind::Health(_) => SvgItemKind::Health,
+        ItemKind::Powerup(_) => SvgItemKind::Powerup,
+        ItemKind::Ammo { .. } => SvgItemKind::Ammo,
+        ItemKind::Holdable(_) | ItemKind::Key(_) => SvgItemKind::Other,
+    }
+}
+
+/// The map's spawn points (with their team and facing), items (by
+/// category) and flags, for the navmesh picture; each labelled with its
+/// class name and position. Entities without an origin are left out.
+pub fn svg_features(map: &LoadedMap) -> Vec<SvgFeature> {
+    let mut features = Vec::new();
+    for e in map.entities() {
+        let (kind, note) = match &e.kind {
+            EntityKind::PlayerSpawn(spawn) => {
+                let team = match spawn.kind {
+                    SpawnKind::Team { team, .. } => Some(svg_team(team)),
+                    SpawnKind::Deathmatch | SpawnKind::Start => None,
+                };
+                let yaw = spawn.yaw.is_finite().then_some(spawn.yaw);
+                let mut note = yaw.map(|y| format!(", facing {y:.0}°")).unwrap_or_default();
+                if !spawn.fits {
+                    note.push_str("; the player box does not fit here");
+                }
+                (SvgFeatureKind::Spawn { team, yaw }, note)
+            }
+            EntityKind::Item(item) => {
+                (SvgFeatureKind::Item(svg_item(item.kind)), if item.suspended { ", suspended".to_owned() } else { String::new() })
+            }
+            EntityKind::Flag(team) => (SvgFeatureKind::Flag(svg_team(*team)), String::new()),
+            _ => continue,
+        };
+        let Some(pos) = e.origin.filter(|p| p.is_finite()) else { continue };
+        let name = if e.classname.is_empty() { "(no classname)" } else { e.classname.as_str() };
+        features.push(SvgFeature {
+            pos,
+            kind,
+            label: format!("{name} at ({:.0} {:.0} {:.0}){note}", pos.x, pos.y, pos.z),
+        });
+    }
+    features
+}
+
+/// The picture's title: the map file's name without its extension, and
+/// the map's own title (worldspawn `message`) if it has one.
+pub fn svg_title(map: &LoadedMap) -> String {
+    let path = Path::new(map.name());
+    let name = path.file_stem().or(path.file_name()).map_or_else(|| map.name().to_owned(), |n| n.to_string_lossy().into_owned());
+    match map.world_info().message.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
+        Some(message) => format!("{name}: {message}"),
+        None => name,
+    }
+}
+
 /// The stuck hotspots of a headless run's `--json` summary (the last JSON
 /// line of its output, or a file holding just that object) as marks: a
 /// circle whose area grows with the seconds stuck there.
-fn read_hotspots(path: &Path) -> Result<Vec<quarry_nav::SvgMark>, String> {
-    let what = |e: &dyn std::fmt::Display| format!("--hotspots {}: {e}", path.display());
-    let file = std::fs::File::open(path).map_err(|e| what(&e))?;
+fn read_hotspots(path: &Path) -> Result<Vec<quarry_nav::SvgMark>, HotspotsError> {
+    let file = std::fs::File::open(path)?;
     let mut text = String::new();
-    std::io::Read::read_to_string(&mut std::io::Read::take(file, MAX_SUMMARY_BYTES + 1), &mut text).map_err(|e| what(&e))?;
+    std::io::Read::read_to_string(&mut std::io::Read::take(file, MAX_SUMMARY_BYTES + 1), &mut text)?;
     if text.len() as u64 > MAX_SUMMARY_BYTES {
-        return Err(what(&format!("larger than {} MiB", MAX_SUMMARY_BYTES >> 20)));
+        return Err(HotspotsError::TooLarge);
     }
     let summary = text
         .lines()
         .rev()
         .find_map(|l| serde_json::from_str::<serde_json::Value>(l).ok().filter(serde_json::Value::is_object))
         .or_else(|| serde_json::from_str::<serde_json::Value>(&text).ok())
-        .ok_or_else(|| what(&"no JSON summary (the output of a `--fast --json` run)"))?;
+        .ok_or(HotspotsError::NoSummary)?;
     let spots = summary
         .pointer("/bots/stuck_hotspots")
         .and_then(serde_json::Value::as_array)
-        .ok_or_else(|| what(&"the summary has no bots.stuck_hotspots"))?;
+        .ok_or(HotspotsError::NoHotspots)?;
     let mut marks = Vec::with_capacity(spots.len());
     for (i, h) in spots.iter().enumerate() {
         let num = |v: Option<&serde_json::Value>| v.and_then(serde_json::Value::as_f64);
@@ -50,7 +175,7 @@ fn read_hotspots(path: &Path) -> Result<Vec<quarry_nav::SvgMark>, String> {
             num(pos.and_then(|p| p.get(2))),
             num(h.get("seconds")),
         ) else {
-            return Err(what(&format!("hotspot {i}: expected pos [x, y, z] and seconds")));
+            return Err(HotspotsError::BadHotspot(i));
         };
         let text = |k: &str| h.get(k).and_then(serde_json::Value::as_str).unwrap_or("-").to_owned();
         marks.push(quarry_nav::SvgMark {
@@ -64,54 +189,49 @@ fn read_hotspots(path: &Path) -> Result<Vec<quarry_nav::SvgMark>, String> {
 
 /// Runs `--nav-info`: builds the navmesh of a map file with the default
 /// movement parameters and prints its figures, reachability and the ALT
-/// versus Euclid comparison.
+/// versus Euclid comparison; with `svg`, writes its picture with the map's
+/// spawn points, items and flags (and the hotspots of `hotspots`).
 pub fn run_nav_info(path: &Path, json: bool, svg: Option<&Path>, hotspots: Option<&Path>) -> ExitCode {
-    let marks = match hotspots.map(read_hotspots).transpose() {
-        Ok(m) => m.unwrap_or_default(),
+    match nav_info(path, json, svg, hotspots) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("quarry-server: {e}");
-            return ExitCode::FAILURE;
+            ExitCode::FAILURE
         }
-    };
-    let map = match quarry_map::load(path, &quarry_map::LoadOptions::default()) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("quarry-server: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+    }
+}
+
+fn nav_info(path: &Path, json: bool, svg: Option<&Path>, hotspots: Option<&Path>) -> Result<(), NavInfoError> {
+    let marks = hotspots
+        .map(|h| read_hotspots(h).map_err(|source| NavInfoError::Hotspots { path: h.to_owned(), source }))
+        .transpose()?
+        .unwrap_or_default();
+    let map = quarry_map::load(path, &quarry_map::LoadOptions::default())?;
     let agent = quarry_bots::navmesh::agent_for(&MoveParams::default());
-    let (mesh, report) = match quarry_nav::nav_info(&map, &agent, &quarry_nav::BuildOptions::default()) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("quarry-server: {}: {e}", path.display());
-            return ExitCode::FAILURE;
-        }
-    };
+    let (mesh, report) = quarry_nav::nav_info(&map, &agent, &quarry_nav::BuildOptions::default())
+        .map_err(|source| NavInfoError::Build { path: path.to_owned(), source })?;
     let mut out = std::io::stdout().lock();
     if json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(t) => {
-                let _ = writeln!(out, "{t}");
-            }
-            Err(e) => {
-                eprintln!("quarry-server: couldn't encode the report: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report)?);
     } else {
         let _ = write!(out, "{report}");
     }
     if let Some(svg_path) = svg {
-        if let Err(e) = quarry_console::write_atomic(svg_path, &mesh.export_svg_marked(None, &marks)) {
-            eprintln!("quarry-server: {e}");
-            return ExitCode::FAILURE;
-        }
+        let title = svg_title(&map);
+        let features = svg_features(&map);
+        let picture = mesh.export_svg_with(&SvgOptions {
+            title: Some(&title),
+            route: None,
+            marks: &marks,
+            marks_label: HOTSPOTS_LABEL,
+            features: &features,
+        });
+        quarry_console::write_atomic(svg_path, &picture)?;
         if !json {
             let _ = writeln!(out, "wrote {}", svg_path.display());
         }
     }
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 fn err(message: impl Into<String>) -> ConsoleError {
@@ -204,7 +324,11 @@ fn navmesh(state: &mut ServerState, console: &mut Console<ServerState>, args: &[
         }
         "export" => {
             let [file] = rest else { return Err(usage()) };
-            quarry_console::write_atomic(Path::new(file), &mesh.export_svg(None)).map_err(|e| err(e.to_string()))?;
+            let loaded = state.game.game.as_ref().map(|g| g.map());
+            let title = loaded.map(svg_title);
+            let features = loaded.map(svg_features).unwrap_or_default();
+            let picture = mesh.export_svg_with(&SvgOptions { title: title.as_deref(), features: &features, ..SvgOptions::default() });
+            quarry_console::write_atomic(Path::new(file), &picture).map_err(|e| err(e.to_string()))?;
             console.print(format!("wrote {file}"));
             Ok(())
         }

@@ -251,22 +251,52 @@ fn map_info_refuses_bad_files_with_a_message() {
     assert!(!text(&out.stderr).contains("panicked"), "{}", text(&out.stderr));
 }
 
+/// `--nav-info --svg` reports on a shipped map and draws its picture: the
+/// legend and scale bar, and one symbol per spawn point, item and flag of
+/// the map, each named in its tooltip (q_ctf1 has flags and team spawns).
 #[test]
 fn nav_info_builds_and_reports_a_shipped_map() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = tempfile::tempdir().expect("tempdir");
-    let svg = dir.path().join("mesh.svg");
-    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
-        .arg("--nav-info")
-        .arg(root.join("maps/q_duel1.map"))
-        .arg("--svg")
-        .arg(&svg)
-        .output()
-        .expect("run");
-    let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
-    assert!(stdout.contains("nodes:") && stdout.contains("spawn to spawn:"), "{stdout}");
-    assert!(std::fs::read_to_string(&svg).expect("svg written").starts_with("<svg"));
+    for name in ["q_duel1", "q_ctf1"] {
+        let path = root.join(format!("maps/{name}.map"));
+        let svg = dir.path().join(format!("{name}.svg"));
+        let out = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
+            .arg("--nav-info")
+            .arg(&path)
+            .arg("--svg")
+            .arg(&svg)
+            .output()
+            .expect("run");
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+        assert!(stdout.contains("nodes:") && stdout.contains("spawn to spawn:"), "{stdout}");
+        let picture = std::fs::read_to_string(&svg).expect("svg written");
+        assert!(picture.starts_with("<svg") && picture.trim_end().ends_with("</svg>"));
+        // The title, the scale bar and the legend.
+        assert!(picture.contains(&format!(">{name}: ")), "the map's name is the title");
+        assert!(picture.contains(r#"class="scale-bar""#) && picture.contains(r#"class="scale-label""#));
+        assert!(picture.contains(">jump pad</text>") && picture.contains(">weapon</text>"));
+        // One symbol per spawn point, item and flag of the map.
+        let map = quarry_map::load(&path, &quarry_map::LoadOptions::default()).expect("the map loads");
+        let count = |f: fn(&quarry_map::EntityKind) -> bool| map.entities().iter().filter(|e| f(&e.kind)).count();
+        let spawns = count(|k| matches!(k, quarry_map::EntityKind::PlayerSpawn(_)));
+        let items = count(|k| matches!(k, quarry_map::EntityKind::Item(_)));
+        let flags = count(|k| matches!(k, quarry_map::EntityKind::Flag(_)));
+        assert!(spawns > 1 && items > 1, "{name}: {spawns} spawns, {items} items");
+        assert_eq!(picture.matches(r#"<g class="feature" data-kind="spawn">"#).count(), spawns, "{name}");
+        assert_eq!(picture.matches(r#"<g class="feature" data-kind="flag">"#).count(), flags, "{name}");
+        assert_eq!(picture.matches(r#"<g class="feature""#).count(), spawns + items + flags, "{name}");
+        assert!(picture.contains("<title>info_player_deathmatch at (") || picture.contains("<title>team_CTF_redspawn at ("));
+        assert!(picture.contains("<title>weapon_"), "{name}: a weapon is named");
+        if name == "q_ctf1" {
+            assert_eq!(flags, 3, "red, blue and the One Flag's neutral flag");
+            for flag in ["red flag", "blue flag", "neutral flag"] {
+                assert!(picture.contains(&format!(">{flag}</text>")), "{flag} in the legend");
+            }
+            assert!(picture.contains(">red spawn point</text>") && picture.contains(">blue spawn point</text>"));
+        }
+    }
 }
 
 /// A headless run's summary has the stuck hotspots (`bots.stuck_hotspots`,
@@ -341,5 +371,9 @@ fn navmesh_commands_build_route_and_export() {
     assert!(stdout.contains("not built yet"), "{stdout}");
     assert!(stdout.contains("navmesh: maps") || stdout.contains("ready, cell 24"), "{stdout}");
     assert!(stdout.contains("expansions (Alt)") && stdout.contains("expansions (Euclid)"), "{stdout}");
-    assert!(std::fs::read_to_string(&svg).expect("svg").starts_with("<svg"));
+    let picture = std::fs::read_to_string(&svg).expect("svg");
+    assert!(picture.starts_with("<svg"));
+    // The loaded map's name, spawn points and items are on the picture.
+    assert!(picture.contains(">q_duel1"), "the title");
+    assert!(picture.contains(r#"<g class="feature" data-kind="spawn">"#) && picture.contains(r#"class="scale-bar""#));
 }
