@@ -92,6 +92,8 @@ fn the_page_and_its_frames_show_the_match() {
     assert!(walk.len() > nodes / 2 && walk.len().is_multiple_of(2), "walk links: {}", walk.len());
     assert!(walk.iter().all(|i| i.as_u64().is_some_and(|i| (i as usize) < nodes)), "links name nodes of the floor");
     assert!(map["movers"].is_array(), "the movers' bounds: {}", map["movers"]);
+    let spawns = map["spawns"].as_array().expect("spawns");
+    assert!(!spawns.is_empty() && spawns.iter().all(|s| s.as_array().is_some_and(|s| s.len() == 5)), "spawns as x, y, z, yaw, team: {spawns:?}");
     // Each bot's mind carries what it perceives; every frame the feed and
     // the history's revision, which /history serves.
     let frame = frames(addr, Duration::from_secs(20), |f| f["history"].as_u64().is_some_and(|h| h > 0)).expect("a frame naming the history");

@@ -12,7 +12,8 @@ use quarry_nav::{LinkKind, NavMesh};
 /// `links` (by kind name, flat pairs of node indices; a walk, crouch
 /// or swim link both ways is sent once) and `movers` (each door or
 /// platform's map entity index and its bounds where the map put it:
-/// `[entity, min x, y, z, max x, y, z]`; frames give their offsets).
+/// `[entity, min x, y, z, max x, y, z]`; frames give their offsets) and
+/// `spawns` (`[x, y, z, yaw, team]`, team 0 for any, 1 red, 2 blue).
 pub(super) fn map_json(id: u64, mesh: &NavMesh, map: &quarry_map::LoadedMap) -> String {
     let mut out = String::with_capacity(mesh.node_count() * 18 + mesh.link_count() * 8 + 64);
     let _ = write!(out, "{{\"id\":{id},\"cell\":{},\"floor\":[", mesh.cell_size());
@@ -60,9 +61,26 @@ pub(super) fn map_json(id: u64, mesh: &NavMesh, map: &quarry_map::LoadedMap) -> 
         let r = |v: f32| v.round() as i32;
         let _ = write!(out, "[{},{},{},{},{},{},{}]", entity.0, r(lo.x), r(lo.y), r(lo.z), r(hi.x), r(hi.y), r(hi.z));
     }
+    out.push_str("],\"spawns\":[");
+    let mut first = true;
+    for e in map.entities() {
+        let quarry_map::EntityKind::PlayerSpawn(spawn) = &e.kind else { continue };
+        let Some(at) = e.origin.filter(|p| p.is_finite()) else { continue };
+        let team = match spawn.kind {
+            quarry_map::SpawnKind::Team { team: quarry_map::Team::Red, .. } => 1,
+            quarry_map::SpawnKind::Team { team: quarry_map::Team::Blue, .. } => 2,
+            _ => 0,
+        };
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        let yaw = if spawn.yaw.is_finite() { spawn.yaw.round() as i32 } else { 0 };
+        let _ = write!(out, "[{},{},{},{yaw},{team}]", at.x.round() as i32, at.y.round() as i32, at.z.round() as i32);
+    }
     out.push_str("]}");
     out
 }
 
 /// The map layer before a navmesh is ready.
-pub(super) const EMPTY: &str = "{\"id\":0,\"cell\":0,\"floor\":[],\"links\":{},\"movers\":[]}";
+pub(super) const EMPTY: &str = "{\"id\":0,\"cell\":0,\"floor\":[],\"links\":{},\"movers\":[],\"spawns\":[]}";
