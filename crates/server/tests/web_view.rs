@@ -75,7 +75,14 @@ fn the_page_and_its_frames_show_the_match() {
     assert_eq!(frame["map"], "q_dm1");
     let players = frame["players"].as_array().expect("players");
     assert!(players.iter().all(|p| p["bot"] == true && p["pos"].is_array()), "{frame}");
-    assert_eq!(frame["bots"].as_array().map(Vec::len), Some(3), "each bot's mind: {frame}");
+    assert_eq!(frame["bots"].as_array().map(Vec::len), Some(0), "no mind until a viewer asks: {frame}");
+    // A viewer asks for one bot's mind: from then on the frames carry it.
+    let slot = players[0]["slot"].as_u64().expect("slot");
+    assert_eq!(request(addr, "POST", &format!("/mind?slot={slot}&on=1"), None).0, 200);
+    let (code, text) = request(addr, "POST", "/mind?slot=999", None);
+    assert!(code == 400 && text.contains("out of range"), "{text}");
+    let frame = frames(addr, Duration::from_secs(10), |f| f["bots"].as_array().is_some_and(|b| b.len() == 1)).expect("a frame with the mind asked for");
+    assert_eq!(frame["bots"][0]["slot"].as_u64(), Some(slot), "{frame}");
     assert!(frame["items"].as_array().is_some_and(|i| !i.is_empty()), "the map's items");
     // The floor the frames go with: the navmesh's nodes.
     let frame = frames(addr, Duration::from_secs(30), |f| f["floor"].as_u64().is_some_and(|g| g > 0)).expect("a frame naming a ready floor");
@@ -94,9 +101,9 @@ fn the_page_and_its_frames_show_the_match() {
     assert!(map["movers"].is_array(), "the movers' bounds: {}", map["movers"]);
     let spawns = map["spawns"].as_array().expect("spawns");
     assert!(!spawns.is_empty() && spawns.iter().all(|s| s.as_array().is_some_and(|s| s.len() == 5)), "spawns as x, y, z, yaw, team: {spawns:?}");
-    // Each bot's mind carries what it perceives; every frame the feed and
-    // the history's revision, which /history serves.
-    let frame = frames(addr, Duration::from_secs(20), |f| f["history"].as_u64().is_some_and(|h| h > 0)).expect("a frame naming the history");
+    // The mind asked for carries what the bot perceives; every frame the
+    // feed and the history's revision, which /history serves.
+    let frame = frames(addr, Duration::from_secs(20), |f| f["history"].as_u64().is_some_and(|h| h > 0) && f["bots"].as_array().is_some_and(|b| b.len() == 1)).expect("a frame naming the history");
     let bot = &frame["bots"][0];
     assert!(bot["fov"].as_u64().is_some_and(|f| f >= 60), "{bot}");
     assert!(bot["tracks"].is_array() && frame["feed"].is_array(), "{frame}");

@@ -96,12 +96,14 @@ impl BotManager {
             .collect()
     }
 
-    /// What the web view draws of each bot's mind: its goal, the route
-    /// ahead with how each corner is reached, its combat target and stance,
-    /// its field of view and what it believes about enemies' whereabouts.
-    pub fn overlays(&self) -> Vec<BotOverlay> {
+    /// What the web view draws of the minds of the bots `want` names: each
+    /// one's goal, the route ahead with how each corner is reached, its
+    /// combat target and stance, its field of view and what it believes
+    /// about enemies' whereabouts.
+    pub fn overlays(&self, want: impl Fn(SlotId) -> bool) -> Vec<BotOverlay> {
         self.bots
             .iter()
+            .filter(|b| want(b.brain.slot()))
             .map(|b| {
                 let status = b.brain.status(None);
                 BotOverlay {

@@ -78,23 +78,36 @@ pub struct FrameBot {
     pub stance: Option<&'static str>,
     /// Its field of view, whole degrees.
     pub fov: u16,
-    /// What it believes about enemies' whereabouts.
+    /// What it believes about enemies' whereabouts: the [`MAX_TRACKS`]
+    /// that matter most (in view first, then the freshest).
     pub tracks: Vec<FrameTrack>,
 }
 
-/// One enemy a bot believes is somewhere.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// Tracks a bot's mind carries at most (64 bots believing in 63 enemies
+/// each would make a frame of 50 KB).
+pub const MAX_TRACKS: usize = 6;
+
+/// One enemy a bot believes is somewhere; encoded as the array
+/// `[slot, [x, y, z], how, visible, error]` with `how` one letter (`s`
+/// seen, `h` heard, `r` reported), so a frame stays small.
+#[derive(Debug, Clone, PartialEq)]
 pub struct FrameTrack {
     /// The enemy's slot.
     pub slot: u8,
     /// Where the bot thinks it is.
     pub pos: Pos,
-    /// How it knows: `seen`, `heard` or `reported`.
+    /// How it knows: `s` seen, `h` heard, `r` reported.
     pub how: &'static str,
     /// Seen in its latest look.
     pub visible: bool,
     /// How far off the belief may be, units.
     pub error: u16,
+}
+
+impl Serialize for FrameTrack {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (self.slot, self.pos, self.how, u8::from(self.visible), self.error).serialize(s)
+    }
 }
 
 impl FrameBot {
@@ -108,21 +121,31 @@ impl FrameBot {
             enemy: o.enemy.map(|s| s.0),
             stance: o.stance,
             fov: o.fov.clamp(0.0, 360.0).round() as u16,
-            tracks: o
-                .tracks
-                .iter()
-                .map(|t| FrameTrack {
-                    slot: t.slot.0,
-                    pos: pos(t.position),
-                    how: match t.knowledge {
-                        quarry_bots::memory::Knowledge::Seen => "seen",
-                        quarry_bots::memory::Knowledge::Heard => "heard",
-                        quarry_bots::memory::Knowledge::Reported => "reported",
-                    },
-                    visible: t.visible,
-                    error: t.uncertainty.clamp(0.0, f32::from(u16::MAX)).round() as u16,
-                })
-                .collect(),
+            tracks: {
+                let key = |t: &&quarry_bots::memory::EnemyTrack| (std::cmp::Reverse(t.visible), std::cmp::Reverse(t.news_tick), t.slot.0);
+                let mut tracks: Vec<&quarry_bots::memory::EnemyTrack> = o.tracks.iter().collect();
+                // The few that matter, without sorting them all.
+                if tracks.len() > MAX_TRACKS {
+                    tracks.select_nth_unstable_by_key(MAX_TRACKS, key);
+                    tracks.truncate(MAX_TRACKS);
+                }
+                tracks.sort_by_key(key);
+                tracks
+                    .into_iter()
+                    .take(MAX_TRACKS)
+                    .map(|t| FrameTrack {
+                        slot: t.slot.0,
+                        pos: pos(t.position),
+                        how: match t.knowledge {
+                            quarry_bots::memory::Knowledge::Seen => "s",
+                            quarry_bots::memory::Knowledge::Heard => "h",
+                            quarry_bots::memory::Knowledge::Reported => "r",
+                        },
+                        visible: t.visible,
+                        error: t.uncertainty.clamp(0.0, f32::from(u16::MAX)).round() as u16,
+                    })
+                    .collect()
+            },
         }
     }
 }

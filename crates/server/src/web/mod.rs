@@ -8,13 +8,16 @@
 //! | `frame.rs` | [`WebFrame`]: what the page draws at one tick, built on the tick thread |
 //! | `history.rs` | [`History`]: the feed of kills, chat, flags and rounds, the heat map of deaths and the stuck hotspots |
 //! | `floor.rs` | the map layer: the navmesh's floor and links, the movers' bounds |
+//! | `minds.rs` | [`Minds`]: the bots whose minds viewers asked for (`POST /mind`), each for a lease the page renews |
 //! | `control.rs` | a recording played in the view: [`ReplayControl`]s from the page, [`ReplayStatus`] in the frames |
 //! | `page.html` | the page: a top-down canvas with pan and zoom, the walkable floor shaded by height, players, items, projectiles, flags, the bots' minds, overlays, the scoreboard, the feed and a legend |
 //!
 //! `/` is the page, `/frames` the stream, `/map` the map layer (sent once
 //! per navmesh: each frame names the one it goes with, and the page
 //! fetches it again when that changes), `/history` the deaths and stuck
-//! hotspots (each frame names its revision), and `/control` (`POST`,
+//! hotspots (each frame names its revision), `/mind` (`POST`, a bot's mind
+//! in the frames from now on, for [`MIND_LEASE`] unless asked again: the
+//! frames carry only the minds someone looks at), and `/control` (`POST`,
 //! only while a recording plays: pause, play, speed, seek).
 //!
 //! The tick publishes a frame `sv_webRate` times a second into a `watch`
@@ -28,6 +31,7 @@
 
 mod control;
 mod floor;
+mod minds;
 mod frame;
 mod history;
 
@@ -44,9 +48,10 @@ use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
 use quarry_sim::Match;
 use tokio::sync::watch;
 
-pub use frame::{FrameBot, FrameFlag, FrameItem, FramePlayer, FrameRound, FrameTrack, WebFrame};
+pub use frame::{FrameBot, FrameFlag, FrameItem, FramePlayer, FrameRound, FrameTrack, MAX_TRACKS, WebFrame};
 pub use control::{CONTROL_QUEUE, ControlQuery, MAX_SPEED, MIN_SPEED, ReplayControl, ReplayStatus};
 pub use history::{FeedLine, History};
+pub use minds::{MIND_LEASE, MindQuery, Minds};
 
 use crate::http::HttpServer;
 
@@ -80,6 +85,8 @@ pub struct WebView {
     replay: Option<ReplayStatus>,
     /// Streams of frames open now.
     viewers: Arc<AtomicUsize>,
+    /// The bots whose minds viewers asked for.
+    minds: Minds,
 }
 
 impl std::fmt::Debug for WebView {
@@ -94,6 +101,8 @@ struct Shared {
     frames: watch::Receiver<Arc<String>>,
     /// Streams of frames open now.
     viewers: Arc<AtomicUsize>,
+    /// The bots whose minds viewers asked for.
+    minds: Minds,
     floor: watch::Receiver<Arc<String>>,
     history: watch::Receiver<Arc<String>>,
     /// Where controls of a replay go, while one plays.
@@ -117,7 +126,7 @@ impl WebView {
         let (frames, _) = watch::channel(Arc::new(String::new()));
         let (floor, _) = watch::channel(Arc::new(String::from(floor::EMPTY)));
         let (history_json, _) = watch::channel(Arc::new(String::from("{\"rev\":0,\"cell\":0,\"deaths\":[],\"uncounted\":0,\"stuck\":[]}")));
-        Ok(Self { cvars, seen: (u64::MAX, u64::MAX), server: None, frames, floor, floor_of: None, history_json, history: History::default(), replay: None, viewers: Arc::default() })
+        Ok(Self { cvars, seen: (u64::MAX, u64::MAX), server: None, frames, floor, floor_of: None, history_json, history: History::default(), replay: None, viewers: Arc::default(), minds: Minds::default() })
     }
 
     /// Starts, moves or stops the view when its address or password
@@ -164,7 +173,7 @@ impl WebView {
         } else {
             Some(password_guard(password).ok_or("no randomness for the password check")?)
         };
-        let shared = Shared { frames: self.frames.subscribe(), viewers: Arc::clone(&self.viewers), floor: self.floor.subscribe(), history: self.history_json.subscribe(), control, password: guard };
+        let shared = Shared { frames: self.frames.subscribe(), viewers: Arc::clone(&self.viewers), minds: self.minds.clone(), floor: self.floor.subscribe(), history: self.history_json.subscribe(), control, password: guard };
         let server = HttpServer::start("web-http", addr, router(shared)).map_err(|e| e.to_string())?;
         let bound = server.local_addr();
         self.server = Some(server);
@@ -229,7 +238,8 @@ impl WebView {
     fn publish(&mut self, game: &mut Match, map: &str, bots: &quarry_bots::BotManager) {
         let mut frame = WebFrame::build(game, map);
         frame.floor = self.floor_of.unwrap_or(0);
-        frame.bots = bots.overlays().iter().map(FrameBot::from_overlay).collect();
+        let minds = self.minds.wanted();
+        frame.bots = if minds.is_empty() { Vec::new() } else { bots.overlays(|slot| minds.contains(&slot.0)).iter().map(FrameBot::from_overlay).collect() };
         frame.feed = self.history.feed();
         frame.history = self.history.revision();
         frame.replay = self.replay;
@@ -330,6 +340,18 @@ fn router(shared: Shared) -> axum::Router {
             }),
         )
         .route(
+            "/mind",
+            axum::routing::post(|State(s): State<Shared>, headers: HeaderMap, axum::extract::Query(q): axum::extract::Query<MindQuery>| async move {
+                if !authorised(&s, &headers) {
+                    return unauthorised();
+                }
+                match s.minds.ask(&q) {
+                    Ok(()) => (StatusCode::OK, "ok\n").into_response(),
+                    Err(e) => (StatusCode::BAD_REQUEST, format!("{e}\n")).into_response(),
+                }
+            }),
+        )
+        .route(
             "/control",
             axum::routing::post(|State(s): State<Shared>, headers: HeaderMap, axum::extract::Query(q): axum::extract::Query<ControlQuery>| async move {
                 if !authorised(&s, &headers) {
@@ -407,7 +429,7 @@ mod tests {
         let (_tx, frames) = watch::channel(Arc::new(String::new()));
         let (_tx2, floor) = watch::channel(Arc::new(String::new()));
         let (_tx3, history) = watch::channel(Arc::new(String::new()));
-        let shared = Shared { frames, viewers: Arc::default(), floor, history, control: None, password: password_guard("secret") };
+        let shared = Shared { frames, viewers: Arc::default(), minds: Minds::default(), floor, history, control: None, password: password_guard("secret") };
         let mut h = HeaderMap::new();
         assert!(!authorised(&shared, &h));
         h.insert(header::AUTHORIZATION, "Basic dXNlcjpzZWNyZXQ=".parse().expect("header"));
