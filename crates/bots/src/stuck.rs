@@ -106,6 +106,11 @@ impl StuckLog {
         }
     }
 
+    /// Episodes closed so far, kept or not: grows whenever one closes.
+    pub fn closed(&self) -> u64 {
+        self.episodes.len() as u64 + self.overflow
+    }
+
     /// Every episode, the open one last (as still going at the match's end).
     pub fn episodes(&self) -> impl Iterator<Item = &StuckEpisode> {
         self.episodes.iter().chain(self.open.as_ref())

@@ -253,7 +253,7 @@ fn status(state: &mut ServerState, console: &mut Console<ServerState>, _: &[Stri
             None => "metrics : off (sv_metricsAddr PORT turns them on)".to_owned(),
         },
         match state.web.local_addr() {
-            Some(addr) => format!("web view: http://{addr}/, {} watching", state.web.viewers()),
+            Some(addr) => format!("web view: http://{addr}/, {} watching; {}", state.web.viewers(), state.web.cost_line()),
             None => "web view: off (sv_webAddr PORT turns it on)".to_owned(),
         },
     ];

@@ -119,14 +119,23 @@ impl BotManager {
             .collect()
     }
 
-    /// Where bots got stuck this match, most time first (the report's
-    /// hotspots, goals named by their kind only), for live views.
-    pub fn stuck_hotspots(&self, hz: u32) -> Vec<crate::stuck::Hotspot> {
-        let episodes = self.bots.iter().flat_map(|b| {
-            let p = b.brain.profile();
-            p.stuck.episodes().map(move |e| (u32::from(p.slot.0), e))
-        });
-        crate::stuck::hotspots(episodes, hz, &|g| g.describe())
+    /// Every bot's stuck episodes this match, closed and open (with its
+    /// slot), for a live view to gather into hotspots off the tick thread
+    /// ([`crate::stuck::hotspots`]).
+    pub fn stuck_episodes(&self) -> Vec<(u32, crate::stuck::StuckEpisode)> {
+        self.bots
+            .iter()
+            .flat_map(|b| {
+                let p = b.brain.profile();
+                p.stuck.episodes().map(move |e| (u32::from(p.slot.0), *e))
+            })
+            .collect()
+    }
+
+    /// Changes whenever a bot's stuck episode closes (or a bot with some
+    /// leaves): a live view gathers the episodes again only then.
+    pub fn stuck_revision(&self) -> u64 {
+        self.bots.iter().map(|b| b.brain.profile().stuck.closed()).sum::<u64>().wrapping_add(self.bots.len() as u64)
     }
 
     /// `botlist` as text lines.

@@ -1,7 +1,11 @@
 //! What the web view remembers of the match so far, gathered on the tick
 //! thread from the match's events: the feed (kills, chat, flags, rounds)
 //! every frame carries, and the history (`/history`) the page fetches when
-//! it changes: a heat map of deaths and the bots' stuck hotspots.
+//! it changes: a heat map of deaths and the bots' stuck hotspots. The tick
+//! only copies the death cells and the bots' stuck episodes into a
+//! [`HistorySource`] (when they changed, at most every couple of seconds);
+//! grouping the episodes into hotspots and writing the JSON happen on the
+//! HTTP thread when a page asks.
 //!
 //! Everything here is bounded: the feed keeps its last [`FEED_LINES`], the
 //! heat map at most [`MAX_HEAT_CELLS`] cells (deaths in further cells are
@@ -47,6 +51,51 @@ struct StuckSpot {
     link: String,
 }
 
+/// What `/history` is made from: copied on the tick, turned into JSON on
+/// the HTTP thread ([`HistorySource::to_json`]).
+#[derive(Debug, Clone, Default)]
+pub struct HistorySource {
+    /// Its revision (frames name the one they go with).
+    pub rev: u64,
+    /// Deaths by heat map cell: cell x, cell y, count.
+    pub deaths: Vec<(i32, i32, u32)>,
+    /// Deaths beyond the heat map's cell limit.
+    pub uncounted: u32,
+    /// Every bot's stuck episodes, with its slot.
+    pub stuck: Vec<(u32, quarry_bots::stuck::StuckEpisode)>,
+    /// Ticks per second of the match.
+    pub hz: u32,
+}
+
+impl HistorySource {
+    /// The history as JSON: `rev`, `cell` (units), `deaths` (flat `x, y,
+    /// count` with cell corners in units), `uncounted`, and `stuck` (the
+    /// hotspots, most time first).
+    pub fn to_json(&self) -> String {
+        #[derive(Serialize)]
+        struct Json {
+            rev: u64,
+            cell: i32,
+            deaths: Vec<i32>,
+            uncounted: u32,
+            stuck: Vec<StuckSpot>,
+        }
+        let stuck = quarry_bots::stuck::hotspots(self.stuck.iter().map(|(slot, e)| (*slot, e)), self.hz, &|g| g.describe())
+            .into_iter()
+            .map(|h| StuckSpot {
+                pos: [h.pos[0].round() as i32, h.pos[1].round() as i32, h.pos[2].round() as i32],
+                seconds: (h.seconds * 10.0).round() / 10.0,
+                bots: h.bots,
+                goal: h.goal,
+                link: h.link,
+            })
+            .collect();
+        let deaths = self.deaths.iter().flat_map(|&(x, y, n)| [x * HEAT_CELL, y * HEAT_CELL, i32::try_from(n).unwrap_or(i32::MAX)]).collect();
+        let json = Json { rev: self.rev, cell: HEAT_CELL, deaths, uncounted: self.uncounted, stuck };
+        serde_json::to_string(&json).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+}
+
 /// The web view's memory of the running match.
 #[derive(Debug, Default)]
 pub struct History {
@@ -62,8 +111,8 @@ pub struct History {
     /// What was published last: its revision and the tick.
     revision: u64,
     published_at: Option<u32>,
-    /// The hotspots published last, to tell whether they moved on.
-    last_stuck: Vec<StuckSpot>,
+    /// The bots' stuck revision published last.
+    stuck_revision: Option<u64>,
 }
 
 impl History {
@@ -147,44 +196,28 @@ impl History {
         self.revision
     }
 
-    /// The history as JSON when it is due again (every couple of seconds
-    /// of match time, when something changed); `stuck` gives the bots'
-    /// hotspots, asked only then.
-    pub fn publish(&mut self, game: &Match, stuck: impl FnOnce() -> Vec<quarry_bots::stuck::Hotspot>) -> Option<String> {
+    /// The history's source when it is due again (every couple of seconds
+    /// of match time, when deaths were added or `stuck_revision` moved on);
+    /// `stuck` gives the bots' episodes, asked only then.
+    pub fn publish(&mut self, game: &Match, stuck_revision: u64, stuck: impl FnOnce() -> Vec<(u32, quarry_bots::stuck::StuckEpisode)>) -> Option<HistorySource> {
         let tick = game.tick();
         let every = HISTORY_EVERY_SECONDS * game.hz().max(1);
         if self.published_at.is_some_and(|t| tick < t.saturating_add(every)) {
             return None;
         }
-        let spots: Vec<StuckSpot> = stuck()
-            .into_iter()
-            .map(|h| StuckSpot {
-                pos: [h.pos[0].round() as i32, h.pos[1].round() as i32, h.pos[2].round() as i32],
-                seconds: (h.seconds * 10.0).round() / 10.0,
-                bots: h.bots,
-                goal: h.goal,
-                link: h.link,
-            })
-            .collect();
-        if !self.changed && spots == self.last_stuck && self.published_at.is_some() {
-            self.published_at = Some(tick);
+        if !self.changed && self.stuck_revision == Some(stuck_revision) {
             return None;
         }
         self.changed = false;
         self.published_at = Some(tick);
-        self.last_stuck = spots;
+        self.stuck_revision = Some(stuck_revision);
         self.revision += 1;
-        #[derive(Serialize)]
-        struct Json<'a> {
-            rev: u64,
-            cell: i32,
-            /// `x, y, count` per cell (cell corners in units), flat.
-            deaths: Vec<i32>,
-            uncounted: u32,
-            stuck: &'a [StuckSpot],
-        }
-        let deaths = self.deaths.iter().flat_map(|(&(x, y), &n)| [x * HEAT_CELL, y * HEAT_CELL, i32::try_from(n).unwrap_or(i32::MAX)]).collect();
-        let json = Json { rev: self.revision, cell: HEAT_CELL, deaths, uncounted: self.deaths_uncounted, stuck: &self.last_stuck };
-        Some(serde_json::to_string(&json).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}")))
+        Some(HistorySource {
+            rev: self.revision,
+            deaths: self.deaths.iter().map(|(&(x, y), &n)| (x, y, n)).collect(),
+            uncounted: self.deaths_uncounted,
+            stuck: stuck(),
+            hz: game.hz(),
+        })
     }
 }

@@ -50,7 +50,7 @@ use tokio::sync::watch;
 
 pub use frame::{FrameBot, FrameFlag, FrameItem, FramePlayer, FrameRound, FrameTrack, MAX_TRACKS, WebFrame};
 pub use control::{CONTROL_QUEUE, ControlQuery, MAX_SPEED, MIN_SPEED, ReplayControl, ReplayStatus};
-pub use history::{FeedLine, History};
+pub use history::{FeedLine, History, HistorySource};
 pub use minds::{MIND_LEASE, MindQuery, Minds};
 
 use crate::http::HttpServer;
@@ -72,13 +72,13 @@ pub struct WebView {
     cvars: WebCvars,
     seen: (u64, u64),
     server: Option<HttpServer>,
-    frames: watch::Sender<Arc<String>>,
+    frames: watch::Sender<Option<Arc<Published>>>,
     /// The map's floor as JSON (`/map`), made once per navmesh.
     floor: watch::Sender<Arc<String>>,
     /// The navmesh generation the floor was made from.
     floor_of: Option<u64>,
-    /// The match's history (`/history`) as JSON.
-    history_json: watch::Sender<Arc<String>>,
+    /// What the match's history (`/history`) is made from.
+    history_json: watch::Sender<Arc<HistorySource>>,
     /// What the view remembers of the match.
     history: History,
     /// Where the recording being played stands (`--replay --web`).
@@ -87,6 +87,8 @@ pub struct WebView {
     viewers: Arc<AtomicUsize>,
     /// The bots whose minds viewers asked for.
     minds: Minds,
+    /// What frames cost the tick.
+    cost: FrameCost,
 }
 
 impl std::fmt::Debug for WebView {
@@ -98,13 +100,13 @@ impl std::fmt::Debug for WebView {
 /// What the HTTP handlers share.
 #[derive(Clone)]
 struct Shared {
-    frames: watch::Receiver<Arc<String>>,
+    frames: watch::Receiver<Option<Arc<Published>>>,
     /// Streams of frames open now.
     viewers: Arc<AtomicUsize>,
     /// The bots whose minds viewers asked for.
     minds: Minds,
     floor: watch::Receiver<Arc<String>>,
-    history: watch::Receiver<Arc<String>>,
+    history: watch::Receiver<Arc<HistorySource>>,
     /// Where controls of a replay go, while one plays.
     control: Option<tokio::sync::mpsc::Sender<ReplayControl>>,
     /// The password as an HMAC under a random key (`None`: none asked):
@@ -123,10 +125,10 @@ impl WebView {
             rate: console.register_cvar(CvarDef::int("sv_webRate", 15, 1, 30, "frames a second the web view gets").flags(a))?,
             password: console.register_cvar(CvarDef::string("sv_webPassword", "", "password of the web view (HTTP Basic, any user name); needed to serve it beyond loopback (never printed)").flags(CvarFlags::SECRET))?,
         };
-        let (frames, _) = watch::channel(Arc::new(String::new()));
+        let (frames, _) = watch::channel(None);
         let (floor, _) = watch::channel(Arc::new(String::from(floor::EMPTY)));
-        let (history_json, _) = watch::channel(Arc::new(String::from("{\"rev\":0,\"cell\":0,\"deaths\":[],\"uncounted\":0,\"stuck\":[]}")));
-        Ok(Self { cvars, seen: (u64::MAX, u64::MAX), server: None, frames, floor, floor_of: None, history_json, history: History::default(), replay: None, viewers: Arc::default(), minds: Minds::default() })
+        let (history_json, _) = watch::channel(Arc::new(HistorySource::default()));
+        Ok(Self { cvars, seen: (u64::MAX, u64::MAX), server: None, frames, floor, floor_of: None, history_json, history: History::default(), replay: None, viewers: Arc::default(), minds: Minds::default(), cost: FrameCost::default() })
     }
 
     /// Starts, moves or stops the view when its address or password
@@ -223,9 +225,8 @@ impl WebView {
         if self.viewers() == 0 {
             return;
         }
-        let hz = game.hz();
-        if let Some(json) = self.history.publish(game, || bots.stuck_hotspots(hz)) {
-            self.history_json.send_replace(Arc::new(json));
+        if let Some(source) = self.history.publish(game, bots.stuck_revision(), || bots.stuck_episodes()) {
+            self.history_json.send_replace(Arc::new(source));
         }
         let rate = u32::try_from(cvars.int(self.cvars.rate)).unwrap_or(15).max(1);
         let every = (game.hz() / rate).max(1);
@@ -236,6 +237,7 @@ impl WebView {
     }
 
     fn publish(&mut self, game: &mut Match, map: &str, bots: &quarry_bots::BotManager) {
+        let started = std::time::Instant::now();
         let mut frame = WebFrame::build(game, map);
         frame.floor = self.floor_of.unwrap_or(0);
         let minds = self.minds.wanted();
@@ -243,7 +245,61 @@ impl WebView {
         frame.feed = self.history.feed();
         frame.history = self.history.revision();
         frame.replay = self.replay;
-        self.frames.send_replace(Arc::new(frame.to_json()));
+        let built = started.elapsed();
+        self.frames.send_replace(Some(Arc::new(Published { frame, json: std::sync::OnceLock::new() })));
+        self.cost.record(built, started.elapsed());
+    }
+
+    /// What frames cost the tick lately: a line for `status`.
+    pub fn cost_line(&self) -> String {
+        self.cost.line()
+    }
+}
+
+/// A frame handed to the viewers: encoded as JSON once, off the tick
+/// thread, by the first stream that sends it.
+#[derive(Debug)]
+struct Published {
+    frame: WebFrame,
+    json: std::sync::OnceLock<String>,
+}
+
+impl Published {
+    fn json(&self) -> &str {
+        self.json.get_or_init(|| self.frame.to_json())
+    }
+}
+
+/// What the last frames cost the tick thread: building them, and handing
+/// them over (waking the viewers' streams). Encoding them is the HTTP
+/// thread's.
+#[derive(Debug, Default)]
+struct FrameCost {
+    /// Microseconds of the last [`FrameCost::KEPT`] frames: built, and in all.
+    recent: std::collections::VecDeque<(u32, u32)>,
+}
+
+impl FrameCost {
+    const KEPT: usize = 256;
+
+    fn record(&mut self, built: Duration, total: Duration) {
+        if self.recent.len() == Self::KEPT {
+            self.recent.pop_front();
+        }
+        let us = |d: Duration| u32::try_from(d.as_micros()).unwrap_or(u32::MAX);
+        self.recent.push_back((us(built), us(total)));
+    }
+
+    fn line(&self) -> String {
+        if self.recent.is_empty() {
+            return "no frames yet".to_owned();
+        }
+        let mut built: Vec<u32> = self.recent.iter().map(|r| r.0).collect();
+        let mut total: Vec<u32> = self.recent.iter().map(|r| r.1).collect();
+        built.sort_unstable();
+        total.sort_unstable();
+        let p = |v: &[u32], q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        format!("frames built in {} µs (p99 {}), handed over by {} µs (p99 {}), last {}", p(&built, 0.5), p(&built, 0.99), p(&total, 0.5), p(&total, 0.99), self.recent.len())
     }
 }
 
@@ -336,7 +392,7 @@ fn router(shared: Shared) -> axum::Router {
                     return unauthorised();
                 }
                 let history = Arc::clone(&s.history.borrow());
-                ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], history.as_str().to_owned()).into_response()
+                ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], history.to_json()).into_response()
             }),
         )
         .route(
@@ -400,13 +456,13 @@ impl Drop for Viewer {
 
 /// Each new frame as an SSE event; a viewer that reads slowly sees only the
 /// latest when it reads again.
-fn futures_stream(rx: watch::Receiver<Arc<String>>, viewer: Viewer) -> impl futures_util::Stream<Item = Result<Event, Infallible>> {
+fn futures_stream(rx: watch::Receiver<Option<Arc<Published>>>, viewer: Viewer) -> impl futures_util::Stream<Item = Result<Event, Infallible>> {
     futures_util::stream::unfold((rx, viewer), |(mut rx, viewer)| async move {
         loop {
             rx.changed().await.ok()?;
-            let frame = Arc::clone(&rx.borrow_and_update());
-            if !frame.is_empty() {
-                return Some((Ok(Event::default().event("frame").data(frame.as_str())), (rx, viewer)));
+            let latest = rx.borrow_and_update().clone();
+            if let Some(frame) = latest {
+                return Some((Ok(Event::default().event("frame").data(frame.json())), (rx, viewer)));
             }
         }
     })
@@ -426,9 +482,9 @@ mod tests {
 
     #[test]
     fn the_password_is_checked() {
-        let (_tx, frames) = watch::channel(Arc::new(String::new()));
+        let (_tx, frames) = watch::channel(None);
         let (_tx2, floor) = watch::channel(Arc::new(String::new()));
-        let (_tx3, history) = watch::channel(Arc::new(String::new()));
+        let (_tx3, history) = watch::channel(Arc::new(HistorySource::default()));
         let shared = Shared { frames, viewers: Arc::default(), minds: Minds::default(), floor, history, control: None, password: password_guard("secret") };
         let mut h = HeaderMap::new();
         assert!(!authorised(&shared, &h));
