@@ -14,12 +14,12 @@ and loopback only.
 import argparse
 import concurrent.futures
 import pathlib
-import re
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+
+from live_server import LiveServer
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 COMMAND = "python3 scripts/service_flood.py"
@@ -27,47 +27,6 @@ COMMAND = "python3 scripts/service_flood.py"
 # phase waits that long after the last, and a flood of the default size
 # lasts about as long, so each figure is that phase's alone.
 WINDOW_S = 18
-
-
-class Server:
-    def __init__(self, binary, config):
-        self.proc = subprocess.Popen(
-            [binary, "--config", str(config), "--botfiles", str(ROOT / "botfiles"), "--maps", str(ROOT / "maps"),
-             "--port", "0", "+set", "bot_minPlayers", "8", "+set", "timelimit", "0", "+set", "fraglimit", "0", "+map", "q_dm1"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.lines = []
-        self.ready = threading.Event()
-        threading.Thread(target=self._read, daemon=True).start()
-        if not self.ready.wait(30):
-            raise SystemExit("the server did not start")
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.append(line.rstrip("\n"))
-            m = re.match(r"listening on udp \S+:(\d+), certificate fingerprint (\S+)", line)
-            if m:
-                self.port, self.fingerprint = int(m.group(1)), m.group(2)
-                self.ready.set()
-
-    def p99(self):
-        start = len(self.lines)
-        self.proc.stdin.write("status\n")
-        self.proc.stdin.flush()
-        for _ in range(100):
-            time.sleep(0.05)
-            for line in self.lines[start:]:
-                m = re.search(r"tick time: mean ([\d.]+) ms, p99 ([\d.]+) ms", line)
-                if m:
-                    return float(m.group(2))
-        raise SystemExit("no status answer")
-
-    def stop(self):
-        try:
-            self.proc.stdin.write("quit\n")
-            self.proc.stdin.flush()
-            self.proc.wait(10)
-        except Exception:
-            self.proc.kill()
 
 
 def flood(n, make_cmd):
@@ -97,7 +56,9 @@ def main():
         wrong = config / "wrong"
         wrong.mkdir()
         subprocess.run([args.server, "--config", str(wrong), "--new-admin", "ops"], check=True, capture_output=True)
-        server = Server(args.server, config)
+        server = LiveServer(args.server, config, ["+set", "bot_minPlayers", "8", "+set", "timelimit", "0", "+set", "fraglimit", "0", "+map", "q_dm1"])
+        m = server.wait_for(r"listening on udp \S+:(\d+), certificate fingerprint (\S+)")
+        server.port, server.fingerprint = int(m.group(1)), m.group(2)
         try:
             time.sleep(15 + WINDOW_S)  # the bots fill in, then a quiet window
             rest = server.p99()

@@ -25,6 +25,8 @@ import threading
 import time
 import urllib.request
 
+from script_common import require_binary, target_dir
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
@@ -56,7 +58,7 @@ def wait_for(port, session, script, seconds, what):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--server", default=str(ROOT / "target" / "release" / "quarry-server"))
+    ap.add_argument("--server", default=str(target_dir() / "release" / "quarry-server"))
     ap.add_argument("--maps-dir", default=str(ROOT / "maps"))
     ap.add_argument("--map", default="q_dm1")
     ap.add_argument("--gametype", default="ffa")
@@ -67,6 +69,7 @@ def main():
     ap.add_argument("--size", default="1400,900")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
+    require_binary(args.server, "cargo build --release -p quarry-server")
     web_port = free_port()
     with tempfile.TemporaryDirectory() as work:
         config = pathlib.Path(work)

@@ -14,65 +14,20 @@ comes and counts frames and bytes.
 import argparse
 import os
 import pathlib
-import re
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
+
+from live_server import LiveServer
+from script_common import require_binary, target_dir
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 COMMAND = "python3 scripts/web_viewers.py"
 # `status` reports the p99 of the last 1,024 ticks (17 s at 60 Hz): each
 # phase lasts that long, so each figure is that phase's alone.
 WINDOW_S = 18
-
-
-class Server:
-    def __init__(self, binary, config, bots):
-        self.proc = subprocess.Popen(
-            [binary, "--config", str(config), "--botfiles", str(ROOT / "botfiles"), "--maps", str(ROOT / "maps"),
-             "--port", "0", "+set", "bot_minPlayers", str(bots), "+set", "timelimit", "0", "+set", "fraglimit", "0",
-             "+set", "sv_webAddr", "127.0.0.1:0", "+map", "q_dm1"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.lines = []
-        self.ready = threading.Event()
-        threading.Thread(target=self._read, daemon=True).start()
-        if not self.ready.wait(30):
-            raise SystemExit("the server did not start its web view")
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.append(line.rstrip("\n"))
-            m = re.search(r"web view on http://([\d.]+):(\d+)/", line)
-            if m:
-                self.web = (m.group(1), int(m.group(2)))
-                self.ready.set()
-
-    def p99(self):
-        return self.times()[1]
-
-    def times(self):
-        """The mean and p99 tick time of the last window, ms."""
-        start = len(self.lines)
-        self.proc.stdin.write("status\n")
-        self.proc.stdin.flush()
-        for _ in range(100):
-            time.sleep(0.05)
-            for line in self.lines[start:]:
-                m = re.search(r"tick time: mean ([\d.]+) ms, p99 ([\d.]+) ms", line)
-                if m:
-                    return float(m.group(1)), float(m.group(2))
-        raise SystemExit("no status answer")
-
-    def stop(self):
-        try:
-            self.proc.stdin.write("quit\n")
-            self.proc.stdin.flush()
-            self.proc.wait(10)
-        except Exception:
-            self.proc.kill()
 
 
 class Viewer(threading.Thread):
@@ -103,17 +58,21 @@ class Viewer(threading.Thread):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--server", default=str(ROOT / "target" / "release" / "quarry-server"))
+    ap.add_argument("--server", default=str(target_dir() / "release" / "quarry-server"))
     ap.add_argument("--bots", type=int, default=16)
     ap.add_argument("--viewers", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--tsv")
     args = ap.parse_args()
+    require_binary(args.server, "cargo build --release -p quarry-server")
     with tempfile.TemporaryDirectory() as work:
         config = pathlib.Path(work)
         for name in ["server.cfg", "items.toml", "weapons.toml", "sounds.toml"]:
             (config / name).write_text((ROOT / "config" / name).read_text())
-        server = Server(args.server, config, args.bots)
+        server = LiveServer(args.server, config, ["+set", "bot_minPlayers", str(args.bots), "+set", "timelimit", "0", "+set", "fraglimit", "0",
+                                                  "+set", "sv_webAddr", "127.0.0.1:0", "+map", "q_dm1"])
+        m = server.wait_for(r"web view on http://([\d.]+):(\d+)/")
+        web = (m.group(1), int(m.group(2)))
         # The viewers (threads of this process) yield to the server.
         os.nice(19)
         rests, watched, rates, sizes = [], [], [], []
@@ -121,7 +80,7 @@ def main():
             time.sleep(15 + WINDOW_S)  # the bots fill in, then a quiet window
             rests.append(server.times())
             for _ in range(args.rounds):
-                viewers = [Viewer(server.web) for _ in range(args.viewers)]
+                viewers = [Viewer(web) for _ in range(args.viewers)]
                 for v in viewers:
                     v.start()
                 time.sleep(WINDOW_S)

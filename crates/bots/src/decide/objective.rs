@@ -47,4 +47,10 @@ pub trait ObjectiveProvider: Send + Sync {
     fn report(&self) -> Option<crate::objective::ObjectiveReport> {
         None
     }
+
+    /// The role the bot in `slot` plays this tick (`attack`, `defend`,
+    /// `carrier`...), for views of its mind. Default: none.
+    fn role(&self, _slot: SlotId) -> Option<&'static str> {
+        None
+    }
 }

@@ -112,6 +112,7 @@ impl BotManager {
                     route: b.brain.route_ahead(),
                     enemy: status.enemy,
                     stance: status.stance,
+                    role: self.objectives.as_ref().and_then(|o| o.role(b.brain.slot())),
                     fov: b.brain.profile().resolved.traits.fov,
                     tracks: b.brain.beliefs(),
                 }

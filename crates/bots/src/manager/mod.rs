@@ -198,6 +198,8 @@ pub struct BotOverlay {
     pub enemy: Option<SlotId>,
     /// Stance, when tactics are on.
     pub stance: Option<&'static str>,
+    /// Its objective role this tick, in game types with objectives.
+    pub role: Option<&'static str>,
     /// Its field of view, degrees.
     pub fov: f32,
     /// What it believes about enemies' whereabouts: seen, heard, reported.

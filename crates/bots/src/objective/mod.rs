@@ -287,6 +287,10 @@ pub fn plan_all(
 }
 
 impl ObjectiveProvider for ObjectiveLayer {
+    fn role(&self, slot: SlotId) -> Option<&'static str> {
+        self.assignment(slot).map(|a| a.role.name())
+    }
+
     fn plan(&mut self, view: &BotView<'_>, bots: &[SlotId], nav: &mut dyn Navigator) {
         self.counter.observe(view, bots, &mut self.report);
         let prev = std::mem::take(&mut self.plan);

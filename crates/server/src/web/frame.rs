@@ -76,6 +76,9 @@ pub struct FrameBot {
     pub enemy: Option<u8>,
     /// Its stance, when tactics are on.
     pub stance: Option<&'static str>,
+    /// Its objective role (`attack`, `defend`, `carrier`...), where the
+    /// game type has objectives.
+    pub role: Option<&'static str>,
     /// Its field of view, whole degrees.
     pub fov: u16,
     /// What it believes about enemies' whereabouts: the [`MAX_TRACKS`]
@@ -120,6 +123,7 @@ impl FrameBot {
             links: o.route.iter().map(|(_, k)| k.name()).collect(),
             enemy: o.enemy.map(|s| s.0),
             stance: o.stance,
+            role: o.role,
             fov: o.fov.clamp(0.0, 360.0).round() as u16,
             tracks: {
                 let key = |t: &&quarry_bots::memory::EnemyTrack| (std::cmp::Reverse(t.visible), std::cmp::Reverse(t.news_tick), t.slot.0);
