@@ -532,6 +532,8 @@ impl Server {
             let (stats, game) = (&self.state.stats, &self.state.game);
             self.health.maybe_write(path, started, || game.game.is_some().then(|| game.map_name()), || stats.summary());
         }
+        // After the tick's time is taken: see WebView::hand_over.
+        self.state.web.hand_over();
     }
 
     /// The tick's share of the metrics, and once a second their sample
