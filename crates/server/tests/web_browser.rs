@@ -77,6 +77,27 @@ fn base64(text: &str) -> Vec<u8> {
     out
 }
 
+/// Runs `script` in the page until `done` says its value is enough; fails
+/// the test with `what` and the last value after `limit`.
+fn wait_js(driver: SocketAddr, id: &str, script: &str, limit: Duration, what: &str, done: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
+    let start = Instant::now();
+    loop {
+        let v = call(driver, "POST", &format!("/session/{id}/execute/sync"), Some(&serde_json::json!({"script": script, "args": []})));
+        if done(&v) {
+            return v;
+        }
+        assert!(start.elapsed() < limit, "{what}: {v}");
+        std::thread::sleep(Duration::from_millis(300));
+    }
+}
+
+/// Clicks the page's element `selector`.
+fn click(driver: SocketAddr, id: &str, selector: &str) {
+    let el = call(driver, "POST", &format!("/session/{id}/element"), Some(&serde_json::json!({"using": "css selector", "value": selector})));
+    let element = el.as_object().and_then(|o| o.values().next()).and_then(|v| v.as_str()).unwrap_or_else(|| panic!("no element {selector}: {el}")).to_owned();
+    call(driver, "POST", &format!("/session/{id}/element/{element}/click"), Some(&serde_json::json!({})));
+}
+
 #[test]
 fn the_page_draws_the_players_in_headless_chromium() {
     let required = std::env::var_os("QUARRY_REQUIRE_BROWSER").is_some();
@@ -134,42 +155,17 @@ fn the_page_draws_the_players_in_headless_chromium() {
     let drawn = call(driver.addr, "POST", &format!("/session/{id}/execute/sync"), Some(&serde_json::json!({"script": "return window.framesDrawn", "args": []})));
     assert!(drawn.as_u64().is_some_and(|n| n >= 1), "{drawn}");
     // The floor is drawn once the navmesh is ready.
-    let start = Instant::now();
-    loop {
-        let n = call(driver.addr, "POST", &format!("/session/{id}/execute/sync"), Some(&serde_json::json!({"script": "return window.floorNodes", "args": []})));
-        if n.as_u64().is_some_and(|n| n > 300) {
-            break;
-        }
-        assert!(start.elapsed() < Duration::from_secs(60), "the page never drew the floor: {n}");
-        std::thread::sleep(Duration::from_millis(300));
-    }
+    wait_js(driver.addr, &id, "return window.floorNodes", Duration::from_secs(60), "the page never drew the floor", |n| n.as_u64().is_some_and(|n| n > 300));
     // A bot's route overlay, toggled by its box in the scoreboard.
-    let el = call(driver.addr, "POST", &format!("/session/{id}/element"), Some(&serde_json::json!({"using": "css selector", "value": "input.mind"})));
-    let element = el.as_object().and_then(|o| o.values().next()).and_then(|v| v.as_str()).unwrap_or_else(|| panic!("no bot toggle: {el}")).to_owned();
-    call(driver.addr, "POST", &format!("/session/{id}/element/{element}/click"), Some(&serde_json::json!({})));
-    let start = Instant::now();
-    loop {
-        let n = call(driver.addr, "POST", &format!("/session/{id}/execute/sync"), Some(&serde_json::json!({"script": "return window.routesDrawn", "args": []})));
-        if n.as_u64().is_some_and(|n| n >= 1) {
-            break;
-        }
-        let shown = call(driver.addr, "POST", &format!("/session/{id}/execute/sync"), Some(&serde_json::json!({"script": "return JSON.stringify(window.lastFrame.bots)", "args": []})));
-        assert!(start.elapsed() < Duration::from_secs(30), "the toggled bot's route was never drawn: {n}; bots {shown}");
-        std::thread::sleep(Duration::from_millis(300));
-    }
+    click(driver.addr, &id, "input.mind");
+    wait_js(driver.addr, &id, "return [window.routesDrawn, JSON.stringify(window.lastFrame.bots)]", Duration::from_secs(30), "the toggled bot's route was never drawn (routes, bots)", |v| {
+        v[0].as_u64().is_some_and(|n| n >= 1)
+    });
     // The navmesh overlay, and the history (deaths, stuck hotspots) fetched.
-    let el = call(driver.addr, "POST", &format!("/session/{id}/element"), Some(&serde_json::json!({"using": "css selector", "value": "#ov-links"})));
-    let element = el.as_object().and_then(|o| o.values().next()).and_then(|v| v.as_str()).unwrap_or_else(|| panic!("no navmesh toggle: {el}")).to_owned();
-    call(driver.addr, "POST", &format!("/session/{id}/element/{element}/click"), Some(&serde_json::json!({})));
-    let start = Instant::now();
-    loop {
-        let v = call(driver.addr, "POST", &format!("/session/{id}/execute/sync"), Some(&serde_json::json!({"script": "return [window.linksDrawn, window.historyRev]", "args": []})));
-        if v[0].as_u64().is_some_and(|n| n > 100) && v[1].as_u64().is_some_and(|r| r > 0) {
-            break;
-        }
-        assert!(start.elapsed() < Duration::from_secs(30), "the navmesh links or the history were never drawn: {v}");
-        std::thread::sleep(Duration::from_millis(300));
-    }
+    click(driver.addr, &id, "#ov-links");
+    wait_js(driver.addr, &id, "return [window.linksDrawn, window.historyRev]", Duration::from_secs(30), "the navmesh links or the history were never drawn", |v| {
+        v[0].as_u64().is_some_and(|n| n > 100) && v[1].as_u64().is_some_and(|r| r > 0)
+    });
     std::thread::sleep(Duration::from_millis(300));
     let shot = call(driver.addr, "GET", &format!("/session/{id}/screenshot"), None);
     let png = base64(shot.as_str().expect("a screenshot"));
