@@ -464,8 +464,15 @@ fn a_companion_follows_a_remote_player_through_a_teleporter_and_fights_beside_it
         server.console("botlist");
         let foe = snap.entities.iter().find(|e| e.kind == EntityKind::Player && e.aux != pal_slot && e.flags & 1 == 0).map(|e| glam::Vec3::from(dequantize_origin(e.origin)));
         let target = foe.unwrap_or(patrol[k % patrol.len()]);
-        if walk_to(&mut clients, &mut nav, target, Duration::from_millis(700), &mut track) && foe.is_none() {
+        let reached = walk_to(&mut clients, &mut nav, target, Duration::from_millis(700), &mut track);
+        if reached && foe.is_none() {
             k += 1;
+        }
+        if reached {
+            // Already there (beside the enemy, say): walk_to returned
+            // without pumping, so stand a moment for new snapshots rather
+            // than spin on a stale one.
+            pump(&mut clients, Duration::from_millis(100), |_, _| WireUserCmd::default());
         }
         let firing_at_foe = server.output_since(from).iter().any(|l| l.contains(" Pal ") && l.contains(" Foe ") && l.contains("firing"));
         if firing_at_foe && apart.is_some_and(|d| d <= 400.0) {
