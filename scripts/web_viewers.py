@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
-"""Issue 23's viewer figure: a live server with bots and the web view on
-loopback, its tick p99 (console `status`) with nobody watching and with
-five viewers reading the stream of frames, alternated so the noise of the
-machine shows; plus what the viewers got (frames a second, KB a frame).
+"""Issue 23's viewer figure: how much five viewers of the web view raise
+the tick time of a live server with bots.
 
-    python3 scripts/web_viewers.py [--server target/release/quarry-server] [--bots 16] [--viewers 5] [--rounds 2] [--tsv FILE]
+    python3 scripts/web_viewers.py [--server target/release/quarry-server] [--bots 16] [--viewers 5] [--rounds 3] [--windows 3] [--tsv FILE]
+
+The same seeded match is played again and again (`bot_navBackground 0`
+keeps the navmesh build on the tick thread, so every run plays the same
+ticks), alternately with nobody watching and with the viewers reading the
+stream of frames from the start. `status` gives each window's tick p99 and
+mean (the last 1,024 ticks, 17 s at 60 Hz), asked at the same moments of
+each run, so a window with viewers is compared with the same stretch of
+the same match without them: what differs is the viewers and the
+machine's noise, which the unwatched runs of the same window show.
 
 The viewers are threads of this script at the lowest CPU priority (a
 browser would be on another machine); each reads the stream as fast as it
@@ -14,7 +21,9 @@ comes and counts frames and bytes.
 import argparse
 import os
 import pathlib
+import re
 import socket
+import statistics
 import sys
 import tempfile
 import threading
@@ -25,9 +34,11 @@ from script_common import require_binary, target_dir
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 COMMAND = "python3 scripts/web_viewers.py"
-# `status` reports the p99 of the last 1,024 ticks (17 s at 60 Hz): each
-# phase lasts that long, so each figure is that phase's alone.
+# `status` reports the last 1,024 ticks (17 s at 60 Hz): windows this long
+# do not overlap.
 WINDOW_S = 18
+# `bot_minPlayers` adds a bot every 2 s: the match is full after this.
+FILL_S = 2
 
 
 class Viewer(threading.Thread):
@@ -38,6 +49,9 @@ class Viewer(threading.Thread):
         self.addr, self.frames, self.bytes, self.stopping = addr, 0, 0, False
 
     def run(self):
+        # Linux's nice(2) is per thread: the viewer yields to the server,
+        # which this script's main thread starts at normal priority.
+        os.nice(19)
         s = socket.create_connection(self.addr)
         s.sendall(f"GET /frames HTTP/1.1\r\nHost: {self.addr[0]}\r\nAccept: text/event-stream\r\n\r\n".encode())
         s.settimeout(2)
@@ -56,70 +70,100 @@ class Viewer(threading.Thread):
         s.close()
 
 
+def one_run(args, viewers):
+    """A run of the seeded match with `viewers` viewers from the start:
+    each window's (mean, p99) tick time in ms, the viewers' frames a second
+    and KB a frame, and the scoreboard at the end."""
+    with tempfile.TemporaryDirectory() as work:
+        config = pathlib.Path(work)
+        for name in ["server.cfg", "items.toml", "weapons.toml", "sounds.toml"]:
+            (config / name).write_text((ROOT / "config" / name).read_text())
+        server = LiveServer(args.server, config, ["--seed", str(args.seed), "+set", "bot_navBackground", "0", "+set", "bot_minPlayers", str(args.bots),
+                                                  "+set", "timelimit", "0", "+set", "fraglimit", "0", "+set", "sv_webAddr", "127.0.0.1:0", "+map", "q_dm1"])
+        readers = []
+        try:
+            m = server.wait_for(r"web view on http://([\d.]+):(\d+)/")
+            web = (m.group(1), int(m.group(2)))
+            started = time.time()
+            readers = [Viewer(web) for _ in range(viewers)]
+            for v in readers:
+                v.start()
+            windows = []
+            for k in range(args.windows):
+                time.sleep(max(0.0, started + FILL_S * args.bots + WINDOW_S * (k + 1) - time.time()))
+                windows.append(server.times())
+            seen = time.time() - started
+            n = len(server.lines)
+            server.times()
+            board = [re.sub(r"\s+cmds.*", "", line) for line in server.lines[n:] if " frags " in line]
+        finally:
+            for v in readers:
+                v.stopping = True
+            server.stop()
+        for v in readers:
+            v.join(5)
+    frames = sum(v.frames for v in readers)
+    rate = frames / viewers / seen if viewers else 0.0
+    size = sum(v.bytes for v in readers) / max(1, frames) / 1024
+    return windows, rate, size, board
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--server", default=str(target_dir() / "release" / "quarry-server"))
     ap.add_argument("--bots", type=int, default=16)
     ap.add_argument("--viewers", type=int, default=5)
-    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--rounds", type=int, default=3, help="pairs of runs, one watched and one not, in alternating order")
+    ap.add_argument("--windows", type=int, default=3, help="windows of 18 s measured in each run once the bots are in")
+    ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--tsv")
     args = ap.parse_args()
     require_binary(args.server, "cargo build --release -p quarry-server")
-    with tempfile.TemporaryDirectory() as work:
-        config = pathlib.Path(work)
-        for name in ["server.cfg", "items.toml", "weapons.toml", "sounds.toml"]:
-            (config / name).write_text((ROOT / "config" / name).read_text())
-        server = LiveServer(args.server, config, ["+set", "bot_minPlayers", str(args.bots), "+set", "timelimit", "0", "+set", "fraglimit", "0",
-                                                  "+set", "sv_webAddr", "127.0.0.1:0", "+map", "q_dm1"])
-        m = server.wait_for(r"web view on http://([\d.]+):(\d+)/")
-        web = (m.group(1), int(m.group(2)))
-        # The viewers (threads of this process) yield to the server.
-        os.nice(19)
-        rests, watched, rates, sizes = [], [], [], []
-        try:
-            time.sleep(15 + WINDOW_S)  # the bots fill in, then a quiet window
-            rests.append(server.times())
-            for _ in range(args.rounds):
-                viewers = [Viewer(web) for _ in range(args.viewers)]
-                for v in viewers:
-                    v.start()
-                time.sleep(WINDOW_S)
-                watched.append(server.times())
-                for v in viewers:
-                    v.stopping = True
-                for v in viewers:
-                    v.join(5)
-                frames = sum(v.frames for v in viewers)
-                rates.append(frames / args.viewers / WINDOW_S)
-                sizes.append(sum(v.bytes for v in viewers) / max(1, frames) / 1024)
-                time.sleep(WINDOW_S)
-                rests.append(server.times())
-        finally:
-            server.stop()
-    median = lambda xs: sorted(xs)[len(xs) // 2] if len(xs) % 2 else sum(sorted(xs)[len(xs) // 2 - 1:len(xs) // 2 + 1]) / 2
-    rest, seen = median([p for _, p in rests]), median([p for _, p in watched])
-    rest_mean, seen_mean = median([m for m, _ in rests]), median([m for m, _ in watched])
-    rise = (seen / rest - 1.0) * 100.0 if rest > 0 else 0.0
-    mean_rise = (seen_mean / rest_mean - 1.0) * 100.0 if rest_mean > 0 else 0.0
-    ps = [p for _, p in rests]
-    noise = (max(ps) / min(ps) - 1.0) * 100.0 if min(ps) > 0 else 0.0
-    print(f"{args.bots} bots on q_dm1, windows of {WINDOW_S} s alternating; tick p99 with nobody watching: {', '.join(f'{p:.3f}' for _, p in rests)} ms "
-          f"(median {rest:.3f}; the quiet windows differ by up to {noise:.1f} %)")
-    print(f"with {args.viewers} viewers: {', '.join(f'{p:.3f}' for _, p in watched)} ms (median {seen:.3f}, {rise:+.1f} %); "
-          f"mean tick {rest_mean:.3f} -> {seen_mean:.3f} ms ({mean_rise:+.1f} %); "
-          f"each viewer got {sum(rates) / len(rates):.1f} frames a second of {sum(sizes) / len(sizes):.1f} KB")
+    quiet, watched, rates, sizes, boards = [], [], [], [], []
+    for r in range(args.rounds):
+        for viewers in ([0, args.viewers] if r % 2 == 0 else [args.viewers, 0]):
+            windows, rate, size, board = one_run(args, viewers)
+            boards.append(board)
+            if viewers:
+                watched.append(windows)
+                rates.append(rate)
+                sizes.append(size)
+            else:
+                quiet.append(windows)
+            print(f"run {len(boards)}: {viewers} viewers, tick p99 by window {', '.join(f'{p:.3f}' for _, p in windows)} ms, mean {', '.join(f'{m:.3f}' for m, _ in windows)} ms", file=sys.stderr)
+    same = all(b == boards[0] for b in boards) and boards[0]
+    median = statistics.median
+    # Per window: the median over runs of each condition, so the noise of
+    # one run weighs little; the rise is their ratio, and the median of
+    # those over the windows is the figure.
+    rises, mean_rises, spreads = [], [], []
+    for k in range(args.windows):
+        q99, w99 = [w[k][1] for w in quiet], [w[k][1] for w in watched]
+        qm, wm = [w[k][0] for w in quiet], [w[k][0] for w in watched]
+        rises.append((median(w99) / median(q99) - 1.0) * 100.0)
+        mean_rises.append((median(wm) / median(qm) - 1.0) * 100.0)
+        spreads.append((max(q99) / min(q99) - 1.0) * 100.0)
+    rise, mean_rise, noise = median(rises), median(mean_rises), median(spreads)
+    rest = median([w[1] for run in quiet for w in run])
+    seen = median([w[1] for run in watched for w in run])
+    print(f"{args.bots} bots on q_dm1, seed {args.seed}, the same match in {len(boards)} runs ({'the same scoreboard every time' if same else 'THE SCOREBOARDS DIFFER: not the same match'}); "
+          f"{args.windows} windows of {WINDOW_S} s each")
+    print(f"tick p99 with nobody watching {rest:.3f} ms, with {args.viewers} viewers {seen:.3f} ms; rise by window (median of each condition's runs) "
+          f"{', '.join(f'{x:+.1f}' for x in rises)} %, median {rise:+.1f} %; mean tick {mean_rise:+.1f} %; "
+          f"the unwatched runs of one window differ by {noise:.0f} % (median)")
+    print(f"each viewer got {sum(rates) / len(rates):.1f} frames a second of {sum(sizes) / len(sizes):.1f} KB")
     rows = [
         ("web/tick_p99_no_viewers", f"{rest:.3f}", "ms"),
         (f"web/tick_p99_{args.viewers}_viewers", f"{seen:.3f}", "ms"),
         (f"web/tick_p99_rise_{args.viewers}_viewers", f"{rise:.1f}", "%"),
         (f"web/tick_mean_rise_{args.viewers}_viewers", f"{mean_rise:.1f}", "%"),
-        ("web/tick_p99_quiet_window_spread", f"{noise:.1f}", "%"),
+        ("web/tick_p99_unwatched_run_spread", f"{noise:.1f}", "%"),
         ("web/frames_per_second_per_viewer", f"{sum(rates) / len(rates):.1f}", "frames/s"),
         ("web/frame_size", f"{sum(sizes) / len(sizes):.1f}", "KB"),
     ]
     if args.tsv:
         pathlib.Path(args.tsv).write_text("".join("\t".join(r + (COMMAND,)) + "\n" for r in rows))
-    return 0
+    return 0 if same else 1
 
 
 if __name__ == "__main__":

@@ -36,6 +36,10 @@ pub struct BotSettings {
     /// `bot_navMaxNodes`: the navmesh node cap; past it generation stops adding
     /// ground (with a warning) but still links what it has.
     pub nav_max_nodes: usize,
+    /// `bot_navBackground`: a live server builds navmeshes off the tick
+    /// thread; off, on it (the first tick waits, and a seeded live match
+    /// repeats exactly). Headless runs always build on the tick thread.
+    pub nav_background: bool,
     /// `bot_characters`: bots take characters (name, style, voice) from the
     /// loaded content; off: the plain skill curve, pool names, silent.
     pub characters: bool,
@@ -105,6 +109,7 @@ impl Default for BotSettings {
             debug_aim: false,
             nav_cell_size: quarry_nav::DEFAULT_CELL_SIZE,
             nav_max_nodes: quarry_nav::DEFAULT_MAX_NODES,
+            nav_background: true,
             characters: true,
             chat: 1,
             chat_delay_ms: 600.0,
@@ -133,6 +138,7 @@ pub struct BotCvars {
     debug: CvarId,
     debug_aim: CvarId,
     nav_cell_size: CvarId,
+    nav_background: CvarId,
     nav_max_nodes: CvarId,
     characters: CvarId,
     chat: CvarId,
@@ -207,6 +213,11 @@ impl BotCvars {
                 1000,
                 1_000_000,
                 "navmesh node cap: past it generation stops adding ground (a warning says part of the map is unnavigable); applies at the next build",
+            ))?,
+            nav_background: reg(CvarDef::bool(
+                "bot_navBackground",
+                d.nav_background,
+                "a live server builds navmeshes off the tick thread (bots fight without routes for the moment it takes); 0: on the tick thread at map load, so the first tick waits for it and a seeded live match repeats exactly (headless runs always do this)",
             ))?,
             characters: reg(CvarDef::bool(
                 "bot_characters",
@@ -289,6 +300,7 @@ impl BotCvars {
             debug_aim: cvars.bool(self.debug_aim),
             nav_cell_size: cvars.float(self.nav_cell_size) as f32,
             nav_max_nodes: usize::try_from(cvars.int(self.nav_max_nodes)).unwrap_or(quarry_nav::DEFAULT_MAX_NODES),
+            nav_background: cvars.bool(self.nav_background),
             characters: cvars.bool(self.characters),
             chat: u8::try_from(cvars.int(self.chat)).unwrap_or(1),
             chat_delay_ms: cvars.int(self.chat_delay) as f32,

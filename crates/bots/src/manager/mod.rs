@@ -290,6 +290,9 @@ pub struct BotManager {
     /// Where the next pooled name is looked for.
     name_cursor: usize,
     nav: NavService,
+    /// Whether this server may build off the tick thread (a live one);
+    /// `bot_navBackground` can still keep builds on it.
+    background_nav: bool,
     objectives: Option<Box<dyn ObjectiveProvider>>,
     /// Players bots ignore (`notarget`).
     ignored: Vec<SlotId>,
@@ -334,6 +337,7 @@ impl BotManager {
             serial: 0,
             name_cursor: 0,
             nav: NavService::default(),
+            background_nav: false,
             objectives: None,
             ignored: Vec::new(),
             current: MatchState::default(),
@@ -365,6 +369,7 @@ impl BotManager {
     pub fn update_settings(&mut self, cvars: &quarry_console::CvarSet) {
         if let Some(c) = self.cvars {
             self.settings = c.read(cvars);
+            self.nav.set_background(self.background_nav && self.settings.nav_background);
             if let Ok(lib) = self.scripts.lock() {
                 lib.set_max_ops(self.settings.script_max_ops);
             }
@@ -379,6 +384,7 @@ impl BotManager {
     /// Replaces the settings.
     pub fn set_settings(&mut self, settings: BotSettings) {
         self.settings = settings;
+        self.nav.set_background(self.background_nav && self.settings.nav_background);
     }
 
     /// The settings in use.
@@ -449,8 +455,11 @@ impl BotManager {
     /// Builds navmeshes on a worker thread (a live server: a map change
     /// never stalls the tick) or, by default, on the tick thread (headless
     /// and tests: the mesh arrives at the same tick every run).
+    /// `bot_navBackground 0` keeps a live server's builds on the tick
+    /// thread too.
     pub fn set_background_nav(&mut self, on: bool) {
-        self.nav.set_background(on);
+        self.background_nav = on;
+        self.nav.set_background(on && self.settings.nav_background);
     }
 
     /// Takes the lines for the server console gathered since the last call
