@@ -20,9 +20,14 @@ fn botfiles() -> PathBuf {
 
 /// A TDM match on q_dm1 with a human and one bot on the human's team.
 fn team_of_two(seed: u64) -> (Match, BotManager, SlotId, SlotId) {
-    let map = quarry_map::load(support::map_path("q_dm1"), &quarry_map::LoadOptions::default()).expect("map");
+    team_of_two_on("q_dm1", quarry_sim::rules::GameType::Tdm, seed)
+}
+
+/// A match of `gametype` on `map` with a human and one bot on the human's team.
+fn team_of_two_on(map: &str, gametype: quarry_sim::rules::GameType, seed: u64) -> (Match, BotManager, SlotId, SlotId) {
+    let map = quarry_map::load(support::map_path(map), &quarry_map::LoadOptions::default()).expect("map");
     let settings = quarry_sim::Settings {
-        gametype: quarry_sim::rules::GameType::Tdm,
+        gametype,
         team_force_balance: false,
         ..support::test_settings()
     };
@@ -139,4 +144,53 @@ fn hold_here_keeps_the_bot_near_the_spot_until_the_order_expires() {
     }
     assert_eq!(bots.order(bot), None, "the order expired");
     assert!(bots.status(bot, &game).is_some_and(|s| !s.goal.starts_with("order")));
+}
+
+#[test]
+fn drop_it_makes_a_bot_carrier_let_go_of_the_flag_toward_the_one_who_asked() {
+    let (mut game, mut bots, human, bot) = team_of_two_on("q_ctf1", quarry_sim::rules::GameType::Ctf, 3);
+    let team = game.slots().get(bot).map(|s| s.team).expect("team");
+    let enemy = if team == quarry_sim::Team::Red { quarry_sim::Team::Blue } else { quarry_sim::Team::Red };
+    // The bot is put on the enemy flag and takes it.
+    let flag = game.mode_state().flag(enemy).map(|f| f.origin).expect("enemy flag");
+    let body = game.slots().get(bot).and_then(|s| s.entity).expect("body");
+    game.world_mut().get_mut::<quarry_sim::components::Body>(body).expect("body").0.origin = flag + Vec3::Z * 10.0;
+    for _ in 0..10 {
+        step(&mut game, &mut bots, human, UserCmd::default());
+    }
+    assert!(game.mode_state().carried_by(bot).is_some(), "the bot carries the enemy flag");
+    // "drop it": the flag lies in front of the bot, toward the human, and
+    // the bot says so (the line is typed after the drop).
+    game.say(Some(human), true, "drop it").expect("say");
+    let (mut dropped, mut ack) = (None, None);
+    for _ in 0..6 * 60 {
+        let (b, h) = (origin(&game, bot), origin(&game, human));
+        for e in step(&mut game, &mut bots, human, UserCmd::default()) {
+            match e {
+                GameEvent::Flag { kind: quarry_sim::flags::FlagEventKind::Dropped, slot: Some(s), .. } if s == bot && dropped.is_none() => {
+                    let yaw = game.world().get::<quarry_sim::components::Body>(body).map(|b| b.0.yaw);
+                    dropped = b.zip(h).zip(yaw);
+                }
+                GameEvent::Chat { from: Some(f), scope: ChatScope::Team(_), text, .. } if f == bot => ack = Some(text),
+                _ => {}
+            }
+        }
+        if dropped.is_some() && bots.chat_figures().by_event.get("orderAck").is_some() {
+            break;
+        }
+    }
+    assert_eq!(bots.chat_figures().by_event.get("orderAck"), Some(&1), "the last line {ack:?}");
+    let ((from, human_at), yaw) = dropped.unwrap_or_else(|| panic!("the bot never dropped the flag ({ack:?})"));
+    let lies = game.mode_state().flag(enemy).map(|f| f.origin).expect("flag");
+    // It turned to the human and let go: the flag lies ahead of it (less
+    // far than 56 units when a wall is in front).
+    let to_human = (human_at - from).truncate();
+    let off = (to_human.y.atan2(to_human.x).to_degrees() - yaw + 540.0).rem_euclid(360.0) - 180.0;
+    let forward = glam::Vec2::from_angle(yaw.to_radians());
+    let ahead = (lies - from).truncate().dot(forward);
+    eprintln!("ack {ack:?}; dropped at {lies} from {from} facing {yaw:.0} ({off:.1} off the human at {human_at}), {ahead:.0} units ahead");
+    assert!(off.abs() < 10.0, "the bot faced the human when it dropped the flag: {off:.1} degrees off");
+    // (56 units from where it stood at the drop; `from` is a tick earlier.)
+    assert!(ahead > 0.0 && ahead < 80.0, "the flag lies in front of the bot: {ahead:.0} units ahead");
+    assert!(game.mode_state().carried_by(bot).is_none(), "the bot let go of it");
 }

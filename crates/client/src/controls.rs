@@ -15,17 +15,20 @@ pub mod buttons {
     pub const WALK: u16 = 1 << 3;
     /// Use (doors, buttons).
     pub const USE: u16 = 1 << 4;
+    /// Drop the flag being carried (where the server allows it).
+    pub const DROP: u16 = 1 << 5;
 
     /// Every button with its script name, in bit order.
-    pub const NAMED: [(&str, u16); 5] = [
+    pub const NAMED: [(&str, u16); 6] = [
         ("attack", ATTACK),
         ("jump", JUMP),
         ("crouch", CROUCH),
         ("walk", WALK),
         ("use", USE),
+        ("drop", DROP),
     ];
 
-    /// The bit for a button name (`attack`, `jump`, `crouch`, `walk`, `use`).
+    /// The bit for a button name (`attack`, `jump`, `crouch`, `walk`, `use`, `drop`).
     pub fn by_name(name: &str) -> Option<u16> {
         NAMED.iter().find(|(n, _)| *n == name).map(|&(_, b)| b)
     }
@@ -108,6 +111,7 @@ mod tests {
         assert_eq!(buttons::CROUCH, Buttons::CROUCH.0);
         assert_eq!(buttons::WALK, Buttons::WALK.0);
         assert_eq!(buttons::USE, Buttons::USE.0);
+        assert_eq!(buttons::DROP, Buttons::DROP.0);
         let all = buttons::NAMED.iter().fold(0, |a, (_, b)| a | b);
         assert_eq!(all, Buttons::ALL.0);
     }

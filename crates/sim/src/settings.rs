@@ -25,6 +25,8 @@ pub struct Settings {
     pub capturelimit: i32,
     /// Seconds a dropped flag lies in the field before it returns home.
     pub flag_return_s: f32,
+    /// Whether a carrier may drop the flag ([`crate::Buttons::DROP`]).
+    pub flag_drop: bool,
     /// Whether to wait in warmup for enough players and count down.
     pub warmup: bool,
     /// Countdown seconds before the match goes live.
@@ -75,6 +77,7 @@ impl Default for Settings {
             timelimit_min: 10.0,
             capturelimit: 8,
             flag_return_s: 30.0,
+            flag_drop: true,
             warmup: true,
             countdown_s: 3.0,
             intermission_s: 10.0,
@@ -107,6 +110,7 @@ pub struct SimCvars {
     timelimit: CvarId,
     capturelimit: CvarId,
     flag_return: CvarId,
+    flag_drop: CvarId,
     warmup: CvarId,
     countdown: CvarId,
     intermission: CvarId,
@@ -144,6 +148,7 @@ impl SimCvars {
             timelimit: reg(CvarDef::float("timelimit", f64::from(d.timelimit_min), 0.0, 1440.0, "minutes of live play that end the match; 0 = no limit").flags(si))?,
             capturelimit: reg(CvarDef::int("capturelimit", i64::from(d.capturelimit), 0, 9999, "flag captures that end a CTF or one flag match (fraglimit does not apply to them); 0 = no limit").flags(si))?,
             flag_return: reg(CvarDef::float("g_flagReturnTime", f64::from(d.flag_return_s), 0.0, 600.0, "seconds a dropped flag lies in the field before it returns to its base"))?,
+            flag_drop: reg(CvarDef::bool("g_flagDrop", d.flag_drop, "a flag carrier may drop the flag with the drop button (to hand it to a teammate): it lands in front of the carrier, who cannot take it back for 2 s; 0: a flag is dropped only by dying"))?,
             warmup: reg(CvarDef::bool("g_warmup", d.warmup, "wait for enough players, then count down before the match goes live"))?,
             countdown: reg(CvarDef::float("g_countdown", f64::from(d.countdown_s), 0.0, 60.0, "seconds of countdown before the match goes live"))?,
             intermission: reg(CvarDef::float("g_intermission", f64::from(d.intermission_s), 0.0, 120.0, "seconds the scoreboard shows after the match"))?,
@@ -177,6 +182,7 @@ impl SimCvars {
             timelimit_min: f(self.timelimit),
             capturelimit: cvars.int(self.capturelimit) as i32,
             flag_return_s: f(self.flag_return),
+            flag_drop: cvars.bool(self.flag_drop),
             warmup: cvars.bool(self.warmup),
             countdown_s: f(self.countdown),
             intermission_s: f(self.intermission),

@@ -19,8 +19,11 @@ impl Buttons {
     pub const WALK: Self = Self(1 << 3);
     /// Use (doors, buttons).
     pub const USE: Self = Self(1 << 4);
+    /// Drop: a flag carrier drops the flag in front of it, where
+    /// `g_flagDrop` allows (a fresh press; Xonotic's drop key).
+    pub const DROP: Self = Self(1 << 5);
     /// Every defined button; other bits are cleared on sanitising.
-    pub const ALL: Self = Self(0b1_1111);
+    pub const ALL: Self = Self(0b11_1111);
 
     /// Whether every button in `other` is held.
     pub const fn contains(self, other: Self) -> bool {

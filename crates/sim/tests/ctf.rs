@@ -7,14 +7,14 @@ mod items_support;
 mod support;
 
 use glam::Vec3;
-use items_support::{HUMAN, origin, run_to, step};
+use items_support::{HUMAN, origin, run_to, run_toward, step};
 use quarry_sim::events::GameEvent;
 use quarry_sim::flags::{BLUE_FLAG_BIT, FlagEventKind, RED_FLAG_BIT};
 use quarry_sim::mode::FlagStatus;
 use quarry_sim::rules::{GameType, Phase};
 use quarry_sim::slots::{Slots, Team};
 use quarry_sim::view::ViewKind;
-use quarry_sim::{GameData, Match, MatchError, Settings, SlotId, UserCmd};
+use quarry_sim::{Buttons, GameData, Match, MatchError, Settings, SlotId, UserCmd};
 use support::{entity, flag_events, join, map_text, room, test_settings, try_match_on};
 
 const RED_BASE: Vec3 = Vec3::new(-600.0, 0.0, 16.0);
@@ -334,4 +334,68 @@ fn the_ctf_scoreboard_shows_captures_returns_assists_defends() {
     assert!(text.contains("caps") && text.contains("red 0  blue 1"), "{text}");
     let line = text.lines().find(|l| l.ends_with(" blue")).expect("blue's row");
     assert!(line.trim_start().starts_with('1'), "one capture: {line}");
+}
+
+/// `slot` faces +X (the view wanted, less its delta angles) with `buttons`.
+fn facing_east(m: &Match, slot: SlotId, buttons: Buttons) -> UserCmd {
+    let delta = m.own_view(slot).map_or(0.0, |o| o.delta_angles.1);
+    UserCmd { yaw: (-delta).rem_euclid(360.0), buttons, ..UserCmd::default() }
+}
+
+/// Blue takes the red flag and carries it to the side; returns the tick
+/// of the drop press's events and them (blue faces east, then presses).
+fn carry_aside_and_press_drop(m: &mut Match, slots: &[SlotId], blue: SlotId) -> Vec<(u32, GameEvent)> {
+    let ev = run_to(m, slots, blue, RED_BASE, 4.0, 400);
+    assert_eq!(flag_events(&ev), [(FlagEventKind::Taken, Team::Red, Some(blue))]);
+    run_to(m, slots, blue, SIDE, 4.0, 400);
+    let face = facing_east(m, blue, Buttons::default());
+    step(m, slots, 10, &mut |s, _| if s == blue { face } else { UserCmd::default() });
+    let press = facing_east(m, blue, Buttons::DROP);
+    step(m, slots, 1, &mut |s, _| if s == blue { press } else { UserCmd::default() })
+}
+
+#[test]
+fn a_carrier_drops_the_flag_in_front_for_a_teammate_and_cannot_take_it_back_at_once() {
+    let (mut m, _red, blue, mut slots) = start(ctf_settings());
+    let extra: Vec<SlotId> = ["third", "fourth"].iter().map(|n| join(&mut m, n, HUMAN)).collect();
+    slots.extend(&extra);
+    let mate = *extra.iter().find(|s| m.slots().get(**s).map(|x| x.team) == Some(Team::Blue)).expect("a blue teammate");
+    step(&mut m, &slots, 30, &mut |_, _| UserCmd::default());
+    // The teammate waits a little east of where the carrier will stand.
+    run_to(&mut m, &slots, mate, SIDE + Vec3::new(160.0, 0.0, 0.0), 4.0, 400);
+    let ev = carry_aside_and_press_drop(&mut m, &slots, blue);
+    assert_eq!(flag_events(&ev), [(FlagEventKind::Dropped, Team::Red, Some(blue))]);
+    let from = origin(&m, blue);
+    let (at, available, dropped) = flag_view(&mut m, Team::Red);
+    assert!(available && dropped, "lying in the field");
+    assert!((at.x - from.x - 56.0).abs() < 2.0 && (at.y - from.y).abs() < 2.0, "in front of the dropper: {at} from {from}");
+    assert_eq!(player_powerups(&mut m, blue) & RED_FLAG_BIT, 0, "the dropper no longer carries it");
+    // Both run onto it: the dropper (the lower slot, so the first to touch)
+    // cannot take it back yet; its teammate takes it.
+    let mut taken = Vec::new();
+    for _ in 0..100 {
+        let (a, b) = (run_toward(&m, blue, at, 2.0), run_toward(&m, mate, at, 2.0));
+        taken.extend(step(&mut m, &slots, 1, &mut |s, _| if s == blue { a } else if s == mate { b } else { UserCmd::default() }));
+    }
+    assert_eq!(flag_events(&taken), [(FlagEventKind::Taken, Team::Red, Some(mate))]);
+    assert_eq!(player_powerups(&mut m, mate) & RED_FLAG_BIT, RED_FLAG_BIT);
+}
+
+#[test]
+fn a_dropper_takes_the_flag_back_after_the_hold_off_and_g_flag_drop_0_keeps_it_carried() {
+    // Off: the press does nothing.
+    let (mut m, _red, blue, slots) = start(Settings { flag_drop: false, ..ctf_settings() });
+    let ev = carry_aside_and_press_drop(&mut m, &slots, blue);
+    assert!(flag_events(&ev).is_empty(), "{:?}", flag_events(&ev));
+    assert_eq!(player_powerups(&mut m, blue) & RED_FLAG_BIT, RED_FLAG_BIT, "still carried");
+    // On: the dropper standing on it takes it back once the hold-off ends.
+    let (mut m, _red, blue, slots) = start(ctf_settings());
+    let ev = carry_aside_and_press_drop(&mut m, &slots, blue);
+    let dropped_at = ev.iter().find(|(_, e)| matches!(e, GameEvent::Flag { .. })).map(|(t, _)| *t).expect("dropped");
+    let (at, ..) = flag_view(&mut m, Team::Red);
+    let ev = run_to(&mut m, &slots, blue, at, 2.0, 200);
+    assert_eq!(flag_events(&ev), [(FlagEventKind::Taken, Team::Red, Some(blue))]);
+    let when = ev.iter().find(|(_, e)| matches!(e, GameEvent::Flag { .. })).map(|(t, _)| *t).expect("taken");
+    let hold_off = (quarry_sim::flags::DROP_HOLD_OFF_SECONDS * 60.0) as u32;
+    assert!(when >= dropped_at + hold_off && when <= dropped_at + hold_off + 2, "taken back at tick {when}, dropped at {dropped_at}");
 }

@@ -32,6 +32,8 @@ pub struct Intent {
     pub walk: bool,
     /// Press attack.
     pub attack: bool,
+    /// Press drop (let go of a carried flag; pressed only on a fresh edge).
+    pub drop: bool,
     /// The weapon to have selected (0: no opinion).
     pub weapon: u8,
     /// View pitch, degrees.
@@ -80,6 +82,9 @@ pub fn compose(intent: &Intent, tick: u32, previous: &UserCmd, delta: (f32, f32)
     }
     if intent.walk {
         buttons = buttons.with(Buttons::WALK);
+    }
+    if intent.drop && !previous.buttons.contains(Buttons::DROP) {
+        buttons = buttons.with(Buttons::DROP);
     }
     let cmd = UserCmd {
         tick,

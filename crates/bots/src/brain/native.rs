@@ -225,8 +225,18 @@ impl NativeBrain {
         }
         self.count_idle(me, &clock);
         self.count_swim(me);
+        // Asked for the flag: let go of it, turned toward the one who asked
+        // (it lands in front), this tick.
+        let (drop, yaw) = match self.team.drop_for.take() {
+            Some(to) => {
+                let toward = view.player(to).filter(|p| p.active()).map(|p| p.origin - me.origin).filter(|d| d.truncate().length() > 1.0);
+                (true, toward.map_or(yaw, |d| d.y.atan2(d.x).to_degrees()))
+            }
+            None => (false, yaw),
+        };
         Intent {
             move_dir: dir,
+            drop,
             jump: jump && me.on_ground,
             // The route says which way to swim; with no preference a
             // submerged bot surfaces (for air).

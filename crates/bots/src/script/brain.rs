@@ -316,6 +316,7 @@ impl ScriptedBrain {
             crouch: cmd.crouch && !swimming,
             walk: cmd.walk,
             attack: cmd.attack,
+            drop: cmd.drop_flag,
             weapon: cmd.weapon,
             pitch,
             yaw,

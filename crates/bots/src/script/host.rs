@@ -242,6 +242,8 @@ pub struct ScriptCommand {
     pub walk: bool,
     /// Hold use.
     pub use_item: bool,
+    /// Hold drop (a carried flag is let go of on the press).
+    pub drop_flag: bool,
     /// The weapon to select (0: no change).
     pub weapon: u8,
 }
@@ -256,6 +258,7 @@ impl Default for ScriptCommand {
             crouch: false,
             walk: false,
             use_item: false,
+            drop_flag: false,
             weapon: 0,
         }
     }

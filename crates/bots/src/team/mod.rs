@@ -262,7 +262,8 @@ impl TeamHost {
             return None;
         };
         self.figures.orders_heard += 1;
-        let suitable = |b: &&TeamBot| b.slot != from && b.team == speaker.team && b.active && !b.carrier;
+        // A carrier keeps its flag for every order but the one to drop it.
+        let suitable = |b: &&TeamBot| b.slot != from && b.team == speaker.team && b.active && b.carrier == kind.for_carrier();
         let bot = match named.and_then(|n| bots.iter().filter(suitable).find(|b| b.slot == n)) {
             Some(b) => b,
             None => bots

@@ -31,11 +31,14 @@ pub enum OrderKind {
     Help,
     /// Come back to the speaker and stay a while.
     Regroup,
+    /// Drop the flag being carried, toward the speaker (CTF: a hand-over,
+    /// where `g_flagDrop` allows it). Only a bot carrier takes it.
+    DropFlag,
 }
 
 impl OrderKind {
     /// Every kind, in declaration order (`kind as usize` indexes it).
-    pub const ALL: [OrderKind; 7] = [Self::Follow, Self::Cover, Self::Hold, Self::Attack, Self::GetFlag, Self::Help, Self::Regroup];
+    pub const ALL: [OrderKind; 8] = [Self::Follow, Self::Cover, Self::Hold, Self::Attack, Self::GetFlag, Self::Help, Self::Regroup, Self::DropFlag];
 
     /// Its name for status lines and logs.
     pub fn name(self) -> &'static str {
@@ -47,6 +50,7 @@ impl OrderKind {
             Self::GetFlag => "getflag",
             Self::Help => "help",
             Self::Regroup => "regroup",
+            Self::DropFlag => "dropflag",
         }
     }
 
@@ -63,13 +67,26 @@ impl OrderKind {
             Self::Attack | Self::GetFlag => 60_000.0,
             Self::Help => 20_000.0,
             Self::Regroup => 25_000.0,
+            // The native brain drops at once; a scripted one sees the order
+            // (`order()`) this long to do it.
+            Self::DropFlag => 3_000.0,
         }
+    }
+
+    /// Whether only a bot carrying a flag can take it.
+    pub fn for_carrier(self) -> bool {
+        self == Self::DropFlag
     }
 }
 
 /// The order phrases, longest first within a meaning so "get the flag"
 /// wins over "go". Whole contiguous words, case and punctuation ignored.
 pub const ORDER_PHRASES: &[(&str, OrderKind)] = &[
+    ("drop it", OrderKind::DropFlag),
+    ("drop the flag", OrderKind::DropFlag),
+    ("drop flag", OrderKind::DropFlag),
+    ("give me the flag", OrderKind::DropFlag),
+    ("pass the flag", OrderKind::DropFlag),
     ("escort me", OrderKind::Follow),
     ("follow me", OrderKind::Follow),
     ("come with me", OrderKind::Follow),
@@ -170,6 +187,8 @@ impl Order {
                 OrderGoal { point: p.origin + ahead, radius: FOLLOW_RADIUS, moving: true }
             }),
             OrderKind::Hold => Some(OrderGoal { point: self.at, radius: HOLD_RADIUS, moving: false }),
+            // Not a place to go: the bot lets go of the flag where it is.
+            OrderKind::DropFlag => None,
             OrderKind::Attack | OrderKind::GetFlag => {
                 let enemy = match me.team {
                     Team::Red => Team::Blue,
@@ -196,6 +215,10 @@ mod tests {
         assert_eq!(parse_order("someone get the flag"), Some(OrderKind::GetFlag));
         assert_eq!(parse_order("go go go"), Some(OrderKind::Attack));
         assert_eq!(parse_order("REGROUP"), Some(OrderKind::Regroup));
+        assert_eq!(parse_order("Pike, drop it!"), Some(OrderKind::DropFlag));
+        assert_eq!(parse_order("give me the flag"), Some(OrderKind::DropFlag));
+        assert_eq!(parse_order("drop the flag and go"), Some(OrderKind::DropFlag), "the drop comes first");
+        assert_eq!(parse_order("airdrop it"), None, "'drop' is a whole word only");
         assert_eq!(parse_order("good game"), None, "'go' is a whole word only");
         assert_eq!(parse_order("nice shot"), None);
     }

@@ -47,6 +47,9 @@ pub(super) struct TeamSide {
     pub call: Option<TeamCall>,
     /// The order taken, until it expires.
     pub order: Option<Order>,
+    /// A teammate asked for the flag this bot carries: let go of it,
+    /// facing that teammate.
+    pub drop_for: Option<SlotId>,
     /// The investigation follows a teammate's report of this enemy.
     pub lead: Option<SlotId>,
     /// The enemies newly noticed at the last look.
@@ -59,9 +62,11 @@ pub(super) struct TeamSide {
 }
 
 impl TeamSide {
-    /// A new life: calls and leads go; an order outlives a death.
+    /// A new life: calls, leads and a drop not yet made go; an order
+    /// outlives a death.
     pub(super) fn reset_life(&mut self) {
         self.call = None;
+        self.drop_for = None;
         self.lead = None;
         self.noticed.clear();
         self.last_goal = None;
@@ -258,8 +263,13 @@ impl NativeBrain {
 
     /// An order taken.
     pub(super) fn accept_order(&mut self, order: Order) {
-        self.team.order = Some(order);
         self.profile.stats.orders_taken += 1;
+        if order.kind == OrderKind::DropFlag {
+            // Not a goal: the flag is let go of at the next tick.
+            self.team.drop_for = Some(order.from);
+            return;
+        }
+        self.team.order = Some(order);
         // Decide again now, toward the order.
         self.planner.goal = None;
     }

@@ -3,7 +3,7 @@
 //! `gametype()`, `team_game()`), the navmesh queries with their per-call
 //! quotas (`route`, `nearest_item`, `random_reachable`, `visible`), what it
 //! does (`move_dir`, `stop`, `look_at`, `set_view`, `attack`, `jump`,
-//! `crouch`, `walk`, `use_item`, `select_weapon`, `release_all`, `say`,
+//! `crouch`, `walk`, `use_item`, `drop_flag`, `select_weapon`, `release_all`, `say`,
 //! `say_team`), and `rand()`, `rand_int(lo, hi)`, `log(text)`,
 //! `forget()`. Every function reads and writes only the calling bot's
 //! [`HostState`], found through the call's tag.
@@ -149,6 +149,7 @@ fn register_actions(engine: &mut Engine) {
     button!("crouch", crouch);
     button!("walk", walk);
     button!("use_item", use_item);
+    button!("drop_flag", drop_flag);
     engine.register_fn("release_all", |ctx: NativeCallContext| {
         with(&ctx, |h| {
             let view = h.cmd.view;

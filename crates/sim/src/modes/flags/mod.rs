@@ -1,8 +1,10 @@
 //! Capture the flag: two flags at their bases (from the map's
 //! `team_CTF_redflag` / `team_CTF_blueflag`), taken by touching the enemy
 //! flag, captured by touching your own base while your own flag is home,
-//! dropped where the carrier dies, returned by a touch of its own team or
-//! after `g_flagReturnTime` seconds.
+//! dropped where the carrier dies (or in front of a carrier who presses
+//! drop, where `g_flagDrop` allows: a hand-over to a teammate, which the
+//! dropper cannot undo for [`DROP_HOLD_OFF_SECONDS`]), returned by a touch
+//! of its own team or after `g_flagReturnTime` seconds.
 //!
 //! Scoring follows Quake 3 (`g_team.c`): a capture is +1 team score and
 //! counts in the capturer's [`ScoreCard::captures`](crate::slots::ScoreCard);
@@ -29,7 +31,8 @@ use quarry_map::{EntityKind, LoadedMap};
 
 use crate::MapRes;
 use crate::clock::MatchClock;
-use crate::components::{Body, Life, NetId, Player};
+use crate::components::{Body, CurrentCmd, Life, NetId, Player};
+use crate::usercmd::Buttons;
 use crate::events::GameEvent;
 use crate::hash::TickHash;
 use crate::rules::{GameType, Phase, RulesState};
@@ -55,6 +58,12 @@ pub const FLAG_HALF: Vec3 = Vec3::new(15.0, 15.0, 15.0);
 pub const ASSIST_SECONDS: f32 = 10.0;
 /// Killing an enemy this close to your own flag or carrier is a defend.
 pub const DEFEND_RADIUS: f32 = 1000.0;
+/// A carrier who drops the flag on purpose cannot take it back for this
+/// long (anyone else can, at once).
+pub const DROP_HOLD_OFF_SECONDS: f32 = 2.0;
+/// How far in front of a carrier a flag dropped on purpose lands: clear of
+/// the dropper's box and the flag's, so a teammate steps onto it.
+const DROP_AHEAD: f32 = 56.0;
 /// Player box, relative to its origin (Quake 3 defaults).
 const PLAYER_MINS: Vec3 = Vec3::new(-15.0, -15.0, -24.0);
 const PLAYER_MAXS: Vec3 = Vec3::new(15.0, 15.0, 32.0);
@@ -106,6 +115,16 @@ pub struct Flag {
     pub origin: Vec3,
     /// Home, carried or dropped.
     pub state: FlagState,
+    /// A player who dropped it on purpose and the tick until which that
+    /// player cannot take it back.
+    pub held_off: Option<(SlotId, u32)>,
+}
+
+impl Flag {
+    /// Whether `slot` may take the flag at `tick` (not its own recent drop).
+    pub fn takeable_by(&self, slot: SlotId, tick: u32) -> bool {
+        !self.held_off.is_some_and(|(s, until)| s == slot && tick < until)
+    }
 }
 
 impl Flag {
@@ -203,7 +222,7 @@ pub(crate) fn install(world: &mut World, schedule: &mut Schedule) {
     };
     for (team, base) in flags {
         let id = world.resource_mut::<NetIds>().next_id();
-        world.spawn((id, Flag { team, base, origin: base, state: FlagState::Home }));
+        world.spawn((id, Flag { team, base, origin: base, state: FlagState::Home, held_off: None }));
     }
     schedule.add_systems(update_flags.in_set(crate::schedule::SimSystems::AfterDamage).after(crate::items::decay::decay_and_regen));
     schedule.add_systems(hash_flags.in_set(crate::schedule::HashSystems::Flags));
@@ -243,6 +262,7 @@ fn take_from_carrier(world: &mut World, slot: SlotId) {
 
 fn send_home(world: &mut World, e: Entity) {
     let Some(mut flag) = world.get_mut::<Flag>(e) else { return };
+    flag.held_off = None;
     if let FlagState::Carried(slot) = flag.state {
         flag.state = FlagState::Home;
         flag.origin = flag.base;
@@ -263,6 +283,8 @@ pub(crate) fn update_flags(world: &mut World) {
     let tick = clock.tick;
     let phase = world.resource::<RulesState>().phase;
     let return_ticks = clock.ticks(world.resource::<Settings>().flag_return_s);
+    let allow_drop = world.resource::<Settings>().flag_drop;
+    let hold_off_ticks = clock.ticks(DROP_HOLD_OFF_SECONDS);
     let mut flags: Vec<(NetId, Entity)> = world.query::<(&NetId, Entity, &Flag)>().iter(world).map(|(id, e, _)| (*id, e)).collect();
     flags.sort_by_key(|(id, _)| *id);
     if let Phase::Live { since } = phase
@@ -286,11 +308,25 @@ pub(crate) fn update_flags(world: &mut World) {
             let alive = world.get::<Life>(b)? == &Life::Alive && world.get::<CarriesFlag>(b).is_some();
             Some((alive, world.get::<Body>(b)?.0.origin))
         });
+        let let_go = allow_drop && body.and_then(|b| world.get::<CurrentCmd>(b)).is_some_and(|c| c.pressed(Buttons::DROP));
         match carrier {
-            Some((true, o)) => {
+            Some((true, o)) if !let_go => {
                 if let Some(mut f) = world.get_mut::<Flag>(*e) {
                     f.origin = o;
                 }
+            }
+            Some((true, o)) => {
+                // Dropped on purpose: in front, clear of the dropper, who
+                // cannot take it back for a moment.
+                take_from_carrier(world, slot);
+                let yaw = body.and_then(|b| world.get::<Body>(b)).map_or(0.0, |b| b.0.yaw);
+                let at = ahead_of(world.resource::<MapRes>().0.world(), o, yaw);
+                if let Some(mut f) = world.get_mut::<Flag>(*e) {
+                    f.origin = at;
+                    f.state = FlagState::Dropped { return_at: tick + return_ticks };
+                    f.held_off = Some((slot, tick + hold_off_ticks));
+                }
+                world.write_message(GameEvent::Flag { kind: FlagEventKind::Dropped, team: flag.team, slot: Some(slot) });
             }
             other => {
                 let at = other.map_or(flag.origin, |(_, o)| o);
@@ -343,10 +379,11 @@ pub(crate) fn update_flags(world: &mut World) {
             }
             let carrying = world.get::<CarriesFlag>(body).copied();
             if flag.team != team {
-                if carrying.is_none() {
+                if carrying.is_none() && flag.takeable_by(slot, tick) {
                     if let Some(mut f) = world.get_mut::<Flag>(*e) {
                         f.state = FlagState::Carried(slot);
                         f.origin = origin;
+                        f.held_off = None;
                     }
                     world.entity_mut(body).insert(CarriesFlag(flag.team));
                     world.write_message(GameEvent::Flag { kind: FlagEventKind::Taken, team: flag.team, slot: Some(slot) });
@@ -374,6 +411,16 @@ pub(crate) fn update_flags(world: &mut World) {
     }
 }
 
+/// Where a flag dropped on purpose by a carrier at `origin` looking along
+/// `yaw` (degrees) lands: [`DROP_AHEAD`] units in front, or short of a wall
+/// there, on the floor below.
+fn ahead_of(world: &quarry_map::CollisionWorld, origin: Vec3, yaw: f32) -> Vec3 {
+    let forward = Vec3::new(yaw.to_radians().cos(), yaw.to_radians().sin(), 0.0);
+    let tr = world.trace(origin, origin + forward * DROP_AHEAD, -FLAG_HALF, FLAG_HALF, quarry_map::Contents::SOLID);
+    let at = if tr.start_solid || tr.all_solid { origin } else { tr.end };
+    crate::scene::drop_to_floor(world, at, FLAG_HALF)
+}
+
 /// Feeds every flag's state to the tick hash, by `NetId`.
 pub(crate) fn hash_flags(flags: Query<(&NetId, &Flag)>, mut hash: ResMut<TickHash>) {
     let mut rows: Vec<_> = flags.iter().collect();
@@ -393,6 +440,12 @@ pub(crate) fn hash_flags(flags: Query<(&NetId, &Flag)>, mut hash: ResMut<TickHas
                 h.u32(2);
                 h.u32(return_at);
             }
+        }
+        // Only a drop on purpose sets it: matches without one hash as before.
+        if let Some((slot, until)) = f.held_off {
+            h.u32(3);
+            h.u32(u32::from(slot.0));
+            h.u32(until);
         }
     }
 }

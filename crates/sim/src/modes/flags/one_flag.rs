@@ -42,10 +42,11 @@ pub(super) fn touch(world: &mut World, flags: &[(NetId, Entity)], who: Toucher, 
             }
             FlagState::Carried(_) => {}
             FlagState::Home | FlagState::Dropped { .. } => {
-                if carrying.is_none() && overlaps(origin, flag.origin) {
+                if carrying.is_none() && overlaps(origin, flag.origin) && flag.takeable_by(slot, clock.tick) {
                     if let Some(mut f) = world.get_mut::<Flag>(*e) {
                         f.state = FlagState::Carried(slot);
                         f.origin = origin;
+                        f.held_off = None;
                     }
                     world.entity_mut(body).insert(CarriesFlag(flag.team));
                     world.write_message(GameEvent::Flag { kind: FlagEventKind::Taken, team: flag.team, slot: Some(slot) });
