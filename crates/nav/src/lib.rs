@@ -37,7 +37,11 @@
 //!    onto a ledge at the surface. Touch-open doors (and gates bots open)
 //!    are built through as open; key doors are walls.
 //! 4. Areas (weak components) to reject unreachable goals without search;
-//!    ALT landmarks by farthest-point selection.
+//!    ALT landmarks by farthest-point selection (on first use).
+//! 5. Exposure: per coarse group of nodes, the share of sampled observers
+//!    in range that see a player standing there ([`NavMesh::exposure`]),
+//!    within a fixed budget of sight lines; routes with
+//!    [`RouteOptions::exposure_weight`] above 0 pay for it.
 //!
 //! # Routing ([`NavMesh::route`])
 //!
@@ -90,6 +94,10 @@ pub use agent::{Agent, MAX_PLANNED_JUMP, SAFE_LANDING_SPEED};
 pub use build::input::{
     MoverSpec, NavInput, PadPush, PadSpec, Seed, SeedKind, TeleporterSpec, doors_open_world,
     is_touch_door, item_spot, match_start_world,
+};
+pub use build::exposure::{
+    EYE_HEIGHT, ExposureStats, GROUP_SIZE as EXPOSURE_GROUP_SIZE, MAX_LINES as EXPOSURE_MAX_LINES,
+    MAX_OBSERVERS as EXPOSURE_MAX_OBSERVERS, MIN_OBSERVERS as EXPOSURE_MIN_OBSERVERS, RANGE as EXPOSURE_RANGE,
 };
 pub use build::offmesh::{JUMPPAD_COST, OffMeshLink, TELEPORT_COST, jump_pad_velocity};
 pub use build::{

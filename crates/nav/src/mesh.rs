@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 
 use crate::build::landmarks::Landmarks;
 use crate::build::offmesh::OffMeshLink;
+use crate::build::exposure::ExposureStats;
 use crate::build::{BuildOptions, BuildTimes};
 use crate::cells::CellGrid;
 use crate::graph::{Graph, Link, Node, NodeId};
@@ -44,6 +45,12 @@ pub struct NavMesh {
     pub(crate) regions: crate::regions::Regions,
     pub(crate) cells: CellGrid,
     pub(crate) area_sizes: Vec<u32>,
+    /// Per node, how much of the map sees it, 0 to 1 ([`crate::build::exposure`]).
+    pub(crate) exposure: Vec<f32>,
+    /// Per region, the mean exposure of its nodes (the coarse router's term).
+    pub(crate) region_exposure: Vec<f32>,
+    /// What the exposure pass found.
+    pub(crate) exposure_stats: ExposureStats,
     /// The ALT landmarks, chosen on first use: only the exact cell router
     /// (`RouteOptions::coarse = false`) and the mesh's reports need them.
     pub(crate) landmarks: OnceLock<LandmarkSet>,
@@ -180,6 +187,60 @@ impl NavMesh {
         &self.times
     }
 
+    /// How exposed `node` is: the share of sampled observers within
+    /// [`EXPOSURE_RANGE`](crate::EXPOSURE_RANGE) whose eye sees a player's
+    /// chest standing there, from 0 (covered) to 1 (seen from everywhere
+    /// sampled). Measured at build time per coarse group of nodes (see
+    /// [`ExposureStats`]); 0 for a node not in the mesh.
+    pub fn exposure(&self, node: NodeId) -> f32 {
+        self.exposure.get(node.index()).copied().unwrap_or(0.0)
+    }
+
+    /// Every node's [`NavMesh::exposure`], indexed by [`NodeId`].
+    pub fn exposures(&self) -> &[f32] {
+        &self.exposure
+    }
+
+    /// The exposure where a player stands at `point` (an origin): that of
+    /// the node in its grid cell nearest in height, within a step and a
+    /// jump; `None` off the mesh. No trace: for reading the figure along a
+    /// route's corners.
+    pub fn exposure_at(&self, point: Vec3) -> Option<f32> {
+        let reach = self.agent.step_height + self.agent.jump_height;
+        self.cells
+            .nodes_in(self.cell_of(point))
+            .iter()
+            .filter_map(|&n| Some((n, (self.graph.nodes.get(n as usize)?.origin.z - point.z).abs())))
+            .filter(|&(_, dz)| dz <= reach)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(n, _)| self.exposure(NodeId(n)))
+    }
+
+    /// How much of `route` is in the open: the mean [`NavMesh::exposure_at`]
+    /// of points along its legs (from its routed start through every
+    /// corner) a cell apart; 0 for a route with no point on the mesh.
+    pub fn route_exposure(&self, route: &crate::Route) -> f32 {
+        let (sum, n) = route
+            .points_along(self.cell_size())
+            .into_iter()
+            .filter_map(|p| self.exposure_at(p))
+            .fold((0.0f32, 0u32), |(s, n), e| (s + e, n + 1));
+        if n == 0 { 0.0 } else { sum / n as f32 }
+    }
+
+    /// What the build's exposure pass found: groups, sight lines traced,
+    /// and the spread of the figure over the nodes.
+    pub fn exposure_stats(&self) -> &ExposureStats {
+        &self.exposure_stats
+    }
+
+    /// The exposure of region `r` (the mean of its nodes'), for the
+    /// coarse router's cost term.
+    #[inline]
+    pub(crate) fn region_exposure(&self, r: u32) -> f32 {
+        self.region_exposure.get(r as usize).copied().unwrap_or(0.0)
+    }
+
     /// The landmark nodes of the ALT heuristic.
     pub fn landmarks(&self) -> Vec<NodeId> {
         self.alt().nodes.iter().map(|&n| NodeId(n)).collect()
@@ -228,6 +289,8 @@ impl NavMesh {
             + self.cells.memory_bytes()
             + self.landmarks.get().map_or(0, |l| l.landmarks.memory_bytes())
             + self.area_sizes.capacity() * 4
+            + self.exposure.capacity() * 4
+            + self.region_exposure.capacity() * 4
             + self
                 .off_mesh
                 .iter()

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::build::BuildTimes;
+use crate::build::exposure::ExposureStats;
 use crate::graph::LinkKind;
 use crate::mesh::NavMesh;
 
@@ -98,6 +99,8 @@ pub struct NavInfo {
     pub build_ms: f64,
     /// Build time by phase.
     pub build_times: BuildTimes,
+    /// What the exposure pass found (sight lines, spread of the figure).
+    pub exposure: ExposureStats,
     /// Grid cell size in units.
     pub cell_size: f32,
     /// Floor area covered, square units (nodes times cell area).
@@ -139,6 +142,7 @@ impl NavMesh {
             table_rows: self.regions.table.filled(),
             build_ms: self.times.total_ms,
             build_times: BuildTimes { landmarks_ms: self.landmark_set().ms, ..self.times },
+            exposure: self.exposure_stats,
             cell_size: self.cell_size(),
             floor_area: self.node_count() as f64 * cs * cs,
             landmarks: self.alt().count(),
@@ -174,8 +178,14 @@ impl fmt::Display for NavInfo {
         let t = &self.build_times;
         writeln!(
             f,
-            "build: {:.1} ms (flood {:.1}, links {:.1}, areas {:.1}, regions {:.1}); landmarks on first use {:.1} ms",
-            self.build_ms, t.flood_ms, t.links_ms, t.areas_ms, t.regions_ms, t.landmarks_ms
+            "build: {:.1} ms (flood {:.1}, links {:.1}, areas {:.1}, exposure {:.1}, regions {:.1}); landmarks on first use {:.1} ms",
+            self.build_ms, t.flood_ms, t.links_ms, t.areas_ms, t.exposure_ms, t.regions_ms, t.landmarks_ms
+        )?;
+        let e = &self.exposure;
+        writeln!(
+            f,
+            "exposure: {} sight lines over {} groups of {:.0} units; min {:.2}, mean {:.2}, max {:.2}",
+            e.lines, e.groups, e.group_size, e.min, e.mean, e.max
         )?;
         writeln!(
             f,

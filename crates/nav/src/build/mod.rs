@@ -3,10 +3,12 @@
 //! Order: check the agent and options, flood from the seeds
 //! ([`flood`](self::flood)), add off-mesh links (pads, teleporters), flag
 //! links movers may block, freeze the graph, assign areas, index cells,
-//! pick landmarks. Each phase's time is kept in [`BuildTimes`].
+//! measure each node's exposure ([`exposure`](self::exposure)), build the
+//! region layer (landmarks are picked on first use). Each phase's time is kept in [`BuildTimes`].
 
 pub(crate) mod areas;
 pub(crate) mod crouch;
+pub(crate) mod exposure;
 pub(crate) mod flood;
 pub(crate) mod input;
 pub(crate) mod landmarks;
@@ -108,6 +110,8 @@ pub struct BuildTimes {
     pub landmarks_ms: f64,
     /// The region layer.
     pub regions_ms: f64,
+    /// Each node's exposure (sight lines from sampled observers).
+    pub exposure_ms: f64,
     /// The whole build.
     pub total_ms: f64,
 }
@@ -160,8 +164,13 @@ impl NavMesh {
         let area_sizes = areas::assign_areas(&mut graph);
         let cells = CellGrid::new(&graph.nodes);
         // Landmarks are chosen on first use (the exact cell router only).
+        let t3 = Instant::now();
+        // Before the region table starts filling in the background, so
+        // the two do not share the cores.
+        let exposure = exposure::measure(world, &graph.nodes, options.threads);
         let t4 = Instant::now();
         let regions = crate::regions::build::build(&graph, agent.step_height, options.cell_size);
+        let region_exposure = exposure::region_means(&exposure.nodes, &regions.region_of, regions.regions.len());
         // The table's rows are filled after the build; a route that comes
         // first computes the rows it needs itself, with the same result.
         regions.table.fill_in_background();
@@ -170,9 +179,10 @@ impl NavMesh {
         let times = BuildTimes {
             flood_ms: ms(t0, t1),
             links_ms: ms(t1, t2),
-            areas_ms: ms(t2, t4),
+            areas_ms: ms(t2, t3),
             landmarks_ms: 0.0,
             regions_ms: ms(t4, t5),
+            exposure_ms: ms(t3, t4),
             total_ms: ms(t0, t5),
         };
         for w in &warnings[usize::from(flood.capped)..] {
@@ -188,6 +198,9 @@ impl NavMesh {
             regions,
             cells,
             area_sizes,
+            exposure: exposure.nodes,
+            region_exposure,
+            exposure_stats: exposure.stats,
             landmarks: std::sync::OnceLock::new(),
             heuristic_scale,
             passable_doors: std::array::from_fn(|keys| input.passable_doors(quarry_map::entities::items::KeySet(keys as u8))),

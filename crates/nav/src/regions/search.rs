@@ -79,7 +79,11 @@ impl RegionScratch {
 /// The corridor (edge indices, in order) from `start` to `goal`, avoiding
 /// the edges in `rejected` (sorted);
 /// `None` when the goal cannot be reached. `expansions` counts regions
-/// closed, also when nothing is found.
+/// closed, also when nothing is found. With `exposure_weight > 0` each
+/// crossing's cost (and the last leg to the goal) is multiplied by
+/// `1 + exposure_weight ×` the exposure of the region it enters; costs
+/// only grow, so the heuristic stays the lower bound it was.
+#[allow(clippy::too_many_arguments, reason = "one search's inputs; a struct would only rename them")]
 pub(crate) fn search(
     mesh: &NavMesh,
     regions: &Regions,
@@ -87,8 +91,10 @@ pub(crate) fn search(
     start: End,
     goal: End,
     rejected: &[u32],
+    exposure_weight: f32,
     expansions: &mut u32,
 ) -> Option<Vec<u32>> {
+    let weighted = exposure_weight > 0.0;
     let serial = s.begin(regions.regions.len());
     let (open, closed) = (serial * 2, serial * 2 + 1);
     let row = regions.table.row(goal.region);
@@ -134,11 +140,16 @@ pub(crate) fn search(
                 continue;
             }
             let (step, npos) = crossing_step(e.crossing, pos, goal.pos);
-            let mut ng = g + step;
+            let factor = if weighted { 1.0 + exposure_weight * mesh.region_exposure(e.to) } else { 1.0 };
+            let mut ng = if weighted { g + step * factor } else { g + step };
             // The region's table estimate, looked up once per search.
             let bound = if seen { next.h } else { region_h(e.to) };
             let hv = if e.to == goal.region {
-                ng += npos.distance(goal.pos);
+                if weighted {
+                    ng += npos.distance(goal.pos) * factor;
+                } else {
+                    ng += npos.distance(goal.pos);
+                }
                 0.0
             } else if has_table {
                 bound

@@ -107,6 +107,24 @@ pub(crate) fn astar(
     heuristic: Heuristic,
     rejected: &[u32],
 ) -> Search {
+    astar_weighted(mesh, s, start, goal, heuristic, rejected, 0.0)
+}
+
+/// [`astar`] with each link's cost multiplied by `1 + exposure_weight ×`
+/// the exposure of the node it enters when `exposure_weight > 0` (the
+/// path's cost is then the weighted one). A weight of 0 (or below, or
+/// NaN) adds nothing: the unweighted sums, bit for bit. Costs only grow,
+/// so the heuristic stays admissible and consistent.
+pub(crate) fn astar_weighted(
+    mesh: &NavMesh,
+    s: &mut SearchScratch,
+    start: u32,
+    goal: u32,
+    heuristic: Heuristic,
+    rejected: &[u32],
+    exposure_weight: f32,
+) -> Search {
+    let weighted = exposure_weight > 0.0;
     let graph = &mesh.graph;
     let serial = s.begin(graph.nodes.len());
     let (open, closed) = (serial * 2, serial * 2 + 1);
@@ -156,7 +174,11 @@ pub(crate) fn astar(
             if !rejected.is_empty() && rejected.contains(&li) {
                 continue;
             }
-            let ng = g + cost;
+            let ng = if weighted {
+                g + cost * (1.0 + exposure_weight * mesh.exposure.get(to as usize).copied().unwrap_or(0.0))
+            } else {
+                g + cost
+            };
             if next.tag == open {
                 if ng >= next.g {
                     continue;

@@ -82,15 +82,18 @@ impl NavMesh {
             let to = End { region: g.region, pos: g.pos };
             route.searches += 1;
             let clear = |corridor: &[u32]| corridor.iter().all(|e| rejected.binary_search(e).is_err());
+            // The table knows no exposure weight: with one, search.
+            let weighted = options.exposure_weight > 0.0;
             let found = if s.region == g.region {
                 Some(Vec::new())
-            } else if let Some(corridor) = follow_table(regions, &table, from, to)
+            } else if !weighted
+                && let Some(corridor) = follow_table(regions, &table, from, to)
                 && clear(&corridor)
             {
                 route.expansions += corridor.len() as u32;
                 Some(corridor)
             } else {
-                search(self, regions, &mut scratch.regions, from, to, &rejected, &mut route.expansions)
+                search(self, regions, &mut scratch.regions, from, to, &rejected, options.exposure_weight, &mut route.expansions)
             };
             let Some(edges) = found else {
                 return Err(if rejected.is_empty() { RouteError::NoPath } else { RouteError::Blocked });

@@ -31,7 +31,7 @@ pub const MAX_LINES: usize = 64;
 const SAMPLE_SPACING: f32 = 64.0;
 /// How high above a node's origin the line aims: a standing player's
 /// chest, units.
-const CHEST: f32 = 8.0;
+pub(crate) const CHEST: f32 = 8.0;
 /// Half a player's width: the lines to both sides of the body must be
 /// blocked too, units.
 const HALF_WIDTH: f32 = 15.0;

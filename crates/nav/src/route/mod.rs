@@ -26,7 +26,7 @@ use serde::Serialize;
 use crate::error::RouteError;
 use crate::graph::{LinkKind, NodeId};
 use crate::mesh::NavMesh;
-use astar::{SearchScratch, astar};
+use astar::{SearchScratch, astar_weighted};
 use heuristic::Heuristic;
 use snap::{DEFAULT_SNAP_RADIUS, Toward};
 
@@ -159,6 +159,16 @@ pub struct RouteOptions {
     /// The keys the player carries: key doors they open never bar the
     /// route (the door opens to the player's touch).
     pub keys: KeySet,
+    /// How much a cautious player shuns open ground: above 0, every link's
+    /// cost is multiplied by `1 + exposure_weight × exposure` of the node
+    /// it enters ([`NavMesh::exposure`]; on the region layer, the region's
+    /// mean), so routes prefer covered nodes. 0 (the default) leaves
+    /// routes exactly as without the term. Costs only grow, so the
+    /// heuristics stay lower bounds. The route's reported
+    /// [`Route::cost`] stays its plain length, without the term. With a
+    /// weight the region layer is searched rather than read from its
+    /// distance table (which knows no weight).
+    pub exposure_weight: f32,
 }
 
 impl Default for RouteOptions {
@@ -171,6 +181,7 @@ impl Default for RouteOptions {
             snap_radius: DEFAULT_SNAP_RADIUS,
             coarse: true,
             keys: KeySet::NONE,
+            exposure_weight: 0.0,
         }
     }
 }
@@ -259,7 +270,7 @@ impl NavMesh {
         }
         let mut rejected = Vec::new();
         let path = loop {
-            let search = astar(self, scratch, sn, gn, options.heuristic, &rejected);
+            let search = astar_weighted(self, scratch, sn, gn, options.heuristic, &rejected, options.exposure_weight);
             route.searches += 1;
             route.expansions += search.expansions;
             let Some(path) = search.path else {
@@ -282,7 +293,14 @@ impl NavMesh {
             }
             rejected.extend(stale);
         };
-        route.cost += path.cost + g_node.origin.distance(rg);
+        // With the exposure term the search's cost is weighted; the route
+        // reports its length (summed in the search's order: the same bits).
+        let path_cost = if options.exposure_weight > 0.0 {
+            path.links.iter().filter_map(|&li| self.graph.hot.get(li as usize)).fold(0.0f32, |g, &(_, c)| g + c)
+        } else {
+            path.cost
+        };
+        route.cost += path_cost + g_node.origin.distance(rg);
         for &li in &path.links {
             route
                 .nodes

@@ -4,6 +4,7 @@
 
 mod crouch;
 mod doors;
+mod exposure;
 mod generation;
 mod heuristics;
 mod lifts;
