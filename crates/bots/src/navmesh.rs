@@ -354,6 +354,7 @@ impl NavService {
                 scratch: SearchScratch::new(),
                 stats: QueryStats::default(),
                 keys: KeySet::NONE,
+                caution: 0.0,
             }),
             _ => None,
         }
@@ -369,6 +370,7 @@ impl NavService {
                 stats: &mut self.stats,
                 gates: &self.gates,
                 keys: KeySet::NONE,
+                caution: 0.0,
             }),
             _ => None,
         }
@@ -435,6 +437,8 @@ pub struct MeshNavigator<'a> {
     gates: &'a [quarry_nav::gates::Gate],
     /// The keys of the bot asking (set before each brain's tick).
     keys: KeySet,
+    /// How much the bot asking shuns open ground (0: shortest routes).
+    caution: f32,
 }
 
 /// A navigator owning shared handles on a built mesh: see
@@ -446,6 +450,7 @@ pub struct SharedNavigator {
     scratch: SearchScratch,
     stats: QueryStats,
     keys: KeySet,
+    caution: f32,
 }
 
 impl std::fmt::Debug for SharedNavigator {
@@ -469,6 +474,7 @@ impl SharedNavigator {
             stats: &mut self.stats,
             gates: &self.gates,
             keys: self.keys,
+            caution: self.caution,
         }
     }
 }
@@ -479,6 +485,9 @@ impl Navigator for SharedNavigator {
     }
     fn set_keys(&mut self, keys: KeySet) {
         self.keys = keys;
+    }
+    fn set_caution(&mut self, weight: f32) {
+        self.caution = weight;
     }
     fn route(&mut self, from: Vec3, to: Vec3) -> Option<Route> {
         self.borrow().route(from, to)
@@ -519,9 +528,10 @@ fn convert(route: quarry_nav::Route) -> Route {
 }
 
 impl MeshNavigator<'_> {
-    /// Route options for the bot asking: the defaults with its keys.
+    /// Route options for the bot asking: the defaults with its keys and
+    /// its caution (open ground weighed by the navmesh's exposure figure).
     fn options(&self) -> RouteOptions {
-        RouteOptions { keys: self.keys, ..RouteOptions::default() }
+        RouteOptions { keys: self.keys, exposure_weight: self.caution, ..RouteOptions::default() }
     }
 }
 
@@ -532,6 +542,10 @@ impl Navigator for MeshNavigator<'_> {
 
     fn set_keys(&mut self, keys: KeySet) {
         self.keys = keys;
+    }
+
+    fn set_caution(&mut self, weight: f32) {
+        self.caution = weight;
     }
 
     fn route(&mut self, from: Vec3, to: Vec3) -> Option<Route> {

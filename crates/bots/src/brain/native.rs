@@ -345,6 +345,9 @@ impl NativeBrain {
         let view = input.view;
         let t = self.profile.resolved.traits;
         let holds_back = self.tactics.holds_back(input.settings.tactical);
+        // A wary bot's routes keep to covered ground (the manager sets it
+        // back to 0 for the next bot).
+        input.nav.set_caution(self.tactics.route_caution(input.settings.tactical));
         // Nobody can stand on a pad or in a teleporter: a point there is
         // where it sends you.
         let chase = self

@@ -107,6 +107,13 @@ pub trait Navigator {
     fn set_keys(&mut self, keys: KeySet) {
         let _ = keys;
     }
+    /// How much the player asking from now on shuns open ground: routes
+    /// weigh each step by the navmesh's exposure figure of where it leads
+    /// (`weight` 0: the shortest routes, the default). Navigators without
+    /// the figure ignore it.
+    fn set_caution(&mut self, weight: f32) {
+        let _ = weight;
+    }
     /// One line for `botlist`: state, node and link counts, build time.
     fn describe(&self) -> String;
     /// Route queries answered so far (for the per-tick routing budget).

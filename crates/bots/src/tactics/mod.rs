@@ -7,13 +7,16 @@
 //! |---|---|
 //! | 0 | off: nothing is computed |
 //! | 1 | the local force ratio and the stance are computed and reported; nothing acts on them |
-//! | 2 | movement follows stance: a stealthy bot walks (silent footsteps) while no enemy knows where it is; a bot falling back (retreat) treats health as critical, and one breaking contact takes cover (the navmesh's nearest spot out of the threat's sight); one outnumbered in a team game with nothing to hide from falls back on its nearest teammate |
+//! | 2 | movement follows stance: a stealthy bot walks (silent footsteps) while no enemy knows where it is; a bot falling back (retreat) treats health as critical, and one breaking contact takes cover (the navmesh's nearest spot out of the threat's sight); one outnumbered in a team game with nothing to hide from falls back on its nearest teammate; a cautious, stealthy or retreating bot's routes prefer covered ground |
 //! | 3 | engagement filter: a stealthy bot, or a cautious one outnumbered, engages only an isolated enemy (none other within [`ISOLATED`]), one facing away, or one shooting it; a fight it should not be in is broken off (and the bot takes cover), and none of these, nor a retreating bot, chase |
 //! | 4 | weapon matchup ([`Matchup`]): against the weapon its target holds, at their range, a bot switches, closes in or backs off to where it wins, or breaks off a fight it loses at every range within reach (and takes cover) |
 //! | 5 | a bot alone and outnumbered goes stealthy; dropped weapons and ammo that win the matchup are fetched ([`pickup_wins`]); stance calls in team chat (falling back, outnumbered) |
 //!
-//! Routes weighted by exposure (a cautious bot preferring covered nodes)
-//! are not built: the navmesh keeps no exposure figure per node yet.
+//! From level 2 a cautious, stealthy or retreating bot's routes prefer
+//! covered ground: each step costs more the more exposed the node it
+//! leads to ([`COVERED_ROUTE_WEIGHT`] × the navmesh's exposure figure,
+//! `quarry_nav::NavMesh::exposure`: the share of sampled spots within
+//! 2,000 units that see it, measured when the mesh is built).
 //!
 //! The force ratio ([`ForceRatio`]) counts, within [`RATIO_RANGE`], the
 //! enemies the bot knows about (seen, heard or reported lately, from its
@@ -49,6 +52,11 @@ pub const ISOLATED: f32 = 400.0;
 pub const RETURN_FIRE_MS: f32 = 2000.0;
 /// Known enemies count for isolation while the news is this fresh, ms.
 const ISOLATION_NEWS_MS: f32 = 3000.0;
+/// How much a cautious, stealthy or retreating bot (level 2 and up) shuns
+/// open ground: each step of its routes costs `1 + this × exposure` of
+/// where it leads (the navmesh's figure, 0 covered .. 1 seen from
+/// everywhere).
+pub const COVERED_ROUTE_WEIGHT: f32 = 2.0;
 
 /// Why an enemy in sight is not engaged (level 3 and up).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -195,6 +203,14 @@ impl Tactics {
     /// lately).
     pub fn walks(&self, level: u8, fighting: bool, shot_lately: bool) -> bool {
         level >= 2 && self.stance == Stance::Stealth && !fighting && !shot_lately
+    }
+
+    /// How much this bot's routes shun open ground (level 2 and up:
+    /// [`COVERED_ROUTE_WEIGHT`] when cautious, stealthy or retreating;
+    /// else 0, the shortest routes).
+    pub fn route_caution(&self, level: u8) -> f32 {
+        let wary = matches!(self.stance, Stance::Cautious | Stance::Stealth | Stance::Retreat);
+        if level >= 2 && wary { COVERED_ROUTE_WEIGHT } else { 0.0 }
     }
 
     /// Whether the stance forbids chasing (level 3 and up).
