@@ -42,6 +42,24 @@ pub fn parse_address(text: &str) -> Result<SocketAddr, HttpStartError> {
     text.parse::<SocketAddr>().map_err(|_| bad())
 }
 
+/// How much lower than the server's the HTTP threads' CPU priority is
+/// (nice steps): when the host is busy, the tick wins the CPU and a page,
+/// a stream or a scrape waits.
+pub const HTTP_NICE: i32 = 10;
+
+/// Lowers the calling thread's priority by [`HTTP_NICE`] (Linux keeps a
+/// nice value per thread). Elsewhere, or when refused, nothing changes.
+fn yield_to_the_tick() {
+    #[cfg(target_os = "linux")]
+    {
+        let tid = rustix::thread::gettid();
+        let now = rustix::process::getpriority_process(Some(tid)).unwrap_or(0);
+        if let Err(e) = rustix::process::setpriority_process(Some(tid), now.saturating_add(HTTP_NICE).min(19)) {
+            tracing::debug!("http thread keeps its priority: {e}");
+        }
+    }
+}
+
 /// A running HTTP server; dropping it (or [`HttpServer::stop`]) stops it.
 pub struct HttpServer {
     addr: SocketAddr,
@@ -60,6 +78,7 @@ impl HttpServer {
         let thread = std::thread::Builder::new()
             .name(name.to_owned())
             .spawn(move || {
+                yield_to_the_tick();
                 runtime.block_on(async move {
                     let listener = match tokio::net::TcpListener::from_std(std_listener) {
                         Ok(l) => listener::BoundedListener::new(l),
