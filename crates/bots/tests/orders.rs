@@ -175,7 +175,7 @@ fn drop_it_makes_a_bot_carrier_let_go_of_the_flag_toward_the_one_who_asked() {
                 _ => {}
             }
         }
-        if dropped.is_some() && bots.chat_figures().by_event.get("orderAck").is_some() {
+        if dropped.is_some() && bots.chat_figures().by_event.contains_key("orderAck") {
             break;
         }
     }
