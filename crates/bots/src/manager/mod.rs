@@ -369,7 +369,7 @@ impl BotManager {
     pub fn update_settings(&mut self, cvars: &quarry_console::CvarSet) {
         if let Some(c) = self.cvars {
             self.settings = c.read(cvars);
-            self.nav.set_background(self.background_nav && self.settings.nav_background);
+            self.apply_background_nav();
             if let Ok(lib) = self.scripts.lock() {
                 lib.set_max_ops(self.settings.script_max_ops);
             }
@@ -384,7 +384,7 @@ impl BotManager {
     /// Replaces the settings.
     pub fn set_settings(&mut self, settings: BotSettings) {
         self.settings = settings;
-        self.nav.set_background(self.background_nav && self.settings.nav_background);
+        self.apply_background_nav();
     }
 
     /// The settings in use.
@@ -459,7 +459,13 @@ impl BotManager {
     /// thread too.
     pub fn set_background_nav(&mut self, on: bool) {
         self.background_nav = on;
-        self.nav.set_background(on && self.settings.nav_background);
+        self.apply_background_nav();
+    }
+
+    /// Off the tick thread when the server allows it and
+    /// `bot_navBackground` wants it.
+    fn apply_background_nav(&mut self) {
+        self.nav.set_background(self.background_nav && self.settings.nav_background);
     }
 
     /// Takes the lines for the server console gathered since the last call

@@ -140,16 +140,13 @@ pub(crate) fn search(
                 continue;
             }
             let (step, npos) = crossing_step(e.crossing, pos, goal.pos);
+            // (× 1.0 when unweighted: the same sums, bit for bit.)
             let factor = if weighted { 1.0 + exposure_weight * mesh.region_exposure(e.to) } else { 1.0 };
-            let mut ng = if weighted { g + step * factor } else { g + step };
+            let mut ng = g + step * factor;
             // The region's table estimate, looked up once per search.
             let bound = if seen { next.h } else { region_h(e.to) };
             let hv = if e.to == goal.region {
-                if weighted {
-                    ng += npos.distance(goal.pos) * factor;
-                } else {
-                    ng += npos.distance(goal.pos);
-                }
+                ng += npos.distance(goal.pos) * factor;
                 0.0
             } else if has_table {
                 bound

@@ -125,9 +125,7 @@ impl Flag {
     pub fn takeable_by(&self, slot: SlotId, tick: u32) -> bool {
         !self.held_off.is_some_and(|(s, until)| s == slot && tick < until)
     }
-}
 
-impl Flag {
     /// The entity class name of a team's flag.
     pub fn classname(team: Team) -> &'static str {
         match team {
@@ -315,26 +313,23 @@ pub(crate) fn update_flags(world: &mut World) {
                     f.origin = o;
                 }
             }
-            Some((true, o)) => {
-                // Dropped on purpose: in front, clear of the dropper, who
-                // cannot take it back for a moment.
-                take_from_carrier(world, slot);
-                let yaw = body.and_then(|b| world.get::<Body>(b)).map_or(0.0, |b| b.0.yaw);
-                let at = ahead_of(world.resource::<MapRes>().0.world(), o, yaw);
-                if let Some(mut f) = world.get_mut::<Flag>(*e) {
-                    f.origin = at;
-                    f.state = FlagState::Dropped { return_at: tick + return_ticks };
-                    f.held_off = Some((slot, tick + hold_off_ticks));
-                }
-                world.write_message(GameEvent::Flag { kind: FlagEventKind::Dropped, team: flag.team, slot: Some(slot) });
-            }
             other => {
-                let at = other.map_or(flag.origin, |(_, o)| o);
                 take_from_carrier(world, slot);
-                let at = crate::scene::drop_to_floor(world.resource::<MapRes>().0.world(), at, FLAG_HALF);
+                let map = world.resource::<MapRes>().0.world();
+                let (at, held_off) = match other {
+                    // Dropped on purpose: in front, clear of the dropper,
+                    // who cannot take it back for a moment.
+                    Some((true, o)) => {
+                        let yaw = body.and_then(|b| world.get::<Body>(b)).map_or(0.0, |b| b.0.yaw);
+                        (ahead_of(map, o, yaw), Some((slot, tick + hold_off_ticks)))
+                    }
+                    // Dead or gone: where the carrier was.
+                    other => (crate::scene::drop_to_floor(map, other.map_or(flag.origin, |(_, o)| o), FLAG_HALF), None),
+                };
                 if let Some(mut f) = world.get_mut::<Flag>(*e) {
                     f.origin = at;
                     f.state = FlagState::Dropped { return_at: tick + return_ticks };
+                    f.held_off = held_off;
                 }
                 world.write_message(GameEvent::Flag { kind: FlagEventKind::Dropped, team: flag.team, slot: Some(slot) });
             }
