@@ -17,9 +17,10 @@ one team with bot_teamChatter 1 against one with none, the talking side
 alternating by seed: frags and win share per side, reports per minute, the
 share true when sent, reports that led a teammate to the enemy), tactics
 (4v4 TDM with one team at bot_tactical 2-5 and the other at 0, the same
-rows, on q_dm1 and at level 5 on dm4 and oacmpdm8; FFA with half the bots
-at the level: kills per death of each half; CTF captures at levels 0, 3
-and 5), CTF and
+rows, on q_dm1 and at levels 2 and 5 on dm4 and oacmpdm8; FFA with half
+the bots at the level: kills per death of each half; CTF captures at
+levels 0, 2, 3 and 5), team chatter again with both teams at bot_tactical
+2 and 5 (where a bot watches the enemies it knows of), CTF and
 One Flag (captures per team, returns, carrier kills, role time shares),
 Freeze Tag (rounds, by elimination and by timeout, thaws) and Clan Arena
 (rounds).
@@ -57,13 +58,18 @@ def scenarios(shared):
         ),
         ("teamtalk_tdm_q_dm1", team_talk(["+map", "q_dm1"]), "teamtalk"),
     ] + [
+        # Both teams at a tactical level that acts on what the bot knows
+        # (from 2 a bot with no target watches the nearest enemy it knows
+        # of): what a teammate's report is worth there.
+        (f"teamtalk_tactical{level}_tdm_q_dm1", team_talk(["+set", "bot_tactical", str(level), "+map", "q_dm1"]), "teamtalk") for level in (2, 5)
+    ] + [
         (f"tactics{level}_tdm_q_dm1", tactics_ab(level, ["+map", "q_dm1"]), "teamtalk") for level in range(2, 6)
     ] + [
         (f"tactics{level}_ffa_q_dm1", ["+set", "bot_tactical", str(level), "+set", "bot_tacticalTeam", "half"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_dm1"], "half")
         for level in range(2, 6)
     ] + [
         (f"tactics{level}_ctf_q_ctf1", ["+set", "g_gametype", "ctf", "+set", "bot_tactical", str(level)] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_ctf1"], "flags")
-        for level in (0, 3, 5)
+        for level in (0, 2, 3, 5)
     ] + [
         (f"senses_skill{s}_ffa_q_dm1", FOUR_A_SIDE + ["+set", "bot_skill", str(s)] + TEN_MINUTES + ["+map", "q_dm1"], "senses")
         for s in range(1, 6)
@@ -75,7 +81,7 @@ def scenarios(shared):
     ]
     for sub, name in (("q1-standard", "dm4"), ("q3", "oacmpdm8")):
         if (shared / sub / f"{name}.map").exists():
-            out.append((f"tactics5_tdm_{name}", tactics_ab(5, ["+map", name], ["--maps", str(shared / sub)]), "teamtalk"))
+            out += [(f"tactics{level}_tdm_{name}", tactics_ab(level, ["+map", name], ["--maps", str(shared / sub)]), "teamtalk") for level in (2, 5)]
     q3 = shared / "q3"
     if (q3 / "oacmpctf1.map").exists():
         maps = ["--maps", str(q3)]

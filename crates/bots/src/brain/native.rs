@@ -193,7 +193,7 @@ impl NativeBrain {
             range: self.matchup_range(),
         };
         let (dir, jump) = compose_movement(view, me, &steer, &fight, &mut self.combat, &mut self.course.follower, &t, &clock, &mut self.rng);
-        let (pitch, yaw) = self.aim(view, me, target, gate_shot, &steer, &clock);
+        let (pitch, yaw) = self.aim(view, me, target, gate_shot, &steer, level >= 2, &clock);
         // Trigger.
         self.gunner.mistakes.update(target.is_some(), &t, &clock, &mut self.rng);
         let debug_aim = input.settings.debug_aim.then_some(self.profile.identity.name.as_str());
@@ -213,7 +213,10 @@ impl NativeBrain {
             self.gunner.aim.forward().dot(to) > GATE_AIM_COS
         });
         let shot_by_target = target.and_then(|x| self.senses.memory.ms_since_hit_by(x.engagement.slot, &clock)).is_some_and(|ms| ms <= crate::tactics::RETURN_FIRE_MS);
-        let closing = !shot_by_target && self.holds_fire(range_now);
+        // Closing in unseen, shots only give it away; once the target faces
+        // it, the bot fires as it closes.
+        let unseen = target.is_some_and(|x| !crate::tactics::faces(&x.player, me));
+        let closing = !shot_by_target && unseen && self.holds_fire(range_now);
         let attack = (pull.attack && !closing) || gate_fire;
         self.gunner.firing = attack;
         self.profile.stats.gates_opened = u64::from(self.planner.gates_opened);
@@ -345,9 +348,6 @@ impl NativeBrain {
         let view = input.view;
         let t = self.profile.resolved.traits;
         let holds_back = self.tactics.holds_back(input.settings.tactical);
-        // A wary bot's routes keep to covered ground (the manager sets it
-        // back to 0 for the next bot).
-        input.nav.set_caution(self.tactics.route_caution(input.settings.tactical));
         // Nobody can stand on a pad or in a teleporter: a point there is
         // where it sends you.
         let chase = self
@@ -365,12 +365,21 @@ impl NativeBrain {
         }
         let objective = input.objectives.and_then(|o| o.objective(view, me));
         let objective = self.objective_with_order(view, me, objective);
+        // A wary bot's routes keep to covered ground (the manager sets it
+        // back to 0 for the next bot); one playing an objective takes the
+        // shortest (a carrier, an attacker or a defender on covered routes
+        // cost CTF captures).
+        let caution = if objective.is_some() { 0.0 } else { self.tactics.route_caution(input.settings.tactical) };
+        input.nav.set_caution(caution);
         let in_hand = view.weapons.get(me.inventory.current);
         let level = input.settings.tactical;
-        // A bot with an objective plays it rather than regroup (regrouping
-        // attackers and defenders cost CTF 0.6 captures a match).
-        let regroup = if objective.is_none() { self.regroup_offer(view, me, level) } else { None };
-        let cover = self.cover_offer(&mut *input.nav, me, level, clock).or(regroup);
+        // A bot with an objective plays it rather than regroup or take
+        // cover (regrouping attackers and defenders cost CTF 0.6 captures a
+        // match).
+        let cover = match objective {
+            None => self.cover_offer(&mut *input.nav, me, level, clock).or_else(|| self.regroup_offer(view, me, level)),
+            Some(_) => None,
+        };
         let opportunity = self.opportunity(view, me, level, clock);
         let engage_range = 1.5 * self.matchup_range().unwrap_or_else(|| preferred_range(&t, in_hand));
         let mut cx = GoalContext {
@@ -468,6 +477,7 @@ impl NativeBrain {
         (tr.end.distance(p) <= GATE_FACE_SLACK).then_some(p)
     }
 
+    #[expect(clippy::too_many_arguments, reason = "one aim with everything it weighs")]
     fn aim(
         &mut self,
         view: &BotView<'_>,
@@ -475,6 +485,7 @@ impl NativeBrain {
         target: Option<TargetNow>,
         gate_shot: Option<Vec3>,
         steer: &Steer,
+        watch: bool,
         clock: &BotClock,
     ) -> (f32, f32) {
         let t = self.profile.resolved.traits;
@@ -489,7 +500,10 @@ impl NativeBrain {
             None if gate_shot.is_some() => gate_shot.map_or(AimTarget::Keep, AimTarget::Point),
             None => match self.senses.look_hint(clock) {
                 Some(p) => AimTarget::Point(p),
-                None => steer.look.map_or(AimTarget::Keep, AimTarget::Point),
+                None => match self.senses.watch_point(me, clock).filter(|_| watch) {
+                    Some(p) => AimTarget::Point(p),
+                    None => steer.look.map_or(AimTarget::Keep, AimTarget::Point),
+                },
             },
         };
         let in_hand = view.weapons.get(me.inventory.current);

@@ -22,6 +22,16 @@ use crate::rng::BotRng;
 pub(crate) const EXPECT_MS: f32 = 5000.0;
 use crate::view::{BotClock, BotView, PlayerSnap};
 
+/// An enemy known about this lately is watched for, ms.
+pub(crate) const WATCH_MS: f32 = 4000.0;
+/// An enemy known about within this range is watched for, units.
+pub(crate) const WATCH_RANGE: f32 = 1500.0;
+/// The watch is kept this far above the enemy's origin (its chest), units.
+const WATCH_HEIGHT: f32 = 16.0;
+/// An enemy known about closer than this is not watched (it is about to
+/// be seen, or it is in the bot's own spot), units.
+const WATCH_NEAR: f32 = 64.0;
+
 /// What a bot knows and where it was told to look.
 #[derive(Debug, Clone, Default)]
 pub struct Senses {
@@ -118,6 +128,22 @@ impl Senses {
         !self.suppressed.contains(slot) && (self.attended.contains(slot) || self.expected.contains(slot))
     }
 
+    /// Where a bot with no target keeps its eye (`bot_tactical` 2 and
+    /// up): the nearest enemy it knows about lately ([`WATCH_MS`], within
+    /// [`WATCH_RANGE`]: seen, heard or reported) but does not see, at chest
+    /// height. It will likely show itself from about there, and a bot
+    /// already looking that way notices it sooner and turns less to aim.
+    pub fn watch_point(&self, me: &PlayerSnap, clock: &BotClock) -> Option<Vec3> {
+        self.memory
+            .tracks()
+            .iter()
+            .filter(|t| !t.visible && clock.ms_since(t.news_tick) <= WATCH_MS)
+            .map(|t| (t.position.distance(me.origin), t))
+            .filter(|(d, _)| (WATCH_NEAR..=WATCH_RANGE).contains(d))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.slot.cmp(&b.1.slot)))
+            .map(|(_, t)| t.position + Vec3::Z * WATCH_HEIGHT)
+    }
+
     /// The look hint if it still holds at this tick (an expired one is dropped).
     pub fn look_hint(&mut self, clock: &BotClock) -> Option<Vec3> {
         let (p, until) = self.look_hint?;
@@ -126,5 +152,35 @@ impl Senses {
         }
         self.look_hint = None;
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quarry_sim::Team;
+
+    #[test]
+    fn the_watch_is_on_the_nearest_enemy_known_lately_and_not_in_sight() {
+        let me = PlayerSnap::standing(0, Team::Red, Vec3::ZERO);
+        let mut senses = Senses::default();
+        let clock = BotClock { tick: 900, hz: 60 };
+        assert_eq!(senses.watch_point(&me, &clock), None, "nothing known, nothing watched");
+        senses.memory.see(SlotId(5), 840, Vec3::new(-300.0, 0.0, 0.0), Vec3::ZERO, Vec3::ZERO);
+        senses.memory.report(SlotId(4), 860, Vec3::new(0.0, 500.0, 0.0), 200.0);
+        senses.memory.hear(SlotId(3), 890, Vec3::new(900.0, 0.0, 0.0), 100.0);
+        // The one in sight is for the target choice, not the watch; of the
+        // others the nearest (the report) is watched, at chest height.
+        assert_eq!(senses.watch_point(&me, &clock), Some(Vec3::new(0.0, 500.0, WATCH_HEIGHT)));
+        // Out of sight now: the nearest known is the one seen.
+        senses.memory.begin_scan();
+        assert_eq!(senses.watch_point(&me, &clock), Some(Vec3::new(-300.0, 0.0, WATCH_HEIGHT)));
+        // Old news is not watched: just over 4 s after the sighting, the
+        // report is the nearest left.
+        let later = BotClock { tick: 840 + clock.ticks_ms(WATCH_MS) + 1, ..clock };
+        assert_eq!(senses.watch_point(&me, &later), Some(Vec3::new(0.0, 500.0, WATCH_HEIGHT)));
+        // Beyond the watch range, nothing.
+        let far = PlayerSnap::standing(0, Team::Red, Vec3::new(900.0 + WATCH_RANGE + 1.0, 0.0, 0.0));
+        assert_eq!(senses.watch_point(&far, &later), None);
     }
 }
