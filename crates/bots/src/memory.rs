@@ -238,6 +238,25 @@ impl Memory {
         self.last_hit = Some(HitNote { slot, tick, dir });
     }
 
+    /// The nearest track to `from` (ties to the lower slot) with news
+    /// within `within_ms`, at a distance in `range`, that `keep` accepts.
+    pub fn nearest_news(
+        &self,
+        from: Vec3,
+        clock: &BotClock,
+        within_ms: f32,
+        range: std::ops::RangeInclusive<f32>,
+        keep: impl Fn(&EnemyTrack) -> bool,
+    ) -> Option<&EnemyTrack> {
+        self.tracks
+            .iter()
+            .filter(|t| keep(t) && clock.ms_since(t.news_tick) <= within_ms)
+            .map(|t| (t.position.distance(from), t))
+            .filter(|(d, _)| range.contains(d))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.slot.cmp(&b.1.slot)))
+            .map(|(_, t)| t)
+    }
+
     /// Milliseconds since `slot` last hit the bot, if it did.
     pub fn ms_since_hit_by(&self, slot: SlotId, clock: &BotClock) -> Option<f32> {
         self.last_hit.filter(|h| h.slot == slot).map(|h| clock.ms_since(h.tick))

@@ -213,10 +213,7 @@ impl NativeBrain {
             self.gunner.aim.forward().dot(to) > GATE_AIM_COS
         });
         let shot_by_target = target.and_then(|x| self.senses.memory.ms_since_hit_by(x.engagement.slot, &clock)).is_some_and(|ms| ms <= crate::tactics::RETURN_FIRE_MS);
-        // Closing in unseen, shots only give it away; once the target faces
-        // it, the bot fires as it closes.
-        let unseen = target.is_some_and(|x| !crate::tactics::faces(&x.player, me));
-        let closing = !shot_by_target && unseen && self.holds_fire(range_now);
+        let closing = !shot_by_target && self.holds_fire(range_now, target.as_ref().map(|x| &x.player), me);
         let attack = (pull.attack && !closing) || gate_fire;
         self.gunner.firing = attack;
         self.profile.stats.gates_opened = u64::from(self.planner.gates_opened);
@@ -500,7 +497,7 @@ impl NativeBrain {
             None if gate_shot.is_some() => gate_shot.map_or(AimTarget::Keep, AimTarget::Point),
             None => match self.senses.look_hint(clock) {
                 Some(p) => AimTarget::Point(p),
-                None => match self.senses.watch_point(me, clock).filter(|_| watch) {
+                None => match watch.then(|| self.senses.watch_point(me, clock)).flatten() {
                     Some(p) => AimTarget::Point(p),
                     None => steer.look.map_or(AimTarget::Keep, AimTarget::Point),
                 },

@@ -135,13 +135,8 @@ impl Senses {
     /// already looking that way notices it sooner and turns less to aim.
     pub fn watch_point(&self, me: &PlayerSnap, clock: &BotClock) -> Option<Vec3> {
         self.memory
-            .tracks()
-            .iter()
-            .filter(|t| !t.visible && clock.ms_since(t.news_tick) <= WATCH_MS)
-            .map(|t| (t.position.distance(me.origin), t))
-            .filter(|(d, _)| (WATCH_NEAR..=WATCH_RANGE).contains(d))
-            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.slot.cmp(&b.1.slot)))
-            .map(|(_, t)| t.position + Vec3::Z * WATCH_HEIGHT)
+            .nearest_news(me.origin, clock, WATCH_MS, WATCH_NEAR..=WATCH_RANGE, |t| !t.visible)
+            .map(|t| t.position + Vec3::Z * WATCH_HEIGHT)
     }
 
     /// The look hint if it still holds at this tick (an expired one is dropped).

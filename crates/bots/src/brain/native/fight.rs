@@ -107,11 +107,14 @@ impl NativeBrain {
     }
 
     /// Whether the matchup says to hold fire (unless the target is shooting
-    /// the bot, which the caller checks): closing in on the target
-    /// from a range where the weapon is losing (more than [`CLOSING_SLACK`]
-    /// beyond the range it closes to), shots only give the bot away.
-    pub(super) fn holds_fire(&self, range_now: Option<f32>) -> bool {
+    /// the bot, which the caller checks): closing in on `target`, at
+    /// `range_now`, from a range where the weapon is losing (more than
+    /// [`CLOSING_SLACK`] beyond the range it closes to) while it faces away,
+    /// shots only give the bot away; once it faces the bot, the bot fires
+    /// as it closes.
+    pub(super) fn holds_fire(&self, range_now: Option<f32>, target: Option<&PlayerSnap>, me: &PlayerSnap) -> bool {
         matches!((self.matchup_range(), range_now), (Some(want), Some(now)) if now > want + CLOSING_SLACK)
+            && target.is_some_and(|p| !crate::tactics::faces(p, me))
     }
 
     /// A fight not taken: the bot takes cover from `enemy` (the nearest
@@ -173,10 +176,7 @@ impl NativeBrain {
         }
         self.senses
             .memory
-            .tracks()
-            .iter()
-            .filter(|t| clock.ms_since(t.news_tick) <= THREAT_NEWS_MS && t.position.distance(me.origin) <= THREAT_RANGE)
-            .min_by(|a, b| a.position.distance(me.origin).total_cmp(&b.position.distance(me.origin)).then(a.slot.0.cmp(&b.slot.0)))
+            .nearest_news(me.origin, clock, THREAT_NEWS_MS, 0.0..=THREAT_RANGE, |_| true)
             .map(|t| t.position + Vec3::Z * EYE_HEIGHT)
     }
 
