@@ -17,7 +17,7 @@ one team with bot_teamChatter 1 against one with none, the talking side
 alternating by seed: frags and win share per side, reports per minute, the
 share true when sent, reports that led a teammate to the enemy), tactics
 (4v4 TDM with one team at bot_tactical 2-5 and the other at 0, the same
-rows, on q_dm1 and at levels 2 and 5 on dm4 and oacmpdm8; FFA with half
+rows, on q_dm1, dm4 and oacmpdm8; FFA with half
 the bots at the level: kills per death of each half; CTF captures at
 levels 0, 2, 3 and 5), team chatter again with both teams at bot_tactical
 2 and 5 (where a bot watches the enemies it knows of), CTF and
@@ -81,7 +81,7 @@ def scenarios(shared):
     ]
     for sub, name in (("q1-standard", "dm4"), ("q3", "oacmpdm8")):
         if (shared / sub / f"{name}.map").exists():
-            out += [(f"tactics{level}_tdm_{name}", tactics_ab(level, ["+map", name], ["--maps", str(shared / sub)]), "teamtalk") for level in (2, 5)]
+            out += [(f"tactics{level}_tdm_{name}", tactics_ab(level, ["+map", name], ["--maps", str(shared / sub)]), "teamtalk") for level in range(2, 6)]
     q3 = shared / "q3"
     if (q3 / "oacmpctf1.map").exists():
         maps = ["--maps", str(q3)]

@@ -20,7 +20,15 @@ struct Golden {
 }
 
 /// The recorded matches. Update only together with a change of play.
-/// Last changed by issue 21's command angles: a command's pitch and yaw are
+/// Last changed by issue 19's full-speed moves: a bot's command holds the
+/// larger of its forward and side axes fully, as a player's keys do (and
+/// Quake 3's bots), so a bot whose path is off its view runs at full speed
+/// (a plain projection ran it at 71 % at 45° off; pmove's speed is the
+/// larger axis); and the run-up to a drop's or a jump's takeoff is not
+/// braked at the lip it leaves from (a takeoff corner on the very edge held
+/// a bot on its ledge until a stuck hop). The duel on q_duel1 happened to
+/// play out the same.
+/// Before that, by issue 21's command angles: a command's pitch and yaw are
 /// rounded to whole 1/65536 turns as the input queue sanitises it (Quake 3's
 /// `ANGLE2SHORT`), so a recording stores each as a 16-bit number; bots aim
 /// within 0.0055° of where they did, which changes every match but the duel.
@@ -49,14 +57,14 @@ struct Golden {
 /// while fighting, run up to a jump along it, step off a high drop no
 /// faster than carries them onto its landing.
 const GOLDEN: &[Golden] = &[
-    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "abbdaaa30734f6f1" },
-    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "eaeb8f181885025f" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "372d20cce4ade42a" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "bc8eea722710c565" },
     Golden { gametype: "duel", map: "q_duel1", seed: 13, bots: 2, hash: "e6bb7288dee0bb3e" },
-    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "eec00c15203bf7f8" },
-    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "ea7195ecbe34ae0d" },
-    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "a9d5df7f89560daf" },
-    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "86a2cf0725519e3d" },
-    Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "944f418b5a1ece58" },
+    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "172895d2cbae6168" },
+    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "a594f903ab779533" },
+    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "f93eb05780fefa82" },
+    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "cbc2e326f61127ba" },
+    Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "0942e13b3cfa0529" },
 ];
 
 
@@ -112,9 +120,11 @@ fn seeded_matches_end_in_the_recorded_state() {
 /// beside a native one, a simulated minute on q_dm1: its final hash.
 /// Scripts draw only from their bot's seeded RNG and read ordered lists,
 /// so the same seed and scripts give the same match. Update with a change
-/// of play, or of the shipped brains. Last changed by issue 21's command
-/// angles (whole 1/65536 turns).
-const SCRIPTED: &str = "ac441589cf6bdbd4";
+/// of play, or of the shipped brains. Last changed by issue 19's full-speed
+/// moves (the larger axis of a command held fully) and takeoff run-ups not
+/// braked at the lip; before that by issue
+/// 21's command angles (whole 1/65536 turns).
+const SCRIPTED: &str = "355b77281d354c3b";
 
 /// The final hash of the scripted match.
 fn play_scripted() -> String {

@@ -3,7 +3,10 @@
 //!
 //! Movement is wanted as a world-space direction; it is flattened and
 //! projected onto the forward and right axes of the view yaw *sent in the
-//! same command* (pmove moves relative to the command's yaw). Jump is a
+//! same command* (pmove moves relative to the command's yaw), then scaled
+//! so the larger axis carries the whole speed share, as a player's keys do
+//! (pmove's speed is the larger axis over 127: a plain projection would
+//! move a bot at 71 % speed when its view is 45° off its path). Jump is a
 //! fresh press: pressed only if the previous command did not hold it, so
 //! a bot wanting to jump on every tick gets a press every other tick and
 //! never a held button (physics only jumps on a new press). Moves are
@@ -70,6 +73,9 @@ pub fn compose(intent: &Intent, tick: u32, previous: &UserCmd, delta: (f32, f32)
     let (sy, cy) = view_yaw.to_radians().sin_cos();
     let forward = Vec3::new(cy, sy, 0.0);
     let right = Vec3::new(sy, -cy, 0.0);
+    let (f, r) = (dir.dot(forward), dir.dot(right));
+    let larger = f.abs().max(r.abs());
+    let full = if larger > 1e-6 { dir.length() / larger } else { 0.0 };
     let mut buttons = Buttons::default();
     if intent.attack {
         buttons = buttons.with(Buttons::ATTACK);
@@ -90,8 +96,8 @@ pub fn compose(intent: &Intent, tick: u32, previous: &UserCmd, delta: (f32, f32)
         tick,
         pitch,
         yaw,
-        forward: axis(dir.dot(forward)),
-        right: axis(dir.dot(right)),
+        forward: axis(f * full),
+        right: axis(r * full),
         up: intent.swim.clamp(-1, 1).saturating_mul(127),
         buttons,
         weapon: intent.weapon,
@@ -148,6 +154,23 @@ mod tests {
         );
         assert_eq!(c.forward, 127, "flattened and clamped");
         assert_eq!(c.tick, 5);
+    }
+
+    #[test]
+    fn a_path_off_the_view_keeps_its_speed() {
+        let along = |move_dir: Vec3| {
+            let c = compose(&Intent { move_dir, yaw: 0.0, ..Intent::default() }, 1, &UserCmd::default(), (0.0, 0.0));
+            (c.forward, c.right)
+        };
+        // 45° off the view: both keys held, as a player's; pmove's speed is
+        // the larger axis, so the bot runs at full speed, not 71 %.
+        assert_eq!(along(Vec3::new(1.0, -1.0, 0.0).normalize()), (127, 127));
+        // 30° off: the larger axis full, the other in proportion (tan 30°).
+        let (f, r) = along(Vec3::new(30f32.to_radians().cos(), -30f32.to_radians().sin(), 0.0));
+        assert_eq!((f, r), (127, 73));
+        // A half-speed wish stays half speed.
+        assert_eq!(along(Vec3::new(0.0, 0.5, 0.0)), (0, -64));
+        assert_eq!(along(Vec3::ZERO), (0, 0));
     }
 
     #[test]

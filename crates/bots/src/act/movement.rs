@@ -123,7 +123,10 @@ pub fn compose_movement(
     // Momentum toward a ledge or into lava that the route does not mean
     // to leave the ground by (a strafe a moment ago, a push, a run along
     // a bridge's edge): back to the route if that way is safe, else brake.
-    let leaving_on_purpose = follower.in_action();
+    // The run-up to a drop's or a jump's takeoff means to: its corner may
+    // lie on the very lip, where the floor ahead is already gone (braking
+    // there held a bot on the ledge until its stuck hop).
+    let leaving_on_purpose = follower.in_action() || steer.committed;
     let v = Vec3::new(me.velocity.x, me.velocity.y, 0.0);
     if me.on_ground && !leaving_on_purpose && v.length() > EDGE_CHECK_SPEED && !floor_ahead_is_safe(view.map.world(), me, v) {
         dir = if steer.dir != Vec3::ZERO && floor_ahead_is_safe(view.map.world(), me, steer.dir) { steer.dir } else { -v.normalize() };

@@ -316,7 +316,7 @@ impl NativeBrain {
             let current = self.target.slot();
             let (spent, noticed) = self
                 .senses
-                .look(input.view, me, &t, current, input.ignored, budget, t.attention_lag_ms(), clock, &mut self.rng);
+                .look(input.view, me, &t, current, input.ignored, budget, t.attention_lag_ms(), input.settings.tactical >= 2, clock, &mut self.rng);
             self.sight_checks = spent;
             if input.settings.tactical > 0 && !self.team.noticed.is_empty() {
                 // A new enemy changes the odds now, not at the next second.
@@ -361,7 +361,7 @@ impl NativeBrain {
             self.course.follower.clear();
         }
         let objective = input.objectives.and_then(|o| o.objective(view, me));
-        let objective = self.objective_with_order(view, me, objective);
+        let objective = self.objective_with_order(view, me, &mut *input.nav, objective);
         // A wary bot's routes keep to covered ground (the manager sets it
         // back to 0 for the next bot); one playing an objective takes the
         // shortest (a carrier, an attacker or a defender on covered routes

@@ -28,6 +28,10 @@ pub(crate) const WATCH_MS: f32 = 4000.0;
 pub(crate) const WATCH_RANGE: f32 = 1500.0;
 /// The watch is kept this far above the enemy's origin (its chest), units.
 const WATCH_HEIGHT: f32 = 16.0;
+/// An enemy known lately that shows itself this near where the bot
+/// believed it to be (plus the belief's uncertainty) was anticipated,
+/// units.
+pub(crate) const ANTICIPATE_RADIUS: f32 = 400.0;
 /// An enemy known about closer than this is not watched (it is about to
 /// be seen, or it is in the bot's own spot), units.
 const WATCH_NEAR: f32 = 64.0;
@@ -42,9 +46,11 @@ pub struct Senses {
     /// The enemies the bot acts on: noticed a reaction time ago, or
     /// expected.
     pub attended: SlotSet,
-    /// Enemies in sight that a teammate reported lately: the bot was
-    /// looking out for them, so it notices and reacts to them as to an
-    /// enemy just lost from view.
+    /// Enemies in sight that a teammate reported lately, or (when the bot
+    /// anticipates) that it saw or heard lately and that show themselves
+    /// again about where it believed them to be: the bot was looking out
+    /// for them, so it notices and reacts to them as to an enemy just lost
+    /// from view.
     pub expected: SlotSet,
     /// Who is in view and noticed.
     pub noticing: Noticing,
@@ -81,8 +87,12 @@ impl Senses {
     /// The look of a decision tick: scans for enemies (at most `budget`
     /// line-of-sight checks, `current` first), keeps those noticed,
     /// remembers them, pushes them into the reaction ring and reads what it
-    /// acts on (`lag_ms` old), and forgets stale or gone tracks. Returns the
-    /// checks spent and the noticing delays of this look.
+    /// acts on (`lag_ms` old), and forgets stale or gone tracks. With
+    /// `anticipate` (`bot_tactical` 2 and up, the level that keeps its eye
+    /// on the threat) an enemy the bot saw or heard lately that shows
+    /// itself again near where it was believed to be is expected, like a
+    /// reported one. Returns the checks spent and the noticing delays of
+    /// this look.
     #[expect(clippy::too_many_arguments, reason = "one look with everything it reads")]
     pub fn look(
         &mut self,
@@ -93,17 +103,27 @@ impl Senses {
         ignored: &[SlotId],
         budget: usize,
         lag_ms: f32,
+        anticipate: bool,
         clock: &BotClock,
         rng: &mut BotRng,
     ) -> (usize, NoticeFigures) {
+        let mut in_sight = SlotSet::default();
+        for s in &self.sightings {
+            in_sight.insert(s.slot);
+        }
         self.memory.begin_scan();
         let mut sightings = std::mem::take(&mut self.sightings);
         let spent = scan(view, me, t, &self.memory, current, ignored, budget, &mut sightings);
         let alert = self.hearing.alert(clock);
         let mut expected = SlotSet::default();
         for s in &sightings {
-            let reported = self.memory.track(s.slot).filter(|tr| tr.knowledge == Knowledge::Reported);
-            if reported.is_some_and(|tr| clock.ms_since(tr.news_tick) <= EXPECT_MS) {
+            let Some(tr) = self.memory.track(s.slot) else { continue };
+            let reported = tr.knowledge == Knowledge::Reported && clock.ms_since(tr.news_tick) <= EXPECT_MS;
+            let reappears = anticipate
+                && !in_sight.contains(s.slot)
+                && clock.ms_since(tr.news_tick) <= WATCH_MS
+                && view.player(s.slot).is_some_and(|p| p.origin.distance(tr.position) <= ANTICIPATE_RADIUS + tr.uncertainty);
+            if reported || reappears {
                 expected.insert(s.slot);
             }
         }
@@ -153,7 +173,49 @@ impl Senses {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::objective::testkit::{Kit, player};
     use quarry_sim::Team;
+    use quarry_sim::rules::GameType;
+
+    /// One look by a bot at the origin facing +x, with an enemy at `enemy`;
+    /// whether the enemy came out expected.
+    fn expected_after_look(senses: &mut Senses, enemy: Vec3, anticipate: bool, tick: u32) -> bool {
+        let kit = Kit::new();
+        let me = player(0, Team::Red, Vec3::ZERO);
+        let mut view = kit.view(GameType::Tdm, vec![me, player(1, Team::Blue, enemy)]);
+        let clock = BotClock { tick, hz: 60 };
+        view.clock = clock;
+        let t = Traits::at_skill(3.0);
+        let mut rng = BotRng::for_slot(1, 0, 0);
+        senses.look(&view, &me, &t, None, &[], 8, t.attention_lag_ms(), anticipate, &clock, &mut rng);
+        senses.expected.contains(SlotId(1))
+    }
+
+    #[test]
+    fn an_enemy_known_lately_showing_itself_where_it_was_believed_is_anticipated() {
+        let seen_at = Vec3::new(700.0, 0.0, 24.0);
+        let knew = || {
+            let mut senses = Senses::default();
+            senses.memory.see(SlotId(1), 600, seen_at, Vec3::ZERO, Vec3::ZERO);
+            senses
+        };
+        // Seen a second ago, out of sight since, back 100 units on: expected
+        // when the bot anticipates, not otherwise.
+        assert!(expected_after_look(&mut knew(), Vec3::new(800.0, 0.0, 24.0), true, 660));
+        assert!(!expected_after_look(&mut knew(), Vec3::new(800.0, 0.0, 24.0), false, 660));
+        // Far from where it was believed to be: a surprise.
+        assert!(!expected_after_look(&mut knew(), Vec3::new(800.0, 900.0, 24.0), true, 660));
+        // Old news (over the watch's 4 s): a surprise too.
+        let late = 600 + BotClock { tick: 0, hz: 60 }.ticks_ms(WATCH_MS) + 1;
+        assert!(!expected_after_look(&mut knew(), Vec3::new(800.0, 0.0, 24.0), true, late));
+        // In sight at the last look already: the reaction ring decides, not
+        // the anticipation.
+        let mut senses = knew();
+        let first = expected_after_look(&mut senses, Vec3::new(800.0, 0.0, 24.0), true, 660);
+        let noticed = senses.sees(SlotId(1));
+        let again = expected_after_look(&mut senses, Vec3::new(810.0, 0.0, 24.0), true, 666);
+        assert!(first && noticed && !again, "first {first}, noticed {noticed}, again {again}");
+    }
 
     #[test]
     fn the_watch_is_on_the_nearest_enemy_known_lately_and_not_in_sight() {

@@ -332,7 +332,7 @@ impl ScriptedBrain {
         if input.decide.perceive && input.decide.sight_budget > 0 {
             let t = self.profile.resolved.traits;
             let budget = input.decide.sight_budget.min(SIGHT_BUDGET);
-            let (spent, _) = self.senses.look(input.view, me, &t, None, input.ignored, budget, t.attention_lag_ms(), &clock, &mut self.rng);
+            let (spent, _) = self.senses.look(input.view, me, &t, None, input.ignored, budget, t.attention_lag_ms(), false, &clock, &mut self.rng);
             self.sight_checks = spent;
             self.profile.stats.decisions += 1;
         }

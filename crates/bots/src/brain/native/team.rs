@@ -277,7 +277,7 @@ impl NativeBrain {
     /// The objective this decision offers goal selection: the order's goal
     /// (while it holds and the objective layer has nothing urgent), else
     /// the objective layer's. A help order ends on arrival.
-    pub(super) fn objective_with_order(&mut self, view: &BotView<'_>, me: &PlayerSnap, objective: Option<Objective>) -> Option<Objective> {
+    pub(super) fn objective_with_order(&mut self, view: &BotView<'_>, me: &PlayerSnap, nav: &mut dyn crate::navigate::Navigator, objective: Option<Objective>) -> Option<Objective> {
         let clock = view.clock;
         let Some(order) = self.team.order.filter(|o| o.live(&clock)) else {
             return objective;
@@ -292,7 +292,11 @@ impl NativeBrain {
         if objective.is_some_and(|o| o.priority >= URGENT_OBJECTIVE) {
             return objective;
         }
-        Some(Objective { key: order_key(order.kind), origin: goal.point, priority: ORDER_PRIORITY, hold_radius: Some(goal.radius) })
+        // Where a moving leader will be may lie in a wall it runs along:
+        // the nearest standing spot to it (a route to a point off the mesh
+        // fails, and three failures set the order aside for seconds).
+        let point = if goal.moving { nav.nearest(goal.point, goal.radius).unwrap_or(goal.point) } else { goal.point };
+        Some(Objective { key: order_key(order.kind), origin: point, priority: ORDER_PRIORITY, hold_radius: Some(goal.radius) })
     }
 
     /// Expired orders go; a lead followed to its enemy counts as a find.
