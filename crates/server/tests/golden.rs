@@ -122,8 +122,8 @@ fn seeded_matches_end_in_the_recorded_state() {
 /// so the same seed and scripts give the same match. Update with a change
 /// of play, or of the shipped brains. Last changed by issue 19's full-speed
 /// moves (the larger axis of a command held fully) and takeoff run-ups not
-/// braked at the lip; before that by issue
-/// 21's command angles (whole 1/65536 turns).
+/// braked at the lip; before that by issue 21's command angles (whole
+/// 1/65536 turns).
 const SCRIPTED: &str = "355b77281d354c3b";
 
 /// The final hash of the scripted match.

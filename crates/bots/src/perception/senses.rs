@@ -31,7 +31,7 @@ const WATCH_HEIGHT: f32 = 16.0;
 /// An enemy known lately that shows itself this near where the bot
 /// believed it to be (plus the belief's uncertainty) was anticipated,
 /// units.
-pub(crate) const ANTICIPATE_RADIUS: f32 = 400.0;
+const ANTICIPATE_RADIUS: f32 = 400.0;
 /// An enemy known about closer than this is not watched (it is about to
 /// be seen, or it is in the bot's own spot), units.
 const WATCH_NEAR: f32 = 64.0;
@@ -107,9 +107,12 @@ impl Senses {
         clock: &BotClock,
         rng: &mut BotRng,
     ) -> (usize, NoticeFigures) {
+        // Who was in sight at the last look (only anticipation asks).
         let mut in_sight = SlotSet::default();
-        for s in &self.sightings {
-            in_sight.insert(s.slot);
+        if anticipate {
+            for s in &self.sightings {
+                in_sight.insert(s.slot);
+            }
         }
         self.memory.begin_scan();
         let mut sightings = std::mem::take(&mut self.sightings);
