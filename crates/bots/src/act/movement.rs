@@ -123,12 +123,16 @@ pub fn compose_movement(
     // Momentum toward a ledge or into lava that the route does not mean
     // to leave the ground by (a strafe a moment ago, a push, a run along
     // a bridge's edge): back to the route if that way is safe, else brake.
-    // The run-up to a drop's or a jump's takeoff means to: its corner may
-    // lie on the very lip, where the floor ahead is already gone (braking
-    // there held a bot on the ledge until its stuck hop).
-    let leaving_on_purpose = follower.in_action() || steer.committed;
+    // The last, slow steps of a drop's run-up mean to go over (its corner
+    // may lie on the very lip; braking there held a bot on the ledge until
+    // its stuck hop). Anywhere else on the run-up (too fast, momentum
+    // across it, or still far) the brake holds: a ledge beside the way is
+    // not the one the route leaves by, and a run carries a bot past the
+    // landing.
     let v = Vec3::new(me.velocity.x, me.velocity.y, 0.0);
-    if me.on_ground && !leaving_on_purpose && v.length() > EDGE_CHECK_SPEED && !floor_ahead_is_safe(view.map.world(), me, v) {
+    let leaving_on_purpose = follower.in_action();
+    let off_the_lip = leaving_on_purpose || follower.stepping_off(me);
+    if me.on_ground && !off_the_lip && v.length() > EDGE_CHECK_SPEED && !floor_ahead_is_safe(view.map.world(), me, v) {
         dir = if steer.dir != Vec3::ZERO && floor_ahead_is_safe(view.map.world(), me, steer.dir) { steer.dir } else { -v.normalize() };
         jump = false;
     }
@@ -159,3 +163,4 @@ pub fn compose_movement(
     }
     (dir, jump)
 }
+

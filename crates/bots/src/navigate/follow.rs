@@ -9,6 +9,7 @@ use crate::rng::BotRng;
 use crate::view::{BotClock, PlayerSnap};
 
 mod reach;
+mod takeoff;
 
 use reach::{Reach, off_leg, under_walk_leg};
 
@@ -378,6 +379,14 @@ impl PathFollower {
             let fall_s = (2.0 * (me.origin.z - corner.pos.z).max(0.0) / FALL_GRAVITY).sqrt().max(0.05);
             dir *= (dist / fall_s / RUN_SPEED).clamp(DROP_CRAWL_SPEED, DROP_APPROACH_SPEED);
         }
+        // The run-up to a drop or to a short jump down slows in time to
+        // leave the ground at the speed that lands on the landing.
+        if me.on_ground
+            && !corner.link.is_special()
+            && let Some(speed) = next.and_then(|n| takeoff::takeoff_speed(corner.pos, n))
+        {
+            dir *= takeoff::run_up_share(dist, speed);
+        }
         // A jump's run-up: near its takeoff with momentum across the jump
         // (the leap would carry the bot off sideways), head for a spot
         // behind the takeoff on the jump's line, which turns the run; once
@@ -427,6 +436,14 @@ impl PathFollower {
         let committed = corner.link.is_special() || (next_leaves_ground && dist < TAKEOFF_RUN_UP);
         // A jump link jumps from the ground toward its exit; everything else walks.
         let mut jump = corner.link == LinkKind::Jump && me.on_ground;
+        // Still running too fast for a jump down: friction first.
+        if jump
+            && let Some(speed) = takeoff::takeoff_speed(me.origin, &corner)
+            && takeoff::too_fast(me.velocity.truncate().length(), speed)
+        {
+            jump = false;
+            dir *= DROP_CRAWL_SPEED;
+        }
         if self.unsticking(clock) && !corner.link.is_special() {
             let side = Vec3::new(-dir.y, dir.x, 0.0) * self.unstick_side;
             dir = (dir * 0.4 + side).normalize_or_zero();

@@ -437,3 +437,55 @@ fn a_bot_that_keeps_getting_new_routes_but_never_moves_is_stuck() {
     assert_eq!(events.first().map(|e| e.1), Some(FollowEvent::Stuck), "{events:?}");
     assert!(events[0].0 < 300, "within 5 s: {events:?}");
 }
+
+fn moving(origin: Vec3, velocity: Vec3) -> PlayerSnap {
+    PlayerSnap { velocity, ..me(origin, true) }
+}
+
+/// A route along x to a takeoff at (200, 0, 0) and a drop of 240 units
+/// landing 20 units beyond it.
+fn drop_route(f: &mut PathFollower, clock: &BotClock) {
+    let landing = Corner { pos: Vec3::new(220.0, 0.0, -240.0), link: LinkKind::Drop, entity: None };
+    f.set_route(Route { corners: vec![walk(200.0, 0.0), landing, walk(400.0, 0.0)], cost: 0.0 }, clock);
+}
+
+#[test]
+fn the_run_up_to_a_high_drop_slows_in_time() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let clock = BotClock { tick: 1, hz: 60 };
+    drop_route(&mut f, &clock);
+    let far = f.follow(&moving(Vec3::ZERO, Vec3::X * 320.0), &clock, &mut rng);
+    assert!(far.dir.length() > 0.99, "far off it runs: {:?}", far.dir);
+    let near = f.follow(&moving(Vec3::new(170.0, 0.0, 0.0), Vec3::X * 320.0), &clock, &mut rng);
+    assert!(near.dir.length() < 0.8 && near.dir.x > 0.0, "near the takeoff it slows: {:?}", near.dir);
+}
+
+#[test]
+fn only_slow_last_steps_straight_at_a_drop_go_over_the_lip() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let clock = BotClock { tick: 1, hz: 60 };
+    drop_route(&mut f, &clock);
+    let at = Vec3::new(170.0, 0.0, 0.0);
+    f.follow(&moving(at, Vec3::X * 90.0), &clock, &mut rng);
+    assert!(f.stepping_off(&moving(at, Vec3::X * 90.0)), "slow, straight at it");
+    assert!(!f.stepping_off(&moving(at, Vec3::X * 320.0)), "at a run");
+    assert!(!f.stepping_off(&moving(at, Vec3::Y * 90.0)), "across the way");
+    assert!(!f.stepping_off(&moving(Vec3::new(60.0, 0.0, 0.0), Vec3::X * 90.0)), "still far");
+}
+
+#[test]
+fn a_short_jump_down_waits_for_its_speed() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let clock = BotClock { tick: 1, hz: 60 };
+    let down = Corner { pos: Vec3::new(280.0, 0.0, -192.0), link: LinkKind::Jump, entity: None };
+    f.set_route(Route { corners: vec![walk(200.0, 0.0), down, walk(400.0, -192.0)], cost: 0.0 }, &clock);
+    f.follow(&moving(Vec3::new(199.0, 0.0, 0.0), Vec3::X * 100.0), &clock, &mut rng);
+    assert_eq!(f.index(), 1, "at the takeoff");
+    let fast = f.follow(&moving(Vec3::new(200.0, 0.0, 0.0), Vec3::X * 320.0), &clock, &mut rng);
+    assert!(!fast.jump, "too fast to leap yet");
+    let slow = f.follow(&moving(Vec3::new(200.0, 0.0, 0.0), Vec3::X * 100.0), &clock, &mut rng);
+    assert!(slow.jump, "slow enough: it leaps");
+}
