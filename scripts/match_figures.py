@@ -63,7 +63,7 @@ def scenarios(shared):
         # of): what a teammate's report is worth there.
         (f"teamtalk_tactical{level}_tdm_q_dm1", team_talk(["+set", "bot_tactical", str(level), "+map", "q_dm1"]), "teamtalk") for level in (2, 5)
     ] + [
-        (f"tactics{level}_tdm_q_dm1", tactics_ab(level, ["+map", "q_dm1"]), "teamtalk") for level in range(2, 6)
+        (f"tactics{level}_tdm_q_dm1", tactics_ab(level, ["+map", "q_dm1"]), "tactics") for level in range(2, 6)
     ] + [
         (f"tactics{level}_ffa_q_dm1", ["+set", "bot_tactical", str(level), "+set", "bot_tacticalTeam", "half"] + FOUR_A_SIDE + TEN_MINUTES + ["+map", "q_dm1"], "half")
         for level in range(2, 6)
@@ -81,7 +81,7 @@ def scenarios(shared):
     ]
     for sub, name in (("q1-standard", "dm4"), ("q3", "oacmpdm8")):
         if (shared / sub / f"{name}.map").exists():
-            out += [(f"tactics{level}_tdm_{name}", tactics_ab(level, ["+map", name], ["--maps", str(shared / sub)]), "teamtalk") for level in range(2, 6)]
+            out += [(f"tactics{level}_tdm_{name}", tactics_ab(level, ["+map", name], ["--maps", str(shared / sub)]), "tactics") for level in range(2, 6)]
     q3 = shared / "q3"
     if (q3 / "oacmpctf1.map").exists():
         maps = ["--maps", str(q3)]
@@ -104,7 +104,7 @@ def team_talk(map_args):
 def tactics_ab(level, map_args, flags=()):
     """Server arguments of a 4v4 TDM where one team plays at `bot_tactical
     level` and the other at 0, per seed (the same alternation and rows as
-    the team-talk scenario: "talking" is the tactical side there); `flags`
+    the team-talk scenario, the tactical side in the talking side's place); `flags`
     (such as --maps) go before the + commands."""
     return lambda seed: (list(flags) + ["+set", "g_gametype", "tdm", "+set", "bot_tactical", str(level), "+set", "bot_tacticalTeam", talking_team(seed)]
                          + FOUR_A_SIDE + TEN_MINUTES + map_args)
@@ -137,7 +137,8 @@ def figures(kind, runs):
         rows.append(("chat lines", mean([r["bots"]["chat"]["lines_per_minute"] for r in runs]), "lines/min"))
         rows.append(("chat back-to-back repeats", sum(r["bots"]["chat"]["back_to_back_repeats"] for r in runs), "lines"))
         rows.append(("chat replies", mean([r["bots"]["chat"]["replies"] for r in runs]), "per match"))
-    elif kind == "teamtalk":
+    elif kind in ("teamtalk", "tactics"):
+        side, other = ("talking team", "silent team") if kind == "teamtalk" else ("tactical team", "level-0 team")
         talk, quiet, wins, draws = [], [], 0, 0
         for r in runs:
             red, blue = r["scoreboard"]["team_scores"][:2]
@@ -147,9 +148,9 @@ def figures(kind, runs):
             wins += t > q
             draws += t == q
         team = [r["bots"]["team"] for r in runs]
-        rows.append(("talking team frags", mean(talk), "per match"))
-        rows.append(("silent team frags", mean(quiet), "per match"))
-        rows.append(("talking team wins", 100.0 * wins / len(runs), "% of matches"))
+        rows.append((f"{side} frags", mean(talk), "per match"))
+        rows.append((f"{other} frags", mean(quiet), "per match"))
+        rows.append((f"{side} wins", 100.0 * wins / len(runs), "% of matches"))
         rows.append(("draws", 100.0 * draws / len(runs), "% of matches"))
         rows.append(("team reports", mean([t["reports_per_minute"] for t in team]), "per min"))
         rows.append(("reports true when sent", mean([t["true_pct"] for t in team]), "%"))
