@@ -218,7 +218,9 @@ impl NativeBrain {
         self.gunner.firing = attack;
         self.profile.stats.gates_opened = u64::from(self.planner.gates_opened);
         let shot_lately = self.senses.memory.last_hit.is_some_and(|h| clock.ms_since(h.tick) < 3000.0);
-        let walk = self.tactics.walks(input.settings.tactical, visible, shot_lately);
+        // A carrier, an attacker or a defender runs, whatever its stance
+        // (a stealthy carrier walking home cost CTF its captures).
+        let walk = !self.cover.on_objective && self.tactics.walks(input.settings.tactical, visible, shot_lately);
         if input.settings.tactical > 0 && self.tactics.stance == crate::tactics::Stance::Stealth {
             self.profile.stats.stealth_ticks += 1;
             self.profile.stats.stealth_walk_ticks += u64::from(walk);
@@ -377,7 +379,10 @@ impl NativeBrain {
             None => self.cover_offer(&mut *input.nav, me, level, clock).or_else(|| self.regroup_offer(view, me, level)),
             Some(_) => None,
         };
-        let opportunity = self.opportunity(view, me, level, clock);
+        // Nor does it leave its objective for a pickup that wins a
+        // matchup (the offer outranks a defender's post).
+        self.cover.on_objective = objective.is_some();
+        let opportunity = if objective.is_some() { None } else { self.opportunity(view, me, level, clock) };
         let engage_range = 1.5 * self.matchup_range().unwrap_or_else(|| preferred_range(&t, in_hand));
         let mut cx = GoalContext {
             view,

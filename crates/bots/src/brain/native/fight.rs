@@ -60,6 +60,9 @@ pub(super) struct TacticalState {
     switch_asked: Option<u8>,
     /// An enemy it is hopelessly outgunned by: not chased until then.
     avoid: Option<(quarry_sim::SlotId, u32)>,
+    /// Playing an objective at the last plan (a carrier, an attacker, a
+    /// defender): it runs, whatever its stance.
+    pub(super) on_objective: bool,
 }
 
 impl NativeBrain {
@@ -111,9 +114,11 @@ impl NativeBrain {
     /// `range_now`, from a range where the weapon is losing (more than
     /// [`CLOSING_SLACK`] beyond the range it closes to) while it faces away,
     /// shots only give the bot away; once it faces the bot, the bot fires
-    /// as it closes.
+    /// as it closes. A bot playing an objective goes its own way rather
+    /// than close in, and fires.
     pub(super) fn holds_fire(&self, range_now: Option<f32>, target: Option<&PlayerSnap>, me: &PlayerSnap) -> bool {
-        matches!((self.matchup_range(), range_now), (Some(want), Some(now)) if now > want + CLOSING_SLACK)
+        !self.cover.on_objective
+            && matches!((self.matchup_range(), range_now), (Some(want), Some(now)) if now > want + CLOSING_SLACK)
             && target.is_some_and(|p| !crate::tactics::faces(p, me))
     }
 

@@ -57,11 +57,13 @@ impl NativeBrain {
 
     /// Tactics (level 3 and up): the enemies in sight the bot will not
     /// engage this look; a target among them is let go (the fight broken
-    /// off). Each suppression is counted once per stretch.
+    /// off). Each suppression is counted once per stretch. A bot playing
+    /// an objective refuses no fight: its feet follow the objective
+    /// whatever it shoots at, and a defender at its post is there to fight.
     pub(super) fn filter_engagements(&mut self, view: &BotView<'_>, me: &PlayerSnap, level: u8, clock: &BotClock) {
         let before = self.senses.suppressed;
         self.senses.suppressed = Default::default();
-        if level < 3 {
+        if level < 3 || self.cover.on_objective {
             return;
         }
         for i in 0..self.senses.sightings.len() {
