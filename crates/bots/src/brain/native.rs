@@ -38,6 +38,8 @@ use crate::view::{BotClock, BotView, PlayerSnap};
 
 /// Slower than this (horizontal, units/s) counts as idle.
 const IDLE_SPEED: f32 = 20.0;
+/// With no news of an enemy for this long, a bot goes looking for one, ms.
+const RESTLESS_MS: f32 = 20_000.0;
 
 /// A gate is shot from at most this far, units.
 const GATE_SHOT_RANGE: f32 = 1500.0;
@@ -77,6 +79,8 @@ pub struct NativeBrain {
     swimming: bool,
     /// A noise or report it chose to look into: where, and until which tick.
     investigation: Option<(Vec3, u32)>,
+    /// The latest news of an enemy this life (or the life's start).
+    quiet_since: Option<u32>,
     /// What it tells its team, and the order it follows.
     team: team::TeamSide,
     /// Where it stood last tick (for the distance of a teammate's report).
@@ -108,6 +112,7 @@ impl NativeBrain {
             sight_checks: 0,
             swimming: false,
             investigation: None,
+            quiet_since: None,
             team: team::TeamSide::default(),
             last_origin: Vec3::ZERO,
             tactics: crate::tactics::Tactics::new(seed, slot.0),
@@ -128,6 +133,7 @@ impl NativeBrain {
         self.plan_pending = false;
         self.perceive_pending = false;
         self.investigation = None;
+        self.quiet_since = None;
         self.team.reset_life();
         self.reset_cover();
     }
@@ -384,6 +390,7 @@ impl NativeBrain {
         self.cover.on_objective = objective.is_some();
         let opportunity = if objective.is_some() { None } else { self.opportunity(view, me, level, clock) };
         let engage_range = 1.5 * self.matchup_range().unwrap_or_else(|| preferred_range(&t, in_hand));
+        let restless = self.restless(view, me, clock);
         let mut cx = GoalContext {
             view,
             me,
@@ -401,9 +408,22 @@ impl NativeBrain {
             cover,
             retreat: level >= 2 && self.tactics.stance == crate::tactics::Stance::Retreat,
             opportunity,
+            restless,
         };
         self.planner.decide(&mut cx);
         self.note_opportunity(opportunity);
+    }
+
+    /// Whether the bot has had no news of any enemy (seen, heard or
+    /// reported) for [`RESTLESS_MS`] this life while an enemy is in the
+    /// game: what any player knows from the scoreboard.
+    fn restless(&mut self, view: &BotView<'_>, me: &PlayerSnap, clock: &BotClock) -> bool {
+        let newest = self.senses.memory.tracks().iter().map(|tr| tr.news_tick).max();
+        let since = self.quiet_since.get_or_insert(clock.tick);
+        if let Some(n) = newest {
+            *since = (*since).max(n);
+        }
+        clock.ms_since(*since) > RESTLESS_MS && view.iter_players().any(|p| p.active() && view.is_enemy(me, p))
     }
 
     /// Movement: the route, or recovery when there has been none for a while.

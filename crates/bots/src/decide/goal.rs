@@ -171,6 +171,10 @@ pub struct GoalContext<'v, 'a> {
     /// A dropped weapon or ammo that would win the weapon matchup
     /// (`bot_tactical` 5): offered as an item at [`OPPORTUNITY_PRIORITY`](super::select::OPPORTUNITY_PRIORITY).
     pub opportunity: Option<crate::view::ItemSnap>,
+    /// No news of any enemy for a long while, with enemies in the game:
+    /// the bot goes looking for them (far roams) rather than cycle the
+    /// items around it ([`HUNT_ITEM_PRIORITY`](super::select::HUNT_ITEM_PRIORITY)).
+    pub restless: bool,
 }
 
 /// Goal selection state of one bot.

@@ -11,6 +11,9 @@
 //!    ([`SWITCH_MARGIN`]); the same desire only refreshes the route.
 //! 4. **Pursue** the desire (an unreachable one is blacklisted briefly), or
 //!    **roam** when nothing is wanted and nothing is being followed.
+//!
+//! A restless bot (no enemy news for a long while) sets aside the items it
+//! hardly needs and roams far: it goes looking for the enemy.
 
 use glam::Vec3;
 use quarry_sim::SlotId;
@@ -33,6 +36,13 @@ pub(crate) const COVER_PRIORITY: f32 = 50.0;
 pub(crate) const OPPORTUNITY_PRIORITY: f32 = 55.0;
 /// Roam destinations are at least this far away, units.
 const ROAM_MIN_DISTANCE: f32 = 256.0;
+/// A restless bot (no enemy news for a long while) sets aside items below
+/// this priority (ammo, small health and armor it hardly needs; a missing
+/// weapon, a big armor or health when hurt still count) and hunts.
+pub(crate) const HUNT_ITEM_PRIORITY: f32 = 30.0;
+/// A restless bot's roams go at least this far, where it has not been
+/// looking (a two-base map's other half), units.
+const HUNT_MIN_DISTANCE: f32 = 1000.0;
 
 /// A wanted movement goal: what, where, and its priority.
 type Desire = (GoalKind, Vec3, f32);
@@ -172,6 +182,8 @@ impl GoalPlanner {
         }
         let item = self.item_offer(cx, &needs);
         let item_priority = item.as_ref().map_or(0.0, |c| item_priority(c, &needs));
+        // Restless: the items around are not worth more circling.
+        let (item, item_priority) = if cx.restless && item_priority < HUNT_ITEM_PRIORITY { (None, 0.0) } else { (item, item_priority) };
         let (item, item_priority) = self.with_opportunity(cx, item, item_priority);
         let chase_priority = chase_priority(cx, &needs);
         let offers = Offers {
@@ -314,7 +326,8 @@ impl GoalPlanner {
 
     /// Roams to a random item spot, spawn point, or teleporter or jump-pad
     /// destination (places players go), or failing that a random reachable
-    /// point of the mesh.
+    /// point of the mesh. A restless bot picks among the far ones (any,
+    /// when none is far).
     fn roam(&mut self, cx: &mut GoalContext<'_, '_>) -> bool {
         let clock = cx.view.clock;
         let standing = |p: Vec3| Vec3::new(p.x, p.y, p.z - 15.0 - cx.me.mins.z);
@@ -334,6 +347,8 @@ impl GoalPlanner {
             .filter(|p| p.distance(cx.me.origin) > ROAM_MIN_DISTANCE)
             .filter(|p| !cx.memory.blacklist.contains(GoalKey::point(*p), clock.tick))
             .collect();
+        let far: Vec<Vec3> = if cx.restless { spots.iter().copied().filter(|p| p.distance(cx.me.origin) > HUNT_MIN_DISTANCE).collect() } else { Vec::new() };
+        let spots = if far.is_empty() { spots } else { far };
         let pick = u32::try_from(spots.len())
             .ok()
             .filter(|n| *n > 0)

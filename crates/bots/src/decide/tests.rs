@@ -57,6 +57,17 @@ fn decide_once(
     view: &BotView<'_>,
     objective: Option<Objective>,
 ) {
+    decide_once_restless(planner, follower, view, objective, false);
+}
+
+/// [`decide_once`], saying whether the bot is restless.
+fn decide_once_restless(
+    planner: &mut GoalPlanner,
+    follower: &mut PathFollower,
+    view: &BotView<'_>,
+    objective: Option<Objective>,
+    restless: bool,
+) {
     let me = view.player(SlotId(0)).copied().expect("bot");
     let t = Traits::at_skill(3.0);
     let bias = WeaponBias::default();
@@ -80,6 +91,7 @@ fn decide_once(
         cover: None,
         retreat: false,
         opportunity: None,
+        restless,
     };
     planner.decide(&mut cx);
 }
@@ -167,4 +179,40 @@ fn the_reaction_ring_and_expected_enemies() {
     let later = crate::view::BotClock { tick: clock.tick + 10, ..clock };
     targeting.choose(&view, &senses, &t, &later, &mut rng);
     assert_eq!(targeting.slot(), None);
+}
+
+#[test]
+fn a_restless_bot_leaves_the_ammo_around_it_and_hunts_far_off() {
+    use crate::objective::testkit::{Kit, player};
+    use crate::view::ItemSnap;
+    use quarry_sim::components::NetId;
+    use quarry_sim::items::Gift;
+    let kit = Kit::new();
+    let mut view = kit.view(
+        quarry_sim::rules::GameType::Tdm,
+        vec![player(0, quarry_sim::Team::Red, Vec3::ZERO), player(1, quarry_sim::Team::Blue, Vec3::new(3000.0, 0.0, 0.0))],
+    );
+    let ammo = |id: u32, x: f32| ItemSnap {
+        id: NetId(id),
+        classname: "ammo_shells",
+        gift: Gift::Ammo { weapon: 3, amount: 10, cap: 200 },
+        origin: Vec3::new(x, 0.0, 15.0),
+        half: Vec3::splat(15.0),
+        available: true,
+        respawn_at: 0,
+        dropped: false,
+    };
+    view.items = vec![ammo(1, 300.0), ammo(2, -300.0), ammo(3, 2400.0)];
+    let mut planner = GoalPlanner::default();
+    let mut follower = PathFollower::default();
+    decide_once_restless(&mut planner, &mut follower, &view, None, false);
+    let settled = planner.goal.expect("a goal");
+    assert!(matches!(settled.kind, GoalKind::Item(_)), "with news lately it takes the ammo at hand: {:?}", settled.kind);
+    assert!(settled.target.distance(Vec3::ZERO) < 400.0, "the near ammo: {:?}", settled.target);
+    let mut planner = GoalPlanner::default();
+    let mut follower = PathFollower::default();
+    decide_once_restless(&mut planner, &mut follower, &view, None, true);
+    let hunting = planner.goal.expect("a goal");
+    assert_eq!(hunting.kind, GoalKind::Roam, "restless, it roams");
+    assert!(hunting.target.distance(Vec3::ZERO) > 1000.0, "far off: {:?}", hunting.target);
 }
