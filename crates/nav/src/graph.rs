@@ -114,7 +114,8 @@ pub struct Node {
 pub struct Link {
     /// Destination node.
     pub to: NodeId,
-    /// Cost: 3-D length plus a penalty for drops and jumps; flat for pads and teleporters.
+    /// Cost: 3-D length plus a penalty for drops and jumps (more onto a
+    /// precarious landing); flat for pads and teleporters.
     pub cost: f32,
     /// How it is travelled.
     pub kind: LinkKind,

@@ -120,8 +120,9 @@ pub use route::snap::{DEFAULT_SNAP_RADIUS, MAX_SNAP_PROOFS};
 pub use route::{Corner, MAX_ROUTE_REPAIRS, PULL_LOOKAHEAD, Route, RouteOptions};
 pub use stats::{LinkCounts, NavInfo};
 
-/// Drop and jump link penalties (added to the link's length).
-pub use build::flood::{DROP_PENALTY, JUMP_PENALTY};
+/// Drop and jump link penalties (added to the link's length), and the
+/// extra for one onto a precarious landing.
+pub use build::flood::{DROP_PENALTY, JUMP_PENALTY, PRECARIOUS_MARGIN, PRECARIOUS_PENALTY};
 
 #[cfg(test)]
 mod tests;

@@ -20,7 +20,12 @@ struct Golden {
 }
 
 /// The recorded matches. Update only together with a change of play.
-/// Last changed by issue 19's takeoff speeds: the run-up to a drop or to a
+/// Last changed by the navmesh's precarious landings: a drop or a jump onto
+/// a landing whose floor ends within 16 units of its centre at lava, slime,
+/// a deep fall or the void costs 400 more, so routes go round where they
+/// can (dm4's lava deaths 42 -> 31 a match, void4's falls 142 -> 115); the
+/// FFA matches on q_dm1 and the CTF match on q_ctf1 take such a link.
+/// Before that, by issue 19's takeoff speeds: the run-up to a drop or to a
 /// short jump down slows in time for friction to bring the bot to the speed
 /// that lands it on the landing (from a full run it flew past, into dm4's
 /// lava), a jump down waits for that speed, and only the last slow steps
@@ -64,11 +69,11 @@ struct Golden {
 /// while fighting, run up to a jump along it, step off a high drop no
 /// faster than carries them onto its landing.
 const GOLDEN: &[Golden] = &[
-    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "6af3b622e95a832d" },
-    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "ece7316f166ceec8" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "44ff1d5a2204ab68" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "fde87ecb57f2eaf3" },
     Golden { gametype: "duel", map: "q_duel1", seed: 13, bots: 2, hash: "e6bb7288dee0bb3e" },
     Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "ea5ff05a3be74d32" },
-    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "7d318bc2084a648a" },
+    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "78f902ca5bd3f683" },
     Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "eabba8df0c73d6e8" },
     Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "687ff6665131ba29" },
     Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "640e2310b3548cd6" },

@@ -40,6 +40,13 @@ use quarry_map::Trace;
 pub const DROP_PENALTY: f32 = 96.0;
 /// Extra cost of a jump link (`NAV_JUMP_PENALTY`): a jump can fail.
 pub const JUMP_PENALTY: f32 = 64.0;
+/// Extra cost of a drop or a jump onto a precarious landing (its floor
+/// ends at a deadly edge within [`PRECARIOUS_MARGIN`] of its centre): routes
+/// take it only when going round costs more than this (a stepping stone
+/// over lava, a ledge over the void).
+pub const PRECARIOUS_PENALTY: f32 = 400.0;
+/// How close to a landing's centre a deadly edge makes it precarious, units.
+pub const PRECARIOUS_MARGIN: f32 = 16.0;
 /// Least share of a straight step that must clear before the flood tries
 /// the target cell off-centre: a step blocked right away faces a wall, not
 /// a passage the cell centre misses.
@@ -128,6 +135,8 @@ pub(crate) fn flood(
     };
     let mut graph = GraphBuilder::default();
     let mut marks = Marks::default();
+    // Landing nodes judged for a deadly edge beside them.
+    let mut precarious: std::collections::HashMap<u32, bool> = std::collections::HashMap::new();
     let mut frontier = Vec::new();
     let mut seeds_used = 0;
     for seed in &input.seeds {
@@ -206,7 +215,14 @@ pub(crate) fn flood(
                         {
                             *m |= 1 << f.dir;
                         }
-                        link(&mut graph, from, to, f.kind);
+                        let extra = if matches!(f.kind, LinkKind::Drop | LinkKind::Jump) {
+                            let origin = graph.nodes.get(to as usize).map_or(f.origin, |n| n.origin);
+                            let edgy = *precarious.entry(to).or_insert_with(|| prober.deadly_edge_near(origin, PRECARIOUS_MARGIN));
+                            if edgy { PRECARIOUS_PENALTY } else { 0.0 }
+                        } else {
+                            0.0
+                        };
+                        link_with(&mut graph, from, to, f.kind, extra);
                     }
                 }
                 frontier = next;
@@ -260,6 +276,11 @@ fn link_off_centre(prober: &Prober<'_>, graph: &mut GraphBuilder, marks: &Marks)
 
 /// Adds the link `from -> to` of `kind`, costed by length plus the kind's penalty.
 fn link(graph: &mut GraphBuilder, from: u32, to: u32, kind: LinkKind) {
+    link_with(graph, from, to, kind, 0.0);
+}
+
+/// [`link`] with `extra` cost on top.
+fn link_with(graph: &mut GraphBuilder, from: u32, to: u32, kind: LinkKind, extra: f32) {
     let (Some(a), Some(b)) = (graph.nodes.get(from as usize), graph.nodes.get(to as usize)) else {
         return;
     };
@@ -268,7 +289,7 @@ fn link(graph: &mut GraphBuilder, from: u32, to: u32, kind: LinkKind) {
         LinkKind::Jump => JUMP_PENALTY,
         _ => 0.0,
     };
-    let cost = a.origin.distance(b.origin) + penalty;
+    let cost = a.origin.distance(b.origin) + penalty + extra;
     graph.link(
         from,
         Link {

@@ -314,6 +314,26 @@ impl<'a> Prober<'a> {
         })
     }
 
+    /// Whether a box standing at `origin` has a deadly edge beside it: the
+    /// box moved along any axis until its near side is `margin` past the
+    /// centre, with no wall between, stands on no floor, or over lava,
+    /// slime or a fall deeper than a safe drop
+    /// ([`Agent::max_drop`](crate::Agent::max_drop)): the floor ends
+    /// within about `margin` of the centre. A landing there is precarious:
+    /// a leap that comes down a little off its mark dies or is hurt.
+    pub(crate) fn deadly_edge_near(&self, origin: Vec3, margin: f32) -> bool {
+        let reach = self.agent.half_width + margin;
+        let start = origin + Vec3::Z * GROUND_OFFSET;
+        [Vec3::X, Vec3::NEG_X, Vec3::Y, Vec3::NEG_Y].into_iter().any(|d| {
+            let across = self.sweep(start, start + d * reach);
+            if across.hit() || across.start_solid {
+                return false;
+            }
+            let down = self.drop_trace(across.end, self.agent.max_drop);
+            !down.start_solid && self.landing(&down).is_none_or(|l| self.lethal(l))
+        })
+    }
+
     /// Whether the feet of a box standing at `origin` are in lava or slime
     /// under its centre only (the cheap check for ground under a line).
     pub(crate) fn lethal_at_centre(&self, origin: Vec3) -> bool {

@@ -441,3 +441,31 @@ fn focused_probes_build_the_same_mesh_as_whole_world_probes() {
         kinds(LinkKind::Crouch)
     );
 }
+
+#[test]
+fn a_landing_beside_lava_or_the_void_is_precarious_and_one_by_a_wall_is_not() {
+    use crate::build::flood::PRECARIOUS_MARGIN;
+    use crate::build::probe::Prober;
+    let mut m = TestMap::new();
+    floor(&mut m, [-256.0, -256.0], [256.0, 256.0]);
+    // A pool of lava east of the floor, with a 128-unit stone in it.
+    m.solid([256.0, -256.0, -144.0], [768.0, 256.0, -128.0]);
+    m.textured([256.0, -256.0, -128.0], [768.0, 256.0, -64.0], LAVA);
+    m.solid([384.0, -64.0, -128.0], [512.0, 64.0, 0.0]);
+    // A wall along the floor's south edge; west of the floor, nothing.
+    // A landing is precarious when its floor ends within the margin (16)
+    // of its centre.
+    m.solid([-256.0, -272.0, 0.0], [256.0, -256.0, 128.0]);
+    let map = m.load();
+    let agent = Agent::default();
+    let p = Prober::new(map.world(), &agent, 16.0, &[]);
+    let edgy = |x: f32, y: f32| p.deadly_edge_near(stand([x, y, 0.0]), PRECARIOUS_MARGIN);
+    assert!(!edgy(0.0, 0.0), "the floor's middle");
+    assert!(!edgy(200.0, 0.0), "56 units from the lava");
+    assert!(edgy(246.0, 0.0), "10 units from the floor's edge over the lava");
+    assert!(!edgy(448.0, 0.0), "the stone's middle");
+    assert!(edgy(394.0, 0.0), "10 units from the stone's edge");
+    assert!(edgy(378.0, 0.0), "off the stone's edge, the box half on it");
+    assert!(!edgy(0.0, -246.0), "beside the wall");
+    assert!(edgy(-246.0, 0.0), "10 units from the floor's west edge over the void");
+}
