@@ -163,4 +163,3 @@ pub fn compose_movement(
     }
     (dir, jump)
 }
-

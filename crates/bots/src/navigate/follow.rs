@@ -376,7 +376,7 @@ impl PathFollower {
         // and no further (a landing just below the edge of a high drop,
         // beside a lava pit, is stepped off at a crawl), at most half speed.
         if corner.link == LinkKind::Drop && me.on_ground && dist < DROP_SLOW_RADIUS {
-            let fall_s = (2.0 * (me.origin.z - corner.pos.z).max(0.0) / FALL_GRAVITY).sqrt().max(0.05);
+            let fall_s = takeoff::fall_time(me.origin, corner.pos);
             dir *= (dist / fall_s / RUN_SPEED).clamp(DROP_CRAWL_SPEED, DROP_APPROACH_SPEED);
         }
         // The run-up to a drop or to a short jump down slows in time to

@@ -24,8 +24,10 @@ const FULL_RUN_SHARE: f32 = 0.8;
 /// `stopspeed`), with a margin for the tick's discreteness.
 const BRAKE_PER_UNIT: f32 = 5.0;
 /// Leaving the ground this much faster than the takeoff speed (and over
-/// the share below) waits for friction first, units/s.
+/// [`TAKEOFF_SLACK_SHARE`] of it) waits for friction first, units/s.
 const TAKEOFF_SLACK: f32 = 60.0;
+/// Leaving the ground faster than this share of the takeoff speed (and by
+/// over [`TAKEOFF_SLACK`]) waits for friction first.
 const TAKEOFF_SLACK_SHARE: f32 = 1.5;
 
 /// Within this of its takeoff corner a bot may step off the lip, units.
@@ -63,7 +65,7 @@ pub(super) fn takeoff_speed(from: Vec3, to: &Corner) -> Option<f32> {
     let fall = from.z - to.pos.z;
     match to.link {
         LinkKind::Drop => {
-            let fall_s = (2.0 * fall.max(0.0) / FALL_GRAVITY).sqrt().max(0.05);
+            let fall_s = fall_time(from, to.pos);
             Some((across / fall_s).clamp(DROP_CRAWL_SPEED * RUN_SPEED, DROP_APPROACH_SPEED * RUN_SPEED))
         }
         LinkKind::Jump => {
@@ -77,6 +79,12 @@ pub(super) fn takeoff_speed(from: Vec3, to: &Corner) -> Option<f32> {
         }
         _ => None,
     }
+}
+
+/// How long a fall from `from` down to `to` lasts, s (at least 0.05: a
+/// drop to the same height still takes a moment).
+pub(super) fn fall_time(from: Vec3, to: Vec3) -> f32 {
+    (2.0 * (from.z - to.z).max(0.0) / FALL_GRAVITY).sqrt().max(0.05)
 }
 
 /// The share of a full run to hold `dist` units short of a takeoff left at
