@@ -433,6 +433,9 @@ fn a_companion_follows_a_remote_player_through_a_teleporter_and_fights_beside_it
             pump(&mut clients, Duration::from_millis(50), |_, _| WireUserCmd::default());
             continue;
         };
+        // The companion is watched on the way in too: it may only come
+        // within sight of the entrance while the leader steps into it.
+        track(&snap);
         here = glam::Vec3::from(snap.player.origin);
         if here.distance(exit) < 300.0 {
             break;
