@@ -19,6 +19,7 @@
 
 use glam::Vec3;
 use quarry_map::{Contents, Trace};
+use quarry_nav::footing::{self, Footprint};
 use quarry_sim::weapons::{WeaponDef, WeaponKind};
 
 use crate::content::Traits;
@@ -34,6 +35,8 @@ pub const SAFETY_PROBE: f32 = 72.0;
 const SAFETY_SHARE: f32 = 0.72;
 /// Floor normals flatter than this count as floor for the safety check.
 const FLOOR_NORMAL_Z: f32 = 0.55;
+/// Turn steps of [`safe_heading`]'s fan, degrees.
+const SLIDE_STEP_DEG: u32 = 15;
 /// Projectiles passing closer than this are dodged, units.
 const THREAT_CLEARANCE: f32 = 60.0;
 /// How far ahead in time projectiles are predicted, s.
@@ -279,16 +282,48 @@ pub fn floor_ahead_is_safe<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: V
     }
 }
 
+/// [`floor_ahead_is_safe`] over `reach` units instead of the whole probe.
+pub fn floor_within_is_safe<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3, reach: f32) -> bool {
+    match sweep_ahead_by(trace, me, dir, reach) {
+        None => true,
+        Some((_, sweep)) if sweep.start_solid => true,
+        Some((start, sweep)) => floor_along(trace, me, start, sweep.end),
+    }
+}
+
+/// The heading nearest horizontal `dir` along which the floor is safe for
+/// `reach` units ([`floor_within_is_safe`]): `dir` itself, else `dir`
+/// turned by 15°, 30°, ... up to `max_deg` (the side turned to first is
+/// the left with `first_left`), kept at `dir`'s length. `None` when every
+/// heading in that fan leads off the floor. A bot walking at a drop's edge
+/// slides along it instead of creeping over.
+pub fn safe_heading<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3, reach: f32, max_deg: u32, first_left: bool) -> Option<Vec3> {
+    let flat = Vec3::new(dir.x, dir.y, 0.0);
+    if flat == Vec3::ZERO || floor_within_is_safe(trace, me, flat, reach) {
+        return Some(dir);
+    }
+    let sign = if first_left { 1.0 } else { -1.0 };
+    (1..=max_deg.min(180) / SLIDE_STEP_DEG)
+        .flat_map(|k| [sign, -sign].map(|s| (s * (k * SLIDE_STEP_DEG) as f32).to_radians()))
+        .map(|a| glam::Quat::from_rotation_z(a) * flat)
+        .find(|h| floor_within_is_safe(trace, me, *h, reach))
+}
+
 /// The player box swept [`SAFETY_PROBE`] units along horizontal `dir`
 /// from just above where it stands: the start and the trace; `None` for
 /// no direction.
 fn sweep_ahead<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3) -> Option<(Vec3, quarry_map::TraceResult)> {
+    sweep_ahead_by(trace, me, dir, SAFETY_PROBE)
+}
+
+/// [`sweep_ahead`] over `reach` units.
+fn sweep_ahead_by<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3, reach: f32) -> Option<(Vec3, quarry_map::TraceResult)> {
     let dir = Vec3::new(dir.x, dir.y, 0.0).normalize_or_zero();
     if dir == Vec3::ZERO {
         return None;
     }
     let start = me.origin + Vec3::Z * 2.0;
-    Some((start, trace.trace(start, start + dir * SAFETY_PROBE, me.mins, me.maxs, Contents::MASK_PLAYER_SOLID)))
+    Some((start, trace.trace(start, start + dir * reach, me.mins, me.maxs, Contents::MASK_PLAYER_SOLID)))
 }
 
 /// Whether there is floor under the box at a third, two thirds and the
@@ -298,23 +333,25 @@ fn floor_along<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, start: Vec3, end: 
     [1.0 / 3.0, 2.0 / 3.0, 1.0].into_iter().all(|t| floor_under(trace, me, start.lerp(end, t)))
 }
 
-/// Whether there is floor a step or a short drop under the box at `foot`
-/// that is not under lava or slime.
+/// Whether there is floor a step or a short drop under the middle of the
+/// box at `foot` (not just an edge of it: a box may stand with its centre
+/// out over a drop, one slip from falling; a crack narrower than the box
+/// is floor, see [`footing::middle_has_floor`]) that is not under lava or
+/// slime.
 fn floor_under<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, foot: Vec3) -> bool {
-    let down = trace.trace(
-        foot + Vec3::Z * 12.0,
-        foot - Vec3::Z * 88.0,
-        me.mins,
-        me.maxs,
-        Contents::MASK_PLAYER_SOLID | Contents::LAVA | Contents::SLIME,
-    );
-    let hurts = down.contents.intersects(Contents::LAVA | Contents::SLIME);
-    down.fraction < 1.0 && down.normal.z >= FLOOR_NORMAL_Z && !down.all_solid && !hurts
+    let body = Footprint { half_width: me.maxs.x, min_z: me.mins.z, max_z: me.maxs.z };
+    let mask = Contents::MASK_PLAYER_SOLID | Contents::LAVA | Contents::SLIME;
+    footing::middle_has_floor(trace, foot + Vec3::Z * 12.0, 100.0, body, mask, |down| {
+        let hurts = down.contents.intersects(Contents::LAVA | Contents::SLIME);
+        down.fraction < 1.0 && down.normal.z >= FLOOR_NORMAL_Z && !down.all_solid && !hurts
+    })
 }
 
 /// How far ahead of the takeoff a jump's landing is looked for (about a
 /// running jump's length), units.
 const JUMP_PROBE: f32 = 160.0;
+/// Points along a jump's probe where floor is looked for (40 units apart).
+const JUMP_FLOOR_SAMPLES: u32 = 4;
 /// An airborne bot looks this far below where it is heading for floor (a
 /// fall that hurts little and lands somewhere it can walk on from), units.
 const AIR_FLOOR_DEPTH: f32 = 256.0;
@@ -324,7 +361,8 @@ const AIR_LOOKAHEAD_S: f32 = 0.25;
 /// Whether a jump taken now, moving along `dir` (or the current run),
 /// comes down on floor that is not under lava or slime: the box is swept
 /// a running jump's length ahead (to a wall, if one comes first) and the
-/// floor looked for under where it stops.
+/// floor looked for all along under it (a hop from a walk comes down a
+/// short way off, one at a run far off: both must find floor).
 pub fn jump_landing_is_safe<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: Vec3) -> bool {
     let run = Vec3::new(me.velocity.x, me.velocity.y, 0.0);
     let way = (run.normalize_or_zero() + Vec3::new(dir.x, dir.y, 0.0).normalize_or_zero()).normalize_or_zero();
@@ -333,7 +371,7 @@ pub fn jump_landing_is_safe<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap, dir: 
     }
     let start = me.origin + Vec3::Z * 2.0;
     let sweep = trace.trace(start, start + way * JUMP_PROBE, me.mins, me.maxs, Contents::MASK_PLAYER_SOLID);
-    sweep.start_solid || floor_under(trace, me, sweep.end)
+    sweep.start_solid || (1..=JUMP_FLOOR_SAMPLES).all(|i| floor_under(trace, me, start.lerp(sweep.end, i as f32 / JUMP_FLOOR_SAMPLES as f32)))
 }
 
 /// Whether there is floor (not under lava or slime) within a long fall
@@ -488,6 +526,43 @@ mod tests {
         assert!(!floor_below_flight(&map, &out));
         let back = PlayerSnap { velocity: Vec3::new(-300.0, 0.0, 0.0), ..me(Vec3::new(130.0, 0.0, 40.0)) };
         assert!(floor_below_flight(&map, &back), "heading back over the floor");
+    }
+
+    #[test]
+    fn a_box_with_its_middle_over_the_drop_stands_on_no_floor_but_one_over_a_crack_does() {
+        let map = ledge_map();
+        let p = me(Vec3::new(0.0, 0.0, 24.0));
+        // The box at x 140 rests on the ledge (it ends at 128) by an edge only.
+        assert!(floor_under(&map, &p, Vec3::new(100.0, 0.0, 26.0)));
+        assert!(!floor_under(&map, &p, Vec3::new(140.0, 0.0, 26.0)), "the middle is out over the drop");
+        // Two floors 12 units apart: the middle is over the crack, both ends on floor.
+        let text = format!(
+            "{{\n\"classname\" \"worldspawn\"\n{}{}}}\n",
+            block(Vec3::new(-256.0, -256.0, -16.0), Vec3::new(-6.0, 256.0, 0.0)),
+            block(Vec3::new(6.0, -256.0, -16.0), Vec3::new(256.0, 256.0, 0.0)),
+        );
+        let cracked = load_str(&text, "crack.map", &LoadOptions::default()).expect("map");
+        assert!(floor_under(&cracked, &p, Vec3::new(0.0, 0.0, 26.0)), "a crack narrower than the box is floor");
+    }
+
+    #[test]
+    fn a_heading_over_an_edge_turns_along_it() {
+        let map = ledge_map();
+        // 18 units short of the ledge, heading out over it a little to the side.
+        let p = me(Vec3::new(110.0, 0.0, 24.0));
+        let out = Vec3::new(0.95, -0.3, 0.0).normalize();
+        assert!(!floor_within_is_safe(&map, &p, out, 24.0));
+        let h = safe_heading(&map, &p, out, 24.0, 75, true).expect("a way along the edge");
+        assert!(floor_within_is_safe(&map, &p, h, 24.0), "{h:?}");
+        assert!(h.x < out.x && (h.length() - 1.0).abs() < 1e-4, "turned, same speed: {h:?}");
+        // Straight at the ledge from its lip, no turn within 15 degrees
+        // finds floor; a wider one does (along the lip, or back).
+        let lip = me(Vec3::new(126.0, 0.0, 24.0));
+        assert!(safe_heading(&map, &lip, Vec3::X, 24.0, 15, true).is_none());
+        let back = safe_heading(&map, &lip, Vec3::X, 24.0, 180, true).expect("a way that keeps to the floor");
+        assert!(back.x < 0.01, "never further out: {back:?}");
+        // A heading with floor ahead is kept as it is.
+        assert_eq!(safe_heading(&map, &p, Vec3::NEG_X, 24.0, 75, true), Some(Vec3::NEG_X));
     }
 
     #[test]

@@ -80,6 +80,7 @@ mod build;
 mod cells;
 mod error;
 mod explain;
+pub mod footing;
 pub mod gates;
 mod graph;
 mod mesh;

@@ -8,7 +8,7 @@
 use glam::Vec3;
 use quarry_sim::weapons::WeaponDef;
 
-use crate::combat_move::{CombatMove, floor_ahead_is_safe, floor_below_flight, incoming_threat, jump_landing_is_safe, preferred_range, separation};
+use crate::combat_move::{CombatMove, SAFETY_PROBE, floor_ahead_is_safe, floor_below_flight, incoming_threat, jump_landing_is_safe, preferred_range, safe_heading, separation};
 use crate::content::Traits;
 use crate::navigate::{PathFollower, Steer};
 use crate::rng::BotRng;
@@ -41,6 +41,11 @@ pub struct Fight<'w> {
 
 /// Moving faster than this, a bot checks where its momentum carries it, units/s.
 const EDGE_CHECK_SPEED: f32 = 30.0;
+/// The shortest look ahead along the command's heading for an edge, units.
+const EDGE_LOOK_MIN: f32 = 24.0;
+/// The furthest the command's heading turns to slide along an edge,
+/// degrees: past this it no longer goes the way it was meant to.
+const SLIDE_MAX_DEG: u32 = 75;
 
 /// The direction to move in and whether to jump (before the on-ground gate).
 #[expect(clippy::too_many_arguments, reason = "the layers' outputs of one tick")]
@@ -132,6 +137,24 @@ pub fn compose_movement(
     let v = Vec3::new(me.velocity.x, me.velocity.y, 0.0);
     let leaving_on_purpose = follower.in_action();
     let off_the_lip = leaving_on_purpose || follower.stepping_off(me);
+    // The way the command goes, on foot and not leaving by an action: a
+    // heading over an edge (a walk's line cut a corner, a strafe drifted
+    // the bot off its line, a slow creep under the momentum check) turns
+    // along the edge. Looked at as far as the next corner, at
+    // least a stride: the route may turn there.
+    if me.on_ground && !off_the_lip && dir.length_squared() > 0.01 {
+        let to_corner = follower.corner().map_or(SAFETY_PROBE, |c| (c.pos - me.origin).truncate().length());
+        let reach = to_corner.clamp(EDGE_LOOK_MIN, SAFETY_PROBE);
+        let first_left = (clock.tick / 20 + u32::from(fight.slot)).is_multiple_of(2);
+        // No way on along the edge (the bot stands on the lip, its middle
+        // out over the drop): back onto the floor, whichever way that is.
+        // With edges all round, standing still is no answer either: the
+        // route's way it is.
+        let world = view.map.world();
+        if let Some(h) = safe_heading(world, me, dir, reach, SLIDE_MAX_DEG, first_left).or_else(|| safe_heading(world, me, dir, reach, 180, first_left)) {
+            dir = h;
+        }
+    }
     if me.on_ground && !off_the_lip && v.length() > EDGE_CHECK_SPEED && !floor_ahead_is_safe(view.map.world(), me, v) {
         dir = if steer.dir != Vec3::ZERO && floor_ahead_is_safe(view.map.world(), me, steer.dir) { steer.dir } else { -v.normalize() };
         jump = false;

@@ -70,6 +70,12 @@ const DROP_CRAWL_SPEED: f32 = 0.25;
 /// A jump's run-up spot lies this far behind its takeoff, and a bot
 /// running across the jump this close to the takeoff turns there, units.
 const RUN_UP_BACK: f32 = 48.0;
+/// A jump across more than this is a jump over a gap, taken only at its
+/// speed ([`PathFollower::fast_enough_for`]), units.
+const GAP_JUMP_ACROSS: f32 = 96.0;
+/// The share of a gap jump's takeoff speed (with its margin; a full run
+/// where it has none) a bot must run at along the jump to take it.
+const GAP_JUMP_SPEED_SHARE: f32 = 0.8;
 /// Within this of a jump's or a drop's takeoff corner the run-up is
 /// committed (no strafing, sidesteps or separation), units.
 const TAKEOFF_RUN_UP: f32 = 128.0;
@@ -388,14 +394,15 @@ impl PathFollower {
             dir *= takeoff::run_up_share(dist, speed);
         }
         // A jump's run-up: near its takeoff with momentum across the jump
-        // (the leap would carry the bot off sideways), head for a spot
-        // behind the takeoff on the jump's line, which turns the run; once
-        // slow or running along the jump, on to the takeoff (a spot inside
-        // a wall only slows the bot down, and then it goes on).
+        // (the leap would carry the bot off sideways), or at the takeoff
+        // too slow for a jump over a gap, head for a spot behind the
+        // takeoff on the jump's line, which turns the run; once slow or
+        // running along the jump, on to the takeoff (a spot inside a wall
+        // only slows the bot down, and then it goes on).
         if let Some(n) = next.filter(|c| c.link == LinkKind::Jump)
             && corner.link == LinkKind::Walk
             && dist < RUN_UP_BACK
-            && !Self::aligned_for(&corner, next, me)
+            && (!Self::aligned_for(&corner, next, me) || (dist <= TAKEOFF_RADIUS && !Self::fast_enough_for(&corner, next, me)))
         {
             let jdir = Vec3::new(n.pos.x - corner.pos.x, n.pos.y - corner.pos.y, 0.0).normalize_or_zero();
             let spot = corner.pos - jdir * RUN_UP_BACK;

@@ -95,6 +95,24 @@ fn jump_link_is_committed_and_needs_a_landing() {
 }
 
 #[test]
+fn a_jump_over_a_gap_is_taken_only_at_its_speed() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let clock = BotClock { tick: 1, hz: 60 };
+    // 160 units across a gap to a ledge 24 up: a running jump.
+    let over = Corner { pos: Vec3::new(160.0, 0.0, 24.0), link: LinkKind::Jump, entity: None };
+    f.set_route(Route { corners: vec![walk(0.0, 0.0), over], cost: 0.0 }, &clock);
+    // Standing at the takeoff: no jump; back off for a run-up.
+    let s = f.follow(&me(Vec3::new(2.0, 0.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(f.index(), 0, "a standing jump would fall into the gap");
+    assert!(!s.jump && s.dir.x < 0.0, "backs off for a run: {:?}", s.dir);
+    // Arriving at a run: the takeoff is reached and the jump taken.
+    let s = f.follow(&moving(Vec3::new(2.0, 0.0, 0.0), Vec3::X * 310.0), &clock, &mut rng);
+    assert_eq!(f.index(), 1, "at a run the takeoff is reached");
+    assert!(s.jump);
+}
+
+#[test]
 fn no_corner_progress_sidesteps_then_drops_the_route() {
     let mut f = PathFollower::default();
     let mut rng = BotRng::from_seed(3);

@@ -40,12 +40,14 @@ use quarry_map::Trace;
 pub const DROP_PENALTY: f32 = 96.0;
 /// Extra cost of a jump link (`NAV_JUMP_PENALTY`): a jump can fail.
 pub const JUMP_PENALTY: f32 = 64.0;
-/// Extra cost of a drop or a jump onto a precarious landing (its floor
-/// ends at a deadly edge within [`PRECARIOUS_MARGIN`] of its centre): routes
+/// Extra cost of a drop or a jump onto a precarious landing (a deadly edge
+/// within [`PRECARIOUS_MARGIN`] past the side of the box standing there,
+/// found by a probe as thin as the box's middle): routes
 /// take it only when going round costs more than this (a stepping stone
 /// over lava, a ledge over the void).
 pub const PRECARIOUS_PENALTY: f32 = 400.0;
-/// How close to a landing's centre a deadly edge makes it precarious, units.
+/// How far past the side of a box standing on a landing a deadly edge
+/// makes it precarious, units.
 pub const PRECARIOUS_MARGIN: f32 = 16.0;
 /// Least share of a straight step that must clear before the flood tries
 /// the target cell off-centre: a step blocked right away faces a wall, not

@@ -29,6 +29,7 @@ use glam::{Vec2, Vec3};
 use quarry_map::{Contents, EntityId, Nearby, Trace, TraceResult};
 
 use crate::agent::Agent;
+use crate::footing::{self, Footprint};
 use crate::graph::LinkKind;
 
 /// Probes start this far above the ground so a flat sweep does not scrape
@@ -314,24 +315,42 @@ impl<'a> Prober<'a> {
         })
     }
 
-    /// Whether a box standing at `origin` has a deadly edge beside it: the
-    /// box moved along any axis until its near side is `margin` past the
-    /// centre, with no wall between, stands on no floor, or over lava,
-    /// slime or a fall deeper than a safe drop
-    /// ([`Agent::max_drop`](crate::Agent::max_drop)): the floor ends
-    /// within about `margin` of the centre. A landing there is precarious:
-    /// a leap that comes down a little off its mark dies or is hurt.
+    /// Whether a box standing at `origin` has a deadly edge beside it: a
+    /// thin probe (the box's middle, [`footing::FOOTING_HALF_WIDTH`] either
+    /// way) moved `margin` plus the box's half width out along any of
+    /// eight directions, with no wall between, finds no floor within a
+    /// safe drop ([`Agent::max_drop`](crate::Agent::max_drop)), or lava or
+    /// slime: a bot coming down there a box width off its mark falls or
+    /// burns. A landing there is precarious (a strip of floor between lava
+    /// pools, a ledge over the void), and the thin probe finds a strip
+    /// narrower than the box, which the box itself straddles.
     pub(crate) fn deadly_edge_near(&self, origin: Vec3, margin: f32) -> bool {
+        let (mins, maxs) = self.middle_box();
         let reach = self.agent.half_width + margin;
         let start = origin + Vec3::Z * GROUND_OFFSET;
-        [Vec3::X, Vec3::NEG_X, Vec3::Y, Vec3::NEG_Y].into_iter().any(|d| {
-            let across = self.sweep(start, start + d * reach);
-            if across.hit() || across.start_solid {
-                return false;
-            }
-            let down = self.drop_trace(across.end, self.agent.max_drop);
-            !down.start_solid && self.landing(&down).is_none_or(|l| self.lethal(l))
+        let diag = std::f32::consts::FRAC_1_SQRT_2;
+        [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (diag, diag), (diag, -diag), (-diag, diag), (-diag, -diag)].into_iter().any(|(x, y)| {
+            let end = start + Vec3::new(x, y, 0.0) * reach;
+            let across = self.trace(start, end, mins, maxs, MASK);
+            !across.hit() && !across.start_solid && self.deadly_below_middle(across.end, self.agent.max_drop)
         })
+    }
+
+    /// Whether a probe as thin as the box's middle, lowered from `origin`
+    /// by `depth`, finds no floor, or lava or slime: a box coming down
+    /// there with its middle off the floor falls or burns.
+    fn deadly_below_middle(&self, origin: Vec3, depth: f32) -> bool {
+        let (mins, maxs) = self.middle_box();
+        let hazard = MASK | Contents::LAVA | Contents::SLIME;
+        let down = self.trace(origin, origin - Vec3::Z * depth, mins, maxs, hazard);
+        !down.start_solid && (!down.hit() || down.contents.intersects(Contents::LAVA | Contents::SLIME))
+    }
+
+    /// The box's middle ([`footing::FOOTING_HALF_WIDTH`] either way of the
+    /// centre), its full height: the thin probe of the ledge checks.
+    fn middle_box(&self) -> (Vec3, Vec3) {
+        let w = footing::FOOTING_HALF_WIDTH.min(self.agent.half_width);
+        (Vec3::new(-w, -w, self.mins.z), Vec3::new(w, w, self.maxs.z))
     }
 
     /// Whether the feet of a box standing at `origin` are in lava or slime
@@ -597,10 +616,20 @@ impl<'a> Prober<'a> {
         (1..n).all(|i| {
             let p = a.lerp(b, i as f32 / n as f32) + Vec3::Z * lift;
             match self.fall(p, lift + dip) {
-                Some(ground) => !(self.hazards && self.lethal_at_centre(ground)),
+                Some(ground) => self.footing_at_centre(ground) && !(self.hazards && self.lethal_at_centre(ground)),
                 None => false,
             }
         })
+    }
+
+    /// Whether a box standing at `ground` has floor (within a step down)
+    /// under its middle ([`footing::middle_has_floor`]), not only under an
+    /// edge: a line walked with the centre out over a drop leaves a bot
+    /// one steering slip from falling off.
+    fn footing_at_centre(&self, ground: Vec3) -> bool {
+        let body = Footprint { half_width: self.agent.half_width, min_z: self.mins.z, max_z: self.maxs.z };
+        let depth = self.agent.step_height + 2.0 * GROUND_OFFSET;
+        footing::middle_has_floor(self.world, ground + Vec3::Z * GROUND_OFFSET, depth, body, MASK, |tr| tr.hit() || tr.start_solid)
     }
 }
 

@@ -22,6 +22,23 @@ impl PathFollower {
         v.length() < ALIGNED_SLOW || v.dot(jdir) >= ALIGNED_COS * v.length()
     }
 
+    /// Whether `me` runs fast enough along the jump that leaves takeoff
+    /// `c` to carry it across: a jump over a gap (over [`GAP_JUMP_ACROSS`]
+    /// units) taken from a walk falls short, into the gap. Anything else
+    /// (a hop up onto a ledge beside the bot, any other link) is always
+    /// fast enough.
+    pub(super) fn fast_enough_for(c: &Corner, next: Option<&Corner>, me: &PlayerSnap) -> bool {
+        let Some(next) = next.filter(|n| n.link == LinkKind::Jump) else {
+            return true;
+        };
+        let across = (next.pos - c.pos).truncate();
+        if across.length() < GAP_JUMP_ACROSS {
+            return true;
+        }
+        let need = takeoff::takeoff_speed(c.pos, next).unwrap_or(RUN_SPEED);
+        me.velocity.truncate().dot(across.normalize()) >= GAP_JUMP_SPEED_SHARE * need
+    }
+
     pub(super) fn reached(&self, c: &Corner, prev: Option<Vec3>, next: Option<&Corner>, me: &PlayerSnap) -> Reach {
         let next_is_action = next.is_some_and(|n| n.link.is_special());
         let d = c.pos - me.origin;
@@ -38,7 +55,7 @@ impl PathFollower {
                     return Reach::Yes;
                 }
                 let r = if next_is_action { TAKEOFF_RADIUS } else { CORNER_RADIUS };
-                if horiz <= r && dz <= CORNER_HEIGHT && Self::aligned_for(c, next, me) {
+                if horiz <= r && dz <= CORNER_HEIGHT && Self::aligned_for(c, next, me) && Self::fast_enough_for(c, next, me) {
                     return Reach::Yes;
                 }
                 if !next_is_action && dz <= CORNER_HEIGHT && overshot(prev, c.pos, me.origin) {

@@ -32,28 +32,40 @@ const TAKEOFF_SLACK_SHARE: f32 = 1.5;
 
 /// Within this of its takeoff corner a bot may step off the lip, units.
 const LIP_RADIUS: f32 = 64.0;
+/// Within this of a jump's takeoff corner a bot runs on over the lip,
+/// units: more than the ledge checks look ahead (72 units).
+const JUMP_LIP_RADIUS: f32 = 96.0;
 /// The smallest cosine between the momentum and the way to the takeoff
 /// for a bot to count as carried at it (about 25 degrees).
 const LIP_ALIGN: f32 = 0.9;
 
 impl PathFollower {
-    /// Whether `me` takes the last steps of a drop's run-up: close to the
-    /// corner it leaves from, carried straight at it, and no faster than
-    /// the drop is stepped off at. That corner may lie on the very lip,
-    /// where the floor ahead is already gone: the route means to go over.
+    /// Whether `me` takes the last steps of a drop's or a jump's run-up:
+    /// close to the corner it leaves from, carried straight at it, and (for
+    /// a drop) no faster than the drop is taken at. That corner may lie on the very lip, where the floor ahead
+    /// is already gone: the route means to go over. A jump's run-up counts
+    /// from further off: a full run covers the ledge checks' look ahead in
+    /// a fifth of a second, and a run braked at the lip falls short.
     pub fn stepping_off(&self, me: &PlayerSnap) -> bool {
         let Some(r) = self.route.as_ref() else { return false };
         let (Some(here), Some(next)) = (r.corners.get(self.index), r.corners.get(self.index + 1)) else {
             return false;
         };
-        if here.link.is_special() || next.link != LinkKind::Drop {
-            return false;
-        }
-        let Some(speed) = takeoff_speed(here.pos, next) else { return false };
+        let radius = match next.link {
+            _ if here.link.is_special() => return false,
+            LinkKind::Drop => LIP_RADIUS,
+            LinkKind::Jump => JUMP_LIP_RADIUS,
+            _ => return false,
+        };
+        let speed = takeoff_speed(here.pos, next);
         let v = me.velocity.truncate();
         let to = (here.pos - me.origin).truncate();
         let d = to.length();
-        d < LIP_RADIUS && !too_fast(v.length(), speed) && (d < 1.0 || v.dot(to) >= LIP_ALIGN * v.length() * d)
+        // A drop is stepped off no faster than its speed. A jump's run-up
+        // speeds up all the way (one too slow at the takeoff turns back
+        // for another run, see the run-up in `follow`).
+        let speed_right = next.link == LinkKind::Jump || speed.is_none_or(|s| !too_fast(v.length(), s));
+        d < radius && speed_right && (d < 1.0 || v.dot(to) >= LIP_ALIGN * v.length() * d)
     }
 }
 
