@@ -4,8 +4,8 @@
 //! from falling off. A crack narrower than the box is no danger, though:
 //! floor on both sides of the centre carries the box across it.
 //!
-//! Both the navmesh's straight lines ([`crate::build`]'s walkable line)
-//! and the bots' ledge checks ask this.
+//! Both the navmesh's walkable straight lines and the bots' ledge checks
+//! ask this.
 
 use glam::{Vec2, Vec3};
 use quarry_map::{Contents, Trace, TraceResult};
@@ -25,6 +25,16 @@ pub struct Footprint {
     pub max_z: f32,
 }
 
+impl Footprint {
+    /// The box's middle: [`FOOTING_HALF_WIDTH`] either way of the centre
+    /// (at most the box's own width), its full height, as trace `mins` and
+    /// `maxs`.
+    pub fn middle(&self) -> (Vec3, Vec3) {
+        let w = FOOTING_HALF_WIDTH.min(self.half_width);
+        (Vec3::new(-w, -w, self.min_z), Vec3::new(w, w, self.max_z))
+    }
+}
+
 /// Whether the box `body` lowered from `from` by up to `depth` finds floor
 /// (`is_floor` judges each probe's trace, swept against `mask`) under its
 /// middle ([`FOOTING_HALF_WIDTH`] either way of the centre), or else under
@@ -37,8 +47,7 @@ pub fn middle_has_floor<T: Trace + ?Sized>(
     mask: Contents,
     is_floor: impl Fn(&TraceResult) -> bool,
 ) -> bool {
-    let w = FOOTING_HALF_WIDTH.min(body.half_width);
-    let (mins, maxs) = (Vec3::new(-w, -w, body.min_z), Vec3::new(w, w, body.max_z));
+    let (mins, maxs) = body.middle();
     let probe = |offset: Vec2| {
         let start = from + offset.extend(0.0);
         is_floor(&trace.trace(start, start - Vec3::Z * depth, mins, maxs, mask))
@@ -46,7 +55,7 @@ pub fn middle_has_floor<T: Trace + ?Sized>(
     if probe(Vec2::ZERO) {
         return true;
     }
-    let r = body.half_width - w;
+    let r = body.half_width - maxs.x;
     r > 0.0 && ((probe(Vec2::X * r) && probe(Vec2::NEG_X * r)) || (probe(Vec2::Y * r) && probe(Vec2::NEG_Y * r)))
 }
 

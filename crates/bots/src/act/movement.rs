@@ -43,9 +43,6 @@ pub struct Fight<'w> {
 const EDGE_CHECK_SPEED: f32 = 30.0;
 /// The shortest look ahead along the command's heading for an edge, units.
 const EDGE_LOOK_MIN: f32 = 24.0;
-/// The furthest the command's heading turns to slide along an edge,
-/// degrees: past this it no longer goes the way it was meant to.
-const SLIDE_MAX_DEG: u32 = 75;
 
 /// The direction to move in and whether to jump (before the on-ground gate).
 #[expect(clippy::too_many_arguments, reason = "the layers' outputs of one tick")]
@@ -146,12 +143,12 @@ pub fn compose_movement(
         let to_corner = follower.corner().map_or(SAFETY_PROBE, |c| (c.pos - me.origin).truncate().length());
         let reach = to_corner.clamp(EDGE_LOOK_MIN, SAFETY_PROBE);
         let first_left = (clock.tick / 20 + u32::from(fight.slot)).is_multiple_of(2);
-        // No way on along the edge (the bot stands on the lip, its middle
-        // out over the drop): back onto the floor, whichever way that is.
-        // With edges all round, standing still is no answer either: the
-        // route's way it is.
-        let world = view.map.world();
-        if let Some(h) = safe_heading(world, me, dir, reach, SLIDE_MAX_DEG, first_left).or_else(|| safe_heading(world, me, dir, reach, 180, first_left)) {
+        // The nearest safe turn wins: along the edge where there is a way
+        // on; failing that (the bot stands on the lip, its middle out over
+        // the drop), back onto the floor, whichever way that is. With
+        // edges all round, standing still is no answer either: the route's
+        // way it is.
+        if let Some(h) = safe_heading(view.map.world(), me, dir, reach, 180, first_left) {
             dir = h;
         }
     }

@@ -325,7 +325,7 @@ impl<'a> Prober<'a> {
     /// pools, a ledge over the void), and the thin probe finds a strip
     /// narrower than the box, which the box itself straddles.
     pub(crate) fn deadly_edge_near(&self, origin: Vec3, margin: f32) -> bool {
-        let (mins, maxs) = self.middle_box();
+        let (mins, maxs) = self.footprint().middle();
         let reach = self.agent.half_width + margin;
         let start = origin + Vec3::Z * GROUND_OFFSET;
         let diag = std::f32::consts::FRAC_1_SQRT_2;
@@ -340,17 +340,15 @@ impl<'a> Prober<'a> {
     /// by `depth`, finds no floor, or lava or slime: a box coming down
     /// there with its middle off the floor falls or burns.
     fn deadly_below_middle(&self, origin: Vec3, depth: f32) -> bool {
-        let (mins, maxs) = self.middle_box();
+        let (mins, maxs) = self.footprint().middle();
         let hazard = MASK | Contents::LAVA | Contents::SLIME;
         let down = self.trace(origin, origin - Vec3::Z * depth, mins, maxs, hazard);
         !down.start_solid && (!down.hit() || down.contents.intersects(Contents::LAVA | Contents::SLIME))
     }
 
-    /// The box's middle ([`footing::FOOTING_HALF_WIDTH`] either way of the
-    /// centre), its full height: the thin probe of the ledge checks.
-    fn middle_box(&self) -> (Vec3, Vec3) {
-        let w = footing::FOOTING_HALF_WIDTH.min(self.agent.half_width);
-        (Vec3::new(-w, -w, self.mins.z), Vec3::new(w, w, self.maxs.z))
+    /// The agent box's footprint, for the [`footing`] checks.
+    fn footprint(&self) -> Footprint {
+        Footprint { half_width: self.agent.half_width, min_z: self.mins.z, max_z: self.maxs.z }
     }
 
     /// Whether the feet of a box standing at `origin` are in lava or slime
@@ -627,9 +625,8 @@ impl<'a> Prober<'a> {
     /// edge: a line walked with the centre out over a drop leaves a bot
     /// one steering slip from falling off.
     fn footing_at_centre(&self, ground: Vec3) -> bool {
-        let body = Footprint { half_width: self.agent.half_width, min_z: self.mins.z, max_z: self.maxs.z };
         let depth = self.agent.step_height + 2.0 * GROUND_OFFSET;
-        footing::middle_has_floor(self.world, ground + Vec3::Z * GROUND_OFFSET, depth, body, MASK, |tr| tr.hit() || tr.start_solid)
+        footing::middle_has_floor(self.world, ground + Vec3::Z * GROUND_OFFSET, depth, self.footprint(), MASK, |tr| tr.hit() || tr.start_solid)
     }
 }
 

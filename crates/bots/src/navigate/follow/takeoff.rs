@@ -42,8 +42,9 @@ const LIP_ALIGN: f32 = 0.9;
 impl PathFollower {
     /// Whether `me` takes the last steps of a drop's or a jump's run-up:
     /// close to the corner it leaves from, carried straight at it, and (for
-    /// a drop) no faster than the drop is taken at. That corner may lie on the very lip, where the floor ahead
-    /// is already gone: the route means to go over. A jump's run-up counts
+    /// a drop) no faster than the drop is taken at. That corner may lie on
+    /// the very lip, where the floor ahead is already gone: the route means
+    /// to go over. A jump's run-up counts
     /// from further off: a full run covers the ledge checks' look ahead in
     /// a fifth of a second, and a run braked at the lip falls short.
     pub fn stepping_off(&self, me: &PlayerSnap) -> bool {
