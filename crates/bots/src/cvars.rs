@@ -56,8 +56,9 @@ pub struct BotSettings {
     /// measurements: one team with team chatter against one without).
     pub team_chatter_team: Option<quarry_sim::Team>,
     /// `bot_tactical`: 0 off; 1 force ratio and stance computed and
-    /// reported; 2 walk in stealth; 3 the engagement filter (see
-    /// [`crate::tactics`]).
+    /// reported; 2 fight for the stack, walk in stealth, fall back; 3 the
+    /// engagement filter; 4 the weapon matchup; 5 opportunism and stance
+    /// calls (see [`crate::tactics`]).
     pub tactical: u8,
     /// `bot_tacticalTeam`: only these bots use `bot_tactical`, the others
     /// play at 0 (for A/B measurements).
@@ -253,7 +254,7 @@ impl BotCvars {
                 i64::from(d.tactical),
                 0,
                 i64::from(crate::tactics::MAX_LEVEL),
-                "how cleverly bots choose their fights, apart from bot_skill: 0 off, 1 force ratio and stance worked out and reported, 2 walk in stealth, fall back to health and take cover, 3 refuse and break off bad fights, 4 weapon matchups (switch, close in or back off, or break off), 5 stealth when alone, dropped weapons and ammo for a matchup, stance calls in team chat",
+                "how cleverly bots choose their fights, apart from bot_skill: 0 off, 1 force ratio and stance worked out and reported, 2 fight for the stack (armor x2, health x1.5 when choosing items), walk in stealth, fall back to health and take cover, 3 refuse and break off bad fights, 4 weapon matchups (switch, close in or back off, or break off), 5 stealth when alone, dropped weapons and ammo for a matchup, stance calls in team chat",
             )
             .flags(a))?,
             tactical_team: reg(CvarDef::string(

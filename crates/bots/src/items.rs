@@ -5,6 +5,8 @@
 //! a mega health while under twice the maximum), armor by its deficit,
 //! missing weapons above everything but powerups (an owned weapon is worth
 //! only its ammo), ammo only below capacity, powerups worth a detour.
+//! Armor and health are scaled by the bot's [`StackWeights`]: at face value
+//! for most bots, more for one that fights for its stack (the tactics).
 //!
 //! Choosing is two-stage: a cheap ranking by utility over straight-line
 //! distance inside the search radius (`itemFocus`), then a route proof for
@@ -32,6 +34,30 @@ const DISTANCE_BIAS: f32 = 192.0;
 /// An item due back within this many ms is worth heading to already.
 const RESPAWN_LOOKAHEAD_MS: f32 = 2000.0;
 
+/// How much more than their face value armor and health are worth to a
+/// bot (its "stack": what it can take before it dies). Both are 1 at face
+/// value ([`StackWeights::FACE`]); a bot with `bot_tactical` 2 and up,
+/// not playing an objective, fights for its stack
+/// (`crate::tactics::STACK`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StackWeights {
+    /// Armor's utility is multiplied by this.
+    pub armor: f32,
+    /// Health's utility (mega health included) is multiplied by this.
+    pub health: f32,
+}
+
+impl StackWeights {
+    /// Face value: the utilities as they are.
+    pub const FACE: Self = Self { armor: 1.0, health: 1.0 };
+}
+
+impl Default for StackWeights {
+    fn default() -> Self {
+        Self::FACE
+    }
+}
+
 /// Whether the bot wants health: below `retreatHealth` of its maximum.
 pub fn wants_health(me: &PlayerSnap, t: &Traits) -> bool {
     (me.health as f32) < t.retreat_health * me.max_health as f32
@@ -42,8 +68,9 @@ pub fn critical_health(me: &PlayerSnap, t: &Traits) -> bool {
     me.health as f32 <= (t.retreat_health * me.max_health as f32 * 0.65).max(15.0)
 }
 
-/// What `gift` is worth to `me` now (0: not wanted).
-pub fn utility(gift: &Gift, me: &PlayerSnap, t: &Traits, table: &WeaponTable, bias: &WeaponBias) -> f32 {
+/// What `gift` is worth to `me` now (0: not wanted), armor and health
+/// scaled by `stack`.
+pub fn utility(gift: &Gift, me: &PlayerSnap, t: &Traits, table: &WeaponTable, bias: &WeaponBias, stack: StackWeights) -> f32 {
     let max = me.max_health.max(1) as f32;
     let scaled = |cap: i32| cap as f32 * max / 100.0;
     match *gift {
@@ -67,7 +94,7 @@ pub fn utility(gift: &Gift, me: &PlayerSnap, t: &Traits, table: &WeaponTable, bi
             } else {
                 0.0
             };
-            below.max(over)
+            below.max(over) * stack.health
         }
         Gift::Armor { amount, cap } => {
             let deficit = scaled(cap) - me.armor as f32;
@@ -75,7 +102,7 @@ pub fn utility(gift: &Gift, me: &PlayerSnap, t: &Traits, table: &WeaponTable, bi
                 0.0
             } else {
                 // Armor wins fights: a red armor is worth about a missing weapon.
-                1.0 + 5.0 * deficit.min(amount as f32) / 100.0
+                (1.0 + 5.0 * deficit.min(amount as f32) / 100.0) * stack.armor
             }
         }
         Gift::Weapon { weapon, ammo_cap, .. } => {
@@ -151,6 +178,7 @@ pub fn choose_item(
     t: &Traits,
     table: &WeaponTable,
     bias: &WeaponBias,
+    stack: StackWeights,
     blacklist: &Blacklist,
     nav: &mut dyn Navigator,
     clock: &BotClock,
@@ -165,7 +193,7 @@ pub fn choose_item(
             if d > radius {
                 return None;
             }
-            let u = utility(&i.gift, me, t, table, bias);
+            let u = utility(&i.gift, me, t, table, bias, stack);
             (u > 0.0).then_some((u / (d + DISTANCE_BIAS), u, i))
         })
         .collect();
@@ -237,6 +265,7 @@ mod tests {
             &Traits::at_skill(3.0),
             &WeaponTable::quake3(),
             &WeaponBias::default(),
+            StackWeights::FACE,
         )
     }
 
@@ -326,11 +355,46 @@ mod tests {
         let mut bl = Blacklist::default();
         let table = WeaponTable::quake3();
         let bias = WeaponBias::default();
-        let c = choose_item(&items, &p, &t, &table, &bias, &bl, &mut nav, &clock).expect("a choice");
+        let c = choose_item(&items, &p, &t, &table, &bias, StackWeights::FACE, &bl, &mut nav, &clock).expect("a choice");
         assert_eq!(c.item.id, NetId(2), "the big health is worth the walk");
         assert!(c.route.goal().is_some());
         bl.add(GoalKey::Item(NetId(2)), 1000, 10);
-        let c = choose_item(&items, &p, &t, &table, &bias, &bl, &mut nav, &clock).expect("a choice");
+        let c = choose_item(&items, &p, &t, &table, &bias, StackWeights::FACE, &bl, &mut nav, &clock).expect("a choice");
         assert_eq!(c.item.id, NetId(1));
+    }
+
+    #[test]
+    fn a_bot_fighting_for_its_stack_takes_the_armor_over_a_weapon() {
+        let p = me(100, 0);
+        let t = Traits::at_skill(3.0);
+        let item = |id, y: f32, gift| ItemSnap {
+            id: NetId(id),
+            classname: "x",
+            gift,
+            origin: Vec3::new(500.0, y, -9.0),
+            half: Vec3::splat(15.0),
+            available: true,
+            respawn_at: 0,
+            dropped: false,
+        };
+        let rockets = item(1, 10.0, Gift::Weapon { weapon: 5, ammo: 10, ammo_cap: 200 });
+        let red = item(2, -10.0, Gift::Armor { amount: 100, cap: 200 });
+        let items = [rockets, red];
+        let mut nav = StraightNavigator::default();
+        let clock = BotClock { tick: 10, hz: 60 };
+        let bl = Blacklist::default();
+        let table = WeaponTable::quake3();
+        let bias = WeaponBias::default();
+        let face = choose_item(&items, &p, &t, &table, &bias, StackWeights::FACE, &bl, &mut nav, &clock).expect("a choice");
+        assert_eq!(face.item.id, NetId(1), "at face value a missing weapon outranks a red armor");
+        let stack = StackWeights { armor: 2.0, health: 1.5 };
+        let fighting = choose_item(&items, &p, &t, &table, &bias, stack, &bl, &mut nav, &clock).expect("a choice");
+        assert_eq!(fighting.item.id, NetId(2), "fighting for its stack, the armor comes first");
+        let hurt = me(40, 0);
+        let health = Gift::Health { amount: 25, cap: 100 };
+        assert!(
+            utility(&health, &hurt, &t, &table, &bias, stack) > 1.4 * utility(&health, &hurt, &t, &table, &bias, StackWeights::FACE),
+            "health is worth more too"
+        );
     }
 }

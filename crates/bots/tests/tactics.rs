@@ -1,8 +1,9 @@
 //! `bot_tactical`: level 1 works out the force ratio and the stance and
 //! reports them, and acts on nothing: a match plays out the same, hash for
-//! hash, at levels 0 and 1. Scenarios on small rooms: level 3 refuses a
-//! fight against three, level 4 does not trade shots with a shotgun against
-//! a railgun far off, level 5 takes a better dropped weapon.
+//! hash, at levels 0 and 1. Scenarios on small rooms: level 2 fights for
+//! its stack (takes the red armor before a rocket launcher), level 3
+//! refuses a fight against three, level 4 does not trade shots with a
+//! shotgun against a railgun far off, level 5 takes a better dropped weapon.
 
 mod support;
 
@@ -108,6 +109,44 @@ mod scenario {
             }
         }
         shots
+    }
+
+    /// A lone bot at `level` in the middle of a room, a rocket launcher
+    /// 500 units to one side and a red armor 500 units to the other: the
+    /// class name of the first of the two it picks up (within 10 s).
+    fn first_pickup(level: u8, seed: u64) -> Option<&'static str> {
+        let world = support::room((-768.0, 768.0), (-768.0, 768.0), "quarry/wall");
+        let points = [
+            support::point("info_player_deathmatch", Vec3::new(0.0, 0.0, 25.0), &[("angle", "0")]),
+            support::point("weapon_rocketlauncher", Vec3::new(0.0, 500.0, 16.0), &[]),
+            support::point("item_armor_body", Vec3::new(0.0, -500.0, 16.0), &[]),
+        ];
+        let text = format!("{{\n\"classname\" \"worldspawn\"\n{}}}\n{}", world.concat(), points.concat());
+        let mut game = support::match_on_text_as(&text, seed, 4, quarry_sim::rules::GameType::Tdm);
+        let mut bots = BotManager::new(BotSettings { tactical: level, ..BotSettings::default() });
+        bots.add_bot(&mut game, AddBot { name: Some("Lone".into()), ..AddBot::default() }).expect("bot");
+        for _ in 0..10 * 60 {
+            bots.think(&mut game);
+            game.step();
+            let first = game.events().iter().find_map(|e| match e {
+                GameEvent::ItemPickup { item, .. } if ["weapon_rocketlauncher", "item_armor_body"].contains(item) => Some(*item),
+                _ => None,
+            });
+            if first.is_some() {
+                return first;
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn a_level_two_bot_takes_the_armor_first_and_a_level_zero_one_the_weapon() {
+        let level0: Vec<_> = (1..=5u64).map(|s| first_pickup(0, s)).collect();
+        let level2: Vec<_> = (1..=5u64).map(|s| first_pickup(2, s)).collect();
+        eprintln!("first pickups, level 0: {level0:?}; level 2: {level2:?}");
+        let count = |v: &[Option<&str>], item: &str| v.iter().filter(|p| **p == Some(item)).count();
+        assert!(count(&level0, "weapon_rocketlauncher") >= 4, "level 0 values a missing weapon over a red armor: {level0:?}");
+        assert!(count(&level2, "item_armor_body") >= 4, "level 2 fights for its stack: {level2:?}");
     }
 
     #[test]

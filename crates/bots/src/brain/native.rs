@@ -407,6 +407,7 @@ impl NativeBrain {
             engage_range,
             cover,
             retreat: level >= 2 && self.tactics.stance == crate::tactics::Stance::Retreat,
+            stack: crate::tactics::Tactics::stack(level, objective.is_some()),
             opportunity,
             restless,
         };

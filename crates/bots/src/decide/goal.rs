@@ -168,6 +168,9 @@ pub struct GoalContext<'v, 'a> {
     pub cover: Option<Vec3>,
     /// Falling back (`bot_tactical` 2 and up): health counts as critical.
     pub retreat: bool,
+    /// What armor and health are worth to it against their face value
+    /// (more for a bot fighting for its stack, `bot_tactical` 2 and up).
+    pub stack: crate::items::StackWeights,
     /// A dropped weapon or ammo that would win the weapon matchup
     /// (`bot_tactical` 5): offered as an item at [`OPPORTUNITY_PRIORITY`](super::select::OPPORTUNITY_PRIORITY).
     pub opportunity: Option<crate::view::ItemSnap>,

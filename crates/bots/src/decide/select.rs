@@ -242,6 +242,7 @@ impl GoalPlanner {
                 cx.traits,
                 cx.view.weapons,
                 cx.bias,
+                cx.stack,
                 &cx.memory.blacklist,
                 cx.nav,
                 &clock,

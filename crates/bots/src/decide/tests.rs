@@ -90,6 +90,7 @@ fn decide_once_restless(
         engage_range: 500.0,
         cover: None,
         retreat: false,
+        stack: crate::items::StackWeights::FACE,
         opportunity: None,
         restless,
     };
