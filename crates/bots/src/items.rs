@@ -325,20 +325,16 @@ mod tests {
         let _ = Inventory::default();
     }
 
+    /// An item `id` lying at `origin`, available.
+    fn item_at(id: u32, origin: Vec3, gift: Gift) -> ItemSnap {
+        ItemSnap { id: NetId(id), classname: "x", gift, origin, half: Vec3::splat(15.0), available: true, respawn_at: 0, dropped: false }
+    }
+
     #[test]
     fn choice_ranks_by_route_and_respects_the_blacklist() {
         let p = me(40, 0);
         let t = Traits::at_skill(3.0);
-        let item = |id, x: f32, gift| ItemSnap {
-            id: NetId(id),
-            classname: "x",
-            gift,
-            origin: Vec3::new(x, 0.0, -9.0),
-            half: Vec3::splat(15.0),
-            available: true,
-            respawn_at: 0,
-            dropped: false,
-        };
+        let item = |id, x: f32, gift| item_at(id, Vec3::new(x, 0.0, -9.0), gift);
         let near_small = item(1, 200.0, Gift::Health { amount: 5, cap: 200 });
         let far_big = item(2, 600.0, Gift::Health { amount: 50, cap: 100 });
         let too_far = item(
@@ -367,16 +363,7 @@ mod tests {
     fn a_bot_fighting_for_its_stack_takes_the_armor_over_a_weapon() {
         let p = me(100, 0);
         let t = Traits::at_skill(3.0);
-        let item = |id, y: f32, gift| ItemSnap {
-            id: NetId(id),
-            classname: "x",
-            gift,
-            origin: Vec3::new(500.0, y, -9.0),
-            half: Vec3::splat(15.0),
-            available: true,
-            respawn_at: 0,
-            dropped: false,
-        };
+        let item = |id, y: f32, gift| item_at(id, Vec3::new(500.0, y, -9.0), gift);
         let rockets = item(1, 10.0, Gift::Weapon { weapon: 5, ammo: 10, ammo_cap: 200 });
         let red = item(2, -10.0, Gift::Armor { amount: 100, cap: 200 });
         let items = [rockets, red];
