@@ -52,12 +52,6 @@ impl StackWeights {
     pub const FACE: Self = Self { armor: 1.0, health: 1.0 };
 }
 
-impl Default for StackWeights {
-    fn default() -> Self {
-        Self::FACE
-    }
-}
-
 /// Whether the bot wants health: below `retreatHealth` of its maximum.
 pub fn wants_health(me: &PlayerSnap, t: &Traits) -> bool {
     (me.health as f32) < t.retreat_health * me.max_health as f32
@@ -374,7 +368,7 @@ mod tests {
         let bias = WeaponBias::default();
         let face = choose_item(&items, &p, &t, &table, &bias, StackWeights::FACE, &bl, &mut nav, &clock).expect("a choice");
         assert_eq!(face.item.id, NetId(1), "at face value a missing weapon outranks a red armor");
-        let stack = StackWeights { armor: 2.0, health: 1.5 };
+        let stack = crate::tactics::STACK;
         let fighting = choose_item(&items, &p, &t, &table, &bias, stack, &bl, &mut nav, &clock).expect("a choice");
         assert_eq!(fighting.item.id, NetId(2), "fighting for its stack, the armor comes first");
         let hurt = me(40, 0);
