@@ -154,6 +154,7 @@ def figures(kind, runs):
         rows.append(("draws", 100.0 * draws / len(runs), "% of matches"))
         rows.append(("team reports", mean([t["reports_per_minute"] for t in team]), "per min"))
         rows.append(("reports true when sent", mean([t["true_pct"] for t in team]), "%"))
+        rows.append(("reports placing a group", mean([t["grouped"] for t in team]), "per match"))
         rows.append(("reports taken in", mean([t["reports_heard"] for t in team]), "per match"))
         rows.append(("reports that led to the enemy", mean([t["report_finds"] for t in team]), "per match"))
     elif kind == "half":

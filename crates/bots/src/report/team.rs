@@ -49,12 +49,13 @@ impl fmt::Display for TeamReport {
         let queued: Vec<String> = t.queued.iter().map(|(k, v)| format!("{k} {v}")).collect();
         write!(
             f,
-            "team: {} reports said ({:.1}/min), true when sent {}/{}{}, taken in {} times, {} investigations, {} found the enemy reported; orders heard {}, taken {}, refused {}",
+            "team: {} reports said ({:.1}/min), true when sent {}/{}{}, {} placing a group, taken in {} times, {} investigations, {} found the enemy reported; orders heard {}, taken {}, refused {}",
             t.reports,
             self.reports_per_minute,
             t.true_reports,
             t.checked,
             self.true_pct.map_or_else(String::new, |p| format!(" ({p:.1}%)")),
+            t.grouped,
             self.reports_heard,
             self.investigations,
             self.report_finds,

@@ -11,6 +11,18 @@ use quarry_sim::components::NetId;
 use super::orders::OrderKind;
 use crate::chat::ChatEvent;
 
+/// At most this many enemies besides the first travel with one report.
+pub const MAX_ALSO: usize = 3;
+
+/// An enemy seen, and where.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spotted {
+    /// Who.
+    pub enemy: SlotId,
+    /// Where the speaker saw it.
+    pub position: Vec3,
+}
+
 /// A piece of team knowledge.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum TeamFact {
@@ -26,6 +38,9 @@ pub enum TeamFact {
         count: u8,
         /// The weapon it held.
         weapon: u8,
+        /// The other enemies seen around it (counted in `count`), each
+        /// where the speaker saw it.
+        also: [Option<Spotted>; MAX_ALSO],
     },
     /// The enemy carrying the team's flag, where it was and where it heads.
     Carrier {
@@ -131,6 +146,17 @@ impl TeamFact {
             Self::Enemy { enemy, .. } | Self::Carrier { enemy, .. } => Some(enemy),
             _ => None,
         }
+    }
+
+    /// Every enemy it places, with where the speaker saw it: the enemy it
+    /// is about first, then the others of a report.
+    pub fn spotted(&self) -> impl Iterator<Item = Spotted> + '_ {
+        let (first, also) = match self {
+            Self::Enemy { enemy, position, also, .. } => (Some(Spotted { enemy: *enemy, position: *position }), &also[..]),
+            Self::Carrier { enemy, position, .. } => (Some(Spotted { enemy: *enemy, position: *position }), &[][..]),
+            _ => (None, &[][..]),
+        };
+        first.into_iter().chain(also.iter().flatten().copied())
     }
 }
 

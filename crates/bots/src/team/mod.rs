@@ -1,13 +1,17 @@
 //! Team knowledge and orders, carried by team chat.
 //!
 //! - **Calls** ([`TeamCall`]): each bot offers what it would tell its team
-//!   (an enemy it sees, the enemy carrying the team's flag, the team's flag
-//!   lying dropped, a place it found clear, a call for help, an item it
-//!   goes for, a request for an escort). [`TeamHost::calls`] decides which
-//!   are said: only in team games, with `bot_teamChatter` on, when the
-//!   bot's `teamwork` roll passes, not when a teammate said the same lately,
-//!   within the team throttles ([`TEAM_GAP_MS`] per team, [`BOT_GAP_MS`] per
-//!   bot; halved at `bot_teamChatter 2`). The line comes from the bot's
+//!   (the enemies it sees, the enemy carrying the team's flag, the team's
+//!   flag lying dropped, a place it found clear, a call for help, an item
+//!   it goes for, a request for an escort). [`TeamHost::calls`] decides
+//!   which are said: only in team games, with `bot_teamChatter` on, when
+//!   the bot's `teamwork` roll passes (a bot that lets a call pass keeps
+//!   quiet for its gap), not when the team was told the same lately (an
+//!   enemy is news again once it stands [`SAME_PLACE`] away from where it
+//!   was said; a report of several is news while one of them is), within
+//!   the team throttles ([`TEAM_GAP_MS`] per team, [`BOT_GAP_MS`] per bot;
+//!   halved at `bot_teamChatter 2`). An enemy report places every enemy the
+//!   speaker sees around the first ([`Spotted`], up to [`MAX_ALSO`] more). The line comes from the bot's
 //!   own chat bank (its character's voice) with `$place` named by
 //!   [`Places`]; a character without a line for it stays silent.
 //! - **Delivery**: the fact travels with the line; when the line is said,
@@ -30,7 +34,7 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 use quarry_sim::{SlotId, Team};
 
-pub use facts::{Attachment, TeamCall, TeamFact};
+pub use facts::{Attachment, MAX_ALSO, Spotted, TeamCall, TeamFact};
 pub use orders::{Order, OrderKind, parse_order};
 pub use places::Places;
 
@@ -45,7 +49,7 @@ pub const BOT_GAP_MS: f32 = 8000.0;
 /// for this long, ms.
 pub const SAME_CALL_MS: f32 = 6000.0;
 /// Two places this close count as the same place, units.
-const SAME_PLACE: f32 = 400.0;
+pub const SAME_PLACE: f32 = 400.0;
 /// An order is answered after this plus twice the bot's reaction time, ms.
 pub const ORDER_ANSWER_MS: f32 = 1000.0;
 /// At most this many orders wait for an answer (a flood of chat is bounded).
@@ -63,6 +67,8 @@ pub struct TeamFigures {
     pub checked: u32,
     /// Reports true when sent.
     pub true_reports: u32,
+    /// Enemy reports that placed more than one enemy.
+    pub grouped: u32,
     /// Orders heard (a human's line, a bot's escort request).
     pub orders_heard: u32,
     /// Orders taken.
@@ -209,25 +215,34 @@ impl TeamHost {
                 Attachment::Fact(f) => f.place(),
                 Attachment::Order(_) => bot.origin,
             };
-            let enemy = match call.attach {
-                Attachment::Fact(f) => f.enemy(),
-                Attachment::Order(_) => None,
+            let spotted: Vec<Spotted> = match call.attach {
+                Attachment::Fact(f) => f.spotted().collect(),
+                Attachment::Order(_) => Vec::new(),
             };
-            let said_lately = self
-                .recent
-                .iter()
-                .any(|r| r.0 == team && (enemy.is_some() && r.1 == enemy || enemy.is_none() && r.1.is_none() && r.2.distance(place) < SAME_PLACE));
+            // Enemies are news unless each was said lately about where it
+            // is now; anything else unless said lately about that place.
+            let said = |enemy: Option<SlotId>, at: Vec3| self.recent.iter().any(|r| r.0 == team && r.1 == enemy && r.2.distance(at) < SAME_PLACE);
+            let said_lately = if spotted.is_empty() { said(None, place) } else { spotted.iter().all(|e| said(Some(e.enemy), e.position)) };
             let throttled = self.next_team.get(&team).is_some_and(|&t| clock.tick < t)
                 || self.next_bot.get(&slot).is_some_and(|&t| clock.tick < t);
+            if said_lately || throttled {
+                continue;
+            }
             // Orders (an escort request) are not weighed by teamwork: the
-            // carrier needs them.
+            // carrier needs them. A bot that lets a call pass keeps quiet
+            // for its gap.
             let willing = matches!(call.attach, Attachment::Order(_)) || self.rng.chance(bot.teamwork);
-            if said_lately || throttled || !willing {
+            self.next_bot.insert(slot, clock.after_ms(halve(BOT_GAP_MS)));
+            if !willing {
                 continue;
             }
             self.next_team.insert(team, clock.after_ms(halve(TEAM_GAP_MS)));
-            self.next_bot.insert(slot, clock.after_ms(halve(BOT_GAP_MS)));
-            self.recent.push((team, enemy, place, clock.tick));
+            if spotted.is_empty() {
+                self.recent.push((team, None, place, clock.tick));
+            }
+            for e in &spotted {
+                self.recent.push((team, Some(e.enemy), e.position, clock.tick));
+            }
             out.push(Approved { slot, call, place });
         }
         out
@@ -237,11 +252,14 @@ impl TeamHost {
     /// against the match (the enemy must stand where reported, this tick).
     pub fn queued(&mut self, view: &BotView<'_>, a: &Approved) {
         *self.figures.queued.entry(a.call.event.name().to_owned()).or_default() += 1;
-        if let Attachment::Fact(TeamFact::Enemy { enemy, position, tick, .. } | TeamFact::Carrier { enemy, position, tick, .. }) = a.call.attach {
+        if let Attachment::Fact(f @ (TeamFact::Enemy { .. } | TeamFact::Carrier { .. })) = a.call.attach {
             self.figures.checked += 1;
-            let truth = view.player(enemy).filter(|p| p.active()).map(|p| p.origin);
-            if tick == view.clock.tick && truth.is_some_and(|t| t.distance(position) < 1.0) {
+            let true_now = |e: Spotted| view.player(e.enemy).filter(|p| p.active()).is_some_and(|p| p.origin.distance(e.position) < 1.0);
+            if f.tick() == view.clock.tick && f.spotted().all(true_now) {
                 self.figures.true_reports += 1;
+            }
+            if f.spotted().nth(1).is_some() {
+                self.figures.grouped += 1;
             }
         }
     }
@@ -318,7 +336,7 @@ mod tests {
     }
 
     fn enemy_call(enemy: u8, x: f32, tick: u32) -> TeamCall {
-        TeamCall::fact(TeamFact::Enemy { enemy: SlotId(enemy), position: Vec3::new(x, 0.0, 24.0), tick, count: 1, weapon: 2 })
+        TeamCall::fact(TeamFact::Enemy { enemy: SlotId(enemy), position: Vec3::new(x, 0.0, 24.0), tick, count: 1, weapon: 2, also: [None; MAX_ALSO] })
     }
 
     #[test]
@@ -337,6 +355,51 @@ mod tests {
         assert!(TeamHost::new(1).calls(&ffa, &offers, &bots, 1, None).is_empty());
         assert!(TeamHost::new(1).calls(&view, &offers, &bots, 0, None).is_empty());
         assert!(TeamHost::new(1).calls(&view, &offers, &bots, 1, Some(Team::Blue)).is_empty());
+    }
+
+    #[test]
+    fn an_enemy_is_news_again_once_it_moved_and_a_group_while_one_of_it_is() {
+        let kit = Kit::new();
+        let mut view = kit.view(
+            GameType::Tdm,
+            vec![player(0, Team::Red, Vec3::ZERO), player(1, Team::Red, Vec3::X * 100.0), player(2, Team::Blue, Vec3::X * 900.0), player(3, Team::Blue, Vec3::X * 1000.0)],
+        );
+        let bots = [bot(0, Team::Red, 0.0), bot(1, Team::Red, 100.0)];
+        let mut host = TeamHost::new(1);
+        // Each step waits out the team's gap, within the time a call stays said.
+        let step = view.clock.ticks_ms(TEAM_GAP_MS) + 1;
+        assert!(view.clock.ticks_ms(SAME_CALL_MS) > step);
+        let say = |view: &mut BotView<'_>, host: &mut TeamHost, from: u8, call: &dyn Fn(u32) -> TeamCall| {
+            view.clock.tick += step;
+            host.calls(view, &[(SlotId(from), call(view.clock.tick))], &bots, 1, None).len()
+        };
+        assert_eq!(say(&mut view, &mut host, 0, &|t| enemy_call(2, 900.0, t)), 1);
+        assert_eq!(say(&mut view, &mut host, 1, &|t| enemy_call(2, 1000.0, t)), 0, "where it was said: not news");
+        assert_eq!(say(&mut view, &mut host, 1, &|t| enemy_call(2, 900.0 + SAME_PLACE + 100.0, t)), 1, "gone on from there: news");
+        let group = |lead_x: f32| {
+            move |tick: u32| {
+                let mut also = [None; MAX_ALSO];
+                also[0] = Some(Spotted { enemy: SlotId(3), position: Vec3::new(lead_x + 100.0, 0.0, 24.0) });
+                TeamCall::fact(TeamFact::Enemy { enemy: SlotId(2), position: Vec3::new(lead_x, 0.0, 24.0), tick, count: 2, weapon: 2, also })
+            }
+        };
+        assert_eq!(say(&mut view, &mut host, 0, &group(1400.0)), 1, "enemy 3 is news, so the group is");
+        assert_eq!(say(&mut view, &mut host, 1, &group(1400.0)), 0, "both said there lately");
+    }
+
+    #[test]
+    fn a_bot_that_lets_a_call_pass_keeps_quiet_for_its_gap() {
+        let kit = Kit::new();
+        let view = kit.view(GameType::Tdm, vec![player(0, Team::Red, Vec3::ZERO), player(1, Team::Red, Vec3::X * 500.0), player(2, Team::Blue, Vec3::X * 900.0)]);
+        let rogue = [TeamBot { teamwork: 0.0, ..bot(0, Team::Red, 0.0) }, bot(1, Team::Red, 500.0)];
+        let mut host = TeamHost::new(1);
+        let t = view.clock.tick;
+        assert!(host.calls(&view, &[(SlotId(0), enemy_call(2, 900.0, t))], &rogue, 1, None).is_empty(), "teamwork 0 never calls");
+        // Its turn passed; the team's did not: a teammate may say it now.
+        let mut keen = TeamHost { next_bot: host.next_bot.clone(), ..TeamHost::new(1) };
+        let said = keen.calls(&view, &[(SlotId(0), enemy_call(2, 900.0, t)), (SlotId(1), enemy_call(2, 900.0, t))], &[TeamBot { teamwork: 1.0, ..rogue[0] }, rogue[1]], 1, None);
+        assert_eq!(said.len(), 1);
+        assert_eq!(said[0].slot, SlotId(1), "the bot that let its call pass waits out its gap");
     }
 
     #[test]

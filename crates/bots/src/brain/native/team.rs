@@ -12,7 +12,7 @@ use crate::decide::{GoalKind, Objective, URGENT_OBJECTIVE};
 use crate::memory::GoalKey;
 use crate::perception::hearing::{Danger, Noise};
 use crate::team::orders::{ORDER_PRIORITY, order_key};
-use crate::team::{Attachment, Order, OrderKind, TeamCall, TeamFact};
+use crate::team::{Attachment, MAX_ALSO, Order, OrderKind, Spotted, TeamCall, TeamFact};
 use crate::view::{BotClock, BotView, PlayerSnap};
 
 /// A call for help is made at most this often, ms.
@@ -140,23 +140,18 @@ impl NativeBrain {
                 self.team.offer(TeamCall::fact(TeamFact::Carrier { enemy: by, position: p.origin, heading, tick: clock.tick }));
             }
         }
-        // An enemy noticed at this look (in sight now: where it stands is known).
-        if let Some(&enemy) = self.team.noticed.first()
-            && self.senses.sees(enemy)
-            && let Some(p) = view.player(enemy)
-        {
-            let count = sightings
-                .iter()
-                .filter_map(|s| view.player(s.slot))
-                .filter(|o| o.origin.distance(p.origin) <= COUNT_RADIUS)
-                .count();
-            self.team.offer(TeamCall::fact(TeamFact::Enemy {
-                enemy,
-                position: p.origin,
-                tick: clock.tick,
-                count: u8::try_from(count).unwrap_or(u8::MAX),
-                weapon: p.inventory.current,
-            }));
+        // An enemy noticed at this look, else the nearest in sight (the
+        // team layer lets it through only when it is news: not said lately
+        // about where it stands now).
+        let lead = self
+            .team
+            .noticed
+            .first()
+            .copied()
+            .filter(|&e| self.senses.sees(e))
+            .or_else(|| sightings.iter().min_by(|a, b| a.distance.total_cmp(&b.distance)).map(|s| s.slot));
+        if let Some(fact) = lead.and_then(|e| enemy_report(view, e, sightings, clock.tick)) {
+            self.team.offer(TeamCall::fact(fact));
         }
         self.team.noticed.clear();
         // Our flag lying in the field, in sight.
@@ -228,7 +223,9 @@ impl NativeBrain {
         self.profile.stats.reports_heard += 1;
         match *fact {
             TeamFact::Enemy { enemy, position, tick, .. } => {
-                self.senses.memory.report(enemy, tick, position, uncertainty);
+                for e in fact.spotted() {
+                    self.senses.memory.report(e.enemy, tick, e.position, uncertainty);
+                }
                 self.senses.hearing.consider(lead(Some(enemy), Danger::Report, position, trust * near(position)), clock);
             }
             TeamFact::Carrier { enemy, position, tick, .. } => {
@@ -313,6 +310,29 @@ impl NativeBrain {
             }
         }
     }
+}
+
+/// A report of `enemy`, in sight now, with the others in sight around it
+/// (where each stands is known: the speaker sees it).
+fn enemy_report(view: &BotView<'_>, enemy: SlotId, sightings: &[crate::perception::Sighting], tick: u32) -> Option<TeamFact> {
+    let p = view.player(enemy).filter(|p| p.active())?;
+    let around: Vec<&PlayerSnap> = sightings
+        .iter()
+        .filter_map(|s| view.player(s.slot))
+        .filter(|o| o.active() && o.origin.distance(p.origin) <= COUNT_RADIUS)
+        .collect();
+    let mut also = [None; MAX_ALSO];
+    for (slot, o) in also.iter_mut().zip(around.iter().filter(|o| o.slot != enemy)) {
+        *slot = Some(Spotted { enemy: o.slot, position: o.origin });
+    }
+    Some(TeamFact::Enemy {
+        enemy,
+        position: p.origin,
+        tick,
+        count: u8::try_from(around.len()).unwrap_or(u8::MAX),
+        weapon: p.inventory.current,
+        also,
+    })
 }
 
 /// Whether an item is worth claiming in team chat: powerups, the red
