@@ -144,9 +144,16 @@ fn objective_modes_log_flags_freezes_and_rounds() {
     assert_eq!(start[0]["map"], "q_ctf1");
     assert_eq!(start[0]["seed"], 21);
 
-    let (ft, text) = headless("ft", "q_dm1", 22);
+    // A thaw is up to the bots: some two-minute matches have none, so the
+    // records are looked for over three seeds' matches.
+    let (mut ft, mut text) = (Vec::new(), String::new());
+    for seed in 22..=24 {
+        let (records, log) = headless("ft", "q_dm1", seed);
+        ft.extend(records);
+        text.push_str(&log);
+    }
     for kind in ["round_start", "round_end", "frozen", "thawed"] {
-        assert!(!of_kind(&ft, kind).is_empty(), "no {kind} record in two minutes of Freeze Tag\n{text}");
+        assert!(!of_kind(&ft, kind).is_empty(), "no {kind} record in three two-minute matches of Freeze Tag\n{text}");
     }
     assert!(of_kind(&ft, "frozen").iter().all(|f| f["player"]["team"] != f["by"]["team"] || f["by"].is_null()), "{text}");
 }
