@@ -130,16 +130,33 @@ impl ChatHost {
                 }
                 TeamFact::Help { count, .. } | TeamFact::FallingBack { count, .. } => tokens.count = (count >= 2).then(|| count.to_string()),
                 TeamFact::GoingFor { item, .. } => {
-                    tokens.item = view
-                        .items
-                        .iter()
-                        .find(|i| i.id == item)
-                        .and_then(|i| landmark_name(i.gift, view.weapons))
-                        .map(|n| n.trim_start_matches("the ").to_owned());
+                    let name = view.items.iter().find(|i| i.id == item).and_then(|i| landmark_name(i.gift, view.weapons));
+                    tokens.place = item_call_place(tokens.place.take(), name.as_deref());
+                    tokens.item = name.map(|n| n.trim_start_matches("the ").to_owned());
                 }
                 _ => {}
             }
         }
         tokens
+    }
+}
+
+/// The `$place` of an item call: none when it only names the item again
+/// ("the red armor at the red armor"), so a line without a place is said.
+fn item_call_place(place: Option<String>, item: Option<&str>) -> Option<String> {
+    place.filter(|p| Some(p.as_str()) != item)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::item_call_place;
+
+    #[test]
+    fn an_item_call_names_no_place_that_is_the_item_itself() {
+        let place = |p: &str| Some(p.to_owned());
+        assert_eq!(item_call_place(place("the red armor"), Some("the red armor")), None);
+        assert_eq!(item_call_place(place("the railgun"), Some("the red armor")), place("the railgun"));
+        assert_eq!(item_call_place(place("Upper Atrium"), Some("the red armor")), place("Upper Atrium"));
+        assert_eq!(item_call_place(None, Some("the red armor")), None);
     }
 }
