@@ -11,9 +11,10 @@
 //!   was said; a report of several is news while one of them is), within
 //!   the team throttles ([`TEAM_GAP_MS`] per team, [`BOT_GAP_MS`] per bot;
 //!   halved at `bot_teamChatter 2`). An enemy report places every enemy the
-//!   speaker sees around the first ([`Spotted`], up to [`MAX_ALSO`] more). The line comes from the bot's
-//!   own chat bank (its character's voice) with `$place` named by
-//!   [`Places`]; a character without a line for it stays silent.
+//!   speaker sees around the first ([`Spotted`], up to [`MAX_ALSO`] more).
+//!   The line comes from the bot's own chat bank (its character's voice)
+//!   with `$place` named by [`Places`]; a character without a line for it
+//!   stays silent.
 //! - **Delivery**: the fact travels with the line; when the line is said,
 //!   every living teammate bot takes it in ([`crate::brain::Brain::receive`]).
 //! - **Orders**: a human's team chat is read for order phrases
@@ -215,17 +216,24 @@ impl TeamHost {
                 Attachment::Fact(f) => f.place(),
                 Attachment::Order(_) => bot.origin,
             };
-            let spotted: Vec<Spotted> = match call.attach {
-                Attachment::Fact(f) => f.spotted().collect(),
-                Attachment::Order(_) => Vec::new(),
+            let throttled = self.next_team.get(&team).is_some_and(|&t| clock.tick < t)
+                || self.next_bot.get(&slot).is_some_and(|&t| clock.tick < t);
+            if throttled {
+                continue;
+            }
+            // The enemies it places (none for an order or a fact about a place).
+            let enemies = match call.attach {
+                Attachment::Fact(f) if f.spotted().next().is_some() => Some(f),
+                _ => None,
             };
             // Enemies are news unless each was said lately about where it
             // is now; anything else unless said lately about that place.
             let said = |enemy: Option<SlotId>, at: Vec3| self.recent.iter().any(|r| r.0 == team && r.1 == enemy && r.2.distance(at) < SAME_PLACE);
-            let said_lately = if spotted.is_empty() { said(None, place) } else { spotted.iter().all(|e| said(Some(e.enemy), e.position)) };
-            let throttled = self.next_team.get(&team).is_some_and(|&t| clock.tick < t)
-                || self.next_bot.get(&slot).is_some_and(|&t| clock.tick < t);
-            if said_lately || throttled {
+            let said_lately = match enemies {
+                Some(f) => f.spotted().all(|e| said(Some(e.enemy), e.position)),
+                None => said(None, place),
+            };
+            if said_lately {
                 continue;
             }
             // Orders (an escort request) are not weighed by teamwork: the
@@ -237,11 +245,9 @@ impl TeamHost {
                 continue;
             }
             self.next_team.insert(team, clock.after_ms(halve(TEAM_GAP_MS)));
-            if spotted.is_empty() {
-                self.recent.push((team, None, place, clock.tick));
-            }
-            for e in &spotted {
-                self.recent.push((team, Some(e.enemy), e.position, clock.tick));
+            match enemies {
+                Some(f) => self.recent.extend(f.spotted().map(|e| (team, Some(e.enemy), e.position, clock.tick))),
+                None => self.recent.push((team, None, place, clock.tick)),
             }
             out.push(Approved { slot, call, place });
         }

@@ -316,20 +316,24 @@ impl NativeBrain {
 /// (where each stands is known: the speaker sees it).
 fn enemy_report(view: &BotView<'_>, enemy: SlotId, sightings: &[crate::perception::Sighting], tick: u32) -> Option<TeamFact> {
     let p = view.player(enemy).filter(|p| p.active())?;
-    let around: Vec<&PlayerSnap> = sightings
+    let around = sightings
         .iter()
         .filter_map(|s| view.player(s.slot))
-        .filter(|o| o.active() && o.origin.distance(p.origin) <= COUNT_RADIUS)
-        .collect();
-    let mut also = [None; MAX_ALSO];
-    for (slot, o) in also.iter_mut().zip(around.iter().filter(|o| o.slot != enemy)) {
-        *slot = Some(Spotted { enemy: o.slot, position: o.origin });
+        .filter(|o| o.active() && o.origin.distance(p.origin) <= COUNT_RADIUS);
+    let (mut count, mut also) = (0usize, [None; MAX_ALSO]);
+    for o in around {
+        count += 1;
+        if o.slot != enemy
+            && let Some(free) = also.iter_mut().find(|a| a.is_none())
+        {
+            *free = Some(Spotted { enemy: o.slot, position: o.origin });
+        }
     }
     Some(TeamFact::Enemy {
         enemy,
         position: p.origin,
         tick,
-        count: u8::try_from(around.len()).unwrap_or(u8::MAX),
+        count: u8::try_from(count).unwrap_or(u8::MAX),
         weapon: p.inventory.current,
         also,
     })
