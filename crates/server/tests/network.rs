@@ -155,7 +155,11 @@ fn reference_clients_play_against_the_real_server() {
 fn a_remote_client_sees_bots_as_players_and_they_fight_it() {
     let server = TestServer::start(&["+set", "bot_minPlayers", "4", "+map", "q_duel1"]);
     let mut clients = vec![server.client("visitor", None)];
-    // Bots ease in one per pass; a visitor walking up to them is shot.
+    let mut nav = MapNav::new("q_duel1");
+    // Where to look for bots while none is in view: the spawn points in turn.
+    let spawns: Vec<glam::Vec3> = nav.game.map().spawn_points().map(|(_, s)| s.spawn_origin).collect();
+    // Bots ease in one per pass; a visitor that walks up to them, firing, is
+    // shot.
     let start = Instant::now();
     let mut hurt = false;
     let mut bots_seen_moving = false;
@@ -163,25 +167,35 @@ fn a_remote_client_sees_bots_as_players_and_they_fight_it() {
     let mut toward = WireUserCmd::default();
     let mut last_health: Option<i32> = None;
     let mut passes = 0u32;
+    let mut stuck_since = Instant::now();
     while start.elapsed() < Duration::from_secs(40) && !(hurt && bots_seen_moving) {
         passes += 1;
-        pump(&mut clients, Duration::from_millis(300), |_, _| toward);
+        pump(&mut clients, Duration::from_millis(100), |_, _| toward);
         let Some(snap) = clients[0].latest_snapshot().cloned() else { continue };
-        // Walk toward the nearest bot, so an encounter is sure to happen.
-        let me = snap.player.origin;
+        // Along the navmesh to the nearest bot in view (else the next spawn
+        // point), so an encounter is sure to happen.
+        let me = glam::Vec3::from(snap.player.origin);
         let nearest = snap
             .entities
             .iter()
             .filter(|e| e.kind == EntityKind::Player)
-            .map(|e| dequantize_origin(e.origin))
-            .min_by(|a, b| (a[0] - me[0]).hypot(a[1] - me[1]).total_cmp(&(b[0] - me[0]).hypot(b[1] - me[1])));
-        if let Some(t) = nearest {
-            // Straight at it; pressed against a wall, it slides along it
-            // (left or right in turns) rather than stand there.
-            let stuck = snap.player.velocity[0].hypot(snap.player.velocity[1]) < 20.0;
-            let right = if stuck { if (passes / 8).is_multiple_of(2) { 127 } else { -127 } } else { 0 };
-            toward = WireUserCmd { yaw: (t[1] - me[1]).atan2(t[0] - me[0]).to_degrees(), forward: 127, right, ..WireUserCmd::default() };
+            .map(|e| glam::Vec3::from(dequantize_origin(e.origin)))
+            .min_by(|a, b| a.distance(me).total_cmp(&b.distance(me)));
+        let target = nearest.unwrap_or(spawns[(passes as usize / 100) % spawns.len()]);
+        let route = nav.route(me, target);
+        let corner = route.iter().map(|(c, _)| *c).find(|c| (*c - me).truncate().length() > 32.0).unwrap_or(target);
+        // Firing: gunfire is heard through walls, and a player who just fired
+        // is always noticed. A command carries the view wanted less the
+        // delta angles a spawn set. Blocked for a second: sidestep and hop.
+        if snap.player.velocity[0].hypot(snap.player.velocity[1]) > 20.0 {
+            stuck_since = Instant::now();
         }
+        let blocked = stuck_since.elapsed() > Duration::from_millis(1000);
+        let right = if blocked { if (passes / 10).is_multiple_of(2) { 127 } else { -127 } } else { 0 };
+        let jump = if blocked && passes.is_multiple_of(2) { 1 << 1 } else { 0 };
+        let d = corner - me;
+        let yaw = d.y.atan2(d.x).to_degrees() - snap.player.delta_angles[1];
+        toward = WireUserCmd { yaw, forward: 127, right, buttons: 1 | jump, ..WireUserCmd::default() };
         let players: Vec<_> = snap.entities.iter().filter(|e| e.kind == EntityKind::Player).collect();
         if let Some(f) = &first {
             bots_seen_moving |= players.iter().any(|p| f.entities.iter().any(|q| q.id == p.id && q.origin != p.origin));
@@ -189,8 +203,7 @@ fn a_remote_client_sees_bots_as_players_and_they_fight_it() {
             first = Some(snap.clone());
         }
         let p = &snap.player;
-        // Health over 100 decays by 1 a second; a faster fall is a hit
-        // (the passes are 300 ms apart).
+        // Health over 100 decays by 1 a second; a faster fall is a hit.
         let fell = last_health.is_some_and(|h| p.health + 1 < h);
         last_health = Some(p.health);
         hurt |= p.flags & quarry_net::snapshot::PF_DEAD != 0 || fell || (p.health < 100 && p.health > 0) || p.armor < 0;
@@ -334,16 +347,17 @@ fn pace_and_measure(clients: &mut [ClientTransport], slot: u32, seen: &mut dyn F
     samples
 }
 
-/// The navmesh the bots use on the shipped q_dm1, for steering a test client.
-struct Q1Nav {
+/// The navmesh the bots use on a shipped map, for steering a test client.
+struct MapNav {
     game: quarry_sim::Match,
     nav: quarry_bots::navmesh::NavService,
 }
 
-impl Q1Nav {
-    fn new() -> Self {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/q_dm1.map");
-        let map = quarry_map::load(path, &quarry_map::LoadOptions::default()).expect("q_dm1 loads");
+impl MapNav {
+    /// The shipped map `name` (`maps/NAME.map`) and its navmesh.
+    fn new(name: &str) -> Self {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../maps/{name}.map"));
+        let map = quarry_map::load(path, &quarry_map::LoadOptions::default()).expect("the shipped map loads");
         let game = quarry_sim::Match::new(map, &quarry_sim::GameData::default(), quarry_sim::Settings::default(), 1, quarry_sim::slots::Slots::new(2), 60).expect("match");
         let mut nav = quarry_bots::navmesh::NavService::default();
         nav.ensure(&game, quarry_nav::DEFAULT_CELL_SIZE).expect("navmesh");
@@ -361,7 +375,7 @@ impl Q1Nav {
 /// run, jump where the link is a jump; a new route when it makes no
 /// progress for 2 s (or was moved: a respawn). Whether it got there within
 /// `wait`; `seen` gets every snapshot looked at.
-fn walk_to(client: &mut [ClientTransport], nav: &mut Q1Nav, target: glam::Vec3, wait: Duration, seen: &mut dyn FnMut(&quarry_net::snapshot::Snapshot)) -> bool {
+fn walk_to(client: &mut [ClientTransport], nav: &mut MapNav, target: glam::Vec3, wait: Duration, seen: &mut dyn FnMut(&quarry_net::snapshot::Snapshot)) -> bool {
     let start = Instant::now();
     let mut route: Vec<(glam::Vec3, quarry_nav::LinkKind)> = Vec::new();
     let mut i = 0;
@@ -416,7 +430,7 @@ fn a_companion_follows_a_remote_player_through_a_teleporter_and_fights_beside_it
     // To the teleporter and through it; then about the exit for 20 s.
     let entrance = glam::Vec3::new(-496.0, -1328.0, 32.0);
     let exit = glam::Vec3::new(-960.0, -256.0, 188.0);
-    let mut nav = Q1Nav::new();
+    let mut nav = MapNav::new("q_dm1");
     let mut pal_at: Vec<glam::Vec3> = Vec::new();
     let mut track = |snap: &quarry_net::snapshot::Snapshot| {
         if let Some(b) = snap.entities.iter().find(|e| e.kind == EntityKind::Player && e.aux == pal_slot) {
