@@ -157,6 +157,8 @@ def figures(kind, runs):
         rows.append(("reports placing a group", mean([t["grouped"] for t in team]), "per match"))
         rows.append(("reports taken in", mean([t["reports_heard"] for t in team]), "per match"))
         rows.append(("reports that led to the enemy", mean([t["report_finds"] for t in team]), "per match"))
+        if kind == "teamtalk":
+            rows.append(("item timings told", mean([t["queued"].get("teamItemTimed", 0) for t in team]), "per match"))
     elif kind == "half":
         # FFA with bot_tacticalTeam half: even slots play at the level, odd at 0.
         def kpd(runs, even):

@@ -31,8 +31,13 @@ use crate::view::{BotClock, ItemSnap, PlayerSnap};
 pub const SHORTLIST: usize = 2;
 /// Added to distances so a close item does not score without bound.
 const DISTANCE_BIAS: f32 = 192.0;
-/// An item due back within this many ms is worth heading to already.
+/// An item due back within this many ms more than the run to it takes is
+/// worth heading to already.
 const RESPAWN_LOOKAHEAD_MS: f32 = 2000.0;
+/// The running speed a timed item's run is judged at, units/s (a
+/// straight line at Quake 3's run speed: the real route is longer, so the
+/// bot arrives about when the item comes back).
+const TIMING_RUN_SPEED: f32 = 320.0;
 
 /// How much more than their face value armor and health are worth to a
 /// bot (its "stack": what it can take before it dies). Both are 1 at face
@@ -180,7 +185,7 @@ pub fn choose_item(
     let radius = t.item_search_radius();
     let mut shortlist: Vec<(f32, f32, &ItemSnap)> = items
         .iter()
-        .filter(|i| i.available || (i.respawn_at > clock.tick && ms_until(clock, i.respawn_at) < RESPAWN_LOOKAHEAD_MS))
+        .filter(|i| due(i, me.origin, clock))
         .filter(|i| !blacklist.contains(GoalKey::Item(i.id), clock.tick))
         .filter_map(|i| {
             let d = i.origin.distance(me.origin);
@@ -226,6 +231,18 @@ pub fn choose_item(
         });
     }
     None
+}
+
+/// Whether a bot at `from` may head for `item` now: it is there (as the
+/// bot believes), or it is timed to come back by about when the bot can
+/// get there ([`RESPAWN_LOOKAHEAD_MS`] more than the run at
+/// [`TIMING_RUN_SPEED`]).
+pub fn due(item: &ItemSnap, from: Vec3, clock: &BotClock) -> bool {
+    if item.available {
+        return true;
+    }
+    let run_ms = item.origin.distance(from) / TIMING_RUN_SPEED * 1000.0;
+    item.respawn_at > clock.tick && ms_until(clock, item.respawn_at) < RESPAWN_LOOKAHEAD_MS + run_ms
 }
 
 fn ms_until(clock: &BotClock, tick: u32) -> f32 {
@@ -321,7 +338,7 @@ mod tests {
 
     /// An item `id` lying at `origin`, available.
     fn item_at(id: u32, origin: Vec3, gift: Gift) -> ItemSnap {
-        ItemSnap { id: NetId(id), classname: "x", gift, origin, half: Vec3::splat(15.0), available: true, respawn_at: 0, dropped: false }
+        ItemSnap { id: NetId(id), classname: "x", gift, origin, half: Vec3::splat(15.0), available: true, respawn_at: 0, respawn_ticks: 0, dropped: false }
     }
 
     #[test]

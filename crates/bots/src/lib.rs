@@ -50,6 +50,7 @@ pub mod commands;
 pub mod content;
 pub mod cvars;
 pub mod decide;
+pub mod item_memory;
 pub mod items;
 pub mod manager;
 pub mod memory;

@@ -137,6 +137,8 @@ pub struct Memory {
     pub last_killer: Option<SlotId>,
     /// Abandoned goals.
     pub blacklist: Blacklist,
+    /// What it believes of the map's items (kept across lives).
+    pub items: crate::item_memory::ItemMemory,
 }
 
 impl Memory {

@@ -187,6 +187,9 @@ pub struct ItemSnap {
     pub available: bool,
     /// When hidden: the tick it comes back.
     pub respawn_at: u32,
+    /// Ticks from a pickup to its return: public, the item table's figure
+    /// (0 for a dropped weapon, which does not come back).
+    pub respawn_ticks: u32,
     /// A weapon someone dropped.
     pub dropped: bool,
 }
@@ -377,6 +380,7 @@ fn item_snaps(world: &World, cache: &mut ViewCache) -> Vec<ItemSnap> {
                 half: item.half,
                 available: spawn.is_none_or(|s| s.available),
                 respawn_at: spawn.map_or(0, |s| s.respawn_at),
+                respawn_ticks: spawn.map_or(0, |s| s.respawn_ticks),
                 dropped: world.get::<Dropped>(entity).is_some(),
             });
         }

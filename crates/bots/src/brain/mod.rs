@@ -219,6 +219,12 @@ pub trait Brain: fmt::Debug + Send {
         Vec::new()
     }
 
+    /// What the bot believes of each map item (there, or gone until when),
+    /// by item id. By default nothing (a brain without memory).
+    fn item_beliefs(&self) -> Vec<(quarry_sim::components::NetId, crate::item_memory::ItemState)> {
+        Vec::new()
+    }
+
     /// What the bot would tell its team now, if anything (the manager takes
     /// it every tick; the team layer decides whether it is said).
     fn team_call(&mut self) -> Option<crate::team::TeamCall> {

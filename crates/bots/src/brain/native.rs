@@ -569,6 +569,9 @@ impl Brain for NativeBrain {
         let view = input.view;
         let clock = view.clock;
         let me = view.player(self.profile.slot).copied();
+        // What it sees and hears of the items (only through a living body).
+        let fov = self.profile.resolved.traits.fov;
+        self.senses.memory.items.update(view, me.as_ref().filter(|m| !m.frozen), fov);
         // Non-finite angles keep the last command's (so the view stays).
         let keep_view = Intent {
             pitch: f32::NAN,
@@ -635,6 +638,10 @@ impl Brain for NativeBrain {
 
     fn beliefs(&self) -> Vec<crate::memory::EnemyTrack> {
         self.senses.memory.tracks().to_vec()
+    }
+
+    fn item_beliefs(&self) -> Vec<(quarry_sim::components::NetId, crate::item_memory::ItemState)> {
+        self.senses.memory.items.states().collect()
     }
 
     fn team_call(&mut self) -> Option<crate::team::TeamCall> {

@@ -55,11 +55,14 @@ pub enum ChatEvent {
     OrderEscort,
     /// Team chat: it falls back from a place (how many enemies are there).
     TeamFallBack,
+    /// Team chat: an item it saw, heard or made taken, and in how many
+    /// seconds it comes back (teammates time it).
+    TeamItemTimed,
 }
 
 impl ChatEvent {
     /// Every event, in file-documentation order.
-    pub const ALL: [ChatEvent; 24] = [
+    pub const ALL: [ChatEvent; 25] = [
         Self::EnterGame,
         Self::LevelStart,
         Self::Kill,
@@ -84,6 +87,7 @@ impl ChatEvent {
         Self::OrderRefuse,
         Self::OrderEscort,
         Self::TeamFallBack,
+        Self::TeamItemTimed,
     ];
 
     /// The name used in chat files (`killGauntlet`).
@@ -113,6 +117,7 @@ impl ChatEvent {
             Self::OrderRefuse => "orderRefuse",
             Self::OrderEscort => "orderEscort",
             Self::TeamFallBack => "teamFallBack",
+            Self::TeamItemTimed => "teamItemTimed",
         }
     }
 
@@ -148,6 +153,7 @@ impl ChatEvent {
             Self::TeamFlagDropped | Self::TeamClear | Self::OrderEscort => base.with(Token::Place),
             Self::TeamHelp | Self::TeamFallBack => base.with(Token::Place).with(Token::Count),
             Self::TeamGoingFor => base.with(Token::Item).with(Token::Place),
+            Self::TeamItemTimed => base.with(Token::Item).with(Token::Place).with(Token::Seconds),
             Self::OrderAck | Self::OrderRefuse => base.with(Token::Other),
             _ => base,
         }
@@ -202,11 +208,13 @@ pub enum Token {
     Place,
     /// `$count`: how many enemies (2 or more; a line using it is skipped for one).
     Count,
+    /// `$seconds`: whole seconds until an item comes back.
+    Seconds,
 }
 
 impl Token {
     /// Every token.
-    pub const ALL: [Token; 7] = [Self::SelfName, Self::Other, Self::Weapon, Self::Map, Self::Item, Self::Place, Self::Count];
+    pub const ALL: [Token; 8] = [Self::SelfName, Self::Other, Self::Weapon, Self::Map, Self::Item, Self::Place, Self::Count, Self::Seconds];
 
     /// The name after the `$`.
     pub fn name(self) -> &'static str {
@@ -218,6 +226,7 @@ impl Token {
             Self::Item => "item",
             Self::Place => "place",
             Self::Count => "count",
+            Self::Seconds => "seconds",
         }
     }
 
@@ -300,6 +309,8 @@ pub struct ChatTokens {
     pub place: Option<String>,
     /// `$count`.
     pub count: Option<String>,
+    /// `$seconds`.
+    pub seconds: Option<String>,
 }
 
 impl ChatTokens {
@@ -313,6 +324,7 @@ impl ChatTokens {
             Token::Item => self.item.as_deref(),
             Token::Place => self.place.as_deref(),
             Token::Count => self.count.as_deref(),
+            Token::Seconds => self.seconds.as_deref(),
         };
         v.filter(|s| !s.trim().is_empty())
     }

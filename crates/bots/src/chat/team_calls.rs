@@ -129,10 +129,14 @@ impl ChatHost {
                     tokens.count = (count >= 2).then(|| count.to_string());
                 }
                 TeamFact::Help { count, .. } | TeamFact::FallingBack { count, .. } => tokens.count = (count >= 2).then(|| count.to_string()),
-                TeamFact::GoingFor { item, .. } => {
+                TeamFact::GoingFor { item, .. } | TeamFact::ItemTimed { item, .. } => {
                     let name = view.items.iter().find(|i| i.id == item).and_then(|i| landmark_name(i.gift, view.weapons));
                     tokens.place = item_call_place(tokens.place.take(), name.as_deref());
                     tokens.item = name.map(|n| n.trim_start_matches("the ").to_owned());
+                    if let TeamFact::ItemTimed { back_at, .. } = f {
+                        let ticks = back_at.saturating_sub(view.clock.tick);
+                        tokens.seconds = Some(ticks.div_ceil(view.clock.hz.max(1)).to_string());
+                    }
                 }
                 _ => {}
             }

@@ -330,7 +330,7 @@ impl GoalPlanner {
         if let Some(g) = self.goal {
             let hopeless = clock.tick > g.give_up_at && clock.ms_since(g.progress_at) > 2000.0;
             let gone = match g.kind {
-                GoalKind::Item(id) => !cx.view.items.iter().any(|i| i.id == id && i.available),
+                GoalKind::Item(id) => !cx.memory.items.believed().iter().any(|i| i.id == id && crate::items::due(i, cx.me.origin, &clock)),
                 GoalKind::Enemy(s) => cx.view.player(s).is_none_or(|p| !p.active()),
                 // The layer asks for nothing any more (the round ended, the
                 // bot's role is to fight): drop it now. A different

@@ -237,7 +237,7 @@ impl GoalPlanner {
             let clock = cx.view.clock;
             self.route_requests += crate::items::SHORTLIST as u64;
             choose_item(
-                &cx.view.items,
+                cx.memory.items.believed(),
                 cx.me,
                 cx.traits,
                 cx.view.weapons,

@@ -72,6 +72,9 @@ fn decide_once_restless(
     let t = Traits::at_skill(3.0);
     let bias = WeaponBias::default();
     let mut memory = Memory::default();
+    // The items as the view has them (looked at from nowhere: map items
+    // believed there).
+    memory.items.update(view, None, t.fov);
     let mut nav = crate::navigate::StraightNavigator::default();
     let mut rng = BotRng::for_slot(1, 0, 0);
     let mut cx = GoalContext {
@@ -201,6 +204,7 @@ fn a_restless_bot_leaves_the_ammo_around_it_and_hunts_far_off() {
         half: Vec3::splat(15.0),
         available: true,
         respawn_at: 0,
+        respawn_ticks: 0,
         dropped: false,
     };
     view.items = vec![ammo(1, 300.0), ammo(2, -300.0), ammo(3, 2400.0)];

@@ -46,6 +46,12 @@ impl BotManager {
         self.bots.iter().find(|b| b.brain.slot() == slot).map(|b| b.brain.beliefs())
     }
 
+    /// What the bot in `slot` believes of each map item: there, or gone
+    /// until when (and whether it timed the pickup).
+    pub fn item_beliefs(&self, slot: SlotId) -> Option<Vec<(quarry_sim::components::NetId, crate::item_memory::ItemState)>> {
+        self.bots.iter().find(|b| b.brain.slot() == slot).map(|b| b.brain.item_beliefs())
+    }
+
     /// The order the bot in `slot` follows, if any.
     pub fn order(&self, slot: SlotId) -> Option<crate::team::Order> {
         self.bots.iter().find(|b| b.brain.slot() == slot).and_then(|b| b.brain.order())

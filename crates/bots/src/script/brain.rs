@@ -415,6 +415,9 @@ impl Brain for ScriptedBrain {
         let view = input.view;
         let clock = view.clock;
         let me = view.player(self.profile.slot).copied();
+        // What it sees and hears of the items (only through a living body).
+        let fov = self.profile.resolved.traits.fov;
+        self.senses.memory.items.update(view, me.as_ref().filter(|m| !m.frozen), fov);
         let keep_view = Intent { pitch: f32::NAN, yaw: f32::NAN, ..Intent::default() };
         let mut chat = None;
         let intent = match me {
@@ -484,6 +487,13 @@ impl Brain for ScriptedBrain {
         match &self.fallback {
             Some(n) => n.beliefs(),
             None => self.senses.memory.tracks().to_vec(),
+        }
+    }
+
+    fn item_beliefs(&self) -> Vec<(quarry_sim::components::NetId, crate::item_memory::ItemState)> {
+        match &self.fallback {
+            Some(n) => n.item_beliefs(),
+            None => self.senses.memory.items.states().collect(),
         }
     }
 

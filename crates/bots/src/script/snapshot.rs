@@ -96,8 +96,10 @@ pub(super) fn fill(host: &mut HostState, view: &BotView<'_>, me: &PlayerSnap, se
         Vec::new()
     };
     host.owner = owner.filter(|o| *o != me.slot).and_then(|o| view.player(o)).map(|p| known(view, p, false));
-    host.items = view
+    host.items = senses
+        .memory
         .items
+        .believed()
         .iter()
         .map(|i| ScriptItem {
             id: i64::from(i.id.0),

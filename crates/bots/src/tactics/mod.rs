@@ -304,8 +304,9 @@ impl Tactics {
         self.next_update = clock.tick + period - (clock.tick + u32::from(me.slot.0)) % period;
         self.forces = force_counts(view, me, memory, clock);
         self.ratio = self.forces.ratio();
-        let health_near = view
+        let health_near = memory
             .items
+            .believed()
             .iter()
             .any(|i| i.available && matches!(i.gift, quarry_sim::items::Gift::Health { .. }) && i.origin.distance(me.origin) <= HEALTH_REACH);
         let low = me.health < RETREAT_HEALTH && !health_near;

@@ -98,6 +98,18 @@ pub enum TeamFact {
         /// When.
         tick: u32,
     },
+    /// An item was taken (the speaker saw, heard or made the pickup) and
+    /// comes back at `back_at`: teammates time it.
+    ItemTimed {
+        /// The item.
+        item: NetId,
+        /// Where it is.
+        position: Vec3,
+        /// The tick it comes back.
+        back_at: u32,
+        /// When the speaker learned it.
+        tick: u32,
+    },
 }
 
 impl TeamFact {
@@ -111,6 +123,7 @@ impl TeamFact {
             Self::Help { .. } => ChatEvent::TeamHelp,
             Self::FallingBack { .. } => ChatEvent::TeamFallBack,
             Self::GoingFor { .. } => ChatEvent::TeamGoingFor,
+            Self::ItemTimed { .. } => ChatEvent::TeamItemTimed,
         }
     }
 
@@ -123,7 +136,8 @@ impl TeamFact {
             | Self::Clear { position, .. }
             | Self::Help { position, .. }
             | Self::FallingBack { position, .. }
-            | Self::GoingFor { position, .. } => position,
+            | Self::GoingFor { position, .. }
+            | Self::ItemTimed { position, .. } => position,
         }
     }
 
@@ -136,7 +150,8 @@ impl TeamFact {
             | Self::Clear { tick, .. }
             | Self::Help { tick, .. }
             | Self::FallingBack { tick, .. }
-            | Self::GoingFor { tick, .. } => tick,
+            | Self::GoingFor { tick, .. }
+            | Self::ItemTimed { tick, .. } => tick,
         }
     }
 

@@ -108,6 +108,14 @@ pub struct Approved {
     pub place: Vec3,
 }
 
+/// What a call said lately was about: an enemy (whatever the call), or an
+/// event at a place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Said {
+    Enemy(SlotId),
+    Event(crate::chat::ChatEvent),
+}
+
 #[derive(Debug, Clone, Copy)]
 struct PendingOrder {
     bot: SlotId,
@@ -133,7 +141,9 @@ pub struct TeamHost {
     places: Option<Places>,
     next_team: BTreeMap<Team, u32>,
     next_bot: BTreeMap<SlotId, u32>,
-    recent: Vec<(Team, Option<SlotId>, Vec3, u32)>,
+    /// Calls said lately: team, enemy (an enemy report) or event (any
+    /// other call), place, tick.
+    recent: Vec<(Team, Said, Vec3, u32)>,
     pending: Vec<PendingOrder>,
     incoming: Vec<(SlotId, OrderKind)>,
     figures: TeamFigures,
@@ -228,10 +238,10 @@ impl TeamHost {
             };
             // Enemies are news unless each was said lately about where it
             // is now; anything else unless said lately about that place.
-            let said = |enemy: Option<SlotId>, at: Vec3| self.recent.iter().any(|r| r.0 == team && r.1 == enemy && r.2.distance(at) < SAME_PLACE);
+            let said = |what: Said, at: Vec3| self.recent.iter().any(|r| r.0 == team && r.1 == what && r.2.distance(at) < SAME_PLACE);
             let said_lately = match enemies {
-                Some(f) => f.spotted().all(|e| said(Some(e.enemy), e.position)),
-                None => said(None, place),
+                Some(f) => f.spotted().all(|e| said(Said::Enemy(e.enemy), e.position)),
+                None => said(Said::Event(call.event), place),
             };
             if said_lately {
                 continue;
@@ -246,8 +256,8 @@ impl TeamHost {
             }
             self.next_team.insert(team, clock.after_ms(halve(TEAM_GAP_MS)));
             match enemies {
-                Some(f) => self.recent.extend(f.spotted().map(|e| (team, Some(e.enemy), e.position, clock.tick))),
-                None => self.recent.push((team, None, place, clock.tick)),
+                Some(f) => self.recent.extend(f.spotted().map(|e| (team, Said::Enemy(e.enemy), e.position, clock.tick))),
+                None => self.recent.push((team, Said::Event(call.event), place, clock.tick)),
             }
             out.push(Approved { slot, call, place });
         }

@@ -243,7 +243,10 @@ impl NativeBrain {
         }
         let enemy = view.weapons.get(weapon)?;
         let bias = &self.profile.resolved.weapon_bias;
-        view.items
+        self.senses
+            .memory
+            .items
+            .believed()
             .iter()
             .filter(|i| i.available && (i.dropped || matches!(i.gift, quarry_sim::items::Gift::Ammo { .. })))
             .filter(|i| i.origin.distance(me.origin) <= OPPORTUNITY_RANGE)

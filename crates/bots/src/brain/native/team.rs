@@ -39,6 +39,11 @@ const FAR_PULL: f32 = 0.0;
 const HELP_PULL: f32 = 1.5;
 /// A teammate's item call keeps the bot off that item this long, ms.
 const LEAVE_ITEM_MS: f32 = 10_000.0;
+/// An item timing is offered for this long after the bot learned it, ms
+/// (then it is old news).
+const TIMING_OFFER_MS: f32 = 3000.0;
+/// An item back sooner than this is not worth a line, ms.
+const TIMING_LEAST_MS: f32 = 5000.0;
 
 /// What the brain tells its team and the order it follows.
 #[derive(Debug, Clone, Default)]
@@ -54,6 +59,9 @@ pub(super) struct TeamSide {
     pub lead: Option<SlotId>,
     /// The enemies newly noticed at the last look.
     pub noticed: Vec<SlotId>,
+    /// A valuable item's timing learned lately, and when (offered for
+    /// [`TIMING_OFFER_MS`]; kept across a death).
+    timing: Option<(crate::item_memory::Timing, u32)>,
     next_help: u32,
     next_escort: u32,
     /// The stance last told to the team (level 5), while it lasts.
@@ -122,6 +130,7 @@ impl NativeBrain {
             return;
         }
         self.stance_call(me, level, clock);
+        self.timing_call(view, clock);
         let sightings = &self.senses.sightings;
         // Under fire and in trouble.
         let under_fire = self.senses.memory.last_hit.is_some_and(|h| clock.ms_since(h.tick) <= UNDER_FIRE_MS);
@@ -184,6 +193,24 @@ impl NativeBrain {
             {
                 self.team.offer(TeamCall::fact(TeamFact::GoingFor { item: id, position: item.origin, tick: clock.tick }));
             }
+        }
+    }
+
+    /// A valuable item's pickup it saw, heard or made: when the item comes
+    /// back, offered while it is fresh news.
+    fn timing_call(&mut self, view: &BotView<'_>, clock: &BotClock) {
+        let worth = |id| view.items.iter().any(|i| i.id == id && !i.dropped && claimable(i.gift));
+        if let Some(t) = self.senses.memory.items.learned().iter().rev().find(|t| worth(t.item)) {
+            self.team.timing = Some((*t, clock.tick));
+        }
+        let Some((t, learned)) = self.team.timing else { return };
+        let back_in = t.back_at.saturating_sub(clock.tick) as f32 * 1000.0 / clock.hz.max(1) as f32;
+        if clock.ms_since(learned) > TIMING_OFFER_MS || back_in < TIMING_LEAST_MS {
+            self.team.timing = None;
+            return;
+        }
+        if let Some(item) = view.items.iter().find(|i| i.id == t.item) {
+            self.team.offer(TeamCall::fact(TeamFact::ItemTimed { item: t.item, position: item.origin, back_at: t.back_at, tick: learned }));
         }
     }
 
@@ -255,6 +282,7 @@ impl NativeBrain {
                     .blacklist
                     .add(GoalKey::Item(item), clock.after_ms(LEAVE_ITEM_MS), clock.tick);
             }
+            TeamFact::ItemTimed { item, back_at, .. } => self.senses.memory.items.told(item, back_at, clock),
         }
     }
 
