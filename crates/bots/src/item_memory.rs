@@ -3,7 +3,8 @@
 //! heard or been told, and so does a bot:
 //!
 //! - an item it has no news of is believed there (the map is known, and
-//!   every item is there when play goes live);
+//!   every item is there when play goes live but the powerups, which are
+//!   believed gone until their latest first-spawn time);
 //! - it looks at one item a tick (round robin) among those in its field of
 //!   view within [`ITEM_SIGHT`] (or within [`ITEM_NEAR`], whatever the
 //!   view direction): one trace; a clear line shows the item's real state;
@@ -145,12 +146,7 @@ impl ItemMemory {
         self.follow_map(view);
         for ev in &view.events {
             match *ev {
-                GameEvent::Phase { phase: Phase::Live { .. } } => {
-                    for b in &mut self.beliefs {
-                        b.state = ItemState::There;
-                    }
-                    self.drops.clear();
-                }
+                GameEvent::Phase { phase: Phase::Live { since } } => self.went_live(view, since),
                 GameEvent::ItemPickup { slot, item, origin } => {
                     if let Some(me) = me.filter(|m| m.alive)
                         && let Some(id) = self.witnessed(view, me, slot, item, origin, fov)
@@ -173,6 +169,17 @@ impl ItemMemory {
             self.look(view, me, fov, &clock);
         }
         self.rebuild(view);
+    }
+
+    /// Play went live at `since`: every item is put back, but one with a
+    /// first-spawn delay (powerups), which has appeared by its latest
+    /// first-spawn time.
+    fn went_live(&mut self, view: &BotView<'_>, since: u32) {
+        for b in &mut self.beliefs {
+            let first = view.items.iter().find(|i| i.id == b.id).map_or(0, |i| i.first_spawn_ticks);
+            b.state = if first > 0 { ItemState::Gone { back_at: since.saturating_add(first), exact: false } } else { ItemState::There };
+        }
+        self.drops.clear();
     }
 
     fn belief(&self, id: NetId) -> Option<&Belief> {

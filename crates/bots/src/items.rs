@@ -338,7 +338,7 @@ mod tests {
 
     /// An item `id` lying at `origin`, available.
     fn item_at(id: u32, origin: Vec3, gift: Gift) -> ItemSnap {
-        ItemSnap { id: NetId(id), classname: "x", gift, origin, half: Vec3::splat(15.0), available: true, respawn_at: 0, respawn_ticks: 0, dropped: false }
+        ItemSnap { id: NetId(id), classname: "x", gift, origin, half: Vec3::splat(15.0), available: true, respawn_at: 0, respawn_ticks: 0, first_spawn_ticks: 0, dropped: false }
     }
 
     #[test]

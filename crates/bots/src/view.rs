@@ -190,6 +190,9 @@ pub struct ItemSnap {
     /// Ticks from a pickup to its return: public, the item table's figure
     /// (0 for a dropped weapon, which does not come back).
     pub respawn_ticks: u32,
+    /// Ticks after play goes live by which it has first appeared: public,
+    /// the item table's first spawn plus its jitter (0: there at once).
+    pub first_spawn_ticks: u32,
     /// A weapon someone dropped.
     pub dropped: bool,
 }
@@ -284,7 +287,7 @@ impl<'a> BotView<'a> {
         let phase = game.phase();
         let objectives_live = phase.allows_play() && phase.counts() && mode.round.is_none_or(|r| r.live);
         let players = player_snaps(game, &mode, tick);
-        let items = item_snaps(world, cache);
+        let items = item_snaps(world, cache, game.hz());
         let projectiles = projectile_snaps(world, cache);
         let obstacles = players
             .iter()
@@ -367,8 +370,9 @@ fn player_snaps(game: &Match, mode: &ModeState, tick: u32) -> Vec<Option<PlayerS
     players
 }
 
-/// Every item, by net id.
-fn item_snaps(world: &World, cache: &mut ViewCache) -> Vec<ItemSnap> {
+/// Every item, by net id (`hz`: the tick rate, for first-spawn times).
+fn item_snaps(world: &World, cache: &mut ViewCache, hz: u32) -> Vec<ItemSnap> {
+    let first_ticks = |(first, jitter): (f32, f32)| if first > 0.0 { ((first + jitter.max(0.0)) * hz as f32).ceil() as u32 } else { 0 };
     let mut items = Vec::new();
     if let Some(q) = cache.items.as_mut() {
         for (entity, id, item, spawn) in q.iter(world) {
@@ -381,6 +385,7 @@ fn item_snaps(world: &World, cache: &mut ViewCache) -> Vec<ItemSnap> {
                 available: spawn.is_none_or(|s| s.available),
                 respawn_at: spawn.map_or(0, |s| s.respawn_at),
                 respawn_ticks: spawn.map_or(0, |s| s.respawn_ticks),
+                first_spawn_ticks: spawn.map_or(0, |s| first_ticks(s.first_spawn)),
                 dropped: world.get::<Dropped>(entity).is_some(),
             });
         }

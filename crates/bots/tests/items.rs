@@ -37,6 +37,20 @@ fn a_bot_knows_an_items_state_only_from_sight_sound_or_word() {
         let view = BotView::build(&game, &mut cache);
         let truth: BTreeMap<_, _> = view.items.iter().filter(|i| !i.dropped).map(|i| (i.id, (i.available, i.respawn_at))).collect();
         let tick = view.clock.tick;
+        // The quad first appears 30 to 60 s after play goes live, as every
+        // player knows: nobody runs for it at the start.
+        if tick == 120 {
+            let quad = view.items.iter().find(|i| i.classname == "item_quad").expect("q_dm1 has a quad");
+            for slot in bots.slots() {
+                let beliefs = bots.item_beliefs(slot).expect("a bot");
+                let state = beliefs.iter().find(|(id, _)| *id == quad.id).map(|(_, s)| *s);
+                let first = quad.first_spawn_ticks;
+                assert!(
+                    matches!(state, Some(ItemState::Gone { back_at, exact: false }) if back_at <= tick + first),
+                    "bot {slot:?} believes the quad {state:?} at the start; it appears within {first} ticks"
+                );
+            }
+        }
         for slot in bots.slots() {
             for (id, state) in bots.item_beliefs(slot).expect("a bot") {
                 let &(available, respawn_at) = truth.get(&id).expect("a belief is about a map item");

@@ -205,6 +205,7 @@ fn a_restless_bot_leaves_the_ammo_around_it_and_hunts_far_off() {
         available: true,
         respawn_at: 0,
         respawn_ticks: 0,
+        first_spawn_ticks: 0,
         dropped: false,
     };
     view.items = vec![ammo(1, 300.0), ammo(2, -300.0), ammo(3, 2400.0)];

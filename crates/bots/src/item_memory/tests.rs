@@ -23,6 +23,7 @@ fn armor(id: u32, x: f32, y: f32, available: bool) -> ItemSnap {
         available,
         respawn_at: if available { 0 } else { 1234 },
         respawn_ticks: PERIOD,
+        first_spawn_ticks: 0,
         dropped: false,
     }
 }
@@ -113,10 +114,14 @@ fn a_pickup_seen_made_or_told_times_the_item() {
     assert_eq!(believed(&m, 1).respawn_at, later);
     m.told(NetId(1), t + 5, &view.clock);
     assert_eq!(m.state(NetId(1)), Some(ItemState::Gone { back_at: later, exact: true }), "older news changes nothing");
-    // Play going live puts every item back.
-    view.events = vec![GameEvent::Phase { phase: Phase::Live { since: view.clock.tick } }];
+    // Play going live puts every item back, but a powerup, gone until its
+    // latest first appearance.
+    view.items[1].first_spawn_ticks = 3600;
+    let since = view.clock.tick;
+    view.events = vec![GameEvent::Phase { phase: Phase::Live { since } }];
     m.update(&view, None, FOV);
-    assert_eq!((m.state(NetId(1)), m.state(NetId(2))), (Some(ItemState::There), Some(ItemState::There)));
+    assert_eq!(m.state(NetId(1)), Some(ItemState::There));
+    assert_eq!(m.state(NetId(2)), Some(ItemState::Gone { back_at: since + 3600, exact: false }));
 }
 
 #[test]
