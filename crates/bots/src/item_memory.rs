@@ -32,7 +32,7 @@ use quarry_sim::components::NetId;
 use quarry_sim::events::{GameEvent, SoundKind};
 use quarry_sim::rules::Phase;
 
-use crate::perception::{clear_line, forward, in_fov};
+use crate::perception::{carries, clear_line, forward, in_fov};
 use crate::view::{BotClock, BotView, ItemSnap, PlayerSnap};
 
 /// How far a bot makes out an item, units.
@@ -226,15 +226,7 @@ impl ItemMemory {
             return exact.map(|i| i.id);
         }
         // Heard: the pickup sound says the class and about where.
-        let table = view.sounds;
-        let open = table.range(SoundKind::ItemPickup, view.weapons);
-        if distance > open {
-            return None;
-        }
-        let heard = distance <= open * table.wall_factor || clear_line(view.map.world(), origin + Vec3::Z * 8.0, me.eye);
-        if !heard {
-            return None;
-        }
+        carries(view, SoundKind::ItemPickup, origin, me.eye)?;
         let nearest = exact?;
         let ambiguous = view
             .items

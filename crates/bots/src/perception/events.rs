@@ -132,9 +132,17 @@ fn heard(
         None if kind != SoundKind::Mover => return None,
         _ => {}
     }
+    let (distance, range) = carries(view, kind, origin, me.eye)?;
+    Some(HeardSound { source, kind, origin, distance, range })
+}
+
+/// Whether a sound of `kind` made at `origin` reaches an ear at `ear`: its
+/// distance and how far it carried (the table's figure, less through a
+/// wall; one trace, only when the distance needs it), or `None`.
+pub fn carries(view: &BotView<'_>, kind: SoundKind, origin: Vec3, ear: Vec3) -> Option<(f32, f32)> {
     let table = view.sounds;
     let open = table.range(kind, view.weapons);
-    let distance = origin.distance(me.eye);
+    let distance = origin.distance(ear);
     if distance > open {
         return None;
     }
@@ -143,8 +151,8 @@ fn heard(
         open
     } else {
         // Far enough that a wall would silence it: one trace decides.
-        let tr = view.map.world().trace(origin + Vec3::Z * 8.0, me.eye, Vec3::ZERO, Vec3::ZERO, quarry_map::Contents::MASK_SHOT);
+        let tr = view.map.world().trace(origin + Vec3::Z * 8.0, ear, Vec3::ZERO, Vec3::ZERO, quarry_map::Contents::MASK_SHOT);
         if tr.fraction >= 1.0 { open } else { open * table.wall_factor }
     };
-    (distance <= range).then_some(HeardSound { source, kind, origin, distance, range })
+    (distance <= range).then_some((distance, range))
 }

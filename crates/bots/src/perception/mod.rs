@@ -37,7 +37,7 @@ pub mod hearing;
 pub mod notice;
 mod senses;
 
-pub use events::{HeardSound, Percept, SeenAttacker, percepts, percepts_hearing};
+pub use events::{HeardSound, Percept, SeenAttacker, carries, percepts, percepts_hearing};
 pub use senses::Senses;
 
 /// Heights of the sample points as fractions of the body height, from the
