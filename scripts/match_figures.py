@@ -13,9 +13,11 @@ seeds; the command column gives one seed's exact command line.
 Rows: bot chat (lines per minute, back-to-back repeats), play styles at one
 skill (engagement range, items and kills per minute), noticing and reaction
 per skill 1-5 (first in view to noticed, to the first shot), team chatter (4v4 TDM,
-one team with bot_teamChatter 1 against one with none, the talking side
-alternating by seed: frags and win share per side, reports per minute, the
-share true when sent, reports that led a teammate to the enemy), tactics
+one team with bot_teamChatter 1 against one with none, each seed played
+twice with the sides swapped so the map's and the seed's luck cancel:
+frags and win share per side, the frag difference with its standard error
+over the seeds, reports per minute, the share true when sent, reports that
+led a teammate to the enemy), tactics
 (4v4 TDM with one team at bot_tactical 2-5 and the other at 0, the same
 rows, on q_dm1, dm4 and oacmpdm8; FFA with half
 the bots at the level: kills per death of each half; CTF captures at
@@ -90,28 +92,28 @@ def scenarios(shared):
     return out
 
 
-def talking_team(seed):
-    """The team with team chatter in a seed's team-talk match (alternating)."""
-    return "red" if seed % 2 else "blue"
+# The A/B scenarios play every seed once with each side as the tested one.
+SIDES = ("red", "blue")
 
 
 def team_talk(map_args):
-    """Server arguments of a 4v4 TDM where only one team talks, per seed."""
-    return lambda seed: (["+set", "g_gametype", "tdm", "+set", "bot_teamChatter", "1", "+set", "bot_teamChatterTeam", talking_team(seed)]
-                         + FOUR_A_SIDE + TEN_MINUTES + map_args)
+    """Server arguments of a 4v4 TDM where only `side` talks."""
+    return lambda seed, side: (["+set", "g_gametype", "tdm", "+set", "bot_teamChatter", "1", "+set", "bot_teamChatterTeam", side]
+                               + FOUR_A_SIDE + TEN_MINUTES + map_args)
 
 
 def tactics_ab(level, map_args, flags=()):
-    """Server arguments of a 4v4 TDM where one team plays at `bot_tactical
-    level` and the other at 0, per seed (the same alternation and rows as
-    the team-talk scenario, the tactical side in the talking side's place); `flags`
-    (such as --maps) go before the + commands."""
-    return lambda seed: (list(flags) + ["+set", "g_gametype", "tdm", "+set", "bot_tactical", str(level), "+set", "bot_tacticalTeam", talking_team(seed)]
-                         + FOUR_A_SIDE + TEN_MINUTES + map_args)
+    """Server arguments of a 4v4 TDM where `side` plays at `bot_tactical
+    level` and the other at 0 (the same rows as the team-talk scenario, the
+    tactical side in the talking side's place); `flags` (such as --maps) go
+    before the + commands."""
+    return lambda seed, side: (list(flags) + ["+set", "g_gametype", "tdm", "+set", "bot_tactical", str(level), "+set", "bot_tacticalTeam", side]
+                               + FOUR_A_SIDE + TEN_MINUTES + map_args)
 
 
-def run(server, args, seed):
-    """One match; returns the parsed summary and the command line."""
+def run(server, args, seed, side=None):
+    """One match; returns the parsed summary (with the tested side, if
+    any, under "side") and the command line."""
     with tempfile.TemporaryDirectory(prefix="quarry-figures-") as tmp:
         for f in (ROOT / "config").glob("*.toml"):
             shutil.copy(f, tmp)
@@ -122,7 +124,9 @@ def run(server, args, seed):
     # The summary is the last line; console prints come before it.
     last = [line for line in proc.stdout.splitlines() if line.startswith("{")][-1]
     shown = " ".join(a if " " not in a else repr(a) for a in cmd[:1] + ["--config", "CONFIG_COPY"] + cmd[3:])
-    return json.loads(last), shown.replace(str(ROOT) + "/", "")
+    summary = json.loads(last)
+    summary["side"] = side
+    return summary, shown.replace(str(ROOT) + "/", "")
 
 
 def mean(values):
@@ -139,21 +143,29 @@ def figures(kind, runs):
         rows.append(("chat replies", mean([r["bots"]["chat"]["replies"] for r in runs]), "per match"))
     elif kind in ("teamtalk", "tactics"):
         side, other = ("talking team", "silent team") if kind == "teamtalk" else ("tactical team", "level-0 team")
-        talk, quiet, wins, draws = [], [], 0, 0
+        talk, quiet, wins, draws, by_seed = [], [], 0, 0, {}
         for r in runs:
             red, blue = r["scoreboard"]["team_scores"][:2]
-            t, q = (red, blue) if talking_team(r["seed"]) == "red" else (blue, red)
+            t, q = (red, blue) if r["side"] == "red" else (blue, red)
             talk.append(t)
             quiet.append(q)
             wins += t > q
             draws += t == q
+            by_seed.setdefault(r["seed"], []).append(t - q)
+        # One difference per seed (its two matches' mean): the sides' and
+        # the seed's luck cancel within it.
+        diffs = [statistics.fmean(d) for d in by_seed.values()]
+        error = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else None
         team = [r["bots"]["team"] for r in runs]
         rows.append((f"{side} frags", mean(talk), "per match"))
         rows.append((f"{other} frags", mean(quiet), "per match"))
+        rows.append((f"{side} frags less {other} frags", mean(diffs), "per match"))
+        rows.append(("standard error of that difference", error, "frags, over the seeds"))
         rows.append((f"{side} wins", 100.0 * wins / len(runs), "% of matches"))
         rows.append(("draws", 100.0 * draws / len(runs), "% of matches"))
         rows.append(("team reports", mean([t["reports_per_minute"] for t in team]), "per min"))
         rows.append(("reports true when sent", mean([t["true_pct"] for t in team]), "%"))
+        rows.append(("report age when taken in", mean([t.get("report_age_ms") for t in team]), "ms"))
         rows.append(("reports placing a group", mean([t["grouped"] for t in team]), "per match"))
         rows.append(("reports taken in", mean([t["reports_heard"] for t in team]), "per match"))
         rows.append(("reports that led to the enemy", mean([t["report_finds"] for t in team]), "per match"))
@@ -236,8 +248,10 @@ def main():
     for name, args, kind in scenarios(pathlib.Path(opts.shared)):
         if opts.only and opts.only not in name:
             continue
+        # An A/B scenario plays each seed once per side.
+        jobs = [(seed, side) for seed in seeds for side in SIDES] if kind in ("teamtalk", "tactics") else [(seed, None) for seed in seeds]
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
-            done = list(pool.map(lambda seed: run(opts.server, args(seed) if callable(args) else args, seed), seeds))
+            done = list(pool.map(lambda job: run(opts.server, args(*job) if callable(args) else args, *job), jobs))
         runs = [summary for summary, _ in done]
         command = done[-1][1] if done else ""
         for figure, value, unit in figures(kind, runs):

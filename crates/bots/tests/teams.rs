@@ -76,4 +76,9 @@ fn every_enemy_a_report_places_stood_there_when_it_was_sent() {
     assert_eq!(f.true_reports, f.checked, "only what the speaker saw, where it stood: {team}");
     assert!(f.grouped >= 1, "a group seen together is reported together: {team}");
     assert!(team.reports_heard >= u64::from(f.reports), "each report reaches the living teammates: {team}");
+    // A call is bound, not typed: it goes out a reaction time after the
+    // sighting (skill 3: about 100 ms + 320 ms x the character's scale).
+    let age = team.report_age_ms.expect("enemy reports were delivered");
+    assert!(age <= 800.0, "reports are fresh news when taken in: {team}");
+    assert!(f.enemy_age_ms_max <= 1500, "no report waits to be typed: {team}");
 }

@@ -60,8 +60,8 @@ impl ChatHost {
     }
 
     /// A team fact was said.
-    pub fn team_delivered(&mut self) {
-        self.team.delivered();
+    pub fn team_delivered(&mut self, fact: &crate::team::TeamFact, clock: &crate::view::BotClock) {
+        self.team.delivered(fact, clock);
     }
 
     /// A bot said an order request (an escort).

@@ -18,6 +18,9 @@ use crate::view::BotView;
 /// How long after its answer is due an order's acknowledgement is said, ms
 /// (the answer delay stands in for typing it).
 const ANSWER_SAY_MS: f32 = 100.0;
+/// A call goes out this long plus the speaker's reaction time after it is
+/// approved (the key press of a bound team call), ms.
+const CALL_BIND_MS: f32 = 100.0;
 
 /// The team view of every bot.
 pub fn team_bots(view: &BotView<'_>, brains: &[&dyn Brain]) -> Vec<TeamBot> {
@@ -84,9 +87,11 @@ impl ChatHost {
             let Some(me) = name_of(game, approved.slot) else { continue };
             let bot = chat_bot(game, *brain, &me, content);
             let tokens = self.call_tokens(view, game, &me, &approved);
-            // A call is typed without the pause before small talk.
-            let quick = ChatSettings { delay_ms: 0.0, ..*s };
-            if self.director.on_team(clock, &quick, &bot, approved.call.event, &tokens, Some(approved.call.attach), None) {
+            // A call is a bind, as Quake players bind their team calls
+            // (`say_team` with the location filled in): it goes out a
+            // reaction time after the bot decides, not typed.
+            let bind_ms = bots.iter().find(|b| b.slot == approved.slot).map_or(CALL_BIND_MS, |b| CALL_BIND_MS + b.reaction_ms);
+            if self.director.on_team(clock, s, &bot, approved.call.event, &tokens, Some(approved.call.attach), Some(bind_ms)) {
                 self.team.queued(view, &approved);
             }
         }

@@ -82,7 +82,7 @@ impl BotManager {
         let team = game.slots().get(line.slot).map(|s| s.team);
         match attach {
             crate::team::Attachment::Fact(fact) => {
-                self.chat.team_delivered();
+                self.chat.team_delivered(&fact, clock);
                 for entry in &mut self.bots {
                     let slot = entry.brain.slot();
                     let mate = slot != line.slot && game.slots().get(slot).map(|s| s.team) == team;

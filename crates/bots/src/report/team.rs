@@ -17,6 +17,9 @@ pub struct TeamReport {
     pub reports_per_minute: f64,
     /// Share of the checked enemy reports that were true when sent, percent.
     pub true_pct: Option<f64>,
+    /// Mean age of an enemy report when teammates took it in (from the
+    /// speaker's sighting), ms.
+    pub report_age_ms: Option<f64>,
     /// Facts bots took in from teammates.
     pub reports_heard: u64,
     /// Investigations of an enemy report that found that enemy.
@@ -32,9 +35,11 @@ impl TeamReport {
         let minutes = seconds / 60.0;
         let reports_per_minute = if minutes > 0.0 { f64::from(figures.reports) / minutes } else { 0.0 };
         let true_pct = (figures.checked > 0).then(|| 100.0 * f64::from(figures.true_reports) / f64::from(figures.checked));
+        let report_age_ms = (figures.enemy_delivered > 0).then(|| figures.enemy_age_ms_total as f64 / f64::from(figures.enemy_delivered));
         Self {
             reports_per_minute,
             true_pct,
+            report_age_ms,
             reports_heard: bots.iter().map(|b| b.reports_heard).sum(),
             report_finds: bots.iter().map(|b| b.report_finds).sum(),
             investigations: bots.iter().map(|b| b.investigations).sum(),
@@ -49,12 +54,14 @@ impl fmt::Display for TeamReport {
         let queued: Vec<String> = t.queued.iter().map(|(k, v)| format!("{k} {v}")).collect();
         write!(
             f,
-            "team: {} reports said ({:.1}/min), true when sent {}/{}{}, {} placing a group, taken in {} times, {} investigations, {} found the enemy reported; orders heard {}, taken {}, refused {}",
+            "team: {} reports said ({:.1}/min), true when sent {}/{}{}, {} ms old when taken in (oldest {} ms), {} placing a group, taken in {} times, {} investigations, {} found the enemy reported; orders heard {}, taken {}, refused {}",
             t.reports,
             self.reports_per_minute,
             t.true_reports,
             t.checked,
             self.true_pct.map_or_else(String::new, |p| format!(" ({p:.1}%)")),
+            self.report_age_ms.map_or_else(|| "-".to_owned(), |a| format!("{a:.0}")),
+            t.enemy_age_ms_max,
             t.grouped,
             self.reports_heard,
             self.investigations,

@@ -70,6 +70,12 @@ pub struct TeamFigures {
     pub true_reports: u32,
     /// Enemy reports that placed more than one enemy.
     pub grouped: u32,
+    /// Enemy reports (and enemy carriers) delivered to teammates.
+    pub enemy_delivered: u32,
+    /// Their ages when delivered (the sighting to the line), summed, ms.
+    pub enemy_age_ms_total: u64,
+    /// The oldest of them when delivered, ms.
+    pub enemy_age_ms_max: u32,
     /// Orders heard (a human's line, a bot's escort request).
     pub orders_heard: u32,
     /// Orders taken.
@@ -280,9 +286,16 @@ impl TeamHost {
         }
     }
 
-    /// A fact was said.
-    pub fn delivered(&mut self) {
+    /// A fact was said: counted, and an enemy report's age (from the
+    /// sighting to its teammates taking it in) added up.
+    pub fn delivered(&mut self, fact: &TeamFact, clock: &BotClock) {
         self.figures.reports += 1;
+        if let TeamFact::Enemy { tick, .. } | TeamFact::Carrier { tick, .. } = *fact {
+            let age = clock.ms_since(tick).round() as u32;
+            self.figures.enemy_delivered += 1;
+            self.figures.enemy_age_ms_total += u64::from(age);
+            self.figures.enemy_age_ms_max = self.figures.enemy_age_ms_max.max(age);
+        }
     }
 
     /// Someone asked for `kind` (a human's team line, a bot's escort
