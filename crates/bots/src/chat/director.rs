@@ -248,6 +248,17 @@ impl ChatDirector {
         self.cooldowns.remove(&slot);
     }
 
+    /// Team calls waiting to be said by bots that `dead` says died since:
+    /// dropped (a bound call is pressed a reaction time after the bot
+    /// decides; one that died first never pressed it).
+    pub fn drop_calls(&mut self, dead: impl Fn(SlotId) -> bool) {
+        for b in &mut self.bots {
+            if dead(b.slot) {
+                b.pending.take_if(|p| p.out.attach.is_some());
+            }
+        }
+    }
+
     /// Whether `slot` has a line waiting to be said.
     pub fn is_typing(&self, slot: SlotId) -> bool {
         self.bots.iter().any(|b| b.slot == slot && b.pending.is_some())

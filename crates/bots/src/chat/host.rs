@@ -196,9 +196,11 @@ impl ChatHost {
         }
     }
 
-    /// The lines due now.
+    /// The lines due now; team calls of bots that `dead` says died before
+    /// saying them are dropped.
     #[must_use = "each line must be said through the bot's CmdSink"]
-    pub fn due(&mut self, clock: BotClock) -> Vec<Outgoing> {
+    pub fn due(&mut self, clock: BotClock, dead: impl Fn(SlotId) -> bool) -> Vec<Outgoing> {
+        self.director.drop_calls(dead);
         self.director.poll_due(clock)
     }
 }

@@ -325,3 +325,33 @@ fn chat_off_silent_and_chatty_halves() {
     // "ouch" is the only death line: said once, then silence (never back to back).
     assert_eq!(deaths, 1);
 }
+
+#[test]
+fn a_team_call_of_a_bot_that_died_before_saying_it_is_dropped() {
+    let (c, w) = load(r#"characterChat "Tamsin" { chat teamClear { "clear at $place" } chat kill { "got you $other" "easy, $other" } }"#);
+    assert!(w.is_empty(), "{w:?}");
+    let b = c.chat_bank("Tamsin").cloned().expect("bank");
+    let (me, mate) = (bot(1, "Tamsin", Team::Red, &b), bot(2, "Rook", Team::Red, &b));
+    let s = ChatSettings::default();
+    let tokens = ChatTokens { place: Some("the lift".into()), other: Some("Ann".into()), ..ChatTokens::default() };
+    let fact = crate::team::Attachment::Fact(crate::team::TeamFact::Clear { position: glam::Vec3::ZERO, tick: 10 });
+    let mut d = ChatDirector::new(1);
+    assert!(d.on_team(clock(10), &s, &me, ChatEvent::TeamClear, &tokens, Some(fact), Some(400.0)));
+    assert!(d.on_team(clock(10), &s, &mate, ChatEvent::TeamClear, &tokens, Some(fact), Some(400.0)));
+    // Slot 1 dies before its call goes out; slot 2 does not.
+    d.drop_calls(|slot| slot == SlotId(1));
+    let lines = said(&mut d, 10, 200);
+    assert_eq!(lines.iter().map(|(_, l)| l.slot).collect::<Vec<_>>(), vec![SlotId(2)], "only the living bot's call");
+    assert!((33..=35).contains(&lines[0].0), "a call goes out when its delay is over, not typed: tick {}", lines[0].0);
+    // Small talk is no call: a bot that died still says it.
+    let kept = (0..50).any(|seed| {
+        let mut d = ChatDirector::new(seed);
+        if !d.on_event(clock(10), &s, &me, ChatEvent::Kill, &tokens) {
+            return false;
+        }
+        d.drop_calls(|_| true);
+        assert!(d.is_typing(SlotId(1)), "small talk stays pending");
+        true
+    });
+    assert!(kept, "some seed queues the kill line");
+}

@@ -46,7 +46,8 @@ impl BotManager {
         }
         self.deliver(game);
         let clock = crate::view::BotClock { tick: game.tick().wrapping_add(1), hz: game.hz() };
-        for line in self.chat.due(clock) {
+        let dead = |slot| game.player_view(slot).is_none_or(|p| !p.alive);
+        for line in self.chat.due(clock, dead) {
             if self.say(game, &line) {
                 self.carry(game, &line, &clock);
             }
