@@ -27,16 +27,6 @@ impl NativeBrain {
             self.senses.memory.hear(source, noise.tick, noise.estimate, noise.error);
         }
         let target = self.target.now(view, &self.senses);
-        // A noise is looked toward; a teammate's word only when the bot
-        // goes there (a player keeps its eyes on its own way).
-        let look = |senses: &mut crate::perception::Senses| {
-            if target.is_none() && senses.look_hint.is_none() {
-                senses.look_hint = Some((noise.estimate + Vec3::Z * 26.0, clock.after_ms(1000.0)));
-            }
-        };
-        if !noise.reported {
-            look(&mut self.senses);
-        }
         let t = self.profile.resolved.traits;
         let teammates = if view.team_game {
             view.iter_players()
@@ -55,10 +45,13 @@ impl NativeBrain {
             fighting: target.is_some_and(|x| x.visible),
             hurt: crate::items::wants_health(me, &t),
         };
-        if self.rng.chance(investigate_chance(&noise, t.investigate_range, busy)) {
-            if noise.reported {
-                look(&mut self.senses);
-            }
+        let go = self.rng.chance(investigate_chance(&noise, t.investigate_range, busy));
+        // A noise is looked toward; a teammate's word only when the bot
+        // goes there (a player keeps its eyes on its own way).
+        if (go || !noise.reported) && target.is_none() && self.senses.look_hint.is_none() {
+            self.senses.look_hint = Some((noise.estimate + Vec3::Z * 26.0, clock.after_ms(1000.0)));
+        }
+        if go {
             self.investigation = Some((noise.estimate, clock.after_ms(INVESTIGATE_MS)));
             self.profile.stats.investigations += 1;
             self.team.lead = noise.source.filter(|_| noise.reported);
