@@ -170,6 +170,7 @@ fn help<C>(_: &mut C, console: &mut Console<C>, args: &[String]) -> Result<(), C
             (crate::CvarFlags::READ_ONLY, "read-only"),
             (crate::CvarFlags::LATCHED, "latched until map change"),
             (crate::CvarFlags::SECRET, "secret (never printed)"),
+            (crate::CvarFlags::PLAY, "shapes play (recorded; a replay sets it)"),
         ] {
             if c.def.flags.contains(f) {
                 flags.push(word);

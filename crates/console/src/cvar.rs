@@ -25,6 +25,9 @@ impl CvarFlags {
     /// A secret (a password): its value is never printed, only whether it
     /// is set, so it stays out of logs and the startup banner.
     pub const SECRET: Self = Self(1 << 5);
+    /// Shapes play (the rules, the physics, the tick rate): a recording
+    /// carries it, and a replay sets only such cvars from a file.
+    pub const PLAY: Self = Self(1 << 6);
 
     /// Whether every flag in `other` is set.
     pub const fn contains(self, other: Self) -> bool {
@@ -37,7 +40,7 @@ impl CvarFlags {
         Self(self.0 | other.0)
     }
 
-    /// One letter per flag for `cvarlist`: A(rchive) S(erverinfo) C(heat) R(ead-only) L(atched).
+    /// One letter per flag for `cvarlist`: A(rchive) S(erverinfo) C(heat) R(ead-only) L(atched) P(lay).
     pub fn letters(self) -> String {
         [
             (Self::ARCHIVE, 'A'),
@@ -45,6 +48,7 @@ impl CvarFlags {
             (Self::CHEAT, 'C'),
             (Self::READ_ONLY, 'R'),
             (Self::LATCHED, 'L'),
+            (Self::PLAY, 'P'),
         ]
         .iter()
         .map(|&(f, c)| if self.contains(f) { c } else { ' ' })
@@ -379,7 +383,8 @@ mod tests {
 
     #[test]
     fn flags_letters() {
-        assert_eq!((CvarFlags::ARCHIVE | CvarFlags::LATCHED).letters(), "A   L");
+        assert_eq!((CvarFlags::ARCHIVE | CvarFlags::LATCHED).letters(), "A   L ");
+        assert_eq!((CvarFlags::PLAY | CvarFlags::SERVER_INFO).letters(), " S   P");
     }
 
     #[test]

@@ -17,8 +17,12 @@ pub const FORMAT_VERSION: u32 = 2;
 /// The largest frame read from a file, bytes (a bad length cannot make
 /// the reader allocate more).
 pub const MAX_FRAME_BYTES: u32 = 64 * 1024 * 1024;
-/// The largest payload a frame may decompress to, bytes.
-pub const MAX_PAYLOAD_BYTES: usize = 256 * 1024 * 1024;
+/// The largest payload a header frame may decompress to, bytes (the map's
+/// and the config files' text).
+pub const MAX_PAYLOAD_BYTES: usize = 64 * 1024 * 1024;
+/// The largest payload any other frame (a chunk, the index, the footer)
+/// may decompress to, bytes: a chunk of a full server is well under 1 MiB.
+pub const MAX_CHUNK_PAYLOAD_BYTES: usize = 16 * 1024 * 1024;
 /// zstd's level for chunks: high, since they are compressed off the tick
 /// thread and are most of a file (19 makes an 8-player minute 20 % smaller
 /// than 3, at about 2 ms a chunk).
@@ -61,10 +65,13 @@ pub(crate) fn encode<T: Serialize>(kind: Kind, payload: &T) -> Result<Vec<u8>, S
     Ok(out)
 }
 
-/// The payload of a frame body.
-pub(crate) fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, String> {
-    let raw = zstd::bulk::decompress(body, MAX_PAYLOAD_BYTES).map_err(|e| format!("decompress: {e}"))?;
-    postcard::from_bytes(&raw).map_err(|e| format!("decode: {e}"))
+/// The payload of a frame body of `kind`: decompressed within its kind's
+/// limit, then decoded with every list within its limit.
+pub(crate) fn decode<T: DeserializeOwned>(kind: Kind, body: &[u8]) -> Result<T, String> {
+    let limit = if kind == Kind::Header { MAX_PAYLOAD_BYTES } else { MAX_CHUNK_PAYLOAD_BYTES };
+    let raw = zstd::bulk::decompress(body, limit).map_err(|e| format!("decompress (at most {limit} bytes): {e}"))?;
+    crate::bounded::take_refusal();
+    postcard::from_bytes(&raw).map_err(|e| format!("decode: {}", crate::bounded::take_refusal().unwrap_or_else(|| e.to_string())))
 }
 
 /// The start of a file: magic and version.

@@ -9,9 +9,10 @@
 //! |---|---|
 //! | `model.rs` | the recorded types |
 //! | `cmds.rs` | a chunk's commands coded compactly: predicted angles, changed fields only, in columns |
+//! | `bounded.rs` | lists read with a most-allowed length (a count in a file is only a claim) |
 //! | `frame.rs` | the file layout: magic, version, frames (kind, length, zstd of postcard), trailer |
 //! | `writer.rs` | [`RecordWriter`]: chunks encoded and written on a thread of their own, the file finalised atomically |
-//! | `reader.rs` | [`Recording`]: reading a file back, a truncated one (a crash) up to its last whole chunk |
+//! | `reader.rs` | [`Recording`]: reading a file back (every chunk checked against the limits below, then decoded again a chunk at a time as it is played), a truncated one (a crash) up to its last whole chunk |
 //!
 //! The layout, in order: the 8-byte magic `QRYDEMO\0`, the format version
 //! (u32, little-endian), a header frame, chunk frames, and on a clean end
@@ -20,16 +21,39 @@
 //! (u32) and that many bytes: the zstd-compressed postcard encoding of
 //! its payload.
 
+mod bounded;
 mod cmds;
 mod frame;
 mod model;
 mod reader;
 mod writer;
 
-pub use frame::{FORMAT_VERSION, MAGIC, MAX_FRAME_BYTES, MAX_PAYLOAD_BYTES, TRAILER_MAGIC};
+pub use frame::{FORMAT_VERSION, MAGIC, MAX_CHUNK_PAYLOAD_BYTES, MAX_FRAME_BYTES, MAX_PAYLOAD_BYTES, TRAILER_MAGIC};
 pub use model::{Chunk, ClientInfo, Footer, HashCheck, Header, IndexEntry, JournalEntry, StartSlot, TickRecord};
-pub use reader::{MAX_FILE_BYTES, Recording, RecordingBytes, read};
+pub use reader::{ChunkSpan, MAX_FILE_BYTES, Recording, RecordingBytes, Ticks, read};
 pub use writer::{CHUNK_TICKS, RecordWriter};
+
+/// The most ticks one chunk may hold (the writer makes them
+/// [`CHUNK_TICKS`] long).
+pub const MAX_CHUNK_TICKS: usize = 1024;
+/// The most chunks a recording may hold.
+pub const MAX_CHUNKS: usize = 1 << 20;
+/// The most hours of play a recording may hold, at its tick rate.
+pub const MAX_HOURS: u64 = 24;
+/// The highest tick rate a recording may have (`sv_fps`'s).
+pub const MAX_HZ: u32 = 1000;
+/// The longest a recording may go without a state hash, ticks.
+pub const MAX_HASH_EVERY: u32 = 3600;
+/// The most journal entries one tick may hold.
+pub const MAX_JOURNAL_ENTRIES: usize = 1024;
+/// The most steps a stored state hash may name.
+pub const MAX_HASH_STEPS: usize = 64;
+/// The most cvars a header may hold.
+pub const MAX_HEADER_CVARS: usize = 4096;
+/// The most config files (or content hashes) a header may hold.
+pub const MAX_HEADER_FILES: usize = 64;
+/// The most clients a header may start a match with.
+pub const MAX_SLOTS: usize = 256;
 
 /// Why a recording could not be written or read.
 #[derive(Debug, thiserror::Error)]

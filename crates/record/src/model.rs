@@ -26,11 +26,15 @@ pub struct Header {
     pub map_text: Option<String>,
     /// Config files the match was built from: name and text
     /// (`items.toml`, `weapons.toml`, `sounds.toml`).
+    #[serde(deserialize_with = "crate::bounded::files")]
     pub config: Vec<(String, String)>,
     /// Content hashes of what shaped play but is not replayed (botfiles,
     /// brains): name and FNV-1a.
+    #[serde(deserialize_with = "crate::bounded::files")]
     pub content: Vec<(String, u64)>,
-    /// The cvars at the start: name and value.
+    /// The cvars that shape play, at the start: name and value. A
+    /// recorder stores no secret (a password) here.
+    #[serde(deserialize_with = "crate::bounded::cvars")]
     pub cvars: Vec<(String, String)>,
     /// Whether the match ran headless (`--fast`), which plays with no
     /// warmup and no intermission whatever the cvars say.
@@ -39,6 +43,7 @@ pub struct Header {
     pub hash_every: u32,
     /// The clients the match started with (carried over from the last
     /// match on a live server), in slot order.
+    #[serde(deserialize_with = "crate::bounded::slots")]
     pub start_slots: Vec<StartSlot>,
 }
 
@@ -104,7 +109,7 @@ pub enum JournalEntry {
         /// One-way delay, ms.
         ms: u32,
     },
-    /// A cvar changed.
+    /// A cvar that shapes play changed (a recorder journals no secret).
     Cvar {
         /// Its name.
         name: String,
@@ -121,6 +126,7 @@ pub struct HashCheck {
     /// The tick's final state hash.
     pub value: u64,
     /// Each hash step's name and the running hash after it.
+    #[serde(deserialize_with = "crate::bounded::hash_steps")]
     pub steps: Vec<(String, u64)>,
 }
 
@@ -155,9 +161,20 @@ struct ChunkWire {
     first_tick: u32,
     /// Per record: ticks skipped since the previous record, its journal
     /// and its hash.
-    ticks: Vec<(u32, Vec<JournalEntry>, Option<HashCheck>)>,
+    #[serde(deserialize_with = "chunk_ticks")]
+    ticks: Vec<WireTick>,
     /// Every record's commands.
     cmds: CmdColumns,
+}
+
+/// One record of a [`ChunkWire`] less its commands: ticks skipped since the
+/// previous record, its journal, its hash.
+#[derive(Serialize, Deserialize)]
+struct WireTick(u32, #[serde(deserialize_with = "crate::bounded::journal")] Vec<JournalEntry>, Option<HashCheck>);
+
+/// A chunk's records: at most [`crate::MAX_CHUNK_TICKS`].
+fn chunk_ticks<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<WireTick>, D::Error> {
+    crate::bounded::read_at_most::<D, WireTick, { crate::MAX_CHUNK_TICKS }>(d, "ticks in one chunk")
 }
 
 impl Serialize for Chunk {
@@ -171,7 +188,7 @@ impl Serialize for Chunk {
                 Some(p) => t.tick.checked_sub(p).and_then(|d| d.checked_sub(1)).ok_or_else(|| serde::ser::Error::custom(format!("tick {} after tick {p}: ticks must increase", t.tick)))?,
             };
             prev = Some(t.tick);
-            ticks.push((gap, t.journal.clone(), t.hash.clone()));
+            ticks.push(WireTick(gap, t.journal.clone(), t.hash.clone()));
         }
         let cmds = CmdColumns::encode(self.ticks.iter().map(|t| (t.tick, t.cmds.as_slice()))).map_err(serde::ser::Error::custom)?;
         ChunkWire { first_tick, ticks, cmds }.serialize(serializer)
@@ -183,7 +200,7 @@ impl<'de> Deserialize<'de> for Chunk {
         let wire = ChunkWire::deserialize(deserializer)?;
         let mut numbers = Vec::with_capacity(wire.ticks.len());
         let mut next = Some(wire.first_tick);
-        for (gap, ..) in &wire.ticks {
+        for WireTick(gap, ..) in &wire.ticks {
             let tick = next.and_then(|n| n.checked_add(*gap)).ok_or_else(|| serde::de::Error::custom(format!("a tick gap of {gap} overflows")))?;
             numbers.push(tick);
             next = tick.checked_add(1);
@@ -194,7 +211,7 @@ impl<'de> Deserialize<'de> for Chunk {
             .into_iter()
             .zip(numbers)
             .zip(cmds)
-            .map(|(((_, journal, hash), tick), cmds)| TickRecord { tick, journal, cmds, hash })
+            .map(|((WireTick(_, journal, hash), tick), cmds)| TickRecord { tick, journal, cmds, hash })
             .collect();
         Ok(Self { ticks })
     }

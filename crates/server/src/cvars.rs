@@ -42,7 +42,7 @@ impl ServerCvars {
             10,
             1000,
             "server ticks per second; the simulation, bots and snapshots all run on this clock",
-        ))?;
+        ).flags(CvarFlags::PLAY))?;
         let sv_hostname = console.register_cvar(
             CvarDef::string("sv_hostname", "Quarry", "the server name shown to players and server browsers")
                 .flags(CvarFlags::ARCHIVE | CvarFlags::SERVER_INFO),

@@ -206,7 +206,7 @@ fn watch_replay(path: &std::path::Path, web: &str, force: bool, maps: &std::path
     let options = recording::ReplayOptions { force, maps_dir: Some(maps.to_owned()) };
     let shown = path.display();
     let result = recording::watch(path, &options, addr, &password, |bound, rec| {
-        let last = rec.ticks.last().map_or(0, |t| t.tick);
+        let last = rec.last_tick().unwrap_or(0);
         let gametype = rec.header.cvars.iter().find(|(n, _)| n.eq_ignore_ascii_case("g_gametype")).map_or("?", |(_, v)| v.as_str());
         println!("playing {shown} ({gametype} on {}, {:.1} min) in the web view on http://{bound}/ (Ctrl-C to stop)", rec.header.map_name, f64::from(last) / f64::from(rec.header.hz.max(1)) / 60.0);
     });
@@ -242,7 +242,7 @@ fn run_replay(path: &std::path::Path, json: bool, force: bool, maps: &std::path:
             return ExitCode::FAILURE;
         }
     };
-    let hashes = rec.ticks.iter().filter(|t| t.hash.is_some()).count();
+    let hashes = rec.hash_count();
     let state = if rec.cut.is_some() { "a cut recording, up to where it ends" } else { "the whole recording" };
     let compared = if recorded.is_empty() { "no recorded summary to compare" } else { "the summary equals the recorded one" };
     let size = recording::summary::size_figures(&rec);

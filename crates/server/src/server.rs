@@ -237,6 +237,16 @@ impl Server {
     /// Runs the startup config and the command-line `+commands`, then loads
     /// the map they asked for (steps 2-5 above).
     pub fn startup(&mut self, plus: &[PlusCommand]) {
+        self.startup_with(plus, std::env::vars());
+    }
+
+    /// [`Server::startup`] without the `QUARRY_*` environment: for a
+    /// replay, whose settings come from its recording alone.
+    pub fn startup_without_environment(&mut self, plus: &[PlusCommand]) {
+        self.startup_with(plus, Vec::new());
+    }
+
+    fn startup_with(&mut self, plus: &[PlusCommand], environment: impl IntoIterator<Item = (String, String)>) {
         let archive = self.archive_path();
         if archive.is_file() {
             self.exec_startup_file(ARCHIVE_CFG);
@@ -255,7 +265,7 @@ impl Server {
             .filter(|c| c.is_archived())
             .map(|c| (c.def.name.clone(), c.latched().unwrap_or(c.value()).to_string()))
             .collect();
-        self.apply_environment(std::env::vars());
+        self.apply_environment(environment);
         for (i, cmd) in plus.iter().enumerate() {
             // A command that acts on the match (addbot, kick, …) gets the map
             // asked for so far first; settings and config files do not.

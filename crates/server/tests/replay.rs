@@ -43,7 +43,8 @@ fn a_recorded_match_replays_with_every_hash_matching_and_an_altered_command_is_c
     let rec = read(&path).expect("read");
     let altered = dir.path().join("altered.qrec");
     let mut w = RecordWriter::create(&altered, &rec.header).expect("create");
-    for mut t in rec.ticks.clone() {
+    for t in rec.ticks() {
+        let mut t = t.expect("tick");
         if t.tick == 300
             && let Some((_, cmd)) = t.cmds.first_mut()
         {
@@ -82,7 +83,7 @@ fn a_live_server_records_every_match_a_remote_player_plays_and_each_replays() {
     let demos = tempfile::tempdir().expect("tempdir");
     let dir = demos.path().to_str().expect("utf-8 path");
     let server = support::TestServer::start(&[
-        "+set", "sv_record", "1", "+set", "sv_recordDir", dir, "+set", "g_gametype", "tdm", "+set", "bot_minPlayers", "3",
+        "+set", "sv_record", "1", "+set", "sv_recordDir", dir, "+set", "g_gametype", "tdm", "+set", "bot_minPlayers", "3", "+set", "sv_webPassword", "web-secret-5531",
         "+set", "timelimit", "0.15", "+set", "fraglimit", "0", "+set", "g_intermission", "1", "+set", "sv_mapRotation", "q_dm1",
     ]);
     let mut client = server.client("visitor", None);
@@ -97,11 +98,23 @@ fn a_live_server_records_every_match_a_remote_player_plays_and_each_replays() {
     let first = read(&files[0]).expect("first");
     let footer = first.footer.clone().expect("finished");
     assert!(footer.summary.contains("\"scoreboard\""), "the first match ended with its summary");
-    let remote = first.ticks.iter().flat_map(|t| &t.journal).any(|e| matches!(e, quarry_record::JournalEntry::Join { client, .. } if client.name == "visitor" && client.latency_ms.is_some()));
+    let remote = first.ticks().map(|t| t.expect("tick")).flat_map(|t| t.journal).any(|e| matches!(e, quarry_record::JournalEntry::Join { client, .. } if client.name == "visitor" && client.latency_ms.is_some()));
     assert!(remote, "the visitor joined over the network, with its latency");
     let second = read(&files[1]).expect("second");
     assert!(second.header.start_slots.iter().any(|s| s.client.name == "visitor" && s.in_game), "the next match starts with the visitor carried over: {:?}", second.header.start_slots);
     assert!(second.header.start_slots.len() >= 3, "and the bots: {:?}", second.header.start_slots);
+    for path in &files {
+        let bytes = std::fs::read(path).expect("recording");
+        let mut plain = Vec::new();
+        let mut at = 12;
+        while let Some(head) = bytes.get(at..at + 5).filter(|h| h[0] <= 4 && h[0] >= 1) {
+            let len = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
+            let Some(body) = bytes.get(at + 5..at + 5 + len) else { break };
+            plain.extend(zstd::bulk::decompress(body, quarry_record::MAX_PAYLOAD_BYTES).expect("a frame decompresses"));
+            at += 5 + len;
+        }
+        assert!(!plain.windows(15).any(|w| w == b"web-secret-5531"), "{}: the web password is in the recording", path.display());
+    }
     for path in &files[..2] {
         let out = replay(path);
         let stdout = String::from_utf8_lossy(&out.stdout);

@@ -128,7 +128,7 @@ fn every_game_type_with_bots_and_a_remote_client_replays_exactly() {
         record(gametype, map, seed, &path);
         let rec = quarry_record::read(&path).expect("read");
         assert!(rec.header.map_text.is_none(), "sv_recordMapByHash stores the hash only");
-        let remote_join = rec.ticks.iter().flat_map(|t| &t.journal).any(|e| matches!(e, quarry_record::JournalEntry::Join { client, .. } if client.latency_ms == Some(60) && client.joined_tick == 19));
+        let remote_join = rec.ticks().flat_map(|t| t.expect("tick").journal).any(|e| matches!(e, quarry_record::JournalEntry::Join { client, .. } if client.latency_ms == Some(60) && client.joined_tick == 19));
         assert!(remote_join, "{gametype}: the visitor's join is recorded with its latency and the tick it connected");
         let ticks = replay(&path).unwrap_or_else(|e| panic!("{gametype} on {map}: {e}"));
         assert_eq!(ticks, TICKS, "{gametype}");

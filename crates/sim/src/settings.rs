@@ -139,7 +139,8 @@ impl SimCvars {
     pub fn register<C: 'static>(console: &mut Console<C>) -> Result<Self, CvarError> {
         let d = Settings::default();
         let movement = register_move_cvars(console)?;
-        let mut reg = |def: CvarDef| console.register_cvar(def);
+        // Every sim cvar shapes play: recordings carry it, replays set it.
+        let mut reg = |def: CvarDef| console.register_cvar(def.flags(CvarFlags::PLAY));
         let si = CvarFlags::SERVER_INFO;
         Ok(Self {
             maxclients: reg(CvarDef::int("sv_maxclients", 16, 1, crate::slots::MAX_SLOTS as i64, "client slots, humans and bots together (latched: next map)").flags(CvarFlags::LATCHED | si))?,

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use quarry_console::CvarSet;
+use quarry_console::{CvarFlags, CvarSet};
 use quarry_record::{ClientInfo, Footer, HashCheck, Header, JournalEntry, RecordError, RecordWriter, StartSlot, TickRecord};
 use quarry_sim::events::GameEvent;
 use quarry_sim::slots::{ClientKind, Slot, SlotState};
@@ -15,8 +15,9 @@ use crate::headless::HeadlessSummary;
 /// A state hash is stored every this many ticks (one a second at 60 Hz).
 pub const HASH_EVERY: u32 = 60;
 
-/// Config files a match is built from (their text goes in the header).
-const CONFIG_FILES: [&str; 3] = ["items.toml", "weapons.toml", "sounds.toml"];
+/// Config files a match is built from (their text goes in the header, and
+/// a replay takes no other).
+pub(crate) const CONFIG_FILES: [&str; 3] = ["items.toml", "weapons.toml", "sounds.toml"];
 
 /// Where a match came from, for a recording's header.
 #[derive(Debug, Clone)]
@@ -65,9 +66,20 @@ fn client_info(s: &Slot) -> ClientInfo {
     }
 }
 
-/// Every cvar's current value, by name.
+/// The current value of every cvar that shapes play, by name: what a
+/// replay needs and may set. A secret never enters a recording, nor does a
+/// path, an address or anything else a replay must not take from a file.
 fn cvar_values(cvars: &CvarSet) -> BTreeMap<String, String> {
-    cvars.iter().map(|c| (c.def.name.clone(), c.value().to_string())).collect()
+    cvars
+        .iter()
+        .filter(|c| recorded(c.def.flags))
+        .map(|c| (c.def.name.clone(), c.value().to_string()))
+        .collect()
+}
+
+/// Whether a cvar with `flags` is recorded (and may be replayed).
+pub(crate) fn recorded(flags: CvarFlags) -> bool {
+    flags.contains(CvarFlags::PLAY) && !flags.contains(CvarFlags::SECRET)
 }
 
 impl Recorder {

@@ -3,9 +3,19 @@
 //! no bot brains), then before each tick the journal applied and the
 //! recorded commands pushed into the same input queues, and every stored
 //! state hash checked.
+//!
+//! A recording is a file from anywhere, so a replay takes from it only what
+//! shapes play, and runs none of it as text: cvars flagged
+//! [`quarry_console::CvarFlags::PLAY`] (and not secret) are set through the typed cvar API,
+//! config files only under the names a recorder stores
+//! ([`super::recorder::CONFIG_FILES`]), the map as the scratch folder's one
+//! map. Anything else the file names is refused and listed. The replay's
+//! server reads no `QUARRY_*` environment either, so it writes nothing: no
+//! game log, no recording, no health file, no archive.
 
 use std::path::{Path, PathBuf};
 
+use quarry_console::CvarSet;
 use quarry_record::{ClientInfo, HashCheck, JournalEntry, Recording, TickRecord};
 use quarry_sim::slots::ClientKind;
 use quarry_sim::slots::SlotState;
@@ -72,8 +82,8 @@ pub fn replay(path: &Path, options: &ReplayOptions) -> Result<(Server, u32, Reco
     let scratch = scratch()?;
     let mut server = build(&rec, scratch.path(), options.maps_dir.as_deref())?;
     let mut ticks = 0;
-    for t in &rec.ticks {
-        step(&mut server, t)?;
+    for t in rec.ticks() {
+        step(&mut server, &t?)?;
         ticks += 1;
     }
     if let (Some(footer), Some(game)) = (&rec.footer, server.state.game.game.as_ref())
@@ -93,7 +103,7 @@ pub(super) fn open(path: &Path, options: &ReplayOptions) -> Result<Recording, Re
         return Err(ReplayError::Version { path: shown, recorded: rec.header.sim_version.clone(), running: super::SIM_VERSION.to_owned() });
     }
     if let Some(cut) = &rec.cut {
-        tracing::warn!("{shown}: {cut}; replaying the {} ticks it holds", rec.ticks.len());
+        tracing::warn!("{shown}: {cut}; replaying the {} ticks it holds", rec.tick_count());
     }
     Ok(rec)
 }
@@ -124,13 +134,16 @@ pub(super) fn build(rec: &Recording, scratch: &Path, maps_dir: Option<&Path>) ->
     std::fs::create_dir_all(&config).map_err(|e| setup("config folder", e))?;
     std::fs::create_dir_all(&maps).map_err(|e| setup("maps folder", e))?;
     // The settings come from the recording, not a server.cfg.
-    std::fs::write(config.join("server.cfg"), "// a replay: the recording's cvars are set on the command line\n").map_err(|e| setup("server.cfg", e))?;
+    std::fs::write(config.join("server.cfg"), "// a replay: the recording's cvars are set through the cvar API\n").map_err(|e| setup("server.cfg", e))?;
+    let mut refused = Vec::new();
     for (name, text) in &h.config {
-        // Only plain file names: a recording never writes outside the scratch folder.
-        if name.contains(['/', '\\']) || name.starts_with('.') {
-            return Err(ReplayError::Setup(format!("config file name '{name}' is not a plain file name")));
+        // Only the files a recorder stores: a recording never supplies a
+        // config to run, nor writes outside the scratch folder.
+        if super::recorder::CONFIG_FILES.contains(&name.as_str()) {
+            std::fs::write(config.join(name), text).map_err(|e| setup(name, e))?;
+        } else {
+            refused.push(format!("config file '{}'", shown_name(name)));
         }
-        std::fs::write(config.join(name), text).map_err(|e| setup(name, e))?;
     }
     let map_file = plain_map_name(&h.map_name)?;
     let stored;
@@ -144,20 +157,20 @@ pub(super) fn build(rec: &Recording, scratch: &Path, maps_dir: Option<&Path>) ->
     std::fs::write(maps.join(format!("{map_file}.map")), map_text).map_err(|e| setup("map", e))?;
     let options = ServerOptions { config_dir: config, port: None, fast: true, maps_dir: maps, seed: Some(h.seed), botfiles_dir: None };
     let mut server = Server::new(&options).map_err(|e| ReplayError::Setup(format!("{e:#}")))?;
-    let mut plus: Vec<PlusCommand> = h
-        .cvars
-        .iter()
-        .filter(|(name, _)| !SKIPPED.iter().any(|s| s.eq_ignore_ascii_case(name)))
-        .map(|(name, value)| PlusCommand { name: "set".into(), args: vec![name.clone(), value.clone()] })
-        .collect();
-    for name in ["bot_minPlayers", "bot_maxBots"] {
-        plus.push(PlusCommand { name: "set".into(), args: vec![name.into(), "0".into()] });
+    for (name, value) in &h.cvars {
+        if let Err(why) = set_play_cvar(server.console.cvars_mut(), name, value) {
+            refused.push(why);
+        }
     }
+    if !refused.is_empty() {
+        tracing::warn!("replay: not taken from the recording (a replay sets only cvars that shape play and the config files {}): {}", super::recorder::CONFIG_FILES.join(", "), refused.join(", "));
+    }
+    let mut plus: Vec<PlusCommand> = ["bot_minPlayers", "bot_maxBots"].iter().map(|name| PlusCommand { name: "set".into(), args: vec![(*name).into(), "0".into()] }).collect();
     plus.push(PlusCommand { name: "map".into(), args: vec![map_file] });
     // Warmup and intermission as the original had them: a headless match
     // skips both, a live one follows its cvars.
     server.state.game.headless = h.headless;
-    server.startup(&plus);
+    server.startup_without_environment(&plus);
     if let Some(e) = server.state.startup_error.as_deref() {
         return Err(ReplayError::Setup(e.to_owned()));
     }
@@ -211,9 +224,27 @@ fn occupy(game: &mut Match, slot: u8, client: &ClientInfo) -> Result<SlotId, Str
     Ok(id)
 }
 
-/// Cvars a replay does not take from the recording: where files and
-/// sockets are, and what would start another match.
-const SKIPPED: &[&str] = &["net_port", "sv_mapRotation", "sv_passwordFile", "sv_healthFile", "sv_webAddr", "g_log", "g_logFile"];
+/// Sets the recorded cvar `name` to `value` if it shapes play and is no
+/// secret (the value as the match had it: latch and cheat rules were the
+/// recording server's, type and range are still checked); otherwise says
+/// what was refused.
+fn set_play_cvar(cvars: &mut CvarSet, name: &str, value: &str) -> Result<(), String> {
+    let shown = shown_name(name);
+    let Some(id) = cvars.id(name).filter(|id| super::recorder::recorded(cvars.get(*id).def.flags)) else {
+        return Err(format!("cvar '{shown}'"));
+    };
+    cvars.force_set(id, value).map(|_| ()).map_err(|e| format!("cvar '{shown}' ({e})"))
+}
+
+/// A name from a recording as it is shown: at most 64 characters, control
+/// characters escaped.
+fn shown_name(name: &str) -> String {
+    let mut out: String = name.chars().take(64).flat_map(char::escape_debug).collect();
+    if name.chars().count() > 64 {
+        out.push('…');
+    }
+    out
+}
 
 /// The map's file name: the recorded name's last part, plain.
 fn plain_map_name(name: &str) -> Result<String, ReplayError> {
@@ -229,10 +260,8 @@ fn apply(server: &mut Server, t: &TickRecord) -> Result<(), ReplayError> {
     let fail = |message: String| ReplayError::Journal { tick: t.tick, message };
     for entry in &t.journal {
         if let JournalEntry::Cvar { name, value } = entry {
-            if !SKIPPED.iter().any(|s| s.eq_ignore_ascii_case(name)) {
-                for d in server.console.execute(&mut server.state, &format!("set {name} \"{value}\""), "replay") {
-                    tracing::warn!("replay: cvar {name}: {d:?}");
-                }
+            if let Err(why) = set_play_cvar(server.console.cvars_mut(), name, value) {
+                tracing::warn!("replay: tick {}: not taken from the recording (a replay sets only cvars that shape play): {why}", t.tick);
             }
             continue;
         }

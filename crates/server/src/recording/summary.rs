@@ -28,32 +28,39 @@ pub struct SizeFigures {
     pub full_bytes_per_minute: f64,
 }
 
-/// The size figures of `rec`.
+/// The size figures of `rec` (its chunks decoded one at a time; a chunk
+/// that fails to decode counts as holding no ticks).
 pub fn size_figures(rec: &Recording) -> SizeFigures {
     let hz = f64::from(rec.header.hz.max(1));
+    // Per chunk: its ticks, the fewest and the most players in them.
     let mut players = 0usize;
-    let mut count = Vec::with_capacity(rec.ticks.len());
-    for t in &rec.ticks {
-        for e in &t.journal {
-            match e {
-                JournalEntry::Join { .. } => players += 1,
-                JournalEntry::Leave { .. } => players = players.saturating_sub(1),
-                _ => {}
+    let mut spans = Vec::with_capacity(rec.chunks().len());
+    for (i, span) in rec.chunks().iter().enumerate() {
+        let (mut fewest, mut most) = (usize::MAX, 0usize);
+        let mut ticks = 0u64;
+        for t in rec.chunk(i).map(|c| c.ticks).unwrap_or_default() {
+            for e in &t.journal {
+                match e {
+                    JournalEntry::Join { .. } => players += 1,
+                    JournalEntry::Leave { .. } => players = players.saturating_sub(1),
+                    _ => {}
+                }
             }
+            fewest = fewest.min(players);
+            most = most.max(players);
+            ticks += 1;
         }
-        count.push((t.tick, players));
+        spans.push((ticks, fewest, most, span.size));
     }
-    let most = count.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    let most = spans.iter().map(|(_, _, m, _)| *m).max().unwrap_or(0);
     let (mut full_ticks, mut full_bytes) = (0u64, 0u64);
-    for (first, last, bytes) in &rec.bytes.per_chunk {
-        let within = &count[count.partition_point(|(t, _)| t < first)..count.partition_point(|(t, _)| t <= last)];
-        let (ticks, fewest) = within.iter().fold((0u64, usize::MAX), |(n, m), (_, p)| (n + 1, m.min(*p)));
-        if ticks > 0 && fewest == most {
+    for (ticks, fewest, _, bytes) in &spans {
+        if *ticks > 0 && *fewest == most {
             full_ticks += ticks;
             full_bytes += bytes;
         }
     }
-    let minutes = rec.ticks.len() as f64 / hz / 60.0;
+    let minutes = rec.tick_count() as f64 / hz / 60.0;
     let full_minutes = full_ticks as f64 / hz / 60.0;
     let rate = |bytes: u64, min: f64| if min > 0.0 { bytes as f64 / min } else { 0.0 };
     SizeFigures {

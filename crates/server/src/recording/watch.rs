@@ -13,7 +13,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use quarry_record::Recording;
+use quarry_record::{Recording, Ticks};
 
 use super::replay::{ReplayError, ReplayOptions, build, open, scratch, step};
 use crate::server::Server;
@@ -30,22 +30,24 @@ struct Playback<'a> {
     maps_dir: Option<&'a Path>,
     scratch: &'a Path,
     server: Server,
-    /// The next recorded tick to play.
-    next: usize,
+    /// The recorded ticks still to play.
+    ticks: Ticks<'a>,
+    /// How many have been played.
+    played: u64,
     paused: bool,
     speed: f32,
 }
 
 impl Playback<'_> {
     fn step(&mut self) -> Result<(), ReplayError> {
-        let Some(t) = self.rec.ticks.get(self.next) else { return Ok(()) };
-        step(&mut self.server, t)?;
-        self.next += 1;
+        let Some(t) = self.ticks.next() else { return Ok(()) };
+        step(&mut self.server, &t?)?;
+        self.played += 1;
         Ok(())
     }
 
     fn at_end(&self) -> bool {
-        self.next >= self.rec.ticks.len()
+        self.played >= self.rec.tick_count()
     }
 
     fn tick(&self) -> u32 {
@@ -58,7 +60,8 @@ impl Playback<'_> {
             let mut fresh = build(self.rec, self.scratch, self.maps_dir)?;
             std::mem::swap(&mut fresh.state.web, &mut self.server.state.web);
             self.server = fresh;
-            self.next = 0;
+            self.ticks = self.rec.ticks();
+            self.played = 0;
         }
         while !self.at_end() && self.tick() < to {
             self.step()?;
@@ -82,7 +85,7 @@ impl Playback<'_> {
     }
 
     fn status(&self) -> ReplayStatus {
-        ReplayStatus { tick: self.tick(), last: self.rec.ticks.last().map_or(0, |t| t.tick), paused: self.paused || self.at_end(), speed: self.speed }
+        ReplayStatus { tick: self.tick(), last: self.rec.last_tick().unwrap_or(0), paused: self.paused || self.at_end(), speed: self.speed }
     }
 
     /// Publishes a frame now with the playback's state (after a control,
@@ -117,7 +120,7 @@ pub fn watch(path: &Path, options: &ReplayOptions, addr: SocketAddr, password: &
     let bound = server.state.web.serve(addr, password, Some(tx)).map_err(|e| ReplayError::Setup(format!("--web {addr}: {e}")))?;
     on_ready(bound, &rec);
     let hz = f64::from(rec.header.hz.max(1));
-    let mut play = Playback { rec: &rec, maps_dir: options.maps_dir.as_deref(), scratch: scratch.path(), server, next: 0, paused: false, speed: 1.0 };
+    let mut play = Playback { rec: &rec, maps_dir: options.maps_dir.as_deref(), scratch: scratch.path(), server, ticks: rec.ticks(), played: 0, paused: false, speed: 1.0 };
     play.show();
     let mut owed = 0.0f64;
     let mut clock = Instant::now();

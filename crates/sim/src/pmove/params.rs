@@ -12,7 +12,7 @@
 //! [`MoveParams::min_walk_normal`]), never from its own constants.
 
 use glam::Vec3;
-use quarry_console::{Console, CvarDef, CvarError, CvarId, CvarSet};
+use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
 
 /// Declares [`MoveParams`], its `Default`, [`MoveCvars`] and the cvar table
 /// from one list of rows: `field: "cvar_name" = default, min..=max, "help"`.
@@ -48,7 +48,7 @@ macro_rules! move_params {
 
         /// Every movement cvar definition, in table order.
         pub fn cvar_defs() -> Vec<CvarDef> {
-            vec![$(CvarDef::float($name, $default, $min, $max, $help),)*]
+            vec![$(CvarDef::float($name, $default, $min, $max, $help).flags(CvarFlags::PLAY),)*]
         }
 
         /// Registers the movement cvars (`g_gravity`, `g_speed` and the
@@ -59,7 +59,7 @@ macro_rules! move_params {
         /// register. Fails if one of the names is already registered.
         pub fn register_cvars<C: 'static>(console: &mut Console<C>) -> Result<MoveCvars, CvarError> {
             Ok(MoveCvars {
-                $($field: console.register_cvar(CvarDef::float($name, $default, $min, $max, $help))?,)*
+                $($field: console.register_cvar(CvarDef::float($name, $default, $min, $max, $help).flags(CvarFlags::PLAY))?,)*
             })
         }
 
