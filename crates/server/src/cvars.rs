@@ -22,8 +22,6 @@ pub struct ServerCvars {
     pub sv_map_rotation: CvarId,
     /// `sv_password`: required to join ("" = none).
     pub sv_password: CvarId,
-    /// `sv_passwordFile`: a file whose first line becomes `sv_password`.
-    pub sv_password_file: CvarId,
     /// `sv_snapshotRate`: snapshots per second to each client.
     pub sv_snapshot_rate: CvarId,
 }
@@ -77,11 +75,6 @@ impl ServerCvars {
         )?;
         let sv_password =
             console.register_cvar(CvarDef::string("sv_password", "", "password players must give to join; empty = none (never printed)").flags(CvarFlags::SECRET))?;
-        let sv_password_file = console.register_cvar(CvarDef::string(
-            "sv_passwordFile",
-            "",
-            "file holding the join password (its first line), read when this is set: keeps the password out of the command line and docker inspect; empty = off",
-        ))?;
         let sv_snapshot_rate = console.register_cvar(CvarDef::int(
             "sv_snapshotRate",
             30,
@@ -98,7 +91,6 @@ impl ServerCvars {
             sv_health_file,
             sv_map_rotation,
             sv_password,
-            sv_password_file,
             sv_snapshot_rate,
         })
     }

@@ -21,6 +21,7 @@ pub mod metrics;
 pub mod navmesh;
 pub mod recording;
 pub mod network;
+pub mod secrets;
 pub mod server;
 pub mod stdin_console;
 pub mod tick_stats;
@@ -129,6 +130,10 @@ pub fn run(cli: Cli) -> ExitCode {
         return ExitCode::from(2);
     }
     server.flush(&stdin.printer);
+    if let Some(e) = server.secret_error() {
+        eprintln!("quarry-server: {e}");
+        return ExitCode::from(2);
+    }
     for line in server.banner() {
         stdin.printer.print(&line);
     }
@@ -154,7 +159,8 @@ pub fn run(cli: Cli) -> ExitCode {
         && let Err(e) = server.start_network()
     {
         eprintln!("quarry-server: {e}");
-        return ExitCode::FAILURE;
+        // A secret that cannot be read is the operator's to fix, as a bad flag is.
+        return if matches!(e, network::NetStartError::Admins(_)) { ExitCode::from(2) } else { ExitCode::FAILURE };
     }
     server.flush(&stdin.printer);
     tracing::info!("server running at {} Hz", server.console.cvars().int(server.state.cvars.sv_fps));

@@ -85,8 +85,19 @@ pub struct ServerState {
 /// Environment variables that set cvars start with this (`QUARRY_SV_HOSTNAME`).
 pub const ENV_PREFIX: &str = "QUARRY_";
 
-/// The largest password file read (a password is one short line).
-const MAX_PASSWORD_FILE_BYTES: u64 = 4096;
+/// The secret files: file cvar, the secret cvar its first line fills, help.
+const SECRET_FILES: [(&str, &str, &str); 2] = [
+    (
+        "sv_passwordFile",
+        "sv_password",
+        "file holding the join password (its first line), read when this is set: keeps the password out of the command line and docker inspect; a file that cannot be read at startup stops the server; empty = off",
+    ),
+    (
+        "sv_webPasswordFile",
+        "sv_webPassword",
+        "file holding the web view's password (its first line), read when this is set; a file that cannot be read at startup stops the server; empty = off",
+    ),
+];
 
 /// Command-line commands that only change settings (or run config files):
 /// a map asked for before them still waits, so it sees their values. Any
@@ -145,7 +156,10 @@ pub struct Server {
     pub(crate) config_dir: PathBuf,
     clock: TickClock,
     fps_seen: u64,
-    password_file_seen: u64,
+    /// The secret files (`sv_passwordFile`, `sv_webPasswordFile`).
+    secrets: crate::secrets::SecretFiles,
+    /// A secret file the startup could not read: the server must not run.
+    secret_error: Option<crate::secrets::SecretFileError>,
     health: crate::health::HealthWriter,
     archive: crate::archive_writer::ArchiveWriter,
     /// Matches the metrics have counted.
@@ -172,6 +186,7 @@ impl Server {
         let admin = crate::network::admin::AdminCvars::register(&mut console)?;
         let web = crate::web::WebView::register(&mut console)?;
         crate::network::admin::register_commands(&mut console)?;
+        let secrets = crate::secrets::SecretFiles::register(&mut console, &SECRET_FILES)?;
         let agones = crate::agones::Agones::register(&mut console, options.fast)?;
         let data = crate::game_data::load(&options.config_dir)?;
         let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast, game_log);
@@ -218,7 +233,8 @@ impl Server {
             config_dir: options.config_dir.clone(),
             clock: TickClock::new(60, Instant::now()),
             fps_seen: u64::MAX,
-            password_file_seen: 0,
+            secrets,
+            secret_error: None,
             health: crate::health::HealthWriter::default(),
             matches_counted: 0,
         };
@@ -293,7 +309,21 @@ impl Server {
             tracing::warn!("cvar {u} is not registered by anything; is it a typo? (a seta value is kept in the archive)");
         }
         self.console.set_allow_pending(false);
-        self.sync_cvars();
+        let (lines, failed) = self.secrets.sync(self.console.cvars_mut());
+        for line in lines {
+            self.console.print(line);
+        }
+        self.secret_error = failed;
+        // A server that must stop binds nothing (the web view, metrics).
+        if self.secret_error.is_none() {
+            self.sync_cvars();
+        }
+    }
+
+    /// A secret file the startup could not read, if one: the server must
+    /// stop rather than run without the secret (see `secrets.rs`).
+    pub fn secret_error(&self) -> Option<&crate::secrets::SecretFileError> {
+        self.secret_error.as_ref()
     }
 
     /// Sets every registered cvar named by a `QUARRY_NAME=VALUE` variable
@@ -366,7 +396,10 @@ impl Server {
         let ids = self.state.cvars;
         let cheats = self.console.cvars().bool(ids.sv_cheats);
         self.console.cvars_mut().set_cheats_allowed(cheats);
-        self.read_password_file();
+        let (lines, _) = self.secrets.sync(self.console.cvars_mut());
+        for line in lines {
+            self.console.print(line);
+        }
         if self.state.startup.is_none()
             && let Some(line) = self.state.metrics.sync(self.console.cvars())
         {
@@ -383,32 +416,6 @@ impl Server {
             self.fps_seen = fps.modification_count();
             let hz = u32::try_from(fps.value().as_int()).unwrap_or(60);
             self.clock.set_rate(hz, Instant::now());
-        }
-    }
-
-    /// When `sv_passwordFile` was set (or changed), reads the file's first
-    /// line into `sv_password`. A file that cannot be read leaves the
-    /// password as it was and says why.
-    fn read_password_file(&mut self) {
-        let ids = self.state.cvars;
-        let cvar = self.console.cvars().get(ids.sv_password_file);
-        if cvar.modification_count() == self.password_file_seen {
-            return;
-        }
-        self.password_file_seen = cvar.modification_count();
-        let path = cvar.value().to_string();
-        if path.is_empty() {
-            return;
-        }
-        match quarry_console::read_text_file(std::path::Path::new(&path), MAX_PASSWORD_FILE_BYTES) {
-            Ok(text) => {
-                let password = text.lines().next().unwrap_or("").trim_end_matches('\r');
-                match self.console.cvars_mut().force_set(ids.sv_password, password) {
-                    Ok(_) => self.console.print(format!("sv_password set from {path}")),
-                    Err(e) => self.console.print(format!("error: sv_passwordFile {path}: {e}")),
-                }
-            }
-            Err(e) => self.console.print(format!("error: sv_passwordFile {path}: {}; the password is unchanged", e.problem)),
         }
     }
 

@@ -206,3 +206,34 @@ fn the_environment_configures_a_container_and_the_command_line_still_wins() {
     // Like the command line, the environment is for this run.
     assert_eq!(archived(config.path(), "sv_hostname").as_deref(), Some("Quarry"));
 }
+
+#[test]
+fn a_secret_file_that_cannot_be_read_stops_the_server_before_it_binds_anything() {
+    let config = shipped_config();
+    let missing = config.path().join("no-such-secret");
+    let missing = missing.to_str().expect("utf-8");
+    let web = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let web_port = web.local_addr().expect("addr").port().to_string();
+    drop(web);
+    for (cvar, secret) in [("sv_passwordFile", "sv_password"), ("sv_webPasswordFile", "sv_webPassword")] {
+        let out = run(config.path(), &["+set", cvar, missing, "+set", "sv_webAddr", &web_port, "+set", "sv_metricsAddr", "0"], "status\nquit\n");
+        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(2), "{cvar}: exit 2\n{stdout}\n{stderr}");
+        assert!(stderr.contains(&format!("{cvar} {missing}: no such file; refusing to run without the secret it holds ({secret})")), "{stderr}");
+        assert!(!stdout.contains("listening on udp") && !stdout.contains("web view") && !stdout.contains("metrics on"), "nothing is bound: {stdout}");
+    }
+    // The same file readable: the server runs with the secret, never printed.
+    std::fs::write(config.path().join("pw"), "s3cret-pass\n").expect("write");
+    let pw = config.path().join("pw");
+    let out = run(config.path(), &["+set", "sv_passwordFile", pw.to_str().expect("utf-8")], "status\nquit\n");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert!(stdout.contains("sv_password set from") && !stdout.contains("s3cret-pass"), "{stdout}");
+    // An admins file that cannot be read (a key it names is missing).
+    std::fs::write(config.path().join("admins"), "alice admin\n").expect("write");
+    let out = run(config.path(), &[], "quit\n");
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(2), "{stdout}\n{stderr}");
+    assert!(stderr.contains("remote admin:") && stderr.contains("refusing to start"), "{stderr}");
+    assert!(!stdout.contains("listening on udp"), "{stdout}");
+}

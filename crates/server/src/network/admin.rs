@@ -37,22 +37,17 @@ impl AdminCvars {
     }
 }
 
-/// Loads the admins file from `config_dir`, if there is one.
-pub fn load_admins(config_dir: &Path) -> Option<AdminKeys> {
+/// Loads the admins file from `config_dir`, if there is one. An admins
+/// file that cannot be read, or names a key that cannot be, is an error:
+/// the server stops rather than run with remote admin silently off.
+pub fn load_admins(config_dir: &Path) -> Result<Option<AdminKeys>, String> {
     let path = config_dir.join(ADMINS_FILE);
     if !path.exists() {
-        return None;
+        return Ok(None);
     }
-    match AdminKeys::load(&path) {
-        Ok(keys) => {
-            tracing::info!("remote admin: {} admin(s) from {}", keys.len(), path.display());
-            Some(keys)
-        }
-        Err(e) => {
-            tracing::error!("remote admin is off: {e}");
-            None
-        }
-    }
+    let keys = AdminKeys::load(&path).map_err(|e| format!("remote admin: {e}; refusing to start without the admins' keys (fix or remove {})", path.display()))?;
+    tracing::info!("remote admin: {} admin(s) from {}", keys.len(), path.display());
+    Ok(Some(keys))
 }
 
 /// Registers `adminreload`: the admins file read again without a restart.

@@ -35,6 +35,9 @@ pub enum NetStartError {
     /// The certificate could not be loaded or made.
     #[error("certificate: {0}")]
     Cert(String),
+    /// The admins file or a key it names could not be read.
+    #[error("{0}")]
+    Admins(String),
     /// The port could not be bound.
     #[error("couldn't listen on udp {addr}: {reason}")]
     Bind {
@@ -98,6 +101,8 @@ impl NetServer {
     /// `config_dir`. The IPv4 wildcard (`0.0.0.0`) binds dual-stack (`[::]`,
     /// IPv4 and IPv6 on one port) where the host has IPv6, else IPv4 only.
     pub fn start(bind: SocketAddr, config_dir: &Path) -> Result<Self, NetStartError> {
+        // Secrets first: a server that cannot read them binds nothing.
+        let admins = admin::load_admins(config_dir).map_err(NetStartError::Admins)?;
         let (identity, generated) = quarry_net::cert::Identity::load_or_generate(
             &config_dir.join("quarry-cert.der"),
             &config_dir.join("quarry-key.der"),
@@ -108,7 +113,7 @@ impl NetServer {
         }
         let pseudonyms = identity.clone();
         let transport = bind_transport(bind, identity)?;
-        if let Some(keys) = admin::load_admins(config_dir) {
+        if let Some(keys) = admins {
             transport.set_admin_keys(keys);
         }
         let (bans, warnings) = BanList::load(&config_dir.join("bans.txt"));
