@@ -390,3 +390,38 @@ fn ipv6_and_ipv4_clients_share_a_dual_stack_port() {
         assert!(c.is_ok(), "{local} could not connect: {:?}", c.err());
     }
 }
+
+#[test]
+fn connections_that_never_join_make_room_for_players() {
+    // A small server: 6 connections in all, 3 from one address.
+    let settings = TransportSettings { max_connections: 6, max_connections_per_ip: 3, ..TransportSettings::default() };
+    let mut s = server_on("127.0.0.1:0", settings);
+    let mut pump = Pump::new();
+    let addr: SocketAddr = s.local_addr();
+    // Two addresses fill the server with connections that say nothing.
+    let idle_a = endpoint("127.0.0.2:0");
+    let idle_b = endpoint("127.0.0.3:0");
+    let mut idle: Vec<RawClient> = Vec::new();
+    for ep in [&idle_a, &idle_b] {
+        idle.extend(connect_many(&mut s, &mut pump, ep, addr, 3, WAIT).into_iter().map(|r| r.expect("an idle connection")));
+    }
+    assert_eq!(s.open_connections(), 6);
+    // Players from two other addresses still join: the oldest idle ones go.
+    let p1 = endpoint("127.0.0.4:0");
+    let p2 = endpoint("127.0.0.5:0");
+    let (_c1, conn1) = join(&mut s, &mut pump, &p1, "first");
+    let (_c2, conn2) = join(&mut s, &mut pump, &p2, "second");
+    let stats = s.admission_stats();
+    assert_eq!((stats.evicted, stats.refused_full), (2, 0), "{stats:?}");
+    assert_eq!(s.open_connections(), 6);
+    let closed = idle.iter_mut().filter(|c| c.wait_closed(Duration::from_millis(500)).is_some()).count();
+    assert_eq!(closed, 2, "the two oldest idle connections were closed");
+    // More idle connections make room among the idle, never the players.
+    let more = endpoint("127.0.0.6:0");
+    let _late = connect_many(&mut s, &mut pump, &more, addr, 3, WAIT);
+    pump.run(&mut s, Duration::from_millis(300));
+    assert!(pump.disconnected(conn1).is_none() && pump.disconnected(conn2).is_none(), "a player lost its connection");
+    // With every place held by players or the newest, the server is full.
+    let stats = s.admission_stats();
+    assert_eq!(stats.evicted, 5, "{stats:?}");
+}

@@ -3,8 +3,8 @@
 //! the tick thread through a bounded queue and their output carried back.
 //!
 //! The session, in messages on one stream the client opens:
-//! `Hello{name}` → `Challenge{nonce}` (or `Refused` while the address is
-//! locked out) → `Proof{hmac}` → `Welcome{name, role}` or `Refused`; then
+//! `Hello{name}` → `Challenge{nonce}` → `Proof{hmac}` → `Welcome{name,
+//! role}` or `Refused`; then
 //! any number of `Command{line}` → `Output{lines, ok}` and
 //! `Complete{line}` → `Completions{lines}`.
 
@@ -17,10 +17,15 @@ use tracing::warn;
 
 use super::auth::{EXPORTER_LABEL, Role, random32};
 use super::wire::{AdminReplyMsg, AdminRequestMsg, frame, read_frame};
-use super::{SERVICE_TIMEOUT, Services};
+use super::Services;
 
-/// Admin sessions open at once at most (signed in or signing in).
+/// Admin sessions signed in at once at most.
 pub const MAX_ADMIN_SESSIONS: usize = 8;
+/// Sign-ins in progress from one address (an IPv4 address or an IPv6 /64)
+/// at once at most.
+pub const MAX_PENDING_SIGNINS: usize = 2;
+/// How long a signing-in client has for each step (its Hello, its Proof).
+pub const SIGNIN_STEP: Duration = Duration::from_secs(2);
 /// A signed-in session with no command for this long is closed.
 pub const ADMIN_IDLE: Duration = Duration::from_secs(30 * 60);
 /// How long a command may wait for the tick thread.
@@ -81,12 +86,9 @@ async fn next(recv: &mut quinn::RecvStream, wait: Duration) -> Result<Option<Adm
     }
 }
 
-/// One admin connection, start to end.
-pub(crate) async fn session(services: &Services, conn: quinn::Connection) {
-    let Ok(_permit) = services.sessions.try_acquire() else {
-        conn.close(ADMIN_BUSY.into(), b"too many admin sessions open");
-        return;
-    };
+/// One admin connection, start to end. `ticket` is its place among the
+/// endpoint's connections, marked joined once an admin signs in.
+pub(crate) async fn session(services: &Services, conn: quinn::Connection, ticket: crate::transport::admission::Ticket) {
     let addr = conn.remote_address();
     let addr = SocketAddr::new(addr.ip().to_canonical(), addr.port());
     let session = services.next_session.fetch_add(1, Ordering::Relaxed);
@@ -95,24 +97,25 @@ pub(crate) async fn session(services: &Services, conn: quinn::Connection) {
         // tracing line below still says it).
         let _ = services.requests.try_send(AdminRequest { session, name: name.to_owned(), role, addr, kind, reply: None });
     };
-    let Ok(Ok((mut send, mut recv))) = tokio::time::timeout(SERVICE_TIMEOUT, conn.accept_bi()).await else { return };
-    let name = match next(&mut recv, SERVICE_TIMEOUT).await {
+    // Signing in is short and bounded per address, so connections that
+    // never finish it cannot keep a real admin out.
+    let Some(_signing_in) = services.pending_signin(addr.ip()) else {
+        services.counters.admin_busy.fetch_add(1, Ordering::Relaxed);
+        let reason = format!("{MAX_PENDING_SIGNINS} sign-ins already in progress from {}", crate::transport::address_group(addr.ip()));
+        warn!(%addr, "admin sign-in refused: {reason}");
+        audit("", None, AdminRequestKind::Refused(reason));
+        return conn.close(ADMIN_BUSY.into(), b"too many sign-ins in progress from this address");
+    };
+    let Ok(Ok((mut send, mut recv))) = tokio::time::timeout(SIGNIN_STEP, conn.accept_bi()).await else { return };
+    let name = match next(&mut recv, SIGNIN_STEP).await {
         Ok(Some(AdminRequestMsg::Hello { name })) => name,
         _ => return conn.close(ADMIN_REFUSED.into(), b"expected Hello"),
     };
+    let refuse = |reason: String| {
+        audit(&name, None, AdminRequestKind::Refused(reason.clone()));
+        AdminReplyMsg::Refused { reason }
+    };
     let ip = addr.ip();
-    let locked = services.lockout.lock().ok().and_then(|l| l.wait(ip, Instant::now()));
-    if let Some(wait) = locked {
-        services.counters.admin_locked_out.fetch_add(1, Ordering::Relaxed);
-        if let Ok(mut l) = services.lockout.lock() {
-            l.note_refused();
-        }
-        let reason = format!("too many failed sign-ins from {ip}: try again in {} s", wait.as_secs().max(1));
-        let _ = put(&mut send, &AdminReplyMsg::Refused { reason }).await;
-        let _ = send.finish();
-        let _ = tokio::time::timeout(Duration::from_secs(1), conn.closed()).await;
-        return;
-    }
     let Ok(nonce) = random32() else { return conn.close(ADMIN_REFUSED.into(), b"no randomness") };
     let mut exported = [0u8; 32];
     if conn.export_keying_material(&mut exported, EXPORTER_LABEL, &nonce).is_err() {
@@ -121,25 +124,44 @@ pub(crate) async fn session(services: &Services, conn: quinn::Connection) {
     if put(&mut send, &AdminReplyMsg::Challenge { nonce }).await.is_none() {
         return;
     }
-    let proof = match next(&mut recv, SERVICE_TIMEOUT).await {
+    let proof = match next(&mut recv, SIGNIN_STEP).await {
         Ok(Some(AdminRequestMsg::Proof { proof })) => proof,
         _ => return conn.close(ADMIN_REFUSED.into(), b"expected Proof"),
     };
+    // An address locked out after failures still has its proof checked: a
+    // proof is an HMAC under a 256-bit key, which no number of tries
+    // guesses, so the lockout guards the log, not the key, and must not
+    // shut out the real admin behind the same address (NAT, a bastion).
+    let locked = services.lockout.lock().ok().and_then(|l| l.wait(ip, Instant::now()));
     let admins = services.admins.borrow().clone();
     let Some(role) = admins.verify(&name, &nonce, &exported, &proof) else {
         services.counters.admin_failures.fetch_add(1, Ordering::Relaxed);
-        let wait = services.lockout.lock().ok().and_then(|mut l| l.fail(ip, Instant::now()));
         let mut reason = "wrong key or unknown admin".to_owned();
-        if let Some(wait) = wait {
+        if let Some(wait) = locked {
+            services.counters.admin_locked_out.fetch_add(1, Ordering::Relaxed);
+            if let Ok(mut l) = services.lockout.lock() {
+                l.note_refused();
+            }
+            reason = format!("too many failed sign-ins from {ip}: try again in {} s", wait.as_secs().max(1));
+        } else if let Some(wait) = services.lockout.lock().ok().and_then(|mut l| l.fail(ip, Instant::now())) {
             warn!(%ip, "admin sign-in: {ip} locked out for {} s after repeated failures", wait.as_secs());
             reason.push_str(&format!("; {ip} is locked out for {} s", wait.as_secs().max(1)));
         }
-        audit(&name, None, AdminRequestKind::Refused(reason.clone()));
-        let _ = put(&mut send, &AdminReplyMsg::Refused { reason }).await;
+        let _ = put(&mut send, &refuse(reason)).await;
         let _ = send.finish();
         let _ = tokio::time::timeout(Duration::from_secs(1), conn.closed()).await;
         return;
     };
+    // Sessions are counted once signed in: only admins hold them.
+    let Ok(_session_permit) = services.sessions.try_acquire() else {
+        services.counters.admin_busy.fetch_add(1, Ordering::Relaxed);
+        let _ = put(&mut send, &refuse(format!("{MAX_ADMIN_SESSIONS} admin sessions are open; try again later"))).await;
+        let _ = send.finish();
+        let _ = tokio::time::timeout(Duration::from_secs(1), conn.closed()).await;
+        return;
+    };
+    drop(_signing_in);
+    ticket.mark_joined();
     if let Ok(mut l) = services.lockout.lock() {
         l.succeed(ip);
     }
@@ -172,5 +194,6 @@ pub(crate) async fn session(services: &Services, conn: quinn::Connection) {
 
 /// The close code of a refused sign-in.
 pub const ADMIN_REFUSED: u32 = 0x41;
-/// The close code when too many admin sessions are open.
+/// The close code when too many admin sessions are open, or sign-ins in
+/// progress from one address.
 pub const ADMIN_BUSY: u32 = 0x42;

@@ -43,11 +43,13 @@ struct Link {
 }
 
 impl Link {
-    fn open(addr: SocketAddr, verification: ServerVerification, alpn: &[u8]) -> Result<Self, ServiceError> {
+    /// Connects to `addr` from `local` (any local address if `None`).
+    fn open(addr: SocketAddr, local: Option<SocketAddr>, verification: ServerVerification, alpn: &[u8]) -> Result<Self, ServiceError> {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| ServiceError::Setup(e.to_string()))?;
         let config = crate::transport::quinn_client_config_alpn(verification, &TransportSettings::default(), alpn).map_err(|e| ServiceError::Setup(e.to_string()))?;
         let (endpoint, conn) = rt.block_on(async {
-            let bind: SocketAddr = if addr.is_ipv4() { ([0, 0, 0, 0], 0).into() } else { (std::net::Ipv6Addr::UNSPECIFIED, 0).into() };
+            let any: SocketAddr = if addr.is_ipv4() { ([0, 0, 0, 0], 0).into() } else { (std::net::Ipv6Addr::UNSPECIFIED, 0).into() };
+            let bind = local.unwrap_or(any);
             let mut endpoint = quinn::Endpoint::client(bind).map_err(|e| ServiceError::Setup(e.to_string()))?;
             endpoint.set_default_client_config(config);
             let connecting = endpoint.connect(addr, crate::cert::CERT_NAMES[0]).map_err(|e| ServiceError::Connect { addr, reason: e.to_string() })?;
@@ -85,7 +87,7 @@ fn closed_reason(e: &quinn::ConnectionError) -> ServiceError {
 
 /// Asks `addr` who is playing what.
 pub fn query(addr: SocketAddr, verification: ServerVerification) -> Result<QueryInfo, ServiceError> {
-    let link = Link::open(addr, verification, QUERY_ALPN)?;
+    let link = Link::open(addr, None, verification, QUERY_ALPN)?;
     let conn = link.conn.clone();
     let body = link.rt.block_on(async move {
         let step = async {
@@ -131,7 +133,13 @@ impl AdminSession {
     /// the challenge's nonce and the session's exported keying material
     /// (for tools that keep the key elsewhere, and for tests).
     pub fn connect_with(addr: SocketAddr, verification: ServerVerification, name: &str, prove: impl FnOnce(&[u8; 32], &[u8; 32]) -> [u8; 32]) -> Result<Self, ServiceError> {
-        let link = Link::open(addr, verification, ADMIN_ALPN)?;
+        Self::connect_from(None, addr, verification, name, prove)
+    }
+
+    /// [`AdminSession::connect_with`] from the local address `local` (a
+    /// host with several, such as a bastion; any if `None`).
+    pub fn connect_from(local: Option<SocketAddr>, addr: SocketAddr, verification: ServerVerification, name: &str, prove: impl FnOnce(&[u8; 32], &[u8; 32]) -> [u8; 32]) -> Result<Self, ServiceError> {
+        let link = Link::open(addr, local, verification, ADMIN_ALPN)?;
         let conn = link.conn.clone();
         let name = name.to_owned();
         let hello = name.clone();

@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::{mpsc, watch};
 
-pub use admin::{AdminRequest, AdminRequestKind, MAX_ADMIN_SESSIONS};
+pub use admin::{AdminRequest, AdminRequestKind, MAX_ADMIN_SESSIONS, MAX_PENDING_SIGNINS, SIGNIN_STEP};
 pub use auth::{AdminKey, AdminKeyError, AdminKeys, Role};
 pub use query::{QueryInfo, QueryPlayer};
 
@@ -51,6 +51,9 @@ pub struct ServiceStats {
     pub admin_failures: u64,
     /// Admin attempts refused because the address was locked out.
     pub admin_locked_out: u64,
+    /// Admin connections refused because their address had sign-ins in
+    /// progress or every admin session was taken.
+    pub admin_busy: u64,
 }
 
 #[derive(Debug, Default)]
@@ -60,6 +63,7 @@ struct Counters {
     admin_signins: AtomicU64,
     admin_failures: AtomicU64,
     admin_locked_out: AtomicU64,
+    admin_busy: AtomicU64,
 }
 
 /// What the accept task's service handlers share with the owner.
@@ -70,6 +74,8 @@ pub(crate) struct Services {
     lockout: Mutex<crate::lockout::Lockout>,
     requests: mpsc::Sender<AdminRequest>,
     sessions: tokio::sync::Semaphore,
+    /// Sign-ins in progress by address group.
+    signing_in: Mutex<std::collections::HashMap<std::net::IpAddr, usize>>,
     next_session: AtomicU64,
     counters: Counters,
 }
@@ -94,6 +100,7 @@ impl Services {
             lockout: Mutex::new(crate::lockout::Lockout::default()),
             requests: requests_tx,
             sessions: tokio::sync::Semaphore::new(MAX_ADMIN_SESSIONS),
+            signing_in: Mutex::new(std::collections::HashMap::new()),
             next_session: AtomicU64::new(1),
             counters: Counters::default(),
         });
@@ -109,7 +116,21 @@ impl Services {
             admin_signins: c.admin_signins.load(Ordering::Relaxed),
             admin_failures: c.admin_failures.load(Ordering::Relaxed),
             admin_locked_out: c.admin_locked_out.load(Ordering::Relaxed),
+            admin_busy: c.admin_busy.load(Ordering::Relaxed),
         }
+    }
+
+    /// A place for a sign-in from `ip`, unless its address group has
+    /// [`admin::MAX_PENDING_SIGNINS`] in progress; given back on drop.
+    pub(crate) fn pending_signin(&self, ip: std::net::IpAddr) -> Option<PendingSignin<'_>> {
+        let group = crate::transport::address_group(ip);
+        let mut pending = self.signing_in.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let n = pending.entry(group).or_insert(0);
+        if *n >= admin::MAX_PENDING_SIGNINS {
+            return None;
+        }
+        *n += 1;
+        Some(PendingSignin { services: self, group })
     }
 
     /// Serves a connection that chose a service ALPN; `false` if `alpn` is
@@ -124,12 +145,30 @@ impl Services {
             true
         } else if alpn == ADMIN_ALPN {
             tokio::spawn(async move {
-                admin::session(&services, conn).await;
+                admin::session(&services, conn, guard.ticket()).await;
                 drop(guard);
             });
             true
         } else {
             false
+        }
+    }
+}
+
+/// A sign-in in progress from one address group.
+pub(crate) struct PendingSignin<'a> {
+    services: &'a Services,
+    group: std::net::IpAddr,
+}
+
+impl Drop for PendingSignin<'_> {
+    fn drop(&mut self) {
+        let mut pending = self.services.signing_in.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = pending.get_mut(&self.group) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                pending.remove(&self.group);
+            }
         }
     }
 }

@@ -33,7 +33,7 @@ pub(crate) use client::quinn_client_config_alpn;
 pub use loss::LossHook;
 #[cfg(test)]
 pub(crate) use loss::SplitMix64;
-pub use admission::AdmissionStats;
+pub use admission::{AdmissionStats, EVICTED, address_group};
 pub use server::{ServerConfig, ServerEvent, ServerTransport};
 
 /// A connection's id on a server: assigned in accept order, never reused.

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tracing::{debug, warn};
 
-use super::admission::{Admission, AdmissionStats, Refusal};
+use super::admission::{Admission, AdmissionStats, Refusal, Ticket};
 use super::io::{Inbound, Link, PathInfo, Side};
 use super::{ConnId, TransportError, TransportSettings, quinn_transport, runtime};
 use crate::cert::{Fingerprint, Identity, provider};
@@ -89,6 +89,8 @@ struct Peer {
     addr: SocketAddr,
     path: PathInfo,
     announced: bool,
+    /// Its place among the endpoint's connections.
+    ticket: Ticket,
 }
 
 /// A connection the accept task let in, on its way to the owner.
@@ -96,6 +98,7 @@ struct Accepted {
     id: ConnId,
     addr: SocketAddr,
     link: Link,
+    ticket: Ticket,
 }
 
 /// New connections queued for the owner (the accept task waits beyond this).
@@ -214,10 +217,10 @@ impl ServerTransport {
     /// what happened. Call once per tick; never blocks.
     pub fn poll_events(&mut self) -> Vec<ServerEvent> {
         let now = Instant::now();
-        while let Ok(Accepted { id, addr, link }) = self.accepted.try_recv() {
+        while let Ok(Accepted { id, addr, link, ticket }) = self.accepted.try_recv() {
             debug!(conn = %id, %addr, "connection opened");
             let path = link.path();
-            self.peers.insert(id, Peer { conn: ServerConn::new(&self.settings.conn, now), link, addr, path, announced: false });
+            self.peers.insert(id, Peer { conn: ServerConn::new(&self.settings.conn, now), link, addr, path, announced: false, ticket });
         }
         let mut out = Vec::new();
         let mut gone = Vec::new();
@@ -260,6 +263,7 @@ impl ServerTransport {
     pub fn accept(&mut self, conn: ConnId, welcome: &Welcome) -> Result<(), TransportError> {
         let p = self.peer(conn)?;
         p.conn.accept(welcome)?;
+        p.ticket.mark_joined();
         flush(p);
         Ok(())
     }
@@ -451,6 +455,8 @@ async fn accept_loop(endpoint: quinn::Endpoint, accepted: mpsc::Sender<Accepted>
                 Ok(c) => c,
                 Err(e) => return debug!(conn = %id, error = %e, "handshake failed"),
             };
+            let ticket = guard.ticket();
+            ticket.attach(&conn);
             // The admin and query services have ALPNs of their own.
             let alpn = conn.handshake_data().and_then(|d| d.downcast::<quinn::crypto::rustls::HandshakeData>().ok()).and_then(|d| d.protocol);
             let guard = match alpn {
@@ -466,7 +472,7 @@ async fn accept_loop(endpoint: quinn::Endpoint, accepted: mpsc::Sender<Accepted>
             // A dual-stack socket shows IPv4 peers as ::ffff:a.b.c.d; bans and logs want a.b.c.d.
             let addr = SocketAddr::new(addr.ip().to_canonical(), addr.port());
             let link = Link::open(conn, Side::Server, loss, backlog, guard);
-            if accepted.send(Accepted { id, addr, link }).await.is_err() {
+            if accepted.send(Accepted { id, addr, link, ticket }).await.is_err() {
                 warn!("server transport gone");
             }
         });
