@@ -98,13 +98,18 @@ fn admins_sign_in_with_keys_roles_limit_them_and_every_refusal_is_audited() {
     let replayed = seen.expect("a proof");
     let e = AdminSession::connect_with(server.addr, pinned, "ops", |_, _| replayed).expect_err("replayed");
     assert!(matches!(&e, ServiceError::Refused(r) if r.contains("wrong key")), "{e}");
-    // A third failure in a row locks the address out: even the right key
-    // waits (a second at first, doubling with each further failure).
+    // A third failure in a row locks the address out: a wrong key waits
+    // (a second at first, doubling with each further failure), but the
+    // real admin behind the same address (NAT, a bastion) still signs in:
+    // a key proof cannot be guessed, so the lockout does not shut it out.
     for _ in 0..2 {
         let _ = AdminSession::connect(server.addr, pinned, &impostor);
     }
-    let e = AdminSession::connect(server.addr, pinned, &ops_key).expect_err("locked out");
+    let e = AdminSession::connect(server.addr, pinned, &impostor).expect_err("locked out");
     assert!(matches!(&e, ServiceError::Refused(r) if r.contains("too many failed sign-ins")), "{e}");
+    let during = AdminSession::connect(server.addr, pinned, &ops_key);
+    assert!(during.is_ok(), "the right key signs in during the lockout: {:?}", during.err());
+    drop(during);
 
     // The audit log: sign-ins, the refused command, the refused sign-ins;
     // never a key.
@@ -115,7 +120,8 @@ fn admins_sign_in_with_keys_roles_limit_them_and_every_refusal_is_audited() {
     assert!(count("signin", "ok") >= 3, "{audit}");
     assert!(count("command", "ok") >= 3, "{audit}");
     assert_eq!(count("command", "refused"), 1, "{audit}");
-    assert!(count("signin", "refused") >= 3, "{audit}");
+    assert!(count("signin", "refused") >= 4, "{audit}");
+    assert!(lines.iter().any(|l| l["event"] == "signin" && l["result"] == "refused" && l["detail"].as_str().is_some_and(|d| d.contains("too many failed sign-ins"))), "a locked-out attempt is audited: {audit}");
     assert!(lines.iter().any(|l| l["command"] == format!("kick {bot}") && l["admin"] == "root" && l["from"].as_str().is_some_and(|f| f.starts_with("127.0.0.1"))), "{audit}");
     for key in [&root_key, &ops_key] {
         let text = std::fs::read_to_string(key_path(&config, &key.name)).expect("key");
@@ -158,4 +164,45 @@ fn the_query_answers_for_a_full_server_and_in_intermission() {
     let info = intermission.expect("the match reached its intermission");
     assert_eq!(info.players.len(), 3, "the scoreboard stands in the intermission: {info:?}");
     assert!(info.limits.iter().any(|(k, v)| k == "timelimit" && v == "0.2"), "{info:?}");
+}
+
+#[test]
+fn an_admin_signs_in_while_another_address_holds_every_sign_in_it_may() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    new_admin(dir.path(), "root", "admin");
+    let root_key = AdminKey::read(&key_path(dir.path(), "root")).expect("root key");
+    let config = dir.path().to_owned();
+    let server = TestServer::start_in(dir, &[], &[]);
+    let pinned = ServerVerification::Pinned(server.fingerprint);
+    let addr = server.addr;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (ok, failed) = std::thread::scope(|scope| {
+        // 127.0.0.2 opens 8 admin connections (all an address may hold)
+        // and never sends its proofs, again and again.
+        for _ in 0..8 {
+            scope.spawn(|| {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let _ = AdminSession::connect_from(Some(([127, 0, 0, 2], 0).into()), addr, pinned, "root", |_, _| {
+                        std::thread::sleep(std::time::Duration::from_secs(5));
+                        [0; 32]
+                    });
+                }
+            });
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let (mut ok, mut failed) = (0, Vec::new());
+        for _ in 0..10 {
+            match AdminSession::connect(addr, pinned, &root_key).and_then(|mut s| s.run("status")) {
+                Ok((_, true)) => ok += 1,
+                other => failed.push(format!("{other:?}")),
+            }
+            std::thread::sleep(std::time::Duration::from_millis(300));
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        (ok, failed)
+    });
+    assert_eq!(ok, 10, "every real sign-in worked: {failed:?}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let audit = std::fs::read_to_string(config.join("admin_audit.log")).expect("audit log");
+    assert!(audit.lines().any(|l| l.contains("sign-ins already in progress from 127.0.0.2")), "the refused connections are audited: {audit}");
 }

@@ -307,3 +307,39 @@ fn the_agones_manifests_name_the_real_port_image_counters_and_health() {
     let gametype = asked[agones::GAMETYPE_KEY].as_str().expect("gametype annotation");
     assert!(quarry_sim::rules::GameType::NAMES.contains(&gametype), "{gametype}");
 }
+
+/// The README's `quarry-server` command lines: from its indented code
+/// blocks, `cargo run ... --bin quarry-server [-- ARGS]` (also after a
+/// pipe) reduced to the arguments, a trailing `# comment` dropped;
+/// synopses (with `[...]`) and `docker` lines left out.
+fn readme_server_commands() -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for line in read("README.md").lines().filter(|l| l.starts_with("    ")) {
+        let line = line.split(" # ").next().unwrap_or("").trim();
+        let line = line.rsplit("| ").next().unwrap_or(line);
+        let args = if let Some(rest) = line.strip_prefix("quarry-server") {
+            rest
+        } else if let Some((_, rest)) = line.split_once("--bin quarry-server") {
+            rest.trim_start().strip_prefix("--").unwrap_or(rest)
+        } else {
+            continue;
+        };
+        if args.contains('[') {
+            continue;
+        }
+        out.push(args.split_whitespace().map(str::to_owned).collect());
+    }
+    out
+}
+
+#[test]
+fn every_readme_server_command_parses() {
+    use clap::Parser;
+    let commands = readme_server_commands();
+    assert!(commands.len() >= 6, "{commands:?}");
+    for args in commands {
+        let shown = args.join(" ");
+        let cli = quarry_server::cli::Cli::try_parse_from(std::iter::once("quarry-server".to_owned()).chain(args)).unwrap_or_else(|e| panic!("quarry-server {shown}: {e}"));
+        quarry_server::cli::split_plus_commands(&cli.commands).unwrap_or_else(|e| panic!("quarry-server {shown}: {e}"));
+    }
+}

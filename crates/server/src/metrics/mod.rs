@@ -77,7 +77,7 @@ impl Exported {
         registry.register("quarry_network_bytes", "Payload bytes exchanged with players, by direction", e.net_bytes.clone());
         registry.register(
             "quarry_network_dropped",
-            "Messages, datagrams and connections dropped, by connection class (client, handshake) and reason",
+            "Messages, datagrams and connections dropped or refused, by connection class (client, handshake, query, admin) and reason",
             e.net_dropped.clone(),
         );
         registry.register("quarry_network_connections", "Open QUIC connections, accepted or handshaking", e.connections.clone());

@@ -462,19 +462,28 @@ impl NetServer {
     }
 
     /// The `status` lines of the network: one for the endpoint (open
-    /// connections, address validation, refusals, password lockouts), then
+    /// connections, address validation, refusals, password lockouts), one
+    /// for the services (queries, admin sign-ins and refusals), then
     /// one per connected client: ping, loss, rate, bytes/s, reliable
     /// backlog and messages dropped by the rate limits.
     pub fn status_lines(&self) -> Vec<String> {
         let a = self.transport.admission_stats();
-        let mut lines = vec![format!(
-            "net: {} open connections; {} retries; refused {} (server full) {} (per address); {} password lockouts",
-            self.transport.open_connections(),
-            a.retries,
-            a.refused_full,
-            a.refused_per_ip,
-            self.lockout.refused,
-        )];
+        let v = self.transport.service_stats();
+        let mut lines = vec![
+            format!(
+                "net: {} open connections; {} retries; refused {} (server full) {} (per address); {} closed to make room (not joined); {} password lockouts",
+                self.transport.open_connections(),
+                a.retries,
+                a.refused_full,
+                a.refused_per_ip,
+                a.evicted,
+                self.lockout.refused,
+            ),
+            format!(
+                "services: queries {} answered, {} rate-limited; admin sign-ins {} ok, {} failed, {} locked out, {} busy",
+                v.queries, v.queries_limited, v.admin_signins, v.admin_failures, v.admin_locked_out, v.admin_busy,
+            ),
+        ];
         lines.extend(self.clients.iter().map(|(conn, c)| {
             let s = self.transport.stats(*conn).unwrap_or_default();
             format!(

@@ -22,7 +22,9 @@ pub(super) struct Counted {
 pub(super) struct EndpointCounted {
     refused_full: u64,
     refused_per_ip: u64,
+    evicted: u64,
     lockouts: u64,
+    services: quarry_net::service::ServiceStats,
 }
 
 /// One sample: amounts since the previous one.
@@ -34,7 +36,7 @@ pub struct TrafficSample {
     pub bytes_out: u64,
     /// Messages, datagrams and connections dropped: (connection class,
     /// reason, count). Classes: `client` (an accepted player), `handshake`
-    /// (a connection not yet let in).
+    /// (a connection not yet let in), `query` and `admin` (the services).
     pub dropped: Vec<(&'static str, &'static str, u64)>,
     /// Each accepted client's round-trip time, seconds.
     pub rtts: Vec<f64>,
@@ -69,8 +71,10 @@ impl NetServer {
             }
         }
         let a = self.transport.admission_stats();
+        let v = self.transport.service_stats();
         let was = self.endpoint_counted;
-        self.endpoint_counted = EndpointCounted { refused_full: a.refused_full, refused_per_ip: a.refused_per_ip, lockouts: self.lockout.refused };
+        self.endpoint_counted = EndpointCounted { refused_full: a.refused_full, refused_per_ip: a.refused_per_ip, evicted: a.evicted, lockouts: self.lockout.refused, services: v };
+        let w = was.services;
         sample.dropped = vec![
             ("client", "rate_limit_chat", limited.chat),
             ("client", "rate_limit_command", limited.command),
@@ -82,6 +86,11 @@ impl NetServer {
             ("handshake", "server_full", a.refused_full.saturating_sub(was.refused_full)),
             ("handshake", "per_address_limit", a.refused_per_ip.saturating_sub(was.refused_per_ip)),
             ("handshake", "password_lockout", self.lockout.refused.saturating_sub(was.lockouts)),
+            ("handshake", "closed_not_joined", a.evicted.saturating_sub(was.evicted)),
+            ("query", "rate_limited", v.queries_limited.saturating_sub(w.queries_limited)),
+            ("admin", "wrong_key", v.admin_failures.saturating_sub(w.admin_failures)),
+            ("admin", "locked_out", v.admin_locked_out.saturating_sub(w.admin_locked_out)),
+            ("admin", "busy", v.admin_busy.saturating_sub(w.admin_busy)),
         ];
         sample
     }
