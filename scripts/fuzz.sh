@@ -2,7 +2,7 @@
 # Fuzz campaigns longer than the CI-sized fuzz tests (issue 13: no input
 # kills or starves the server).
 #
-#   scripts/fuzz.sh [maps|packets|all] [N]
+#   scripts/fuzz.sh [maps|packets|recordings|all] [N]
 #
 # maps: N map mutants (default 100000) in process through
 #   crates/nav/examples/fuzz_maps.rs (load every mutant, build a navmesh for
@@ -15,6 +15,15 @@
 #   crates/net/examples/fuzz_packets.rs: each a fresh server connection fed a
 #   valid hello, then mutated control-stream frames and datagrams of every
 #   message kind (catch_unwind per case, a per-case time budget).
+# recordings: N hostile recordings made from a real one (a short headless
+#   match recorded by the binary) by crates/record/examples/
+#   craft_recordings.rs: half byte mutants, half crafted (console text in a
+#   journal value, config files and cvars naming paths and addresses, tick
+#   bombs, ticks out of order, lists over their limits, impossible rates),
+#   each replayed by the real binary under `timeout` and a memory ulimit
+#   from an empty working directory; a replay that leaves any file in that
+#   directory or in the sandbox the crafted paths point to counts as
+#   "wrote" (a failure, in the abort column).
 #
 # Environment: FUZZ_SEED (13), FUZZ_THREADS (2), FUZZ_BUDGET_MS (per case,
 # 2000), FUZZ_TIMEOUT_S (per binary run, 20), FUZZ_MEM_KB (ulimit -v for
@@ -47,9 +56,9 @@ SERVER=${FUZZ_SERVER:-$TARGET/release/quarry-server}
 RUNNER=$TARGET/release/examples/fuzz_maps
 
 case "$SECTION" in
-maps | packets | all) ;;
+maps | packets | recordings | all) ;;
 *)
-	echo "usage: scripts/fuzz.sh [maps|packets|all] [N]" >&2
+	echo "usage: scripts/fuzz.sh [maps|packets|recordings|all] [N]" >&2
 	exit 2
 	;;
 esac
@@ -151,6 +160,53 @@ fuzz_packets() {
 	record_row $row
 }
 
+fuzz_recordings() {
+	if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
+		cargo build --release -q -p quarry-record --example craft_recordings || return 1
+		cargo build --release -q --bin quarry-server || return 1
+	fi
+	local server
+	server=$(realpath "$SERVER")
+	local dir
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/quarry-fuzz-rec.XXXXXX")
+	mkdir -p "$dir/cases" "$dir/sandbox" "$dir/cwd" "$OUT/recordings"
+	"$server" --config config --maps maps --fast --seed "$SEED" --record "$dir/base.qdemo" \
+		+set g_gametype tdm +set bot_minPlayers 4 +set timelimit 0.2 +set fraglimit 0 +map q_dm1 >/dev/null 2>&1 || {
+		echo "recordings: could not record the base match" >&2
+		return 1
+	}
+	"$TARGET/release/examples/craft_recordings" "$dir/base.qdemo" "$dir/cases" --cases "$N" --seed "$SEED" --sandbox "$dir/sandbox" || return 1
+	local -A count=([ok]=0 [rejected]=0 [panic]=0 [timeout]=0 [abort]=0)
+	local runs=0 slow=0
+	for f in "$dir"/cases/*.qdemo; do
+		local start=$SECONDS
+		(
+			cd "$dir/cwd" || exit 99
+			ulimit -v "$MEM_KB"
+			timeout "$TIMEOUT_S" "$server" --config "$dir/cwd/config" --maps "$dir/cwd/maps" --replay "$f" >/dev/null 2>"$dir/stderr"
+		)
+		local status=$?
+		local outcome
+		outcome=$(classify_status "$status")
+		[ $((SECONDS - start)) -gt $((BUDGET_MS / 1000)) ] && slow=$((slow + 1))
+		local wrote
+		wrote=$(find "$dir/cwd" "$dir/sandbox" -mindepth 1 | tr '\n' ' ')
+		if [ -n "$wrote" ]; then
+			echo "recordings: $(basename "$f") wrote: $wrote" >&2
+			outcome=abort
+			rm -rf "${dir:?}/cwd/"* "${dir:?}/sandbox/"*
+		fi
+		count[$outcome]=$((count[$outcome] + 1))
+		runs=$((runs + 1))
+		if [ "$outcome" != ok ] && [ "$outcome" != rejected ]; then
+			cp "$f" "$OUT/recordings/"
+			echo "recordings: $(basename "$f"): $outcome (status $status): $(tail -1 "$dir/stderr")" >&2
+		fi
+	done
+	rm -rf "$dir"
+	record_row recordings binary "$runs" "${count[ok]}" "${count[rejected]}" "${count[panic]}" "${count[timeout]}" "${count[abort]}" "$slow"
+}
+
 run_section() {
 	if declare -F "fuzz_$1" >/dev/null; then
 		"fuzz_$1"
@@ -166,6 +222,7 @@ main() {
 	all)
 		run_section maps
 		run_section packets
+		run_section recordings
 		;;
 	*) run_section "$SECTION" ;;
 	esac
