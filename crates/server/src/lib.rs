@@ -120,7 +120,7 @@ pub fn run(cli: Cli) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let stop = server::stop_on_signals();
+    let stop = server::stop_on_signals(cli.log_file.is_some());
     // A headless match takes no console input.
     let stdin = stdin_console::StdinConsole::start(!cli.fast, cli.fast && cli.json);
     stdin.printer.print(&cvars::version_string());
@@ -182,6 +182,8 @@ pub fn run(cli: Cli) -> ExitCode {
     let reason = server.state.quit_reason().unwrap_or("quit").to_owned();
     server.flush(&stdin.printer);
     stdin.restore_terminal();
+    // A headless match that never went live measured nothing.
+    let played = if reason == server::NEVER_STARTED { ExitCode::FAILURE } else { ExitCode::SUCCESS };
     match server.shutdown() {
         Ok(Some(path)) => {
             tracing::info!("shut down ({reason}); archived cvars written to {}", path.display());
@@ -189,7 +191,7 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Ok(None) => {
             tracing::info!("shut down ({reason}); a headless run leaves the archive as it was");
-            ExitCode::SUCCESS
+            played
         }
         Err(e) => {
             tracing::error!("shut down ({reason}) but {e}");

@@ -5,10 +5,17 @@
 //! While the console shows a prompt on a terminal, stderr's lines go through
 //! the console's printer ([`route_to_prompt`]), which prints them above the
 //! prompt and redraws it, instead of over it.
+//!
+//! The log file is reopened (by its path, appending) before the next line
+//! after a SIGHUP, as logrotate expects of a daemon: rotation renames the
+//! file, then the signal makes the server write to a new one. A server
+//! without a log file takes SIGHUP as a graceful stop instead (its terminal
+//! went away; see `server::stop_on_signals`).
 
 use std::cell::Cell;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::stdin_console::Printer;
@@ -26,6 +33,40 @@ use crate::cli::LogFormat;
 pub const CONSOLE_TARGET: &str = "console";
 
 type BoxedLayer = Box<dyn Layer<Registry> + Send + Sync>;
+
+/// Set (by SIGHUP) to have the log file reopened before its next line.
+pub static REOPEN_LOG: std::sync::LazyLock<Arc<AtomicBool>> = std::sync::LazyLock::new(|| Arc::new(AtomicBool::new(false)));
+
+/// The log file: its path and the open file, reopened when [`REOPEN_LOG`]
+/// is set.
+struct LogFile {
+    path: PathBuf,
+    file: Mutex<std::fs::File>,
+}
+
+fn open_append(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new().create(true).append(true).open(path)
+}
+
+impl Write for &LogFile {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        let mut file = self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if REOPEN_LOG.swap(false, Ordering::Relaxed) {
+            match open_append(&self.path) {
+                Ok(f) => *file = f,
+                // The old file stays: lines are not lost, only not rotated.
+                Err(e) => {
+                    let _ = writeln!(std::io::stderr(), "can't reopen log file {}: {e}; writing on to the old one", self.path.display());
+                }
+            }
+        }
+        file.write(data)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner).flush()
+    }
+}
 
 /// Where stderr's log lines go while a prompt is on screen.
 static PROMPT: Mutex<Option<Printer>> = Mutex::new(None);
@@ -109,13 +150,7 @@ fn env_filter() -> EnvFilter {
 /// story of a run. Calling it twice keeps the first subscriber.
 pub fn init(format: LogFormat, log_file: Option<&Path>) -> Result<(), String> {
     let file = match log_file {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("can't open log file {}: {e}", path.display()))?,
-        ),
+        Some(path) => Some(LogFile { path: path.to_owned(), file: Mutex::new(open_append(path).map_err(|e| format!("can't open log file {}: {e}", path.display()))?) }),
         None => None,
     };
     // Colour only on a terminal, and never into a log file.

@@ -44,6 +44,10 @@ pub const SERVER_CFG: &str = "server.cfg";
 /// The name of the archive file in the config directory.
 pub const ARCHIVE_CFG: &str = "archive.cfg";
 
+/// Why a headless run stops when its match never went live
+/// ([`crate::game::GameHost::never_started`]); such a run exits 1.
+pub const NEVER_STARTED: &str = "the match never went live";
+
 /// What the console's command handlers can reach: the server's state.
 pub struct ServerState {
     /// When the server started.
@@ -537,6 +541,10 @@ impl Server {
         crate::agones::after_tick(&mut self.state, &mut self.console, started);
         if self.state.game.match_over() {
             self.end_of_match();
+        } else if self.state.game.never_started() {
+            let players = self.state.game.game.as_ref().map_or(0, |g| g.slots().iter().filter(|(_, s)| s.team != quarry_sim::Team::Spectator).count());
+            self.console.print(format!("the match never went live: {players} player(s) in it after its time limit (a duel needs two: bot_minPlayers 2)"));
+            self.state.request_quit(NEVER_STARTED.to_owned());
         }
         let tick_time = started.elapsed();
         self.state.stats.record_phases(started, tick_time, phases);
@@ -740,13 +748,16 @@ fn bot_access(state: &mut ServerState) -> quarry_bots::BotAccess<'_> {
     quarry_bots::BotAccess { bots: &mut state.bots, game: state.game.game.as_mut() }
 }
 
-/// Registers SIGINT, SIGTERM and SIGHUP to set the returned flag: each is
-/// a graceful stop (SIGHUP too: the terminal or session that ran the server
-/// is gone; the archive is written and the process exits 0).
-pub fn stop_on_signals() -> Arc<AtomicBool> {
+/// Registers SIGINT and SIGTERM to set the returned flag, a graceful stop
+/// (the archive is written and the process exits 0). SIGHUP reopens the
+/// log file when there is one (`reopen_log`: logrotate's signal to a
+/// daemon), and is a graceful stop otherwise (the terminal or session that
+/// ran the server is gone).
+pub fn stop_on_signals(reopen_log: bool) -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT, signal_hook::consts::SIGHUP] {
-        if let Err(e) = signal_hook::flag::register(sig, Arc::clone(&flag)) {
+    let hup = if reopen_log { Arc::clone(&crate::logging::REOPEN_LOG) } else { Arc::clone(&flag) };
+    for (sig, target) in [(signal_hook::consts::SIGTERM, &flag), (signal_hook::consts::SIGINT, &flag), (signal_hook::consts::SIGHUP, &hup)] {
+        if let Err(e) = signal_hook::flag::register(sig, Arc::clone(target)) {
             tracing::warn!("couldn't install handler for signal {sig}: {e}");
         }
     }

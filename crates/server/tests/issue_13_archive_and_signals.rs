@@ -3,7 +3,8 @@
 //!
 //! Symptoms: archived cvars were written only at a graceful shutdown, so a
 //! SIGKILL, an abort or a panic lost every `seta`, and SIGHUP (not handled)
-//! killed the process the same way; temporary files of an interrupted atomic
+//! killed the process the same way (now a graceful stop, or, with a log
+//! file, the signal to reopen it); temporary files of an interrupted atomic
 //! write (`.archive.cfg.PID.tmp`) stayed forever; a ban list or botfile
 //! that is a FIFO hung startup, and an `exec` fan-out (10^8 leaf
 //! executions) never finished it.
@@ -24,13 +25,19 @@ struct Running {
 
 impl Running {
     fn start(config: &Path, botfiles: &Path) -> Self {
+        Self::start_with(config, botfiles, &[], "warn")
+    }
+
+    /// [`Running::start`] with more `args` and the log filter `log`.
+    fn start_with(config: &Path, botfiles: &Path, args: &[&str], log: &str) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
             .arg("--config")
             .arg(config)
             .arg("--botfiles")
             .arg(botfiles)
             .args(["--port", "0"])
-            .env("RUST_LOG", "warn")
+            .args(args)
+            .env("RUST_LOG", log)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -120,6 +127,30 @@ fn seta_survives_sigkill_two_seconds_later() {
         .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
         .collect();
     assert!(temp.is_empty(), "{temp:?}");
+}
+
+#[test]
+fn sighup_reopens_the_log_file_as_logrotate_expects() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("server.log");
+    let mut server = Running::start_with(dir.path(), &dir.path().join("no-botfiles"), &["--log-file", log.to_str().expect("utf-8")], "info");
+    server.wait_for("listening on", START);
+    server.send("echo before-rotation");
+    server.wait_for("before-rotation", START);
+    // logrotate: rename, then SIGHUP.
+    let rotated = dir.path().join("server.log.1");
+    std::fs::rename(&log, &rotated).expect("rotate");
+    server.signal("HUP");
+    std::thread::sleep(Duration::from_millis(300));
+    server.send("echo after-rotation");
+    server.wait_for("after-rotation", START);
+    server.send("quit");
+    let status = server.wait_exit(Duration::from_secs(20));
+    assert!(status.success(), "{status:?}");
+    let old = std::fs::read_to_string(&rotated).expect("rotated log");
+    let new = std::fs::read_to_string(&log).expect("a new log file");
+    assert!(old.contains("before-rotation") && !old.contains("after-rotation"), "{old}");
+    assert!(new.contains("after-rotation"), "the server kept running and writes the new file: {new}");
 }
 
 #[test]

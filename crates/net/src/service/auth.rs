@@ -253,6 +253,11 @@ impl AdminKeys {
         self.admins.is_empty()
     }
 
+    /// The admins' names, in order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.admins.keys().map(String::as_str)
+    }
+
     /// Checks `proof` from `name` in constant time; the role on success.
     /// An unknown name is checked against a throwaway key, so the time
     /// does not tell names apart.

@@ -188,7 +188,7 @@ fn run_card(cli: &Cli) -> Result<CardRun, RunError> {
         None => card.matches().map(|m| m.id).collect(),
     };
     let base_seed = cli.seed.unwrap_or(0);
-    let stop = crate::server::stop_on_signals();
+    let stop = crate::server::stop_on_signals(cli.log_file.is_some());
     let wall = Instant::now();
     let shape = card.shape();
     let mut earned = Progress::default();

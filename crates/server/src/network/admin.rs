@@ -47,7 +47,28 @@ pub fn load_admins(config_dir: &Path) -> Result<Option<AdminKeys>, String> {
     }
     let keys = AdminKeys::load(&path).map_err(|e| format!("remote admin: {e}; refusing to start without the admins' keys (fix or remove {})", path.display()))?;
     tracing::info!("remote admin: {} admin(s) from {}", keys.len(), path.display());
+    for name in keys.names() {
+        if let Some(warning) = key_file_exposed(&quarry_net::service::auth::key_path(config_dir, name)) {
+            tracing::warn!("{warning}");
+        }
+    }
     Ok(Some(keys))
+}
+
+/// A warning when the key file at `path` can be read by users other than
+/// its owner (anyone who reads it can sign in as that admin).
+fn key_file_exposed(path: &Path) -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
+        (mode & 0o077 != 0).then(|| format!("admin key file {} is readable by other users (mode {mode:03o}): anyone who reads it signs in as that admin; chmod 600 it", path.display()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
 }
 
 /// Registers `adminreload`: the admins file read again without a restart.
@@ -272,6 +293,18 @@ mod tests {
         let e = permitted(Role::Operator, "quit", ops).expect_err("not listed");
         assert!(e.contains("'quit'") && e.contains("operator"), "{e}");
         assert!(permitted(Role::Operator, "status; quit", ops).is_err(), "one command per line");
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_key_file_others_can_read_is_warned_of() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let key = new_admin(dir.path(), "ops", "admin").expect("new admin");
+        assert_eq!(key_file_exposed(&key), None, "made private");
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        let warning = key_file_exposed(&key).expect("a warning");
+        assert!(warning.contains("mode 644") && warning.contains("chmod 600"), "{warning}");
     }
 
     #[test]
