@@ -238,6 +238,17 @@ impl GameHost {
         self.game.as_ref().is_some_and(|g| g.phase() == quarry_sim::rules::Phase::Over)
     }
 
+    /// Whether a headless match has waited for its players as long as its
+    /// time limit and is still not live: a duel with one player, which a
+    /// missing opponent would forfeit, goes live only with both in, and
+    /// nobody else is coming. The run ends rather than wait for ever.
+    pub fn never_started(&self) -> bool {
+        let Some(game) = self.game.as_ref().filter(|_| self.headless) else { return false };
+        let limit_s = f64::from(game.settings().timelimit_min) * 60.0;
+        let waiting = matches!(game.phase(), quarry_sim::rules::Phase::Warmup | quarry_sim::rules::Phase::Countdown { .. });
+        waiting && limit_s > 0.0 && f64::from(game.tick()) >= limit_s * f64::from(game.hz())
+    }
+
     /// One line about the map for `status`.
     pub fn describe(&self) -> String {
         match (&self.game, &self.map_path) {

@@ -20,7 +20,7 @@ use crate::hash::TickHash;
 use crate::input::PushOutcome;
 use crate::rules::{GameType, Phase, RulesState, TeamChangeError, check_team_change, choose_team};
 use crate::settings::Settings;
-use crate::slots::{ClientKind, SlotError, SlotId, SlotState, Slots, Team, UserInfo};
+use crate::slots::{AttachError, ClientKind, SlotError, SlotId, SlotState, Slots, Team, UserInfo};
 use crate::components::NetIds;
 use crate::spawn::SpawnLoadout;
 use crate::usercmd::UserCmd;
@@ -312,10 +312,34 @@ impl Match {
         Ok(())
     }
 
+    /// Attaches the client in `slot` to the client in `to`, or frees it with
+    /// `None`: a client that plays beside another (a companion beside the
+    /// player it serves). While the two share a team the automatic team
+    /// balance moves neither of them: it moves someone else, or nobody.
+    /// Team changes a client asks for are its own; the attachment is
+    /// dropped when `to` leaves. A recording does not carry attachments
+    /// yet (its journal has no entry for one): a replay of a match in which
+    /// the balance passed over an attached pair diverges there.
+    pub fn attach(&mut self, slot: SlotId, to: Option<SlotId>) -> Result<(), AttachError> {
+        if to == Some(slot) {
+            return Err(AttachError::Itself(slot.0));
+        }
+        if let Some(t) = to
+            && self.slots().get(t).is_none()
+        {
+            return Err(AttachError::NoSuchSlot(t.0));
+        }
+        let mut slots = self.slots_mut();
+        let s = slots.get_mut(slot).ok_or(AttachError::NoSuchSlot(slot.0))?;
+        s.attached_to = to;
+        Ok(())
+    }
+
     /// `g_teamAutoBalance`: after someone left a team, if one team is two or
     /// more larger, its latest joiner (preferring the dead, never a flag
-    /// carrier while another choice exists) moves to the smaller team and
-    /// respawns there.
+    /// carrier while another choice exists, never one of a pair attached to
+    /// each other on that team: [`Match::attach`]) moves to the smaller
+    /// team and respawns there.
     fn auto_balance(&mut self) {
         let gametype = self.world.resource::<RulesState>().gametype;
         if !gametype.is_team_game() || !self.settings().team_auto_balance {
@@ -330,7 +354,7 @@ impl Match {
         let pick = self
             .slots()
             .iter()
-            .filter(|(_, s)| s.team == from)
+            .filter(|(id, s)| s.team == from && !crate::rules::held_together(self.slots(), *id))
             .map(|(id, s)| {
                 let carrier = s.entity.is_some_and(|e| crate::mode_rules::ModeRules::balance_exempt(world, e));
                 let alive = s.entity.is_some_and(|e| world.get::<Life>(e) == Some(&Life::Alive));

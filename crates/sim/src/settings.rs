@@ -27,7 +27,10 @@ pub struct Settings {
     pub flag_return_s: f32,
     /// Whether a carrier may drop the flag ([`crate::Buttons::DROP`]).
     pub flag_drop: bool,
-    /// Whether to wait in warmup for enough players and count down.
+    /// Whether to wait in warmup for enough players and count down. Off,
+    /// the match is live from the first tick, except a game type that a
+    /// missing player forfeits (Duel), which goes live, without a
+    /// countdown, once its players are in.
     pub warmup: bool,
     /// Countdown seconds before the match goes live.
     pub countdown_s: f32,

@@ -146,6 +146,10 @@ pub struct Slot {
     pub chat: crate::chat::ChatLimiter,
     /// Spectator queue position for Duel (lower waits longer); tick it joined.
     pub joined_tick: u32,
+    /// The client this one plays beside ([`crate::Match::attach`]): while
+    /// they share a team, the automatic team balance moves neither. Cleared
+    /// when that client leaves.
+    pub attached_to: Option<SlotId>,
 }
 
 impl Slot {
@@ -177,6 +181,17 @@ pub enum SlotError {
     /// The slot asked for is occupied.
     #[error("slot {0} is taken")]
     Taken(u8),
+}
+
+/// Why a client could not be attached to another ([`crate::Match::attach`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AttachError {
+    /// One of the two slots is not occupied.
+    #[error("no client in slot {0}")]
+    NoSuchSlot(u8),
+    /// A client cannot play beside itself.
+    #[error("the client in slot {0} can't be attached to itself")]
+    Itself(u8),
 }
 
 /// All client slots of a server; survives map changes.
@@ -242,6 +257,7 @@ impl Slots {
             score: ScoreCard::default(),
             chat: crate::chat::ChatLimiter::default(),
             joined_tick: tick,
+            attached_to: None,
         });
         SlotId(index as u8)
     }
@@ -269,9 +285,16 @@ impl Slots {
             .unwrap_or_else(|| base.to_owned())
     }
 
-    /// Frees a slot; returns what it held.
+    /// Frees a slot; returns what it held. Clients attached to it are
+    /// attached to nobody now (the slot may go to someone else).
     pub fn free(&mut self, id: SlotId) -> Option<Slot> {
-        self.slots.get_mut(usize::from(id.0)).and_then(Option::take)
+        let freed = self.slots.get_mut(usize::from(id.0)).and_then(Option::take)?;
+        for (_, s) in self.iter_mut() {
+            if s.attached_to == Some(id) {
+                s.attached_to = None;
+            }
+        }
+        Some(freed)
     }
 
     /// A slot.
@@ -385,5 +408,19 @@ mod tests {
         assert_eq!(s.allocate(ClientKind::Bot, info("c"), 0), Ok(a));
         assert_eq!(s.bots(), 2);
         assert_eq!(s.humans(), 0);
+    }
+
+    #[test]
+    fn a_freed_slot_takes_its_attachments_with_it() {
+        let mut s = Slots::new(4);
+        let owner = s.allocate(ClientKind::Remote { latency_ms: 0 }, info("owner"), 0).expect("owner");
+        let pal = s.allocate(ClientKind::Bot, info("pal"), 0).expect("pal");
+        if let Some(p) = s.get_mut(pal) {
+            p.attached_to = Some(owner);
+        }
+        s.free(owner);
+        // Whoever takes the slot next is nobody's owner.
+        assert_eq!(s.allocate(ClientKind::Remote { latency_ms: 0 }, info("next"), 0), Ok(owner));
+        assert_eq!(s.get(pal).and_then(|p| p.attached_to), None);
     }
 }

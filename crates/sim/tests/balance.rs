@@ -1,6 +1,7 @@
 //! Team placement in every team game type: a batch of joins in one tick
 //! alternates teams (2-2), a human already on a team then four bots gives
-//! 3-2, and `g_teamAutoBalance` evens the teams after leaves.
+//! 3-2, and `g_teamAutoBalance` evens the teams after leaves, never by
+//! splitting a pair attached to each other.
 
 #[path = "support/items_support.rs"]
 mod items_support;
@@ -66,4 +67,47 @@ fn auto_balance_applies_to_the_new_modes() {
         assert!(m.player_view(s[2]).is_some(), "{gt:?}");
         assert_eq!(m.rules().team_scores, (0, 0), "{gt:?}");
     }
+}
+
+/// Red: the owner, then two others, then the client attached to the owner
+/// (the latest joiner, whom the balance took before); blue: two, who leave.
+/// The balance moves one of the others; the pair stays on red. Attached
+/// the other way round (the owner to the latest joiner) it is the same.
+#[test]
+fn auto_balance_moves_someone_else_than_an_attached_pair() {
+    for gt in TEAM_GAMES {
+        for owner_attached in [false, true] {
+            let mut m = new_match(gt, Settings { team_force_balance: false, ..test_settings() });
+            let s: Vec<SlotId> = (0..6).map(|i| join(&mut m, &format!("p{i}"), HUMAN)).collect();
+            // Red: p0, p2, p4; blue: p1, p3, p5. p5 goes to red beside p0.
+            let (owner, pal) = (s[0], s[5]);
+            m.set_team(pal, Team::Red).expect("p5 to red: 4-2 is allowed without forced balance");
+            let (a, b) = if owner_attached { (owner, pal) } else { (pal, owner) };
+            m.attach(a, Some(b)).expect("attach");
+            step(&mut m, &s, 10, &mut |_, _| UserCmd::default());
+            m.disconnect(s[1]);
+            assert_eq!(team_counts(m.slots()), (3, 2), "{gt:?}: red had four, one moved");
+            for p in [owner, pal] {
+                assert_eq!(m.slots().get(p).map(|x| x.team), Some(Team::Red), "{gt:?}: the pair stays on red");
+            }
+            assert_eq!(m.slots().get(s[4]).map(|x| x.team), Some(Team::Blue), "{gt:?}: the latest other red joiner moved");
+        }
+    }
+}
+
+/// A pair that is all of the larger team stays: moving either would set
+/// them against each other, and moving both would only swap the sides.
+#[test]
+fn auto_balance_leaves_the_teams_when_only_a_pair_could_move() {
+    let mut m = new_match(GameType::Tdm, test_settings());
+    let s: Vec<SlotId> = (0..4).map(|i| join(&mut m, &format!("p{i}"), HUMAN)).collect();
+    m.attach(s[2], Some(s[0])).expect("attach");
+    m.disconnect(s[1]);
+    m.disconnect(s[3]);
+    assert_eq!(team_counts(m.slots()), (2, 0));
+    // The owner leaves: the one left beside it is free again.
+    m.disconnect(s[0]);
+    assert_eq!(m.slots().get(s[2]).and_then(|x| x.attached_to), None);
+    assert_eq!(m.attach(s[2], Some(s[0])), Err(quarry_sim::slots::AttachError::NoSuchSlot(s[0].0)));
+    assert_eq!(m.attach(s[2], Some(s[2])), Err(quarry_sim::slots::AttachError::Itself(s[2].0)));
 }

@@ -12,8 +12,11 @@
 //! the bot count one step toward the target, a bot joining (its character
 //! picked by weight, as `addbot` picks it) or leaving through the normal
 //! join and leave paths. Bots added by hand count toward the target, but
-//! only bots the fill added are ever removed. A human joining a full
-//! server takes a bot's slot at once ([`BotManager::make_room_for_human`]).
+//! only bots the fill added are ever removed. In a team game a leaving
+//! bot is from the larger team when it has a fill bot, so the teams stay
+//! even and the balance moves nobody. A human joining a full server takes
+//! a bot's slot at once, one from the team the human will join
+//! ([`BotManager::make_room_for_human`]).
 
 use quarry_sim::Match;
 use quarry_sim::slots::{ClientKind, SlotState};
@@ -135,7 +138,7 @@ impl BotManager {
                 }
             }
         } else if bots > target
-            && let Some(i) = self.fill_leaver(eased)
+            && let Some(i) = self.fill_leaver(game, eased)
         {
             let name = self.remove_at(game, i);
             tracing::info!(target: "quarry_bots", "{rule}: {name} leaves");
@@ -154,12 +157,19 @@ impl BotManager {
 
     /// The fill bot to let go: the one added last (`bot_minPlayers`), or,
     /// `eased` (`bot_maxBots`), one picked by the fill's RNG, seeded from
-    /// the match seed. `None` when the fill added none.
-    fn fill_leaver(&mut self, eased: bool) -> Option<usize> {
+    /// the match seed. In a team game it is one from the larger team when
+    /// that team has a fill bot, so the teams stay even and the balance
+    /// moves nobody (a human who just joined the larger team was its
+    /// latest joiner, and moved). `None` when the fill added none.
+    fn fill_leaver(&mut self, game: &Match, eased: bool) -> Option<usize> {
+        let thin = super::roster::team_to_thin(game, None);
+        let on_team = |b: &BotEntry| thin.is_none_or(|t| game.slots().get(b.brain.slot()).is_some_and(|s| s.team == t));
+        let from_thin = self.bots.iter().any(|b| b.filled && on_team(b));
+        let leaves = |b: &BotEntry| b.filled && (!from_thin || on_team(b));
         if !eased {
-            return self.last_added(|b| b.filled);
+            return self.last_added(leaves);
         }
-        let filled: Vec<usize> = self.bots.iter().enumerate().filter(|(_, b)| b.filled).map(|(i, _)| i).collect();
+        let filled: Vec<usize> = self.bots.iter().enumerate().filter(|(_, b)| leaves(b)).map(|(i, _)| i).collect();
         if filled.is_empty() {
             return None;
         }

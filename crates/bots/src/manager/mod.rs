@@ -95,7 +95,10 @@ pub struct AddBot {
     /// A scripted brain (`botfiles/brains/NAME.rhai`); `None`: the
     /// character's, else the native brain.
     pub brain: Option<String>,
-    /// The player a scripted brain serves (a name on the server).
+    /// The player a scripted brain serves (a name on the server). The bot
+    /// joins the owner's team and is attached to the owner
+    /// ([`quarry_sim::Match::attach`]), so the team balance never parts them;
+    /// with no room on that team it is not added ([`AddBotError::TeamFull`]).
     pub owner: Option<String>,
     /// A character to wear whatever the bot's name, even one another bot
     /// wears and even with `bot_forceCharacter` set (match cards name each
@@ -151,6 +154,15 @@ pub enum AddBotError {
     /// The owner named is not on the server.
     #[error("no player named '{0}' to serve (owner=NAME takes a name from status)")]
     UnknownOwner(String),
+    /// The owner's team has no room (`g_teamForceBalance`): a bot serving
+    /// an owner plays on its side or not at all.
+    #[error("{team} team is full: {owner}'s bot would have to play against {owner} (g_teamForceBalance 1 keeps the teams even)")]
+    TeamFull {
+        /// The owner's team.
+        team: &'static str,
+        /// The owner's name.
+        owner: String,
+    },
 }
 
 /// Why a bot was not removed.

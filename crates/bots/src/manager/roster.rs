@@ -25,6 +25,19 @@ impl BotManager {
             Some(n) => Some(game.slots().find_by_name(n).ok_or_else(|| AddBotError::UnknownOwner(n.clone()))?),
             None => None,
         };
+        // A bot serving an owner plays on its side: asked for that side,
+        // unless a team was asked for.
+        let owner_side = owner.and_then(|o| game.slots().get(o)).map(|s| (s.team, s.userinfo.name.clone()));
+        let side = req.team.or(owner_side.as_ref().map(|(t, _)| *t)).filter(|t| *t != quarry_sim::Team::Free);
+        // On the owner's team in a team game, or not at all: checked before
+        // the bot takes a slot, as a player asking for that team would be.
+        let beside = owner_side.filter(|(t, _)| matches!(t, quarry_sim::Team::Red | quarry_sim::Team::Blue) && side == Some(*t));
+        if let Some((team, owner_name)) = &beside {
+            let force = game.settings().team_force_balance;
+            if quarry_sim::rules::check_team_change(game.rules().gametype, game.slots(), quarry_sim::Team::Spectator, *team, force).is_err() {
+                return Err(AddBotError::TeamFull { team: team.name(), owner: owner_name.clone() });
+            }
+        }
         let (name, character) = match self.explicit_character(req.character.as_deref()) {
             Some(c) => {
                 let name = req.name.unwrap_or_else(|| c.clone());
@@ -41,15 +54,25 @@ impl BotManager {
         if let Some(b) = &brain {
             self.check_brain(b)?;
         }
-        // A bot serving an owner plays on its side, unless a team was asked for.
-        let side = req.team.or_else(|| owner.and_then(|o| game.slots().get(o)).map(|s| s.team)).filter(|t| *t != quarry_sim::Team::Free);
         let slot = connect_bot(game, name, max, side)?;
         if let Some(team) = side
             && game.slots().get(slot).is_some_and(|s| s.team != team)
             && let Err(e) = game.set_team(slot, team)
         {
+            if let Some((team, owner_name)) = beside {
+                // Checked above; the rules refused after all: not against its owner.
+                game.disconnect(slot);
+                tracing::info!(target: "quarry_bots", "a bot serving {owner_name} can't join {}: {e}", team.name());
+                return Err(AddBotError::TeamFull { team: team.name(), owner: owner_name });
+            }
             // Joining balanced the teams the other way; the rules may allow a switch.
             tracing::info!(target: "quarry_bots", "a bot stays off the team it asked for ({}): {e}", team.name());
+        }
+        // Beside its owner for good: the team balance moves someone else.
+        if let Some(o) = owner
+            && let Err(e) = game.attach(slot, Some(o))
+        {
+            tracing::warn!(target: "quarry_bots", "a bot couldn't be attached to its owner: {e}");
         }
         self.admit(game, slot, character, req.skill, filled, brain.as_deref(), owner);
         Ok(slot)
@@ -273,16 +296,53 @@ impl BotManager {
     }
 
     /// A human is connecting to a full server: frees the slot of the
-    /// last bot added (a fill bot first). Returns the freed slot.
+    /// last bot added (a fill bot first) on the team the human will join.
+    /// Returns the freed slot. [`BotManager::make_room_for`] with no team
+    /// asked for.
     pub fn make_room_for_human(&mut self, game: &mut Match) -> Option<SlotId> {
+        self.make_room_for(game, None)
+    }
+
+    /// A client asking for team `pref` (if any) is connecting to a full
+    /// server: frees the slot of the last bot added, a fill bot first, and
+    /// in a team game one from the team the joiner will be put on: the
+    /// larger team, or on a tie the one the rules give the joiner. The
+    /// teams stay even, so the balance moves nobody, the joiner least of
+    /// all. Only when that team has no fill bot does one leave from the
+    /// other, and a bot added by hand only when there is no fill bot.
+    /// Returns the freed slot.
+    pub fn make_room_for(&mut self, game: &mut Match, pref: Option<quarry_sim::Team>) -> Option<SlotId> {
         self.prune(game);
         if game.slots().iter().count() < game.slots().max() {
             return None;
         }
-        let index = self.last_added(|b| b.filled).or_else(|| self.last_added(|_| true))?;
+        let rules = game.rules();
+        let joins = quarry_sim::rules::choose_team(rules.gametype, game.slots(), pref, rules.team_scores);
+        let thin = team_to_thin(game, Some(joins));
+        let on_team = |b: &BotEntry| thin.is_none_or(|t| game.slots().get(b.brain.slot()).is_some_and(|s| s.team == t));
+        let index = self
+            .last_added(|b| b.filled && on_team(b))
+            .or_else(|| self.last_added(|b| b.filled))
+            .or_else(|| self.last_added(on_team))
+            .or_else(|| self.last_added(|_| true))?;
         let slot = self.bots.get(index).map(|b| b.brain.slot())?;
         self.remove_at(game, index);
         Some(slot)
+    }
+}
+
+/// In a team game, the team a leaving bot keeps the teams even from: the
+/// larger of red and blue, or `tie` when they are even (`None`: either
+/// does). `None` outside team games.
+pub(super) fn team_to_thin(game: &Match, tie: Option<quarry_sim::Team>) -> Option<quarry_sim::Team> {
+    if !game.rules().gametype.is_team_game() {
+        return None;
+    }
+    let (red, blue) = quarry_sim::rules::team_counts(game.slots());
+    match red.cmp(&blue) {
+        std::cmp::Ordering::Greater => Some(quarry_sim::Team::Red),
+        std::cmp::Ordering::Less => Some(quarry_sim::Team::Blue),
+        std::cmp::Ordering::Equal => tie,
     }
 }
 

@@ -10,7 +10,7 @@ mod teams;
 
 pub use duel::duel_rotation;
 pub use phase::{Phase, RulesState, update_phase};
-pub use teams::{TeamChangeError, check_team_change, choose_team, team_counts};
+pub use teams::{TeamChangeError, check_team_change, choose_team, held_together, team_counts};
 
 /// A game type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -80,6 +80,14 @@ impl GameType {
     /// The fewest players (in play, not spectating) for the match to start.
     pub fn min_players(self) -> usize {
         2
+    }
+
+    /// Whether a live match with fewer than [`GameType::min_players`] in
+    /// play is forfeited (a duel whose opponent left). Such a match goes
+    /// live only with its players in, even with the warmup off: live with
+    /// one player it would be forfeited on its first tick.
+    pub fn forfeits(self) -> bool {
+        matches!(self, Self::Duel)
     }
 
     /// Whether kills change the team score (TDM); in CTF and One Flag only

@@ -103,7 +103,11 @@ pub fn update_phase(
     match rules.phase {
         Phase::Warmup => {
             if !settings.warmup {
-                go_live(&mut rules, &mut slots, tick);
+                // No warmup: live at once, except a match that a missing
+                // player forfeits, which waits for its players.
+                if enough || !rules.gametype.forfeits() {
+                    go_live(&mut rules, &mut slots, tick);
+                }
             } else if enough {
                 let live_at = tick + clock.ticks(settings.countdown_s);
                 rules.phase = Phase::Countdown { live_at };
@@ -158,7 +162,7 @@ fn limit_reached(
     since: u32,
     players: usize,
 ) -> Option<String> {
-    if rules.gametype == GameType::Duel && players < 2 {
+    if rules.gametype.forfeits() && players < rules.gametype.min_players() {
         return Some("Duel forfeited: the opponent left.".into());
     }
     if rules.gametype.has_flags() {

@@ -1,6 +1,6 @@
 //! Team placement and balance.
 
-use crate::slots::{SlotState, Slots, Team};
+use crate::slots::{SlotId, SlotState, Slots, Team};
 
 use super::GameType;
 
@@ -17,6 +17,16 @@ pub fn team_counts(slots: &Slots) -> (usize, usize) {
         }
     }
     (red, blue)
+}
+
+/// Whether the client in `id` plays beside a teammate: it is attached to a
+/// client on its team, or a client on its team is attached to it
+/// ([`crate::Match::attach`]). The automatic balance moves neither of
+/// such a pair: moving one would set them against each other.
+pub fn held_together(slots: &Slots, id: SlotId) -> bool {
+    let Some(me) = slots.get(id) else { return false };
+    let mate = |other: Option<SlotId>| other.and_then(|o| slots.get(o)).is_some_and(|o| o.team == me.team);
+    mate(me.attached_to) || slots.iter().any(|(o, s)| s.attached_to == Some(id) && mate(Some(o)))
 }
 
 /// Why a team change was refused.
@@ -133,6 +143,25 @@ mod tests {
         let mut slots = Slots::new(16);
         let teams: Vec<Team> = (0..3).map(|_| join(&mut slots, GameType::Duel, None)).collect();
         assert_eq!(teams, [Team::Free, Team::Free, Team::Spectator]);
+    }
+
+    #[test]
+    fn an_attached_pair_is_held_only_while_it_shares_a_team() {
+        let mut slots = Slots::new(16);
+        for _ in 0..3 {
+            join(&mut slots, GameType::Tdm, None);
+        }
+        // Slots 0 and 2 are red, 1 is blue; 2 plays beside 0.
+        if let Some(s) = slots.get_mut(SlotId(2)) {
+            s.attached_to = Some(SlotId(0));
+        }
+        let held: Vec<bool> = (0..3).map(|i| held_together(&slots, SlotId(i))).collect();
+        assert_eq!(held, [true, false, true]);
+        // Attached across teams: nothing to keep together.
+        if let Some(s) = slots.get_mut(SlotId(2)) {
+            s.attached_to = Some(SlotId(1));
+        }
+        assert!((0..3).all(|i| !held_together(&slots, SlotId(i))));
     }
 
     #[test]
