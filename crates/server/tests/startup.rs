@@ -237,3 +237,57 @@ fn a_secret_file_that_cannot_be_read_stops_the_server_before_it_binds_anything()
     assert!(stderr.contains("remote admin:") && stderr.contains("refusing to start"), "{stderr}");
     assert!(!stdout.contains("listening on udp"), "{stdout}");
 }
+
+#[test]
+fn lines_typed_ahead_at_a_terminal_all_run_in_order() {
+    // `script` (util-linux, in every Debian) runs the server on a pseudo
+    // terminal, so the console reads with line editing, as at a real one.
+    let config = shipped_config();
+    let server = format!(
+        "{} --config {} --maps {} --port 0 +set bot_minPlayers 0",
+        env!("CARGO_BIN_EXE_quarry-server"),
+        config.path().display(),
+        root().join("maps").display()
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &server, "/dev/null"])
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script (util-linux) runs the server on a terminal");
+    {
+        use std::io::Write;
+        let stdin = child.stdin.as_mut().expect("stdin");
+        // Three lines in one write, before the prompt is up: typed ahead.
+        stdin.write_all(b"echo ahead-one\necho ahead-two\necho ahead-three\n").expect("type ahead");
+        stdin.flush().expect("flush");
+        std::thread::sleep(Duration::from_secs(3));
+        // And three more in one write at the prompt: a paste.
+        stdin.write_all(b"echo paste-one\necho paste-two\necho paste-three\nquit\n").expect("paste");
+    }
+    let out = support::wait_with_deadline(child, Duration::from_secs(60));
+    let stdout = without_escapes(&text(&out.stdout)).replace('\r', "");
+    let outputs: Vec<&str> = stdout.lines().map(|l| l.trim_start_matches("] ").trim()).filter(|l| l.starts_with("ahead-") || l.starts_with("paste-")).collect();
+    assert_eq!(outputs, ["ahead-one", "ahead-two", "ahead-three", "paste-one", "paste-two", "paste-three"], "every line ran, in order:\n{stdout}");
+}
+
+/// `text` without terminal escape sequences (`ESC [ ... final`).
+fn without_escapes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            chars.next();
+            for c in chars.by_ref() {
+                if ('@'..='~').contains(&c) {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
