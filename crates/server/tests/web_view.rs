@@ -1,8 +1,11 @@
 //! The live web view end to end over HTTP: the real binary serves the
 //! embedded page and a stream of frames that shows the match's players,
 //! the bots' minds, the feed and the map layer; a password guards it; an
-//! address beyond loopback without one is refused; a viewer that stops
-//! reading is dropped; a recording plays in it with pause, speed and seek.
+//! address beyond loopback without one is refused, and guessing it is
+//! locked out by address and logged; a viewer that stops reading is
+//! dropped; a recording plays in it with pause, speed and seek; with every
+//! stream taken, or a slowloris from several addresses, the page and its
+//! requests still answer at once.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -31,7 +34,22 @@ fn get(addr: SocketAddr, path: &str, auth: Option<&str>) -> (u16, String) {
 
 /// One request: the status code and the whole response.
 fn request(addr: SocketAddr, method: &str, path: &str, auth: Option<&str>) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
+    request_from(addr, None, method, path, auth)
+}
+
+/// A connection to `addr` from `source` (any of 127.0.0.0/8 on Linux), or
+/// from the default address.
+fn connect_from(addr: SocketAddr, source: Option<[u8; 4]>) -> std::io::Result<TcpStream> {
+    let Some(ip) = source else { return TcpStream::connect_timeout(&addr, Duration::from_secs(5)) };
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None)?;
+    socket.bind(&SocketAddr::from((ip, 0)).into())?;
+    socket.connect_timeout(&addr.into(), Duration::from_secs(5))?;
+    Ok(socket.into())
+}
+
+/// [`request`] from `source`.
+fn request_from(addr: SocketAddr, source: Option<[u8; 4]>, method: &str, path: &str, auth: Option<&str>) -> (u16, String) {
+    let mut s = connect_from(addr, source).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
     let auth = auth.map(|a| format!("Authorization: Basic {a}\r\n")).unwrap_or_default();
     write!(s, "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Length: 0\r\nConnection: close\r\n\r\n").expect("send");
@@ -238,4 +256,158 @@ fn a_password_guards_the_view_and_other_hosts_need_one() {
     assert_eq!(get(addr, "/", Some("dmlld2VyOnNlY3JldA==")).0, 200);
     assert_eq!(get(addr, "/frames", Some("dmlld2VyOndyb25n")).0, 401, "a wrong password");
     assert!(!server.output().contains("secret"), "the password is never printed");
+}
+
+/// The value of header `name` in a response's text.
+fn header<'a>(response: &'a str, name: &str) -> Option<&'a str> {
+    let head = response.split("\r\n\r\n").next()?;
+    head.lines().find_map(|l| l.split_once(':').filter(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim()))
+}
+
+#[test]
+fn guessing_the_web_password_is_locked_out_by_address_and_logged() {
+    use quarry_net::lockout::FREE_TRIES;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("server.log");
+    let log_arg = log.to_str().expect("a path in UTF-8");
+    let server = TestServer::start_with(&["--log-file", log_arg], &["+set", "sv_webPassword", "secret", "+set", "sv_webAddr", "127.0.0.1:0"]);
+    let addr = web_addr(&server);
+    // "viewer:secret", "viewer:wrong"
+    let (right, wrong) = ("dmlld2VyOnNlY3JldA==", "dmlld2VyOndyb25n");
+    let guesser = Some([127, 0, 0, 1]);
+    // Asking without credentials is no guess: the browser's first request.
+    assert_eq!(request_from(addr, guesser, "GET", "/", None).0, 401);
+    for n in 0..FREE_TRIES {
+        let (code, text) = request_from(addr, guesser, "GET", "/", Some(wrong));
+        assert_eq!(code, 401, "wrong password {n}: {text}");
+    }
+    // Locked out: even the right password is refused, unheard, for the wait.
+    let (code, text) = request_from(addr, guesser, "GET", "/", Some(right));
+    assert_eq!(code, 429, "the right password during the lockout: {text}");
+    let wait: u64 = header(&text, "retry-after").and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("no Retry-After: {text}"));
+    assert!((1..=2).contains(&wait), "the first wait is a second: {text}");
+    assert_eq!(request_from(addr, guesser, "GET", "/frames", Some(wrong)).0, 429, "every route");
+    assert_eq!(request_from(addr, guesser, "POST", "/mind?slot=0&on=1", None).0, 429, "with no credentials too");
+    // Another address is not locked out.
+    assert_eq!(request_from(addr, Some([127, 0, 0, 2]), "GET", "/", Some(right)).0, 200);
+    // The failures and the lockout are logged, with the address.
+    let start = Instant::now();
+    loop {
+        let logged = std::fs::read_to_string(&log).unwrap_or_default();
+        let failures = logged.lines().filter(|l| l.contains("web view: wrong password from 127.0.0.1")).count();
+        if failures == FREE_TRIES as usize && logged.contains("web view: 127.0.0.1 locked out for 1 s") {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "{failures} failures logged:\n{logged}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Once the wait is over, the right password is heard again.
+    std::thread::sleep(Duration::from_secs(wait));
+    assert_eq!(request_from(addr, guesser, "GET", "/", Some(right)).0, 200);
+    assert!(!std::fs::read_to_string(&log).unwrap_or_default().contains("secret"), "the password is never logged");
+}
+
+/// A stream of frames from `source`, its answer's status read; the
+/// connection stays open (and unread) while the value lives.
+fn open_stream(addr: SocketAddr, source: [u8; 4]) -> (u16, TcpStream) {
+    let mut s = connect_from(addr, Some(source)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
+    write!(s, "GET /frames HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n").expect("send");
+    let mut head = [0u8; 12];
+    let code = s.read_exact(&mut head).ok().and_then(|()| std::str::from_utf8(&head[9..12]).ok()?.parse().ok()).unwrap_or(0);
+    (code, s)
+}
+
+/// Times a GET of `path` from the default address: its status and how long
+/// the whole answer took.
+fn timed_get(addr: SocketAddr, path: &str) -> (u16, Duration) {
+    let start = Instant::now();
+    let (code, _) = get(addr, path, None);
+    (code, start.elapsed())
+}
+
+#[test]
+fn with_every_stream_taken_the_page_and_its_requests_still_answer() {
+    let server = TestServer::start(&["+set", "sv_webAddr", "127.0.0.1:0"]);
+    let addr = web_addr(&server);
+    // 64 streams, 8 from each of 8 addresses (an address may hold 8
+    // connections).
+    let mut streams = Vec::new();
+    for a in 0..8u8 {
+        for _ in 0..8 {
+            let (code, s) = open_stream(addr, [127, 0, 0, 10 + a]);
+            assert_eq!(code, 200, "stream {}", streams.len());
+            streams.push(s);
+        }
+    }
+    // The page, its map and history, a mind asked for: answered at once.
+    for path in ["/", "/map", "/history"] {
+        let (code, took) = timed_get(addr, path);
+        assert!(code == 200 && took < Duration::from_secs(2), "{path}: {code} after {took:?} with every stream taken");
+    }
+    let (code, text) = request(addr, "POST", "/mind?slot=999", None);
+    assert!(code == 400 && text.contains("out of range"), "{text}");
+    // One stream more is refused with when to try again, at once too.
+    let start = Instant::now();
+    let (code, text) = get(addr, "/frames", None);
+    assert_eq!(code, 503, "{text}");
+    assert!(header(&text, "retry-after").is_some() && start.elapsed() < Duration::from_secs(2), "{text}");
+    // A stream that ends frees its place.
+    drop(streams.pop());
+    let start = Instant::now();
+    loop {
+        let (code, _) = open_stream(addr, [127, 0, 0, 30]);
+        if code == 200 {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "the closed stream's place was not freed: {code}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_slowloris_from_several_addresses_does_not_delay_a_request() {
+    let server = TestServer::start(&["+set", "sv_webAddr", "127.0.0.1:0"]);
+    let addr = web_addr(&server);
+    // Every stream taken...
+    let streams: Vec<TcpStream> = (0..64u8).map(|i| open_stream(addr, [127, 0, 0, 10 + i / 8]).1).collect();
+    // ...and 8 addresses, each with 12 connections that send a request head one
+    // byte every 200 ms and connect again whenever they are closed.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let slow = {
+        let stop = std::sync::Arc::clone(&stop);
+        std::thread::spawn(move || {
+            let head = b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+            let sources: Vec<[u8; 4]> = (0..8u8).flat_map(|a| std::iter::repeat_n([127, 0, 0, 2 + a], 12)).collect();
+            let mut conns: Vec<Option<(TcpStream, usize)>> = sources.iter().map(|_| None).collect();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                for (conn, source) in conns.iter_mut().zip(&sources) {
+                    if conn.is_none() {
+                        *conn = connect_from(addr, Some(*source)).ok().map(|s| (s, 0));
+                    }
+                    if let Some((s, sent)) = conn {
+                        if *sent >= head.len() || s.write_all(&head[*sent..=*sent]).is_err() {
+                            *conn = None;
+                        } else {
+                            *sent += 1;
+                        }
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        })
+    };
+    // Once they hold their connections, a page request is answered within
+    // the time a request head may take (before, it waited for the slow
+    // connections' 10 s to run out, or for ever behind the streams).
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut times = Vec::new();
+    for _ in 0..4 {
+        times.push(timed_get(addr, "/"));
+        std::thread::sleep(Duration::from_millis(700));
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let _ = slow.join();
+    drop(streams);
+    assert!(times.iter().all(|(code, took)| *code == 200 && *took < Duration::from_secs(2)), "page requests during the slowloris: {times:?}");
 }

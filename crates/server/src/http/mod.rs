@@ -1,7 +1,8 @@
 //! The operator's HTTP side: a small server on its own thread (with its own
 //! single-threaded async runtime), never the tick thread. It serves what a
-//! [`axum::Router`] gives it (today `/metrics`) through a
-//! [`listener::BoundedListener`], so no client can exhaust it.
+//! [`axum::Router`] gives it (`/metrics`, the web view) through a
+//! [`listener::BoundedListener`], so no client can exhaust it. Handlers
+//! can read the client's address as `ConnectInfo<ClientAddr>`.
 
 pub mod listener;
 
@@ -40,6 +41,17 @@ pub fn parse_address(text: &str) -> Result<SocketAddr, HttpStartError> {
         return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
     }
     text.parse::<SocketAddr>().map_err(|_| bad())
+}
+
+/// The address a request came from, for handlers that ask
+/// (`axum::extract::ConnectInfo<ClientAddr>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientAddr(pub SocketAddr);
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, listener::BoundedListener>> for ClientAddr {
+    fn connect_info(stream: axum::serve::IncomingStream<'_, listener::BoundedListener>) -> Self {
+        Self(*stream.remote_addr())
+    }
 }
 
 /// How much lower than the server's the HTTP threads' CPU priority is
@@ -89,7 +101,9 @@ impl HttpServer {
                     };
                     let mut graceful = stop_rx.clone();
                     let mut hard = stop_rx;
-                    let serve = axum::serve(listener, router).with_graceful_shutdown(async move {
+                    // Handlers may ask who is asking (`ConnectInfo<ClientAddr>`).
+                    let service = router.into_make_service_with_connect_info::<ClientAddr>();
+                    let serve = axum::serve(listener, service).with_graceful_shutdown(async move {
                         let _ = graceful.wait_for(|stop| *stop).await;
                     });
                     // Connections get a moment to finish once stopping; one

@@ -5,6 +5,7 @@
 //!
 //! | file | what |
 //! |---|---|
+//! | `access.rs` | who may see it: the password check, with a lockout by address, before every route; [`WebRefusals`] |
 //! | `frame.rs` | [`WebFrame`]: what the page draws at one tick, built on the tick thread |
 //! | `history.rs` | [`History`]: the feed of kills, chat, flags and rounds, the heat map of deaths and the stuck hotspots |
 //! | `floor.rs` | the map layer: the navmesh's floor and links, the movers' bounds |
@@ -25,10 +26,15 @@
 //! never holds one up, and nothing queues without bound. A viewer that
 //! stops reading altogether is dropped by the bounded listener once its
 //! socket's send buffer is full and a write has waited
-//! [`crate::http::listener::STALL`].
+//! [`crate::http::listener::STALL`]. At most [`MAX_STREAMS`] streams are
+//! open at once (more are answered 503 with `Retry-After`), fewer than the
+//! listener's connections, so the page and the requests it makes always
+//! find a place however many watch.
 //! An address other than loopback needs `sv_webPassword` (HTTP Basic, any
-//! user name), so the view is never open to a network by accident.
+//! user name), so the view is never open to a network by accident; an
+//! address that guesses it wrong too often is locked out (`access.rs`).
 
+mod access;
 mod control;
 mod floor;
 mod minds;
@@ -36,18 +42,19 @@ mod frame;
 mod history;
 
 use std::convert::Infallible;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{IntoResponse, Response};
+use axum::response::IntoResponse;
 use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
 use quarry_sim::Match;
 use tokio::sync::watch;
 
+pub use access::WebRefusals;
 pub use frame::{FrameBot, FrameFlag, FrameItem, FramePlayer, FrameRound, FrameTrack, MAX_TRACKS, WebFrame};
 pub use control::{CONTROL_QUEUE, ControlQuery, MAX_SPEED, MIN_SPEED, ReplayControl, ReplayStatus};
 pub use history::{FeedLine, History, HistorySource};
@@ -57,6 +64,14 @@ use crate::http::HttpServer;
 
 /// The page, embedded.
 const PAGE: &str = include_str!("page.html");
+
+/// Streams of frames open at once. Each holds one of the listener's
+/// [`crate::http::listener::MAX_CONNECTIONS`]; the rest are kept for the
+/// page, the map, the history and the controls.
+pub const MAX_STREAMS: usize = 64;
+
+/// What a stream refused because all are taken is told to wait, seconds.
+const STREAMS_FULL_RETRY: u64 = 10;
 
 /// Handles to the web view's cvars.
 #[derive(Debug, Clone, Copy)]
@@ -87,6 +102,10 @@ pub struct WebView {
     viewers: Arc<AtomicUsize>,
     /// The bots whose minds viewers asked for.
     minds: Minds,
+    /// Wrong web passwords by address (kept when the server restarts).
+    lockout: Arc<Mutex<quarry_net::lockout::Lockout>>,
+    /// What the view refused.
+    refused: Arc<access::Counters>,
     /// What frames cost the tick.
     cost: FrameCost,
     /// The frame built this tick, handed over after it ([`WebView::hand_over`]).
@@ -111,9 +130,8 @@ struct Shared {
     history: watch::Receiver<Arc<HistorySource>>,
     /// Where controls of a replay go, while one plays.
     control: Option<tokio::sync::mpsc::Sender<ReplayControl>>,
-    /// The password as an HMAC under a random key (`None`: none asked):
-    /// checking a guess is ring's constant-time HMAC verification.
-    password: Option<(ring::hmac::Key, ring::hmac::Tag)>,
+    /// What the view refused.
+    refused: Arc<access::Counters>,
 }
 
 impl WebView {
@@ -130,7 +148,7 @@ impl WebView {
         let (frames, _) = watch::channel(None);
         let (floor, _) = watch::channel(Arc::new(String::from(floor::EMPTY)));
         let (history_json, _) = watch::channel(Arc::new(HistorySource::default()));
-        Ok(Self { cvars, seen: (u64::MAX, u64::MAX), server: None, frames, floor, floor_of: None, history_json, history: History::default(), replay: None, viewers: Arc::default(), minds: Minds::default(), cost: FrameCost::default(), pending: None })
+        Ok(Self { cvars, seen: (u64::MAX, u64::MAX), server: None, frames, floor, floor_of: None, history_json, history: History::default(), replay: None, viewers: Arc::default(), minds: Minds::default(), lockout: Arc::default(), refused: Arc::default(), cost: FrameCost::default(), pending: None })
     }
 
     /// Starts, moves or stops the view when its address or password
@@ -172,13 +190,9 @@ impl WebView {
         if !addr.ip().is_loopback() && password.is_empty() {
             return Err(format!("{addr} is not loopback: a password is needed (the view shows every player's position)"));
         }
-        let guard = if password.is_empty() {
-            None
-        } else {
-            Some(password_guard(password).ok_or("no randomness for the password check")?)
-        };
-        let shared = Shared { frames: self.frames.subscribe(), viewers: Arc::clone(&self.viewers), minds: self.minds.clone(), floor: self.floor.subscribe(), history: self.history_json.subscribe(), control, password: guard };
-        let server = HttpServer::start("web-http", addr, router(shared)).map_err(|e| e.to_string())?;
+        let gate = access::Gate::new(password, Arc::clone(&self.lockout), Arc::clone(&self.refused)).ok_or("no randomness for the password check")?;
+        let shared = Shared { frames: self.frames.subscribe(), viewers: Arc::clone(&self.viewers), minds: self.minds.clone(), floor: self.floor.subscribe(), history: self.history_json.subscribe(), control, refused: Arc::clone(&self.refused) };
+        let server = HttpServer::start("web-http", addr, router(shared, gate)).map_err(|e| e.to_string())?;
         let bound = server.local_addr();
         self.server = Some(server);
         Ok(bound)
@@ -218,6 +232,13 @@ impl WebView {
     /// The number of viewers of the stream now.
     pub fn viewers(&self) -> usize {
         self.viewers.load(Ordering::Relaxed)
+    }
+
+    /// What the view has refused since the server started: wrong
+    /// passwords, lockouts begun, requests of locked-out addresses, streams
+    /// past [`MAX_STREAMS`].
+    pub fn refusals(&self) -> WebRefusals {
+        self.refused.read()
     }
 
     /// After a tick: takes its `events` into the history, publishes a
@@ -326,104 +347,28 @@ impl FrameCost {
     }
 }
 
-/// The check of `password`: a random key and the password's HMAC under it.
-fn password_guard(password: &str) -> Option<(ring::hmac::Key, ring::hmac::Tag)> {
-    let key = ring::hmac::Key::generate(ring::hmac::HMAC_SHA256, &ring::rand::SystemRandom::new()).ok()?;
-    let tag = ring::hmac::sign(&key, password.as_bytes());
-    Some((key, tag))
-}
-
-/// Whether `headers` carry the password (HTTP Basic, any user name),
-/// compared in constant time.
-fn authorised(shared: &Shared, headers: &HeaderMap) -> bool {
-    let Some((key, tag)) = &shared.password else { return true };
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Basic "))
-        .and_then(|b| base64_decode(b.trim()))
-        .and_then(|raw| String::from_utf8(raw).ok())
-        .and_then(|pair| pair.split_once(':').map(|(_, p)| p.to_owned()))
-        .unwrap_or_default();
-    ring::hmac::verify(key, given.as_bytes(), tag.as_ref()).is_ok()
-}
-
-/// Standard base64 (what browsers send for Basic credentials).
-fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let value = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => u32::from(c - b'A'),
-            b'a'..=b'z' => u32::from(c - b'a') + 26,
-            b'0'..=b'9' => u32::from(c - b'0') + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        })
-    };
-    let bytes = text.trim_end_matches('=').as_bytes();
-    if bytes.len() > 1024 {
-        return None;
-    }
-    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
-    for chunk in bytes.chunks(4) {
-        let mut acc = 0u32;
-        for (i, c) in chunk.iter().enumerate() {
-            acc |= value(*c)? << (18 - 6 * i);
-        }
-        let n = match chunk.len() {
-            4 => 3,
-            3 => 2,
-            2 => 1,
-            _ => return None,
-        };
-        out.extend_from_slice(&acc.to_be_bytes()[1..1 + n]);
-    }
-    Some(out)
-}
-
-fn unauthorised() -> Response {
-    (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, "Basic realm=\"quarry web view\"")], "the web view needs its password (sv_webPassword)\n").into_response()
-}
-
-/// The page, and the stream at `/frames`.
-fn router(shared: Shared) -> axum::Router {
+/// The page, and the stream at `/frames`, every route behind the `gate`.
+fn router(shared: Shared, gate: access::Gate) -> axum::Router {
     use axum::routing::get;
     axum::Router::new()
-        .route(
-            "/",
-            get(|State(s): State<Shared>, headers: HeaderMap| async move {
-                if !authorised(&s, &headers) {
-                    return unauthorised();
-                }
-                ([(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-store")], PAGE).into_response()
-            }),
-        )
+        .route("/", get(|| async { ([(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-store")], PAGE).into_response() }))
         .route(
             "/map",
-            get(|State(s): State<Shared>, headers: HeaderMap| async move {
-                if !authorised(&s, &headers) {
-                    return unauthorised();
-                }
+            get(|State(s): State<Shared>| async move {
                 let floor = Arc::clone(&s.floor.borrow());
                 ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], floor.as_str().to_owned()).into_response()
             }),
         )
         .route(
             "/history",
-            get(|State(s): State<Shared>, headers: HeaderMap| async move {
-                if !authorised(&s, &headers) {
-                    return unauthorised();
-                }
+            get(|State(s): State<Shared>| async move {
                 let history = Arc::clone(&s.history.borrow());
                 ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], history.to_json()).into_response()
             }),
         )
         .route(
             "/mind",
-            axum::routing::post(|State(s): State<Shared>, headers: HeaderMap, axum::extract::Query(q): axum::extract::Query<MindQuery>| async move {
-                if !authorised(&s, &headers) {
-                    return unauthorised();
-                }
+            axum::routing::post(|State(s): State<Shared>, axum::extract::Query(q): axum::extract::Query<MindQuery>| async move {
                 match s.minds.ask(&q) {
                     Ok(()) => (StatusCode::OK, "ok\n").into_response(),
                     Err(e) => (StatusCode::BAD_REQUEST, format!("{e}\n")).into_response(),
@@ -432,10 +377,7 @@ fn router(shared: Shared) -> axum::Router {
         )
         .route(
             "/control",
-            axum::routing::post(|State(s): State<Shared>, headers: HeaderMap, axum::extract::Query(q): axum::extract::Query<ControlQuery>| async move {
-                if !authorised(&s, &headers) {
-                    return unauthorised();
-                }
+            axum::routing::post(|State(s): State<Shared>, axum::extract::Query(q): axum::extract::Query<ControlQuery>| async move {
                 let Some(control) = &s.control else {
                     return (StatusCode::NOT_FOUND, "no recording is playing: controls are for --replay FILE --web ADDR\n").into_response();
                 };
@@ -450,14 +392,17 @@ fn router(shared: Shared) -> axum::Router {
         )
         .route(
             "/frames",
-            get(|State(s): State<Shared>, headers: HeaderMap| async move {
-                if !authorised(&s, &headers) {
-                    return unauthorised();
-                }
-                let stream = futures_stream(s.frames.clone(), Viewer::new(&s.viewers));
+            get(|State(s): State<Shared>| async move {
+                let Some(viewer) = Viewer::admit(&s.viewers) else {
+                    s.refused.stream_refused();
+                    let text = format!("the web view has {MAX_STREAMS} streams open; try again later\n");
+                    return (StatusCode::SERVICE_UNAVAILABLE, [(header::RETRY_AFTER, STREAMS_FULL_RETRY.to_string())], text).into_response();
+                };
+                let stream = futures_stream(s.frames.clone(), viewer);
                 Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(10))).into_response()
             }),
         )
+        .layer(axum::middleware::from_fn_with_state(Arc::new(gate), access::guard))
         .with_state(shared)
 }
 
@@ -465,9 +410,10 @@ fn router(shared: Shared) -> axum::Router {
 struct Viewer(Arc<AtomicUsize>);
 
 impl Viewer {
-    fn new(count: &Arc<AtomicUsize>) -> Self {
-        count.fetch_add(1, Ordering::Relaxed);
-        Self(Arc::clone(count))
+    /// Counts a new stream in `count`; `None` when [`MAX_STREAMS`] are open.
+    fn admit(count: &Arc<AtomicUsize>) -> Option<Self> {
+        count.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n < MAX_STREAMS).then_some(n + 1)).ok()?;
+        Some(Self(Arc::clone(count)))
     }
 }
 
@@ -496,26 +442,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn basic_credentials_decode() {
-        assert_eq!(base64_decode("dXNlcjpzZWNyZXQ=").as_deref(), Some(&b"user:secret"[..]));
-        assert_eq!(base64_decode("YQ").as_deref(), Some(&b"a"[..]));
-        assert!(base64_decode("a!b=").is_none());
-        assert!(base64_decode("a").is_none());
-    }
-
-    #[test]
-    fn the_password_is_checked() {
-        let (_tx, frames) = watch::channel(None);
-        let (_tx2, floor) = watch::channel(Arc::new(String::new()));
-        let (_tx3, history) = watch::channel(Arc::new(HistorySource::default()));
-        let shared = Shared { frames, viewers: Arc::default(), minds: Minds::default(), floor, history, control: None, password: password_guard("secret") };
-        let mut h = HeaderMap::new();
-        assert!(!authorised(&shared, &h));
-        h.insert(header::AUTHORIZATION, "Basic dXNlcjpzZWNyZXQ=".parse().expect("header"));
-        assert!(authorised(&shared, &h));
-        h.insert(header::AUTHORIZATION, "Basic dXNlcjpzZWNyZXU=".parse().expect("header"));
-        assert!(!authorised(&shared, &h));
-        let open = Shared { password: None, ..shared };
-        assert!(authorised(&open, &HeaderMap::new()));
+    fn streams_are_capped() {
+        let count = Arc::new(AtomicUsize::new(0));
+        let open: Vec<Viewer> = (0..MAX_STREAMS).filter_map(|_| Viewer::admit(&count)).collect();
+        assert_eq!(open.len(), MAX_STREAMS);
+        assert!(Viewer::admit(&count).is_none(), "one past the cap");
+        drop(open);
+        assert_eq!(count.load(Ordering::Relaxed), 0);
+        assert!(Viewer::admit(&count).is_some(), "a place again once one closed");
     }
 }
