@@ -3,6 +3,9 @@
 //! and the wait doubles with every further failure. While it waits, its
 //! attempts are refused without the secret being looked at, so guessing
 //! gains nothing. Memory is bounded: at most [`MAX_ADDRESSES`] addresses.
+//! An address is an IPv4 address or an IPv6 /64
+//! ([`crate::transport::address_group`]): one IPv6 host holds a whole /64,
+//! and would otherwise get fresh tries from each address in it.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -37,7 +40,7 @@ pub struct Lockout {
 impl Lockout {
     /// How long `ip` must still wait at `now`, if it is locked out.
     pub fn wait(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
-        let until = self.records.get(&ip)?.locked_until?;
+        let until = self.records.get(&crate::transport::address_group(ip))?.locked_until?;
         (until > now).then(|| until - now)
     }
 
@@ -49,7 +52,7 @@ impl Lockout {
     /// Records a failure from `ip`; returns the wait it now has, if any.
     pub fn fail(&mut self, ip: IpAddr, now: Instant) -> Option<Duration> {
         self.prune(now);
-        let r = self.records.entry(ip).or_insert(Record { failures: 0, locked_until: None, last: now });
+        let r = self.records.entry(crate::transport::address_group(ip)).or_insert(Record { failures: 0, locked_until: None, last: now });
         r.failures = r.failures.saturating_add(1);
         r.last = now;
         let over = r.failures.checked_sub(FREE_TRIES)?;
@@ -60,7 +63,7 @@ impl Lockout {
 
     /// A success from `ip`: its record is cleared.
     pub fn succeed(&mut self, ip: IpAddr) {
-        self.records.remove(&ip);
+        self.records.remove(&crate::transport::address_group(ip));
     }
 
     /// Addresses remembered now.
@@ -109,6 +112,17 @@ mod tests {
         l.succeed(ip);
         assert_eq!(l.wait(ip, t0), None);
         assert_eq!(l.fail(ip, t0), None, "a right password starts the count again");
+    }
+
+    #[test]
+    fn an_ipv6_host_is_locked_out_across_its_slash_64() {
+        let mut l = Lockout::default();
+        let t0 = Instant::now();
+        for i in 1..=FREE_TRIES {
+            l.fail(format!("2001:db8:7:7::{i}").parse().expect("ip"), t0);
+        }
+        assert_eq!(l.wait("2001:db8:7:7:ffff::1".parse().expect("ip"), t0), Some(FIRST_WAIT), "a fresh address in the /64 waits too");
+        assert_eq!(l.wait("2001:db8:7:8::1".parse().expect("ip"), t0), None, "the next /64 does not");
     }
 
     #[test]

@@ -116,6 +116,15 @@ pub enum JournalEntry {
         /// The new value.
         value: String,
     },
+    /// A client was attached to another (the team balance keeps the two
+    /// together), or let go (`to` is `None`). Written after the entries
+    /// above it in the enum, so recordings made before it still read.
+    Attach {
+        /// Its slot.
+        slot: u8,
+        /// The slot it keeps with.
+        to: Option<u8>,
+    },
 }
 
 /// A stored state hash, with the running hash after each step that feeds

@@ -248,12 +248,24 @@ fn status(state: &mut ServerState, console: &mut Console<ServerState>, _: &[Stri
         ),
         format!("map     : {}", state.map_description()),
         state.game.log.status_line(),
-        match state.metrics.local_addr() {
-            Some(addr) => format!("metrics : http://{addr}/metrics"),
-            None => "metrics : off (sv_metricsAddr PORT turns them on)".to_owned(),
+        match (state.metrics.local_addr(), state.metrics.failure()) {
+            (Some(addr), _) => format!("metrics : http://{addr}/metrics"),
+            (None, Some(why)) => format!("metrics : not serving: {why}"),
+            (None, None) => "metrics : off (sv_metricsAddr PORT turns them on)".to_owned(),
         },
         match state.web.local_addr() {
-            Some(addr) => format!("web view: http://{addr}/, {} watching; {}", state.web.viewers(), state.web.cost_line()),
+            Some(addr) => {
+                let r = state.web.refusals();
+                format!(
+                    "web view: http://{addr}/, {} watching; {}; refused {} wrong passwords, {} locked out ({} lockouts), {} streams over the cap",
+                    state.web.viewers(),
+                    state.web.cost_line(),
+                    r.wrong_passwords,
+                    r.locked_out,
+                    r.lockouts,
+                    r.streams_full
+                )
+            }
             None => "web view: off (sv_webAddr PORT turns it on)".to_owned(),
         },
     ];

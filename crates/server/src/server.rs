@@ -578,6 +578,7 @@ impl Server {
                 net: state.net.as_mut(),
                 late_ticks: state.stats.late_ticks,
                 game_log_lost: state.game.log.lost(),
+                web: state.web.refusals(),
             });
         }
     }

@@ -123,3 +123,28 @@ fn a_live_server_records_every_match_a_remote_player_plays_and_each_replays() {
     }
     assert!(String::from_utf8_lossy(&replay(&files[0]).stdout).contains("the summary equals the recorded one"));
 }
+
+#[test]
+fn bots_added_on_the_command_line_and_a_companion_attached_to_its_owner_replay_exactly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("added.qdemo");
+    let (mut cmd, _config) = support::headless_command();
+    let out = cmd
+        .args(["--seed", "4", "--record"])
+        .arg(&path)
+        .args(["+set", "g_gametype", "tdm", "+set", "bot_minPlayers", "0", "+set", "timelimit", "0.2", "+set", "fraglimit", "0", "+map", "q_dm1"])
+        .args(["+addbot", "Pike", "+addbot", "Wren", "+addbot", "Buddy", "brain=companion", "owner=Pike", "+addbot", "Rook"])
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rec = read(&path).expect("read");
+    let pike = rec.header.start_slots.iter().find(|s| s.client.name == "Pike").map(|s| s.slot).expect("Pike started the match");
+    let attached = rec.ticks().map(|t| t.expect("tick")).flat_map(|t| t.journal).any(|e| matches!(e, quarry_record::JournalEntry::Attach { to: Some(to), .. } if to == pike));
+    assert!(attached, "the companion's attachment to its owner is journaled");
+    // Bots that entered the game before the recording started replayed
+    // as a second join ("slot 0 is taken") before.
+    let out = replay(&path);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("state hashes matched (the whole recording)"), "{stdout}");
+}

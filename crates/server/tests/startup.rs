@@ -291,3 +291,19 @@ fn without_escapes(text: &str) -> String {
     }
     out
 }
+
+#[test]
+fn status_counts_the_services_and_says_why_metrics_are_not_serving() {
+    let config = shipped_config();
+    // The metrics port is taken: the server runs, and `status` says so
+    // rather than "off".
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let addr = taken.local_addr().expect("addr").to_string();
+    let out = run(config.path(), &["+set", "sv_metricsAddr", &addr, "+set", "bot_minPlayers", "0"], "status\nquit\n");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert!(stdout.contains(&format!("metrics : not serving: sv_metricsAddr {addr}:")), "{stdout}");
+    assert!(stdout.contains("services: queries 0 answered, 0 rate-limited; admin sign-ins 0 ok, 0 failed, 0 locked out, 0 busy"), "{stdout}");
+    assert!(stdout.contains("closed to make room (not joined)"), "{stdout}");
+    drop(taken);
+}

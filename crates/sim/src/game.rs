@@ -317,9 +317,8 @@ impl Match {
     /// player it serves). While the two share a team the automatic team
     /// balance moves neither of them: it moves someone else, or nobody.
     /// Team changes a client asks for are its own; the attachment is
-    /// dropped when `to` leaves. A recording does not carry attachments
-    /// yet (its journal has no entry for one): a replay of a match in which
-    /// the balance passed over an attached pair diverges there.
+    /// dropped when `to` leaves. A recording journals every attachment
+    /// made or dropped, so a replay keeps the same pairs together.
     pub fn attach(&mut self, slot: SlotId, to: Option<SlotId>) -> Result<(), AttachError> {
         if to == Some(slot) {
             return Err(AttachError::Itself(slot.0));

@@ -77,7 +77,7 @@ impl Exported {
         registry.register("quarry_network_bytes", "Payload bytes exchanged with players, by direction", e.net_bytes.clone());
         registry.register(
             "quarry_network_dropped",
-            "Messages, datagrams and connections dropped or refused, by connection class (client, handshake, query, admin) and reason",
+            "Messages, datagrams and connections dropped or refused, by connection class (client, handshake, query, admin, web) and reason",
             e.net_dropped.clone(),
         );
         registry.register("quarry_network_connections", "Open QUIC connections, accepted or handshaking", e.connections.clone());
@@ -106,6 +106,8 @@ pub struct SampleInputs<'a> {
     pub late_ticks: u64,
     /// Game log records lost, in all.
     pub game_log_lost: u64,
+    /// What the web view refused, in all.
+    pub web: crate::web::WebRefusals,
 }
 
 /// The server's metrics and their endpoint.
@@ -120,6 +122,9 @@ pub struct Metrics {
     /// Running totals already counted, for the counters fed by totals.
     seen_late: u64,
     seen_lost: u64,
+    seen_web: crate::web::WebRefusals,
+    /// Why the endpoint asked for is not serving, when it failed to start.
+    failed: Option<String>,
     seen_stuck: BTreeMap<u8, u64>,
     seen_nav_builds: u32,
 }
@@ -146,6 +151,8 @@ impl Metrics {
             until_sample: 0,
             seen_late: 0,
             seen_lost: 0,
+            seen_web: crate::web::WebRefusals::default(),
+            failed: None,
             seen_stuck: BTreeMap::new(),
             seen_nav_builds: 0,
         })
@@ -163,6 +170,7 @@ impl Metrics {
         if let Some(s) = self.server.take() {
             s.stop();
         }
+        self.failed = None;
         if text.trim().is_empty() {
             return None;
         }
@@ -174,8 +182,19 @@ impl Metrics {
                 self.server = Some(server);
                 line
             }
-            Err(e) => format!("error: sv_metricsAddr: {e}; metrics are off"),
+            Err(e) => {
+                let why = format!("sv_metricsAddr {text}: {e}");
+                let line = format!("error: {why}; metrics are off");
+                self.failed = Some(why);
+                line
+            }
         })
+    }
+
+    /// Why the endpoint `sv_metricsAddr` asks for is not serving, when it
+    /// failed to start (for `status`: not "off").
+    pub fn failure(&self) -> Option<&str> {
+        self.failed.as_deref()
     }
 
     /// Where the endpoint listens, when it does.
@@ -246,6 +265,11 @@ impl Metrics {
             self.sample_bots(game, inputs.bots);
         }
         let e = &self.exported;
+        let (web, was) = (inputs.web, self.seen_web);
+        for (reason, now, then) in [("wrong_password", web.wrong_passwords, was.wrong_passwords), ("locked_out", web.locked_out, was.locked_out), ("streams_full", web.streams_full, was.streams_full)] {
+            e.net_dropped.get_or_create(&[("class", "web"), ("reason", reason)]).inc_by(now.saturating_sub(then));
+        }
+        self.seen_web = web;
         if let Some(net) = inputs.net {
             let t = net.traffic_sample();
             e.net_bytes.get_or_create(&[("direction", "in")]).inc_by(t.bytes_in);

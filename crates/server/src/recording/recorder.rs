@@ -46,6 +46,8 @@ pub struct Recorder {
     last: BTreeMap<u8, UserCmd>,
     /// Each remote slot's latency as last recorded.
     latency: BTreeMap<u8, u32>,
+    /// Each slot's attachment as last recorded (none: not attached).
+    attached: BTreeMap<u8, u8>,
     ticks: u32,
     /// The state hash after the last tick recorded.
     last_hash: u64,
@@ -121,7 +123,7 @@ impl Recorder {
             start_slots,
         };
         let writer = RecordWriter::create(path, &header)?;
-        Ok(Self { writer, cvars: values, cvar_generation: cvars.generation(), last: BTreeMap::new(), latency, ticks: 0, last_hash: game.state_hash() })
+        Ok(Self { writer, cvars: values, cvar_generation: cvars.generation(), last: BTreeMap::new(), latency, attached: BTreeMap::new(), ticks: 0, last_hash: game.state_hash() })
     }
 
     /// Records the tick `game` just stepped, whose events are `events`.
@@ -165,6 +167,22 @@ impl Recorder {
                 self.latency.insert(id.0, latency_ms);
                 journal.push(JournalEntry::Latency { slot: id.0, ms: latency_ms });
             }
+        }
+        // Attachments (made between ticks, carried over from the last
+        // match, or dropped when the other left), in slot order.
+        let now: BTreeMap<u8, u8> = game.slots().iter().filter_map(|(id, s)| s.attached_to.map(|to| (id.0, to.0))).collect();
+        if now != self.attached {
+            for (slot, to) in &now {
+                if self.attached.get(slot) != Some(to) {
+                    journal.push(JournalEntry::Attach { slot: *slot, to: Some(*to) });
+                }
+            }
+            for slot in self.attached.keys().filter(|s| !now.contains_key(s)) {
+                if game.slots().get(quarry_sim::SlotId(*slot)).is_some() {
+                    journal.push(JournalEntry::Attach { slot: *slot, to: None });
+                }
+            }
+            self.attached = now;
         }
         let mut cmds = Vec::new();
         for (id, s) in game.slots().iter() {

@@ -268,9 +268,16 @@ fn apply(server: &mut Server, t: &TickRecord) -> Result<(), ReplayError> {
         let game = server.state.game.game.as_mut().ok_or_else(|| fail("no match".to_owned()))?;
         match entry {
             JournalEntry::Join { slot, client } => {
+                // A client that entered the game just before the recording
+                // started (a `+addbot` on a headless run's command line) is
+                // in the game already: its join is the first tick's event.
+                let here = game.slots().get(SlotId(*slot)).filter(|s| s.userinfo.name == client.name);
+                if here.is_some_and(|s| s.state == SlotState::InGame) {
+                    continue;
+                }
                 // A client still loading when the match started is in its
                 // slot already; anyone else connects now.
-                let waiting = game.slots().get(SlotId(*slot)).is_some_and(|s| s.state != SlotState::InGame && s.userinfo.name == client.name);
+                let waiting = here.is_some();
                 let id = if waiting { SlotId(*slot) } else { occupy(game, *slot, client).map_err(|e| fail(format!("join of {}: {e}", client.name)))? };
                 game.enter_game(id).map_err(|e| fail(format!("{} entering: {e}", client.name)))?;
             }
@@ -285,6 +292,9 @@ fn apply(server: &mut Server, t: &TickRecord) -> Result<(), ReplayError> {
                 if let Some(s) = game.slots_mut().get_mut(SlotId(*slot)) {
                     s.kind = ClientKind::Remote { latency_ms: *ms };
                 }
+            }
+            JournalEntry::Attach { slot, to } => {
+                game.attach(SlotId(*slot), to.map(SlotId)).map_err(|e| fail(format!("slot {slot} attached to {to:?}: {e}")))?;
             }
             JournalEntry::Cvar { .. } => {}
         }
