@@ -197,7 +197,7 @@ fn help<C>(_: &mut C, console: &mut Console<C>, args: &[String]) -> Result<(), C
         }
         return Ok(());
     }
-    Err(ConsoleError::UnknownCommand { name: name.clone() })
+    Err(ConsoleError::UnknownCommand { name: name.clone(), suggestion: console.nearest_name(name) })
 }
 
 fn complete_cfg_files<C>(console: &Console<C>, args: &[String], partial: &str) -> Vec<String> {

@@ -305,7 +305,23 @@ impl<C> Console<C> {
             let canonical = cvar.def.name.clone();
             return self.set_cvar(&canonical, &args.join(" "), false, &format!("{origin}:{line}"));
         }
-        Err(ConsoleError::UnknownCommand { name: name.to_owned() })
+        Err(ConsoleError::UnknownCommand { name: name.to_owned(), suggestion: self.nearest_name(name) })
+    }
+
+    /// The command or cvar name nearest `typed` (case aside), when it is
+    /// within a typo of it: at most 1 edit for a name of up to 4
+    /// characters, 2 for longer ones; ties go to the first in name order.
+    pub fn nearest_name(&self, typed: &str) -> Option<String> {
+        let typed = typed.to_ascii_lowercase();
+        let most = if typed.chars().count() <= 4 { 1 } else { 2 };
+        self.commands
+            .values()
+            .map(|c| c.name.clone())
+            .chain(self.cvars.iter().map(|c| c.def.name.clone()))
+            .map(|n| (edit_distance(&typed, &n.to_ascii_lowercase()), n))
+            .filter(|(d, _)| *d <= most)
+            .min()
+            .map(|(_, n)| n)
     }
 
     /// `set`/`seta` with the console's messages for latched and pending values.
@@ -403,5 +419,38 @@ impl<C> Console<C> {
 fn line_of(e: &crate::error::TokenizeError) -> usize {
     match e {
         crate::error::TokenizeError::UnbalancedQuote { line, .. } => *line,
+    }
+}
+
+/// The Levenshtein distance between `a` and `b` (in characters).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod suggestion_tests {
+    use super::*;
+
+    #[test]
+    fn a_typo_gets_the_nearest_name() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        let mut c = Console::<()>::new();
+        c.register_cvar(crate::CvarDef::int("sv_maxclients", 16, 1, 64, "")).expect("cvar");
+        let e = c.dispatch(&mut (), "sv_maxclinets", &[], "test", 1).expect_err("unknown");
+        assert!(e.to_string().contains("did you mean 'sv_maxclients'?"), "{e}");
+        let e = c.dispatch(&mut (), "zzzzzzzz", &[], "test", 1).expect_err("unknown");
+        assert!(!e.to_string().contains("did you mean"), "{e}");
     }
 }

@@ -149,10 +149,12 @@ pub enum ConsoleError {
     #[error(transparent)]
     Tokenize(#[from] TokenizeError),
     /// Neither a command nor a cvar has this name.
-    #[error("unknown command or cvar '{name}' (cmdlist and cvarlist show what exists)")]
+    #[error("unknown command or cvar '{name}'{} (cmdlist and cvarlist show what exists)", suggestion.as_ref().map(|s| format!("; did you mean '{s}'?")).unwrap_or_default())]
     UnknownCommand {
         /// The name typed.
         name: String,
+        /// The nearest command or cvar name, when one is close.
+        suggestion: Option<String>,
     },
     /// A cvar operation was refused.
     #[error(transparent)]

@@ -146,6 +146,27 @@ pub struct PlusCommand {
     pub args: Vec<String>,
 }
 
+impl Cli {
+    /// `--maps` and `--botfiles` left at their defaults are looked for
+    /// beside the config folder when the working directory has none: a
+    /// server started from elsewhere with `--config /srv/quarry/config`
+    /// finds `/srv/quarry/maps` and `/srv/quarry/botfiles`, as it would
+    /// from `/srv/quarry`. Returns a line per folder so chosen.
+    pub fn content_beside_config(&mut self) -> Vec<String> {
+        let mut chosen = Vec::new();
+        let Some(base) = self.config.parent().filter(|p| !p.as_os_str().is_empty()) else { return chosen };
+        let base = base.to_owned();
+        for (dir, default) in [(&mut self.maps, "maps"), (&mut self.botfiles, "botfiles")] {
+            let beside = base.join(default);
+            if dir.as_path() == std::path::Path::new(default) && !dir.is_dir() && beside.is_dir() {
+                chosen.push(format!("{default}: {} (beside the config folder; ./{default} does not exist)", beside.display()));
+                *dir = beside;
+            }
+        }
+        chosen
+    }
+}
+
 /// Splits the trailing words into `+command` groups. Words before the first
 /// `+word` are an error, reported with the offending word; so is one of the
 /// server's own flags after a `+command` (it would silently become part of

@@ -1,4 +1,5 @@
-//! The server's console commands: `status` and `quit`.
+//! The server's console commands: `status`, `serverinfo`, `quit`, the map,
+//! chat and scoreboard commands, and the admin ones (`kick`, `ban`, ...).
 
 use quarry_console::{CommandDef, Console, ConsoleError};
 
@@ -11,6 +12,24 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
         "status",
         "show uptime, tick rate and tick time (mean, p99, max)",
         status,
+    ))?;
+    console.register_command(CommandDef::new(
+        "serverinfo",
+        "serverinfo",
+        "show the server-info cvars (what a server browser sees: name, game type, limits, version)",
+        |_: &mut ServerState, console: &mut Console<ServerState>, _: &[String]| {
+            let lines: Vec<String> = console
+                .cvars()
+                .iter()
+                .filter(|c| c.def.flags.contains(quarry_console::CvarFlags::SERVER_INFO))
+                .map(|c| format!("{:<20} {}", c.def.name, c.shown_value()))
+                .collect();
+            console.print("Server info settings:");
+            for line in lines {
+                console.print(line);
+            }
+            Ok(())
+        },
     ))?;
     console.register_command(CommandDef::new(
         "quit",

@@ -33,7 +33,8 @@ use cli::Cli;
 use server::{Server, ServerOptions};
 
 /// Runs the server as the binary does and returns its exit code.
-pub fn run(cli: Cli) -> ExitCode {
+pub fn run(mut cli: Cli) -> ExitCode {
+    let beside = cli.content_beside_config();
     if let Some(path) = &cli.health_check {
         return match health::check(path) {
             Ok(text) => {
@@ -58,6 +59,9 @@ pub fn run(cli: Cli) -> ExitCode {
     if let Err(e) = logging::init(cli.log_format, cli.log_file.as_deref()) {
         eprintln!("quarry-server: {e}");
         return ExitCode::from(2);
+    }
+    for line in beside {
+        tracing::info!("{line}");
     }
     if let Some(name) = &cli.new_admin {
         return match network::admin::new_admin(&cli.config, name, &cli.role) {

@@ -89,6 +89,10 @@ pub struct ServerState {
 /// Environment variables that set cvars start with this (`QUARRY_SV_HOSTNAME`).
 pub const ENV_PREFIX: &str = "QUARRY_";
 
+/// `QUARRY_*` variables (after the prefix; a name or the start of one)
+/// that are not cvars: the tests' and scripts' own knobs.
+pub const NOT_CVARS: [&str; 8] = ["SHARED_MAPS", "REQUIRE_SHARED_MAPS", "REQUIRE_BROWSER", "BLESS_REPLAYS", "WEB_PASSWORD", "FUZZ_", "BENCH_", "HOSTILE_"];
+
 /// The secret files: file cvar, the secret cvar its first line fills, help.
 const SECRET_FILES: [(&str, &str, &str); 2] = [
     (
@@ -333,20 +337,23 @@ impl Server {
     /// Sets every registered cvar named by a `QUARRY_NAME=VALUE` variable
     /// (`QUARRY_SV_HOSTNAME`, `QUARRY_BOT_MINPLAYERS`: the name after the
     /// prefix, any case), after `server.cfg` and before the command line, as
-    /// container images are configured. Other `QUARRY_*` variables (the test
-    /// and benchmark knobs) are left alone.
+    /// container images are configured. A bad value's error names the
+    /// variable. Any other `QUARRY_*` variable is warned of (a misspelt
+    /// cvar would otherwise do nothing, silently), except the documented
+    /// test and benchmark knobs ([`NOT_CVARS`]).
     pub fn apply_environment(&mut self, vars: impl IntoIterator<Item = (String, String)>) {
-        let mut sets: Vec<(String, String)> = vars
-            .into_iter()
-            .filter_map(|(key, value)| {
-                let name = key.strip_prefix(ENV_PREFIX)?;
-                let cvar = self.console.cvars().find(&name.to_ascii_lowercase())?;
-                Some((cvar.def.name.clone(), value))
-            })
-            .collect();
+        let mut sets: Vec<(String, String, String)> = Vec::new();
+        for (key, value) in vars {
+            let Some(name) = key.strip_prefix(ENV_PREFIX) else { continue };
+            match self.console.cvars().find(&name.to_ascii_lowercase()) {
+                Some(cvar) => sets.push((cvar.def.name.clone(), value, key.clone())),
+                None if NOT_CVARS.iter().any(|k| name.starts_with(k)) => {}
+                None => tracing::warn!("{key} names no cvar ({ENV_PREFIX}NAME sets the cvar NAME, in any case); ignored"),
+            }
+        }
         sets.sort();
-        for (name, value) in sets {
-            self.run_statement("set", &[name, value], "environment", 0);
+        for (name, value, key) in sets {
+            self.run_statement("set", &[name, value], &format!("environment {key}"), 0);
         }
     }
 
@@ -593,6 +600,12 @@ impl Server {
                 self.state.request_quit("signal".to_owned());
             }
             if self.state.quit.is_some() {
+                // A live server finishes with one more tick, so what the
+                // last console lines queued (a `say` before `quit`) reaches
+                // the players before they are told it is going down.
+                if !self.state.fast && self.state.net.is_some() {
+                    self.tick();
+                }
                 return;
             }
             // Wait for the next tick, running console requests as they arrive.
@@ -720,10 +733,10 @@ impl Server {
     /// Tells clients the server is going away, then writes the archive file
     /// atomically (after any write still in flight).
     pub fn shutdown(&mut self) -> Result<Option<PathBuf>, quarry_console::ArchiveError> {
-        if let Some(net) = self.state.net.as_mut() {
-            net.shutdown();
-        }
         let reason = self.state.quit_reason().unwrap_or("quit").to_owned();
+        if let Some(net) = self.state.net.as_mut() {
+            net.shutdown(&reason);
+        }
         if self.state.demos.current_path().is_some() {
             let summary = crate::headless::summary(self, self.state.started.elapsed());
             self.state.demos.finish(summary.as_ref(), &format!("the server shut down ({reason})"), self.console.cvars());

@@ -507,3 +507,18 @@ fn a_companion_follows_a_remote_player_through_a_teleporter_and_fights_beside_it
     assert!(within * 100 >= samples.len() * 70, "within 400 units in {within} of {} samples", samples.len());
     assert!(fought_beside.is_some(), "botlist never showed the companion firing at the enemy within 400 units of its owner in 90 s: {}", server.output());
 }
+
+#[test]
+fn a_say_before_quit_reaches_the_players_and_so_does_the_reason() {
+    let mut server = TestServer::start(&["+set", "bot_minPlayers", "0"]);
+    let mut clients = vec![server.client("listener", None)];
+    pump(&mut clients, Duration::from_secs(2), |_, _| WireUserCmd::default());
+    // Typed together, as an operator taking the server down does.
+    server.console("say back in five minutes\nquit maintenance window");
+    let events = pump(&mut clients, Duration::from_secs(3), |_, _| WireUserCmd::default());
+    let said = events[0].iter().any(|e| matches!(e, ClientEvent::Message(ServerMessage::Chat { text, .. }) if text == "back in five minutes"));
+    assert!(said, "the last say reached the player: {:?}", events[0]);
+    let told = events[0].iter().any(|e| matches!(e, ClientEvent::Message(ServerMessage::Print(t)) if t.contains("server shutting down: maintenance window")));
+    assert!(told, "the player was told why: {:?}", events[0]);
+    assert!(events[0].iter().any(|e| matches!(e, ClientEvent::Disconnected(DisconnectReason::ServerShuttingDown))), "{:?}", events[0]);
+}

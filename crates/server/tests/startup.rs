@@ -189,20 +189,24 @@ fn the_environment_configures_a_container_and_the_command_line_still_wins() {
         .args(["--port", "0", "+set", "sv_fps", "30"])
         .env("RUST_LOG", "warn")
         .env("QUARRY_SV_HOSTNAME", "From Env")
+        .env("QUARRY_G_GRAVITY", "heavy")
         .env("QUARRY_BOT_MINPLAYERS", "0")
         .env("QUARRY_SV_FPS", "20")
         .env("QUARRY_SV_PASSWORDFILE", &secret)
-        .env("QUARRY_NOT_A_CVAR", "ignored");
+        .env("QUARRY_NOT_A_CVAR", "ignored")
+        .env("QUARRY_SHARED_MAPS", "/nowhere");
     let out = run_with_input(cmd, "status\nsv_password\nquit\n", Duration::from_secs(60));
     let stdout = text(&out.stdout);
     let all = format!("{stdout}{}", text(&out.stderr));
     assert!(out.status.success(), "{all}");
     assert!(stdout.contains("hostname: From Env"), "{stdout}");
+    assert!(all.contains("environment QUARRY_G_GRAVITY") && all.contains("heavy"), "a bad value's error names the variable: {all}");
     assert!(stdout.contains("0 humans, 0 bots"), "{stdout}");
     assert!(stdout.contains("tick    : 30 Hz target"), "the command line wins over the environment\n{stdout}");
     assert!(stdout.contains("sv_password set from") && stdout.contains("\"sv_password\" is \"(set, hidden)\""), "{stdout}");
     assert!(!all.contains("hunter2"), "the password was printed\n{all}");
-    assert!(!all.contains("not_a_cvar") && !all.contains("NOT_A_CVAR"), "{all}");
+    assert!(text(&out.stderr).contains("QUARRY_NOT_A_CVAR names no cvar"), "a misspelt variable is warned of: {all}");
+    assert!(!all.contains("QUARRY_SHARED_MAPS names no cvar"), "the test knobs are not: {all}");
     // Like the command line, the environment is for this run.
     assert_eq!(archived(config.path(), "sv_hostname").as_deref(), Some("Quarry"));
 }
@@ -306,4 +310,38 @@ fn status_counts_the_services_and_says_why_metrics_are_not_serving() {
     assert!(stdout.contains("services: queries 0 answered, 0 rate-limited; admin sign-ins 0 ok, 0 failed, 0 locked out, 0 busy"), "{stdout}");
     assert!(stdout.contains("closed to make room (not joined)"), "{stdout}");
     drop(taken);
+}
+
+#[test]
+fn a_config_folder_given_from_elsewhere_finds_the_maps_and_botfiles_beside_it() {
+    // /srv/quarry/{config,maps,botfiles}, started from another folder.
+    let srv = tempfile::tempdir().expect("tempdir");
+    let config = srv.path().join("config");
+    std::fs::create_dir(&config).expect("config");
+    for name in ["server.cfg", "items.toml", "weapons.toml", "sounds.toml"] {
+        std::fs::copy(root().join("config").join(name), config.join(name)).expect("copy config");
+    }
+    std::fs::create_dir(srv.path().join("maps")).expect("maps");
+    std::fs::copy(root().join("maps/q_dm1.map"), srv.path().join("maps/q_dm1.map")).expect("copy map");
+    std::fs::create_dir_all(srv.path().join("botfiles/characters")).expect("botfiles");
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quarry-server"));
+    cmd.current_dir(elsewhere.path()).arg("--config").arg(&config).args(["--port", "0", "+set", "bot_minPlayers", "0"]).env("RUST_LOG", "info");
+    let out = run_with_input(cmd, "status\nquit\n", Duration::from_secs(60));
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("q_dm1.map loaded"), "the map beside the config folder: {stdout}\n{stderr}");
+    assert!(stderr.contains("beside the config folder"), "{stderr}");
+}
+
+#[test]
+fn serverinfo_shows_what_a_browser_sees_and_a_typo_gets_a_suggestion() {
+    let config = shipped_config();
+    let out = run(config.path(), &["+set", "bot_minPlayers", "0", "+set", "sv_hostname", "Info Test"], "serverinfo\nstatsu\nquit\n");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert!(stdout.contains("Server info settings:"), "{stdout}");
+    assert!(stdout.lines().any(|l| l.starts_with("sv_hostname") && l.ends_with("Info Test")), "{stdout}");
+    assert!(stdout.lines().any(|l| l.starts_with("g_gametype") && l.ends_with("ffa")), "{stdout}");
+    assert!(stdout.contains("unknown command or cvar 'statsu'; did you mean 'status'?"), "{stdout}");
 }

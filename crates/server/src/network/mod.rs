@@ -503,8 +503,11 @@ impl NetServer {
         lines
     }
 
-    /// Tells everyone the server is going away and closes the endpoint.
-    pub fn shutdown(&mut self) {
+    /// Tells everyone the server is going away and why, and closes the
+    /// endpoint.
+    pub fn shutdown(&mut self, reason: &str) {
+        // Said before the goodbye: the disconnect itself carries no text.
+        self.transport.broadcast(&ServerMessage::Print(format!("server shutting down: {reason}")));
         self.transport.shutdown(DisconnectReason::ServerShuttingDown, Duration::from_millis(200));
     }
 }
