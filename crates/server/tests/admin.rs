@@ -52,6 +52,12 @@ fn admins_sign_in_with_keys_roles_limit_them_and_every_refusal_is_audited() {
     assert_eq!(info.map, "q_dm1");
     assert!(info.players.iter().any(|p| p.bot), "bots are listed and marked: {info:?}");
     assert!(info.players.iter().all(|p| p.name != "query"), "a query takes no slot");
+    // Another fingerprint: said plainly, for the query and for rcon alike.
+    let other = ServerVerification::Pinned(quarry_net::cert::Fingerprint([0xab; 32]));
+    let e = query(server.addr, other).expect_err("a wrong fingerprint");
+    assert!(matches!(e, ServiceError::CertificateMismatch { .. }) && e.to_string().contains("does not match the fingerprint given"), "{e}");
+    let e = AdminSession::connect(server.addr, other, &root_key).expect_err("a wrong fingerprint");
+    assert!(!e.to_string().contains("ApplicationVerificationFailure"), "{e}");
 
     // An admin runs anything; an operator only its list.
     let mut root = AdminSession::connect(server.addr, pinned, &root_key).expect("root signs in");

@@ -27,6 +27,15 @@ pub enum ServiceError {
         /// Why.
         reason: String,
     },
+    /// The server's certificate is not the one the fingerprint names.
+    #[error(
+        "{addr}: the server's certificate does not match the fingerprint given (the server prints its own at startup: \
+         \"listening on udp …, certificate fingerprint …\"); it has a new key, or this is another server"
+    )]
+    CertificateMismatch {
+        /// The server.
+        addr: SocketAddr,
+    },
     /// The server refused (a wrong key, a lockout, the query rate...).
     #[error("refused: {0}")]
     Refused(String),
@@ -55,6 +64,10 @@ impl Link {
             let connecting = endpoint.connect(addr, crate::cert::CERT_NAMES[0]).map_err(|e| ServiceError::Connect { addr, reason: e.to_string() })?;
             match tokio::time::timeout(STEP_TIMEOUT, connecting).await {
                 Ok(Ok(c)) => Ok((endpoint, c)),
+                // The pinning verifier refuses a certificate only for a
+                // fingerprint mismatch; rustls calls it an application
+                // verification failure.
+                Ok(Err(e)) if e.to_string().contains("ApplicationVerificationFailure") => Err(ServiceError::CertificateMismatch { addr }),
                 Ok(Err(e)) => Err(ServiceError::Connect { addr, reason: e.to_string() }),
                 Err(_) => Err(ServiceError::Connect { addr, reason: "no answer".into() }),
             }
