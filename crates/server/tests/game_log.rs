@@ -157,3 +157,21 @@ fn objective_modes_log_flags_freezes_and_rounds() {
     }
     assert!(of_kind(&ft, "frozen").iter().all(|f| f["player"]["team"] != f["by"]["team"] || f["by"].is_null()), "{text}");
 }
+
+#[test]
+fn a_spectator_who_takes_a_duel_place_is_logged_as_a_team_change() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("games.log");
+    let log_arg = log.to_str().expect("utf-8 path").to_owned();
+    let mut server = TestServer::start(&["+set", "g_gametype", "duel", "+set", "bot_minPlayers", "0", "+set", "g_warmup", "0", "+set", "sv_gameLog", &log_arg, "+map_restart", "+addbot", "Pike", "+addbot", "Wren", "+addbot", "Rook"]);
+    std::thread::sleep(Duration::from_secs(2));
+    // Rook waits in the queue; a player leaves and Rook takes the place.
+    server.console("kick Pike");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let took_place = |r: &&Value| r["event"] == "team_change" && r["player"]["name"] == "Rook" && r["from"] == "spectator";
+    while Instant::now() < deadline && !of_kind(&records(&log), "team_change").iter().any(took_place) {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let all = records(&log);
+    assert!(of_kind(&all, "team_change").iter().any(took_place), "{:#?}", of_kind(&all, "team_change"));
+}
