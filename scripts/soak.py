@@ -154,7 +154,10 @@ def main():
     ap.add_argument("--server", default=str(target_dir() / "release/quarry-server"))
     ap.add_argument("--loadgen", default=str(target_dir() / "release/quarry-loadgen"))
     ap.add_argument("--tsv", help="also write the figures as bench table rows (name, value, unit, command)")
+    ap.add_argument("--no-build", action="store_true", help="use the binaries already built (default: build them, after the flags are read)")
     args = ap.parse_args()
+    if not args.no_build:
+        subprocess.run(["cargo", "build", "--release", "--bin", "quarry-server", "--bin", "quarry-loadgen"], check=True, stdout=sys.stderr)
     require_binary(args.server, "cargo build --release --bin quarry-server")
     require_binary(args.loadgen, "cargo build --release --bin quarry-loadgen")
 
@@ -258,8 +261,13 @@ def main():
     # The p99 window is about 17 s: a sample is quiet when neither it nor
     # the one before saw the hypervisor take more than 3 % of the CPU.
     quiet = [s for i, s in enumerate(samples) if max(x[2]["steal"] for x in samples[max(0, i - 1):i + 1]) < 3.0]
-    quiet_p99s = [s[2]["p99"] for s in quiet if s[2]["p99"] is not None]
-    p99s = [s[2]["p99"] for s in samples if s[2]["p99"] is not None]
+    # The verdict's tick p99 is after the warm-up too: map loads and the
+    # first navmesh builds are the warm-up's, and a short run's first
+    # samples are little else.
+    after_times = {s[0] for s in after}
+    quiet_p99s = [s[2]["p99"] for s in quiet if s[2]["p99"] is not None and s[0] in after_times]
+    p99s = [s[2]["p99"] for s in after if s[2]["p99"] is not None]
+    warmup_p99s = [s[2]["p99"] for s in warm if s[2]["p99"] is not None]
     maxes = [s[2]["max"] for s in samples if s[2]["max"] is not None]
     leaked = final["humans"] if final["humans"] is not None else -1
     got, sent = delivered_pairs[-1] if delivered_pairs else (0, 0)
@@ -269,6 +277,7 @@ def main():
         ("soak/rss_peak_after_warmup_mib", peak / 1024, "MiB"),
         ("soak/rss_growth_after_warmup", growth, "%"),
         ("soak/tick_p99_worst_ms", max(p99s, default=float("nan")), "ms"),
+        ("soak/tick_p99_worst_warmup_ms", max(warmup_p99s, default=float("nan")), "ms"),
         ("soak/tick_p99_worst_quiet_ms", max(quiet_p99s, default=float("nan")), "ms"),
         ("soak/quiet_samples", len(quiet), "samples"),
         ("soak/cpu_steal_mean", sum(steals) / len(steals) if steals else float("nan"), "% of the machine"),
@@ -290,7 +299,8 @@ def main():
         print(f"  {name:<32} {value:10.2f} {unit}")
     ok = growth <= 10 and leaked == 0 and p99s and max(p99s) < 4.0
     quiet_ok = growth <= 10 and leaked == 0 and quiet_p99s and max(quiet_p99s) < 4.0
-    print(f"verdict: {'PASS' if ok else 'FAIL'} (RSS growth after warm-up <= 10 %, 0 leaked slots, tick p99 < 4 ms)")
+    print(f"verdict: {'PASS' if ok else 'FAIL'} (after the warm-up's {warm_until:.0f} s: RSS growth <= 10 %, "
+          f"tick p99 < 4 ms; 0 leaked slots)")
     if not ok and quiet_ok:
         print(f"  in the {len(quiet)} samples without CPU steal it passes: the hypervisor took up to "
               f"{max(steals):.0f} % of the machine during the run")
