@@ -2,7 +2,7 @@
 # Fuzz campaigns longer than the CI-sized fuzz tests (issue 13: no input
 # kills or starves the server).
 #
-#   scripts/fuzz.sh [maps|packets|recordings|all] [N]
+#   scripts/fuzz.sh [maps|packets|recordings|cards|all] [N]
 #
 # maps: N map mutants (default 100000) in process through
 #   crates/nav/examples/fuzz_maps.rs (load every mutant, build a navmesh for
@@ -24,6 +24,13 @@
 #   from an empty working directory; a replay that leaves any file in that
 #   directory or in the sandbox the crafted paths point to counts as
 #   "wrote" (a failure, in the abort column).
+# cards: N hostile match cards made from config/cards/ladder.toml by
+#   scripts/craft_cards.py (half text mutants, half crafted: maps and
+#   characters that are paths, huge rosters, extreme limits, thousands of
+#   tiers, deep nesting, control characters), each played by the real
+#   binary (`--fast --card FILE --match 0.0 --as Wren`, the time limits cut
+#   to 3 s) under `timeout` and a memory ulimit from an empty directory,
+#   with the same check that nothing is written there or in the sandbox.
 #
 # Environment: FUZZ_SEED (13), FUZZ_THREADS (2), FUZZ_BUDGET_MS (per case,
 # 2000), FUZZ_TIMEOUT_S (per binary run, 20), FUZZ_MEM_KB (ulimit -v for
@@ -56,9 +63,9 @@ SERVER=${FUZZ_SERVER:-$TARGET/release/quarry-server}
 RUNNER=$TARGET/release/examples/fuzz_maps
 
 case "$SECTION" in
-maps | packets | recordings | all) ;;
+maps | packets | recordings | cards | all) ;;
 *)
-	echo "usage: scripts/fuzz.sh [maps|packets|recordings|all] [N]" >&2
+	echo "usage: scripts/fuzz.sh [maps|packets|recordings|cards|all] [N]" >&2
 	exit 2
 	;;
 esac
@@ -207,6 +214,51 @@ fuzz_recordings() {
 	record_row recordings binary "$runs" "${count[ok]}" "${count[rejected]}" "${count[panic]}" "${count[timeout]}" "${count[abort]}" "$slow"
 }
 
+fuzz_cards() {
+	if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
+		cargo build --release -q --bin quarry-server || return 1
+	fi
+	local server
+	server=$(realpath "$SERVER")
+	local root
+	root=$(pwd)
+	local dir
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/quarry-fuzz-cards.XXXXXX")
+	mkdir -p "$dir/cases" "$dir/sandbox" "$dir/cwd" "$dir/config" "$OUT/cards"
+	cp config/server.cfg config/*.toml "$dir/config/"
+	python3 scripts/craft_cards.py config/cards/ladder.toml "$dir/cases" --cases "$N" --seed "$SEED" --sandbox "$dir/sandbox" || return 1
+	local -A count=([ok]=0 [rejected]=0 [panic]=0 [timeout]=0 [abort]=0)
+	local runs=0 slow=0
+	for f in "$dir"/cases/*.toml; do
+		local start=$SECONDS
+		(
+			cd "$dir/cwd" || exit 99
+			ulimit -v "$MEM_KB"
+			timeout "$TIMEOUT_S" "$server" --config "$dir/config" --maps "$root/maps" --botfiles "$root/botfiles" \
+				--fast --seed "$SEED" --card "$f" --match 0.0 --as Wren >/dev/null 2>"$dir/stderr"
+		)
+		local status=$?
+		local outcome
+		outcome=$(classify_status "$status")
+		[ $((SECONDS - start)) -gt $((BUDGET_MS / 1000)) ] && slow=$((slow + 1))
+		local wrote
+		wrote=$(find "$dir/cwd" "$dir/sandbox" -mindepth 1 | tr '\n' ' ')
+		if [ -n "$wrote" ]; then
+			echo "cards: $(basename "$f") wrote: $wrote" >&2
+			outcome=abort
+			rm -rf "${dir:?}/cwd/"* "${dir:?}/sandbox/"*
+		fi
+		count[$outcome]=$((count[$outcome] + 1))
+		runs=$((runs + 1))
+		if [ "$outcome" != ok ] && [ "$outcome" != rejected ]; then
+			cp "$f" "$OUT/cards/"
+			echo "cards: $(basename "$f"): $outcome (status $status): $(tail -1 "$dir/stderr")" >&2
+		fi
+	done
+	rm -rf "$dir"
+	record_row cards binary "$runs" "${count[ok]}" "${count[rejected]}" "${count[panic]}" "${count[timeout]}" "${count[abort]}" "$slow"
+}
+
 run_section() {
 	if declare -F "fuzz_$1" >/dev/null; then
 		"fuzz_$1"
@@ -223,6 +275,7 @@ main() {
 		run_section maps
 		run_section packets
 		run_section recordings
+		run_section cards
 		;;
 	*) run_section "$SECTION" ;;
 	esac
