@@ -167,6 +167,52 @@ fuzz_packets() {
 	record_row $row
 }
 
+# hostile_cases SECTION DIR CASE... -- COMMAND...: runs COMMAND (its @CASE@
+# replaced by each case file) from the empty folder DIR/cwd under `timeout`
+# and the memory limit, classifies each exit, and counts a run that leaves
+# a file in DIR/cwd or DIR/sandbox as "wrote" (a failure, in the abort
+# column); failing cases are kept in $OUT/SECTION. Appends the row.
+hostile_cases() {
+	local section=$1 dir=$2
+	shift 2
+	local cases=()
+	while [ "$1" != -- ]; do
+		cases+=("$1")
+		shift
+	done
+	shift
+	local -A count=([ok]=0 [rejected]=0 [panic]=0 [timeout]=0 [abort]=0)
+	local runs=0 slow=0
+	mkdir -p "$dir/cwd" "$dir/sandbox" "$OUT/$section"
+	for f in "${cases[@]}"; do
+		local argv=("${@//@CASE@/$f}")
+		local start=$SECONDS
+		(
+			cd "$dir/cwd" || exit 99
+			ulimit -v "$MEM_KB"
+			timeout "$TIMEOUT_S" "${argv[@]}" >/dev/null 2>"$dir/stderr"
+		)
+		local status=$?
+		local outcome
+		outcome=$(classify_status "$status")
+		[ $((SECONDS - start)) -gt $((BUDGET_MS / 1000)) ] && slow=$((slow + 1))
+		local wrote
+		wrote=$(find "$dir/cwd" "$dir/sandbox" -mindepth 1 | tr '\n' ' ')
+		if [ -n "$wrote" ]; then
+			echo "$section: $(basename "$f") wrote: $wrote" >&2
+			outcome=abort
+			rm -rf "${dir:?}/cwd/"* "${dir:?}/sandbox/"*
+		fi
+		count[$outcome]=$((count[$outcome] + 1))
+		runs=$((runs + 1))
+		if [ "$outcome" != ok ] && [ "$outcome" != rejected ]; then
+			cp "$f" "$OUT/$section/"
+			echo "$section: $(basename "$f"): $outcome (status $status): $(tail -1 "$dir/stderr")" >&2
+		fi
+	done
+	record_row "$section" binary "$runs" "${count[ok]}" "${count[rejected]}" "${count[panic]}" "${count[timeout]}" "${count[abort]}" "$slow"
+}
+
 fuzz_recordings() {
 	if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
 		cargo build --release -q -p quarry-record --example craft_recordings || return 1
@@ -183,35 +229,9 @@ fuzz_recordings() {
 		return 1
 	}
 	"$TARGET/release/examples/craft_recordings" "$dir/base.qdemo" "$dir/cases" --cases "$N" --seed "$SEED" --sandbox "$dir/sandbox" || return 1
-	local -A count=([ok]=0 [rejected]=0 [panic]=0 [timeout]=0 [abort]=0)
-	local runs=0 slow=0
-	for f in "$dir"/cases/*.qdemo; do
-		local start=$SECONDS
-		(
-			cd "$dir/cwd" || exit 99
-			ulimit -v "$MEM_KB"
-			timeout "$TIMEOUT_S" "$server" --config "$dir/cwd/config" --maps "$dir/cwd/maps" --replay "$f" >/dev/null 2>"$dir/stderr"
-		)
-		local status=$?
-		local outcome
-		outcome=$(classify_status "$status")
-		[ $((SECONDS - start)) -gt $((BUDGET_MS / 1000)) ] && slow=$((slow + 1))
-		local wrote
-		wrote=$(find "$dir/cwd" "$dir/sandbox" -mindepth 1 | tr '\n' ' ')
-		if [ -n "$wrote" ]; then
-			echo "recordings: $(basename "$f") wrote: $wrote" >&2
-			outcome=abort
-			rm -rf "${dir:?}/cwd/"* "${dir:?}/sandbox/"*
-		fi
-		count[$outcome]=$((count[$outcome] + 1))
-		runs=$((runs + 1))
-		if [ "$outcome" != ok ] && [ "$outcome" != rejected ]; then
-			cp "$f" "$OUT/recordings/"
-			echo "recordings: $(basename "$f"): $outcome (status $status): $(tail -1 "$dir/stderr")" >&2
-		fi
-	done
+	hostile_cases recordings "$dir" "$dir"/cases/*.qdemo -- \
+		"$server" --config "$dir/cwd/config" --maps "$dir/cwd/maps" --replay @CASE@
 	rm -rf "$dir"
-	record_row recordings binary "$runs" "${count[ok]}" "${count[rejected]}" "${count[panic]}" "${count[timeout]}" "${count[abort]}" "$slow"
 }
 
 fuzz_cards() {
@@ -227,36 +247,10 @@ fuzz_cards() {
 	mkdir -p "$dir/cases" "$dir/sandbox" "$dir/cwd" "$dir/config" "$OUT/cards"
 	cp config/server.cfg config/*.toml "$dir/config/"
 	python3 scripts/craft_cards.py config/cards/ladder.toml "$dir/cases" --cases "$N" --seed "$SEED" --sandbox "$dir/sandbox" || return 1
-	local -A count=([ok]=0 [rejected]=0 [panic]=0 [timeout]=0 [abort]=0)
-	local runs=0 slow=0
-	for f in "$dir"/cases/*.toml; do
-		local start=$SECONDS
-		(
-			cd "$dir/cwd" || exit 99
-			ulimit -v "$MEM_KB"
-			timeout "$TIMEOUT_S" "$server" --config "$dir/config" --maps "$root/maps" --botfiles "$root/botfiles" \
-				--fast --seed "$SEED" --card "$f" --match 0.0 --as Wren >/dev/null 2>"$dir/stderr"
-		)
-		local status=$?
-		local outcome
-		outcome=$(classify_status "$status")
-		[ $((SECONDS - start)) -gt $((BUDGET_MS / 1000)) ] && slow=$((slow + 1))
-		local wrote
-		wrote=$(find "$dir/cwd" "$dir/sandbox" -mindepth 1 | tr '\n' ' ')
-		if [ -n "$wrote" ]; then
-			echo "cards: $(basename "$f") wrote: $wrote" >&2
-			outcome=abort
-			rm -rf "${dir:?}/cwd/"* "${dir:?}/sandbox/"*
-		fi
-		count[$outcome]=$((count[$outcome] + 1))
-		runs=$((runs + 1))
-		if [ "$outcome" != ok ] && [ "$outcome" != rejected ]; then
-			cp "$f" "$OUT/cards/"
-			echo "cards: $(basename "$f"): $outcome (status $status): $(tail -1 "$dir/stderr")" >&2
-		fi
-	done
+	hostile_cases cards "$dir" "$dir"/cases/*.toml -- \
+		"$server" --config "$dir/config" --maps "$root/maps" --botfiles "$root/botfiles" \
+		--fast --seed "$SEED" --card @CASE@ --match 0.0 --as Wren
 	rm -rf "$dir"
-	record_row cards binary "$runs" "${count[ok]}" "${count[rejected]}" "${count[panic]}" "${count[timeout]}" "${count[abort]}" "$slow"
 }
 
 run_section() {
