@@ -5,7 +5,10 @@
 //! `bot_tactical` 0 and 5 with 16 bots (target: level 5 within 20 %).
 //! `think_scripted_64` runs 64 bots on the shipped `companion` brain at
 //! `bot_scriptRate` 10 and 60 (targets: a script call under 50 us mean,
-//! and the scripts adding under 1 ms to the p99 tick at 10).
+//! and the scripts adding under 1 ms to the p99 tick at 10). The scripted
+//! table also plays 64 `strafer` bots, and gives the CPU time of the
+//! shipped brains' calls (mean, slowest) and of the slowest tick's calls,
+//! which `bot_scriptMaxMs` and `bot_scriptTickMs` must stay far above.
 //!
 //! Besides criterion's means, a summary table with p99 figures is printed
 //! to stderr (criterion reports means and medians only): wall time, and
@@ -136,8 +139,11 @@ fn table() {
     }
 }
 
-/// The scripted table: 64 companion bots at two rates, with the time the
-/// scripts themselves took per tick and per call.
+/// The scripted table: 64 companion bots at two rates and 64 strafers,
+/// with the time the scripts themselves took per tick and per call (wall
+/// time), and their CPU time: a call's mean and the slowest call, the
+/// slowest tick's calls together, and calls stopped or put off by the time
+/// limits (none, for sound brains).
 /// Where the scripted table's figures go as rows for `scripts/bench.sh`
 /// (tab-separated name, value, unit, command).
 fn script_figures_path() -> PathBuf {
@@ -150,10 +156,12 @@ fn script_figures_path() -> PathBuf {
 fn scripted_table() {
     let mut rows = Vec::new();
     let command = "cargo bench -p quarry-bots --bench bot_think -- think_scripted";
-    eprintln!("\nscripted bots     | think/tick mean    p99 | whole tick mean    p99 | scripts/tick mean    p99 | per call mean  per bot period mean  of it navmesh  slowest");
-    for rate in [10u32, 60] {
+    eprintln!(
+        "\nscripted bots     | think/tick mean    p99 | whole tick mean    p99 | scripts/tick mean    p99 | per call mean  per bot period mean  of it navmesh  slowest | cpu: call mean  slowest call  slowest tick  over time  put off"
+    );
+    for (brain, rate) in [("companion", 10u32), ("companion", 60), ("strafer", 10)] {
         let n = 64;
-        let (mut game, mut bots) = setup_scripted(n, "companion", rate);
+        let (mut game, mut bots) = setup_scripted(n, brain, rate);
         let mut think = Vec::with_capacity(TABLE_TICKS);
         let mut whole = Vec::with_capacity(TABLE_TICKS);
         let mut scripts = Vec::with_capacity(TABLE_TICKS);
@@ -179,8 +187,9 @@ fn scripted_table() {
         let calls = end.calls.saturating_sub(start.calls).max(1);
         let periods = end.periods.saturating_sub(start.periods).max(1);
         let spent = end.total.saturating_sub(start.total);
+        let cpu_call = us(end.cpu.saturating_sub(start.cpu)) / calls as f64;
         eprintln!(
-            "{n} companion {rate:2} Hz | {:8.1} us {:7.1} us | {:8.1} us {:7.1} us | {:10.1} us {:7.1} us | {:10.1} us {:12.1} us {:9.1} us {:7.1} us",
+            "{n} {brain:9} {rate:2} Hz | {:8.1} us {:7.1} us | {:8.1} us {:7.1} us | {:10.1} us {:7.1} us | {:10.1} us {:12.1} us {:9.1} us {:7.1} us | {:11.1} us {:10.1} us {:10.1} us {:10} {:8}",
             us(tm),
             us(percentile(&think, 0.99)),
             us(wm),
@@ -191,14 +200,22 @@ fn scripted_table() {
             us(spent) / periods as f64,
             us(end.nav.saturating_sub(start.nav)) / periods as f64,
             us(end.slowest),
+            cpu_call,
+            us(end.slowest_call),
+            us(end.slowest_tick),
+            end.over_time,
+            end.deferred,
         );
         for (what, value) in [
             ("script_call_mean", us(spent) / calls as f64),
             ("scripts_per_tick_p99", us(percentile(&scripts, 0.99))),
             ("think_per_tick_p99", us(percentile(&think, 0.99))),
             ("whole_tick_p99", us(percentile(&whole, 0.99))),
+            ("script_call_cpu_mean", cpu_call),
+            ("script_call_cpu_max", us(end.slowest_call)),
+            ("scripts_per_tick_cpu_max", us(end.slowest_tick)),
         ] {
-            rows.push(format!("bot_think/scripted_64_companion_{rate}hz/{what}\t{value:.1}\tus\t{command}\n"));
+            rows.push(format!("bot_think/scripted_64_{brain}_{rate}hz/{what}\t{value:.1}\tus\t{command}\n"));
         }
     }
     if let Err(e) = std::fs::write(script_figures_path(), rows.concat()) {

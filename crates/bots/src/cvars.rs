@@ -67,6 +67,11 @@ pub struct BotSettings {
     pub script_rate: u32,
     /// `bot_scriptMaxOps`: the operations one script call may run.
     pub script_max_ops: u64,
+    /// `bot_scriptMaxMs`: the CPU time one script call may take, ms.
+    pub script_max_ms: f32,
+    /// `bot_scriptTickMs`: the CPU time all script calls of a tick may
+    /// take, ms; calls due after it is spent wait for the next tick.
+    pub script_tick_ms: f32,
 }
 
 /// Which bots `bot_tacticalTeam` gives the tactical level to.
@@ -121,6 +126,8 @@ impl Default for BotSettings {
             tactical_team: None,
             script_rate: crate::script::DEFAULT_SCRIPT_RATE,
             script_max_ops: crate::script::DEFAULT_MAX_OPS,
+            script_max_ms: crate::script::DEFAULT_MAX_CALL_MS,
+            script_tick_ms: crate::script::DEFAULT_TICK_MS,
         }
     }
 }
@@ -151,6 +158,8 @@ pub struct BotCvars {
     tactical_team: CvarId,
     script_rate: CvarId,
     script_max_ops: CvarId,
+    script_max_ms: CvarId,
+    script_tick_ms: CvarId,
     force_character: CvarId,
 }
 
@@ -278,6 +287,22 @@ impl BotCvars {
                 "operations one call of a scripted bot brain may run before it is stopped (that tick the bot sends no input; 5 failures in a row hand it to the native brain)",
             )
             .flags(a))?,
+            script_max_ms: reg(CvarDef::float(
+                "bot_scriptMaxMs",
+                f64::from(d.script_max_ms),
+                0.1,
+                100.0,
+                "ms of CPU time one call of a scripted bot brain may take before it is stopped, as at bot_scriptMaxOps (navmesh queries aside; the shipped brains take about 0.03 ms a call)",
+            )
+            .flags(a))?,
+            script_tick_ms: reg(CvarDef::float(
+                "bot_scriptTickMs",
+                f64::from(d.script_tick_ms),
+                0.1,
+                1000.0,
+                "ms of CPU time all scripted bot brains' calls may take in one tick; once spent, the calls still due wait for the next tick (those bots hold their keys)",
+            )
+            .flags(a))?,
             force_character: reg(CvarDef::string(
                 "bot_forceCharacter",
                 "",
@@ -315,6 +340,8 @@ impl BotCvars {
             },
             script_rate: u32::try_from(cvars.int(self.script_rate)).unwrap_or(crate::script::DEFAULT_SCRIPT_RATE),
             script_max_ops: u64::try_from(cvars.int(self.script_max_ops)).unwrap_or(crate::script::DEFAULT_MAX_OPS),
+            script_max_ms: cvars.float(self.script_max_ms) as f32,
+            script_tick_ms: cvars.float(self.script_tick_ms) as f32,
         }
     }
 
@@ -353,7 +380,7 @@ mod tests {
         assert_eq!(errors.len(), 1, "out of range is refused");
         assert!(console.cvars().find("bot_skill").is_some_and(|c| c.is_archived()));
         assert!(console.cvars().find("bot_debugAim").is_some_and(|c| !c.is_archived()));
-        for archived in ["bot_chat", "bot_chatDelay", "bot_chatCPM", "bot_characters", "bot_teamChatter", "bot_tactical", "bot_maxBots", "bot_zeroAt", "bot_scriptRate", "bot_scriptMaxOps"] {
+        for archived in ["bot_chat", "bot_chatDelay", "bot_chatCPM", "bot_characters", "bot_teamChatter", "bot_tactical", "bot_maxBots", "bot_zeroAt", "bot_scriptRate", "bot_scriptMaxOps", "bot_scriptMaxMs", "bot_scriptTickMs"] {
             assert!(console.cvars().find(archived).is_some_and(|c| c.is_archived()), "{archived}");
         }
         assert!(console.cvars().find("bot_forceCharacter").is_some_and(|c| !c.is_archived()));

@@ -342,7 +342,7 @@ impl BotManager {
     /// A manager with fixed settings (tests, benches); see [`BotManager::with_cvars`].
     pub fn new(settings: BotSettings) -> Self {
         let scripts = crate::script::ScriptLibrary::new(settings.script_max_ops).shared();
-        Self {
+        let mut manager = Self {
             cvars: None,
             settings,
             bots: Vec::new(),
@@ -365,7 +365,9 @@ impl BotManager {
             notices: Vec::new(),
             scripts,
             min_players_overridden: false,
-        }
+        };
+        manager.apply_script_limits();
+        manager
     }
 
     /// A manager reading its settings from the registered bot cvars
@@ -382,9 +384,7 @@ impl BotManager {
         if let Some(c) = self.cvars {
             self.settings = c.read(cvars);
             self.apply_background_nav();
-            if let Ok(lib) = self.scripts.lock() {
-                lib.set_max_ops(self.settings.script_max_ops);
-            }
+            self.apply_script_limits();
             let forced = c.force_character(cvars);
             if forced != self.persona.forced {
                 self.persona.forced = forced;
@@ -397,6 +397,17 @@ impl BotManager {
     pub fn set_settings(&mut self, settings: BotSettings) {
         self.settings = settings;
         self.apply_background_nav();
+        self.apply_script_limits();
+    }
+
+    /// The scripts' limits from the settings: operations and time a call,
+    /// time a tick.
+    fn apply_script_limits(&mut self) {
+        if let Ok(mut lib) = self.scripts.lock() {
+            lib.set_max_ops(self.settings.script_max_ops);
+            lib.set_max_call_ms(self.settings.script_max_ms);
+            lib.set_tick_ms(self.settings.script_tick_ms);
+        }
     }
 
     /// The settings in use.

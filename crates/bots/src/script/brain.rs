@@ -3,8 +3,20 @@
 //! the script on its own clock (`bot_scriptRate`), and turns the command
 //! the script built into the user command a player's keys would make;
 //! between calls the command repeats, like held keys. A call that fails
-//! sends no input that tick; [`MAX_FAILURES`] failures in a row hand the
-//! bot to the native brain, and `botlist` says so.
+//! (an error, or a limit: operations, time) sends no input that tick;
+//! [`MAX_FAILURES`] failures in a row hand the bot to the native brain,
+//! and `botlist` says so; a bot whose turns fail now and then shows as
+//! failing there ([`ScriptHealth`]).
+//!
+//! A bot's turn (its calls of one period: `on_reload`, `on_join`, the
+//! pending events, `on_tick`) makes each call only while the tick's script
+//! time (`bot_scriptTickMs`, kept by the library) is not spent; once it
+//! is, the rest of the turn waits for the next tick, when the bot is due
+//! again (its last `on_tick` is then more than a period old), and its keys
+//! stay held meanwhile, as between calls. The manager starts each tick
+//! with another bot, so the wait falls on each in turn. Sound brains never
+//! spend the tick's time, so no turn waits and play stays exactly
+//! repeatable.
 
 use std::sync::{Arc, Mutex};
 
@@ -15,7 +27,8 @@ use quarry_sim::{SlotId, UserCmd};
 use super::engine::{Entry, Instance, Program, SharedHost};
 use super::host::{HostState, ScriptCommand, ScriptEvent};
 use super::library::Scripts;
-use super::{ScriptError, snapshot};
+use super::log::LogLimiter;
+use super::{ScriptError, snapshot, thread_cpu};
 use crate::act::{Intent, compose};
 use crate::brain::{BotProfile, Brain, BrainInput, BrainOutput, BrainSettings, BrainStatus, ChatLine, NativeBrain, SIGHT_BUDGET};
 use crate::content::{BotIdentity, TraitSource};
@@ -33,6 +46,65 @@ pub const WARN_EVERY_MS: f32 = 5000.0;
 /// any other event makes room by dropping the oldest sound (or the oldest
 /// event).
 pub const MAX_PENDING_EVENTS: usize = 8;
+/// The turns [`ScriptHealth`] looks back on.
+pub const HEALTH_WINDOW: u32 = 20;
+
+/// How a scripted bot's turns have gone, for `botlist`: a bot whose turns
+/// fail now and then (a limit it crosses in some fights only) is marked
+/// failing there, though it never fails the [`MAX_FAILURES`] in a row that
+/// hand it to the native brain.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScriptHealth {
+    /// The last [`HEALTH_WINDOW`] turns, the newest in the lowest bit: 1
+    /// for a failed one.
+    recent: u32,
+    /// Turns run to their end (`on_tick`) or to a failure.
+    pub turns: u64,
+    /// Calls that failed.
+    pub failed: u64,
+    /// Of them, stopped at the time limit (`bot_scriptMaxMs`).
+    pub over_time: u64,
+    /// Of them, stopped at the operation budget (`bot_scriptMaxOps`).
+    pub over_ops: u64,
+    /// Times a turn was put off to the next tick (the tick's script time,
+    /// `bot_scriptTickMs`, was spent).
+    pub deferred: u64,
+    /// What the last failure was: `time limit`, `operation budget` or `error`.
+    pub last_failure: Option<&'static str>,
+}
+
+impl ScriptHealth {
+    /// A turn ended, failed by `failure` or not.
+    fn turn(&mut self, failure: Option<&ScriptError>) {
+        self.turns += 1;
+        self.recent = ((self.recent << 1) | u32::from(failure.is_some())) & ((1 << HEALTH_WINDOW) - 1);
+        let Some(e) = failure else { return };
+        self.failed += 1;
+        self.last_failure = Some(match e {
+            ScriptError::Time { .. } => {
+                self.over_time += 1;
+                "time limit"
+            }
+            ScriptError::Budget { .. } => {
+                self.over_ops += 1;
+                "operation budget"
+            }
+            _ => "error",
+        });
+    }
+
+    /// Turns of the last [`HEALTH_WINDOW`] that failed.
+    pub fn recent_failures(&self) -> u32 {
+        self.recent.count_ones()
+    }
+
+    /// What `botlist` adds to the bot's goal: `failing 3/20: time limit`
+    /// while any of the last turns failed, else nothing.
+    pub fn note(&self) -> Option<String> {
+        let n = self.recent_failures();
+        (n > 0).then(|| format!("failing {n}/{HEALTH_WINDOW}: {}", self.last_failure.unwrap_or("error")))
+    }
+}
 
 /// A bot run by a script.
 #[derive(Debug)]
@@ -66,6 +138,10 @@ pub struct ScriptedBrain {
     aim: Option<SlotId>,
     /// Calls made in the current period.
     calls: u64,
+    /// `on_reload` is due (a turn put off before it could run).
+    reload_due: bool,
+    health: ScriptHealth,
+    log: LogLimiter,
 }
 
 impl ScriptedBrain {
@@ -115,6 +191,9 @@ impl ScriptedBrain {
             sight_checks: 0,
             aim: None,
             calls: 0,
+            reload_due: false,
+            health: ScriptHealth::default(),
+            log: LogLimiter::default(),
         })
     }
 
@@ -126,6 +205,16 @@ impl ScriptedBrain {
     /// Why the bot plays on the native brain, if it does.
     pub fn failed(&self) -> Option<&str> {
         self.failed.as_deref()
+    }
+
+    /// How its turns have gone.
+    pub fn health(&self) -> ScriptHealth {
+        self.health
+    }
+
+    /// `log()` lines dropped so far (over a call's cap or the rate).
+    pub fn log_dropped(&self) -> u64 {
+        self.log.dropped()
     }
 
     /// The player it serves.
@@ -207,8 +296,10 @@ impl ScriptedBrain {
         }
     }
 
-    /// The script's calls due this tick: `on_join` once, the pending
-    /// events, then `on_tick(dt)`.
+    /// The script's turn, if due this tick: `on_reload` (a new version),
+    /// `on_join` (once), the pending events, then `on_tick(dt)`. `Ok(true)`:
+    /// the turn ran to its end; `Ok(false)`: none was due, or the tick's
+    /// script time was spent and the rest waits for the next tick.
     fn run_script(&mut self, input: &mut BrainInput<'_, '_>, me: &PlayerSnap) -> Result<bool, ScriptError> {
         let clock = input.view.clock;
         let period = (clock.hz as f32 / input.settings.script_rate.max(1) as f32).round().max(1.0) as u32;
@@ -217,8 +308,10 @@ impl ScriptedBrain {
         if !due {
             return Ok(false);
         }
-        let dt = self.last_call.map_or(0.0, |t| f64::from(clock.tick.wrapping_sub(t) as f32 / clock.hz.max(1) as f32));
-        self.last_call = Some(clock.tick);
+        if !self.tick_time_left(clock.tick) {
+            self.defer();
+            return Ok(false);
+        }
         let (nav, teleporters) = match self.scripts.lock() {
             Ok(mut l) => (l.take_nav(), Some(l.teleporters(input.view.map))),
             Err(_) => (None, None),
@@ -233,38 +326,106 @@ impl ScriptedBrain {
         }
         let started = std::time::Instant::now();
         self.calls = 0;
-        let result = self.call_all(dt);
+        let result = self.call_all(&clock);
         let took = started.elapsed();
         let (nav, nav_time) = self.lock_host().map_or((None, std::time::Duration::ZERO), |mut h| (h.nav.take(), std::mem::take(&mut h.nav_time)));
         if let Ok(mut lib) = self.scripts.lock() {
             lib.return_nav(nav);
-            lib.record(self.calls, took, nav_time);
+            if self.calls > 0 {
+                lib.record(self.calls, took, nav_time);
+            }
         }
-        result.map(|()| true)
+        match &result {
+            Ok(false) => self.defer(),
+            Ok(true) => self.health.turn(None),
+            Err(e) => {
+                self.health.turn(Some(e));
+                // The turn is over: the next is a period on; the events
+                // it did not reach are dropped with it.
+                self.last_call = Some(clock.tick);
+                self.events.clear();
+            }
+        }
+        result
     }
 
-    /// This period's calls, in order: `on_reload` (a new version),
+    /// This turn's calls, in order: `on_reload` (a new version),
     /// `on_join` (once), each pending event, `on_tick(dt)`; each call has
-    /// its own quotas.
-    fn call_all(&mut self, dt: f64) -> Result<(), ScriptError> {
+    /// its own quotas and limits, and is made only while the tick's script
+    /// time lasts (`Ok(false)`: the rest waits).
+    fn call_all(&mut self, clock: &BotClock) -> Result<bool, ScriptError> {
         if self.reload_if_newer() {
-            self.call(Entry::Reload)?;
+            self.reload_due = true;
+        }
+        if self.reload_due {
+            if !self.tick_time_left(clock.tick) {
+                return Ok(false);
+            }
+            self.reload_due = false;
+            self.call(Entry::Reload, clock.tick)?;
         }
         if !self.joined {
+            if !self.tick_time_left(clock.tick) {
+                return Ok(false);
+            }
             self.joined = true;
-            self.call(Entry::Join)?;
+            self.call(Entry::Join, clock.tick)?;
         }
-        for ev in std::mem::take(&mut self.events) {
-            self.call(Entry::Event(&ev))?;
+        while !self.events.is_empty() {
+            if !self.tick_time_left(clock.tick) {
+                return Ok(false);
+            }
+            let ev = self.events.remove(0);
+            self.call(Entry::Event(&ev), clock.tick)?;
         }
-        self.call(Entry::Tick(dt))
+        if !self.tick_time_left(clock.tick) {
+            return Ok(false);
+        }
+        let dt = self.last_call.map_or(0.0, |t| f64::from(clock.tick.wrapping_sub(t) as f32 / clock.hz.max(1) as f32));
+        self.last_call = Some(clock.tick);
+        self.call(Entry::Tick(dt), clock.tick)?;
+        Ok(true)
     }
 
-    /// One call, with fresh quotas.
-    fn call(&mut self, entry: Entry<'_>) -> Result<(), ScriptError> {
+    /// One call, with fresh quotas; its CPU time is charged to `tick`
+    /// (navmesh queries included; the call's own limit leaves them out).
+    fn call(&mut self, entry: Entry<'_>, tick: u32) -> Result<(), ScriptError> {
         self.calls += 1;
         self.lock_host()?.quota = super::host::Quotas::PER_CALL;
-        self.instance.call(entry, &self.host)
+        let cpu = thread_cpu();
+        let result = self.instance.call(entry, &self.host);
+        let used = thread_cpu().saturating_sub(cpu);
+        let own = super::last_charged().min(used);
+        if let Ok(mut lib) = self.scripts.lock() {
+            lib.charge(tick, used, own, matches!(result, Err(ScriptError::Time { .. })));
+        }
+        result
+    }
+
+    /// Whether the script time of `tick` is not all spent.
+    fn tick_time_left(&self, tick: u32) -> bool {
+        self.scripts.lock().map_or(true, |mut l| l.tick_time_left(tick))
+    }
+
+    /// A turn waits for the next tick.
+    fn defer(&mut self) {
+        self.health.deferred += 1;
+        if let Ok(mut lib) = self.scripts.lock() {
+            lib.count_deferred();
+        }
+    }
+
+    /// Writes the lines the script logged (cut, at most a few a second;
+    /// see [`LogLimiter`]).
+    fn write_log(&mut self, clock: &BotClock) {
+        let Ok(mut h) = self.lock_host() else { return };
+        let lines = std::mem::take(&mut h.log);
+        let dropped = std::mem::take(&mut h.log_dropped);
+        drop(h);
+        let now_ms = f64::from(clock.tick) * 1000.0 / f64::from(clock.hz.max(1));
+        for line in self.log.admit(now_ms, lines, dropped) {
+            tracing::info!(target: "quarry_bots::script", "{}: {line}", self.profile.identity.name);
+        }
     }
 
     fn lock_host(&self) -> Result<std::sync::MutexGuard<'_, HostState>, ScriptError> {
@@ -337,7 +498,9 @@ impl ScriptedBrain {
             self.profile.stats.decisions += 1;
         }
         let keep_view = Intent { pitch: f32::NAN, yaw: f32::NAN, ..Intent::default() };
-        match self.run_script(input, me) {
+        let turn = self.run_script(input, me);
+        self.write_log(&clock);
+        match turn {
             Ok(true) => self.failures = 0,
             Ok(false) => {}
             Err(e) => {
@@ -356,12 +519,8 @@ impl ScriptedBrain {
         let attacking = h.cmd.attack;
         let view = h.cmd.view.unwrap_or((me.pitch, me.yaw));
         let chat = h.chat.take().map(|c| ChatLine { team: c.team, text: c.text });
-        let logged = std::mem::take(&mut h.log);
         let forget = std::mem::replace(&mut h.forget, false);
         drop(h);
-        for line in logged {
-            tracing::info!(target: "quarry_bots::script", "{}: {line}", self.profile.identity.name);
-        }
         if forget {
             self.instance.forget();
         }
@@ -518,7 +677,7 @@ impl Brain for ScriptedBrain {
     fn status(&self, view: Option<&BotView<'_>>) -> BrainStatus {
         if let Some(native) = &self.fallback {
             let mut s = native.status(view);
-            s.goal = format!("{} (native: brain {} failed)", s.goal, self.brain);
+            s.goal = format!("{} (native: brain {} failed: {})", s.goal, self.brain, self.health.last_failure.unwrap_or("error"));
             return s;
         }
         let me = view.and_then(|v| v.player(self.profile.slot));
@@ -528,7 +687,10 @@ impl Brain for ScriptedBrain {
             origin: me.map(|p| p.origin),
             health: me.map_or(0, |p| p.health),
             armor: me.map_or(0, |p| p.armor),
-            goal: format!("script {}", self.brain),
+            goal: match self.health.note() {
+                Some(note) => format!("script {} ({note})", self.brain),
+                None => format!("script {}", self.brain),
+            },
             route: None,
             enemy: self.aim,
             firing: held.attack,

@@ -56,6 +56,10 @@ pub trait ScriptEngine: Send + Sync + fmt::Debug {
 
     /// Sets the operation budget of every call from now on.
     fn set_max_ops(&self, ops: u64);
+
+    /// Sets the time limit of every call from now on (the thread's CPU
+    /// time, see [`super::CallTimer`]).
+    fn set_max_time(&self, limit: std::time::Duration);
 }
 
 /// A compiled brain.
@@ -74,7 +78,8 @@ pub trait Program: Send + Sync + fmt::Debug {
 /// One bot's running brain: the program and the bot's private memory.
 pub trait Instance: Send + fmt::Debug {
     /// Calls `entry` (a missing optional entry is no call); the bindings
-    /// read and write `host`. Stops at the operation budget.
+    /// read and write `host`. Stops at the operation budget and at the
+    /// time limit ([`ScriptError::Budget`], [`ScriptError::Time`]).
     fn call(&mut self, entry: Entry<'_>, host: &SharedHost) -> Result<(), ScriptError>;
     /// Moves to `program` (a reload), keeping the memory.
     fn switch(&mut self, program: Arc<dyn Program>) -> Result<(), ScriptError>;

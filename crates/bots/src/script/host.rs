@@ -5,11 +5,13 @@
 
 use glam::Vec3;
 
+use super::clock::uncharged;
 use crate::navigate::{Navigator, Route};
 use crate::rng::BotRng;
 
 /// Navmesh queries one call (each entry point's call) may make, per kind;
-/// a query over its quota fails the call.
+/// a query over its quota fails the call. The quotas bound what queries
+/// cost a call; their time is not counted toward its time limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Quotas {
     /// `route(from, to)`.
@@ -308,16 +310,26 @@ pub struct HostState {
     pub cmd: ScriptCommand,
     /// A line to say after the call.
     pub chat: Option<ScriptChat>,
-    /// Lines the script logged this call (kept to a few).
+    /// Lines the script logged (at most [`MAX_LOG_LINES`] a call, each
+    /// cut to [`MAX_LOG_CHARS`]), until the brain writes them out.
     pub log: Vec<String>,
+    /// Lines dropped over the [`MAX_LOG_LINES`] of a call, until the brain
+    /// reports them.
+    pub log_dropped: u32,
+    /// Where the current call last called the bot API (line and column in
+    /// the engine's count): the nearest place known of an error the
+    /// engine raises without one (a stack overflow, a size limit).
+    pub api_site: Option<(usize, usize)>,
     /// The script asked to clear its memory (`forget()`).
     pub forget: bool,
     /// Time spent in navmesh queries (wall time, for benchmarks).
     pub nav_time: std::time::Duration,
 }
 
-/// Lines a call may log; more are dropped.
+/// Lines a call may log; more are dropped (and counted).
 pub const MAX_LOG_LINES: usize = 4;
+/// The longest `log()` line, characters; the rest is cut.
+pub const MAX_LOG_CHARS: usize = 200;
 
 impl std::fmt::Debug for HostState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -350,8 +362,21 @@ impl HostState {
             cmd: ScriptCommand::default(),
             chat: None,
             log: Vec::new(),
+            log_dropped: 0,
+            api_site: None,
             forget: false,
             nav_time: std::time::Duration::ZERO,
+        }
+    }
+
+    /// Takes `text` as a `log()` line: kept (cleaned and cut, see
+    /// [`super::log::clean_line`]) while the call has logged fewer than
+    /// [`MAX_LOG_LINES`], else counted as dropped.
+    pub fn log_line(&mut self, text: &str) {
+        if self.log.len() < MAX_LOG_LINES {
+            self.log.push(super::log::clean_line(text));
+        } else {
+            self.log_dropped = self.log_dropped.saturating_add(1);
         }
     }
 
@@ -381,7 +406,7 @@ impl HostState {
     pub fn route(&mut self, from: Vec3, to: Vec3) -> Result<Option<Vec<Waypoint>>, String> {
         self.spend(NavQuery::Route)?;
         let t = std::time::Instant::now();
-        let r = self.nav.as_mut().and_then(|nav| nav.route(from, to)).map(waypoints);
+        let r = uncharged(|| self.nav.as_mut().and_then(|nav| nav.route(from, to)).map(waypoints));
         self.nav_time += t.elapsed();
         Ok(r)
     }
@@ -392,7 +417,7 @@ impl HostState {
         let from = self.me.origin;
         let t = std::time::Instant::now();
         let rng = &mut self.rng;
-        let r = self.nav.as_mut().and_then(|nav| nav.random_route(from, rng)).and_then(|r| r.corners.last().map(|c| c.pos));
+        let r = uncharged(|| self.nav.as_mut().and_then(|nav| nav.random_route(from, rng)).and_then(|r| r.corners.last().map(|c| c.pos)));
         self.nav_time += t.elapsed();
         Ok(r)
     }
@@ -401,7 +426,7 @@ impl HostState {
     pub fn visible(&mut self, from: Vec3, to: Vec3) -> Result<bool, String> {
         self.spend(NavQuery::Visible)?;
         let t = std::time::Instant::now();
-        let clear = self.nav.as_mut().is_some_and(|nav| nav.clear_line(from, to));
+        let clear = uncharged(|| self.nav.as_mut().is_some_and(|nav| nav.clear_line(from, to)));
         self.nav_time += t.elapsed();
         Ok(clear)
     }
@@ -423,11 +448,12 @@ impl HostState {
             return Ok(near.first().map(|i| (*i).clone()));
         };
         let t = std::time::Instant::now();
-        let best = near
-            .into_iter()
-            .filter_map(|i| nav.route(from, i.origin).map(|r| (r.cost, i)))
-            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)))
-            .map(|(_, i)| i.clone());
+        let best = uncharged(|| {
+            near.into_iter()
+                .filter_map(|i| nav.route(from, i.origin).map(|r| (r.cost, i)))
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)))
+                .map(|(_, i)| i.clone())
+        });
         self.nav_time += t.elapsed();
         Ok(best)
     }

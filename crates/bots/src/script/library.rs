@@ -2,11 +2,15 @@
 //! helper library (`botfiles/brains/lib/*.rhai`, in name order). A brain
 //! that fails to compile keeps its last good version (the error is
 //! reported); `botreload` reads them all again. The library also lends the
-//! navmesh to scripted bots' queries.
+//! navmesh to scripted bots' queries, and keeps the tick's script time:
+//! every call is charged to its tick ([`ScriptLibrary::charge`]), and once
+//! `bot_scriptTickMs` is spent the calls still due wait for the next tick
+//! ([`ScriptLibrary::tick_time_left`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use super::ScriptError;
 use super::engine::{Program, ScriptEngine, Source};
@@ -35,20 +39,34 @@ pub struct LoadReport {
     pub errors: Vec<ScriptError>,
 }
 
-/// Script calls made so far and the time they took (wall time, for
-/// benchmarks and `botlist`; never read by the match).
+/// Script calls made so far and the time they took (for benchmarks,
+/// tests and operators; the match reads none of it). Wall times and the
+/// tick thread's CPU times, which the limits are measured on.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct CallStats {
     /// Calls (each entry point counted; a bot's period may make several).
     pub calls: u64,
     /// Periods run (one per bot per `bot_scriptRate` tick).
     pub periods: u64,
-    /// Time in the engine, summed.
+    /// Time in the engine, summed (wall time).
     pub total: std::time::Duration,
-    /// The longest period.
+    /// The longest period (wall time).
     pub slowest: std::time::Duration,
-    /// Of the time, spent in navmesh queries.
+    /// Of the time, spent in navmesh queries (wall time).
     pub nav: std::time::Duration,
+    /// CPU time of the calls, their navmesh queries included, summed.
+    pub cpu: std::time::Duration,
+    /// The most CPU time charged to one call: its own, without its
+    /// navmesh queries (what `bot_scriptMaxMs` limits).
+    pub slowest_call: std::time::Duration,
+    /// The most CPU time the calls of one tick took together, navmesh
+    /// queries included (what `bot_scriptTickMs` limits).
+    pub slowest_tick: std::time::Duration,
+    /// Calls stopped at the time limit (`bot_scriptMaxMs`).
+    pub over_time: u64,
+    /// Periods put off to a later tick because the tick's script time
+    /// (`bot_scriptTickMs`) was spent.
+    pub deferred: u64,
 }
 
 /// A brain and its version.
@@ -68,6 +86,12 @@ pub struct ScriptLibrary {
     /// The teleporters of the map last asked about, by map name.
     teleporters: Option<(String, Arc<[super::host::ScriptTeleporter]>)>,
     stats: CallStats,
+    /// The CPU time all scripts may take in one tick.
+    tick_budget: Duration,
+    /// The tick calls were last charged to.
+    tick: Option<u32>,
+    /// The CPU time scripts have taken in that tick.
+    tick_cpu: Duration,
 }
 
 impl std::fmt::Debug for ScriptLibrary {
@@ -81,14 +105,28 @@ impl std::fmt::Debug for ScriptLibrary {
 }
 
 impl ScriptLibrary {
-    /// An empty library on the Rhai engine, `max_ops` operations per call.
+    /// An empty library on the Rhai engine, `max_ops` operations per call
+    /// and the default time limits ([`super::DEFAULT_MAX_CALL_MS`] a call,
+    /// [`super::DEFAULT_TICK_MS`] a tick).
     pub fn new(max_ops: u64) -> Self {
         Self::with_engine(Box::new(RhaiEngine::new(max_ops)))
     }
 
-    /// An empty library on `engine`.
+    /// An empty library on `engine`, with the default time limits.
     pub fn with_engine(engine: Box<dyn ScriptEngine>) -> Self {
-        Self { engine, brains: BTreeMap::new(), versions: 0, nav: None, nav_generation: None, teleporters: None, stats: CallStats::default() }
+        engine.set_max_time(millis(super::DEFAULT_MAX_CALL_MS));
+        Self {
+            engine,
+            brains: BTreeMap::new(),
+            versions: 0,
+            nav: None,
+            nav_generation: None,
+            teleporters: None,
+            stats: CallStats::default(),
+            tick_budget: millis(super::DEFAULT_TICK_MS),
+            tick: None,
+            tick_cpu: Duration::ZERO,
+        }
     }
 
     /// Shared, for the manager and the bots.
@@ -99,6 +137,52 @@ impl ScriptLibrary {
     /// Sets the operation budget per call (`bot_scriptMaxOps`).
     pub fn set_max_ops(&self, ops: u64) {
         self.engine.set_max_ops(ops);
+    }
+
+    /// Sets the time limit per call, ms of CPU time (`bot_scriptMaxMs`).
+    pub fn set_max_call_ms(&self, ms: f32) {
+        self.engine.set_max_time(millis(ms));
+    }
+
+    /// Sets the script time of a tick, ms of CPU time (`bot_scriptTickMs`).
+    pub fn set_tick_ms(&mut self, ms: f32) {
+        self.tick_budget = millis(ms);
+    }
+
+    /// Moves the accounts to `tick` (a tick other than the last starts
+    /// with none of its script time spent).
+    fn roll(&mut self, tick: u32) {
+        if self.tick != Some(tick) {
+            self.tick = Some(tick);
+            self.tick_cpu = Duration::ZERO;
+        }
+    }
+
+    /// Whether some of the script time of `tick` is left: a call may start.
+    pub fn tick_time_left(&mut self, tick: u32) -> bool {
+        self.roll(tick);
+        self.tick_cpu < self.tick_budget
+    }
+
+    /// The CPU time scripts took in the last tick they ran in.
+    pub fn tick_cpu(&self) -> Duration {
+        self.tick_cpu
+    }
+
+    /// Charges a call's CPU time to `tick`: `cpu` in all, `own` of it
+    /// charged to the call's limit (`over_time`: it was stopped there).
+    pub fn charge(&mut self, tick: u32, cpu: Duration, own: Duration, over_time: bool) {
+        self.roll(tick);
+        self.tick_cpu += cpu;
+        self.stats.cpu += cpu;
+        self.stats.slowest_call = self.stats.slowest_call.max(own);
+        self.stats.slowest_tick = self.stats.slowest_tick.max(self.tick_cpu);
+        self.stats.over_time += u64::from(over_time);
+    }
+
+    /// Counts a period put off because the tick's script time was spent.
+    pub fn count_deferred(&mut self) {
+        self.stats.deferred += 1;
     }
 
     /// Compiles `brain` named `name` with `libs`; on failure the last good
@@ -195,6 +279,12 @@ impl ScriptLibrary {
             self.nav = nav;
         }
     }
+}
+
+/// `ms` milliseconds (negative or not a number: none; at most an hour).
+fn millis(ms: f32) -> Duration {
+    let ms = if ms.is_nan() { 0.0 } else { f64::from(ms).clamp(0.0, 3_600_000.0) };
+    Duration::from_secs_f64(ms / 1000.0)
 }
 
 /// The `.rhai` files of `dir` (not its subfolders), by name, at most

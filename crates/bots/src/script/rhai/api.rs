@@ -15,7 +15,7 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, FLOAT, INT, NativeCallContext}
 
 use super::types::coord;
 use crate::script::engine::SharedHost;
-use crate::script::host::{HostState, MAX_LOG_LINES, ScriptChat};
+use crate::script::host::{HostState, ScriptChat};
 
 /// The calling bot's host state, carried as the call's tag.
 #[derive(Clone)]
@@ -27,7 +27,8 @@ fn fail<T>(message: impl Into<String>) -> Res<T> {
     Err(Box::new(EvalAltResult::ErrorRuntime(Dynamic::from(message.into()), rhai::Position::NONE)))
 }
 
-/// Runs `f` on the calling bot's host state.
+/// Runs `f` on the calling bot's host state, noting where the script
+/// called (the place given to an error the engine raises without one).
 fn with<T>(ctx: &NativeCallContext, f: impl FnOnce(&mut HostState) -> Res<T>) -> Res<T> {
     // Borrowed, not cloned: a clone of the tag would allocate on every call.
     let Some(handle) = ctx.tag().and_then(|t| t.read_lock::<HostHandle>()) else {
@@ -35,7 +36,13 @@ fn with<T>(ctx: &NativeCallContext, f: impl FnOnce(&mut HostState) -> Res<T>) ->
     };
     let guard: Result<MutexGuard<'_, HostState>, _> = handle.0.lock();
     match guard {
-        Ok(mut host) => f(&mut host),
+        Ok(mut host) => {
+            let at = ctx.call_position();
+            if let Some(line) = at.line() {
+                host.api_site = Some((line, at.position().unwrap_or(0)));
+            }
+            f(&mut host)
+        }
         Err(_) => fail("the bot's state is unavailable after an earlier failure"),
     }
 }
@@ -190,9 +197,7 @@ fn register_misc(engine: &mut Engine) {
     });
     engine.register_fn("log", |ctx: NativeCallContext, text: &str| {
         with(&ctx, |h| {
-            if h.log.len() < MAX_LOG_LINES {
-                h.log.push(text.to_owned());
-            }
+            h.log_line(text);
             Ok(())
         })
     });

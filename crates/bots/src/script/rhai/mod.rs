@@ -1,20 +1,26 @@
 //! The Rhai engine behind [`ScriptEngine`]: a raw engine (no file access,
 //! no `import`, no `eval`, no clock; `print` and `debug` do nothing, `log`
 //! is the API's way to the server log) with only the bot API
-//! registered ([`api`]), and limits on operations per call, call depth,
-//! expression depth, string, array and map sizes.
+//! registered ([`api`]), and limits on operations per call, time per call
+//! (looked at every [`TIME_CHECK_EVERY`] operations, from the progress
+//! callback that counts them), call depth, expression depth, string,
+//! array and map sizes. Errors the engine raises without a place get the
+//! nearest one known (`place.rs`).
 
 mod api;
+mod place;
 mod types;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Map, ParseError, Position, Scope};
 
-use super::ScriptError;
 use super::engine::{Entry, Instance, Program, ScriptEngine, SharedHost, Source};
+use super::clock::{self, CallTimer};
+use super::{ScriptError, TIME_CHECK_EVERY};
 
 /// Call depth a script may reach.
 pub const MAX_CALL_LEVELS: usize = 32;
@@ -35,12 +41,19 @@ pub const MAX_FUNCTIONS: usize = 256;
 pub struct RhaiEngine {
     engine: Arc<Engine>,
     max_ops: Arc<AtomicU64>,
+    /// A call's time limit, ns of CPU time.
+    max_time: Arc<AtomicU64>,
+    /// The library files of the last compile, shared by the brains
+    /// compiled with them (errors quote their lines).
+    libs: Mutex<Vec<Arc<Source>>>,
 }
 
 impl RhaiEngine {
-    /// An engine with the bot API and the limits; `max_ops` operations per call.
+    /// An engine with the bot API and the limits; `max_ops` operations per
+    /// call, and [`super::DEFAULT_MAX_CALL_MS`] of time.
     pub fn new(max_ops: u64) -> Self {
         let max_ops = Arc::new(AtomicU64::new(max_ops.max(1)));
+        let max_time = Arc::new(AtomicU64::new(nanos(Duration::from_secs_f64(f64::from(super::DEFAULT_MAX_CALL_MS) / 1000.0))));
         let mut engine = Engine::new_raw();
         // The language's basics (arithmetic, strings, arrays, maps, maths),
         // nothing that reaches outside: no modules (the feature is off), no
@@ -56,15 +69,44 @@ impl RhaiEngine {
         // `eval` would compile text at run time, out of reach of the load's checks.
         engine.disable_symbol("eval");
         let budget = Arc::clone(&max_ops);
-        engine.on_progress(move |ops| (ops > budget.load(Ordering::Relaxed)).then(|| Dynamic::from(BUDGET_TOKEN)));
+        engine.on_progress(move |ops| {
+            if ops > budget.load(Ordering::Relaxed) {
+                Some(Dynamic::from(BUDGET_TOKEN))
+            } else if ops.is_multiple_of(TIME_CHECK_EVERY) && clock::over_time() {
+                Some(Dynamic::from(TIME_TOKEN))
+            } else {
+                None
+            }
+        });
         types::register(&mut engine);
         api::register(&mut engine);
-        Self { engine: Arc::new(engine), max_ops }
+        Self { engine: Arc::new(engine), max_ops, max_time, libs: Mutex::new(Vec::new()) }
     }
+
+    /// `libs` as shared files: those unchanged since the last compile are
+    /// the same as then.
+    fn shared_libs(&self, libs: &[Source]) -> Vec<Arc<Source>> {
+        let Ok(mut last) = self.libs.lock() else {
+            return libs.iter().cloned().map(Arc::new).collect();
+        };
+        let shared: Vec<Arc<Source>> = libs
+            .iter()
+            .map(|l| last.iter().find(|x| ***x == *l).map_or_else(|| Arc::new(l.clone()), Arc::clone))
+            .collect();
+        last.clone_from(&shared);
+        shared
+    }
+}
+
+/// `d` in nanoseconds (saturating).
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
 /// The token an over-budget call is terminated with.
 const BUDGET_TOKEN: &str = "operation budget";
+/// The token a call over its time limit is terminated with.
+const TIME_TOKEN: &str = "time limit";
 
 impl ScriptEngine for RhaiEngine {
     fn compile(&self, brain: &Source, libs: &[Source]) -> Result<Arc<dyn Program>, ScriptError> {
@@ -85,22 +127,46 @@ impl ScriptEngine for RhaiEngine {
         if !entries[1] {
             return Err(ScriptError::MissingEntry { file: brain.name.clone(), entry: "on_tick(dt)" });
         }
-        let event_kinds = if defines("event_kinds", 0) { Some(event_kinds(&self.engine, &ast, &brain.name)?) } else { None };
-        Ok(Arc::new(RhaiProgram { engine: Arc::clone(&self.engine), ast, file: brain.name.clone(), fn_files, max_ops: Arc::clone(&self.max_ops), entries, event_kinds }))
+        let limit = Duration::from_nanos(self.max_time.load(Ordering::Relaxed));
+        let event_kinds = if defines("event_kinds", 0) { Some(event_kinds(&self.engine, &ast, brain, limit)?) } else { None };
+        let mut files = vec![Arc::new(brain.clone())];
+        files.extend(self.shared_libs(libs));
+        Ok(Arc::new(RhaiProgram {
+            engine: Arc::clone(&self.engine),
+            ast,
+            file: brain.name.clone(),
+            fn_files,
+            files,
+            max_ops: Arc::clone(&self.max_ops),
+            max_time: Arc::clone(&self.max_time),
+            entries,
+            event_kinds,
+        }))
     }
 
     fn set_max_ops(&self, ops: u64) {
         self.max_ops.store(ops.max(1), Ordering::Relaxed);
     }
+
+    fn set_max_time(&self, limit: Duration) {
+        self.max_time.store(nanos(limit), Ordering::Relaxed);
+    }
 }
 
 /// A brain's `event_kinds()`: the event kinds it takes, asked once at load
-/// (with no bot: the function may use no bot API).
-fn event_kinds(engine: &Engine, ast: &AST, file: &str) -> Result<Vec<String>, ScriptError> {
-    let bad = |message: String| ScriptError::Runtime { file: file.to_owned(), line: 0, column: 0, message };
-    let kinds: rhai::Array = engine
-        .call_fn_with_options(CallFnOptions::new().eval_ast(false), &mut Scope::new(), ast, "event_kinds", ())
-        .map_err(|e| bad(format!("event_kinds(): {e}")))?;
+/// (with no bot: the function may use no bot API), within a call's limits.
+/// Its errors are placed where the error was, or at the function.
+fn event_kinds(engine: &Engine, ast: &AST, brain: &Source, limit: Duration) -> Result<Vec<String>, ScriptError> {
+    let defined = place::near(&[Arc::new(brain.clone())], None, "event_kinds").map_or((0, 0), |p| (p.line, p.column));
+    let bad = |(line, column): (usize, usize), message: String| ScriptError::Runtime { file: brain.name.clone(), line, column, message };
+    let (result, _) = clock::timed(CallTimer::start(limit), || {
+        engine.call_fn_with_options(CallFnOptions::new().eval_ast(false), &mut Scope::new(), ast, "event_kinds", ())
+    });
+    let kinds: rhai::Array = result.map_err(|e| {
+        let at = if e.position().is_none() { defined } else { line_column(e.position()) };
+        bad(at, format!("event_kinds(): {e}"))
+    })?;
+    let bad = |message: String| bad(defined, message);
     kinds
         .into_iter()
         .map(|k| {
@@ -137,7 +203,11 @@ struct RhaiProgram {
     file: String,
     /// The library file of each library function (errors name it).
     fn_files: BTreeMap<String, String>,
+    /// The brain's file and the library's (errors without a place look
+    /// for one in them).
+    files: Vec<Arc<Source>>,
     max_ops: Arc<AtomicU64>,
+    max_time: Arc<AtomicU64>,
     /// Which of on_join, on_tick, on_event, on_reload it defines.
     entries: [bool; 4],
     /// The event kinds it takes (`None`: every kind).
@@ -186,16 +256,23 @@ impl Instance for RhaiInstance {
             .with_tag(api::HostHandle(Arc::clone(host)));
         let mut scope = Scope::new();
         let name = entry.name();
-        let result = match entry {
+        if let Ok(mut h) = host.lock() {
+            h.api_site = None;
+        }
+        let limit = Duration::from_nanos(p.max_time.load(Ordering::Relaxed));
+        let (result, _) = clock::timed(CallTimer::start(limit), || match entry {
             Entry::Join | Entry::Reload => p.engine.call_fn_with_options::<Dynamic>(options, &mut scope, &p.ast, name, ()),
             Entry::Tick(dt) => p.engine.call_fn_with_options::<Dynamic>(options, &mut scope, &p.ast, name, (dt,)),
             Entry::Event(ev) => p.engine.call_fn_with_options::<Dynamic>(options, &mut scope, &p.ast, name, (types::event_map(ev),)),
-        };
+        });
         // A script may assign anything to `this`; the memory stays a map.
         if !self.memory.is_map() {
             self.memory = Dynamic::from_map(Map::new());
         }
-        result.map(|_| ()).map_err(|e| runtime_error(p, name, &e))
+        result.map(|_| ()).map_err(|e| {
+            let site = host.lock().ok().and_then(|h| h.api_site);
+            runtime_error(p, name, &e, limit, site)
+        })
     }
 
     fn switch(&mut self, program: Arc<dyn Program>) -> Result<(), ScriptError> {
@@ -220,7 +297,11 @@ impl Instance for RhaiInstance {
 
 /// A runtime error as file, line, column and message: where it happened,
 /// in the library file that defines the innermost function, if one does.
-fn runtime_error(p: &RhaiProgram, entry: &str, e: &EvalAltResult) -> ScriptError {
+/// An error the engine passes out without a place (a limit) gets the
+/// nearest place known ([`place::near`]) from `site`, the call's last bot
+/// API call; a stopped call names the entry point and the limit (`limit`:
+/// the call's time limit).
+fn runtime_error(p: &RhaiProgram, entry: &str, e: &EvalAltResult, limit: Duration, site: Option<(usize, usize)>) -> ScriptError {
     let max_ops = p.max_ops.load(Ordering::Relaxed);
     let mut inner = e;
     let mut function = entry.to_owned();
@@ -231,14 +312,36 @@ fn runtime_error(p: &RhaiProgram, entry: &str, e: &EvalAltResult) -> ScriptError
     let at_file = p.fn_files.get(&function).cloned().unwrap_or_else(|| p.file.clone());
     let (line, column) = line_column(inner.position());
     match inner {
+        EvalAltResult::ErrorTerminated(token, _) if token.to_string() == TIME_TOKEN => ScriptError::Time { file: at_file, function, limit },
         EvalAltResult::ErrorTerminated(..) | EvalAltResult::ErrorTooManyOperations(..) => ScriptError::Budget { file: at_file, function, ops: max_ops },
         _ => {
-            let mut message = inner.to_string();
+            let mut message = match inner {
+                EvalAltResult::ErrorStackOverflow(_) => format!("Stack overflow: calls nested deeper than {MAX_CALL_LEVELS}"),
+                EvalAltResult::ErrorDataTooLarge(what, _) => format!("{what} too large ({})", size_limit(what)),
+                EvalAltResult::ErrorTooManyVariables(_) => format!("Too many variables: more than {MAX_FUNCTIONS} in scope at once"),
+                _ => inner.to_string(),
+            };
             // Rhai appends the position; ours leads the line.
             if let Some(cut) = message.rfind(" (line ") {
                 message.truncate(cut);
             }
+            if inner.position().is_none()
+                && let Some(place) = place::near(&p.files, site, entry)
+            {
+                return ScriptError::Runtime { file: place.file, line: place.line, column: place.column, message: format!("{message} ({})", place.what) };
+            }
             ScriptError::Runtime { file: at_file, line, column, message }
         }
+    }
+}
+
+/// The limit an `ErrorDataTooLarge` of `what` crossed.
+fn size_limit(what: &str) -> String {
+    if what.contains("string") {
+        format!("at most {MAX_STRING} bytes")
+    } else if what.contains("map") {
+        format!("at most {MAX_MAP} properties, those of maps inside counted")
+    } else {
+        format!("at most {MAX_ARRAY} items, those of arrays inside counted")
     }
 }
