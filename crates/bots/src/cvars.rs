@@ -253,9 +253,10 @@ impl BotCvars {
                 "bots tell their team what they see and ask for escorts in team chat, in their own voice: 0 off, 1 normal, 2 chatty (halved team throttles); orders from players are taken either way",
             )
             .flags(a))?,
-            team_chatter_team: reg(CvarDef::string(
+            team_chatter_team: reg(CvarDef::enumeration(
                 "bot_teamChatterTeam",
                 "",
+                &["", "red", "blue"],
                 "only this team's bots (red or blue) use bot_teamChatter, the other's stay silent: for measuring what team chatter is worth (empty: every team)",
             ))?,
             tactical: reg(CvarDef::int(
@@ -266,9 +267,10 @@ impl BotCvars {
                 "how cleverly bots choose their fights, apart from bot_skill: 0 off, 1 force ratio and stance worked out and reported, 2 fight for the stack (armor x2, health x1.5 when choosing items), walk in stealth, fall back to health and take cover, 3 refuse and break off bad fights, 4 weapon matchups (switch, close in or back off, or break off), 5 stealth when alone, dropped weapons and ammo for a matchup, stance calls in team chat",
             )
             .flags(a))?,
-            tactical_team: reg(CvarDef::string(
+            tactical_team: reg(CvarDef::enumeration(
                 "bot_tacticalTeam",
                 "",
+                &["", "red", "blue", "half"],
                 "only these bots use bot_tactical, the others play at 0: red or blue (one team), half (bots in even slots, for free-for-all), empty (every bot); for measuring what tactics are worth",
             ))?,
             script_rate: reg(CvarDef::int(
@@ -363,6 +365,18 @@ fn team_named(s: &str) -> Option<quarry_sim::Team> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_team_cvars_take_only_a_team() {
+        let mut console: Console<()> = Console::new();
+        BotCvars::register(&mut console).expect("register");
+        for (name, good, bad) in [("bot_teamChatterTeam", "Blue", "blu"), ("bot_tacticalTeam", "half", "evens")] {
+            assert!(console.set_cvar(name, good, false, "test").is_ok(), "{name} {good}");
+            let e = console.set_cvar(name, bad, false, "test").expect_err("refused");
+            assert!(e.to_string().contains("red, blue"), "{name}: {e}");
+            assert!(console.set_cvar(name, "", false, "test").is_ok(), "{name} empty: every team");
+        }
+    }
 
     #[test]
     fn registers_reads_and_validates() {
