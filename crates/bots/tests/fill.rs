@@ -153,27 +153,6 @@ fn bot_names(game: &Match, bots: &BotManager) -> Vec<String> {
     bots.list(Some(game)).into_iter().map(|r| r.name).collect()
 }
 
-/// What the log says while `f` runs (the fill's lines), and what `f` returned.
-fn logged<T>(f: impl FnOnce() -> T) -> (T, String) {
-    #[derive(Clone, Default)]
-    struct Buf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-    impl std::io::Write for Buf {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().map_err(|_| std::io::Error::other("log buffer poisoned"))?.extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let buf = Buf::default();
-    let writer = buf.clone();
-    let subscriber = tracing_subscriber::fmt().with_ansi(false).with_writer(move || writer.clone()).finish();
-    let out = tracing::subscriber::with_default(subscriber, f);
-    let text = String::from_utf8_lossy(&buf.0.lock().expect("log buffer")).into_owned();
-    (out, text)
-}
-
 #[test]
 fn max_bots_fills_an_empty_server_one_bot_per_pass() {
     let mut game = support::match_on("q_duel1", 9, 8);
@@ -279,7 +258,7 @@ fn max_bots_wins_over_min_players() {
         zero_at: 8,
         ..BotSettings::default()
     });
-    let (counts, log) = logged(|| counts_per_pass(&mut game, &mut bots, 4));
+    let (counts, log) = support::logged(|| counts_per_pass(&mut game, &mut bots, 4));
     assert_eq!(counts, [1, 2, 2, 2], "bot_minPlayers is ignored");
     assert_eq!(log.matches("bot_minPlayers 6 is ignored").count(), 1, "said once: {log}");
     // (The fill's "joins" line is not checked here: its call site is shared

@@ -215,27 +215,6 @@ fn sound_brains_never_meet_the_time_limits_and_play_the_same_twice() {
     assert_eq!(a.iter().zip(&b).position(|(x, y)| x != y), None, "the same seed played the same");
 }
 
-/// What the log says while `f` runs, and what `f` returned.
-fn logged<T>(f: impl FnOnce() -> T) -> (T, String) {
-    #[derive(Clone, Default)]
-    struct Buf(Arc<Mutex<Vec<u8>>>);
-    impl std::io::Write for Buf {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().map_err(|_| std::io::Error::other("log buffer poisoned"))?.extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let buf = Buf::default();
-    let writer = buf.clone();
-    let subscriber = tracing_subscriber::fmt().with_ansi(false).with_writer(move || writer.clone()).finish();
-    let out = tracing::subscriber::with_default(subscriber, f);
-    let text = String::from_utf8_lossy(&buf.0.lock().expect("log buffer")).into_owned();
-    (out, text)
-}
-
 #[test]
 fn log_lines_are_cut_and_a_few_a_second_get_through_with_the_rest_counted() {
     // Ten long lines a call, each with a line break that would forge a line.
@@ -245,7 +224,7 @@ fn log_lines_are_cut_and_a_few_a_second_get_through_with_the_rest_counted() {
     let mut game = support::match_on("q_dm1", 7, 4);
     add(&mut bots, &mut game, "Chatty", "chatty");
     // Three seconds: 30 calls, 300 lines logged.
-    let ((), text) = logged(|| support::run(&mut game, &mut bots, 180));
+    let ((), text) = support::logged(|| support::run(&mut game, &mut bots, 180));
     let lines: Vec<&str> = text.lines().filter(|l| l.contains("Chatty: ")).collect();
     eprintln!("{} lines written, e.g.\n{}", lines.len(), lines.iter().take(6).copied().collect::<Vec<_>>().join("\n"));
     assert!((6..=14).contains(&lines.len()), "about 4 at once and 2 a second: {} lines", lines.len());

@@ -167,3 +167,24 @@ pub(crate) fn one_bot_until_pickup(text: &str, name: &str, item: &str, seconds: 
     eprintln!("{report}");
     (took, report)
 }
+
+/// What the log says while `f` runs, and what `f` returned.
+pub(crate) fn logged<T>(f: impl FnOnce() -> T) -> (T, String) {
+    #[derive(Clone, Default)]
+    struct Buf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+    impl std::io::Write for Buf {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().map_err(|_| std::io::Error::other("log buffer poisoned"))?.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let buf = Buf::default();
+    let writer = buf.clone();
+    let subscriber = tracing_subscriber::fmt().with_ansi(false).with_writer(move || writer.clone()).finish();
+    let out = tracing::subscriber::with_default(subscriber, f);
+    let text = String::from_utf8_lossy(&buf.0.lock().expect("log buffer")).into_owned();
+    (out, text)
+}
