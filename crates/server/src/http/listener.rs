@@ -302,8 +302,8 @@ mod tests {
 
     use super::*;
 
-    /// Serves an endless body of zeros at `/` on a thread, with `timing`.
-    fn endless_server(timing: Timing) -> std::net::SocketAddr {
+    /// Serves `router` on a thread, behind the listener with `timing`.
+    fn serve_on_thread(timing: Timing, router: axum::Router) -> std::net::SocketAddr {
         let std_listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         let addr = std_listener.local_addr().expect("addr");
         std_listener.set_nonblocking(true).expect("nonblocking");
@@ -311,15 +311,19 @@ mod tests {
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
             runtime.block_on(async move {
                 let listener = BoundedListener::with_timing(TcpListener::from_std(std_listener).expect("listener"), timing);
-                let endless = || async {
-                    let chunks = futures_util::stream::repeat_with(|| Ok::<_, std::io::Error>(axum::body::Bytes::from(vec![0u8; 16 * 1024])));
-                    axum::body::Body::from_stream(chunks)
-                };
-                let router = axum::Router::new().route("/", axum::routing::get(endless));
                 let _ = axum::serve(listener, router).await;
             });
         });
         addr
+    }
+
+    /// Serves an endless body of zeros at `/` on a thread, with `timing`.
+    fn endless_server(timing: Timing) -> std::net::SocketAddr {
+        let endless = || async {
+            let chunks = futures_util::stream::repeat_with(|| Ok::<_, std::io::Error>(axum::body::Bytes::from(vec![0u8; 16 * 1024])));
+            axum::body::Body::from_stream(chunks)
+        };
+        serve_on_thread(timing, axum::Router::new().route("/", axum::routing::get(endless)))
     }
 
     fn request(addr: std::net::SocketAddr) -> std::net::TcpStream {
@@ -384,18 +388,7 @@ mod tests {
 
     /// Serves a short answer at `/` on a thread, with `timing`.
     fn short_server(timing: Timing) -> std::net::SocketAddr {
-        let std_listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        let addr = std_listener.local_addr().expect("addr");
-        std_listener.set_nonblocking(true).expect("nonblocking");
-        std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
-            runtime.block_on(async move {
-                let listener = BoundedListener::with_timing(TcpListener::from_std(std_listener).expect("listener"), timing);
-                let router = axum::Router::new().route("/", axum::routing::get(|| async { "ok" }));
-                let _ = axum::serve(listener, router).await;
-            });
-        });
-        addr
+        serve_on_thread(timing, axum::Router::new().route("/", axum::routing::get(|| async { "ok" })))
     }
 
     /// Sends `head` in pieces of `piece` bytes, `gap` apart; then what the
