@@ -118,8 +118,8 @@ fn the_json_run_is_the_same_twice_and_names_every_bot_and_skill() {
     assert_eq!(matches[0]["stand_in"]["bot"]["skill"], 1.5);
     // 1.0: the stand-in on blue with Dace; Rook and a second Wren on red.
     let teams: Vec<(String, String)> = matches[2]["bots"].as_array().expect("bots").iter().map(|b| (b["name"].as_str().unwrap_or("").to_owned(), b["team"].as_str().unwrap_or("").to_owned())).collect();
-    assert_eq!(matches[2]["stand_in"]["bot"]["team"], "Blue");
-    for want in [("Rook", "Red"), ("Wren(2)", "Red"), ("Dace", "Blue")] {
+    assert_eq!(matches[2]["stand_in"]["bot"]["team"], "blue");
+    for want in [("Rook", "red"), ("Wren(2)", "red"), ("Dace", "blue")] {
         assert!(teams.contains(&(want.0.to_owned(), want.1.to_owned())), "{want:?} in {teams:?}");
     }
     for m in matches {

@@ -20,7 +20,15 @@ struct Golden {
 }
 
 /// The recorded matches. Update only together with a change of play.
-/// Last changed by a headless duel waiting for its players (issue 46): with
+/// Last changed by a command's pitch being an angle (issue 46): it was
+/// clamped to ±89 on its way in, so once a spawn had set a delta pitch
+/// (the view levelled while the last command looked up or down) a bot
+/// that wanted to look far the other way sent a pitch past 89, had it
+/// clamped (counted in `status` as bad input) and looked short of its
+/// aim. Now a command's pitch wraps like its yaw, the view is held within
+/// ±90 and a view held at the limit moves the delta, as Quake 3's
+/// `PM_UpdateViewAngles` does. Only the duel changes.
+/// Before that, by a headless duel waiting for its players (issue 46): with
 /// the warmup off a duel went live on its first tick, when the fill had
 /// added one bot of two, and was forfeited at tick 3 ("the opponent
 /// left"); so the duel's hash was the same 3-tick match for every change
@@ -110,7 +118,7 @@ struct Golden {
 const GOLDEN: &[Golden] = &[
     Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "6a2b66ed3f79aa63" },
     Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "3b9d5a633b3f0d50" },
-    Golden { gametype: "duel", map: "q_duel1", seed: 13, bots: 2, hash: "00f8dccf4f330908" },
+    Golden { gametype: "duel", map: "q_duel1", seed: 13, bots: 2, hash: "0405bbc3f54ef90d" },
     Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "e323ab07d466664d" },
     Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "8d468d1fb72aa68c" },
     Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "4ccf046e77ae29b8" },
@@ -171,7 +179,9 @@ fn seeded_matches_end_in_the_recorded_state() {
 /// beside a native one, a simulated minute on q_dm1: its final hash.
 /// Scripts draw only from their bot's seeded RNG and read ordered lists,
 /// so the same seed and scripts give the same match. Update with a change
-/// of play, or of the shipped brains. Last changed by honest item
+/// of play, or of the shipped brains. Last changed by a command's pitch
+/// being an angle, wrapped rather than clamped to ±89 (see `GOLDEN`);
+/// before that by honest item
 /// knowledge (a bot knows items from sight, sound and word; see `GOLDEN`);
 /// before that by keeping a bot's
 /// middle over floor (walkable lines, ledge checks, hops, gap jumps and
@@ -180,7 +190,7 @@ fn seeded_matches_end_in_the_recorded_state() {
 /// last slow steps go over the lip unbraked); before that by the full-speed
 /// moves (the larger axis of a command held fully), and by issue 21's
 /// command angles (whole 1/65536 turns).
-const SCRIPTED: &str = "663c0365354e5035";
+const SCRIPTED: &str = "169b510f0f98abd9";
 
 /// The final hash of the scripted match.
 fn play_scripted() -> String {

@@ -112,7 +112,7 @@ fn a_headless_duel_with_one_player_ends_unplayed_and_fails() {
     assert_eq!(out.status.code(), Some(1), "exit {:?}\n{stdout}\n{stderr}", out.status);
     assert!(stderr.contains("the match never went live: 1 player(s)"), "{stderr}");
     let json = stdout.lines().rev().find_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()).expect("a JSON summary line");
-    assert_eq!(json["scoreboard"]["phase"].as_str(), Some("Warmup"), "{json}");
+    assert_eq!(json["scoreboard"]["phase"].as_str(), Some("warmup"), "{json}");
     let ticks = json["ticks"].as_u64().unwrap_or(0);
     assert!((360..=362).contains(&ticks), "a time limit of waiting (6 s at 60 Hz), not {ticks} ticks");
 }

@@ -35,17 +35,23 @@ pub enum ClientKind {
     Bot,
 }
 
-/// A team, or none.
+/// A team, or none. Serialized as its lower-case name ([`Team::name`]);
+/// the capitalised names older files hold still read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Team {
     /// Free-for-all player.
     #[default]
+    #[serde(alias = "Free")]
     Free,
     /// Red team.
+    #[serde(alias = "Red")]
     Red,
     /// Blue team.
+    #[serde(alias = "Blue")]
     Blue,
     /// Watching, not playing.
+    #[serde(alias = "Spectator")]
     Spectator,
 }
 

@@ -72,8 +72,12 @@ pub struct UserCmd {
     pub weapon: u8,
 }
 
-/// The largest pitch a command may ask for, in degrees (straight up/down
-/// would make the view basis degenerate).
+/// The largest pitch a client or a bot should look at, in degrees
+/// (straight up or down would make the view basis degenerate). A
+/// command's own pitch is an angle like its yaw, wrapped to -180..180: the
+/// view is the command's angles plus the player's delta angles, held
+/// within ±90 by pmove, so a command's pitch may lie beyond this by as
+/// much as the delta (Quake 3's commands carry their angles as shorts).
 pub const MAX_PITCH: f32 = 89.0;
 
 /// The step a command's angles are rounded to: 1/65536 of a turn, in
@@ -110,9 +114,10 @@ pub enum Sanitised {
 
 impl UserCmd {
     /// Clamps a command from outside into the ranges the simulation assumes:
-    /// non-finite angles become 0, pitch is clamped, yaw wrapped, `-128`
+    /// non-finite angles become 0, yaw is wrapped to 0..360 and pitch to
+    /// -180..180 (both are angles; wrapping is normal, not a repair), `-128`
     /// moves become `-127`, unknown buttons cleared. Returns whether anything
-    /// changed, so the caller can count bad input.
+    /// had to be repaired, so the caller can count bad input.
     pub fn sanitise(&mut self) -> Sanitised {
         let before = *self;
         if !self.pitch.is_finite() {
@@ -121,7 +126,12 @@ impl UserCmd {
         if !self.yaw.is_finite() {
             self.yaw = 0.0;
         }
-        self.pitch = self.pitch.clamp(-MAX_PITCH, MAX_PITCH);
+        if !(-180.0..180.0).contains(&self.pitch) {
+            self.pitch = (self.pitch + 180.0).rem_euclid(360.0) - 180.0;
+            if self.pitch >= 180.0 {
+                self.pitch = -180.0;
+            }
+        }
         if !(0.0..360.0).contains(&self.yaw) {
             self.yaw = self.yaw.rem_euclid(360.0);
             if self.yaw >= 360.0 {
@@ -132,8 +142,9 @@ impl UserCmd {
             *m = (*m).max(-127);
         }
         self.buttons = Buttons(self.buttons.0 & Buttons::ALL.0);
-        // A yaw that only wrapped (e.g. 370 -> 10) is normal client behaviour.
-        let wrapped_only = before.pitch == self.pitch
+        // Angles that only wrapped (a yaw of 370 -> 10) are normal client
+        // behaviour.
+        let wrapped_only = before.pitch.is_finite()
             && before.forward == self.forward
             && before.right == self.right
             && before.up == self.up
@@ -141,7 +152,7 @@ impl UserCmd {
             && before.yaw.is_finite();
         // Rounding to whole angle units is the command's precision, not a
         // repair: it is applied after the check.
-        self.pitch = units_to_angle(angle_to_units(self.pitch).clamp(-MAX_PITCH_UNITS, MAX_PITCH_UNITS));
+        self.pitch = units_to_angle(i32::from(wrap_pitch_units(angle_to_units(self.pitch))));
         self.yaw = units_to_angle(angle_to_units(self.yaw) & 0xffff);
         if wrapped_only { Sanitised::Clean } else { Sanitised::Clamped }
     }
@@ -152,12 +163,17 @@ impl UserCmd {
         (angle_to_units(self.yaw) & 0xffff) as u16
     }
 
-    /// The pitch in whole angle units (exact once sanitised; within
-    /// ±[`MAX_PITCH_UNITS`]).
+    /// The pitch in whole angle units, -32768..32768 (exact once sanitised).
     #[must_use]
     pub fn pitch_units(&self) -> i16 {
-        angle_to_units(self.pitch).clamp(-MAX_PITCH_UNITS, MAX_PITCH_UNITS) as i16
+        wrap_pitch_units(angle_to_units(self.pitch))
     }
+}
+
+/// Angle units wrapped to a signed half turn either way (-180..180): the
+/// low 16 bits, as Quake 3's `ANGLE2SHORT`.
+fn wrap_pitch_units(units: i32) -> i16 {
+    units as u16 as i16
 }
 
 #[cfg(test)]
@@ -172,9 +188,15 @@ mod tests {
         assert!((0.0..360.0).contains(&c.yaw));
         assert_eq!(c.forward, -127);
         assert_eq!(c.buttons, Buttons::ALL);
+        // A pitch beyond the view's limit is an angle a delta brings back
+        // into view (a spawn turned the player): kept, not repaired.
         let mut c = UserCmd { pitch: 120.0, ..UserCmd::default() };
-        assert_eq!(c.sanitise(), Sanitised::Clamped);
-        assert_eq!(c.pitch, units_to_angle(MAX_PITCH_UNITS));
+        assert_eq!(c.sanitise(), Sanitised::Clean);
+        assert_eq!(c.pitch, units_to_angle(angle_to_units(120.0)));
+        let mut c = UserCmd { pitch: 200.0, ..UserCmd::default() };
+        assert_eq!(c.sanitise(), Sanitised::Clean);
+        assert_eq!(c.pitch, units_to_angle(angle_to_units(-160.0)));
+        assert_eq!(c.pitch_units(), -29_127);
     }
 
     #[test]
@@ -187,7 +209,7 @@ mod tests {
         }
         let top = MAX_PITCH_UNITS;
         assert!(units_to_angle(top) <= MAX_PITCH && units_to_angle(top + 1) > MAX_PITCH);
-        for u in -top..=top {
+        for u in -32768..32768 {
             let mut c = UserCmd { pitch: units_to_angle(u), ..UserCmd::default() };
             assert_eq!(c.sanitise(), Sanitised::Clean);
             assert_eq!(i32::from(c.pitch_units()), u, "pitch unit {u}");

@@ -58,7 +58,11 @@ pub fn compose(intent: &Intent, tick: u32, previous: &UserCmd, delta: (f32, f32)
     let delta = if delta.0.is_finite() && delta.1.is_finite() { delta } else { (0.0, 0.0) };
     let (view_yaw, pitch, yaw) = if intent.pitch.is_finite() && intent.yaw.is_finite() {
         let view_yaw = intent.yaw.rem_euclid(360.0);
-        (view_yaw, intent.pitch.clamp(-89.0, 89.0) - delta.0, (view_yaw - delta.1).rem_euclid(360.0))
+        // The command's pitch is an angle the delta brings into view: wrapped,
+        // not held within the view's limits (the sim holds the view).
+        let pitch = intent.pitch.clamp(-89.0, 89.0) - delta.0;
+        let pitch = if (-180.0..180.0).contains(&pitch) { pitch } else { (pitch + 180.0).rem_euclid(360.0) - 180.0 };
+        (view_yaw, pitch, (view_yaw - delta.1).rem_euclid(360.0))
     } else {
         ((previous.yaw + delta.1).rem_euclid(360.0), previous.pitch, previous.yaw)
     };

@@ -74,6 +74,38 @@ pub fn size_figures(rec: &Recording) -> SizeFigures {
     }
 }
 
+/// Puts the names in a scoreboard recorded by an older build in lower
+/// case, as this one writes them (the game type, the phase, each row's
+/// team were spelled `Tdm`, `Over`, `Red`): the same play compares equal.
+fn lower_case_names(board: &mut Value) {
+    let Value::Object(map) = board else { return };
+    if let Some(Value::String(g)) = map.get_mut("gametype") {
+        // The variant's name, where it is not the cvar name.
+        *g = match g.as_str() {
+            "OneFlag" => "1fctf".to_owned(),
+            "FreezeTag" => "ft".to_owned(),
+            "ClanArena" => "ca".to_owned(),
+            other => other.to_ascii_lowercase(),
+        };
+    }
+    match map.get_mut("phase") {
+        Some(Value::String(s)) => *s = s.to_ascii_lowercase(),
+        // A phase with data, such as {"Live": {"since": 9}}.
+        Some(Value::Object(o)) => {
+            let entries: Vec<(String, Value)> = std::mem::take(o).into_iter().map(|(k, v)| (k.to_ascii_lowercase(), v)).collect();
+            o.extend(entries);
+        }
+        _ => {}
+    }
+    if let Some(Value::Array(rows)) = map.get_mut("rows") {
+        for row in rows {
+            if let Some(Value::String(team)) = row.get_mut("team") {
+                *team = team.to_ascii_lowercase();
+            }
+        }
+    }
+}
+
 /// The summary fields that describe play: equal in a faithful replay.
 pub const PLAY_FIELDS: [&str; 7] = ["gametype", "seed", "ticks", "hz", "final_hash", "scoreboard", "mode"];
 
@@ -99,7 +131,10 @@ pub struct SummaryMismatch {
 /// summary (a recording cut short) compares nothing.
 pub fn merge(recorded: &str, replayed: &HeadlessSummary) -> Result<Value, SummaryMismatch> {
     let mut mine = serde_json::to_value(replayed).unwrap_or(Value::Null);
-    let Ok(Value::Object(theirs)) = serde_json::from_str::<Value>(recorded) else { return Ok(mine) };
+    let Ok(Value::Object(mut theirs)) = serde_json::from_str::<Value>(recorded) else { return Ok(mine) };
+    if let Some(board) = theirs.get_mut("scoreboard") {
+        lower_case_names(board);
+    }
     for field in PLAY_FIELDS {
         let (r, m) = (theirs.get(field).unwrap_or(&Value::Null), mine.get(field).unwrap_or(&Value::Null));
         if r != m {

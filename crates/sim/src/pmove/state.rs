@@ -171,23 +171,31 @@ impl MoveState {
             return;
         }
         self.delta_yaw = (yaw - self.cmd_yaw).rem_euclid(360.0);
-        self.delta_pitch = pitch - self.cmd_pitch;
+        self.delta_pitch = wrap_half_turn(pitch - self.cmd_pitch);
         self.yaw = yaw;
         self.pitch = pitch;
     }
 
     /// Takes a command's angles: the view is them plus the delta angles
-    /// (yaw wrapped to 0..360, pitch held within ±90).
+    /// (yaw wrapped to 0..360, pitch held within ±90). A pitch held at the
+    /// limit moves the delta so that it is the limit (Quake 3's
+    /// `PM_UpdateViewAngles`): turning back then turns the view back at
+    /// once, instead of first undoing the overshoot.
     pub(crate) fn take_angles(&mut self, cmd_pitch: f32, cmd_yaw: f32) {
         (self.cmd_pitch, self.cmd_yaw) = (cmd_pitch, cmd_yaw);
+        let raw = wrap_half_turn(cmd_pitch + self.delta_pitch);
+        if raw.abs() > 90.0 {
+            self.delta_pitch = wrap_half_turn(90.0f32.copysign(raw) - cmd_pitch);
+        }
         (self.pitch, self.yaw) = self.view_of(cmd_pitch, cmd_yaw);
     }
 
     /// The view (pitch, yaw) a command with these angles gives: plus the
-    /// delta angles, yaw wrapped to 0..360, pitch held within ±90. What
-    /// the player moves along and shoots along.
+    /// delta angles, yaw wrapped to 0..360, pitch wrapped to a half turn
+    /// either way and held within ±90. What the player moves along and
+    /// shoots along.
     pub fn view_of(&self, cmd_pitch: f32, cmd_yaw: f32) -> (f32, f32) {
-        ((cmd_pitch + self.delta_pitch).clamp(-90.0, 90.0), (cmd_yaw + self.delta_yaw).rem_euclid(360.0))
+        (wrap_half_turn(cmd_pitch + self.delta_pitch).clamp(-90.0, 90.0), (cmd_yaw + self.delta_yaw).rem_euclid(360.0))
     }
 
     /// Whether the player stands on walkable ground.
@@ -327,9 +335,34 @@ impl MoveState {
     }
 }
 
+/// An angle wrapped to -180..180 degrees.
+fn wrap_half_turn(deg: f32) -> f32 {
+    if (-180.0..180.0).contains(&deg) { deg } else { (deg + 180.0).rem_euclid(360.0) - 180.0 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_delta_pitch_does_not_narrow_the_view_and_the_limit_moves_it() {
+        let mut s = MoveState::new(Vec3::ZERO);
+        s.take_angles(-30.0, 0.0);
+        // A spawn levels the view: the delta is 30 degrees.
+        s.face(0.0, 0.0);
+        assert_eq!(s.delta_pitch, 30.0);
+        // Looking 80 degrees up takes a command of -110: within reach.
+        let mut cmd = crate::UserCmd { pitch: -80.0 - s.delta_pitch, ..crate::UserCmd::default() };
+        assert_eq!(cmd.sanitise(), crate::usercmd::Sanitised::Clean);
+        s.take_angles(cmd.pitch, cmd.yaw);
+        assert!((s.pitch + 80.0).abs() < 0.01, "{}", s.pitch);
+        // Past the limit the view holds at 90 and the delta moves, so
+        // turning back 10 degrees turns the view back 10 degrees.
+        s.take_angles(-150.0, 0.0);
+        assert_eq!((s.pitch, s.delta_pitch), (-90.0, 60.0));
+        s.take_angles(-140.0, 0.0);
+        assert_eq!(s.pitch, -80.0);
+    }
 
     #[test]
     fn sanitise_resets_non_finite_values() {

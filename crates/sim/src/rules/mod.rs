@@ -12,22 +12,30 @@ pub use duel::duel_rotation;
 pub use phase::{Phase, RulesState, update_phase};
 pub use teams::{TeamChangeError, check_team_change, choose_team, held_together, team_counts};
 
-/// A game type.
+/// A game type. Serialized as its cvar name ([`GameType::name`]), as every
+/// summary and log spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum GameType {
     /// Free for all.
+    #[serde(rename = "ffa")]
     Ffa,
     /// One on one; everyone else waits as a spectator.
+    #[serde(rename = "duel")]
     Duel,
     /// Team deathmatch, red against blue.
+    #[serde(rename = "tdm")]
     Tdm,
     /// Capture the flag, red against blue.
+    #[serde(rename = "ctf")]
     Ctf,
     /// One Flag CTF: one neutral flag, captured at the enemy base.
+    #[serde(rename = "1fctf")]
     OneFlag,
     /// Freeze Tag: the killed freeze until a teammate thaws them; rounds.
+    #[serde(rename = "ft")]
     FreezeTag,
     /// Clan Arena: rounds, full loadout, no pickups, the dead wait.
+    #[serde(rename = "ca")]
     ClanArena,
 }
 

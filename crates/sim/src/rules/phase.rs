@@ -11,8 +11,10 @@ use crate::slots::{SlotState, Slots, Team};
 
 use super::GameType;
 
-/// Where the match is in its life cycle.
+/// Where the match is in its life cycle (serialized in lower case, as the
+/// other names in a summary are).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Waiting for enough players; play is allowed but does not count.
     Warmup,
