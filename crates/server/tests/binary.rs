@@ -318,6 +318,10 @@ fn stuck_hotspots_of_a_headless_run_are_drawn_on_the_navmesh_picture() {
         .rev()
         .find_map(|l| serde_json::from_str(l).ok())
         .expect("a JSON summary");
+    // One spelling for every name in the summary: the cvar's.
+    assert_eq!((json["gametype"].as_str(), json.pointer("/scoreboard/gametype").and_then(|v| v.as_str())), (Some("ffa"), Some("ffa")), "{json}");
+    assert_eq!(json.pointer("/scoreboard/phase").and_then(|v| v.as_str()), Some("over"), "{json}");
+    assert!(json.pointer("/scoreboard/rows").and_then(|v| v.as_array()).is_some_and(|rows| rows.iter().all(|r| r["team"] == "free")), "{json}");
     let spots = json.pointer("/bots/stuck_hotspots").and_then(|v| v.as_array()).expect("stuck_hotspots in the summary");
     for h in spots {
         assert!(h.get("seconds").and_then(|v| v.as_f64()).is_some_and(|s| s > 0.0), "{h}");
