@@ -425,3 +425,27 @@ fn connections_that_never_join_make_room_for_players() {
     let stats = s.admission_stats();
     assert_eq!(stats.evicted, 5, "{stats:?}");
 }
+
+#[test]
+fn players_join_while_34_addresses_hold_every_connection_they_may() {
+    // The default limits: 256 connections, 8 from one address. 34
+    // addresses holding 8 each that never say hello would have filled the
+    // server (272 > 256) and shut every player out for as long as they held.
+    let mut s = server_on("127.0.0.1:0", TransportSettings::default());
+    let mut pump = Pump::new();
+    let addr: SocketAddr = s.local_addr();
+    let endpoints: Vec<RawEndpoint> = (0..34).map(|i| endpoint(&format!("127.0.1.{}:0", i + 1))).collect();
+    let mut held = Vec::new();
+    for ep in &endpoints {
+        held.extend(connect_many(&mut s, &mut pump, ep, addr, 8, WAIT).into_iter().filter_map(Result::ok));
+    }
+    assert_eq!(held.len(), 272, "every address got its 8: the oldest idle made room");
+    assert_eq!(s.open_connections(), 256);
+    let players: Vec<_> = (0..4).map(|i| endpoint(&format!("127.0.2.{}:0", i + 1))).collect();
+    let joined: Vec<(RawClient, ConnId)> = players.iter().enumerate().map(|(i, ep)| join(&mut s, &mut pump, ep, &format!("player{i}"))).collect();
+    assert_eq!(joined.len(), 4);
+    let stats = s.admission_stats();
+    assert_eq!((stats.refused_full, stats.evicted), (0, 20), "{stats:?}");
+    pump.run(&mut s, Duration::from_millis(200));
+    assert!(joined.iter().all(|(_, conn)| pump.disconnected(*conn).is_none()), "the players stay");
+}
