@@ -58,6 +58,10 @@ if [ "$matches" != 0 ]; then
     # Issue 23's viewer figure: tick p99 with five web viewers against none.
     python3 scripts/web_viewers.py --server "$target/release/quarry-server" --tsv "$target/web_viewers.tsv" >&2
     extra+=(--extra "$target/web_viewers.tsv")
+    # Issue 46's web view limits: guesses looked at, a page under every
+    # stream taken and a slowloris.
+    python3 scripts/web_limits.py --server "$target/release/quarry-server" --tsv "$target/web_limits.tsv" >&2
+    extra+=(--extra "$target/web_limits.tsv")
 fi
 if [ "$soak_minutes" != 0 ]; then
     # A failed verdict still has figures worth showing.

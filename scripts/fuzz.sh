@@ -167,6 +167,18 @@ fuzz_packets() {
 	record_row $row
 }
 
+# Cases for a campaign that runs the binary once a case: N when the section
+# is asked for by name; in `all`, FUZZ_BINARY_CASES (default N/100, at
+# least 200), as the maps' binary slice is.
+binary_cases() {
+	local n=$N
+	if [ "$SECTION" = all ]; then
+		n=${FUZZ_BINARY_CASES:-$((N / 100))}
+		[ "$n" -lt 200 ] && n=200
+	fi
+	echo "$n"
+}
+
 # hostile_cases SECTION DIR CASE... -- COMMAND...: runs COMMAND (its @CASE@
 # replaced by each case file) from the empty folder DIR/cwd under `timeout`
 # and the memory limit, classifies each exit, and counts a run that leaves
@@ -228,7 +240,7 @@ fuzz_recordings() {
 		echo "recordings: could not record the base match" >&2
 		return 1
 	}
-	"$TARGET/release/examples/craft_recordings" "$dir/base.qdemo" "$dir/cases" --cases "$N" --seed "$SEED" --sandbox "$dir/sandbox" || return 1
+	"$TARGET/release/examples/craft_recordings" "$dir/base.qdemo" "$dir/cases" --cases "$(binary_cases)" --seed "$SEED" --sandbox "$dir/sandbox" || return 1
 	hostile_cases recordings "$dir" "$dir"/cases/*.qdemo -- \
 		"$server" --config "$dir/cwd/config" --maps "$dir/cwd/maps" --replay @CASE@
 	rm -rf "$dir"
@@ -246,7 +258,7 @@ fuzz_cards() {
 	dir=$(mktemp -d "${TMPDIR:-/tmp}/quarry-fuzz-cards.XXXXXX")
 	mkdir -p "$dir/cases" "$dir/sandbox" "$dir/cwd" "$dir/config" "$OUT/cards"
 	cp config/server.cfg config/*.toml "$dir/config/"
-	python3 scripts/craft_cards.py config/cards/ladder.toml "$dir/cases" --cases "$N" --seed "$SEED" --sandbox "$dir/sandbox" || return 1
+	python3 scripts/craft_cards.py config/cards/ladder.toml "$dir/cases" --cases "$(binary_cases)" --seed "$SEED" --sandbox "$dir/sandbox" || return 1
 	hostile_cases cards "$dir" "$dir"/cases/*.toml -- \
 		"$server" --config "$dir/config" --maps "$root/maps" --botfiles "$root/botfiles" \
 		--fast --seed "$SEED" --card @CASE@ --match 0.0 --as Wren

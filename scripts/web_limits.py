@@ -100,6 +100,7 @@ def guessing(addr, source="127.0.0.50"):
     looked_at = counts.get(401, 0)
     print(f"guessing: {sum(counts.values())} requests in 2 s from one address; answers {dict(sorted(counts.items()))}; "
           f"{looked_at / 2:.0f} guesses a second looked at; the right password then: {right}")
+    return looked_at / 2
 
 
 class Holder(threading.Thread):
@@ -169,6 +170,7 @@ def page_times(addr, label, rounds=5):
         time.sleep(1)
     worst = max(t for _, t in times)
     print(f"{label}: page GET {', '.join(f'{s} in {t:.2f} s' for s, t in times)}; worst {worst:.2f} s")
+    return worst
 
 
 def main():
@@ -177,7 +179,9 @@ def main():
     p.add_argument("--addresses", type=int, default=8)
     p.add_argument("--slow", type=int, default=16)
     p.add_argument("--streams", type=int, default=64)
+    p.add_argument("--tsv", help="also write the figures as bench table rows (name, value, unit, command)")
     a = p.parse_args()
+    rows = []
     require_binary(a.server, "cargo build -p quarry-server")
     with tempfile.TemporaryDirectory() as config:
         server = LiveServer(a.server, pathlib.Path(config), ["+set", "sv_webPassword", PASSWORD, "+set", "sv_webAddr", "127.0.0.1:0", "+map", "q_dm1", "+set", "bot_minPlayers", "4"])
@@ -185,7 +189,7 @@ def main():
             m = server.wait_for(r"web view on http://([\d.]+):(\d+)/")
             addr = (m.group(1), int(m.group(2)))
             time.sleep(2)
-            guessing(addr)
+            rows.append(("web/password_guesses_looked_at_per_s", guessing(addr), "/s"))
             time.sleep(1)
 
             streams = hold(addr, 10, (a.streams + 7) // 8, 8, slow=False)[: a.streams]
@@ -195,20 +199,27 @@ def main():
             for path in ["/", "/map", "/history"]:
                 status, took = timed_get(addr, path)
                 print(f"streams: {path} {status} in {took:.2f} s")
+                if path == "/":
+                    rows.append(("web/page_with_every_stream_taken", took, "s"))
             status, took = timed_get(addr, "/frames?one-more")
             print(f"streams: one more stream from 127.0.0.1: {status} in {took:.2f} s")
 
             slow = hold(addr, 2, a.addresses, a.slow, slow=True)
             time.sleep(1)
-            page_times(addr, f"streams + slowloris ({a.addresses} addresses x {a.slow})")
+            rows.append(("web/page_with_streams_and_slowloris_worst", page_times(addr, f"streams + slowloris ({a.addresses} addresses x {a.slow})"), "s"))
             for h in streams:
                 h.stopping = True
             time.sleep(2)
-            page_times(addr, f"slowloris ({a.addresses} addresses x {a.slow})")
+            rows.append(("web/page_with_slowloris_worst", page_times(addr, f"slowloris ({a.addresses} addresses x {a.slow})"), "s"))
             for h in slow:
                 h.stopping = True
         finally:
             server.stop()
+    if a.tsv:
+        command = f"scripts/web_limits.py --addresses {a.addresses} --slow {a.slow} --streams {a.streams}"
+        with open(a.tsv, "w") as f:
+            for name, value, unit in rows:
+                f.write(f"{name}\t{value:.2f}\t{unit}\t{command}\n")
 
 
 if __name__ == "__main__":
