@@ -170,8 +170,10 @@ impl Recorder {
         }
         // Attachments (made between ticks, carried over from the last
         // match, or dropped when the other left), in slot order.
-        let now: BTreeMap<u8, u8> = game.slots().iter().filter_map(|(id, s)| s.attached_to.map(|to| (id.0, to.0))).collect();
-        if now != self.attached {
+        let attached = || game.slots().iter().filter_map(|(id, s)| s.attached_to.map(|to| (id.0, to.0)));
+        // Compared without a copy: attachments change rarely, ticks do not.
+        if !attached().eq(self.attached.iter().map(|(a, b)| (*a, *b))) {
+            let now: BTreeMap<u8, u8> = attached().collect();
             for (slot, to) in &now {
                 if self.attached.get(slot) != Some(to) {
                     journal.push(JournalEntry::Attach { slot: *slot, to: Some(*to) });
