@@ -38,7 +38,7 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
         |state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]| {
             let reason = if args.is_empty() { "quit".to_owned() } else { args.join(" ") };
             console.print(format!("shutting down: {reason}"));
-            state.request_quit(reason);
+            state.request_quit_after_a_tick(reason);
             Ok(())
         },
     ))?;

@@ -84,6 +84,9 @@ pub struct ServerState {
     /// The Agones SDK (a no-op unless built with `agones` and run under Agones).
     pub agones: crate::agones::Agones,
     quit: Option<String>,
+    /// The quit came from the console: one more tick delivers what the
+    /// lines before it queued (a `say`).
+    quit_after_tick: bool,
 }
 
 /// Environment variables that set cvars start with this (`QUARRY_SV_HOSTNAME`).
@@ -125,6 +128,15 @@ impl ServerState {
     /// Asks the loop to stop after the current tick.
     pub fn request_quit(&mut self, reason: String) {
         self.quit.get_or_insert(reason);
+    }
+
+    /// Asks the loop to stop after one more tick, so what the console lines
+    /// before the `quit` queued (a `say`) reaches the players first.
+    pub fn request_quit_after_a_tick(&mut self, reason: String) {
+        if self.quit.is_none() {
+            self.quit_after_tick = true;
+        }
+        self.request_quit(reason);
     }
 
     /// Why the server is stopping, once it is.
@@ -228,6 +240,7 @@ impl Server {
             card: None,
             agones,
             quit: None,
+            quit_after_tick: false,
         };
         let archive = crate::archive_writer::ArchiveWriter::new(
             options.config_dir.join(ARCHIVE_CFG),
@@ -600,10 +613,10 @@ impl Server {
                 self.state.request_quit("signal".to_owned());
             }
             if self.state.quit.is_some() {
-                // A live server finishes with one more tick, so what the
-                // last console lines queued (a `say` before `quit`) reaches
-                // the players before they are told it is going down.
-                if !self.state.fast && self.state.net.is_some() {
+                // A `quit` typed at a live server's console finishes with one
+                // more tick, so what the lines before it queued (a `say`)
+                // reaches the players before they are told it is going down.
+                if std::mem::take(&mut self.state.quit_after_tick) && !self.state.fast && self.state.net.is_some() {
                     self.tick();
                 }
                 return;
