@@ -68,7 +68,7 @@ pub struct BrainSettings {
     /// `bot_debug`: 1 logs route events.
     pub debug: u8,
     /// `bot_tactical`.
-    pub tactical: u8,
+    pub tactical: crate::tactics::TacticalLevel,
     /// `bot_scriptRate`: scripted brains' calls per second.
     pub script_rate: u32,
 }
@@ -81,7 +81,7 @@ impl Default for BrainSettings {
             skill_variance: 0.0,
             debug_aim: false,
             debug: 0,
-            tactical: 1,
+            tactical: crate::tactics::TacticalLevel::new(1),
             script_rate: crate::script::DEFAULT_SCRIPT_RATE,
         }
     }

@@ -163,7 +163,7 @@ impl NativeBrain {
         self.offer_calls(view, me, input.settings.tactical, &clock);
         let level = input.settings.tactical;
         self.tactics.tick(level, view, me, &self.senses.memory, &t, &clock);
-        if level > 0
+        if level.reads_forces()
             && let Some(n) = self.profile.stats.stance_ticks.get_mut(self.tactics.stance as usize)
         {
             *n += 1;
@@ -174,7 +174,7 @@ impl NativeBrain {
         let target = self.target.now(view, &self.senses);
         // No enemy to fight: a gate to shoot open, once in sight.
         let gate_shot = if target.is_none() { self.gate_in_sight(view, me) } else { None };
-        if level >= 4 {
+        if level.reads_matchups() {
             self.reconsider_weapon(&clock);
         }
         let wanted = self.gunner.choose_weapon(
@@ -199,7 +199,7 @@ impl NativeBrain {
             range: self.matchup_range(),
         };
         let (dir, jump) = compose_movement(view, me, &steer, &fight, &mut self.combat, &mut self.course.follower, &t, &clock, &mut self.rng);
-        let (pitch, yaw) = self.aim(view, me, target, gate_shot, &steer, level >= 2, &clock);
+        let (pitch, yaw) = self.aim(view, me, target, gate_shot, &steer, level.anticipates(), &clock);
         // Trigger.
         self.gunner.mistakes.update(target.is_some(), &t, &clock, &mut self.rng);
         let debug_aim = input.settings.debug_aim.then_some(self.profile.identity.name.as_str());
@@ -227,7 +227,7 @@ impl NativeBrain {
         // A carrier, an attacker or a defender runs, whatever its stance
         // (a stealthy carrier walking home cost CTF its captures).
         let walk = !self.cover.on_objective && self.tactics.walks(input.settings.tactical, visible, shot_lately);
-        if input.settings.tactical > 0 && self.tactics.stance == crate::tactics::Stance::Stealth {
+        if input.settings.tactical.reads_forces() && self.tactics.stance == crate::tactics::Stance::Stealth {
             self.profile.stats.stealth_ticks += 1;
             self.profile.stats.stealth_walk_ticks += u64::from(walk);
         }
@@ -324,9 +324,9 @@ impl NativeBrain {
             let current = self.target.slot();
             let (spent, noticed) = self
                 .senses
-                .look(input.view, me, &t, current, input.ignored, budget, t.attention_lag_ms(), input.settings.tactical >= 2, clock, &mut self.rng);
+                .look(input.view, me, &t, current, input.ignored, budget, t.attention_lag_ms(), input.settings.tactical.anticipates(), clock, &mut self.rng);
             self.sight_checks = spent;
-            if input.settings.tactical > 0 && !self.team.noticed.is_empty() {
+            if input.settings.tactical.reads_forces() && !self.team.noticed.is_empty() {
                 // A new enemy changes the odds now, not at the next second.
                 self.tactics.update(input.settings.tactical, input.view, me, &self.senses.memory, &t, clock);
             }
@@ -406,7 +406,7 @@ impl NativeBrain {
             investigate: self.investigation.map(|(p, _)| p),
             engage_range,
             cover,
-            retreat: level >= 2 && self.tactics.stance == crate::tactics::Stance::Retreat,
+            retreat: level.moves_by_stance() && self.tactics.stance == crate::tactics::Stance::Retreat,
             stack: crate::tactics::Tactics::stack(level, objective.is_some()),
             opportunity,
             restless,

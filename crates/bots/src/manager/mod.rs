@@ -509,7 +509,7 @@ impl BotManager {
             skill_variance: self.settings.skill_variance,
             debug_aim: self.settings.debug_aim,
             debug: self.settings.debug,
-            tactical: self.settings.tactical,
+            tactical: crate::tactics::TacticalLevel::new(self.settings.tactical),
             script_rate: self.settings.script_rate,
         }
     }

@@ -170,7 +170,7 @@ impl BotManager {
             };
             // `bot_tacticalTeam`: the other side plays at level 0.
             let own = match self.settings.tactical_team {
-                Some(side) if !side.includes(slot, view.player(slot).map(|p| p.team)) => BrainSettings { tactical: 0, ..settings },
+                Some(side) if !side.includes(slot, view.player(slot).map(|p| p.team)) => BrainSettings { tactical: crate::tactics::TacticalLevel::OFF, ..settings },
                 _ => settings,
             };
             let mut input = BrainInput {

@@ -1,7 +1,8 @@
 //! Tactics (`bot_tactical`): how cleverly a bot chooses its fights, a
 //! separate axis from skill (how well it aims and reacts).
 //!
-//! Levels (each includes those below):
+//! Levels (each includes those below; code asks [`TacticalLevel`] for
+//! what it adds by name, `level.rs`, never compares numbers):
 //!
 //! | level | what it adds |
 //! |---|---|
@@ -37,8 +38,11 @@
 //! stance ([`Stance`]) follows from the ratio, then from health and ammo
 //! ([`stance`]); the bot's style biases it.
 
+mod level;
 mod matchup;
 mod ratio;
+
+pub use level::TacticalLevel;
 
 pub use matchup::{FIT_FALLOFF, HOPELESS, LOSING, MAX_REPOSITION, MIN_FIT, Matchup, PICKUP_GAIN, band_fit, judge as judge_matchup, pickup_wins, strength};
 
@@ -216,27 +220,27 @@ impl Tactics {
     /// Whether the bot should walk (level 2 and up): stealthy, and no enemy
     /// knows where it is (it is not fighting one in sight and was not shot
     /// lately).
-    pub fn walks(&self, level: u8, fighting: bool, shot_lately: bool) -> bool {
-        level >= 2 && self.stance == Stance::Stealth && !fighting && !shot_lately
+    pub fn walks(&self, level: TacticalLevel, fighting: bool, shot_lately: bool) -> bool {
+        level.moves_by_stance() && self.stance == Stance::Stealth && !fighting && !shot_lately
     }
 
     /// How much this bot's routes shun open ground (level 2 and up:
     /// [`COVERED_ROUTE_WEIGHT`] when cautious, stealthy or retreating;
     /// else 0, the shortest routes).
-    pub fn route_caution(&self, level: u8) -> f32 {
+    pub fn route_caution(&self, level: TacticalLevel) -> f32 {
         let wary = matches!(self.stance, Stance::Cautious | Stance::Stealth | Stance::Retreat);
-        if level >= 2 && wary { COVERED_ROUTE_WEIGHT } else { 0.0 }
+        if level.moves_by_stance() && wary { COVERED_ROUTE_WEIGHT } else { 0.0 }
     }
 
     /// What armor and health are worth to the bot at `level`: [`STACK`]
     /// from level 2 unless it plays an objective, else face value.
-    pub fn stack(level: u8, on_objective: bool) -> crate::items::StackWeights {
-        if level >= 2 && !on_objective { STACK } else { crate::items::StackWeights::FACE }
+    pub fn stack(level: TacticalLevel, on_objective: bool) -> crate::items::StackWeights {
+        if level.fights_for_stack() && !on_objective { STACK } else { crate::items::StackWeights::FACE }
     }
 
     /// Whether the stance forbids chasing (level 3 and up).
-    pub fn holds_back(&self, level: u8) -> bool {
-        level >= 3
+    pub fn holds_back(&self, level: TacticalLevel) -> bool {
+        level.filters_engagements()
             && match self.stance {
                 Stance::Stealth | Stance::Retreat => true,
                 Stance::Cautious => self.ratio <= ForceRatio::Outnumbered,
@@ -254,7 +258,7 @@ impl Tactics {
     #[expect(clippy::too_many_arguments, reason = "one judgement with everything it weighs")]
     pub fn suppress(
         &self,
-        level: u8,
+        level: TacticalLevel,
         slot: quarry_sim::SlotId,
         at: glam::Vec3,
         attacker_ms: Option<f32>,
@@ -263,7 +267,7 @@ impl Tactics {
         view: &BotView<'_>,
         clock: &BotClock,
     ) -> Option<Suppress> {
-        if level < 3 {
+        if !level.filters_engagements() {
             return None;
         }
         // Whoever is shooting the bot gets shot back, whatever the stance.
@@ -286,8 +290,8 @@ impl Tactics {
 
     /// One tick alive at `level`: every [`UPDATE_MS`] (staggered by slot)
     /// the ratio and the stance are worked out again.
-    pub fn tick(&mut self, level: u8, view: &BotView<'_>, me: &PlayerSnap, memory: &crate::memory::Memory, t: &Traits, clock: &BotClock) {
-        if level == 0 {
+    pub fn tick(&mut self, level: TacticalLevel, view: &BotView<'_>, me: &PlayerSnap, memory: &crate::memory::Memory, t: &Traits, clock: &BotClock) {
+        if !level.reads_forces() {
             return;
         }
         if clock.tick >= self.next_update {
@@ -299,7 +303,7 @@ impl Tactics {
     /// not wait for the next second), and schedules the next update. At
     /// level 5 a bot alone (no ally within range) and outnumbered in a team
     /// game goes stealthy rather than cautious.
-    pub fn update(&mut self, level: u8, view: &BotView<'_>, me: &PlayerSnap, memory: &crate::memory::Memory, t: &Traits, clock: &BotClock) {
+    pub fn update(&mut self, level: TacticalLevel, view: &BotView<'_>, me: &PlayerSnap, memory: &crate::memory::Memory, t: &Traits, clock: &BotClock) {
         let period = clock.ticks_ms(UPDATE_MS).max(1);
         self.next_update = clock.tick + period - (clock.tick + u32::from(me.slot.0)) % period;
         self.forces = force_counts(view, me, memory, clock);
@@ -312,7 +316,7 @@ impl Tactics {
         let low = me.health < RETREAT_HEALTH && !health_near;
         let roll = self.rng.unit();
         self.stance = stance(self.ratio, t, low, !has_usable_ammo(view, me), roll);
-        if level >= 5 && view.team_game && self.stance == Stance::Cautious && self.forces.allies <= 1 && self.ratio == ForceRatio::Outnumbered {
+        if level.plays_the_odds() && view.team_game && self.stance == Stance::Cautious && self.forces.allies <= 1 && self.ratio == ForceRatio::Outnumbered {
             self.stance = Stance::Stealth;
         }
     }
@@ -324,11 +328,11 @@ mod tests {
 
     #[test]
     fn the_stack_counts_from_level_two_off_the_objective() {
-        assert_eq!(Tactics::stack(0, false), crate::items::StackWeights::FACE);
-        assert_eq!(Tactics::stack(1, false), crate::items::StackWeights::FACE);
-        assert_eq!(Tactics::stack(2, false), STACK);
-        assert_eq!(Tactics::stack(5, false), STACK);
-        assert_eq!(Tactics::stack(5, true), crate::items::StackWeights::FACE, "the objective layer wins");
+        assert_eq!(Tactics::stack(TacticalLevel::new(0), false), crate::items::StackWeights::FACE);
+        assert_eq!(Tactics::stack(TacticalLevel::new(1), false), crate::items::StackWeights::FACE);
+        assert_eq!(Tactics::stack(TacticalLevel::new(2), false), STACK);
+        assert_eq!(Tactics::stack(TacticalLevel::new(5), false), STACK);
+        assert_eq!(Tactics::stack(TacticalLevel::new(5), true), crate::items::StackWeights::FACE, "the objective layer wins");
     }
 
     #[test]

@@ -8,6 +8,7 @@ use glam::Vec3;
 use super::NativeBrain;
 use crate::navigate::Navigator;
 use crate::tactics::{Matchup, Stance, judge_matchup};
+use crate::tactics::TacticalLevel;
 use crate::view::{BotClock, BotView, PlayerSnap};
 
 /// Cover is looked for this far along the routes, units.
@@ -68,8 +69,8 @@ pub(super) struct TacticalState {
 impl NativeBrain {
     /// Level 4 and up, on a decision: the matchup against the target in
     /// sight (none without one). A new change of range is counted once.
-    pub(super) fn judge_target_matchup(&mut self, view: &BotView<'_>, me: &PlayerSnap, level: u8) {
-        if level < 4 {
+    pub(super) fn judge_target_matchup(&mut self, view: &BotView<'_>, me: &PlayerSnap, level: TacticalLevel) {
+        if !level.reads_matchups() {
             self.matchup = None;
             return;
         }
@@ -159,8 +160,8 @@ impl NativeBrain {
     }
 
     /// Each tick alive, level 2 and up: a fall back starting is counted.
-    pub(super) fn note_retreat(&mut self, level: u8) {
-        let retreating = level >= 2 && self.tactics.stance == Stance::Retreat;
+    pub(super) fn note_retreat(&mut self, level: TacticalLevel) {
+        let retreating = level.moves_by_stance() && self.tactics.stance == Stance::Retreat;
         if retreating && !self.cover.retreating {
             self.profile.stats.retreats += 1;
         }
@@ -170,13 +171,13 @@ impl NativeBrain {
     /// What it is breaking contact from: the enemy of a fight broken off on
     /// weapons lately, else, falling back, the nearest enemy it knows of
     /// lately (seen, heard or reported) within [`THREAT_RANGE`].
-    fn threat(&self, me: &PlayerSnap, level: u8, clock: &BotClock) -> Option<Vec3> {
+    fn threat(&self, me: &PlayerSnap, level: TacticalLevel, clock: &BotClock) -> Option<Vec3> {
         if let Some((eye, until)) = self.cover.contact
             && clock.tick < until
         {
             return Some(eye);
         }
-        if level < 2 || self.tactics.stance != Stance::Retreat {
+        if !level.moves_by_stance() || self.tactics.stance != Stance::Retreat {
             return None;
         }
         self.senses
@@ -188,8 +189,8 @@ impl NativeBrain {
     /// Level 2 and up, when planning: the cover spot to offer the planner
     /// (kept while the threat stays put; a look that found nothing waits a
     /// second before the next).
-    pub(super) fn cover_offer(&mut self, nav: &mut dyn Navigator, me: &PlayerSnap, level: u8, clock: &BotClock) -> Option<Vec3> {
-        let Some(threat) = (level >= 2).then(|| self.threat(me, level, clock)).flatten() else {
+    pub(super) fn cover_offer(&mut self, nav: &mut dyn Navigator, me: &PlayerSnap, level: TacticalLevel, clock: &BotClock) -> Option<Vec3> {
+        let Some(threat) = level.moves_by_stance().then(|| self.threat(me, level, clock)).flatten() else {
             self.cover.spot = None;
             return None;
         };
@@ -217,9 +218,9 @@ impl NativeBrain {
     /// a bot outnumbered (cautious or stealthy) falls back on its nearest
     /// living teammate, if one is further than [`REGROUP_NEAR`] and within
     /// [`REGROUP_RANGE`] (a player knows where its teammates are).
-    pub(super) fn regroup_offer(&self, view: &BotView<'_>, me: &PlayerSnap, level: u8) -> Option<Vec3> {
+    pub(super) fn regroup_offer(&self, view: &BotView<'_>, me: &PlayerSnap, level: TacticalLevel) -> Option<Vec3> {
         let outnumbered = matches!(self.tactics.stance, Stance::Cautious | Stance::Stealth) && self.tactics.ratio <= crate::tactics::ForceRatio::Outnumbered;
-        if level < 2 || !view.team_game || !outnumbered {
+        if !level.moves_by_stance() || !view.team_game || !outnumbered {
             return None;
         }
         view.iter_players()
@@ -233,8 +234,8 @@ impl NativeBrain {
     /// Level 5, when planning: the nearest dropped weapon or ammo within
     /// [`OPPORTUNITY_RANGE`] that would win the matchup against the last
     /// enemy fought (within [`FOE_MEMORY_MS`]).
-    pub(super) fn opportunity(&self, view: &BotView<'_>, me: &PlayerSnap, level: u8, clock: &BotClock) -> Option<crate::view::ItemSnap> {
-        if level < 5 {
+    pub(super) fn opportunity(&self, view: &BotView<'_>, me: &PlayerSnap, level: TacticalLevel, clock: &BotClock) -> Option<crate::view::ItemSnap> {
+        if !level.plays_the_odds() {
             return None;
         }
         let (weapon, range, tick) = self.cover.foe?;

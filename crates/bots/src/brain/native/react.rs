@@ -9,6 +9,7 @@ use super::NativeBrain;
 use crate::brain::BrainInput;
 use crate::decide::SOFT_OBJECTIVE;
 use crate::perception::hearing::{Busy, INVESTIGATE_MS, investigate_chance};
+use crate::tactics::TacticalLevel;
 use crate::view::{BotClock, BotView, PlayerSnap};
 
 impl NativeBrain {
@@ -63,10 +64,10 @@ impl NativeBrain {
     /// off). Each suppression is counted once per stretch. A bot playing
     /// an objective refuses no fight: its feet follow the objective
     /// whatever it shoots at, and a defender at its post is there to fight.
-    pub(super) fn filter_engagements(&mut self, view: &BotView<'_>, me: &PlayerSnap, level: u8, clock: &BotClock) {
+    pub(super) fn filter_engagements(&mut self, view: &BotView<'_>, me: &PlayerSnap, level: TacticalLevel, clock: &BotClock) {
         let before = self.senses.suppressed;
         self.senses.suppressed = Default::default();
-        if level < 3 || self.cover.on_objective {
+        if !level.filters_engagements() || self.cover.on_objective {
             return;
         }
         for i in 0..self.senses.sightings.len() {
@@ -79,7 +80,7 @@ impl NativeBrain {
             // side has the numbers there.
             let in_sight = u32::try_from(self.senses.sightings.len()).unwrap_or(u32::MAX);
             let supported = self.tactics.forces.allies > self.tactics.forces.enemies.max(in_sight);
-            let outgunned = level >= 4 && facing && !supported && attacker.is_none_or(|ms| ms > crate::tactics::RETURN_FIRE_MS);
+            let outgunned = level.reads_matchups() && facing && !supported && attacker.is_none_or(|ms| ms > crate::tactics::RETURN_FIRE_MS);
             let why = self
                 .tactics
                 .suppress(level, slot, p.origin, attacker, facing, &self.senses.memory, view, clock)

@@ -13,6 +13,7 @@ use crate::memory::GoalKey;
 use crate::perception::hearing::{Danger, Noise};
 use crate::team::orders::{ORDER_PRIORITY, order_key};
 use crate::team::{Attachment, MAX_ALSO, Order, OrderKind, Spotted, TeamCall, TeamFact};
+use crate::tactics::TacticalLevel;
 use crate::view::{BotClock, BotView, PlayerSnap};
 
 /// A call for help is made at most this often, ms.
@@ -94,10 +95,10 @@ impl NativeBrain {
     /// Level 5: a stance worth telling the team, once each time it is
     /// taken (under the help call's throttle): falling back, or stealthy
     /// or cautious against more enemies ("N on me at ...").
-    fn stance_call(&mut self, me: &PlayerSnap, level: u8, clock: &BotClock) {
+    fn stance_call(&mut self, me: &PlayerSnap, level: TacticalLevel, clock: &BotClock) {
         use crate::tactics::{ForceRatio, Stance};
         let stance = self.tactics.stance;
-        let worth = level >= 5
+        let worth = level.plays_the_odds()
             && self.tactics.forces.enemies > 0
             && (stance == Stance::Retreat || (matches!(stance, Stance::Stealth | Stance::Cautious) && self.tactics.ratio <= ForceRatio::Outnumbered));
         if !worth {
@@ -125,7 +126,7 @@ impl NativeBrain {
     /// most pressing first: a call for help, the enemy carrying its flag,
     /// an enemy just noticed, its flag lying dropped, an escort for the
     /// flag it carries, an item it goes for.
-    pub(super) fn offer_calls(&mut self, view: &BotView<'_>, me: &PlayerSnap, level: u8, clock: &BotClock) {
+    pub(super) fn offer_calls(&mut self, view: &BotView<'_>, me: &PlayerSnap, level: TacticalLevel, clock: &BotClock) {
         if !view.team_game {
             return;
         }
