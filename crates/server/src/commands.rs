@@ -54,7 +54,7 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
                     startup.map = Some(name.clone());
                     return Ok(());
                 }
-                let hz = u32::try_from(console.cvars().int(state.cvars.sv_fps)).unwrap_or(60);
+                let hz = state.cvars.tick_rate(console.cvars());
                 let line = state
                     .game
                     .change_map(console.cvars_mut(), name, hz)
@@ -74,7 +74,7 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
                 // The map the startup asked for starts a new match anyway.
                 return Ok(());
             }
-            let hz = u32::try_from(console.cvars().int(state.cvars.sv_fps)).unwrap_or(60);
+            let hz = state.cvars.tick_rate(console.cvars());
             let line = state
                 .game
                 .restart(console.cvars_mut(), hz)
@@ -243,7 +243,7 @@ fn status(state: &mut ServerState, console: &mut Console<ServerState>, _: &[Stri
         format!("uptime  : {}h {:02}m {:02}s", up / 3600, up / 60 % 60, up % 60),
         format!(
             "tick    : {} Hz target, {:.2} Hz measured{}, {} ticks, {} late",
-            cvars.int(ids.sv_fps),
+            ids.tick_rate(cvars),
             summary.rate_hz,
             if state.fast { " (--fast: no sleeping)" } else { "" },
             summary.total_ticks,

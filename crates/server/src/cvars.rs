@@ -1,7 +1,7 @@
 //! The server's own cvars. Every operator-facing one also appears, with its
 //! default and description, in the shipped `config/server.cfg`.
 
-use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId};
+use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
 
 /// Handles to the server's cvars, read live every tick.
 #[derive(Debug, Clone, Copy)]
@@ -32,6 +32,19 @@ pub fn version_string() -> String {
 }
 
 impl ServerCvars {
+    /// `sv_fps` as a tick rate, Hz: the one place the server reads it (the
+    /// clock, the matches, the welcome and the reports all take it here).
+    pub fn tick_rate(&self, cvars: &CvarSet) -> u32 {
+        u32::try_from(cvars.int(self.sv_fps)).unwrap_or(60)
+    }
+
+    /// Whether `sv_fps` changed since `seen` (its modification count, which
+    /// is returned for the next call).
+    pub fn tick_rate_changed(&self, cvars: &CvarSet, seen: u64) -> Option<u64> {
+        let count = cvars.get(self.sv_fps).modification_count();
+        (count != seen).then_some(count)
+    }
+
     /// Registers the server's cvars on `console`.
     pub fn register<C: 'static>(console: &mut Console<C>) -> Result<Self, CvarError> {
         let sv_fps = console.register_cvar(CvarDef::int(

@@ -167,7 +167,7 @@ pub fn run(mut cli: Cli) -> ExitCode {
         return if matches!(e, network::NetStartError::Admins(_)) { ExitCode::from(2) } else { ExitCode::FAILURE };
     }
     server.flush(&stdin.printer);
-    tracing::info!("server running at {} Hz", server.console.cvars().int(server.state.cvars.sv_fps));
+    tracing::info!("server running at {} Hz", server.state.cvars.tick_rate(server.console.cvars()));
     let wall = std::time::Instant::now();
     server.run(&stdin, &stop);
     if cli.fast {

@@ -374,7 +374,7 @@ impl Server {
     /// that every setting of theirs is in place.
     fn load_startup_map(&mut self) {
         let Some(name) = self.state.startup.as_mut().and_then(|r| r.map.take()) else { return };
-        let hz = u32::try_from(self.console.cvars().int(self.state.cvars.sv_fps)).unwrap_or(60);
+        let hz = self.state.cvars.tick_rate(self.console.cvars());
         match self.state.game.change_map(self.console.cvars_mut(), &name, hz) {
             Ok(line) => self.console.print(line),
             Err(e) => {
@@ -435,11 +435,9 @@ impl Server {
         {
             self.console.print(line);
         }
-        let fps = self.console.cvars().get(ids.sv_fps);
-        if fps.modification_count() != self.fps_seen {
-            self.fps_seen = fps.modification_count();
-            let hz = u32::try_from(fps.value().as_int()).unwrap_or(60);
-            self.clock.set_rate(hz, Instant::now());
+        if let Some(seen) = ids.tick_rate_changed(self.console.cvars(), self.fps_seen) {
+            self.fps_seen = seen;
+            self.clock.set_rate(ids.tick_rate(self.console.cvars()), Instant::now());
         }
     }
 
@@ -459,7 +457,7 @@ impl Server {
                 self.archive_path().display(),
                 cvars.string(ids.sv_hostname),
                 cvars.int(ids.net_port),
-                cvars.int(ids.sv_fps),
+                ids.tick_rate(cvars),
                 if self.state.fast { ", --fast" } else { "" }
             ),
             if changed.is_empty() {
@@ -710,7 +708,7 @@ impl Server {
     }
 
     fn clock_hz(&self) -> u32 {
-        u32::try_from(self.console.cvars().int(self.state.cvars.sv_fps)).unwrap_or(60)
+        self.state.cvars.tick_rate(self.console.cvars())
     }
 
     fn handle_request(&mut self, request: ConsoleRequest) {

@@ -297,7 +297,7 @@ impl LiveCard {
             state.bots.kick_all(game);
         }
         self.roster_in = false;
-        let hz = u32::try_from(console.cvars().int(state.cvars.sv_fps)).unwrap_or(60);
+        let hz = state.cvars.tick_rate(console.cvars());
         match state.game.restart(console.cvars_mut(), hz) {
             Ok(line) => console.print(line),
             Err(e) => console.print(format!("error: card restart: {e}")),
