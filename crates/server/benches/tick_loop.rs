@@ -67,7 +67,7 @@ fn operator_tools(c: &mut Criterion) {
     let mut ticks = Vec::new();
     for _ in 0..600 {
         s.tick();
-        ticks.push(s.state.game.game.as_ref().map(quarry_sim::Match::events).unwrap_or_default());
+        ticks.push(s.state.game.running.as_ref().map(quarry_sim::Match::events).unwrap_or_default());
     }
     let tick_time = Duration::from_micros(700);
     let mut i = 0;
@@ -82,7 +82,7 @@ fn operator_tools(c: &mut Criterion) {
         b.iter(|| {
             j = (j + 1) % ticks.len();
             let host = &mut s.state.game;
-            if let Some(game) = host.game.as_ref() {
+            if let Some(game) = host.running.as_ref() {
                 host.log.events(game, &ticks[j], &|_| None);
             }
         })
@@ -102,7 +102,7 @@ fn recording(c: &mut Criterion) {
         Some(Ok(t)) => t,
         _ => panic!("the map's text"),
     };
-    let Some(game) = s.state.game.game.as_ref() else { panic!("a match") };
+    let Some(game) = s.state.game.running.as_ref() else { panic!("a match") };
     let source = MatchSource { map_text: &text, map_by_hash: false, headless: true, config_dir: dir.path(), content: Vec::new() };
     let mut rec = match Recorder::start(&path, game, source, s.console.cvars()) {
         Ok(r) => r,
@@ -115,7 +115,7 @@ fn recording(c: &mut Criterion) {
             let mut spent = Duration::ZERO;
             for _ in 0..iters {
                 s.tick();
-                let Some(game) = s.state.game.game.as_ref() else { continue };
+                let Some(game) = s.state.game.running.as_ref() else { continue };
                 let events = game.events();
                 let start = std::time::Instant::now();
                 rec.after_tick(game, &events, s.console.cvars());

@@ -36,7 +36,7 @@ fn web_frame(c: &mut Criterion) {
     };
     let mut s = busy_server(dir.path());
     let bots = &s.state.bots;
-    let Some(game) = s.state.game.game.as_mut() else { panic!("a match") };
+    let Some(game) = s.state.game.running.as_mut() else { panic!("a match") };
     let players = game.slots().iter().count();
     assert_eq!(players, 64, "64 players");
     let frame = |game: &mut quarry_sim::Match, minds: usize| {

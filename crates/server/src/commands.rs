@@ -88,7 +88,7 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
         "say TEXT",
         "send a chat line to everyone as the server",
         |state: &mut ServerState, _: &mut Console<ServerState>, args: &[String]| {
-            let Some(game) = state.game.game.as_mut() else {
+            let Some(game) = state.game.running.as_mut() else {
                 return Err(ConsoleError::Command { command: "say".into(), message: "no map is loaded".into() });
             };
             game.say(None, false, &args.join(" "))
@@ -101,7 +101,7 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
         "scores",
         "show the scoreboard of the running match",
         |state: &mut ServerState, console: &mut Console<ServerState>, _: &[String]| {
-            let Some(game) = state.game.game.as_ref() else {
+            let Some(game) = state.game.running.as_ref() else {
                 return Err(ConsoleError::Command { command: "scores".into(), message: "no map is loaded".into() });
             };
             for line in game.scoreboard().to_string().lines() {
@@ -115,7 +115,7 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
 
 /// Finds a client by slot number or name.
 fn find_client(state: &ServerState, who: &str) -> Option<quarry_sim::SlotId> {
-    let game = state.game.game.as_ref()?;
+    let game = state.game.running.as_ref()?;
     if let Ok(n) = who.parse::<u8>() {
         let id = quarry_sim::SlotId(n);
         return game.slots().get(id).map(|_| id);
@@ -138,7 +138,7 @@ pub(crate) fn register_admin(console: &mut Console<ServerState>) -> Result<(), q
             let slot = find_client(state, who).ok_or_else(|| err("kick", format!("no player '{who}'")))?;
             let reason = if reason.is_empty() { "kicked by the server".to_owned() } else { reason.join(" ") };
             let remote = state.net.as_mut().is_some_and(|n| n.kick(slot, &reason));
-            if !remote && let Some(game) = state.game.game.as_mut() {
+            if !remote && let Some(game) = state.game.running.as_mut() {
                 game.disconnect(slot);
             }
             console.print(format!("kicked slot {}: {reason}", slot.0));
@@ -292,7 +292,7 @@ fn status(state: &mut ServerState, console: &mut Console<ServerState>, _: &[Stri
     if let Some(net) = state.net.as_ref() {
         lines.extend(net.status_lines());
     }
-    if let Some(game) = state.game.game.as_ref() {
+    if let Some(game) = state.game.running.as_ref() {
         let slots = game.slots();
         lines.push(format!(
             "players : {} humans, {} bots ({} of {} slots)",

@@ -52,7 +52,7 @@ pub struct GameHost {
     /// Weapon and item tables, loaded once at startup.
     pub data: GameData,
     /// The running match, once a map is loaded.
-    pub game: Option<Match>,
+    pub running: Option<Match>,
     /// Path of the running map.
     pub map_path: Option<PathBuf>,
     /// Where bare map names are looked up.
@@ -75,7 +75,7 @@ impl GameHost {
             log,
             cvars,
             data,
-            game: None,
+            running: None,
             map_path: None,
             maps_dir,
             base_seed,
@@ -120,17 +120,17 @@ impl GameHost {
         Match::check_hostable(&map, settings.gametype)?;
         let maxclients = usize::try_from(cvars.int(self.cvars.maxclients)).unwrap_or(16);
         self.sync_log(cvars);
-        if let Some(old) = &self.game {
+        if let Some(old) = &self.running {
             self.log.match_interrupted(old, "map change");
         }
-        let mut slots = self.game.take().map_or_else(|| Slots::new(maxclients), Match::into_slots);
+        let mut slots = self.running.take().map_or_else(|| Slots::new(maxclients), Match::into_slots);
         slots.set_max(maxclients);
         let seed = self.next_seed();
         let title = map.world_info().message.clone().unwrap_or_default();
         let game = Match::new(map, &self.data, settings, seed, slots, hz)?;
         self.map_path = Some(path.clone());
         self.log.match_started(&game, &self.map_name());
-        self.game = Some(game);
+        self.running = Some(game);
         self.settings_generation = cvars.generation();
         let mut line = format!(
             "map {} loaded in {:.1} ms{} (seed {seed})",
@@ -179,7 +179,7 @@ impl GameHost {
         }
         let hostname = cvars.find("sv_hostname").map(|c| c.value().to_string()).unwrap_or_default();
         let map = self.map_name();
-        self.log.sync(cvars, self.game.as_ref().map(|g| (g, map.as_str())), &hostname);
+        self.log.sync(cvars, self.running.as_ref().map(|g| (g, map.as_str())), &hostname);
     }
 
     /// Steps the match one tick with live settings; returns console lines
@@ -191,7 +191,7 @@ impl GameHost {
         let generation = cvars.generation();
         let refresh = generation != self.settings_generation;
         let settings = refresh.then(|| self.settings(cvars));
-        let Some(game) = self.game.as_mut() else { return (Vec::new(), Vec::new()) };
+        let Some(game) = self.running.as_mut() else { return (Vec::new(), Vec::new()) };
         if let Some(s) = settings {
             game.set_settings(s);
             game.set_hz(hz);
@@ -235,7 +235,7 @@ impl GameHost {
 
     /// Whether the running match has finished.
     pub fn match_over(&self) -> bool {
-        self.game.as_ref().is_some_and(|g| g.phase() == quarry_sim::rules::Phase::Over)
+        self.running.as_ref().is_some_and(|g| g.phase() == quarry_sim::rules::Phase::Over)
     }
 
     /// Whether a headless match has waited for its players as long as its
@@ -243,7 +243,7 @@ impl GameHost {
     /// missing opponent would forfeit, goes live only with both in, and
     /// nobody else is coming. The run ends rather than wait for ever.
     pub fn never_started(&self) -> bool {
-        let Some(game) = self.game.as_ref().filter(|_| self.headless) else { return false };
+        let Some(game) = self.running.as_ref().filter(|_| self.headless) else { return false };
         let limit_s = f64::from(game.settings().timelimit_min) * 60.0;
         let waiting = matches!(game.phase(), quarry_sim::rules::Phase::Warmup | quarry_sim::rules::Phase::Countdown { .. });
         waiting && limit_s > 0.0 && f64::from(game.tick()) >= limit_s * f64::from(game.hz())
@@ -251,7 +251,7 @@ impl GameHost {
 
     /// One line about the map for `status`.
     pub fn describe(&self) -> String {
-        match (&self.game, &self.map_path) {
+        match (&self.running, &self.map_path) {
             (Some(g), Some(p)) => format!(
                 "{} ({}, {}, tick {}, seed {})",
                 p.display(),

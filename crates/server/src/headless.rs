@@ -10,7 +10,7 @@ use crate::tick_stats::TickSummary;
 
 /// Whether a headless match can start: a map is loaded and the match can end.
 pub fn check_ready(server: &Server) -> Result<(), String> {
-    let Some(game) = server.state.game.game.as_ref() else {
+    let Some(game) = server.state.game.running.as_ref() else {
         return Err("--fast runs one headless match: give it a map, e.g. +map q_dm1".into());
     };
     let s = game.settings();
@@ -56,7 +56,7 @@ pub struct HeadlessSummary {
 
 /// Builds the summary of the finished match.
 pub fn summary(server: &Server, wall: Duration) -> Option<HeadlessSummary> {
-    let game = server.state.game.game.as_ref()?;
+    let game = server.state.game.running.as_ref()?;
     let ticks = game.tick();
     let hz = game.hz();
     let simulated = f64::from(ticks) / f64::from(hz);

@@ -274,7 +274,7 @@ fn navmesh(state: &mut ServerState, console: &mut Console<ServerState>, args: &[
     let usage = || ConsoleError::Usage { usage: "navmesh build | info | route X Y Z X Y Z | export FILE.svg".into() };
     let Some((sub, rest)) = args.split_first() else { return Err(usage()) };
     if sub == "build" {
-        let Some(game) = state.game.game.as_ref() else { return Err(err("no map is loaded")) };
+        let Some(game) = state.game.running.as_ref() else { return Err(err("no map is loaded")) };
         let cell = state.bots.settings().nav_cell_size;
         let max_nodes = state.bots.settings().nav_max_nodes;
         state.bots.nav_mut().set_max_nodes(max_nodes);
@@ -305,7 +305,7 @@ fn navmesh(state: &mut ServerState, console: &mut Console<ServerState>, args: &[
             let (Some(from), Some(to)) = (rest.get(..3).and_then(vec3), rest.get(3..).and_then(vec3)) else {
                 return Err(usage());
             };
-            let Some(game) = state.game.game.as_ref() else { return Err(err("no map is loaded")) };
+            let Some(game) = state.game.running.as_ref() else { return Err(err("no map is loaded")) };
             let mut scratch = quarry_nav::SearchScratch::new();
             let options = quarry_nav::RouteOptions { heuristic, ..quarry_nav::RouteOptions::default() };
             let route = mesh
@@ -324,7 +324,7 @@ fn navmesh(state: &mut ServerState, console: &mut Console<ServerState>, args: &[
         }
         "export" => {
             let [file] = rest else { return Err(usage()) };
-            let loaded = state.game.game.as_ref().map(|g| g.map());
+            let loaded = state.game.running.as_ref().map(|g| g.map());
             let title = loaded.map(svg_title);
             let features = loaded.map(svg_features).unwrap_or_default();
             let picture = mesh.export_svg_with(&SvgOptions { title: title.as_deref(), features: &features, ..SvgOptions::default() });

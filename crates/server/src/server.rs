@@ -472,7 +472,7 @@ impl Server {
     /// tick): the map's and the config files' text, the cvars, and a
     /// content hash of the botfiles go in the header.
     pub fn start_recording(&mut self, path: &Path, botfiles: Option<&Path>) -> Result<(), String> {
-        let game = self.state.game.game.as_ref().ok_or("no match to record")?;
+        let game = self.state.game.running.as_ref().ok_or("no match to record")?;
         let map_path = self.state.game.map_path.as_deref().ok_or("the match has no map file")?;
         let map_text = std::fs::read_to_string(map_path).map_err(|e| format!("{}: {e}", map_path.display()))?;
         let content = botfiles.map(|b| vec![("botfiles".to_owned(), crate::recording::fnv1a(&crate::recording::folder_bytes(b)))]).unwrap_or_default();
@@ -511,7 +511,7 @@ impl Server {
                 tick_rate: hz,
                 snapshot_rate,
             };
-            for line in net.poll(self.state.game.game.as_mut(), &mut self.state.bots, &facts, &map_name) {
+            for line in net.poll(self.state.game.running.as_mut(), &mut self.state.bots, &facts, &map_name) {
                 self.console.print(line);
             }
         }
@@ -525,7 +525,7 @@ impl Server {
         split(crate::tick_stats::Phase::NetIn);
         // Bots think right before the step and push their commands into the
         // same input queue the network just filled.
-        if let Some(game) = self.state.game.game.as_mut() {
+        if let Some(game) = self.state.game.running.as_mut() {
             self.state.bots.update_settings(self.console.cvars());
             self.state.bots.think(game);
             for line in self.state.bots.take_notices() {
@@ -536,7 +536,7 @@ impl Server {
         let net = self.state.net.as_ref();
         let address_of = move |slot| net.and_then(|n| n.address_hash(slot));
         let (lines, events) = self.state.game.tick(self.console.cvars(), hz, &address_of);
-        if let Some(game) = self.state.game.game.as_ref() {
+        if let Some(game) = self.state.game.running.as_ref() {
             if let Some(rec) = self.state.recorder.as_mut() {
                 rec.after_tick(game, &events, self.console.cvars());
             }
@@ -548,19 +548,19 @@ impl Server {
         }
         let server_tick = u32::try_from(self.state.stats.total_ticks() + 1).unwrap_or(u32::MAX);
         let every = (hz / snapshot_rate).max(1);
-        if let (Some(net), Some(game)) = (self.state.net.as_mut(), self.state.game.game.as_mut()) {
+        if let (Some(net), Some(game)) = (self.state.net.as_mut(), self.state.game.running.as_mut()) {
             net.after_tick(game, &events, server_tick, every, &map_name);
         }
         let nav = self.state.bots.nav();
         let floor = nav.ready_generation().zip(nav.mesh());
-        self.state.web.after_tick(self.state.game.game.as_mut(), &events, &map_name, floor, &self.state.bots, self.console.cvars());
+        self.state.web.after_tick(self.state.game.running.as_mut(), &events, &map_name, floor, &self.state.bots, self.console.cvars());
         split(crate::tick_stats::Phase::NetOut);
         crate::cards::live::after_tick(&mut self.state, &mut self.console);
         crate::agones::after_tick(&mut self.state, &mut self.console, started);
         if self.state.game.match_over() {
             self.end_of_match();
         } else if self.state.game.never_started() {
-            let players = self.state.game.game.as_ref().map_or(0, |g| g.slots().iter().filter(|(_, s)| s.team != quarry_sim::Team::Spectator).count());
+            let players = self.state.game.running.as_ref().map_or(0, |g| g.slots().iter().filter(|(_, s)| s.team != quarry_sim::Team::Spectator).count());
             self.console.print(format!("the match never went live: {players} player(s) in it after its time limit (a duel needs two: bot_minPlayers 2)"));
             self.state.request_quit(NEVER_STARTED.to_owned());
         }
@@ -573,7 +573,7 @@ impl Server {
             && !path.is_empty()
         {
             let (stats, game) = (&self.state.stats, &self.state.game);
-            self.health.maybe_write(path, started, || game.game.is_some().then(|| game.map_name()), || stats.summary());
+            self.health.maybe_write(path, started, || game.running.is_some().then(|| game.map_name()), || stats.summary());
         }
         // After the tick's time is taken: see WebView::hand_over.
         self.state.web.hand_over();
@@ -585,13 +585,13 @@ impl Server {
         let state = &mut self.state;
         if state.game.matches_started != self.matches_counted {
             self.matches_counted = state.game.matches_started;
-            if let Some(game) = state.game.game.as_ref() {
+            if let Some(game) = state.game.running.as_ref() {
                 state.metrics.match_started(game);
             }
         }
-        if state.metrics.after_tick(tick_time, state.game.game.as_ref(), events) {
+        if state.metrics.after_tick(tick_time, state.game.running.as_ref(), events) {
             state.metrics.sample(crate::metrics::SampleInputs {
-                game: state.game.game.as_ref(),
+                game: state.game.running.as_ref(),
                 bots: &state.bots,
                 net: state.net.as_mut(),
                 late_ticks: state.stats.late_ticks,
@@ -661,7 +661,7 @@ impl Server {
             self.state.request_quit("match over".to_owned());
             return;
         }
-        if let Some(game) = self.state.game.game.as_ref() {
+        if let Some(game) = self.state.game.running.as_ref() {
             self.console.print(format!("final scores on {}:", self.state.game.map_name()));
             for line in game.scoreboard().to_string().lines() {
                 self.console.print(line.to_owned());
@@ -726,7 +726,7 @@ impl Server {
     /// (for `kick`, `removebot`, …). Returns where the completed word
     /// starts and the candidates.
     pub fn complete(&mut self, line: &str) -> (usize, Vec<String>) {
-        let names = self.state.game.game.as_ref().map(|g| g.slots().iter().map(|(_, s)| s.userinfo.name.clone()).collect()).unwrap_or_default();
+        let names = self.state.game.running.as_ref().map(|g| g.slots().iter().map(|(_, s)| s.userinfo.name.clone()).collect()).unwrap_or_default();
         self.console.set_names(names);
         self.console.complete(line)
     }
@@ -753,7 +753,7 @@ impl Server {
             self.state.demos.finish(summary.as_ref(), &format!("the server shut down ({reason})"), self.console.cvars());
         }
         let game = &mut self.state.game;
-        game.log.close(game.game.as_ref(), &reason);
+        game.log.close(game.running.as_ref(), &reason);
         self.state.metrics.stop();
         crate::cards::live::finish(&mut self.state);
         crate::agones::finish(&mut self.state);
@@ -770,7 +770,7 @@ impl Server {
 
 /// How the bot commands reach the bots and the match.
 fn bot_access(state: &mut ServerState) -> quarry_bots::BotAccess<'_> {
-    quarry_bots::BotAccess { bots: &mut state.bots, game: state.game.game.as_mut() }
+    quarry_bots::BotAccess { bots: &mut state.bots, game: state.game.running.as_mut() }
 }
 
 /// Registers SIGINT and SIGTERM to set the returned flag, a graceful stop

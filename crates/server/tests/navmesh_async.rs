@@ -44,7 +44,7 @@ fn mesh_ready(server: &Server) -> bool {
 }
 
 fn bots_with_routes(server: &Server) -> usize {
-    let game = server.state.game.game.as_ref();
+    let game = server.state.game.running.as_ref();
     server.state.bots.list(game).iter().filter(|r| r.status.route.is_some()).count()
 }
 
@@ -115,7 +115,7 @@ fn a_map_change_keeps_ticking_while_the_navmesh_builds_and_bots_route_once_it_is
     let mut routed = std::collections::BTreeSet::new();
     for _ in 0..300 {
         server.tick();
-        let game = server.state.game.game.as_ref();
+        let game = server.state.game.running.as_ref();
         for row in server.state.bots.list(game) {
             if row.status.route.is_some() {
                 routed.insert(row.slot);

@@ -80,7 +80,7 @@ fn record(gametype: &str, map: &str, seed: u64, path: &Path) -> String {
     let mut visitor: Option<SlotId> = None;
     let started = std::time::Instant::now();
     for _ in 0..TICKS {
-        let game = server.state.game.game.as_mut().expect("match");
+        let game = server.state.game.running.as_mut().expect("match");
         let t = game.tick() + 1;
         if t == 20 {
             let info = UserInfo { name: "visitor".into(), model: "grunt".into(), team_pref: None, handicap: 100 };
@@ -102,7 +102,7 @@ fn record(gametype: &str, map: &str, seed: u64, path: &Path) -> String {
         server.tick();
     }
     let summary = headless::summary(&server, started.elapsed()).expect("summary");
-    let game = server.state.game.game.as_ref().expect("match");
+    let game = server.state.game.running.as_ref().expect("match");
     assert!(game.slots().iter().any(|(_, s)| s.userinfo.name == "visitor"), "the visitor played");
     assert!(game.slots().bots() >= 2, "bots played {gametype}");
     server.state.recorder.take().expect("recorder").finish(Some(&summary)).expect("finish");

@@ -56,7 +56,7 @@ fn shipped_server_cfg_runs_without_errors_and_starts_the_default_map() {
     server.startup(&[]);
     let out = server.drain_output();
     assert!(out.iter().all(|l| !l.starts_with("error")), "{out:?}");
-    assert!(server.state.game.game.is_some(), "server.cfg must start a map: {out:?}");
+    assert!(server.state.game.running.is_some(), "server.cfg must start a map: {out:?}");
     for _ in 0..10 {
         server.tick();
     }

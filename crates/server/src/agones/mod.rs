@@ -226,7 +226,7 @@ pub fn after_tick(state: &mut ServerState, console: &mut Console<ServerState>, n
         agones.last_health = Some(now);
         agones.sdk.health();
     }
-    let Some(game) = state.game.game.as_ref() else { return };
+    let Some(game) = state.game.running.as_ref() else { return };
     if !agones.ready_sent && state.net.is_some() {
         agones.ready_sent = true;
         agones.sdk.ready();

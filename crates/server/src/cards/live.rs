@@ -107,7 +107,7 @@ pub fn attach(server: &mut Server, card: Option<LiveCard>) -> Result<(), String>
             return Err(super::CardError::Invalid { file: card.card.path.display().to_string(), line: m.line, problem: super::CardProblem::TooManyPlayers { players, slots } }.to_string());
         }
     }
-    if let Some(game) = server.state.game.game.as_ref() {
+    if let Some(game) = server.state.game.running.as_ref() {
         let cell = server.state.bots.settings().nav_cell_size;
         if let Err(e) = server.state.bots.nav_mut().ensure(game, cell) {
             return Err(format!("card {} match {}: bots can't move on this map: {e}", card.card.name, card.id));
@@ -190,7 +190,7 @@ impl LiveCard {
         for line in self.wait_writes(false) {
             console.print(line);
         }
-        let Some(game) = state.game.game.as_ref() else { return };
+        let Some(game) = state.game.running.as_ref() else { return };
         if self.match_seed != Some(game.seed()) {
             self.match_seed = Some(game.seed());
             self.recorded = false;
@@ -229,7 +229,7 @@ impl LiveCard {
     fn admit(&self, state: &mut ServerState, slot: SlotId, name: &str) -> bool {
         let status = self.status_for(name);
         if status != MatchStatus::Locked || self.force {
-            if let Some(game) = state.game.game.as_mut() {
+            if let Some(game) = state.game.running.as_mut() {
                 let note = if status == MatchStatus::Locked { " (locked for you: played, not recorded)" } else { "" };
                 game.print(&format!("{name} plays card {} match {}{note}", self.card.name, self.id));
             }
@@ -237,7 +237,7 @@ impl LiveCard {
         }
         let reason = format!("card {} match {} is locked for {name}: {}", self.card.name, self.id, self.what_opens(name));
         let remote = state.net.as_mut().is_some_and(|n| n.kick(slot, &reason));
-        if !remote && let Some(game) = state.game.game.as_mut() {
+        if !remote && let Some(game) = state.game.running.as_mut() {
             game.disconnect(slot);
         }
         tracing::info!("{reason}; kicked");
@@ -276,7 +276,7 @@ impl LiveCard {
     fn bring_in_roster(&mut self, state: &mut ServerState, console: &mut Console<ServerState>, first: SlotId) {
         let Some(m) = self.card.get(self.id).cloned() else { return };
         if m.player_team != Team::Free
-            && let Some(game) = state.game.game.as_mut()
+            && let Some(game) = state.game.running.as_mut()
             && let Err(e) = game.set_team(first, m.player_team)
         {
             console.print(format!("card: the player stays off the {} team: {e}", m.player_team.name()));
@@ -293,7 +293,7 @@ impl LiveCard {
     }
 
     fn back_to_waiting(&mut self, state: &mut ServerState, console: &mut Console<ServerState>) {
-        if let Some(game) = state.game.game.as_mut() {
+        if let Some(game) = state.game.running.as_mut() {
             state.bots.kick_all(game);
         }
         self.roster_in = false;
@@ -307,7 +307,7 @@ impl LiveCard {
 
     /// Records the result of every human on the finished match's board.
     fn record(&mut self, state: &mut ServerState) {
-        let Some(game) = state.game.game.as_mut() else { return };
+        let Some(game) = state.game.running.as_mut() else { return };
         let board = game.scoreboard();
         let shape = self.card.shape();
         let mut lines = Vec::new();

@@ -83,7 +83,7 @@ pub struct AddedBot {
 /// Adds one bot wearing `character` at `skill` on `team`.
 pub fn add_bot(state: &mut ServerState, cvars: &CvarSet, character: &str, skill: f32, team: Team) -> Result<AddedBot, String> {
     state.bots.update_settings(cvars);
-    let game = state.game.game.as_mut().ok_or("no map is loaded")?;
+    let game = state.game.running.as_mut().ok_or("no map is loaded")?;
     let req = quarry_bots::AddBot {
         name: Some(character.to_owned()),
         skill: Some(skill),

@@ -291,7 +291,7 @@ fn play_match(s: &MatchSetup<'_>, stop: &AtomicBool) -> Result<(PlayedMatch, f32
     }
     log_console(&mut server);
     let wall = Instant::now();
-    let hz = f64::from(server.state.game.game.as_ref().map_or(60, quarry_sim::Match::hz));
+    let hz = f64::from(server.state.game.running.as_ref().map_or(60, quarry_sim::Match::hz));
     let max_ticks = ((s.m.limits.timelimit_min * 60.0 + OVERTIME_S) * hz) as u64;
     let mut ticks = 0_u64;
     while server.state.quit_reason().is_none() {

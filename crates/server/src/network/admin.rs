@@ -201,7 +201,7 @@ pub fn query_info(state: &ServerState, cvars: &CvarSet) -> QueryInfo {
         password: !cvars.string(ids.sv_password).is_empty(),
         ..QueryInfo::default()
     };
-    if let Some(game) = state.game.game.as_ref() {
+    if let Some(game) = state.game.running.as_ref() {
         let board = game.scoreboard();
         let s = game.settings();
         info.gametype = board.gametype.name().to_owned();

@@ -80,7 +80,7 @@ impl Demos {
         if self.current.as_ref().is_some_and(|c| c.match_no != match_no || !on) {
             self.finish(None, if on { "the match ended without a result (map change)" } else { "sv_record was turned off" }, cvars);
         }
-        let Some(game) = host.game.as_ref() else { return };
+        let Some(game) = host.running.as_ref() else { return };
         if !on || self.current.is_some() || self.given_up == Some(match_no) || game.tick() != 0 {
             return;
         }

@@ -86,7 +86,7 @@ pub fn replay(path: &Path, options: &ReplayOptions) -> Result<(Server, u32, Reco
         step(&mut server, &t?)?;
         ticks += 1;
     }
-    if let (Some(footer), Some(game)) = (&rec.footer, server.state.game.game.as_ref())
+    if let (Some(footer), Some(game)) = (&rec.footer, server.state.game.running.as_ref())
         && footer.final_hash != game.state_hash()
     {
         return Err(ReplayError::Diverged { tick: game.tick(), step: "final".to_owned(), replayed: game.state_hash(), recorded: footer.final_hash });
@@ -174,11 +174,11 @@ pub(super) fn build(rec: &Recording, scratch: &Path, maps_dir: Option<&Path>) ->
     if let Some(e) = server.state.startup_error.as_deref() {
         return Err(ReplayError::Setup(e.to_owned()));
     }
-    let game = server.state.game.game.as_ref().ok_or_else(|| ReplayError::Setup("no match was started".to_owned()))?;
+    let game = server.state.game.running.as_ref().ok_or_else(|| ReplayError::Setup("no match was started".to_owned()))?;
     if game.seed() != h.seed || game.hz() != h.hz {
         return Err(ReplayError::Setup(format!("the match was built with seed {} at {} Hz; the recording's is seed {} at {} Hz", game.seed(), game.hz(), h.seed, h.hz)));
     }
-    let game = server.state.game.game.as_mut().ok_or_else(|| ReplayError::Setup("no match was started".to_owned()))?;
+    let game = server.state.game.running.as_mut().ok_or_else(|| ReplayError::Setup("no match was started".to_owned()))?;
     for s in &h.start_slots {
         let fail = |message: String| ReplayError::Setup(format!("the client {} the match started with: {message}", s.client.name));
         let team = Team::parse(&s.team).ok_or_else(|| fail(format!("unknown team '{}'", s.team)))?;
@@ -265,7 +265,7 @@ fn apply(server: &mut Server, t: &TickRecord) -> Result<(), ReplayError> {
             }
             continue;
         }
-        let game = server.state.game.game.as_mut().ok_or_else(|| fail("no match".to_owned()))?;
+        let game = server.state.game.running.as_mut().ok_or_else(|| fail("no match".to_owned()))?;
         match entry {
             JournalEntry::Join { slot, client } => {
                 // A client that entered the game just before the recording
@@ -299,7 +299,7 @@ fn apply(server: &mut Server, t: &TickRecord) -> Result<(), ReplayError> {
             JournalEntry::Cvar { .. } => {}
         }
     }
-    let game = server.state.game.game.as_mut().ok_or_else(|| fail("no match".to_owned()))?;
+    let game = server.state.game.running.as_mut().ok_or_else(|| fail("no match".to_owned()))?;
     for (slot, cmd) in &t.cmds {
         game.push_cmd(SlotId(*slot), *cmd).map_err(|e| fail(format!("a command for slot {slot}: {e}")))?;
     }
@@ -308,7 +308,7 @@ fn apply(server: &mut Server, t: &TickRecord) -> Result<(), ReplayError> {
 
 /// The stored hash against the replay's, naming the first step that differs.
 fn verify(server: &Server, tick: u32, check: &HashCheck) -> Result<(), ReplayError> {
-    let Some(game) = server.state.game.game.as_ref() else { return Ok(()) };
+    let Some(game) = server.state.game.running.as_ref() else { return Ok(()) };
     if game.tick() != tick {
         return Err(ReplayError::Diverged { tick, step: format!("tick count (the replay is at tick {})", game.tick()), replayed: game.state_hash(), recorded: check.value });
     }

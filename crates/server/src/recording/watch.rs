@@ -51,7 +51,7 @@ impl Playback<'_> {
     }
 
     fn tick(&self) -> u32 {
-        self.server.state.game.game.as_ref().map_or(0, quarry_sim::Match::tick)
+        self.server.state.game.running.as_ref().map_or(0, quarry_sim::Match::tick)
     }
 
     /// Goes to match tick `to` (clamped to the recording).
@@ -94,8 +94,8 @@ impl Playback<'_> {
         let status = self.status();
         let state = &mut self.server.state;
         state.web.set_replay_status(Some(status));
-        let map = state.game.game.as_ref().map(|g| g.map().name().to_owned()).unwrap_or_default();
-        if let Some(game) = state.game.game.as_mut() {
+        let map = state.game.running.as_ref().map(|g| g.map().name().to_owned()).unwrap_or_default();
+        if let Some(game) = state.game.running.as_mut() {
             state.web.publish_now(game, &map, &state.bots);
         }
     }
@@ -110,7 +110,7 @@ pub fn watch(path: &Path, options: &ReplayOptions, addr: SocketAddr, password: &
     let mut server = build(&rec, scratch.path(), options.maps_dir.as_deref())?;
     // The floor the page draws comes from a navmesh; a replay has no bots
     // to ask for one, so it is built here (it changes nothing in the sim).
-    if let Some(game) = server.state.game.game.as_ref() {
+    if let Some(game) = server.state.game.running.as_ref() {
         let cell = server.state.bots.settings().nav_cell_size;
         if let Err(e) = server.state.bots.nav_mut().build_now(game, cell) {
             tracing::warn!("replay: no navmesh for the web view's floor: {e}");
