@@ -305,10 +305,9 @@ pub(crate) fn parse(data: Vec<u8>, shown: &str) -> Result<Recording, RecordError
         }
     }
     if footer.is_some() {
-        let found: Vec<(u32, u32, u64)> = chunks.iter().map(|c| (c.first_tick, c.last_tick, c.offset)).collect();
-        let listed: Vec<(u32, u32, u64)> = index.iter().map(|e| (e.first_tick, e.last_tick, e.offset)).collect();
-        if found != listed {
-            return Err(corrupt(chunks_end, format!("the index lists {} chunks that do not match the {} in the file", listed.len(), found.len())));
+        let found = chunks.iter().map(|c| (c.first_tick, c.last_tick, c.offset));
+        if !found.eq(index.iter().map(|e| (e.first_tick, e.last_tick, e.offset))) {
+            return Err(corrupt(chunks_end, format!("the index lists {} chunks that do not match the {} in the file", index.len(), chunks.len())));
         }
     } else if cut.is_none() {
         cut = Some("no footer: the recording was not finished".to_owned());

@@ -53,7 +53,7 @@ pub use game::{ChatError, Match, MatchError, PlayerView};
 pub use scoreboard::{ScoreRow, Scoreboard};
 pub use settings::{Settings, SimCvars};
 pub use slots::{ClientKind, SlotId, Team, UserInfo};
-pub use usercmd::{ANGLE_UNIT, Buttons, UserCmd, angle_to_units, units_to_angle};
+pub use usercmd::{ANGLE_UNIT, Buttons, UserCmd, angle_to_units, units_to_angle, wrap_half_turn};
 
 /// The loaded map of the match: collision world and entities.
 #[derive(Resource)]

@@ -97,6 +97,18 @@ pub fn angle_to_units(deg: f32) -> i32 {
     (deg / ANGLE_UNIT).round() as i32
 }
 
+/// An angle in degrees wrapped to -180..180 (left as it is when already
+/// within: its bits do not change).
+#[must_use]
+pub fn wrap_half_turn(deg: f32) -> f32 {
+    if (-180.0..180.0).contains(&deg) {
+        return deg;
+    }
+    let wrapped = (deg + 180.0).rem_euclid(360.0) - 180.0;
+    // rem_euclid may round up to the whole turn.
+    if wrapped >= 180.0 { -180.0 } else { wrapped }
+}
+
 /// Whole [`ANGLE_UNIT`]s as degrees (exact).
 #[must_use]
 pub fn units_to_angle(units: i32) -> f32 {
@@ -126,12 +138,7 @@ impl UserCmd {
         if !self.yaw.is_finite() {
             self.yaw = 0.0;
         }
-        if !(-180.0..180.0).contains(&self.pitch) {
-            self.pitch = (self.pitch + 180.0).rem_euclid(360.0) - 180.0;
-            if self.pitch >= 180.0 {
-                self.pitch = -180.0;
-            }
-        }
+        self.pitch = wrap_half_turn(self.pitch);
         if !(0.0..360.0).contains(&self.yaw) {
             self.yaw = self.yaw.rem_euclid(360.0);
             if self.yaw >= 360.0 {

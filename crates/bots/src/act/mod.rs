@@ -60,9 +60,7 @@ pub fn compose(intent: &Intent, tick: u32, previous: &UserCmd, delta: (f32, f32)
         let view_yaw = intent.yaw.rem_euclid(360.0);
         // The command's pitch is an angle the delta brings into view: wrapped,
         // not held within the view's limits (the sim holds the view).
-        let pitch = intent.pitch.clamp(-89.0, 89.0) - delta.0;
-        let pitch = if (-180.0..180.0).contains(&pitch) { pitch } else { (pitch + 180.0).rem_euclid(360.0) - 180.0 };
-        (view_yaw, pitch, (view_yaw - delta.1).rem_euclid(360.0))
+        (view_yaw, quarry_sim::wrap_half_turn(intent.pitch.clamp(-89.0, 89.0) - delta.0), (view_yaw - delta.1).rem_euclid(360.0))
     } else {
         ((previous.yaw + delta.1).rem_euclid(360.0), previous.pitch, previous.yaw)
     };

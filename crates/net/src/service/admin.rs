@@ -99,7 +99,7 @@ pub(crate) async fn session(services: &Services, conn: quinn::Connection, ticket
     };
     // Signing in is short and bounded per address, so connections that
     // never finish it cannot keep a real admin out.
-    let Some(_signing_in) = services.pending_signin(addr.ip()) else {
+    let Some(signing_in) = services.pending_signin(addr.ip()) else {
         services.counters.admin_busy.fetch_add(1, Ordering::Relaxed);
         let reason = format!("{MAX_PENDING_SIGNINS} sign-ins already in progress from {}", crate::transport::address_group(addr.ip()));
         warn!(%addr, "admin sign-in refused: {reason}");
@@ -153,6 +153,7 @@ pub(crate) async fn session(services: &Services, conn: quinn::Connection, ticket
         return;
     };
     // Sessions are counted once signed in: only admins hold them.
+    // Held for the session's life.
     let Ok(_session_permit) = services.sessions.try_acquire() else {
         services.counters.admin_busy.fetch_add(1, Ordering::Relaxed);
         let _ = put(&mut send, &refuse(format!("{MAX_ADMIN_SESSIONS} admin sessions are open; try again later"))).await;
@@ -160,7 +161,7 @@ pub(crate) async fn session(services: &Services, conn: quinn::Connection, ticket
         let _ = tokio::time::timeout(Duration::from_secs(1), conn.closed()).await;
         return;
     };
-    drop(_signing_in);
+    drop(signing_in);
     ticket.mark_joined();
     if let Ok(mut l) = services.lockout.lock() {
         l.succeed(ip);

@@ -4,6 +4,7 @@ use glam::Vec3;
 use quarry_map::{Contents, EntityId};
 
 use super::params::MoveParams;
+use crate::usercmd::wrap_half_turn;
 
 /// How long a knockback disables friction at most, in seconds (Quake 3
 /// `G_Damage`: twice the knockback in ms, clamped to 50..200).
@@ -333,11 +334,6 @@ impl MoveState {
         self.water_level = self.water_level.min(3);
         repaired
     }
-}
-
-/// An angle wrapped to -180..180 degrees.
-fn wrap_half_turn(deg: f32) -> f32 {
-    if (-180.0..180.0).contains(&deg) { deg } else { (deg + 180.0).rem_euclid(360.0) - 180.0 }
 }
 
 #[cfg(test)]
