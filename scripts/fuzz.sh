@@ -8,8 +8,8 @@
 #   crates/nav/examples/fuzz_maps.rs (load every mutant, build a navmesh for
 #   every FUZZ_NAV_EVERY-th, default 50; catch_unwind per case, a watchdog
 #   for hangs), then a slice of FUZZ_BINARY_CASES mutants (default N/500,
-#   at least 50) through the real binary, `quarry-server --map-info` and
-#   `--nav-info` under `timeout` and a memory ulimit, to catch aborts and
+#   at least 50) through the real binary, `quarry-server map-info` and
+#   `nav-info` under `timeout` and a memory ulimit, to catch aborts and
 #   OOM kills that an in-process run cannot survive.
 # packets: N malformed-packet cases in process through
 #   crates/net/examples/fuzz_packets.rs: each a fresh server connection fed a
@@ -28,7 +28,7 @@
 #   scripts/craft_cards.py (half text mutants, half crafted: maps and
 #   characters that are paths, huge rosters, extreme limits, thousands of
 #   tiers, deep nesting, control characters), each played by the real
-#   binary (`--fast --card FILE --match 0.0 --as Wren`, the time limits cut
+#   binary (`card FILE --match 0.0 --as Wren`, the time limits cut
 #   to 3 s) under `timeout` and a memory ulimit from an empty directory,
 #   with the same check that nothing is written there or in the sandbox.
 #
@@ -133,9 +133,9 @@ fuzz_maps() {
 	local -A count=([ok]=0 [rejected]=0 [panic]=0 [timeout]=0 [abort]=0)
 	local runs=0 i=0
 	for f in "$dir"/*.map; do
-		local modes=(--map-info)
+		local modes=(map-info)
 		# One in ten also builds the navmesh (slower).
-		[ $((i % 10)) -eq 0 ] && modes+=(--nav-info)
+		[ $((i % 10)) -eq 0 ] && modes+=(nav-info)
 		i=$((i + 1))
 		for mode in "${modes[@]}"; do
 			(
@@ -242,7 +242,7 @@ fuzz_recordings() {
 	}
 	"$TARGET/release/examples/craft_recordings" "$dir/base.qdemo" "$dir/cases" --cases "$(binary_cases)" --seed "$SEED" --sandbox "$dir/sandbox" || return 1
 	hostile_cases recordings "$dir" "$dir"/cases/*.qdemo -- \
-		"$server" --config "$dir/cwd/config" --maps "$dir/cwd/maps" --replay @CASE@
+		"$server" --config "$dir/cwd/config" --maps "$dir/cwd/maps" replay @CASE@
 	rm -rf "$dir"
 }
 
@@ -261,7 +261,7 @@ fuzz_cards() {
 	python3 scripts/craft_cards.py config/cards/ladder.toml "$dir/cases" --cases "$(binary_cases)" --seed "$SEED" --sandbox "$dir/sandbox" || return 1
 	hostile_cases cards "$dir" "$dir"/cases/*.toml -- \
 		"$server" --config "$dir/config" --maps "$root/maps" --botfiles "$root/botfiles" \
-		--fast --seed "$SEED" --card @CASE@ --match 0.0 --as Wren
+		--seed "$SEED" card @CASE@ --match 0.0 --as Wren
 	rm -rf "$dir"
 }
 

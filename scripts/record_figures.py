@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Recording size figures (issue 21): headless bot matches of 8, 16 and 64
-players recorded with --record, then replayed with --replay --json, which
+players recorded with --record, then replayed with `replay FILE --json`, which
 checks every hash and reports the size: the header (map and config text,
 once per file) and the bytes per minute of play while every player was in
 (bots join one every 2 s, so a full server is measured after the fill).
@@ -40,7 +40,7 @@ def measure(server, players, maps, name, minutes, seed, workdir):
         "+set", "timelimit", str(minutes), "+set", "fraglimit", "0", "+map", name,
     ]
     subprocess.run(record, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    out = subprocess.run([server, "--replay", str(demo), "--json"], check=True, capture_output=True, text=True).stdout
+    out = subprocess.run([server, "replay", str(demo), "--json"], check=True, capture_output=True, text=True).stdout
     summary = json.loads(out.strip().splitlines()[-1])
     return summary["replay"]["size"]
 

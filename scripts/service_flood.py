@@ -51,11 +51,11 @@ def main():
         config = pathlib.Path(work)
         for name in ["server.cfg", "items.toml", "weapons.toml", "sounds.toml"]:
             (config / name).write_text((ROOT / "config" / name).read_text())
-        subprocess.run([args.server, "--config", str(config), "--new-admin", "ops", "--role", "operator"], check=True, capture_output=True)
+        subprocess.run([args.server, "--config", str(config), "new-admin", "ops", "--role", "operator"], check=True, capture_output=True)
         # A key for the same name that the server does not know.
         wrong = config / "wrong"
         wrong.mkdir()
-        subprocess.run([args.server, "--config", str(wrong), "--new-admin", "ops"], check=True, capture_output=True)
+        subprocess.run([args.server, "--config", str(wrong), "new-admin", "ops"], check=True, capture_output=True)
         server = LiveServer(args.server, config, ["+set", "bot_minPlayers", "8", "+set", "timelimit", "0", "+set", "fraglimit", "0", "+map", "q_dm1"])
         m = server.wait_for(r"listening on udp \S+:(\d+), certificate fingerprint (\S+)")
         server.port, server.fingerprint = int(m.group(1)), m.group(2)

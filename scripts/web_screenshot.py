@@ -77,7 +77,7 @@ def main():
             (config / name).write_text((ROOT / "config" / name).read_text())
         common = [args.server, "--config", str(config), "--botfiles", str(ROOT / "botfiles"), "--maps", args.maps_dir]
         if args.replay:
-            cmd = common + ["--replay", args.replay, "--web", str(web_port)]
+            cmd = common + ["replay", args.replay, "--web", str(web_port)]
         else:
             cmd = common + ["--port", "0", "+set", "g_gametype", args.gametype, "+set", "bot_minPlayers", str(args.bots),
                             "+set", "timelimit", "0", "+set", "fraglimit", "0", "+set", "sv_webAddr", str(web_port), "+map", args.map]

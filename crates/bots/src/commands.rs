@@ -7,7 +7,7 @@
 //! [`BotAccess`]; nothing here knows the server's types.
 
 use quarry_console::{CommandDef, Console, ConsoleError, CvarError};
-use quarry_sim::Match;
+use quarry_sim::{Match, Team};
 
 use crate::content::parse_skill;
 use crate::manager::{AddBot, AddBotError, BotManager};
@@ -27,9 +27,11 @@ fn fail(command: &str, message: impl ToString) -> ConsoleError {
     }
 }
 
-/// Parses `addbot` arguments: `[name] [skill] [exact] [brain=NAME]
-/// [owner=PLAYER]`; a lone number is a skill; the `key=value` options may
-/// stand anywhere.
+/// `addbot`'s usage line.
+pub const ADDBOT_USAGE: &str = "addbot [NAME] [SKILL 1-5] [exact] [brain=NAME] [owner=PLAYER] [character=NAME] [team=red|blue]";
+
+/// Parses `addbot` arguments ([`ADDBOT_USAGE`]); a lone number is a skill;
+/// the `key=value` options may stand anywhere.
 pub fn parse_addbot(args: &[String]) -> Result<AddBot, String> {
     let mut req = AddBot::default();
     let mut rest: Vec<&str> = Vec::new();
@@ -37,7 +39,12 @@ pub fn parse_addbot(args: &[String]) -> Result<AddBot, String> {
         match a.split_once('=') {
             Some((k, v)) if k.eq_ignore_ascii_case("brain") && !v.is_empty() => req.brain = Some(v.to_owned()),
             Some((k, v)) if k.eq_ignore_ascii_case("owner") && !v.is_empty() => req.owner = Some(v.to_owned()),
-            Some(_) => return Err(format!("unknown or empty option '{a}' (options: brain=NAME, owner=PLAYER)")),
+            Some((k, v)) if k.eq_ignore_ascii_case("character") && !v.is_empty() => req.character = Some(v.to_owned()),
+            Some((k, v)) if k.eq_ignore_ascii_case("team") => match Team::parse(v) {
+                Some(team @ (Team::Red | Team::Blue)) => req.team = Some(team),
+                _ => return Err(format!("team '{v}': a bot joins red or blue (or leave team= out)")),
+            },
+            Some(_) => return Err(format!("unknown or empty option '{a}' (options: brain=NAME, owner=PLAYER, character=NAME, team=red|blue)")),
             None => rest.push(a),
         }
     }
@@ -57,7 +64,7 @@ pub fn parse_addbot(args: &[String]) -> Result<AddBot, String> {
             req.skill =
                 Some(parse_skill(skill).ok_or_else(|| AddBotError::UnknownSkill((*skill).to_owned()).to_string())?);
         }
-        _ => return Err("usage: addbot [NAME] [SKILL 1-5] [exact] [brain=NAME] [owner=PLAYER]".to_owned()),
+        _ => return Err(format!("usage: {ADDBOT_USAGE}")),
     }
     if req.exact && req.name.is_none() {
         return Err("exact needs a name".to_owned());
@@ -73,8 +80,8 @@ pub fn register_commands<C: 'static>(
 ) -> Result<(), CvarError> {
     console.register_command(CommandDef::new(
         "addbot",
-        "addbot [NAME] [SKILL 1-5] [exact] [brain=NAME] [owner=PLAYER]",
-        "add a bot (NAME: any, or one from the pool; SKILL overrides bot_skill for this bot; exact: the name must be free; brain: a scripted brain from botfiles/brains; owner: the player a scripted brain serves)",
+        ADDBOT_USAGE,
+        "add a bot (NAME: any, or one from the pool; SKILL overrides bot_skill for this bot; exact: the name must be free; brain: a scripted brain from botfiles/brains; owner: the player a scripted brain serves; character: the botfiles character it plays; team: the side it joins in team games)",
         move |host: &mut C, console: &mut Console<C>, args: &[String]| {
             let req = parse_addbot(args).map_err(|m| fail("addbot", m))?;
             let a = access(host);

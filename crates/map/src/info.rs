@@ -1,4 +1,4 @@
-//! [`MapInfo`]: the summary `quarry-server --map-info` prints, as text
+//! [`MapInfo`]: the summary `quarry-server map-info` prints, as text
 //! ([`Display`](std::fmt::Display)) or JSON (`Serialize`).
 
 use std::collections::BTreeMap;

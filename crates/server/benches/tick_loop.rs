@@ -7,10 +7,12 @@
 //! journal, each slot's new command, a state hash every second; the
 //! encoding and writing are on their own thread).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use quarry_server::cli::PlusCommand;
+use quarry_server::feature::{MatchView, Measured, Observer, ServerSample, TickReport};
+use quarry_server::metrics::Metrics;
 use quarry_server::recording::{MatchSource, Recorder};
 use quarry_server::server::{Server, ServerOptions};
 
@@ -71,10 +73,11 @@ fn operator_tools(c: &mut Criterion) {
     }
     let tick_time = Duration::from_micros(700);
     let mut i = 0;
+    let config_dir = dir.path().to_owned();
     c.bench_function("server/metrics_per_tick_16_bots", |b| {
         b.iter(|| {
             i = (i + 1) % ticks.len();
-            s.update_metrics(tick_time, &ticks[i]);
+            metrics_tick(&mut s, &config_dir, &ticks[i], i, tick_time);
         })
     });
     let mut j = 0;
@@ -87,6 +90,28 @@ fn operator_tools(c: &mut Criterion) {
             }
         })
     });
+}
+
+/// The metrics' share of one tick, as the server drives them: the tick's
+/// report, the once-a-second sample on every 60th, then the tick's time.
+fn metrics_tick(s: &mut Server, config_dir: &std::path::Path, events: &[quarry_sim::events::GameEvent], i: usize, tick_time: Duration) {
+    let state = &mut s.state;
+    let Some(metrics) = state.features.get_mut::<Metrics>() else { panic!("the metrics feature") };
+    let started = Instant::now();
+    let sample = i.is_multiple_of(60).then(|| ServerSample { late_ticks: state.stats.late_ticks, game_log_lost: 0, traffic: None, refused: Vec::new() });
+    let view = MatchView {
+        game: state.game.running.as_ref(),
+        map_name: "q_dm1",
+        map_path: None,
+        matches_started: state.game.matches_started,
+        headless: true,
+        listening: false,
+        bots: &state.bots,
+        cvars: s.console.cvars(),
+        config_dir,
+    };
+    metrics.after_tick(&TickReport { view, tick: i as u64, hz: 60, events, started, sample: sample.as_ref() });
+    metrics.tick_measured(&Measured { started, tick_time, stats: &state.stats, map_name: Some("q_dm1"), cvars: s.console.cvars() });
 }
 
 /// The recorder's work on a real tick of the 16-bot match: each timed
@@ -118,7 +143,7 @@ fn recording(c: &mut Criterion) {
                 let Some(game) = s.state.game.running.as_ref() else { continue };
                 let events = game.events();
                 let start = std::time::Instant::now();
-                rec.after_tick(game, &events, s.console.cvars());
+                rec.record_tick(game, &events, s.console.cvars());
                 spent += start.elapsed();
             }
             spent

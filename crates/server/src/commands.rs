@@ -3,10 +3,20 @@
 
 use quarry_console::{CommandDef, Console, ConsoleError};
 
-use crate::server::ServerState;
+use crate::state::ServerState;
 
 /// Registers the server's commands.
 pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_console::CvarError> {
+    register_info(console)?;
+    register_match(console)?;
+    register_players(console)?;
+    register_admin(console)?;
+    register_bans(console)?;
+    Ok(())
+}
+
+/// `status`, `serverinfo`, `scores`: what the server and the match are.
+fn register_info(console: &mut Console<ServerState>) -> Result<(), quarry_console::CvarError> {
     console.register_command(CommandDef::new(
         "status",
         "status",
@@ -31,6 +41,25 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
             Ok(())
         },
     ))?;
+    console.register_command(CommandDef::new(
+        "scores",
+        "scores",
+        "show the scoreboard of the running match",
+        |state: &mut ServerState, console: &mut Console<ServerState>, _: &[String]| {
+            let Some(game) = state.game.running.as_ref() else {
+                return Err(ConsoleError::Command { command: "scores".into(), message: "no map is loaded".into() });
+            };
+            for line in game.scoreboard().to_string().lines() {
+                console.print(line.to_owned());
+            }
+            Ok(())
+        },
+    ))?;
+    Ok(())
+}
+
+/// `quit`, `map`, `map_restart`: the server's life and the match's.
+fn register_match(console: &mut Console<ServerState>) -> Result<(), quarry_console::CvarError> {
     console.register_command(CommandDef::new(
         "quit",
         "quit [REASON]",
@@ -83,6 +112,11 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
             Ok(())
         },
     ))?;
+    Ok(())
+}
+
+/// `say`, `print`, `forceteam`: speaking to the players and moving them.
+fn register_players(console: &mut Console<ServerState>) -> Result<(), quarry_console::CvarError> {
     console.register_command(CommandDef::new(
         "say",
         "say TEXT",
@@ -95,21 +129,28 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
                 .map_err(|e| ConsoleError::Command { command: "say".into(), message: e.to_string() })
         },
     ))?;
-    register_admin(console)?;
     console.register_command(CommandDef::new(
-        "scores",
-        "scores",
-        "show the scoreboard of the running match",
-        |state: &mut ServerState, console: &mut Console<ServerState>, _: &[String]| {
-            let Some(game) = state.game.running.as_ref() else {
-                return Err(ConsoleError::Command { command: "scores".into(), message: "no map is loaded".into() });
-            };
-            for line in game.scoreboard().to_string().lines() {
-                console.print(line.to_owned());
-            }
+        "print",
+        "print TEXT",
+        "print a line to every player (and this console) as the server, not as chat",
+        |state: &mut ServerState, _: &mut Console<ServerState>, args: &[String]| {
+            let game = state.game.running.as_mut().ok_or_else(|| err("print", "no map is loaded"))?;
+            game.print(&args.join(" "));
             Ok(())
         },
     ))?;
+    console.register_command(
+        CommandDef::new("forceteam", "forceteam NAME|SLOT TEAM", "move a player to a team (red, blue, free, spectator), as the team command would", |state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]| {
+            let [who, team] = args else { return Err(ConsoleError::Usage { usage: "forceteam NAME|SLOT TEAM".into() }) };
+            let slot = find_client(state, who).ok_or_else(|| err("forceteam", format!("no player '{who}'")))?;
+            let team = quarry_sim::Team::parse(team).ok_or_else(|| err("forceteam", format!("unknown team '{team}' (red, blue, free, spectator)")))?;
+            let game = state.game.running.as_mut().ok_or_else(|| err("forceteam", "no map is loaded"))?;
+            game.set_team(slot, team).map_err(|e| err("forceteam", format!("slot {} stays: {e}", slot.0)))?;
+            console.print(format!("slot {} is on {}", slot.0, team.name()));
+            Ok(())
+        })
+        .complete_with(|console, args, partial| if args.is_empty() { console.complete_name(partial) } else { Vec::new() }),
+    )?;
     Ok(())
 }
 
@@ -127,8 +168,8 @@ fn err(command: &str, message: impl Into<String>) -> ConsoleError {
     ConsoleError::Command { command: command.into(), message: message.into() }
 }
 
-/// Registers `kick`, `ban`, `unban` and `banlist`.
-pub(crate) fn register_admin(console: &mut Console<ServerState>) -> Result<(), quarry_console::CvarError> {
+/// Registers `kick`, `ban` and `notarget`.
+fn register_admin(console: &mut Console<ServerState>) -> Result<(), quarry_console::CvarError> {
     console.register_command(CommandDef::new(
         "kick",
         "kick NAME|SLOT [REASON]",
@@ -184,6 +225,11 @@ pub(crate) fn register_admin(console: &mut Console<ServerState>) -> Result<(), q
             Ok(())
         },
     ))?;
+    Ok(())
+}
+
+/// Registers `unban` and `banlist`.
+fn register_bans(console: &mut Console<ServerState>) -> Result<(), quarry_console::CvarError> {
     console.register_command(CommandDef::new(
         "unban",
         "unban ADDRESS",
@@ -267,28 +313,9 @@ fn status(state: &mut ServerState, console: &mut Console<ServerState>, _: &[Stri
         ),
         format!("map     : {}", state.map_description()),
         state.game.log.status_line(),
-        match (state.metrics.local_addr(), state.metrics.failure()) {
-            (Some(addr), _) => format!("metrics : http://{addr}/metrics"),
-            (None, Some(why)) => format!("metrics : not serving: {why}"),
-            (None, None) => "metrics : off (sv_metricsAddr PORT turns them on)".to_owned(),
-        },
-        match state.web.local_addr() {
-            Some(addr) => {
-                let r = state.web.refusals();
-                format!(
-                    "web view: http://{addr}/, {} watching; {}; refused {} wrong passwords, {} locked out ({} lockouts), {} streams over the cap",
-                    state.web.viewers(),
-                    state.web.cost_line(),
-                    r.wrong_passwords,
-                    r.locked_out,
-                    r.lockouts,
-                    r.streams_full
-                )
-            }
-            None => "web view: off (sv_webAddr PORT turns it on)".to_owned(),
-        },
     ];
     let mut lines = lines;
+    lines.extend(state.features.status());
     if let Some(net) = state.net.as_ref() {
         lines.extend(net.status_lines());
     }

@@ -16,8 +16,6 @@ pub struct ServerCvars {
     pub sv_cheats: CvarId,
     /// `version`: read-only build string.
     pub version: CvarId,
-    /// `sv_healthFile`: where the tick loop writes its health file ("" = off).
-    pub sv_health_file: CvarId,
     /// `sv_mapRotation`: maps to cycle through when a match ends.
     pub sv_map_rotation: CvarId,
     /// `sv_password`: required to join ("" = none).
@@ -26,12 +24,35 @@ pub struct ServerCvars {
     pub sv_snapshot_rate: CvarId,
 }
 
+/// The server's settings as one tick sees them, read once per tick
+/// ([`ServerCvars::read`]) as the sim and the bots read theirs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerSettings {
+    /// `sv_fps`: ticks per second.
+    pub tick_rate: u32,
+    /// `sv_snapshotRate`, at most `sv_fps`: snapshots per second to each client.
+    pub snapshot_rate: u32,
+    /// `sv_hostname`.
+    pub hostname: String,
+    /// `sv_password` ("" = none).
+    pub password: String,
+    /// `sv_cheats`.
+    pub cheats: bool,
+}
+
 /// The version string: crate version and target.
 pub fn version_string() -> String {
     format!("quarry-server {} {}-{}", env!("CARGO_PKG_VERSION"), std::env::consts::OS, std::env::consts::ARCH)
 }
 
 impl ServerCvars {
+    /// Reads the settings a tick runs with.
+    pub fn read(&self, cvars: &CvarSet) -> ServerSettings {
+        let tick_rate = self.tick_rate(cvars);
+        let snapshot_rate = u32::try_from(cvars.int(self.sv_snapshot_rate)).unwrap_or(30).min(tick_rate).max(1);
+        ServerSettings { tick_rate, snapshot_rate, hostname: cvars.string(self.sv_hostname), password: cvars.string(self.sv_password), cheats: cvars.bool(self.sv_cheats) }
+    }
+
     /// `sv_fps` as a tick rate, Hz: the one place the server reads it (the
     /// clock, the matches, the welcome and the reports all take it here).
     pub fn tick_rate(&self, cvars: &CvarSet) -> u32 {
@@ -73,11 +94,6 @@ impl ServerCvars {
             CvarDef::string("version", &version_string(), "the server's version and platform")
                 .flags(CvarFlags::READ_ONLY | CvarFlags::SERVER_INFO),
         )?;
-        let sv_health_file = console.register_cvar(CvarDef::string(
-            "sv_healthFile",
-            "",
-            "file the tick loop rewrites every 5 s for container health checks (quarry-server --health-check FILE); empty = off",
-        ))?;
         let sv_map_rotation = console.register_cvar(
             CvarDef::string(
                 "sv_mapRotation",
@@ -101,7 +117,6 @@ impl ServerCvars {
             net_port,
             sv_cheats,
             version,
-            sv_health_file,
             sv_map_rotation,
             sv_password,
             sv_snapshot_rate,

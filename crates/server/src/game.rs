@@ -186,7 +186,7 @@ impl GameHost {
     /// for what happened (chat, server prints, phase changes) and the
     /// events, which the game log records (`address_of` gives a remote
     /// client's address pseudonym).
-    pub fn tick(&mut self, cvars: &CvarSet, hz: u32, address_of: crate::game_log::recorder::AddressOf<'_>) -> (Vec<String>, Vec<GameEvent>) {
+    pub fn tick(&mut self, cvars: &CvarSet, hz: u32, address_of: crate::game_log::narrator::AddressOf<'_>) -> (Vec<String>, Vec<GameEvent>) {
         self.sync_log(cvars);
         let generation = cvars.generation();
         let refresh = generation != self.settings_generation;

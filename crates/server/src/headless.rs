@@ -5,12 +5,12 @@
 use std::io::Write;
 use std::time::Duration;
 
-use crate::server::Server;
-use crate::tick_stats::TickSummary;
+use crate::game::GameHost;
+use crate::tick_stats::{TickStats, TickSummary};
 
 /// Whether a headless match can start: a map is loaded and the match can end.
-pub fn check_ready(server: &Server) -> Result<(), String> {
-    let Some(game) = server.state.game.running.as_ref() else {
+pub fn check_ready(host: &GameHost) -> Result<(), String> {
+    let Some(game) = host.running.as_ref() else {
         return Err("--fast runs one headless match: give it a map, e.g. +map q_dm1".into());
     };
     let s = game.settings();
@@ -54,15 +54,16 @@ pub struct HeadlessSummary {
     pub bots: Option<quarry_bots::report::MatchReport>,
 }
 
-/// Builds the summary of the finished match.
-pub fn summary(server: &Server, wall: Duration) -> Option<HeadlessSummary> {
-    let game = server.state.game.running.as_ref()?;
+/// Builds the summary of the match `host` runs (none without one):
+/// `stats` are the tick's figures, `wall` how long the run took.
+pub fn summary(host: &GameHost, bots: &quarry_bots::BotManager, stats: &TickStats, wall: Duration) -> Option<HeadlessSummary> {
+    let game = host.running.as_ref()?;
     let ticks = game.tick();
     let hz = game.hz();
     let simulated = f64::from(ticks) / f64::from(hz);
     let wall_s = wall.as_secs_f64().max(1e-9);
     Some(HeadlessSummary {
-        map: server.state.game.map_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+        map: host.map_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
         gametype: game.rules().gametype.name().to_owned(),
         seed: game.seed(),
         ticks,
@@ -71,17 +72,17 @@ pub fn summary(server: &Server, wall: Duration) -> Option<HeadlessSummary> {
         wall_seconds: wall_s,
         ticks_per_second: f64::from(ticks) / wall_s,
         realtime_factor: simulated / wall_s,
-        tick_time: server.state.stats.summary(),
+        tick_time: stats.summary(),
         final_hash: format!("{:016x}", game.state_hash()),
         scoreboard: game.scoreboard(),
         mode: game.rules().gametype.is_team_game().then(|| game.mode_stats()),
-        bots: (game.slots().bots() > 0).then(|| server.state.bots.report(game)),
+        bots: (game.slots().bots() > 0).then(|| bots.report(game)),
     })
 }
 
 /// Prints the summary on stdout: text, or one JSON object with `json`.
-pub fn print_summary(server: &Server, wall: Duration, json: bool) {
-    let Some(s) = summary(server, wall) else { return };
+pub fn print_summary(summary: Option<&HeadlessSummary>, json: bool) {
+    let Some(s) = summary else { return };
     let mut out = std::io::stdout().lock();
     if json {
         match serde_json::to_string(&s) {

@@ -1,5 +1,5 @@
 //! The health file: while the tick loop runs, the server rewrites a small
-//! status file every few seconds (atomically), and `--health-check FILE`
+//! status file every few seconds (atomically), and `health-check FILE`
 //! tells whether that file is fresh and says a match is running. Container
 //! health checks use the pair; no network port or shell tool is needed. The
 //! file is removed at shutdown, so a stopped server is unhealthy at once.
@@ -7,11 +7,14 @@
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
+use quarry_console::{Console, CvarDef, CvarError, CvarId, CvarSet};
+
+use crate::feature::{MatchView, Measured, Observer, TickReport};
 use crate::tick_stats::TickSummary;
 
 /// How often the health file is rewritten.
 pub const HEALTH_INTERVAL: Duration = Duration::from_secs(5);
-/// How old the health file may be before `--health-check` fails (several intervals).
+/// How old the health file may be before `health-check` fails (several intervals).
 pub const HEALTH_MAX_AGE: Duration = Duration::from_secs(30);
 
 /// Rewrites the health file at most every [`HEALTH_INTERVAL`].
@@ -41,6 +44,47 @@ impl HealthWriter {
         if let Err(e) = quarry_console::write_atomic(Path::new(path), &text) {
             tracing::warn!("health file: {e}");
         }
+    }
+}
+
+/// The health file as a feature: `sv_healthFile` names it, every tick may
+/// rewrite it, shutdown removes it.
+#[derive(Debug)]
+pub struct Health {
+    file: CvarId,
+    writer: HealthWriter,
+}
+
+impl Health {
+    /// Registers `sv_healthFile`.
+    pub fn register<C: 'static>(console: &mut Console<C>) -> Result<Self, CvarError> {
+        let file = console.register_cvar(CvarDef::string(
+            "sv_healthFile",
+            "",
+            "file the tick loop rewrites every 5 s for container health checks (quarry-server health-check FILE); empty = off",
+        ))?;
+        Ok(Self { file, writer: HealthWriter::default() })
+    }
+
+    fn path(&self, cvars: &CvarSet) -> String {
+        cvars.string(self.file)
+    }
+}
+
+impl Observer for Health {
+    fn after_tick(&mut self, _report: &TickReport<'_>) {}
+
+    fn tick_measured(&mut self, measured: &Measured<'_>) {
+        // Written after the tick's figures include it; only read once due.
+        let quarry_console::CvarValue::Str(path) = measured.cvars.get(self.file).value() else { return };
+        if path.is_empty() {
+            return;
+        }
+        self.writer.maybe_write(path, measured.started, || measured.map_name.map(str::to_owned), || measured.stats.summary());
+    }
+
+    fn shutdown(&mut self, view: &MatchView<'_>, _summary: Option<&crate::headless::HeadlessSummary>, _reason: &str) {
+        remove(&self.path(view.cvars));
     }
 }
 

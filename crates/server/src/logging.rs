@@ -18,14 +18,24 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::stdin_console::Printer;
 
 use tracing_subscriber::filter::{EnvFilter, FilterExt, filter_fn};
 use tracing_subscriber::layer::{Layer, SubscriberExt};
 use tracing_subscriber::registry::Registry;
 use tracing_subscriber::util::SubscriberInitExt;
 
-use crate::cli::LogFormat;
+/// How log lines are written to stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    #[default]
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Prints one line above the console's prompt.
+pub type PromptPrinter = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
 
 /// The target of console output lines (chat, connects, kicks, bans, map
 /// changes, scoreboards) sent to the log: they go to the log file only, as
@@ -69,7 +79,7 @@ impl Write for &LogFile {
 }
 
 /// Where stderr's log lines go while a prompt is on screen.
-static PROMPT: Mutex<Option<Printer>> = Mutex::new(None);
+static PROMPT: Mutex<Option<PromptPrinter>> = Mutex::new(None);
 
 thread_local! {
     /// Set while this thread prints through the prompt, so a log line raised
@@ -79,7 +89,7 @@ thread_local! {
 
 /// Sends stderr's log lines through `printer` (the console's, while it
 /// shows a prompt), or straight to stderr again with `None`.
-pub fn route_to_prompt(printer: Option<Printer>) {
+pub fn route_to_prompt(printer: Option<PromptPrinter>) {
     let mut guard = match PROMPT.lock() {
         Ok(g) => g,
         Err(poisoned) => poisoned.into_inner(),
@@ -114,7 +124,7 @@ impl Drop for StderrOrPrompt {
             Some(p) => {
                 PRINTING.set(true);
                 let text = String::from_utf8_lossy(&self.buf);
-                p.print(text.trim_end_matches('\n'));
+                p(text.trim_end_matches('\n'));
                 PRINTING.set(false);
             }
             // A closed stderr must not take the server down.

@@ -1,4 +1,4 @@
-//! `quarry-server --map-info FILE [--json] [--obj OUT.obj]`: what the map
+//! `quarry-server map-info FILE [--json] [--obj OUT.obj]`: what the map
 //! loader makes of a .map file, without starting a server.
 
 use std::io::Write;

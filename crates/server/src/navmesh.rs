@@ -1,4 +1,4 @@
-//! The navmesh tools for operators and mappers: `quarry-server --nav-info
+//! The navmesh tools for operators and mappers: `quarry-server nav-info
 //! FILE [--json] [--svg OUT.svg [--hotspots SUMMARY.json]]` (build on a map
 //! file without a server; mark where the bots of a headless run got stuck) and
 //! the `navmesh info|route|export` console commands over the mesh the bots
@@ -19,7 +19,13 @@ use quarry_map::{EntityKind, LoadedMap, SpawnKind, Team};
 use quarry_nav::{SvgFeature, SvgFeatureKind, SvgItemKind, SvgOptions, SvgTeam};
 use quarry_sim::pmove::MoveParams;
 
-use crate::server::ServerState;
+/// What the `navmesh` command reaches of the server.
+pub struct NavAccess<'a> {
+    /// The bots, whose navigation the mesh is.
+    pub bots: &'a mut quarry_bots::BotManager,
+    /// The running match, once a map is loaded.
+    pub game: Option<&'a quarry_sim::Match>,
+}
 
 /// The largest summary `--hotspots` reads.
 const MAX_SUMMARY_BYTES: u64 = 64 << 20;
@@ -27,7 +33,7 @@ const MAX_SUMMARY_BYTES: u64 = 64 << 20;
 /// What the hotspot marks are, for the picture's legend.
 const HOTSPOTS_LABEL: &str = "stuck hotspot (area: seconds)";
 
-/// Why `--nav-info` failed.
+/// Why `nav-info` failed.
 #[derive(Debug, thiserror::Error)]
 pub enum NavInfoError {
     /// The `--hotspots` summary could not be read or has no hotspots.
@@ -187,7 +193,7 @@ fn read_hotspots(path: &Path) -> Result<Vec<quarry_nav::SvgMark>, HotspotsError>
     Ok(marks)
 }
 
-/// Runs `--nav-info`: builds the navmesh of a map file with the default
+/// Runs `nav-info`: builds the navmesh of a map file with the default
 /// movement parameters and prints its figures, reachability and the ALT
 /// versus Euclid comparison; with `svg`, writes its picture with the map's
 /// spawn points, items and flags (and the hotspots of `hotspots`).
@@ -245,7 +251,8 @@ fn vec3(args: &[String]) -> Option<glam::Vec3> {
 
 /// Registers `navmesh build|info|route|export` and the `nav_heuristic` cvar
 /// (read by name when a route is asked for).
-pub fn register(console: &mut Console<ServerState>) -> Result<(), quarry_console::CvarError> {
+/// `access` reaches the bots and the match from the console's context.
+pub fn register<C: 'static>(console: &mut Console<C>, access: fn(&mut C) -> NavAccess<'_>) -> Result<(), quarry_console::CvarError> {
     console.register_cvar(quarry_console::CvarDef::enumeration(
         "nav_heuristic",
         "alt",
@@ -257,7 +264,7 @@ pub fn register(console: &mut Console<ServerState>) -> Result<(), quarry_console
             "navmesh",
             "navmesh build | info | route X Y Z X Y Z | export FILE.svg",
             "the bots' navigation mesh: rebuild it now (on the tick thread: play pauses for the build), its figures, a test route, or a top-down SVG picture",
-            navmesh,
+            move |host: &mut C, console: &mut Console<C>, args: &[String]| navmesh(access(host), console, args),
         )
         .complete_with(|_, args, partial| {
             if args.is_empty() {
@@ -270,11 +277,11 @@ pub fn register(console: &mut Console<ServerState>) -> Result<(), quarry_console
     Ok(())
 }
 
-fn navmesh(state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]) -> Result<(), ConsoleError> {
+fn navmesh<C>(state: NavAccess<'_>, console: &mut Console<C>, args: &[String]) -> Result<(), ConsoleError> {
     let usage = || ConsoleError::Usage { usage: "navmesh build | info | route X Y Z X Y Z | export FILE.svg".into() };
     let Some((sub, rest)) = args.split_first() else { return Err(usage()) };
     if sub == "build" {
-        let Some(game) = state.game.running.as_ref() else { return Err(err("no map is loaded")) };
+        let Some(game) = state.game else { return Err(err("no map is loaded")) };
         let cell = state.bots.settings().nav_cell_size;
         let max_nodes = state.bots.settings().nav_max_nodes;
         state.bots.nav_mut().set_max_nodes(max_nodes);
@@ -305,7 +312,7 @@ fn navmesh(state: &mut ServerState, console: &mut Console<ServerState>, args: &[
             let (Some(from), Some(to)) = (rest.get(..3).and_then(vec3), rest.get(3..).and_then(vec3)) else {
                 return Err(usage());
             };
-            let Some(game) = state.game.running.as_ref() else { return Err(err("no map is loaded")) };
+            let Some(game) = state.game else { return Err(err("no map is loaded")) };
             let mut scratch = quarry_nav::SearchScratch::new();
             let options = quarry_nav::RouteOptions { heuristic, ..quarry_nav::RouteOptions::default() };
             let route = mesh
@@ -324,7 +331,7 @@ fn navmesh(state: &mut ServerState, console: &mut Console<ServerState>, args: &[
         }
         "export" => {
             let [file] = rest else { return Err(usage()) };
-            let loaded = state.game.running.as_ref().map(|g| g.map());
+            let loaded = state.game.map(quarry_sim::Match::map);
             let title = loaded.map(svg_title);
             let features = loaded.map(svg_features).unwrap_or_default();
             let picture = mesh.export_svg_with(&SvgOptions { title: title.as_deref(), features: &features, ..SvgOptions::default() });

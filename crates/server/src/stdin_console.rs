@@ -182,7 +182,8 @@ fn run_tty(tx: Sender<ConsoleRequest>, printer: Printer) {
             let _ = external.print(s);
         }));
         // Log lines too print above the prompt, not over it.
-        crate::logging::route_to_prompt(Some(printer.clone()));
+        let routed = printer.clone();
+        crate::logging::route_to_prompt(Some(std::sync::Arc::new(move |line: &str| routed.print(line))));
     }
     loop {
         match editor.readline("] ") {

@@ -1,5 +1,5 @@
 //! Remote administration and the server query end to end, through the real
-//! binary over QUIC: admins made with `--new-admin` (key files mode 0600),
+//! binary over QUIC: admins made with `new-admin` (key files mode 0600),
 //! an admin and an operator running commands, the operator refused one
 //! outside its role, and refusals for a wrong key, a proof replayed from
 //! another connection and an address locked out after failures, each with
@@ -15,7 +15,7 @@ mod support;
 use support::TestServer;
 
 fn new_admin(dir: &std::path::Path, name: &str, role: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("--config").arg(dir).args(["--new-admin", name, "--role", role]).output().expect("run");
+    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("--config").arg(dir).args(["new-admin", name, "--role", role]).output().expect("run");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
 }
@@ -38,7 +38,7 @@ fn admins_sign_in_with_keys_roles_limit_them_and_every_refusal_is_audited() {
     }
     let secret = std::fs::read_to_string(key_path(dir.path(), "root")).expect("key text");
     let secret = secret.lines().last().expect("key line").trim_start_matches("key ").to_owned();
-    assert!(!said.contains(&secret), "--new-admin never prints the key");
+    assert!(!said.contains(&secret), "new-admin never prints the key");
     let config = dir.path().to_owned();
     let logs = tempfile::tempdir().expect("tempdir");
     let game_log = logs.path().join("games.log");

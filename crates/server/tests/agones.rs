@@ -346,7 +346,7 @@ fn health_pings_stop_while_the_tick_hangs_and_resume_after() {
         botfiles_dir: None,
     };
     let mut server = Server::new(&options).expect("server");
-    server.state.agones.connect(gateway.port);
+    server.state.features.get_mut::<quarry_server::agones::Agones>().expect("the Agones controller").connect(gateway.port);
     let plus = quarry_server::cli::split_plus_commands(&["+set".into(), "bot_minPlayers".into(), "0".into(), "+map".into(), "q_dm1".into()]).expect("plus");
     server.startup(&plus);
     server.start_network().expect("network");
@@ -372,5 +372,5 @@ fn health_pings_stop_while_the_tick_hangs_and_resume_after() {
     wait_until("Health after the hang", Duration::from_secs(3), || gateway.count("POST", "/health") > health);
     server.shutdown().expect("shutdown");
     assert_eq!(gateway.count("POST", "/shutdown"), 1, "a graceful stop tells Agones");
-    assert_eq!(server.state.agones.dropped(), 0);
+    assert_eq!(server.state.features.get::<quarry_server::agones::Agones>().expect("the Agones controller").dropped(), 0);
 }

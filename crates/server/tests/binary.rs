@@ -162,7 +162,7 @@ fn help_explains_the_command_line() {
 }
 
 fn health_check(path: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("--health-check").arg(path).output().expect("run")
+    Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("health-check").arg(path).output().expect("run")
 }
 
 /// Starts a server writing its health file, waits for the file, checks it,
@@ -216,7 +216,7 @@ fn map_info_reports_a_shipped_map_as_text_json_and_obj() {
     let dir = tempfile::tempdir().expect("tempdir");
     let obj = dir.path().join("q_dm1.obj");
     let out = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
-        .arg("--map-info")
+        .arg("map-info")
         .arg(&map)
         .arg("--obj")
         .arg(&obj)
@@ -228,7 +228,7 @@ fn map_info_reports_a_shipped_map_as_text_json_and_obj() {
     let geometry = std::fs::read_to_string(&obj).expect("obj written");
     assert!(geometry.lines().filter(|l| l.starts_with("v ")).count() > 100);
     assert!(geometry.lines().any(|l| l.starts_with("f ")));
-    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("--map-info").arg(&map).arg("--json").output().expect("run");
+    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("map-info").arg(&map).arg("--json").output().expect("run");
     let json = text(&out.stdout);
     assert!(json.trim_start().starts_with('{') && json.contains("\"spawn"), "{json}");
 }
@@ -237,7 +237,7 @@ fn map_info_reports_a_shipped_map_as_text_json_and_obj() {
 fn map_info_refuses_bad_files_with_a_message() {
     let dir = tempfile::tempdir().expect("tempdir");
     let missing = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
-        .arg("--map-info")
+        .arg("map-info")
         .arg(dir.path().join("nope.map"))
         .output()
         .expect("run");
@@ -245,13 +245,13 @@ fn map_info_refuses_bad_files_with_a_message() {
     assert!(text(&missing.stderr).contains("not found"), "{}", text(&missing.stderr));
     let garbage = dir.path().join("garbage.map");
     std::fs::write(&garbage, "{ \"classname\" \"worldspawn\" { ( 0 0 0 ) ( oops").expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("--map-info").arg(&garbage).output().expect("run");
+    let out = Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("map-info").arg(&garbage).output().expect("run");
     // Either a clear load error or a loaded map with warnings; never a crash.
     assert!(out.status.code().is_some(), "killed by a signal");
     assert!(!text(&out.stderr).contains("panicked"), "{}", text(&out.stderr));
 }
 
-/// `--nav-info --svg` reports on a shipped map and draws its picture: the
+/// `nav-info --svg` reports on a shipped map and draws its picture: the
 /// legend and scale bar, and one symbol per spawn point, item and flag of
 /// the map, each named in its tooltip (q_ctf1 has flags and team spawns).
 #[test]
@@ -262,7 +262,7 @@ fn nav_info_builds_and_reports_a_shipped_map() {
         let path = root.join(format!("maps/{name}.map"));
         let svg = dir.path().join(format!("{name}.svg"));
         let out = Command::new(env!("CARGO_BIN_EXE_quarry-server"))
-            .arg("--nav-info")
+            .arg("nav-info")
             .arg(&path)
             .arg("--svg")
             .arg(&svg)
@@ -300,7 +300,7 @@ fn nav_info_builds_and_reports_a_shipped_map() {
 }
 
 /// A headless run's summary has the stuck hotspots (`bots.stuck_hotspots`,
-/// each well formed), and `--nav-info --svg --hotspots` marks the hotspots
+/// each well formed), and `nav-info --svg --hotspots` marks the hotspots
 /// of a summary on the picture; a summary without them is refused with a
 /// message.
 #[test]
@@ -338,7 +338,7 @@ fn stuck_hotspots_of_a_headless_run_are_drawn_on_the_navmesh_picture() {
     let svg = dir.path().join("mesh.svg");
     let draw = |hotspots: &Path| {
         Command::new(env!("CARGO_BIN_EXE_quarry-server"))
-            .arg("--nav-info")
+            .arg("nav-info")
             .arg(root.join("maps/q_dm1.map"))
             .arg("--svg")
             .arg(&svg)
@@ -380,4 +380,22 @@ fn navmesh_commands_build_route_and_export() {
     // The loaded map's name, spawn points and items are on the picture.
     assert!(picture.contains(">q_duel1"), "the title");
     assert!(picture.contains(r#"<g class="feature" data-kind="spawn">"#) && picture.contains(r#"class="scale-bar""#));
+}
+
+#[test]
+fn each_mode_is_a_subcommand_and_the_old_spellings_still_work_with_a_note() {
+    let map = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/q_dm1.map");
+    let bin = env!("CARGO_BIN_EXE_quarry-server");
+    let help = Command::new(bin).arg("--help").output().expect("run");
+    for mode in ["run", "replay", "card", "map-info", "nav-info", "health-check", "new-admin"] {
+        assert!(text(&help.stdout).contains(mode), "{mode} missing from --help:\n{}", text(&help.stdout));
+        let own = Command::new(bin).args([mode, "--help"]).output().expect("run");
+        assert!(own.status.success() && text(&own.stdout).contains("Usage: quarry-server"), "{mode} --help:\n{}", text(&own.stdout));
+    }
+    let old = Command::new(bin).arg("--map-info").arg(&map).output().expect("run");
+    assert!(old.status.success(), "{}", text(&old.stderr));
+    assert!(text(&old.stdout).contains("brushes:"), "the old spelling still does the work: {}", text(&old.stdout));
+    assert!(text(&old.stderr).contains("is now `quarry-server map-info FILE"), "{}", text(&old.stderr));
+    let new = Command::new(bin).arg("map-info").arg(&map).output().expect("run");
+    assert!(new.status.success() && !text(&new.stderr).contains("is now"), "{}", text(&new.stderr));
 }

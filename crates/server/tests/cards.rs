@@ -1,4 +1,4 @@
-//! Match cards end to end, through the binary: `--fast --card` plays a
+//! Match cards end to end, through the binary: `card NAME` plays a
 //! small card headless with a stand-in and prints the results table (and the
 //! same in JSON, the same twice); a bad card, a bad stand-in and a live
 //! start without `--match` are refused with exit status 2; a live
@@ -84,7 +84,7 @@ fn run_card(name: &str, card: &str, args: &[&str]) -> (i32, String, String) {
 #[test]
 fn a_headless_card_run_prints_a_row_per_match_with_the_stand_ins_place() {
     let started = Instant::now();
-    let (code, out, err) = run_card("mini", MINI, &["--card", "mini", "--as", "wren"]);
+    let (code, out, err) = run_card("mini", MINI, &["card", "mini", "--as", "wren"]);
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.starts_with("card mini \"Mini\": 4 matches, stand-in Wren at each tier's base skill, g_cardDifficulty 0, seed 0\n"), "{out}");
     let rows: Vec<&str> = out.lines().filter(|l| l.split_whitespace().next().is_some_and(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()) && w.contains('.'))).collect();
@@ -104,7 +104,7 @@ fn a_headless_card_run_prints_a_row_per_match_with_the_stand_ins_place() {
 #[test]
 fn the_json_run_is_the_same_twice_and_names_every_bot_and_skill() {
     let run = || {
-        let (code, out, err) = run_card("mini", MINI, &["--card", "mini", "--as", "Wren", "--json", "+set", "g_cardDifficulty", "0.5"]);
+        let (code, out, err) = run_card("mini", MINI, &["card", "mini", "--as", "Wren", "--json", "+set", "g_cardDifficulty", "0.5"]);
         assert_eq!(code, 0, "{out}\n{err}");
         serde_json::from_str::<serde_json::Value>(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
     };
@@ -135,19 +135,19 @@ fn the_json_run_is_the_same_twice_and_names_every_bot_and_skill() {
 #[test]
 fn bad_cards_and_flags_are_refused_before_any_match() {
     let bad = MINI.replacen("character = \"Pike\"", "character = \"Nobody\"", 1);
-    let (code, _, err) = run_card("mini", &bad, &["--card", "mini", "--as", "Wren"]);
+    let (code, _, err) = run_card("mini", &bad, &["card", "mini", "--as", "Wren"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(&format!("mini.toml:{}: unknown character 'Nobody'", line_of(&bad, "\"Nobody\""))), "{err}");
-    let (code, _, err) = run_card("mini", MINI, &["--card", "mini", "--as", "Nobody"]);
+    let (code, _, err) = run_card("mini", MINI, &["card", "mini", "--as", "Nobody"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--as Nobody: no such character") && err.contains("Wren"), "{err}");
-    let (code, _, err) = run_card("mini", MINI, &["--card", "mini"]);
+    let (code, _, err) = run_card("mini", MINI, &["card", "mini"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("give --as CHARACTER"), "{err}");
-    let (code, _, err) = run_card("mini", MINI, &["--card", "mini", "--as", "Wren", "+set", "sv_maxclients", "3"]);
+    let (code, _, err) = run_card("mini", MINI, &["card", "mini", "--as", "Wren", "+set", "sv_maxclients", "3"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(&format!("mini.toml:{}: 4 players (the roster and the player) don't fit in 3 slots", line_of(MINI, "red = [{ character = \"Rook\""))), "{err}");
-    let (code, _, err) = run_card("other", MINI, &["--card", "mini", "--as", "Wren"]);
+    let (code, _, err) = run_card("other", MINI, &["card", "mini", "--as", "Wren"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("card mini:") && err.contains("no such file"), "{err}");
     // A live card server plays one match.

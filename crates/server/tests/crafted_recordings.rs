@@ -26,7 +26,7 @@ fn record(path: &Path, extra: &[&str]) {
 /// Replays `path` from the working directory `cwd`.
 fn replay(path: &Path, cwd: &Path) -> std::process::Output {
     let (mut cmd, _dir) = support::headless_command();
-    cmd.arg("--replay").arg(path).current_dir(cwd);
+    cmd.arg("replay").arg(path).current_dir(cwd);
     support::wait_with_deadline(cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().expect("spawn"), Duration::from_secs(120))
 }
 

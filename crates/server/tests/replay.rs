@@ -26,7 +26,7 @@ fn record(path: &std::path::Path) {
 
 fn replay(path: &std::path::Path) -> std::process::Output {
     let (mut cmd, _dir) = support::headless_command();
-    cmd.arg("--replay").arg(path).output().expect("run")
+    cmd.arg("replay").arg(path).output().expect("run")
 }
 
 #[test]

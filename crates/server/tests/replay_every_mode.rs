@@ -13,8 +13,8 @@
 use std::path::{Path, PathBuf};
 
 use quarry_server::cli::PlusCommand;
-use quarry_server::headless;
-use quarry_server::recording::{self, ReplayOptions};
+use quarry_server::recording;
+use quarry_server::modes::replay::{self, ReplayOptions};
 use quarry_server::server::{Server, ServerOptions};
 use quarry_sim::slots::ClientKind;
 use quarry_sim::{Buttons, SlotId, UserCmd, UserInfo};
@@ -101,19 +101,19 @@ fn record(gametype: &str, map: &str, seed: u64, path: &Path) -> String {
         }
         server.tick();
     }
-    let summary = headless::summary(&server, started.elapsed()).expect("summary");
+    let summary = server.summary(started.elapsed()).expect("summary");
     let game = server.state.game.running.as_ref().expect("match");
     assert!(game.slots().iter().any(|(_, s)| s.userinfo.name == "visitor"), "the visitor played");
     assert!(game.slots().bots() >= 2, "bots played {gametype}");
-    server.state.recorder.take().expect("recorder").finish(Some(&summary)).expect("finish");
+    server.take_recording().expect("recorder").finish(Some(&summary)).expect("finish");
     serde_json::to_string(&summary).expect("json")
 }
 
 /// Replays `path` (maps from the repository) and compares its summary.
 fn replay(path: &Path) -> Result<u32, String> {
     let options = ReplayOptions { force: false, maps_dir: Some(root().join("maps")) };
-    let (server, ticks, rec) = recording::replay(path, &options).map_err(|e| e.to_string())?;
-    let mine = headless::summary(&server, std::time::Duration::from_secs(1)).ok_or("no summary")?;
+    let (server, ticks, rec) = replay::replay(path, &options).map_err(|e| e.to_string())?;
+    let mine = server.summary(std::time::Duration::from_secs(1)).ok_or("no summary")?;
     let footer = rec.footer.ok_or("no footer")?;
     assert!(!footer.summary.is_empty(), "the recording has its summary");
     recording::summary::merge(&footer.summary, &mine).map_err(|e| e.to_string())?;

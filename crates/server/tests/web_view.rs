@@ -174,12 +174,12 @@ fn a_viewer_that_stops_reading_is_dropped() {
     assert!(total < 16 * 1024 * 1024, "what waited for the stalled viewer is bounded: {total} bytes");
 }
 
-/// The address a `--replay --web` process printed, with the process.
+/// The address a `replay FILE --web ADDR` process printed, with the process.
 fn start_replay(demo: &str) -> (std::process::Child, SocketAddr, tempfile::TempDir) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let (mut cmd, dir) = support::headless_command();
     let mut child = cmd
-        .arg("--replay")
+        .arg("replay")
         .arg(root.join("tests/replays").join(demo))
         .args(["--web", "127.0.0.1:0"])
         .stdout(std::process::Stdio::piped())
@@ -192,7 +192,7 @@ fn start_replay(demo: &str) -> (std::process::Child, SocketAddr, tempfile::TempD
         line.clear();
         if out.read_line(&mut line).unwrap_or(0) == 0 {
             let _ = child.kill();
-            panic!("--replay --web printed no address");
+            panic!("replay --web printed no address");
         }
         if let Some(addr) = line.split("http://").nth(1).and_then(|a| a.split('/').next()).and_then(|a| a.parse().ok()) {
             break addr;

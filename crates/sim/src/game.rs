@@ -381,6 +381,12 @@ impl Match {
         self.world.write_message(GameEvent::Print { to: None, text: format!("{name} was moved to {} to balance the teams.", to.name()) });
     }
 
+    /// Runs a command the player in `slot` sent from their client (`team
+    /// NAME`, `kill`): see [`crate::client_command`]. Returns the answer.
+    pub fn client_command(&mut self, slot: SlotId, line: &str) -> String {
+        crate::client_command::run(self, slot, line)
+    }
+
     /// Kills a client's living body by its own request (`kill`); it counts
     /// as a suicide.
     pub fn suicide(&mut self, slot: SlotId) {
@@ -457,8 +463,8 @@ impl Match {
     }
 
     /// Every entity a client is shown this tick, sorted by id (for snapshots).
-    pub fn entity_views(&mut self) -> Vec<crate::view::EntityView> {
-        crate::view::entity_views(&mut self.world)
+    pub fn entity_views(&self) -> Vec<crate::view::EntityView> {
+        crate::view::entity_views(&self.world)
     }
 
     /// A slot's own full state (for its snapshot), if it has a body.

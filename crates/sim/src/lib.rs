@@ -11,6 +11,7 @@
 //! Every player is driven by [`UserCmd`]s pushed into the input queue.
 
 pub mod chat;
+pub mod client_command;
 pub mod clock;
 pub mod combat;
 pub mod components;

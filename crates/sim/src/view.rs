@@ -125,8 +125,10 @@ fn powerup_bits(p: &Powerups, tick: u32) -> u8 {
     bits
 }
 
-/// Every entity an observer is shown, sorted by id.
-pub fn entity_views(world: &mut World) -> Vec<EntityView> {
+/// Every entity an observer is shown, sorted by id. Reads the world only:
+/// a kind of component never registered has no entities to show (so the
+/// optional parts of an entity are looked up one by one, never queried).
+pub fn entity_views(world: &World) -> Vec<EntityView> {
     let tick = world.resource::<crate::clock::MatchClock>().tick;
     let slots = world.resource::<Slots>().clone();
     let mut out = Vec::new();
@@ -141,47 +143,54 @@ pub fn entity_views(world: &mut World) -> Vec<EntityView> {
         weapon: 0,
         powerups: 0,
     };
-    let mut players = world.query::<(&NetId, &Player, &Body, &Life, Option<&Inventory>, Option<&Powerups>, Option<&CarriesFlag>)>();
-    for (id, p, body, life, inv, pw, flag) in players.iter(world) {
-        let alive = *life == Life::Alive;
-        out.push(EntityView {
-            velocity: body.0.velocity,
-            pitch: body.0.pitch,
-            yaw: body.0.yaw,
-            team: slots.get(p.slot).map_or(Team::Free, |s| s.team),
-            weapon: inv.map_or(0, |i| i.current),
-            powerups: pw.map_or(0, |p| powerup_bits(p, tick)) | flag_bits(flag),
-            ..blank(id.0, ViewKind::Player { slot: p.slot, alive, crouched: body.0.crouched }, body.0.origin)
-        });
+    if let Some(mut players) = world.try_query::<(Entity, &NetId, &Player, &Body, &Life)>() {
+        for (e, id, p, body, life) in players.iter(world) {
+            let (inv, pw, flag) = (world.get::<Inventory>(e), world.get::<Powerups>(e), world.get::<CarriesFlag>(e));
+            let alive = *life == Life::Alive;
+            out.push(EntityView {
+                velocity: body.0.velocity,
+                pitch: body.0.pitch,
+                yaw: body.0.yaw,
+                team: slots.get(p.slot).map_or(Team::Free, |s| s.team),
+                weapon: inv.map_or(0, |i| i.current),
+                powerups: pw.map_or(0, |p| powerup_bits(p, tick)) | flag_bits(flag),
+                ..blank(id.0, ViewKind::Player { slot: p.slot, alive, crouched: body.0.crouched }, body.0.origin)
+            });
+        }
     }
-    let mut projectiles = world.query::<(&NetId, &Projectile)>();
-    for (id, pr) in projectiles.iter(world) {
-        out.push(EntityView {
-            velocity: pr.velocity,
-            weapon: pr.weapon,
-            yaw: pr.velocity.y.atan2(pr.velocity.x).to_degrees(),
-            ..blank(id.0, ViewKind::Projectile { owner: pr.owner }, pr.origin)
-        });
+    if let Some(mut projectiles) = world.try_query::<(&NetId, &Projectile)>() {
+        for (id, pr) in projectiles.iter(world) {
+            out.push(EntityView {
+                velocity: pr.velocity,
+                weapon: pr.weapon,
+                yaw: pr.velocity.y.atan2(pr.velocity.x).to_degrees(),
+                ..blank(id.0, ViewKind::Projectile { owner: pr.owner }, pr.origin)
+            });
+        }
     }
-    let mut items = world.query::<(&NetId, &Item, Option<&ItemSpawn>, Option<&Dropped>)>();
-    for (id, item, spawn, dropped) in items.iter(world) {
-        let available = spawn.is_none_or(|s| s.available);
-        let kind = ViewKind::Item { classname: item.classname, available, dropped: dropped.is_some() };
-        out.push(EntityView { velocity: dropped.map_or(Vec3::ZERO, |d| d.velocity), ..blank(id.0, kind, item.origin) });
+    if let Some(mut items) = world.try_query::<(Entity, &NetId, &Item)>() {
+        for (e, id, item) in items.iter(world) {
+            let (spawn, dropped) = (world.get::<ItemSpawn>(e), world.get::<Dropped>(e));
+            let available = spawn.is_none_or(|s| s.available);
+            let kind = ViewKind::Item { classname: item.classname, available, dropped: dropped.is_some() };
+            out.push(EntityView { velocity: dropped.map_or(Vec3::ZERO, |d| d.velocity), ..blank(id.0, kind, item.origin) });
+        }
     }
-    let mut flags = world.query::<(&NetId, &Flag)>();
-    for (id, f) in flags.iter(world) {
-        let kind = ViewKind::Item {
-            classname: Flag::classname(f.team),
-            available: !matches!(f.state, FlagState::Carried(_)),
-            dropped: matches!(f.state, FlagState::Dropped { .. }),
-        };
-        out.push(EntityView { team: f.team, ..blank(id.0, kind, f.origin) });
+    if let Some(mut flags) = world.try_query::<(&NetId, &Flag)>() {
+        for (id, f) in flags.iter(world) {
+            let kind = ViewKind::Item {
+                classname: Flag::classname(f.team),
+                available: !matches!(f.state, FlagState::Carried(_)),
+                dropped: matches!(f.state, FlagState::Dropped { .. }),
+            };
+            out.push(EntityView { team: f.team, ..blank(id.0, kind, f.origin) });
+        }
     }
-    let mut movers = world.query::<&Mover>();
-    for m in movers.iter(world) {
-        let entity = m.entity.0;
-        out.push(blank(MOVER_ID_BIT | entity, ViewKind::Mover { entity }, m.offset));
+    if let Some(mut movers) = world.try_query::<&Mover>() {
+        for m in movers.iter(world) {
+            let entity = m.entity.0;
+            out.push(blank(MOVER_ID_BIT | entity, ViewKind::Mover { entity }, m.offset));
+        }
     }
     out.sort_by_key(|e| e.id);
     out

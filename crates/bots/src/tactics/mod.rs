@@ -18,10 +18,9 @@
 //! ([`STACK`]: armor twice, health one and a half times), so it takes the
 //! armor and the mega health before the fight rather than after it, and
 //! tops its health up between fights. A bot playing an objective values
-//! them at face value (the objective layer wins). Measured: this is most
-//! of what a tactical team gains (4v4 TDM, a level-2 team against a
-//! level-0 one, 64 seeds on each of q_dm1, dm4 and oacmpdm8: from about
-//! half the matches won to 77 %, 83 % and 81 %).
+//! them at face value (the objective layer wins). This is most of what a
+//! tactical team gains over a plain one (the figures are in the benchmarks
+//! and the issue notes).
 //!
 //! From level 2 a cautious, stealthy or retreating bot's routes prefer
 //! covered ground: each step costs more the more exposed the node it

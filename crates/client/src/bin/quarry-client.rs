@@ -83,7 +83,7 @@ struct RconArgs {
     target: String,
     #[command(flatten)]
     trust: TrustArgs,
-    /// The admin key file (made by quarry-server --new-admin NAME).
+    /// The admin key file (made by quarry-server new-admin NAME).
     #[arg(long, value_name = "FILE")]
     key: PathBuf,
     /// A command to run (the rest of the line); none opens an interactive console.

@@ -1,4 +1,4 @@
-//! Running as an Agones game server (issue 22): the server tells the fleet's
+//! Running as an Agones game server: the server tells the fleet's
 //! SDK sidecar where it stands, behind the cargo feature `agones`.
 //!
 //! | Agones call | when the server makes it | how |
@@ -41,7 +41,7 @@ use std::time::{Duration, Instant};
 use quarry_console::{Console, CvarDef, CvarError, CvarId};
 use quarry_sim::slots::ClientKind;
 
-use crate::server::ServerState;
+use crate::feature::{Controller, MatchView, Requests, TickReport};
 
 /// The cvar that shuts the server down after an allocated match.
 pub const SHUTDOWN_AT_END_CVAR: &str = "sv_agonesShutdownAtEnd";
@@ -214,115 +214,113 @@ impl Agones {
     }
 }
 
-/// After each tick: `Health` every [`HEALTH_INTERVAL`], `Ready` once a map
-/// is loaded and the socket bound, the Counters when they change, and an
-/// allocation applied through the console (origin `agones`).
-pub fn after_tick(state: &mut ServerState, console: &mut Console<ServerState>, now: Instant) {
-    let agones = &mut state.agones;
-    if !agones.active {
-        return;
-    }
-    if agones.last_health.is_none_or(|t| now.duration_since(t) >= HEALTH_INTERVAL) {
-        agones.last_health = Some(now);
-        agones.sdk.health();
-    }
-    let Some(game) = state.game.running.as_ref() else { return };
-    if !agones.ready_sent && state.net.is_some() {
-        agones.ready_sent = true;
-        agones.sdk.ready();
-        console.print(format!("Agones: ready on {}", state.game.map_name()));
-    }
-    let slots = game.slots();
-    let (mut humans, mut bots) = (0, 0);
-    for (_, slot) in slots.iter() {
-        if slot.kind == ClientKind::Bot {
-            bots += 1;
-        } else {
-            humans += 1;
+impl Controller for Agones {
+    /// After each tick: `Health` every [`HEALTH_INTERVAL`], `Ready` once a
+    /// map is loaded and the socket bound, the Counters when they change,
+    /// and an allocation asked of the console (origin `agones`).
+    fn after_tick(&mut self, report: &TickReport<'_>, requests: &mut Requests) {
+        if !self.active {
+            return;
+        }
+        let now = report.started;
+        if self.last_health.is_none_or(|t| now.duration_since(t) >= HEALTH_INTERVAL) {
+            self.last_health = Some(now);
+            self.sdk.health();
+        }
+        let view = &report.view;
+        let Some(game) = view.game else { return };
+        if !self.ready_sent && view.listening {
+            self.ready_sent = true;
+            self.sdk.ready();
+            requests.print(format!("Agones: ready on {}", view.map_name));
+        }
+        self.count(game);
+        if let Some(allocation) = self.sdk.allocated() {
+            self.allocated = true;
+            ask_for(&allocation, requests);
         }
     }
-    let counts = (humans, bots, slots.max() as u64);
-    if agones.counts != Some(counts) {
-        let before = agones.counts;
-        agones.counts = Some(counts);
-        if before.is_none_or(|(h, _, m)| (h, m) != (humans, counts.2)) {
-            agones.sdk.set_counter(PLAYERS_COUNTER, humans, counts.2);
+
+    /// With `sv_agonesShutdownAtEnd 1` on an allocated server, sends
+    /// `Shutdown` and asks the loop to stop (the next map is then not loaded).
+    fn match_over(&mut self, view: &MatchView<'_>, requests: &mut Requests) {
+        if !self.active || !self.allocated || !view.cvars.bool(self.shutdown_at_end) {
+            return;
         }
-        if before.is_none_or(|(_, b, m)| (b, m) != (bots, counts.2)) {
-            agones.sdk.set_counter(BOTS_COUNTER, bots, counts.2);
-        }
+        self.shutdown_sent = true;
+        self.sdk.shutdown();
+        requests.print(format!("Agones: the match is over; shutting down ({SHUTDOWN_AT_END_CVAR} 1)"));
+        requests.quit(format!("match over ({SHUTDOWN_AT_END_CVAR})"));
     }
-    if let Some(allocation) = agones.sdk.allocated() {
-        apply_allocation(state, console, allocation);
+
+    /// At a graceful exit: `Shutdown` if not sent yet (the server is going
+    /// away whatever stopped it), then waits up to [`FINISH_WAIT`] for the
+    /// queued calls to reach the sidecar.
+    fn shutdown(&mut self) {
+        if !self.active {
+            return;
+        }
+        if !self.shutdown_sent {
+            self.shutdown_sent = true;
+            self.sdk.shutdown();
+        }
+        self.sdk.finish(FINISH_WAIT);
+        let dropped = self.sdk.dropped();
+        if dropped > 0 {
+            tracing::warn!("Agones: {dropped} SDK calls were dropped because the queue to the sidecar was full");
+        }
+        self.active = false;
     }
 }
 
-/// The allocation's game type and map, through the console as an operator
-/// would type them (and in the game log's admin lines).
-fn apply_allocation(state: &mut ServerState, console: &mut Console<ServerState>, allocation: Allocation) {
-    state.agones.allocated = true;
+impl Agones {
+    /// Sends the Counters when the humans, bots or slots changed.
+    fn count(&mut self, game: &quarry_sim::Match) {
+        let slots = game.slots();
+        let (mut humans, mut bots) = (0, 0);
+        for (_, slot) in slots.iter() {
+            if slot.kind == ClientKind::Bot {
+                bots += 1;
+            } else {
+                humans += 1;
+            }
+        }
+        let counts = (humans, bots, slots.max() as u64);
+        if self.counts != Some(counts) {
+            let before = self.counts;
+            self.counts = Some(counts);
+            if before.is_none_or(|(h, _, m)| (h, m) != (humans, counts.2)) {
+                self.sdk.set_counter(PLAYERS_COUNTER, humans, counts.2);
+            }
+            if before.is_none_or(|(_, b, m)| (b, m) != (bots, counts.2)) {
+                self.sdk.set_counter(BOTS_COUNTER, bots, counts.2);
+            }
+        }
+    }
+}
+
+/// The allocation's game type and map, asked of the console as an operator
+/// would type them (and so in the game log's admin lines).
+fn ask_for(allocation: &Allocation, requests: &mut Requests) {
     let asked: Vec<String> = [(GAMETYPE_KEY, &allocation.gametype), (MAP_KEY, &allocation.map)]
         .iter()
         .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k}={v}")))
         .collect();
-    console.print(if asked.is_empty() { "Agones: allocated".to_owned() } else { format!("Agones: allocated ({})", asked.join(", ")) });
-    let mut statements: Vec<(&str, Vec<String>)> = Vec::new();
+    requests.print(if asked.is_empty() { "Agones: allocated".to_owned() } else { format!("Agones: allocated ({})", asked.join(", ")) });
     if let Some(gametype) = &allocation.gametype {
-        statements.push(("set", vec!["g_gametype".to_owned(), gametype.clone()]));
+        requests.run("set", &["g_gametype", gametype]);
     }
     match &allocation.map {
         Some(map) if !is_map_name(map) => {
-            console.print(format!("error: Agones: {MAP_KEY} \"{map}\" is not a map name (letters, digits, _ - . only); the map stays"));
+            requests.print(format!("error: Agones: {MAP_KEY} \"{map}\" is not a map name (letters, digits, _ - . only); the map stays"));
             if allocation.gametype.is_some() {
-                statements.push(("map_restart", Vec::new()));
+                requests.run("map_restart", &[]);
             }
         }
-        Some(map) => statements.push(("map", vec![map.clone()])),
-        None if allocation.gametype.is_some() => statements.push(("map_restart", Vec::new())),
+        Some(map) => requests.run("map", &[map]),
+        None if allocation.gametype.is_some() => requests.run("map_restart", &[]),
         None => {}
     }
-    for (name, args) in statements {
-        let line = std::iter::once(name.to_owned()).chain(args.iter().map(|a| format!("\"{a}\""))).collect::<Vec<_>>().join(" ");
-        state.game.log.admin(console.cvars(), "agones", &line);
-        if let Err(error) = console.dispatch(state, name, &args, "agones", 0) {
-            console.print(format!("error: Agones: {line}: {error}"));
-        }
-    }
-}
-
-/// The match ended: with `sv_agonesShutdownAtEnd 1` on an allocated server,
-/// sends `Shutdown` and asks the loop to stop; returns whether it did (the
-/// next map is then not loaded).
-pub fn match_over(state: &mut ServerState, console: &mut Console<ServerState>) -> bool {
-    let agones = &mut state.agones;
-    if !agones.active || !agones.allocated || !console.cvars().bool(agones.shutdown_at_end) {
-        return false;
-    }
-    agones.shutdown_sent = true;
-    agones.sdk.shutdown();
-    console.print(format!("Agones: the match is over; shutting down ({SHUTDOWN_AT_END_CVAR} 1)"));
-    state.request_quit(format!("match over ({SHUTDOWN_AT_END_CVAR})"));
-    true
-}
-
-/// At a graceful exit: `Shutdown` if not sent yet (the server is going
-/// away whatever stopped it), then waits up to [`FINISH_WAIT`] for the
-/// queued calls to reach the sidecar.
-pub fn finish(state: &mut ServerState) {
-    let agones = &mut state.agones;
-    if !agones.active {
-        return;
-    }
-    if !agones.shutdown_sent {
-        agones.shutdown_sent = true;
-        agones.sdk.shutdown();
-    }
-    agones.sdk.finish(FINISH_WAIT);
-    let dropped = agones.sdk.dropped();
-    if dropped > 0 {
-        tracing::warn!("Agones: {dropped} SDK calls were dropped because the queue to the sidecar was full");
-    }
-    agones.active = false;
 }
 
 #[cfg(test)]

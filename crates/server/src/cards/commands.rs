@@ -6,15 +6,26 @@ use quarry_console::{CommandDef, Console, ConsoleError, CvarDef, CvarError, Cvar
 
 use super::manifest::{Card, CardContext, CardMatch, card_names, card_path};
 use super::progress::{Progress, ProgressStore};
-use crate::server::ServerState;
+use super::live::LiveCard;
+
+/// What the card commands reach of the server.
+pub struct CardAccess<'a> {
+    /// The card match being played, if one is.
+    pub live: Option<&'a mut LiveCard>,
+    /// The bots (the characters a card may name).
+    pub bots: &'a quarry_bots::BotManager,
+    /// Where maps are looked up.
+    pub maps_dir: &'a std::path::Path,
+}
 
 /// The difficulty cvar's name.
 pub const DIFFICULTY_CVAR: &str = "g_cardDifficulty";
 /// The difficulty's range: two skill levels either way.
 pub const DIFFICULTY_RANGE: (f64, f64) = (-2.0, 2.0);
 
-/// Registers `g_cardDifficulty`, `cardinfo` and `cardreset`.
-pub fn register(console: &mut Console<ServerState>) -> Result<(), CvarError> {
+/// Registers `g_cardDifficulty`, `cardinfo` and `cardreset`; `access`
+/// reaches the card's part of the server from the console's context.
+pub fn register<C: 'static>(console: &mut Console<C>, access: fn(&mut C) -> CardAccess<'_>) -> Result<(), CvarError> {
     console.register_cvar(
         CvarDef::float(
             DIFFICULTY_CVAR,
@@ -30,7 +41,7 @@ pub fn register(console: &mut Console<ServerState>) -> Result<(), CvarError> {
             "cardinfo",
             "cardinfo [CARD] [PLAYER]",
             "show a match card (tiers, matches, bots with their skills at g_cardDifficulty) and where players stand on it (PLAYER: one player's match by match); no CARD: the card being played, or the cards there are",
-            cardinfo,
+            move |host: &mut C, console: &mut Console<C>, args: &[String]| cardinfo(access(host), console, args),
         )
         .complete_with(|console, args, partial| if args.is_empty() { card_names(console.config_dir()).into_iter().filter(|n| n.starts_with(partial)).collect() } else { Vec::new() }),
     )?;
@@ -38,7 +49,7 @@ pub fn register(console: &mut Console<ServerState>) -> Result<(), CvarError> {
         "cardreset",
         "cardreset CARD [PLAYER]",
         "forget PLAYER's progress on CARD (without PLAYER: everyone's on CARD); written to card_progress.json atomically",
-        cardreset,
+        move |host: &mut C, console: &mut Console<C>, args: &[String]| cardreset(access(host), console, args),
     ))?;
     Ok(())
 }
@@ -53,12 +64,12 @@ fn fail(command: &str, message: impl ToString) -> ConsoleError {
 }
 
 /// The characters the server's bots can wear.
-fn characters(state: &ServerState) -> Vec<String> {
-    state.bots.content().map(|c| c.content().characters.iter().map(|c| c.name.clone()).collect()).unwrap_or_default()
+fn characters(bots: &quarry_bots::BotManager) -> Vec<String> {
+    bots.content().map(|c| c.content().characters.iter().map(|c| c.name.clone()).collect()).unwrap_or_default()
 }
 
-fn cardinfo(state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]) -> Result<(), ConsoleError> {
-    let live = state.card.as_ref().map(|c| c.card().name.clone());
+fn cardinfo<C>(access: CardAccess<'_>, console: &mut Console<C>, args: &[String]) -> Result<(), ConsoleError> {
+    let live = access.live.as_ref().map(|c| c.card().name.clone());
     let (name, player) = match args {
         [] => match live {
             Some(n) => (n, None),
@@ -73,8 +84,8 @@ fn cardinfo(state: &mut ServerState, console: &mut Console<ServerState>, args: &
         [card, player] => (card.clone(), Some(player.clone())),
         _ => return Err(ConsoleError::Usage { usage: "cardinfo [CARD] [PLAYER]".into() }),
     };
-    let chars = characters(state);
-    let ctx = CardContext { maps_dir: &state.game.maps_dir, characters: &chars };
+    let chars = characters(access.bots);
+    let ctx = CardContext { maps_dir: access.maps_dir, characters: &chars };
     let card = Card::load(console.config_dir(), &name, &ctx).map_err(|e| fail("cardinfo", e))?;
     let store = ProgressStore::in_config_dir(console.config_dir());
     let book = match store.load() {
@@ -148,7 +159,7 @@ pub fn card_lines(card: &Card, difficulty: f32, player: Option<(&str, &Progress)
     out
 }
 
-fn cardreset(state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]) -> Result<(), ConsoleError> {
+fn cardreset<C>(access: CardAccess<'_>, console: &mut Console<C>, args: &[String]) -> Result<(), ConsoleError> {
     let (card, player) = match args {
         [card] => (card, None),
         [card, player] => (card, Some(player.as_str())),
@@ -158,7 +169,7 @@ fn cardreset(state: &mut ServerState, console: &mut Console<ServerState>, args: 
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| card.clone());
     let store = ProgressStore::in_config_dir(console.config_dir());
     let gone = store.update(|b| b.reset(&name, player)).map_err(|e| fail("cardreset", e))?;
-    if let Some(live) = state.card.as_mut() {
+    if let Some(live) = access.live {
         live.reload_progress();
     }
     let who = player.map_or_else(|| "every player".to_owned(), |p| format!("'{p}'"));

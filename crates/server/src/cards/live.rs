@@ -23,7 +23,6 @@
 
 use std::thread::JoinHandle;
 
-use quarry_console::Console;
 use quarry_sim::rules::Phase;
 use quarry_sim::slots::{ClientKind, SlotState};
 use quarry_sim::{SlotId, Team};
@@ -32,9 +31,9 @@ use super::commands::{DIFFICULTY_CVAR, difficulty};
 use super::manifest::{Card, CardContext, MatchId};
 use super::outcome::{MatchResult, placing};
 use super::progress::{MatchStatus, ProgressBook, ProgressError, ProgressStore};
-use super::roster::{add_roster, match_commands};
+use super::roster::{join_order, match_commands};
 use crate::cli::{Cli, PlusCommand};
-use crate::server::{Server, ServerState};
+use crate::feature::{Controller, MatchView, Requests, TickReport};
 
 /// A card match running on a live server (see the module doc).
 pub struct LiveCard {
@@ -92,46 +91,35 @@ pub fn prepare(cli: &Cli, plus: Vec<PlusCommand>) -> Result<(Vec<PlusCommand>, O
     Ok((plus, Some(live)))
 }
 
-/// Puts a prepared card match on the started server: checks its roster
-/// against the slots, starts the navmesh build and says what the server
-/// waits for. Without one, nothing.
-pub fn attach(server: &mut Server, card: Option<LiveCard>) -> Result<(), String> {
-    let Some(card) = card else { return Ok(()) };
-    if let Some(e) = &server.state.startup_error {
-        return Err(format!("card {} match {}: {e}", card.card.name, card.id));
-    }
-    let slots = usize::try_from(server.console.cvars().int(server.state.game.cvars.maxclients)).unwrap_or(0);
-    if let Some(m) = card.card.get(card.id) {
-        let players = m.roster.len() + 1;
-        if players > slots {
-            return Err(super::CardError::Invalid { file: card.card.path.display().to_string(), line: m.line, problem: super::CardProblem::TooManyPlayers { players, slots } }.to_string());
-        }
-    }
-    if let Some(game) = server.state.game.running.as_ref() {
-        let cell = server.state.bots.settings().nav_cell_size;
-        if let Err(e) = server.state.bots.nav_mut().ensure(game, cell) {
-            return Err(format!("card {} match {}: bots can't move on this map: {e}", card.card.name, card.id));
-        }
-    }
-    for line in card.banner(difficulty(server.console.cvars())) {
-        server.console.print(line);
-    }
-    server.state.card = Some(card);
-    Ok(())
+/// The card match a live server plays, once one is attached: the
+/// controller that runs its life after every tick.
+#[derive(Debug, Default)]
+pub struct LiveCards {
+    /// The match being played (`--card NAME --match T.M`).
+    pub current: Option<LiveCard>,
 }
 
-/// After every tick: runs the card match's life (see the module doc).
-pub fn after_tick(state: &mut ServerState, console: &mut Console<ServerState>) {
-    let Some(mut card) = state.card.take() else { return };
-    card.step(state, console);
-    state.card = Some(card);
+impl LiveCards {
+    /// No card match yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
-/// At shutdown: waits for results still being written.
-pub fn finish(state: &mut ServerState) {
-    if let Some(card) = state.card.as_mut() {
-        for line in card.wait_writes(true) {
-            tracing::info!("{line}");
+impl Controller for LiveCards {
+    /// Runs the card match's life (see the module doc).
+    fn after_tick(&mut self, report: &TickReport<'_>, requests: &mut Requests) {
+        if let Some(card) = self.current.as_mut() {
+            card.step(&report.view, requests);
+        }
+    }
+
+    /// Waits for results still being written.
+    fn shutdown(&mut self) {
+        if let Some(card) = self.current.as_mut() {
+            for line in card.wait_writes(true) {
+                tracing::info!("{line}");
+            }
         }
     }
 }
@@ -155,8 +143,19 @@ impl LiveCard {
         self.book = self.store.load().map_err(|e| e.to_string());
     }
 
+    /// Whether the roster and the player fit in `slots` slots.
+    pub fn check_fits(&self, slots: usize) -> Result<(), String> {
+        if let Some(m) = self.card.get(self.id) {
+            let players = m.roster.len() + 1;
+            if players > slots {
+                return Err(super::CardError::Invalid { file: self.card.path.display().to_string(), line: m.line, problem: super::CardProblem::TooManyPlayers { players, slots } }.to_string());
+            }
+        }
+        Ok(())
+    }
+
     /// What the server says at startup.
-    fn banner(&self, difficulty: f32) -> Vec<String> {
+    pub fn banner(&self, difficulty: f32) -> Vec<String> {
         let Some(m) = self.card.get(self.id) else { return Vec::new() };
         let title = m.title.as_deref().map(|t| format!(" \"{t}\"")).unwrap_or_default();
         let mut out = vec![format!(
@@ -186,11 +185,11 @@ impl LiveCard {
     }
 
     /// One step after a tick (see the module doc).
-    fn step(&mut self, state: &mut ServerState, console: &mut Console<ServerState>) {
+    fn step(&mut self, view: &MatchView<'_>, requests: &mut Requests) {
         for line in self.wait_writes(false) {
-            console.print(line);
+            requests.print(line);
         }
-        let Some(game) = state.game.running.as_ref() else { return };
+        let Some(game) = view.game else { return };
         if self.match_seed != Some(game.seed()) {
             self.match_seed = Some(game.seed());
             self.recorded = false;
@@ -209,38 +208,32 @@ impl LiveCard {
             .filter_map(|&h| game.slots().get(h).map(|s| (h, s.userinfo.name.clone())))
             .collect();
         for (slot, name) in newcomers {
-            let allowed = self.admit(state, slot, &name);
+            let allowed = self.admit(slot, &name, requests);
             self.seen.push((slot, allowed));
         }
         let playing: Vec<SlotId> = humans.into_iter().filter(|s| self.seen.iter().any(|(x, ok)| x == s && *ok)).collect();
         if !ended && !self.roster_in && let Some(&first) = playing.first() {
-            self.bring_in_roster(state, console, first);
+            self.bring_in_roster(view, first, requests);
         } else if !ended && self.roster_in && playing.is_empty() {
-            self.back_to_waiting(state, console);
+            self.back_to_waiting(requests);
         }
         if ended && !self.recorded {
             self.recorded = true;
-            self.record(state);
+            self.record(game, requests);
         }
     }
 
     /// Lets a human in (true), or kicks them with the reason when the
     /// match is locked for them (false).
-    fn admit(&self, state: &mut ServerState, slot: SlotId, name: &str) -> bool {
+    fn admit(&self, slot: SlotId, name: &str, requests: &mut Requests) -> bool {
         let status = self.status_for(name);
         if status != MatchStatus::Locked || self.force {
-            if let Some(game) = state.game.running.as_mut() {
-                let note = if status == MatchStatus::Locked { " (locked for you: played, not recorded)" } else { "" };
-                game.print(&format!("{name} plays card {} match {}{note}", self.card.name, self.id));
-            }
+            let note = if status == MatchStatus::Locked { " (locked for you: played, not recorded)" } else { "" };
+            requests.run("print", &[&format!("{name} plays card {} match {}{note}", self.card.name, self.id)]);
             return true;
         }
         let reason = format!("card {} match {} is locked for {name}: {}", self.card.name, self.id, self.what_opens(name));
-        let remote = state.net.as_mut().is_some_and(|n| n.kick(slot, &reason));
-        if !remote && let Some(game) = state.game.running.as_mut() {
-            game.disconnect(slot);
-        }
-        tracing::info!("{reason}; kicked");
+        requests.run("kick", &[&slot.0.to_string(), &reason]);
         false
     }
 
@@ -273,41 +266,41 @@ impl LiveCard {
         format!("win {list} first")
     }
 
-    fn bring_in_roster(&mut self, state: &mut ServerState, console: &mut Console<ServerState>, first: SlotId) {
+    /// The first player in goes to the card's side and the roster joins,
+    /// each bot added as `addbot` adds one.
+    fn bring_in_roster(&mut self, view: &MatchView<'_>, first: SlotId, requests: &mut Requests) {
         let Some(m) = self.card.get(self.id).cloned() else { return };
-        if m.player_team != Team::Free
-            && let Some(game) = state.game.running.as_mut()
-            && let Err(e) = game.set_team(first, m.player_team)
-        {
-            console.print(format!("card: the player stays off the {} team: {e}", m.player_team.name()));
+        if m.player_team != Team::Free {
+            requests.run("forceteam", &[&first.0.to_string(), m.player_team.name()]);
         }
-        let diff = difficulty(console.cvars());
-        match add_roster(state, console.cvars(), &self.card, &m, diff) {
-            Ok(bots) => {
-                let list: Vec<String> = bots.iter().map(|b| format!("{} {:.1}{}", b.name, b.skill, if b.team == Team::Free { String::new() } else { format!(" ({})", b.team.name()) })).collect();
-                console.print(format!("card {} match {}: the roster joins: {}", self.card.name, self.id, list.join(", ")));
+        let diff = difficulty(view.cvars);
+        let mut joins = Vec::with_capacity(m.roster.len());
+        for i in join_order(&m) {
+            let Some(entry) = m.roster.get(i) else { continue };
+            let skill = self.card.skill(m.id.tier, diff, entry.offset);
+            let (skill_arg, character) = (skill.to_string(), format!("character={}", entry.character));
+            let team = format!("team={}", entry.team.name());
+            let mut args = vec![entry.character.as_str(), skill_arg.as_str(), character.as_str()];
+            if entry.team != Team::Free {
+                args.push(team.as_str());
             }
-            Err(e) => console.print(format!("error: card {} match {}: {e}", self.card.name, self.id)),
+            requests.run("addbot", &args);
+            joins.push(format!("{} {skill:.1}{}", entry.character, if entry.team == Team::Free { String::new() } else { format!(" ({})", entry.team.name()) }));
         }
+        requests.print(format!("card {} match {}: the roster joins: {}", self.card.name, self.id, joins.join(", ")));
         self.roster_in = true;
     }
 
-    fn back_to_waiting(&mut self, state: &mut ServerState, console: &mut Console<ServerState>) {
-        if let Some(game) = state.game.running.as_mut() {
-            state.bots.kick_all(game);
-        }
+    /// The last player left: the roster goes and the match starts again.
+    fn back_to_waiting(&mut self, requests: &mut Requests) {
+        requests.run("kickbots", &[]);
         self.roster_in = false;
-        let hz = state.cvars.tick_rate(console.cvars());
-        match state.game.restart(console.cvars_mut(), hz) {
-            Ok(line) => console.print(line),
-            Err(e) => console.print(format!("error: card restart: {e}")),
-        }
-        console.print(format!("card {} match {}: the player left; waiting for a player", self.card.name, self.id));
+        requests.run("map_restart", &[]);
+        requests.print(format!("card {} match {}: the player left; waiting for a player", self.card.name, self.id));
     }
 
     /// Records the result of every human on the finished match's board.
-    fn record(&mut self, state: &mut ServerState) {
-        let Some(game) = state.game.running.as_mut() else { return };
+    fn record(&mut self, game: &quarry_sim::Match, requests: &mut Requests) {
         let board = game.scoreboard();
         let shape = self.card.shape();
         let mut lines = Vec::new();
@@ -346,7 +339,7 @@ impl LiveCard {
         }
         // Printed to everyone; the console shows server prints too.
         for line in lines {
-            game.print(&line);
+            requests.run("print", &[&line]);
         }
     }
 

@@ -8,7 +8,7 @@
 //! | [`progress`] | progression rules (open matches, the boss, the next tier, completion) and the per-player progress file, written atomically |
 //! | [`outcome`] | the winner and a player's place, from a finished match's scoreboard |
 //! | [`roster`] | a card match on a server: its settings as console commands, its bots through the bot manager |
-//! | [`run`] | `--fast --card NAME --as CHARACTER`: every match headless with a bot standing in for the player, and the results table |
+//! | `crate::modes::card` | `card NAME --as CHARACTER`: every match headless with a bot standing in for the player, and the results table |
 //! | [`live`] | `--card NAME --match T.M`: one match on a live server, waiting for its player, recording their result |
 //! | [`commands`] | `g_cardDifficulty`, `cardinfo`, `cardreset` |
 //!
@@ -31,7 +31,7 @@ pub mod manifest;
 pub mod outcome;
 pub mod progress;
 pub mod roster;
-pub mod run;
+
 
 pub use commands::register;
 pub use manifest::{Card, CardContext, CardError, CardMatch, CardProblem, MatchId, effective_skill};

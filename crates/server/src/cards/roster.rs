@@ -9,7 +9,6 @@ use quarry_sim::{SlotId, Team};
 
 use super::manifest::{Card, CardMatch, RosterEntry};
 use crate::cli::PlusCommand;
-use crate::server::ServerState;
 
 /// The console commands that set `m` up: game type, limits (a limit the
 /// card leaves out goes back to its built-in default), warmup on (a live
@@ -81,9 +80,8 @@ pub struct AddedBot {
 }
 
 /// Adds one bot wearing `character` at `skill` on `team`.
-pub fn add_bot(state: &mut ServerState, cvars: &CvarSet, character: &str, skill: f32, team: Team) -> Result<AddedBot, String> {
-    state.bots.update_settings(cvars);
-    let game = state.game.running.as_mut().ok_or("no map is loaded")?;
+pub fn add_bot(bots: &mut quarry_bots::BotManager, game: &mut quarry_sim::Match, cvars: &CvarSet, character: &str, skill: f32, team: Team) -> Result<AddedBot, String> {
+    bots.update_settings(cvars);
     let req = quarry_bots::AddBot {
         name: Some(character.to_owned()),
         skill: Some(skill),
@@ -91,18 +89,18 @@ pub fn add_bot(state: &mut ServerState, cvars: &CvarSet, character: &str, skill:
         team: (team != Team::Free).then_some(team),
         ..Default::default()
     };
-    let slot = state.bots.add_bot(game, req).map_err(|e| format!("{character}: {e}"))?;
+    let slot = bots.add_bot(game, req).map_err(|e| format!("{character}: {e}"))?;
     let (name, team) = game.slots().get(slot).map_or((String::new(), team), |s| (s.userinfo.name.clone(), s.team));
     Ok(AddedBot { slot, name, character: character.to_owned(), skill, team })
 }
 
 /// Adds `m`'s roster of `card` at `difficulty` in [`join_order`] (the
 /// player, or the stand-in, already in).
-pub fn add_roster(state: &mut ServerState, cvars: &CvarSet, card: &Card, m: &CardMatch, difficulty: f32) -> Result<Vec<AddedBot>, String> {
+pub fn add_roster(bots: &mut quarry_bots::BotManager, game: &mut quarry_sim::Match, cvars: &CvarSet, card: &Card, m: &CardMatch, difficulty: f32) -> Result<Vec<AddedBot>, String> {
     let mut added = Vec::with_capacity(m.roster.len());
     for i in join_order(m) {
         let Some(RosterEntry { character, offset, team }) = m.roster.get(i) else { continue };
-        added.push(add_bot(state, cvars, character, card.skill(m.id.tier, difficulty, *offset), *team)?);
+        added.push(add_bot(bots, game, cvars, character, card.skill(m.id.tier, difficulty, *offset), *team)?);
     }
     Ok(added)
 }

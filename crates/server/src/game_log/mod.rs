@@ -6,15 +6,15 @@
 //! round events, chat, the operator's commands (secrets hidden) and each
 //! match's end with the full scoreboard.
 //!
-//! The tick thread turns events into records ([`recorder`]); a writer thread
+//! The tick thread turns events into lines ([`narrator`]); a writer thread
 //! ([`writer`]) serialises and appends them, so the tick never waits on the
 //! disk. A graceful shutdown records the running match's end (reason
 //! `shutdown`) and waits for the writer to finish, so the file is complete.
 //! The file rotates at each match (`sv_gameLogRotate match`) or only by
 //! size (`size`), past `sv_gameLogMaxMB`, keeping `sv_gameLogKeep` old files.
 
-pub mod record;
-pub mod recorder;
+pub mod line;
+pub mod narrator;
 pub mod writer;
 
 use std::path::PathBuf;
@@ -24,8 +24,8 @@ use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
 use quarry_sim::Match;
 use quarry_sim::events::GameEvent;
 
-use record::{Entry, Record};
-use recorder::{AddressOf, Recorder};
+use line::{Entry, Line};
+use narrator::{AddressOf, Narrator};
 use writer::{LogWriter, Rotation};
 
 /// Handles to the game log's cvars.
@@ -78,7 +78,7 @@ pub struct GameLog {
     /// The cvars' modification counts when last read.
     seen: [u64; 4],
     writer: Option<LogWriter>,
-    recorder: Recorder,
+    narrator: Narrator,
     /// The running match's id, once one started.
     match_id: Option<Arc<str>>,
     /// The running match's tick rate and clock, for the envelope.
@@ -95,7 +95,7 @@ impl GameLog {
             cvars,
             seen: [u64::MAX; 4],
             writer: None,
-            recorder: Recorder::default(),
+            narrator: Narrator::default(),
             match_id: None,
             clock: (60, 0),
             matches: 0,
@@ -142,9 +142,9 @@ impl GameLog {
             }
         }
         let version = crate::cvars::version_string();
-        self.emit(Record::ServerStart { version, hostname: hostname.to_owned() });
+        self.emit(Line::ServerStart { version, hostname: hostname.to_owned() });
         if let Some((game, map)) = running {
-            let record = self.recorder.match_start(game, map, true);
+            let record = self.narrator.match_start(game, map, true);
             self.emit(record);
         }
     }
@@ -154,14 +154,14 @@ impl GameLog {
         self.matches += 1;
         self.match_id = Some(format!("{}-{}", self.started_unix_s, self.matches).into());
         self.clock = (game.hz(), game.tick());
-        let record = self.recorder.match_start(game, map, false);
+        let record = self.narrator.match_start(game, map, false);
         self.emit(record);
     }
 
     /// The running match is being replaced or stopped before it finished.
     pub fn match_interrupted(&mut self, game: &Match, reason: &str) {
         self.clock = (game.hz(), game.tick());
-        for r in self.recorder.match_end(game, reason) {
+        for r in self.narrator.match_end(game, reason) {
             self.emit(r);
         }
     }
@@ -172,7 +172,7 @@ impl GameLog {
             return;
         }
         self.clock = (game.hz(), game.tick());
-        for r in self.recorder.events(game, events, address_of) {
+        for r in self.narrator.events(game, events, address_of) {
             self.emit(r);
         }
     }
@@ -183,7 +183,7 @@ impl GameLog {
             return;
         }
         let command = redact_secrets(cvars, line);
-        self.emit(Record::Admin { origin: origin.to_owned(), command });
+        self.emit(Line::Admin { origin: origin.to_owned(), command });
     }
 
     /// Records a remote admin's sign-in, refusal, command or session end
@@ -194,7 +194,7 @@ impl GameLog {
         }
         let RconEvent { admin, role, from, what, command, result, detail } = event;
         let command = command.map(|c| redact_secrets(cvars, c));
-        self.emit(Record::Rcon { admin: admin.to_owned(), role, from: from.to_owned(), what, command, result, detail: detail.to_owned() });
+        self.emit(Line::Rcon { admin: admin.to_owned(), role, from: from.to_owned(), what, command, result, detail: detail.to_owned() });
     }
 
     /// Records the end of the running match (if it had not ended) and the
@@ -203,7 +203,7 @@ impl GameLog {
         if let Some(game) = running {
             self.match_interrupted(game, "shutdown");
         }
-        self.emit(Record::ServerStop { reason: reason.to_owned() });
+        self.emit(Line::ServerStop { reason: reason.to_owned() });
         if let Some(w) = self.writer.take() {
             w.close();
         }
@@ -225,7 +225,7 @@ impl GameLog {
         }
     }
 
-    fn emit(&mut self, record: Record) {
+    fn emit(&mut self, record: Line) {
         let Some(w) = &self.writer else { return };
         let (hz, tick) = self.clock;
         w.send(Entry { unix_ms: unix_ms(), match_id: self.match_id.clone(), t: tick as f32 / hz.max(1) as f32, record });

@@ -14,7 +14,7 @@ use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::record::{Entry, Record, to_json_line};
+use super::line::{Entry, Line, to_json_line};
 
 /// Entries the queue holds before new ones are lost (a busy minute of a
 /// full server is a few thousand).
@@ -136,7 +136,7 @@ fn run(rx: Receiver<Message>, mut sink: Sink, counters: &Counters) {
                 Message::Entry(entry) => {
                     let lost = counters.lost_unreported.swap(0, Ordering::Relaxed);
                     if lost > 0 {
-                        let report = Entry { unix_ms: entry.unix_ms, match_id: entry.match_id.clone(), t: entry.t, record: Record::Overflow { lost } };
+                        let report = Entry { unix_ms: entry.unix_ms, match_id: entry.match_id.clone(), t: entry.t, record: Line::Overflow { lost } };
                         sink.write(&report, counters);
                     }
                     sink.write(&entry, counters);
@@ -175,8 +175,8 @@ impl Sink {
         // Per match: a server's first lines start a new file, and so does
         // every match after the first in a file.
         let starts_file = match entry.record {
-            Record::ServerStart { .. } => self.bytes > 0,
-            Record::MatchStart { .. } => self.holds_match,
+            Line::ServerStart { .. } => self.bytes > 0,
+            Line::MatchStart { .. } => self.holds_match,
             _ => false,
         };
         if self.rotation.per_match && starts_file {
@@ -184,7 +184,7 @@ impl Sink {
         }
         if self.file.is_none() {
             // A file that could not be opened is tried again at each match.
-            if !matches!(entry.record, Record::MatchStart { .. }) {
+            if !matches!(entry.record, Line::MatchStart { .. }) {
                 return;
             }
             self.open();
@@ -200,7 +200,7 @@ impl Sink {
         match file.write_all(line.as_bytes()) {
             Ok(()) => {
                 self.bytes += line.len() as u64;
-                self.holds_match |= matches!(entry.record, Record::MatchStart { .. });
+                self.holds_match |= matches!(entry.record, Line::MatchStart { .. });
                 counters.written.fetch_add(1, Ordering::Relaxed);
             }
             Err(e) => self.warn(&format!("write failed: {e}")),
@@ -267,21 +267,21 @@ impl Sink {
 mod tests {
     use super::*;
 
-    fn entry(record: Record) -> Entry {
+    fn entry(record: Line) -> Entry {
         Entry { unix_ms: 0, match_id: None, t: 0.0, record }
     }
 
-    fn start_record() -> Record {
-        Record::ServerStart { version: "v".into(), hostname: "h".into() }
+    fn start_record() -> Line {
+        Line::ServerStart { version: "v".into(), hostname: "h".into() }
     }
 
-    fn match_start() -> Record {
-        Record::MatchStart {
+    fn match_start() -> Line {
+        Line::MatchStart {
             map: "m".into(),
             title: None,
             gametype: "ffa",
             seed: 1,
-            settings: super::super::record::MatchSettings {
+            settings: super::super::line::MatchSettings {
                 fraglimit: 0,
                 timelimit_min: 0.0,
                 capturelimit: 0,
@@ -324,7 +324,7 @@ mod tests {
         w.send(entry(start_record()));
         for _ in 0..4 {
             w.send(entry(match_start()));
-            w.send(entry(Record::Phase { phase: "live" }));
+            w.send(entry(Line::Phase { phase: "live" }));
         }
         w.close();
         assert_eq!(lines(&path).len(), 2);

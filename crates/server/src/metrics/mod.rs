@@ -11,7 +11,6 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
-use std::time::Duration;
 
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -23,6 +22,7 @@ use quarry_sim::Match;
 use quarry_sim::events::GameEvent;
 use quarry_sim::slots::{ClientKind, Team};
 
+use crate::feature::{Measured, MatchView, Observer, ServerSample, TickReport};
 use crate::http::HttpServer;
 
 /// A label set of one label.
@@ -94,22 +94,6 @@ impl Exported {
     }
 }
 
-/// What the once-a-second sample reads.
-pub struct SampleInputs<'a> {
-    /// The running match.
-    pub game: Option<&'a Match>,
-    /// The bots.
-    pub bots: &'a quarry_bots::BotManager,
-    /// The network, when listening.
-    pub net: Option<&'a mut crate::network::NetServer>,
-    /// Ticks that started late, in all.
-    pub late_ticks: u64,
-    /// Game log records lost, in all.
-    pub game_log_lost: u64,
-    /// What the web view refused, in all.
-    pub web: crate::web::WebRefusals,
-}
-
 /// The server's metrics and their endpoint.
 pub struct Metrics {
     addr_cvar: CvarId,
@@ -117,12 +101,13 @@ pub struct Metrics {
     registry: Arc<Registry>,
     exported: Exported,
     server: Option<HttpServer>,
-    /// Ticks until the next sample.
-    until_sample: u32,
+    /// Matches counted (a new value of `matches_started` is a new match).
+    matches_counted: u64,
     /// Running totals already counted, for the counters fed by totals.
     seen_late: u64,
     seen_lost: u64,
-    seen_web: crate::web::WebRefusals,
+    /// Refusal totals already counted, by class and reason.
+    seen_refused: BTreeMap<(&'static str, &'static str), u64>,
     /// Why the endpoint asked for is not serving, when it failed to start.
     failed: Option<String>,
     seen_stuck: BTreeMap<u8, u64>,
@@ -148,10 +133,10 @@ impl Metrics {
             registry: Arc::new(registry),
             exported,
             server: None,
-            until_sample: 0,
+            matches_counted: 0,
             seen_late: 0,
             seen_lost: 0,
-            seen_web: crate::web::WebRefusals::default(),
+            seen_refused: BTreeMap::new(),
             failed: None,
             seen_stuck: BTreeMap::new(),
             seen_nav_builds: 0,
@@ -160,7 +145,7 @@ impl Metrics {
 
     /// Starts, moves or stops the endpoint when `sv_metricsAddr` changed.
     /// Returns a console line saying what happened.
-    pub fn sync(&mut self, cvars: &CvarSet) -> Option<String> {
+    pub fn apply_cvars(&mut self, cvars: &CvarSet) -> Option<String> {
         let cvar = cvars.get(self.addr_cvar);
         if cvar.modification_count() == self.addr_seen {
             return None;
@@ -207,14 +192,9 @@ impl Metrics {
         self.server.is_some()
     }
 
-    /// The tick's share: its duration and the counts its events add.
-    /// Returns whether the once-a-second sample is due.
-    pub fn after_tick(&mut self, tick_time: Duration, game: Option<&Match>, events: &[GameEvent]) -> bool {
-        if self.server.is_none() {
-            return false;
-        }
+    /// The counts a tick's events add.
+    fn count_events(&self, game: Option<&Match>, events: &[GameEvent]) {
         let e = &self.exported;
-        e.tick_seconds.observe(tick_time.as_secs_f64());
         for ev in events {
             match ev {
                 GameEvent::Kill { means, .. } => {
@@ -231,12 +211,6 @@ impl Metrics {
                 _ => {}
             }
         }
-        if self.until_sample == 0 {
-            self.until_sample = game.map_or(60, Match::hz);
-            return true;
-        }
-        self.until_sample -= 1;
-        false
     }
 
     /// A match started.
@@ -245,14 +219,14 @@ impl Metrics {
     }
 
     /// The once-a-second figures.
-    pub fn sample(&mut self, inputs: SampleInputs<'_>) {
+    fn sample(&mut self, view: &MatchView<'_>, sample: &ServerSample) {
         let e = &self.exported;
-        e.late_ticks.inc_by(inputs.late_ticks.saturating_sub(self.seen_late));
-        self.seen_late = inputs.late_ticks.max(self.seen_late);
-        e.game_log_lost.inc_by(inputs.game_log_lost.saturating_sub(self.seen_lost));
-        self.seen_lost = inputs.game_log_lost.max(self.seen_lost);
+        e.late_ticks.inc_by(sample.late_ticks.saturating_sub(self.seen_late));
+        self.seen_late = sample.late_ticks.max(self.seen_late);
+        e.game_log_lost.inc_by(sample.game_log_lost.saturating_sub(self.seen_lost));
+        self.seen_lost = sample.game_log_lost.max(self.seen_lost);
         e.players.clear();
-        if let Some(game) = inputs.game {
+        if let Some(game) = view.game {
             let mut counts: BTreeMap<(Team, bool), i64> = BTreeMap::new();
             for (_, s) in game.slots().iter() {
                 *counts.entry((s.team, s.kind == ClientKind::Bot)).or_default() += 1;
@@ -260,25 +234,22 @@ impl Metrics {
             for ((team, bot), n) in counts {
                 e.players.get_or_create(&[("team", team.name()), ("kind", if bot { "bot" } else { "human" })]).set(n);
             }
-        }
-        if let Some(game) = inputs.game {
-            self.sample_bots(game, inputs.bots);
+            self.sample_bots(game, view.bots);
         }
         let e = &self.exported;
-        let (web, was) = (inputs.web, self.seen_web);
-        for (reason, now, then) in [("wrong_password", web.wrong_passwords, was.wrong_passwords), ("locked_out", web.locked_out, was.locked_out), ("streams_full", web.streams_full, was.streams_full)] {
-            e.net_dropped.get_or_create(&[("class", "web"), ("reason", reason)]).inc_by(now.saturating_sub(then));
+        for r in &sample.refused {
+            let seen = self.seen_refused.entry((r.class, r.reason)).or_default();
+            e.net_dropped.get_or_create(&[("class", r.class), ("reason", r.reason)]).inc_by(r.total.saturating_sub(*seen));
+            *seen = r.total.max(*seen);
         }
-        self.seen_web = web;
-        if let Some(net) = inputs.net {
-            let t = net.traffic_sample();
+        if let Some(t) = &sample.traffic {
             e.net_bytes.get_or_create(&[("direction", "in")]).inc_by(t.bytes_in);
             e.net_bytes.get_or_create(&[("direction", "out")]).inc_by(t.bytes_out);
-            for (class, reason, n) in t.dropped {
+            for &(class, reason, n) in &t.dropped {
                 e.net_dropped.get_or_create(&[("class", class), ("reason", reason)]).inc_by(n);
             }
-            for rtt in t.rtts {
-                e.rtt_seconds.observe(rtt);
+            for rtt in &t.rtts {
+                e.rtt_seconds.observe(*rtt);
             }
             e.connections.set(i64::try_from(t.open_connections).unwrap_or(i64::MAX));
         }
@@ -320,6 +291,48 @@ impl Metrics {
     /// The exposition text, as `/metrics` serves it.
     pub fn encode(&self) -> String {
         encode(&self.registry)
+    }
+}
+
+impl Observer for Metrics {
+    fn sync(&mut self, cvars: &CvarSet, startup_done: bool) -> Option<String> {
+        // The endpoint starts once the startup files and command line ran.
+        if startup_done { self.apply_cvars(cvars) } else { None }
+    }
+
+    fn after_tick(&mut self, report: &TickReport<'_>) {
+        let view = &report.view;
+        if view.matches_started != self.matches_counted {
+            self.matches_counted = view.matches_started;
+            if let Some(game) = view.game {
+                self.match_started(game);
+            }
+        }
+        if self.server.is_none() {
+            return;
+        }
+        self.count_events(view.game, report.events);
+        if let Some(sample) = report.sample {
+            self.sample(view, sample);
+        }
+    }
+
+    fn tick_measured(&mut self, measured: &Measured<'_>) {
+        if self.server.is_some() {
+            self.exported.tick_seconds.observe(measured.tick_time.as_secs_f64());
+        }
+    }
+
+    fn shutdown(&mut self, _view: &MatchView<'_>, _summary: Option<&crate::headless::HeadlessSummary>, _reason: &str) {
+        self.stop();
+    }
+
+    fn status(&self, lines: &mut Vec<String>) {
+        lines.push(match (self.local_addr(), self.failure()) {
+            (Some(addr), _) => format!("metrics : http://{addr}/metrics"),
+            (None, Some(why)) => format!("metrics : not serving: {why}"),
+            (None, None) => "metrics : off (sv_metricsAddr PORT turns them on)".to_owned(),
+        });
     }
 }
 

@@ -1,18 +1,14 @@
-//! The tick thread's side of remote administration and the server query:
-//! admin commands run on the console with the admin's role checked, every
-//! sign-in, refusal and command goes to the audit log (one JSON line each,
-//! in `sv_adminAuditLog` and the operator log), and the query answer is
-//! published from the match now and then.
+//! Remote administration's rules: the admins file and its keys, which
+//! commands a role may run, and the audit log (one JSON line per sign-in,
+//! refusal and command, in `sv_adminAuditLog` and the operator log). The
+//! server runs the requests (`crate::rcon`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
-use quarry_net::service::wire::AdminReplyMsg;
-use quarry_net::service::{AdminKey, AdminKeys, AdminRequest, AdminRequestKind, QueryInfo, QueryPlayer, Role};
-use quarry_sim::slots::ClientKind;
+use quarry_net::service::{AdminKey, AdminKeys, AdminRequest, Role};
 
-use crate::server::{Server, ServerState};
 
 /// The admins file in the config folder.
 pub const ADMINS_FILE: &str = "admins";
@@ -20,7 +16,7 @@ pub const ADMINS_FILE: &str = "admins";
 /// Handles to the admin cvars.
 #[derive(Debug, Clone, Copy)]
 pub struct AdminCvars {
-    operator_commands: CvarId,
+    pub(crate) operator_commands: CvarId,
     pub(crate) audit_log: CvarId,
 }
 
@@ -71,37 +67,7 @@ fn key_file_exposed(path: &Path) -> Option<String> {
     }
 }
 
-/// Registers `adminreload`: the admins file read again without a restart.
-pub(crate) fn register_commands(console: &mut Console<ServerState>) -> Result<(), CvarError> {
-    console.register_command(quarry_console::CommandDef::new(
-        "adminreload",
-        "adminreload",
-        "read the admins file and its key files again (after quarry-server --new-admin, or to remove an admin); open sessions keep their sign-in",
-        |state: &mut ServerState, console: &mut Console<ServerState>, _args: &[String]| {
-            let Some(net) = state.net.as_ref() else {
-                return Err(quarry_console::ConsoleError::Command { command: "adminreload".into(), message: "the server is not listening (a headless match has no remote admin)".into() });
-            };
-            let dir = console.config_dir().to_owned();
-            let path = dir.join(ADMINS_FILE);
-            if !path.exists() {
-                net.set_admin_keys(AdminKeys::default());
-                console.print(format!("no {}: remote admin is off", path.display()));
-                return Ok(());
-            }
-            match AdminKeys::load(&path) {
-                Ok(keys) => {
-                    console.print(format!("{} admin(s) from {}", keys.len(), path.display()));
-                    net.set_admin_keys(keys);
-                    Ok(())
-                }
-                Err(e) => Err(quarry_console::ConsoleError::Command { command: "adminreload".into(), message: format!("{e}; the admins as they were stay") }),
-            }
-        },
-    ))?;
-    Ok(())
-}
-
-/// `--new-admin NAME --role ROLE`: makes a key file (mode 0600) in
+/// `new-admin NAME --role ROLE`: makes a key file (mode 0600) in
 /// `config_dir` and adds the admin to the admins file (written whole and
 /// renamed into place). Returns the key file's path.
 pub fn new_admin(config_dir: &Path, name: &str, role: &str) -> Result<PathBuf, String> {
@@ -110,7 +76,7 @@ pub fn new_admin(config_dir: &Path, name: &str, role: &str) -> Result<PathBuf, S
     }
     let role = Role::parse(role).ok_or_else(|| format!("role '{role}': expected admin or operator"))?;
     let list = config_dir.join(ADMINS_FILE);
-    let mut text = if list.exists() { std::fs::read_to_string(&list).map_err(|e| format!("{}: {e}", list.display()))? } else { "# Remote admins: NAME ROLE (admin: every command; operator: sv_adminOperatorCommands).\n# Keys: admin-NAME.key beside this file (quarry-server --new-admin NAME --role ROLE).\n".to_owned() };
+    let mut text = if list.exists() { std::fs::read_to_string(&list).map_err(|e| format!("{}: {e}", list.display()))? } else { "# Remote admins: NAME ROLE (admin: every command; operator: sv_adminOperatorCommands).\n# Keys: admin-NAME.key beside this file (quarry-server new-admin NAME --role ROLE).\n".to_owned() };
     if text.lines().any(|l| l.split_whitespace().next() == Some(name)) {
         return Err(format!("{name} is in {} already", list.display()));
     }
@@ -126,7 +92,7 @@ pub fn new_admin(config_dir: &Path, name: &str, role: &str) -> Result<PathBuf, S
 }
 
 /// Whether `role` may run `line`; the refusal says why.
-fn permitted(role: Role, line: &str, operator_commands: &str) -> Result<(), String> {
+pub(crate) fn permitted(role: Role, line: &str, operator_commands: &str) -> Result<(), String> {
     if role == Role::Admin {
         return Ok(());
     }
@@ -144,9 +110,9 @@ fn permitted(role: Role, line: &str, operator_commands: &str) -> Result<(), Stri
 /// One audit record as a JSON line (secret cvar values hidden in the
 /// command, as in the game log).
 fn audit_line(r: &AdminRequest, event: &str, command: Option<&str>, result: &str, detail: &str, cvars: &CvarSet) -> String {
-    let unix_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(0));
+    let unix_ms = crate::utc::now_ms();
     serde_json::json!({
-        "ts": crate::game_log::record::rfc3339_utc(unix_ms),
+        "ts": crate::utc::rfc3339_utc(unix_ms),
         "session": r.session,
         "admin": r.name,
         "role": r.role.map(Role::name),
@@ -161,26 +127,26 @@ fn audit_line(r: &AdminRequest, event: &str, command: Option<&str>, result: &str
 
 /// What became of an admin's request.
 #[derive(Debug, Clone, Copy)]
-struct Outcome<'a> {
+pub(crate) struct Outcome<'a> {
     /// `signin`, `command` or `closed`.
-    what: &'static str,
+    pub(crate) what: &'static str,
     /// The command line, for `command`.
-    command: Option<&'a str>,
+    pub(crate) command: Option<&'a str>,
     /// `ok`, `refused` or `error`.
-    result: &'static str,
+    pub(crate) result: &'static str,
     /// Why it was refused or failed.
-    detail: &'a str,
+    pub(crate) detail: &'a str,
 }
 
 /// Writes one admin event: the audit file named by `sv_adminAuditLog`,
 /// the operator log, and the game log.
-fn audit(state: &mut ServerState, config_dir: &Path, cvars: &CvarSet, r: &AdminRequest, outcome: Outcome<'_>) {
+pub(crate) fn audit(log: &mut crate::game_log::GameLog, ids: AdminCvars, config_dir: &Path, cvars: &CvarSet, r: &AdminRequest, outcome: Outcome<'_>) {
     let Outcome { what, command, result, detail } = outcome;
     let line = audit_line(r, what, command, result, detail, cvars);
     tracing::info!(target: "quarry_admin", "{line}");
     let from = r.addr.to_string();
-    state.game.log.rcon(cvars, crate::game_log::RconEvent { admin: &r.name, role: r.role.map(Role::name), from: &from, what, command, result, detail });
-    let name = cvars.string(state.admin.audit_log);
+    log.rcon(cvars, crate::game_log::RconEvent { admin: &r.name, role: r.role.map(Role::name), from: &from, what, command, result, detail });
+    let name = cvars.string(ids.audit_log);
     if name.is_empty() {
         return;
     }
@@ -188,95 +154,6 @@ fn audit(state: &mut ServerState, config_dir: &Path, cvars: &CvarSet, r: &AdminR
     let written = std::fs::OpenOptions::new().create(true).append(true).open(&path).and_then(|mut f| f.write_all(format!("{line}\n").as_bytes()));
     if let Err(e) = written {
         tracing::warn!("sv_adminAuditLog {}: {e}", path.display());
-    }
-}
-
-/// The query's answer from the match as it is.
-pub fn query_info(state: &ServerState, cvars: &CvarSet) -> QueryInfo {
-    let ids = state.cvars;
-    let mut info = QueryInfo {
-        hostname: cvars.string(ids.sv_hostname),
-        version: crate::cvars::version_string(),
-        map: state.game.map_name(),
-        password: !cvars.string(ids.sv_password).is_empty(),
-        ..QueryInfo::default()
-    };
-    if let Some(game) = state.game.running.as_ref() {
-        let board = game.scoreboard();
-        let s = game.settings();
-        info.gametype = board.gametype.name().to_owned();
-        info.phase = board.phase.name().to_owned();
-        info.max_players = u32::try_from(game.slots().max()).unwrap_or(0);
-        info.limits = vec![("fraglimit".into(), s.fraglimit.to_string()), ("capturelimit".into(), s.capturelimit.to_string()), ("timelimit".into(), s.timelimit_min.to_string()), ("roundlimit".into(), s.roundlimit.to_string())];
-        info.players = board
-            .rows
-            .iter()
-            .map(|r| QueryPlayer {
-                name: r.name.clone(),
-                score: r.score.frags,
-                ping_ms: game.slots().get(r.slot).map_or(0, |s| match s.kind {
-                    ClientKind::Remote { latency_ms } => latency_ms.saturating_mul(2),
-                    ClientKind::Bot => 0,
-                }),
-                bot: r.bot,
-                team: r.team.name().to_owned(),
-            })
-            .collect();
-    }
-    info
-}
-
-impl Server {
-    /// Takes this tick's admin requests: audits sign-ins, refusals and
-    /// session ends, runs commands (the role checked) and completes lines.
-    pub(crate) fn serve_admin_requests(&mut self) {
-        let Some(net) = self.state.net.as_mut() else { return };
-        let requests = net.admin_requests();
-        for mut r in requests {
-            let ids = self.state.admin;
-            let dir = self.config_dir.clone();
-            match &r.kind {
-                AdminRequestKind::SignedIn => audit(&mut self.state, &dir, self.console.cvars(), &r, Outcome { what: "signin", command: None, result: "ok", detail: "" }),
-                AdminRequestKind::Refused(why) => audit(&mut self.state, &dir, self.console.cvars(), &r, Outcome { what: "signin", command: None, result: "refused", detail: why }),
-                AdminRequestKind::Closed => audit(&mut self.state, &dir, self.console.cvars(), &r, Outcome { what: "closed", command: None, result: "ok", detail: "" }),
-                AdminRequestKind::Complete(line) => {
-                    let line = line.clone();
-                    let (start, candidates) = self.complete(&line);
-                    let head = line.get(..start).unwrap_or("");
-                    let lines = candidates.into_iter().map(|c| format!("{head}{c}")).collect();
-                    r.reply(AdminReplyMsg::Completions { lines });
-                }
-                AdminRequestKind::Command(line) => {
-                    let line = line.clone();
-                    let role = r.role.unwrap_or(Role::Operator);
-                    let allowed = self.console.cvars().string(ids.operator_commands);
-                    match permitted(role, &line, &allowed) {
-                        Err(why) => {
-                            audit(&mut self.state, &dir, self.console.cvars(), &r, Outcome { what: "command", command: Some(&line), result: "refused", detail: &why });
-                            r.reply(AdminReplyMsg::Output { lines: vec![format!("refused: {why}")], ok: false });
-                        }
-                        Ok(()) => {
-                            // What was printed before stays for the local console.
-                            let before = self.console.drain_output();
-                            let origin = format!("admin {}", r.name);
-                            let errors = self.console.execute(&mut self.state, &line, &origin);
-                            let out = self.console.drain_output();
-                            for l in before {
-                                self.console.print(l);
-                            }
-                            self.console.print(format!("[{} from {}] {line}", r.name, r.addr));
-                            for l in &out {
-                                self.console.print(format!("[{}] {l}", r.name));
-                            }
-                            let result = if errors.is_empty() { "ok" } else { "error" };
-                            let detail = errors.first().map(ToString::to_string).unwrap_or_default();
-                            audit(&mut self.state, &dir, self.console.cvars(), &r, Outcome { what: "command", command: Some(&line), result, detail: &detail });
-                            r.reply(AdminReplyMsg::Output { lines: out, ok: errors.is_empty() });
-                        }
-                    }
-                }
-            }
-        }
     }
 }
 

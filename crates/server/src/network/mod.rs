@@ -26,8 +26,9 @@ use quarry_sim::{ClientKind, Match, SlotId, UserInfo};
 pub use bans::BanList;
 pub use quarry_net::lockout::Lockout as PasswordLockout;
 
-/// The longest piece of a client's text echoed back in a reply.
-const MAX_ECHO_CHARS: usize = 64;
+/// What the server does when a human is about to join a full match: the
+/// network knows nothing of who may give up a slot.
+pub type MakeRoom<'a> = &'a mut dyn FnMut(&mut Match);
 
 /// Why the network could not start.
 #[derive(Debug, thiserror::Error)]
@@ -167,13 +168,7 @@ impl NetServer {
 
     /// Handles everything that arrived since the last tick: connects,
     /// commands, chat, disconnects. Returns console lines.
-    pub fn poll(
-        &mut self,
-        game: Option<&mut Match>,
-        bots: &mut quarry_bots::BotManager,
-        facts: &ServerFacts<'_>,
-        map_name: &str,
-    ) -> Vec<String> {
+    pub fn poll(&mut self, game: Option<&mut Match>, make_room: MakeRoom<'_>, facts: &ServerFacts<'_>, map_name: &str) -> Vec<String> {
         let mut lines = Vec::new();
         self.update_timing(facts);
         let Some(game) = game else {
@@ -187,7 +182,7 @@ impl NetServer {
         for ev in self.transport.poll_events() {
             match ev {
                 ServerEvent::Connected { conn, addr, hello } => {
-                    self.on_connect(bots, game, conn, addr, &hello, facts, map_name, &mut lines);
+                    self.on_connect(make_room, game, conn, addr, &hello, facts, map_name, &mut lines);
                 }
                 ServerEvent::UserCmds { conn, cmds } => {
                     if let Some(c) = self.clients.get(&conn) {
@@ -215,7 +210,7 @@ impl NetServer {
     #[expect(clippy::too_many_arguments, reason = "one handshake needs all of these")]
     fn on_connect(
         &mut self,
-        bots: &mut quarry_bots::BotManager,
+        make_room: MakeRoom<'_>,
         game: &mut Match,
         conn: ConnId,
         addr: SocketAddr,
@@ -238,8 +233,9 @@ impl NetServer {
         }
         let info = UserInfo { name: hello.name.clone(), ..UserInfo::default() };
         if game.slots().humans() + game.slots().bots() >= game.slots().max() {
-            // A human joining a full server takes a bot's slot.
-            bots.make_room_for_human(game);
+            // The server's answer to a human joining a full match (its
+            // bots give one of theirs up).
+            make_room(game);
         }
         let slot = match game.connect(ClientKind::Remote { latency_ms: 0 }, info) {
             Ok(s) => s,
@@ -299,18 +295,7 @@ impl NetServer {
                 }
             }
             ClientMessage::Command(cmd) => {
-                let mut words = cmd.split_whitespace();
-                let reply = match (words.next(), words.next()) {
-                    (Some("team"), Some(t)) => match quarry_sim::Team::parse(t) {
-                        Some(team) => game.set_team(client.slot, team).map(|()| format!("joined {}", team.name())).unwrap_or_else(|e| e.to_string()),
-                        None => format!("unknown team '{}' (red, blue, free, spectator)", echo(t)),
-                    },
-                    (Some("kill"), None) => {
-                        game.suicide(client.slot);
-                        "you killed yourself".to_owned()
-                    }
-                    _ => format!("unknown command '{}' (team NAME, kill)", echo(&cmd)),
-                };
+                let reply = game.client_command(client.slot, &cmd);
                 let _ = self.transport.send_reliable(conn, &ServerMessage::Print(reply));
             }
             ClientMessage::UserInfo(pairs) => {
@@ -510,15 +495,6 @@ impl NetServer {
         self.transport.broadcast(&ServerMessage::Print(format!("server shutting down: {reason}")));
         self.transport.shutdown(DisconnectReason::ServerShuttingDown, Duration::from_millis(200));
     }
-}
-
-/// A client's text cut for echoing back in a reply.
-fn echo(text: &str) -> String {
-    let mut out: String = text.chars().filter(|c| !c.is_control()).take(MAX_ECHO_CHARS).collect();
-    if text.chars().count() > MAX_ECHO_CHARS {
-        out.push('…');
-    }
-    out
 }
 
 /// Binds the endpoint; the IPv4 wildcard tries dual-stack first.

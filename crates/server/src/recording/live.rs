@@ -12,7 +12,7 @@ use quarry_sim::Match;
 use quarry_sim::events::GameEvent;
 
 use super::{MatchSource, Recorder};
-use crate::game::GameHost;
+use crate::feature::{MatchView, Observer, TickReport};
 use crate::headless::HeadlessSummary;
 
 /// A recording's file extension.
@@ -50,7 +50,7 @@ impl Demos {
     pub fn register<C: 'static>(console: &mut Console<C>) -> Result<Self, CvarError> {
         let a = CvarFlags::ARCHIVE;
         let cvars = DemoCvars {
-            record: console.register_cvar(CvarDef::bool("sv_record", false, "record every match into sv_recordDir, from the next match that starts (replay one with quarry-server --replay FILE)").flags(a))?,
+            record: console.register_cvar(CvarDef::bool("sv_record", false, "record every match into sv_recordDir, from the next match that starts (replay one with quarry-server replay FILE)").flags(a))?,
             dir: console.register_cvar(CvarDef::string("sv_recordDir", "demos", "folder the recordings go in (made if missing)").flags(a))?,
             max_mb: console.register_cvar(CvarDef::int("sv_recordMaxMB", 100, 1, 4096, "a recording that reaches this size (MB) ends there; its match goes on unrecorded").flags(a))?,
             keep: console.register_cvar(CvarDef::int("sv_recordKeep", 200, 0, 100_000, "recordings kept in sv_recordDir: the oldest beyond this are deleted; 0 = keep all").flags(a))?,
@@ -73,18 +73,19 @@ impl Demos {
 
     /// Before a tick: ends the recording of a match that is gone (a map
     /// change) or when `sv_record` went off, and starts one for a match
-    /// that has none. `botfiles` is hashed into the header.
-    pub fn before_tick(&mut self, host: &GameHost, cvars: &CvarSet, config_dir: &Path, botfiles: Option<&Path>) {
+    /// that has none. The botfiles are hashed into the header.
+    fn start_or_stop(&mut self, view: &MatchView<'_>) {
+        let cvars = view.cvars;
         let on = cvars.bool(self.cvars.record);
-        let match_no = host.matches_started;
+        let match_no = view.matches_started;
         if self.current.as_ref().is_some_and(|c| c.match_no != match_no || !on) {
             self.finish(None, if on { "the match ended without a result (map change)" } else { "sv_record was turned off" }, cvars);
         }
-        let Some(game) = host.running.as_ref() else { return };
+        let Some(game) = view.game else { return };
         if !on || self.current.is_some() || self.given_up == Some(match_no) || game.tick() != 0 {
             return;
         }
-        match self.start(host, game, cvars, config_dir, botfiles) {
+        match self.start(view, game) {
             Ok(current) => {
                 tracing::info!("recording this match into {}", current.path.display());
                 self.current = Some(current);
@@ -96,22 +97,23 @@ impl Demos {
         }
     }
 
-    fn start(&self, host: &GameHost, game: &Match, cvars: &CvarSet, config_dir: &Path, botfiles: Option<&Path>) -> Result<Current, String> {
+    fn start(&self, view: &MatchView<'_>, game: &Match) -> Result<Current, String> {
+        let cvars = view.cvars;
         let dir = PathBuf::from(cvars.string(self.cvars.dir));
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let path = free_name(&dir, &file_stem(&host.map_name(), game.rules().gametype.name(), now_ms()));
-        let map_path = host.map_path.as_deref().ok_or("the match has no map file")?;
+        let path = free_name(&dir, &file_stem(view.map_name, game.rules().gametype.name(), crate::utc::now_ms()));
+        let map_path = view.map_path.ok_or("the match has no map file")?;
         let map_text = std::fs::read_to_string(map_path).map_err(|e| format!("{}: {e}", map_path.display()))?;
-        let content = botfiles.map(|b| vec![("botfiles".to_owned(), super::fnv1a(&super::folder_bytes(b)))]).unwrap_or_default();
-        let source = MatchSource { map_text: &map_text, map_by_hash: self.map_by_hash(cvars), headless: host.headless, config_dir, content };
+        let content = view.bots.botfiles_dir().map(|b| vec![("botfiles".to_owned(), super::fnv1a(&super::folder_bytes(b)))]).unwrap_or_default();
+        let source = MatchSource { map_text: &map_text, map_by_hash: self.map_by_hash(cvars), headless: view.headless, config_dir: view.config_dir, content };
         let recorder = Recorder::start(&path, game, source, cvars).map_err(|e| e.to_string())?;
-        Ok(Current { recorder, path, match_no: host.matches_started })
+        Ok(Current { recorder, path, match_no: view.matches_started })
     }
 
     /// After a tick: records it; ends the recording at the size cap.
-    pub fn after_tick(&mut self, game: &Match, events: &[GameEvent], cvars: &CvarSet) {
+    fn record_tick(&mut self, game: &Match, events: &[GameEvent], cvars: &CvarSet) {
         let Some(current) = self.current.as_mut() else { return };
-        current.recorder.after_tick(game, events, cvars);
+        current.recorder.record_tick(game, events, cvars);
         let cap = u64::try_from(cvars.int(self.cvars.max_mb)).unwrap_or(100).saturating_mul(1024 * 1024);
         if current.recorder.bytes() >= cap {
             let match_no = current.match_no;
@@ -141,15 +143,30 @@ impl Demos {
     }
 }
 
-/// Milliseconds since the epoch, now.
-fn now_ms() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+impl Observer for Demos {
+    fn before_tick(&mut self, view: &MatchView<'_>) {
+        self.start_or_stop(view);
+    }
+
+    fn after_tick(&mut self, report: &TickReport<'_>) {
+        if let Some(game) = report.view.game {
+            self.record_tick(game, report.events, report.view.cvars);
+        }
+    }
+
+    fn match_over(&mut self, view: &MatchView<'_>, summary: Option<&HeadlessSummary>) {
+        self.finish(summary, "match over", view.cvars);
+    }
+
+    fn shutdown(&mut self, view: &MatchView<'_>, summary: Option<&HeadlessSummary>, reason: &str) {
+        self.finish(summary, &format!("the server shut down ({reason})"), view.cvars);
+    }
 }
 
 /// `20261203-114500-q_dm1-tdm`: start time (UTC), map and game type, with
 /// anything but letters, digits, `-` and `_` in the map's name made `_`.
 fn file_stem(map: &str, gametype: &str, unix_ms: u64) -> String {
-    let stamp: String = crate::game_log::record::rfc3339_utc(unix_ms).chars().filter(char::is_ascii_digit).take(14).collect();
+    let stamp: String = crate::utc::rfc3339_utc(unix_ms).chars().filter(char::is_ascii_digit).take(14).collect();
     let (date, time) = stamp.split_at(stamp.len().min(8));
     let clean = |s: &str| s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect::<String>();
     format!("{date}-{time}-{}-{}", clean(map), clean(gametype))

@@ -1,10 +1,9 @@
-//! Recording a match and replaying it (the format is `quarry-record`'s).
+//! Recording matches (the format is `quarry-record`'s); playing one back
+//! is a mode of the binary (`crate::modes::replay`).
 //!
 //! | file | what |
 //! |---|---|
 //! | `recorder.rs` | [`Recorder`]: after each tick, the journal (joins, leaves, chosen team changes, cvar changes) and the command each slot's queue gave the sim, with a state hash every [`HASH_EVERY`] ticks |
-//! | `replay.rs` | [`replay`]: the match built again from the header, the journal applied and the commands pushed before each tick, every stored hash checked |
-//! | `watch.rs` | [`watch`]: a recording played at real time in the web view, with pause, speed and seek |
 //! | `live.rs` | [`Demos`]: `sv_record`, every match of a server recorded into `sv_recordDir`, with a size cap and a count limit |
 //! | `summary.rs` | the replay's summary against the recorded one: play figures equal, the recorded bot report kept |
 
@@ -12,14 +11,10 @@ use std::path::Path;
 
 mod live;
 mod recorder;
-mod replay;
 pub mod summary;
-mod watch;
 
 pub use live::{Demos, EXTENSION};
-pub use recorder::{HASH_EVERY, MatchSource, Recorder};
-pub use replay::{ReplayError, ReplayOptions, replay};
-pub use watch::watch;
+pub use recorder::{CONFIG_FILES, HASH_EVERY, MatchSource, Recorder, recorded};
 
 /// The sim's version a recording names: a recording by another is refused
 /// unless forced (the same inputs could play differently).

@@ -10,6 +10,7 @@ use quarry_sim::events::GameEvent;
 use quarry_sim::slots::{ClientKind, Slot, SlotState};
 use quarry_sim::{Match, UserCmd};
 
+use crate::feature::{Observer, TickReport};
 use crate::headless::HeadlessSummary;
 
 /// A state hash is stored every this many ticks (one a second at 60 Hz).
@@ -17,7 +18,7 @@ pub const HASH_EVERY: u32 = 60;
 
 /// Config files a match is built from (their text goes in the header, and
 /// a replay takes no other).
-pub(crate) const CONFIG_FILES: [&str; 3] = ["items.toml", "weapons.toml", "sounds.toml"];
+pub const CONFIG_FILES: [&str; 3] = ["items.toml", "weapons.toml", "sounds.toml"];
 
 /// Where a match came from, for a recording's header.
 #[derive(Debug, Clone)]
@@ -80,7 +81,7 @@ fn cvar_values(cvars: &CvarSet) -> BTreeMap<String, String> {
 }
 
 /// Whether a cvar with `flags` is recorded (and may be replayed).
-pub(crate) fn recorded(flags: CvarFlags) -> bool {
+pub fn recorded(flags: CvarFlags) -> bool {
     flags.contains(CvarFlags::PLAY) && !flags.contains(CvarFlags::SECRET)
 }
 
@@ -127,7 +128,7 @@ impl Recorder {
     }
 
     /// Records the tick `game` just stepped, whose events are `events`.
-    pub fn after_tick(&mut self, game: &Match, events: &[GameEvent], cvars: &CvarSet) {
+    pub fn record_tick(&mut self, game: &Match, events: &[GameEvent], cvars: &CvarSet) {
         let mut journal = Vec::new();
         if cvars.generation() != self.cvar_generation {
             self.cvar_generation = cvars.generation();
@@ -223,5 +224,15 @@ impl Recorder {
     /// Why the recording stopped early, if it did.
     pub fn stopped(&self) -> Option<&str> {
         self.writer.stopped()
+    }
+}
+
+/// A recording asked for at startup (`--record`) records every tick; its
+/// owner takes it back at the end to finish it.
+impl Observer for Recorder {
+    fn after_tick(&mut self, report: &TickReport<'_>) {
+        if let Some(game) = report.view.game {
+            self.record_tick(game, report.events, report.view.cvars);
+        }
     }
 }

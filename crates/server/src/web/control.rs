@@ -1,4 +1,4 @@
-//! Playing a recording in the web view (`quarry-server --replay FILE --web
+//! Playing a recording in the web view (`quarry-server replay FILE --web
 //! ADDR`): the controls the page sends (`POST /control?op=...`) and the
 //! state of the playback each frame carries.
 

@@ -231,7 +231,7 @@ pub struct WebFrame {
 impl WebFrame {
     /// The frame of `game` now. Needs the match mutably only to gather its
     /// entities (the same view the network snapshot is built from).
-    pub fn build(game: &mut Match, map: &str) -> Self {
+    pub fn build(game: &Match, map: &str) -> Self {
         let views = game.entity_views();
         let board = game.scoreboard();
         let mode = game.mode_state();

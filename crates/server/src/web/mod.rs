@@ -60,6 +60,7 @@ pub use control::{CONTROL_QUEUE, ControlQuery, MAX_SPEED, MIN_SPEED, ReplayContr
 pub use history::{FeedLine, History, HistorySource};
 pub use minds::{MIND_LEASE, MindQuery, Minds};
 
+use crate::feature::{Measured, Observer, Refused, TickReport};
 use crate::http::HttpServer;
 
 /// The page, embedded.
@@ -96,7 +97,7 @@ pub struct WebView {
     history_json: watch::Sender<Arc<HistorySource>>,
     /// What the view remembers of the match.
     history: History,
-    /// Where the recording being played stands (`--replay --web`).
+    /// Where the recording being played stands (`replay FILE --web ADDR`).
     replay: Option<ReplayStatus>,
     /// Streams of frames open now.
     viewers: Arc<AtomicUsize>,
@@ -110,6 +111,8 @@ pub struct WebView {
     cost: FrameCost,
     /// The frame built this tick, handed over after it ([`WebView::hand_over`]).
     pending: Option<Arc<Published>>,
+    /// A headless match (`--fast`) serves no view: it is a measurement.
+    headless: bool,
 }
 
 impl std::fmt::Debug for WebView {
@@ -135,8 +138,9 @@ struct Shared {
 }
 
 impl WebView {
-    /// Registers the cvars.
-    pub fn register<C: 'static>(console: &mut Console<C>) -> Result<Self, CvarError> {
+    /// Registers the cvars. A `headless` match's view never serves (the
+    /// cvars are kept, for `replay FILE --web ADDR`, which serves it itself).
+    pub fn register<C: 'static>(console: &mut Console<C>, headless: bool) -> Result<Self, CvarError> {
         let a = CvarFlags::ARCHIVE;
         let cvars = WebCvars {
             addr: console.register_cvar(
@@ -148,12 +152,12 @@ impl WebView {
         let (frames, _) = watch::channel(None);
         let (floor, _) = watch::channel(Arc::new(String::from(floor::EMPTY)));
         let (history_json, _) = watch::channel(Arc::new(HistorySource::default()));
-        Ok(Self { cvars, seen: (u64::MAX, u64::MAX), server: None, frames, floor, floor_of: None, history_json, history: History::default(), replay: None, viewers: Arc::default(), minds: Minds::default(), lockout: Arc::default(), refused: Arc::default(), cost: FrameCost::default(), pending: None })
+        Ok(Self { cvars, seen: (u64::MAX, u64::MAX), server: None, frames, floor, floor_of: None, history_json, history: History::default(), replay: None, viewers: Arc::default(), minds: Minds::default(), lockout: Arc::default(), refused: Arc::default(), cost: FrameCost::default(), pending: None, headless })
     }
 
     /// Starts, moves or stops the view when its address or password
     /// changed; returns a console line saying what happened.
-    pub fn sync(&mut self, cvars: &CvarSet) -> Option<String> {
+    pub fn apply_cvars(&mut self, cvars: &CvarSet) -> Option<String> {
         let seen = (cvars.get(self.cvars.addr).modification_count(), cvars.get(self.cvars.password).modification_count());
         if seen == self.seen {
             return None;
@@ -205,7 +209,7 @@ impl WebView {
 
     /// Publishes a frame of `game` now, due or not (a paused replay whose
     /// state changed).
-    pub fn publish_now(&mut self, game: &mut Match, map: &str, bots: &quarry_bots::BotManager) {
+    pub fn publish_now(&mut self, game: &Match, map: &str, bots: &quarry_bots::BotManager) {
         if self.server.is_some() {
             self.publish(game, map, bots);
             self.hand_over();
@@ -246,8 +250,10 @@ impl WebView {
     /// watching, the history every couple of seconds when it changed, and
     /// the map layer when a new navmesh is ready (`nav`: its generation and
     /// the mesh).
-    pub fn after_tick(&mut self, game: Option<&mut Match>, events: &[quarry_sim::events::GameEvent], map: &str, nav: Option<(u64, &quarry_nav::NavMesh)>, bots: &quarry_bots::BotManager, cvars: &CvarSet) {
+    pub fn show_tick(&mut self, game: Option<&Match>, events: &[quarry_sim::events::GameEvent], map: &str, bots: &quarry_bots::BotManager, cvars: &CvarSet) {
         let Some(game) = game else { return };
+        let nav = bots.nav();
+        let nav = nav.ready_generation().zip(nav.mesh());
         if self.server.is_none() {
             return;
         }
@@ -272,7 +278,7 @@ impl WebView {
         self.publish(game, map, bots);
     }
 
-    fn publish(&mut self, game: &mut Match, map: &str, bots: &quarry_bots::BotManager) {
+    fn publish(&mut self, game: &Match, map: &str, bots: &quarry_bots::BotManager) {
         let started = std::time::Instant::now();
         let mut frame = WebFrame::build(game, map);
         frame.floor = self.floor_of.unwrap_or(0);
@@ -288,6 +294,47 @@ impl WebView {
     /// What frames cost the tick lately: a line for `status`.
     pub fn cost_line(&self) -> String {
         self.cost.line()
+    }
+}
+
+impl Observer for WebView {
+    fn sync(&mut self, cvars: &CvarSet, startup_done: bool) -> Option<String> {
+        // The view starts once the startup files and command line ran.
+        if startup_done && !self.headless { self.apply_cvars(cvars) } else { None }
+    }
+
+    fn after_tick(&mut self, report: &TickReport<'_>) {
+        let v = &report.view;
+        self.show_tick(v.game, report.events, v.map_name, v.bots, v.cvars);
+    }
+
+    fn tick_measured(&mut self, _measured: &Measured<'_>) {
+        self.hand_over();
+    }
+
+    fn status(&self, lines: &mut Vec<String>) {
+        lines.push(match self.local_addr() {
+            Some(addr) => {
+                let r = self.refusals();
+                format!(
+                    "web view: http://{addr}/, {} watching; {}; refused {} wrong passwords, {} locked out ({} lockouts), {} streams over the cap",
+                    self.viewers(),
+                    self.cost_line(),
+                    r.wrong_passwords,
+                    r.locked_out,
+                    r.lockouts,
+                    r.streams_full
+                )
+            }
+            None => "web view: off (sv_webAddr PORT turns it on)".to_owned(),
+        });
+    }
+
+    fn refusals(&self, out: &mut Vec<Refused>) {
+        let r = WebView::refusals(self);
+        for (reason, total) in [("wrong_password", r.wrong_passwords), ("locked_out", r.locked_out), ("streams_full", r.streams_full)] {
+            out.push(Refused { class: "web", reason, total });
+        }
     }
 }
 
@@ -379,7 +426,7 @@ fn router(shared: Shared, gate: access::Gate) -> axum::Router {
             "/control",
             axum::routing::post(|State(s): State<Shared>, axum::extract::Query(q): axum::extract::Query<ControlQuery>| async move {
                 let Some(control) = &s.control else {
-                    return (StatusCode::NOT_FOUND, "no recording is playing: controls are for --replay FILE --web ADDR\n").into_response();
+                    return (StatusCode::NOT_FOUND, "no recording is playing: controls are for replay FILE --web ADDR\n").into_response();
                 };
                 match ReplayControl::parse(&q) {
                     Ok(c) => match control.try_send(c) {

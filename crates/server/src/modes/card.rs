@@ -1,4 +1,4 @@
-//! `--fast --card NAME --as CHARACTER`: the whole card played headless,
+//! `card NAME --as CHARACTER`: the whole card played headless,
 //! match after match, a bot wearing CHARACTER standing in for the player,
 //! then a results table (per match: winner, scores, the stand-in's place)
 //! or, with `--json`, one JSON object. `--match T.M` plays one match.
@@ -26,11 +26,11 @@ use std::time::Instant;
 
 use quarry_sim::Team;
 
-use super::commands::difficulty;
-use super::manifest::{Card, CardContext, CardMatch, Limits, MatchId, known_characters};
-use super::outcome::{MatchResult, Placing, Winner, placing, score_line, winner};
-use super::progress::{MatchStatus, Progress};
-use super::roster::{AddedBot, add_bot, add_roster, match_commands};
+use crate::cards::commands::difficulty;
+use crate::cards::manifest::{Card, CardContext, CardMatch, Limits, MatchId, known_characters};
+use crate::cards::outcome::{MatchResult, Placing, Winner, placing, score_line, winner};
+use crate::cards::progress::{MatchStatus, Progress};
+use crate::cards::roster::{AddedBot, add_bot, add_roster, match_commands};
 use crate::cli::{Cli, PlusCommand};
 use crate::server::{Server, ServerOptions};
 
@@ -131,7 +131,7 @@ pub struct RunProgress {
     pub open: Vec<MatchId>,
 }
 
-/// Runs `--fast --card` (see the module doc) and returns the exit code:
+/// Runs `card NAME` (see the module doc) and returns the exit code:
 /// 0 when every match was played, 2 for a bad card or bad flags, 1 when a
 /// match could not be played.
 pub fn run(cli: &Cli) -> ExitCode {
@@ -167,26 +167,11 @@ fn run_card(cli: &Cli) -> Result<CardRun, RunError> {
         return Err(refuse(&"--record records one match; a card run plays many (record its matches one at a time with +commands)"));
     }
     let plus = crate::cli::split_plus_commands(&cli.commands).map_err(|e| refuse(&e))?;
-    let characters = super::character_names(&cli.botfiles);
+    let characters = crate::cards::character_names(&cli.botfiles);
     let ctx = CardContext { maps_dir: &cli.maps, characters: &characters };
     let card = Card::load(&cli.config, name, &ctx).map_err(|e| refuse(&e))?;
-    let Some(asked) = cli.stand_in.as_deref() else {
-        return Err(refuse(&format!("--fast --card plays the card with a bot standing in for the player: give --as CHARACTER[:SKILL] ({})", known_characters(&characters))));
-    };
-    let (asked, fixed_skill) = parse_stand_in(asked).map_err(|e| refuse(&e))?;
-    let stand_in = characters
-        .iter()
-        .find(|c| c.eq_ignore_ascii_case(asked))
-        .cloned()
-        .ok_or_else(|| refuse(&format!("--as {asked}: no such character ({})", known_characters(&characters))))?;
-    let ids: Vec<MatchId> = match cli.match_id.as_deref() {
-        Some(m) => {
-            let id: MatchId = m.parse().map_err(|e: String| refuse(&e))?;
-            card.get(id).ok_or_else(|| refuse(&format!("card {} has no match {id}", card.name)))?;
-            vec![id]
-        }
-        None => card.matches().map(|m| m.id).collect(),
-    };
+    let (stand_in, fixed_skill) = stand_in_of(cli, &characters)?;
+    let ids = matches_to_play(cli, &card)?;
     let base_seed = cli.seed.unwrap_or(0);
     let stop = crate::server::stop_on_signals(cli.log_file.is_some());
     let wall = Instant::now();
@@ -242,6 +227,35 @@ fn run_card(cli: &Cli) -> Result<CardRun, RunError> {
     })
 }
 
+/// The character standing in for the player (`--as CHARACTER[:SKILL]`),
+/// as the botfiles spell it, and the skill it is fixed at, if any.
+fn stand_in_of(cli: &Cli, characters: &[String]) -> Result<(String, Option<f32>), RunError> {
+    let refuse = |e: &dyn std::fmt::Display| RunError::Refused(e.to_string());
+    let Some(asked) = cli.stand_in.as_deref() else {
+        return Err(refuse(&format!("a card run plays the card with a bot standing in for the player: give --as CHARACTER[:SKILL] ({})", known_characters(characters))));
+    };
+    let (asked, fixed_skill) = parse_stand_in(asked).map_err(|e| refuse(&e))?;
+    let stand_in = characters
+        .iter()
+        .find(|c| c.eq_ignore_ascii_case(asked))
+        .cloned()
+        .ok_or_else(|| refuse(&format!("--as {asked}: no such character ({})", known_characters(characters))))?;
+    Ok((stand_in, fixed_skill))
+}
+
+/// The match `--match` names, or every match of the card in order.
+fn matches_to_play(cli: &Cli, card: &Card) -> Result<Vec<MatchId>, RunError> {
+    let refuse = |e: &dyn std::fmt::Display| RunError::Refused(e.to_string());
+    Ok(match cli.match_id.as_deref() {
+        Some(m) => {
+            let id: MatchId = m.parse().map_err(|e: String| refuse(&e))?;
+            card.get(id).ok_or_else(|| refuse(&format!("card {} has no match {id}", card.name)))?;
+            vec![id]
+        }
+        None => card.matches().map(|m| m.id).collect(),
+    })
+}
+
 /// What one match of the run needs.
 struct MatchSetup<'a> {
     cli: &'a Cli,
@@ -279,13 +293,15 @@ fn play_match(s: &MatchSetup<'_>, stop: &AtomicBool) -> Result<(PlayedMatch, f32
     if let Some(e) = &server.state.startup_error {
         return Err(fail(e));
     }
-    crate::headless::check_ready(&server).map_err(|e| fail(&e))?;
+    crate::headless::check_ready(&server.state.game).map_err(|e| fail(&e))?;
     let diff = difficulty(server.console.cvars());
     let cvars = server.console.cvars();
     let skill = s.stand_in_skill.unwrap_or_else(|| s.card.skill(s.m.id.tier, diff, 0.0));
     let team = s.m.player_team;
-    let stand_in = add_bot(&mut server.state, cvars, s.stand_in, skill, team).map_err(|e| fail(&e))?;
-    let bots = add_roster(&mut server.state, cvars, s.card, s.m, diff).map_err(|e| fail(&e))?;
+    let state = &mut server.state;
+    let game = state.game.running.as_mut().ok_or_else(|| fail(&"no map is loaded"))?;
+    let stand_in = add_bot(&mut state.bots, game, cvars, s.stand_in, skill, team).map_err(|e| fail(&e))?;
+    let bots = add_roster(&mut state.bots, game, cvars, s.card, s.m, diff).map_err(|e| fail(&e))?;
     if let Some(bad) = std::iter::once(&stand_in).chain(&bots).find(|b| b.team != team_of(s.m, b, &stand_in)) {
         tracing::warn!("card {} {}: {} plays on {} (the card has it elsewhere)", s.card.name, s.m.id, bad.name, bad.team.name());
     }
@@ -305,7 +321,7 @@ fn play_match(s: &MatchSetup<'_>, stop: &AtomicBool) -> Result<(PlayedMatch, f32
         ticks += 1;
         log_console(&mut server);
     }
-    let summary = crate::headless::summary(&server, wall.elapsed()).ok_or_else(|| fail(&"no match to summarise"))?;
+    let summary = server.summary(wall.elapsed()).ok_or_else(|| fail(&"no match to summarise"))?;
     if let Err(e) = server.shutdown() {
         tracing::warn!("card {} {}: {e}", s.card.name, s.m.id);
     }
@@ -337,7 +353,7 @@ fn play_match(s: &MatchSetup<'_>, stop: &AtomicBool) -> Result<(PlayedMatch, f32
 /// Splits `--as CHARACTER[:SKILL]`; a skill is 1 to 5.
 fn parse_stand_in(asked: &str) -> Result<(&str, Option<f32>), String> {
     let Some((name, skill)) = asked.split_once(':') else { return Ok((asked, None)) };
-    let (lo, hi) = super::manifest::SKILL_RANGE;
+    let (lo, hi) = crate::cards::manifest::SKILL_RANGE;
     match skill.parse::<f32>() {
         Ok(s) if (lo..=hi).contains(&s) => Ok((name, Some(s))),
         _ => Err(format!("--as {asked}: the skill after ':' is a number from {lo} to {hi}")),

@@ -8,7 +8,7 @@
 //! shapes play, and runs none of it as text: cvars flagged
 //! [`quarry_console::CvarFlags::PLAY`] (and not secret) are set through the typed cvar API,
 //! config files only under the names a recorder stores
-//! ([`super::recorder::CONFIG_FILES`]), the map as the scratch folder's one
+//! ([`crate::recording::CONFIG_FILES`]), the map as the scratch folder's one
 //! map. Anything else the file names is refused and listed. The replay's
 //! server reads no `QUARRY_*` environment either, so it writes nothing: no
 //! game log, no recording, no health file, no archive.
@@ -99,8 +99,8 @@ pub fn replay(path: &Path, options: &ReplayOptions) -> Result<(Server, u32, Reco
 pub(super) fn open(path: &Path, options: &ReplayOptions) -> Result<Recording, ReplayError> {
     let rec = quarry_record::read(path)?;
     let shown = path.display().to_string();
-    if rec.header.sim_version != super::SIM_VERSION && !options.force {
-        return Err(ReplayError::Version { path: shown, recorded: rec.header.sim_version.clone(), running: super::SIM_VERSION.to_owned() });
+    if rec.header.sim_version != crate::recording::SIM_VERSION && !options.force {
+        return Err(ReplayError::Version { path: shown, recorded: rec.header.sim_version.clone(), running: crate::recording::SIM_VERSION.to_owned() });
     }
     if let Some(cut) = &rec.cut {
         tracing::warn!("{shown}: {cut}; replaying the {} ticks it holds", rec.tick_count());
@@ -139,7 +139,7 @@ pub(super) fn build(rec: &Recording, scratch: &Path, maps_dir: Option<&Path>) ->
     for (name, text) in &h.config {
         // Only the files a recorder stores: a recording never supplies a
         // config to run, nor writes outside the scratch folder.
-        if super::recorder::CONFIG_FILES.contains(&name.as_str()) {
+        if crate::recording::CONFIG_FILES.contains(&name.as_str()) {
             std::fs::write(config.join(name), text).map_err(|e| setup(name, e))?;
         } else {
             refused.push(format!("config file '{}'", shown_name(name)));
@@ -163,7 +163,7 @@ pub(super) fn build(rec: &Recording, scratch: &Path, maps_dir: Option<&Path>) ->
         }
     }
     if !refused.is_empty() {
-        tracing::warn!("replay: not taken from the recording (a replay sets only cvars that shape play and the config files {}): {}", super::recorder::CONFIG_FILES.join(", "), refused.join(", "));
+        tracing::warn!("replay: not taken from the recording (a replay sets only cvars that shape play and the config files {}): {}", crate::recording::CONFIG_FILES.join(", "), refused.join(", "));
     }
     let mut plus: Vec<PlusCommand> = ["bot_minPlayers", "bot_maxBots"].iter().map(|name| PlusCommand { name: "set".into(), args: vec![(*name).into(), "0".into()] }).collect();
     plus.push(PlusCommand { name: "map".into(), args: vec![map_file] });
@@ -198,7 +198,7 @@ fn map_by_hash(name: &str, hash: u64, maps_dir: Option<&Path>) -> Result<String,
     let dir = maps_dir.ok_or_else(|| ReplayError::Setup(format!("the map {name} was recorded by its hash only; give the maps folder that has it (--maps DIR)")))?;
     let path = dir.join(format!("{name}.map"));
     let text = std::fs::read_to_string(&path).map_err(|e| ReplayError::Setup(format!("the map {name} was recorded by its hash only and {} can't be read: {e}", path.display())))?;
-    let found = super::fnv1a(text.as_bytes());
+    let found = crate::recording::fnv1a(text.as_bytes());
     if found != hash {
         return Err(ReplayError::Setup(format!("{} is not the recorded map: its hash is {found:016x}, the recording's {hash:016x}", path.display())));
     }
@@ -230,7 +230,7 @@ fn occupy(game: &mut Match, slot: u8, client: &ClientInfo) -> Result<SlotId, Str
 /// what was refused.
 fn set_play_cvar(cvars: &mut CvarSet, name: &str, value: &str) -> Result<(), String> {
     let shown = shown_name(name);
-    let Some(id) = cvars.id(name).filter(|id| super::recorder::recorded(cvars.get(*id).def.flags)) else {
+    let Some(id) = cvars.id(name).filter(|id| crate::recording::recorded(cvars.get(*id).def.flags)) else {
         return Err(format!("cvar '{shown}'"));
     };
     cvars.force_set(id, value).map(|_| ()).map_err(|e| format!("cvar '{shown}' ({e})"))

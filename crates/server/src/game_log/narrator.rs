@@ -1,4 +1,4 @@
-//! Turns a match's events into game log records, on the tick thread. It
+//! Turns a match's events into game log lines, on the tick thread. It
 //! remembers who held each slot (a player who left is still named in the
 //! records about them) and tallies damage, shots, hits and kills per player
 //! and weapon for the summaries at the end. It only reads the match.
@@ -9,7 +9,7 @@ use quarry_sim::Match;
 use quarry_sim::events::{FlagEventKind, GameEvent, SoundKind};
 use quarry_sim::slots::{ClientKind, SlotId, Team};
 
-use super::record::{MatchSettings, PlayerAt, PlayerRef, Record, ScoreLine, TeamScores, WeaponTally};
+use super::line::{MatchSettings, PlayerAt, PlayerRef, Line, ScoreLine, TeamScores, WeaponTally};
 
 /// Gives the address hash of a remote client's slot.
 pub type AddressOf<'a> = &'a dyn Fn(SlotId) -> Option<String>;
@@ -26,7 +26,7 @@ struct Tally {
     last_hit: Option<(u32, u8)>,
 }
 
-/// What the recorder knows of a slot's holder.
+/// What the narrator knows of a slot's holder.
 #[derive(Debug, Clone)]
 struct Known {
     player: PlayerRef,
@@ -35,16 +35,16 @@ struct Known {
 
 /// The match's story so far, for the records still to come.
 #[derive(Debug, Default)]
-pub struct Recorder {
+pub struct Narrator {
     known: BTreeMap<u8, Known>,
     tallies: BTreeMap<u8, Tally>,
     /// The match's end was recorded (its results are in).
     ended: bool,
 }
 
-impl Recorder {
+impl Narrator {
     /// A new match: forgets the last one and names who is already there.
-    pub fn match_start(&mut self, game: &Match, map: &str, in_progress: bool) -> Record {
+    pub fn match_start(&mut self, game: &Match, map: &str, in_progress: bool) -> Line {
         self.known.clear();
         self.tallies.clear();
         self.ended = false;
@@ -55,7 +55,7 @@ impl Recorder {
             self.known.insert(id.0, Known { player, entered_tick: game.tick() });
         }
         let s = game.settings();
-        Record::MatchStart {
+        Line::MatchStart {
             map: map.to_owned(),
             title: game.map().world_info().message.clone(),
             gametype: game.rules().gametype.name(),
@@ -76,7 +76,7 @@ impl Recorder {
     }
 
     /// The records for one tick's events, in order.
-    pub fn events(&mut self, game: &Match, events: &[GameEvent], address_of: AddressOf<'_>) -> Vec<Record> {
+    pub fn events(&mut self, game: &Match, events: &[GameEvent], address_of: AddressOf<'_>) -> Vec<Line> {
         let mut out = Vec::new();
         for ev in events {
             match ev {
@@ -84,7 +84,7 @@ impl Recorder {
                     let player = self.player(game, *slot);
                     self.known.insert(slot.0, Known { player: player.clone(), entered_tick: game.tick() });
                     let address_hash = if player.bot { None } else { address_of(*slot) };
-                    out.push(Record::Connect { player, address_hash });
+                    out.push(Line::Connect { player, address_hash });
                 }
                 GameEvent::Left { slot } => {
                     if let Some(known) = self.known.remove(&slot.0) {
@@ -92,7 +92,7 @@ impl Recorder {
                         if let Some(tally) = self.tallies.remove(&slot.0) {
                             out.push(damage_record(known.player.clone(), tally));
                         }
-                        out.push(Record::Disconnect { player: known.player, seconds });
+                        out.push(Line::Disconnect { player: known.player, seconds });
                     }
                 }
                 GameEvent::TeamChanged { slot, from, forced, .. } => {
@@ -100,22 +100,11 @@ impl Recorder {
                     if let Some(k) = self.known.get_mut(&slot.0) {
                         k.player = player.clone();
                     }
-                    out.push(Record::TeamChange { player, from: from.name(), forced: *forced });
+                    out.push(Line::TeamChange { player, from: from.name(), forced: *forced });
                 }
                 GameEvent::Damage { target, attacker, amount, armor, means, .. } => {
                     let lost = u32::try_from(amount.saturating_add(*armor)).unwrap_or(0);
-                    self.tallies.entry(target.0).or_default().taken += lost;
-                    if let Some(a) = attacker.filter(|a| a != target) {
-                        let tally = self.tallies.entry(a.0).or_default();
-                        tally.given += lost;
-                        if let Some(w) = means.weapon() {
-                            let new_hit = tally.last_hit != Some((game.tick(), w));
-                            tally.last_hit = Some((game.tick(), w));
-                            let wt = weapon_tally(tally, game, w);
-                            wt.damage += lost;
-                            wt.hits += u32::from(new_hit);
-                        }
-                    }
+                    self.tally_damage(game, *target, attacker.filter(|a| a != target), lost, means.weapon());
                 }
                 GameEvent::Sound { kind: SoundKind::Gunfire(w), source: Some(s), .. } => {
                     let tally = self.tallies.entry(s.0).or_default();
@@ -127,19 +116,19 @@ impl Recorder {
                     }
                     out.push(self.kill(game, *killer, *victim, *means));
                 }
-                GameEvent::Flag { kind, team, slot } => out.push(Record::Flag {
+                GameEvent::Flag { kind, team, slot } => out.push(Line::Flag {
                     action: flag_action(*kind),
                     flag: team.name(),
                     player: slot.map(|s| self.player(game, s)),
                 }),
                 GameEvent::Frozen { slot, by } => {
-                    out.push(Record::Frozen { player: self.player(game, *slot), by: by.map(|b| self.player(game, b)) });
+                    out.push(Line::Frozen { player: self.player(game, *slot), by: by.map(|b| self.player(game, b)) });
                 }
                 GameEvent::Thawed { slot, by } => {
-                    out.push(Record::Thawed { player: self.player(game, *slot), by: by.map(|b| self.player(game, b)) });
+                    out.push(Line::Thawed { player: self.player(game, *slot), by: by.map(|b| self.player(game, b)) });
                 }
-                GameEvent::RoundStart { number } => out.push(Record::RoundStart { number: *number }),
-                GameEvent::RoundEnd { number, winner, reason } => out.push(Record::RoundEnd {
+                GameEvent::RoundStart { number } => out.push(Line::RoundStart { number: *number }),
+                GameEvent::RoundEnd { number, winner, reason } => out.push(Line::RoundEnd {
                     number: *number,
                     winner: winner.map(Team::name),
                     reason: reason.name(),
@@ -150,10 +139,10 @@ impl Recorder {
                         quarry_sim::chat::ChatScope::All => "all",
                         quarry_sim::chat::ChatScope::Team(t) => t.name(),
                     };
-                    out.push(Record::Chat { player, to, text: text.clone() });
+                    out.push(Line::Chat { player, to, text: text.clone() });
                 }
                 GameEvent::Phase { phase } => {
-                    out.push(Record::Phase { phase: phase.name() });
+                    out.push(Line::Phase { phase: phase.name() });
                     let finished = matches!(phase, quarry_sim::rules::Phase::Intermission { .. } | quarry_sim::rules::Phase::Over);
                     if finished && !self.ended {
                         let reason = game.rules().end_reason.clone().unwrap_or_else(|| "match over".to_owned());
@@ -166,15 +155,31 @@ impl Recorder {
         out
     }
 
+    /// Damage taken by `target` and given by `attacker` (not themselves),
+    /// with the weapon's hit counted once per tick.
+    fn tally_damage(&mut self, game: &Match, target: quarry_sim::SlotId, attacker: Option<quarry_sim::SlotId>, lost: u32, weapon: Option<u8>) {
+        self.tallies.entry(target.0).or_default().taken += lost;
+        let Some(a) = attacker else { return };
+        let tally = self.tallies.entry(a.0).or_default();
+        tally.given += lost;
+        if let Some(w) = weapon {
+            let new_hit = tally.last_hit != Some((game.tick(), w));
+            tally.last_hit = Some((game.tick(), w));
+            let wt = weapon_tally(tally, game, w);
+            wt.damage += lost;
+            wt.hits += u32::from(new_hit);
+        }
+    }
+
     /// The end of the match's records: each player's damage summary, then
     /// the result. Nothing when the end was recorded already.
-    pub fn match_end(&mut self, game: &Match, reason: &str) -> Vec<Record> {
+    pub fn match_end(&mut self, game: &Match, reason: &str) -> Vec<Line> {
         if self.ended {
             return Vec::new();
         }
         self.ended = true;
         let board = game.scoreboard();
-        let mut out: Vec<Record> = board
+        let mut out: Vec<Line> = board
             .rows
             .iter()
             .map(|row| {
@@ -200,7 +205,7 @@ impl Recorder {
                 score: row.score,
             })
             .collect();
-        out.push(Record::MatchEnd {
+        out.push(Line::MatchEnd {
             reason: reason.to_owned(),
             seconds: ticks_to_s(game, game.tick()),
             team_scores: board.team_scores.map(|(red, blue)| TeamScores { red, blue }),
@@ -210,7 +215,7 @@ impl Recorder {
         out
     }
 
-    fn kill(&self, game: &Match, killer: Option<SlotId>, victim: SlotId, means: quarry_sim::events::MeansOfDeath) -> Record {
+    fn kill(&self, game: &Match, killer: Option<SlotId>, victim: SlotId, means: quarry_sim::events::MeansOfDeath) -> Line {
         let at = |s: SlotId| PlayerAt { player: self.player(game, s), pos: game.player_view(s).map(|v| v.origin.to_array()) };
         let killer = killer.filter(|k| *k != victim).map(at);
         let victim = at(victim);
@@ -219,7 +224,7 @@ impl Recorder {
             _ => None,
         };
         let teamkill = killer.as_ref().is_some_and(|k| k.player.team == victim.player.team && game.rules().gametype.is_team_game());
-        Record::Kill {
+        Line::Kill {
             killer,
             victim,
             means: means.name(),
@@ -253,8 +258,8 @@ fn weapon_tally<'a>(tally: &'a mut Tally, game: &Match, w: u8) -> &'a mut Weapon
     tally.weapons.entry(w).or_insert_with(|| WeaponTally { weapon: weapon_name(game, w), ..WeaponTally::default() })
 }
 
-fn damage_record(player: PlayerRef, tally: Tally) -> Record {
-    Record::Damage { player, given: tally.given, taken: tally.taken, weapons: tally.weapons.into_values().collect() }
+fn damage_record(player: PlayerRef, tally: Tally) -> Line {
+    Line::Damage { player, given: tally.given, taken: tally.taken, weapons: tally.weapons.into_values().collect() }
 }
 
 fn flag_action(kind: FlagEventKind) -> &'static str {

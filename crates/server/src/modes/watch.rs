@@ -1,5 +1,5 @@
-//! A recording played in the web view (`quarry-server --replay FILE --web
-//! ADDR`): the match rebuilt as [`super::replay`] does, then stepped at
+//! A recording played in the web view (`quarry-server replay FILE --web
+//! ADDR`): the match rebuilt as [`super::replay::replay`] does, then stepped at
 //! real time (times the chosen speed) while the page watches, with pause,
 //! speed and seek from the page ([`ReplayControl`]). Every stored state
 //! hash is still checked; a divergence stops the playback with the error.
@@ -17,7 +17,7 @@ use quarry_record::{Recording, Ticks};
 
 use super::replay::{ReplayError, ReplayOptions, build, open, scratch, step};
 use crate::server::Server;
-use crate::web::{CONTROL_QUEUE, ReplayControl, ReplayStatus};
+use crate::web::{CONTROL_QUEUE, ReplayControl, ReplayStatus, WebView};
 
 /// Most ticks played in one go at high speed before controls are read again.
 const MAX_STEPS_AT_ONCE: u32 = 256;
@@ -58,7 +58,7 @@ impl Playback<'_> {
     fn seek(&mut self, to: u32) -> Result<(), ReplayError> {
         if to < self.tick() {
             let mut fresh = build(self.rec, self.scratch, self.maps_dir)?;
-            std::mem::swap(&mut fresh.state.web, &mut self.server.state.web);
+            std::mem::swap(web(&mut fresh)?, web(&mut self.server)?);
             self.server = fresh;
             self.ticks = self.rec.ticks();
             self.played = 0;
@@ -90,15 +90,26 @@ impl Playback<'_> {
 
     /// Publishes a frame now with the playback's state (after a control,
     /// when no tick may come to carry it).
-    fn show(&mut self) {
+    fn show(&mut self) -> Result<(), ReplayError> {
         let status = self.status();
         let state = &mut self.server.state;
-        state.web.set_replay_status(Some(status));
+        let view = state.features.get_mut::<WebView>().ok_or_else(no_web_view)?;
+        view.set_replay_status(Some(status));
         let map = state.game.running.as_ref().map(|g| g.map().name().to_owned()).unwrap_or_default();
-        if let Some(game) = state.game.running.as_mut() {
-            state.web.publish_now(game, &map, &state.bots);
+        if let Some(game) = state.game.running.as_ref() {
+            view.publish_now(game, &map, &state.bots);
         }
+        Ok(())
     }
+}
+
+/// The web view a server registers.
+fn web(server: &mut Server) -> Result<&mut WebView, ReplayError> {
+    server.state.features.get_mut::<WebView>().ok_or_else(no_web_view)
+}
+
+fn no_web_view() -> ReplayError {
+    ReplayError::Setup("the server has no web view".to_owned())
 }
 
 /// Plays `path` in the web view on `addr` (a password, if not empty, is
@@ -117,11 +128,11 @@ pub fn watch(path: &Path, options: &ReplayOptions, addr: SocketAddr, password: &
         }
     }
     let (tx, mut controls) = tokio::sync::mpsc::channel(CONTROL_QUEUE);
-    let bound = server.state.web.serve(addr, password, Some(tx)).map_err(|e| ReplayError::Setup(format!("--web {addr}: {e}")))?;
+    let bound = web(&mut server)?.serve(addr, password, Some(tx)).map_err(|e| ReplayError::Setup(format!("--web {addr}: {e}")))?;
     on_ready(bound, &rec);
     let hz = f64::from(rec.header.hz.max(1));
     let mut play = Playback { rec: &rec, maps_dir: options.maps_dir.as_deref(), scratch: scratch.path(), server, ticks: rec.ticks(), played: 0, paused: false, speed: 1.0 };
-    play.show();
+    play.show()?;
     let mut owed = 0.0f64;
     let mut clock = Instant::now();
     loop {
@@ -139,7 +150,8 @@ pub fn watch(path: &Path, options: &ReplayOptions, addr: SocketAddr, password: &
             owed += elapsed * hz * f64::from(play.speed);
             let mut steps = 0;
             while owed >= 1.0 && !play.at_end() && steps < MAX_STEPS_AT_ONCE {
-                play.server.state.web.set_replay_status(Some(play.status()));
+                let status = play.status();
+                web(&mut play.server)?.set_replay_status(Some(status));
                 play.step()?;
                 owed -= 1.0;
                 steps += 1;
@@ -152,7 +164,7 @@ pub fn watch(path: &Path, options: &ReplayOptions, addr: SocketAddr, password: &
             }
         }
         if changed {
-            play.show();
+            play.show()?;
         }
         std::thread::sleep(LOOP_SLEEP);
     }

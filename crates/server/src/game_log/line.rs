@@ -1,4 +1,4 @@
-//! What one line of the game log says. Each [`Record`] is one JSON object
+//! What one line of the game log says. Each [`Line`] is one JSON object
 //! on one line, with the envelope of [`Entry`]: when (UTC wall clock), which
 //! match, and the match clock. Field names are stable: stats tools parse them.
 
@@ -77,7 +77,7 @@ pub struct ScoreLine {
 /// What happened.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
-pub enum Record {
+pub enum Line {
     /// The log was opened by a server.
     ServerStart {
         /// `version`.
@@ -272,22 +272,22 @@ pub struct Entry {
     /// Match clock, seconds.
     pub t: f32,
     /// What happened.
-    pub record: Record,
+    pub record: Line,
 }
 
 /// The JSON line of an entry (the envelope first, then the event's fields).
 pub fn to_json_line(entry: &Entry) -> Result<String, serde_json::Error> {
     #[derive(Serialize)]
-    struct Line<'a> {
+    struct Envelope<'a> {
         ts: String,
         #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
         match_id: Option<&'a str>,
         t: f32,
         #[serde(flatten)]
-        record: &'a Record,
+        record: &'a Line,
     }
-    let line = Line {
-        ts: rfc3339_utc(entry.unix_ms),
+    let line = Envelope {
+        ts: crate::utc::rfc3339_utc(entry.unix_ms),
         match_id: entry.match_id.as_deref(),
         t: (entry.t * 1000.0).round() / 1000.0,
         record: &entry.record,
@@ -297,40 +297,9 @@ pub fn to_json_line(entry: &Entry) -> Result<String, serde_json::Error> {
     Ok(text)
 }
 
-/// `2026-12-02T02:01:03.123Z` for a time in milliseconds since the epoch.
-pub fn rfc3339_utc(unix_ms: u64) -> String {
-    let secs = unix_ms / 1000;
-    let days = i64::try_from(secs / 86_400).unwrap_or(i64::MAX);
-    let rem = secs % 86_400;
-    let (y, m, d) = civil_from_days(days);
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z", rem / 3600, rem / 60 % 60, rem % 60, unix_ms % 1000)
-}
-
-/// The proleptic Gregorian date of a day count from 1970-01-01 (Howard
-/// Hinnant's `civil_from_days`).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
-    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn timestamps_are_utc_rfc3339() {
-        assert_eq!(rfc3339_utc(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(rfc3339_utc(951_782_400_000), "2000-02-29T00:00:00.000Z");
-        assert_eq!(rfc3339_utc(1_796_176_863_123), "2026-12-02T02:01:03.123Z");
-    }
 
     #[test]
     fn a_line_is_one_object_with_the_envelope_first() {
@@ -339,7 +308,7 @@ mod tests {
             unix_ms: 1_796_176_863_123,
             match_id: Some("m1".into()),
             t: 12.5,
-            record: Record::Kill {
+            record: Line::Kill {
                 killer: Some(PlayerAt { player: player.clone(), pos: Some([1.0, 2.0, 3.0]) }),
                 victim: PlayerAt { player, pos: None },
                 means: "splash",

@@ -25,6 +25,9 @@
 //! Before step 1, temporary files an interrupted atomic write left in the
 //! config directory (`.archive.cfg.PID.tmp`, `.bans.txt.PID.tmp`) are removed.
 
+mod rcon;
+mod tick;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,57 +40,16 @@ use crate::cli::PlusCommand;
 use crate::clock::{TickClock, TickTiming};
 use crate::cvars::ServerCvars;
 use crate::stdin_console::{ConsoleRequest, Printer, StdinConsole};
+pub use crate::state::ServerState;
+pub use tick::NEVER_STARTED;
+
+use crate::state::StartupRequests;
 use crate::tick_stats::TickStats;
 
 /// The name of the operator's config file in the config directory.
 pub const SERVER_CFG: &str = "server.cfg";
 /// The name of the archive file in the config directory.
 pub const ARCHIVE_CFG: &str = "archive.cfg";
-
-/// Why a headless run stops when its match never went live
-/// ([`crate::game::GameHost::never_started`]); such a run exits 1.
-pub const NEVER_STARTED: &str = "the match never went live";
-
-/// What the console's command handlers can reach: the server's state.
-pub struct ServerState {
-    /// When the server started.
-    pub started: Instant,
-    /// Tick timing.
-    pub stats: TickStats,
-    /// Handles to the server's cvars.
-    pub cvars: ServerCvars,
-    /// Running without sleeping.
-    pub fast: bool,
-    /// The match and what starts the next one.
-    pub game: crate::game::GameHost,
-    /// The network side, once listening (not in headless matches).
-    pub net: Option<crate::network::NetServer>,
-    /// The bot clients.
-    pub bots: quarry_bots::BotManager,
-    /// The Prometheus metrics and their endpoint (`sv_metricsAddr`).
-    pub metrics: crate::metrics::Metrics,
-    /// While the startup files and the command line run: what they asked
-    /// for that waits until all of them ran (see [`Server::startup`]).
-    pub(crate) startup: Option<StartupRequests>,
-    /// Why the map the startup asked for could not be loaded.
-    pub startup_error: Option<String>,
-    /// The recording of this match (`--record`), fed after every tick.
-    pub recorder: Option<crate::recording::Recorder>,
-    /// `sv_record`: every match recorded into `sv_recordDir`.
-    pub demos: crate::recording::Demos,
-    /// Remote admin's cvars.
-    pub admin: crate::network::admin::AdminCvars,
-    /// The live web view (`sv_webAddr`).
-    pub web: crate::web::WebView,
-    /// The match card being played (`--card NAME --match T.M`).
-    pub card: Option<crate::cards::live::LiveCard>,
-    /// The Agones SDK (a no-op unless built with `agones` and run under Agones).
-    pub agones: crate::agones::Agones,
-    quit: Option<String>,
-    /// The quit came from the console: one more tick delivers what the
-    /// lines before it queued (a `say`).
-    quit_after_tick: bool,
-}
 
 /// Environment variables that set cvars start with this (`QUARRY_SV_HOSTNAME`).
 pub const ENV_PREFIX: &str = "QUARRY_";
@@ -114,41 +76,6 @@ const SECRET_FILES: [(&str, &str, &str); 2] = [
 /// a map asked for before them still waits, so it sees their values. Any
 /// other command loads it first.
 const SETTING_COMMANDS: [&str; 7] = ["set", "seta", "reset", "toggle", "exec", "map", "map_restart"];
-
-/// What the startup files and the command line ask for that is done once
-/// all of them ran.
-#[derive(Debug, Default)]
-pub(crate) struct StartupRequests {
-    /// The last `map` asked for: the command line's wins over server.cfg's,
-    /// and the first match sees every `+set`, latched ones included.
-    pub(crate) map: Option<String>,
-}
-
-impl ServerState {
-    /// Asks the loop to stop after the current tick.
-    pub fn request_quit(&mut self, reason: String) {
-        self.quit.get_or_insert(reason);
-    }
-
-    /// Asks the loop to stop after one more tick, so what the console lines
-    /// before the `quit` queued (a `say`) reaches the players first.
-    pub fn request_quit_after_a_tick(&mut self, reason: String) {
-        if self.quit.is_none() {
-            self.quit_after_tick = true;
-        }
-        self.request_quit(reason);
-    }
-
-    /// Why the server is stopping, once it is.
-    pub fn quit_reason(&self) -> Option<&str> {
-        self.quit.as_deref()
-    }
-
-    /// One line about the current map for `status`.
-    pub fn map_description(&self) -> String {
-        self.game.describe()
-    }
-}
 
 /// How the server was started.
 #[derive(Debug, Clone)]
@@ -180,10 +107,7 @@ pub struct Server {
     secrets: crate::secrets::SecretFiles,
     /// A secret file the startup could not read: the server must not run.
     secret_error: Option<crate::secrets::SecretFileError>,
-    health: crate::health::HealthWriter,
     archive: crate::archive_writer::ArchiveWriter,
-    /// Matches the metrics have counted.
-    matches_counted: u64,
 }
 
 impl Server {
@@ -198,30 +122,24 @@ impl Server {
         let sim_cvars = quarry_sim::SimCvars::register(&mut console)?;
         let bot_cvars = quarry_bots::register(&mut console, bot_access)?;
         crate::commands::register(&mut console)?;
-        crate::navmesh::register(&mut console)?;
-        crate::cards::register(&mut console)?;
+        crate::navmesh::register(&mut console, nav_access)?;
+        crate::cards::register(&mut console, card_access)?;
         let game_log = crate::game_log::GameLog::new(crate::game_log::GameLogCvars::register(&mut console)?);
-        let metrics = crate::metrics::Metrics::register(&mut console)?;
-        let demos = crate::recording::Demos::register(&mut console)?;
         let admin = crate::network::admin::AdminCvars::register(&mut console)?;
-        let web = crate::web::WebView::register(&mut console)?;
-        crate::network::admin::register_commands(&mut console)?;
-        let secrets = crate::secrets::SecretFiles::register(&mut console, &SECRET_FILES)?;
-        let agones = crate::agones::Agones::register(&mut console, options.fast)?;
+        rcon::register(&mut console)?;
         let data = crate::game_data::load(&options.config_dir)?;
         let game = crate::game::GameHost::new(sim_cvars, data, options.maps_dir.clone(), options.seed, options.fast, game_log);
-        let mut bots = quarry_bots::BotManager::with_cvars(bot_cvars);
-        // A live server builds navmeshes off the tick thread; --fast stays deterministic.
-        bots.set_background_nav(!options.fast);
-        if let Some(dir) = &options.botfiles_dir {
-            // Remembered even when loading fails, so `botreload` can retry.
-            bots.set_botfiles_dir(dir);
-            bots.load_brains();
-            match quarry_bots::ContentTraitSource::load(dir) {
-                Ok(source) => bots.set_content(source.with_seed(options.seed.unwrap_or(0))),
-                Err(e) => tracing::warn!("bot content in {}: {e}; bots use the plain skill curve", dir.display()),
-            }
-        }
+        let bots = new_bots(bot_cvars, options);
+        // The features, in the order they run each tick.
+        let mut features = crate::feature::Features::default();
+        features.observe(crate::recording::Demos::register(&mut console)?);
+        features.observe(crate::web::WebView::register(&mut console, options.fast)?);
+        features.observe(crate::metrics::Metrics::register(&mut console)?);
+        features.observe(crate::health::Health::register(&mut console)?);
+        features.control("card", crate::cards::live::LiveCards::new());
+        features.control("agones", crate::agones::Agones::register(&mut console, options.fast)?);
+        // After every feature: a secret file fills a cvar a feature registers.
+        let secrets = crate::secrets::SecretFiles::register(&mut console, &SECRET_FILES)?;
         let state = ServerState {
             started: Instant::now(),
             stats: TickStats::default(),
@@ -230,15 +148,10 @@ impl Server {
             game,
             net: None,
             bots,
-            metrics,
             startup: Some(StartupRequests::default()),
             startup_error: None,
-            recorder: None,
-            demos,
             admin,
-            web,
-            card: None,
-            agones,
+            features,
             quit: None,
             quit_after_tick: false,
         };
@@ -256,8 +169,6 @@ impl Server {
             fps_seen: u64::MAX,
             secrets,
             secret_error: None,
-            health: crate::health::HealthWriter::default(),
-            matches_counted: 0,
         };
         if let Some(port) = options.port {
             // Applied before the +commands so an explicit +set net_port still wins.
@@ -424,15 +335,7 @@ impl Server {
         for line in lines {
             self.console.print(line);
         }
-        if self.state.startup.is_none()
-            && let Some(line) = self.state.metrics.sync(self.console.cvars())
-        {
-            self.console.print(line);
-        }
-        if self.state.startup.is_none()
-            && !self.state.fast
-            && let Some(line) = self.state.web.sync(self.console.cvars())
-        {
+        for line in self.state.features.sync(self.console.cvars(), self.state.startup.is_none()) {
             self.console.print(line);
         }
         if let Some(seen) = ids.tick_rate_changed(self.console.cvars(), self.fps_seen) {
@@ -470,135 +373,29 @@ impl Server {
 
     /// Starts recording the loaded match into `path` (before its first
     /// tick): the map's and the config files' text, the cvars, and a
-    /// content hash of the botfiles go in the header.
+    /// content hash of the botfiles go in the header. It records every
+    /// tick until [`Server::take_recording`].
     pub fn start_recording(&mut self, path: &Path, botfiles: Option<&Path>) -> Result<(), String> {
         let game = self.state.game.running.as_ref().ok_or("no match to record")?;
         let map_path = self.state.game.map_path.as_deref().ok_or("the match has no map file")?;
         let map_text = std::fs::read_to_string(map_path).map_err(|e| format!("{}: {e}", map_path.display()))?;
         let content = botfiles.map(|b| vec![("botfiles".to_owned(), crate::recording::fnv1a(&crate::recording::folder_bytes(b)))]).unwrap_or_default();
-        let by_hash = self.state.demos.map_by_hash(self.console.cvars());
+        let by_hash = self.state.features.get::<crate::recording::Demos>().is_some_and(|d| d.map_by_hash(self.console.cvars()));
         let source = crate::recording::MatchSource { map_text: &map_text, map_by_hash: by_hash, headless: self.state.game.headless, config_dir: &self.config_dir, content };
         let rec = crate::recording::Recorder::start(path, game, source, self.console.cvars()).map_err(|e| e.to_string())?;
-        self.state.recorder = Some(rec);
+        self.state.features.observe(rec);
         Ok(())
     }
 
-    /// One tick of game work: the match steps; bots and network plug in here.
-    pub fn tick(&mut self) {
-        let started = Instant::now();
-        let mut phases = crate::tick_stats::PhaseTimes::default();
-        let mut lap = started;
-        let mut split = |phase: crate::tick_stats::Phase| {
-            let now = Instant::now();
-            phases[phase as usize] = now - lap;
-            lap = now;
-        };
-        self.sync_cvars();
-        // Before anyone joins this tick: a new match's recording starts
-        // with the clients it has.
-        self.state.demos.before_tick(&self.state.game, self.console.cvars(), &self.config_dir, self.state.bots.botfiles_dir());
-        let hz = self.clock_hz();
-        let map_name = self.state.game.map_name();
-        let snapshot_rate = self.snapshot_rate();
-        if let Some(net) = self.state.net.as_mut() {
-            let cvars = self.console.cvars();
-            let ids = self.state.cvars;
-            let hostname = cvars.string(ids.sv_hostname);
-            let password = cvars.string(ids.sv_password);
-            let facts = crate::network::ServerFacts {
-                hostname: &hostname,
-                password: &password,
-                tick_rate: hz,
-                snapshot_rate,
-            };
-            for line in net.poll(self.state.game.running.as_mut(), &mut self.state.bots, &facts, &map_name) {
-                self.console.print(line);
-            }
-        }
-        self.serve_admin_requests();
-        // The server query answers from this, twice a second.
-        if let Some(net) = self.state.net.as_ref()
-            && self.state.stats.total_ticks().is_multiple_of(u64::from((hz / 2).max(1)))
-        {
-            net.publish_query(&crate::network::admin::query_info(&self.state, self.console.cvars()));
-        }
-        split(crate::tick_stats::Phase::NetIn);
-        // Bots think right before the step and push their commands into the
-        // same input queue the network just filled.
-        if let Some(game) = self.state.game.running.as_mut() {
-            self.state.bots.update_settings(self.console.cvars());
-            self.state.bots.think(game);
-            for line in self.state.bots.take_notices() {
-                self.console.print(line);
-            }
-        }
-        split(crate::tick_stats::Phase::Bots);
-        let net = self.state.net.as_ref();
-        let address_of = move |slot| net.and_then(|n| n.address_hash(slot));
-        let (lines, events) = self.state.game.tick(self.console.cvars(), hz, &address_of);
-        if let Some(game) = self.state.game.running.as_ref() {
-            if let Some(rec) = self.state.recorder.as_mut() {
-                rec.after_tick(game, &events, self.console.cvars());
-            }
-            self.state.demos.after_tick(game, &events, self.console.cvars());
-        }
-        split(crate::tick_stats::Phase::Sim);
-        for line in lines {
-            self.console.print(line);
-        }
-        let server_tick = u32::try_from(self.state.stats.total_ticks() + 1).unwrap_or(u32::MAX);
-        let every = (hz / snapshot_rate).max(1);
-        if let (Some(net), Some(game)) = (self.state.net.as_mut(), self.state.game.running.as_mut()) {
-            net.after_tick(game, &events, server_tick, every, &map_name);
-        }
-        let nav = self.state.bots.nav();
-        let floor = nav.ready_generation().zip(nav.mesh());
-        self.state.web.after_tick(self.state.game.running.as_mut(), &events, &map_name, floor, &self.state.bots, self.console.cvars());
-        split(crate::tick_stats::Phase::NetOut);
-        crate::cards::live::after_tick(&mut self.state, &mut self.console);
-        crate::agones::after_tick(&mut self.state, &mut self.console, started);
-        if self.state.game.match_over() {
-            self.end_of_match();
-        } else if self.state.game.never_started() {
-            let players = self.state.game.running.as_ref().map_or(0, |g| g.slots().iter().filter(|(_, s)| s.team != quarry_sim::Team::Spectator).count());
-            self.console.print(format!("the match never went live: {players} player(s) in it after its time limit (a duel needs two: bot_minPlayers 2)"));
-            self.state.request_quit(NEVER_STARTED.to_owned());
-        }
-        let tick_time = started.elapsed();
-        self.state.stats.record_phases(started, tick_time, phases);
-        self.update_metrics(tick_time, &events);
-        let cvars = self.console.cvars();
-        let health_file = cvars.get(self.state.cvars.sv_health_file).value();
-        if let quarry_console::CvarValue::Str(path) = health_file
-            && !path.is_empty()
-        {
-            let (stats, game) = (&self.state.stats, &self.state.game);
-            self.health.maybe_write(path, started, || game.running.is_some().then(|| game.map_name()), || stats.summary());
-        }
-        // After the tick's time is taken: see WebView::hand_over.
-        self.state.web.hand_over();
+    /// Stops the recording [`Server::start_recording`] started and returns
+    /// it, for its owner to finish.
+    pub fn take_recording(&mut self) -> Option<crate::recording::Recorder> {
+        self.state.features.take_observer::<crate::recording::Recorder>()
     }
 
-    /// The tick's share of the metrics, and once a second their sample
-    /// (public for the `tick_loop` benchmark, which measures its cost).
-    pub fn update_metrics(&mut self, tick_time: Duration, events: &[quarry_sim::events::GameEvent]) {
-        let state = &mut self.state;
-        if state.game.matches_started != self.matches_counted {
-            self.matches_counted = state.game.matches_started;
-            if let Some(game) = state.game.running.as_ref() {
-                state.metrics.match_started(game);
-            }
-        }
-        if state.metrics.after_tick(tick_time, state.game.running.as_ref(), events) {
-            state.metrics.sample(crate::metrics::SampleInputs {
-                game: state.game.running.as_ref(),
-                bots: &state.bots,
-                net: state.net.as_mut(),
-                late_ticks: state.stats.late_ticks,
-                game_log_lost: state.game.log.lost(),
-                web: state.web.refusals(),
-            });
-        }
+    /// The summary of the running match, `wall` being how long the run took.
+    pub fn summary(&self, wall: Duration) -> Option<crate::headless::HeadlessSummary> {
+        crate::headless::summary(&self.state.game, &self.state.bots, &self.state.stats, wall)
     }
 
     /// Runs the loop until `quit`, a signal, or the console asks to stop.
@@ -650,51 +447,6 @@ impl Server {
         }
     }
 
-    /// The match ended: a headless run stops; a server moves to the next
-    /// map of `sv_mapRotation` (or restarts this one).
-    fn end_of_match(&mut self) {
-        if self.state.demos.current_path().is_some() {
-            let summary = crate::headless::summary(self, self.state.started.elapsed());
-            self.state.demos.finish(summary.as_ref(), "match over", self.console.cvars());
-        }
-        if self.state.fast {
-            self.state.request_quit("match over".to_owned());
-            return;
-        }
-        if let Some(game) = self.state.game.running.as_ref() {
-            self.console.print(format!("final scores on {}:", self.state.game.map_name()));
-            for line in game.scoreboard().to_string().lines() {
-                self.console.print(line.to_owned());
-            }
-        }
-        if crate::agones::match_over(&mut self.state, &mut self.console) {
-            return;
-        }
-        let rotation = self.console.cvars().string(self.state.cvars.sv_map_rotation);
-        // A card match plays again rather than rotate.
-        let next = if self.state.card.is_some() { None } else { crate::game::next_in_rotation(&rotation, self.state.game.map_path.as_deref()) };
-        let hz = self.clock_hz();
-        let result = match next {
-            Some(name) => self.state.game.change_map(self.console.cvars_mut(), &name, hz),
-            None => self.state.game.restart(self.console.cvars_mut(), hz),
-        };
-        match result {
-            Ok(line) => self.console.print(line),
-            Err(e) => {
-                self.console.print(format!("error: next map: {e}; restarting the current one"));
-                if let Err(e) = self.state.game.restart(self.console.cvars_mut(), hz) {
-                    self.console.print(format!("error: restart failed: {e}"));
-                }
-            }
-        }
-    }
-
-    /// Snapshots per second: `sv_snapshotRate`, at most `sv_fps`.
-    fn snapshot_rate(&self) -> u32 {
-        let rate = u32::try_from(self.console.cvars().int(self.state.cvars.sv_snapshot_rate)).unwrap_or(30);
-        rate.min(self.clock_hz()).max(1)
-    }
-
     /// Starts listening on `net_port` (0 picks a free port). Errors are for
     /// the caller to report; the server does not run without its port.
     pub fn start_network(&mut self) -> Result<std::net::SocketAddr, crate::network::NetStartError> {
@@ -740,37 +492,40 @@ impl Server {
             printer.print(&line);
         }
     }
-
-    /// Tells clients the server is going away, then writes the archive file
-    /// atomically (after any write still in flight).
-    pub fn shutdown(&mut self) -> Result<Option<PathBuf>, quarry_console::ArchiveError> {
-        let reason = self.state.quit_reason().unwrap_or("quit").to_owned();
-        if let Some(net) = self.state.net.as_mut() {
-            net.shutdown(&reason);
-        }
-        if self.state.demos.current_path().is_some() {
-            let summary = crate::headless::summary(self, self.state.started.elapsed());
-            self.state.demos.finish(summary.as_ref(), &format!("the server shut down ({reason})"), self.console.cvars());
-        }
-        let game = &mut self.state.game;
-        game.log.close(game.running.as_ref(), &reason);
-        self.state.metrics.stop();
-        crate::cards::live::finish(&mut self.state);
-        crate::agones::finish(&mut self.state);
-        let health = self.console.cvars().string(self.state.cvars.sv_health_file);
-        crate::health::remove(&health);
-        // A headless match is a measurement: it leaves the operator's archive as it was.
-        if self.state.fast {
-            return Ok(None);
-        }
-        self.archive.flush(self.console.cvars()).map(Some)
-    }
-
 }
 
 /// How the bot commands reach the bots and the match.
 fn bot_access(state: &mut ServerState) -> quarry_bots::BotAccess<'_> {
     quarry_bots::BotAccess { bots: &mut state.bots, game: state.game.running.as_mut() }
+}
+
+/// How the card commands reach the card match and what a card names.
+fn card_access(state: &mut ServerState) -> crate::cards::commands::CardAccess<'_> {
+    let live = state.features.get_mut::<crate::cards::live::LiveCards>().and_then(|c| c.current.as_mut());
+    crate::cards::commands::CardAccess { live, bots: &state.bots, maps_dir: &state.game.maps_dir }
+}
+
+/// How the `navmesh` command reaches the bots' navigation and the match.
+fn nav_access(state: &mut ServerState) -> crate::navmesh::NavAccess<'_> {
+    crate::navmesh::NavAccess { bots: &mut state.bots, game: state.game.running.as_ref() }
+}
+
+/// The bot manager: navmeshes built off the tick thread on a live server,
+/// the botfiles' brains, characters and styles when there are botfiles.
+fn new_bots(cvars: quarry_bots::BotCvars, options: &ServerOptions) -> quarry_bots::BotManager {
+    let mut bots = quarry_bots::BotManager::with_cvars(cvars);
+    // A live server builds navmeshes off the tick thread; --fast stays deterministic.
+    bots.set_background_nav(!options.fast);
+    if let Some(dir) = &options.botfiles_dir {
+        // Remembered even when loading fails, so `botreload` can retry.
+        bots.set_botfiles_dir(dir);
+        bots.load_brains();
+        match quarry_bots::ContentTraitSource::load(dir) {
+            Ok(source) => bots.set_content(source.with_seed(options.seed.unwrap_or(0))),
+            Err(e) => tracing::warn!("bot content in {}: {e}; bots use the plain skill curve", dir.display()),
+        }
+    }
+    bots
 }
 
 /// Registers SIGINT and SIGTERM to set the returned flag, a graceful stop
