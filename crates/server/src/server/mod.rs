@@ -136,6 +136,7 @@ impl Server {
         features.observe(crate::web::WebView::register(&mut console, options.fast)?);
         features.observe(crate::metrics::Metrics::register(&mut console)?);
         features.observe(crate::health::Health::register(&mut console)?);
+        features.observe(crate::match_result::MatchResults::register(&mut console)?);
         features.control("card", crate::cards::live::LiveCards::new());
         features.control("agones", crate::agones::Agones::register(&mut console, options.fast)?);
         // After every feature: a secret file fills a cvar a feature registers.
