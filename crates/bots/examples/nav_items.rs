@@ -49,7 +49,7 @@ fn main() {
     };
     for (class, origin, half) in items {
         let goal = glam::Vec3::new(origin.x, origin.y, origin.z - half.z + 24.0);
-        let ok = spawns.iter().filter(|s| n.route(**s, goal).is_some()).count();
+        let ok = spawns.iter().filter(|s| n.route(**s, goal, quarry_bots::Traveller::default()).is_some()).count();
         println!(
             "{class:<24} ({:6.0} {:6.0} {:6.0}) reached from {ok}/{} spawns",
             origin.x,

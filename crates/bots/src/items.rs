@@ -23,7 +23,7 @@ use quarry_sim::weapons::WeaponTable;
 
 use crate::content::{Traits, WeaponBias};
 use crate::memory::{Blacklist, GoalKey};
-use crate::navigate::{GatePlan, Navigator, Route};
+use crate::navigate::{GatePlan, Navigator, Route, Traveller};
 use crate::view::{BotClock, ItemSnap, PlayerSnap};
 
 /// How many shortlisted items may be tried with a route per selection
@@ -169,7 +169,8 @@ pub struct ItemChoice {
 }
 
 /// Picks the best item for `me`: shortlist by straight distance, then route
-/// the best [`SHORTLIST`] and rank by utility over route length.
+/// the best [`SHORTLIST`] for `traveller` (`me` on its way) and rank by
+/// utility over route length.
 #[expect(clippy::too_many_arguments, reason = "the inputs of one decision")]
 pub fn choose_item(
     items: &[ItemSnap],
@@ -180,6 +181,7 @@ pub fn choose_item(
     stack: StackWeights,
     blacklist: &Blacklist,
     nav: &mut dyn Navigator,
+    traveller: Traveller,
     clock: &BotClock,
 ) -> Option<ItemChoice> {
     let radius = t.item_search_radius();
@@ -211,12 +213,12 @@ pub fn choose_item(
             continue;
         }
         let stand = item_standing_point(item, me);
-        let (route, gate, detour) = match nav.route(me.origin, stand) {
+        let (route, gate, detour) = match nav.route(me.origin, stand, traveller) {
             Some(route) => (route, None, 0.0),
             // A closed gate may bar the way: go and open it.
             None => {
-                let Some(plan) = nav.gate_opening(me.origin, stand, &keys) else { continue };
-                let Some(route) = nav.route(me.origin, plan.target) else { continue };
+                let Some(plan) = nav.gate_opening(me.origin, stand, traveller, &keys) else { continue };
+                let Some(route) = nav.route(me.origin, plan.target, traveller) else { continue };
                 (route, Some(plan), plan.target.distance(stand))
             }
         };
@@ -362,11 +364,11 @@ mod tests {
         let mut bl = Blacklist::default();
         let table = WeaponTable::quake3();
         let bias = WeaponBias::default();
-        let c = choose_item(&items, &p, &t, &table, &bias, StackWeights::FACE, &bl, &mut nav, &clock).expect("a choice");
+        let c = choose_item(&items, &p, &t, &table, &bias, StackWeights::FACE, &bl, &mut nav, Traveller::default(), &clock).expect("a choice");
         assert_eq!(c.item.id, NetId(2), "the big health is worth the walk");
         assert!(c.route.goal().is_some());
         bl.add(GoalKey::Item(NetId(2)), 1000, 10);
-        let c = choose_item(&items, &p, &t, &table, &bias, StackWeights::FACE, &bl, &mut nav, &clock).expect("a choice");
+        let c = choose_item(&items, &p, &t, &table, &bias, StackWeights::FACE, &bl, &mut nav, Traveller::default(), &clock).expect("a choice");
         assert_eq!(c.item.id, NetId(1));
     }
 
@@ -383,10 +385,10 @@ mod tests {
         let bl = Blacklist::default();
         let table = WeaponTable::quake3();
         let bias = WeaponBias::default();
-        let face = choose_item(&items, &p, &t, &table, &bias, StackWeights::FACE, &bl, &mut nav, &clock).expect("a choice");
+        let face = choose_item(&items, &p, &t, &table, &bias, StackWeights::FACE, &bl, &mut nav, Traveller::default(), &clock).expect("a choice");
         assert_eq!(face.item.id, NetId(1), "at face value a missing weapon outranks a red armor");
         let stack = crate::tactics::STACK;
-        let fighting = choose_item(&items, &p, &t, &table, &bias, stack, &bl, &mut nav, &clock).expect("a choice");
+        let fighting = choose_item(&items, &p, &t, &table, &bias, stack, &bl, &mut nav, Traveller::default(), &clock).expect("a choice");
         assert_eq!(fighting.item.id, NetId(2), "fighting for its stack, the armor comes first");
         let hurt = me(40, 0);
         let health = Gift::Health { amount: 25, cap: 100 };

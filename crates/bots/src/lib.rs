@@ -89,6 +89,6 @@ pub use content::{ContentTraitSource, Resolved, TraitSource, Traits, load_botfil
 pub use cvars::{BotCvars, BotSettings, TacticalSide};
 pub use decide::{Objective, ObjectiveProvider};
 pub use manager::{AddBot, AddBotError, BotManager, BotOverlay, BotRow, RemoveBotError};
-pub use navigate::Navigator;
+pub use navigate::{Navigator, Traveller};
 pub use sink::CmdSink;
 pub use view::BotView;

@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use glam::Vec3;
 use quarry_map::CollisionWorld;
-use quarry_map::entities::items::{KeyKind, KeySet};
+use quarry_map::entities::items::KeyKind;
 use quarry_nav::{Agent, BuildOptions, NavInput, NavMesh, RouteOptions, SearchScratch};
 use quarry_sim::Match;
 use quarry_sim::pmove::MoveParams;
@@ -29,7 +29,7 @@ use quarry_sim::pmove::MoveParams;
 pub use background::NavBuildError;
 use background::{BuildJob, Workers};
 
-use crate::navigate::{Corner, Navigator, Route};
+use crate::navigate::{Corner, Navigator, Route, Traveller};
 use crate::rng::BotRng;
 
 /// A point settles onto the mesh node this close to it, units.
@@ -353,8 +353,6 @@ impl NavService {
                 gates: Arc::clone(&self.gates),
                 scratch: SearchScratch::new(),
                 stats: QueryStats::default(),
-                keys: KeySet::NONE,
-                caution: 0.0,
             }),
             _ => None,
         }
@@ -369,8 +367,6 @@ impl NavService {
                 scratch: &mut self.scratch,
                 stats: &mut self.stats,
                 gates: &self.gates,
-                keys: KeySet::NONE,
-                caution: 0.0,
             }),
             _ => None,
         }
@@ -411,7 +407,7 @@ impl Navigator for PendingNavigator {
         false
     }
 
-    fn route(&mut self, _from: Vec3, _to: Vec3) -> Option<Route> {
+    fn route(&mut self, _from: Vec3, _to: Vec3, _traveller: Traveller) -> Option<Route> {
         None
     }
 
@@ -419,7 +415,7 @@ impl Navigator for PendingNavigator {
         None
     }
 
-    fn random_route(&mut self, _from: Vec3, _rng: &mut BotRng) -> Option<Route> {
+    fn random_route(&mut self, _from: Vec3, _traveller: Traveller, _rng: &mut BotRng) -> Option<Route> {
         None
     }
 
@@ -435,10 +431,6 @@ pub struct MeshNavigator<'a> {
     scratch: &'a mut SearchScratch,
     stats: &'a mut QueryStats,
     gates: &'a [quarry_nav::gates::Gate],
-    /// The keys of the bot asking (set before each brain's tick).
-    keys: KeySet,
-    /// How much the bot asking shuns open ground (0: shortest routes).
-    caution: f32,
 }
 
 /// A navigator owning shared handles on a built mesh: see
@@ -449,8 +441,6 @@ pub struct SharedNavigator {
     gates: Arc<[quarry_nav::gates::Gate]>,
     scratch: SearchScratch,
     stats: QueryStats,
-    keys: KeySet,
-    caution: f32,
 }
 
 impl std::fmt::Debug for SharedNavigator {
@@ -473,8 +463,6 @@ impl SharedNavigator {
             scratch: &mut self.scratch,
             stats: &mut self.stats,
             gates: &self.gates,
-            keys: self.keys,
-            caution: self.caution,
         }
     }
 }
@@ -483,20 +471,14 @@ impl Navigator for SharedNavigator {
     fn ready(&self) -> bool {
         true
     }
-    fn set_keys(&mut self, keys: KeySet) {
-        self.keys = keys;
-    }
-    fn set_caution(&mut self, weight: f32) {
-        self.caution = weight;
-    }
-    fn route(&mut self, from: Vec3, to: Vec3) -> Option<Route> {
-        self.borrow().route(from, to)
+    fn route(&mut self, from: Vec3, to: Vec3, traveller: Traveller) -> Option<Route> {
+        self.borrow().route(from, to, traveller)
     }
     fn nearest(&mut self, point: Vec3, radius: f32) -> Option<Vec3> {
         self.borrow().nearest(point, radius)
     }
-    fn random_route(&mut self, from: Vec3, rng: &mut BotRng) -> Option<Route> {
-        self.borrow().random_route(from, rng)
+    fn random_route(&mut self, from: Vec3, traveller: Traveller, rng: &mut BotRng) -> Option<Route> {
+        self.borrow().random_route(from, traveller, rng)
     }
     fn settle(&mut self, point: Vec3) -> Vec3 {
         self.borrow().settle(point)
@@ -527,12 +509,10 @@ fn convert(route: quarry_nav::Route) -> Route {
     }
 }
 
-impl MeshNavigator<'_> {
-    /// Route options for the bot asking: the defaults with its keys and
-    /// its caution (open ground weighed by the navmesh's exposure figure).
-    fn options(&self) -> RouteOptions {
-        RouteOptions { keys: self.keys, exposure_weight: self.caution, ..RouteOptions::default() }
-    }
+/// The navmesh's route options for `traveller`: the defaults with its keys
+/// and its caution (open ground weighed by the navmesh's exposure figure).
+fn options(traveller: Traveller) -> RouteOptions {
+    RouteOptions { keys: traveller.keys, exposure_weight: traveller.caution, ..RouteOptions::default() }
 }
 
 impl Navigator for MeshNavigator<'_> {
@@ -540,19 +520,11 @@ impl Navigator for MeshNavigator<'_> {
         true
     }
 
-    fn set_keys(&mut self, keys: KeySet) {
-        self.keys = keys;
-    }
-
-    fn set_caution(&mut self, weight: f32) {
-        self.caution = weight;
-    }
-
-    fn route(&mut self, from: Vec3, to: Vec3) -> Option<Route> {
+    fn route(&mut self, from: Vec3, to: Vec3, traveller: Traveller) -> Option<Route> {
         let t = std::time::Instant::now();
         let r = self
             .mesh
-            .route(self.world, self.scratch, from, to, &self.options())
+            .route(self.world, self.scratch, from, to, &options(traveller))
             .ok()
             .map(convert);
         self.stats.routes += 1;
@@ -560,9 +532,9 @@ impl Navigator for MeshNavigator<'_> {
         r
     }
 
-    fn gate_opening(&mut self, from: Vec3, to: Vec3, keys: &[(KeyKind, Vec3)]) -> Option<crate::navigate::GatePlan> {
+    fn gate_opening(&mut self, from: Vec3, to: Vec3, traveller: Traveller, keys: &[(KeyKind, Vec3)]) -> Option<crate::navigate::GatePlan> {
         let t = std::time::Instant::now();
-        let knowledge = quarry_nav::gates::KeyKnowledge { held: self.keys, lying: keys };
+        let knowledge = quarry_nav::gates::KeyKnowledge { held: traveller.keys, lying: keys };
         let plan = quarry_nav::gates::plan(self.mesh, self.world, self.scratch, self.gates, from, to, &knowledge);
         self.stats.routes += 1;
         self.stats.record(t);
@@ -612,11 +584,11 @@ impl Navigator for MeshNavigator<'_> {
         cover.map(|c| c.spot)
     }
 
-    fn random_route(&mut self, from: Vec3, rng: &mut BotRng) -> Option<Route> {
+    fn random_route(&mut self, from: Vec3, traveller: Traveller, rng: &mut BotRng) -> Option<Route> {
         let t = std::time::Instant::now();
         let r = self
             .mesh
-            .random_reachable_point(self.world, self.scratch, from, rng.inner(), &self.options())
+            .random_reachable_point(self.world, self.scratch, from, rng.inner(), &options(traveller))
             .map(|(_, r)| convert(r));
         self.stats.routes += 1;
         self.stats.record(t);

@@ -23,7 +23,7 @@ use quarry_map::entities::movers::{Mover, MoverKind};
 use quarry_map::{CollisionWorld, EntityId, EntityKind, LoadedMap};
 use serde::Serialize;
 
-use crate::build::input::{is_touch_door, movers_open};
+use crate::generate::input::{is_touch_door, movers_open};
 use crate::error::RouteError;
 use crate::mesh::NavMesh;
 use crate::report::ReachabilityReport;

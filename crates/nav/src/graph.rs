@@ -2,7 +2,7 @@
 //! travel type and cost, stored as compressed rows (CSR) with a reverse
 //! index, plus a dense cell index for nearest-node queries.
 //!
-//! Built once by [`build`](crate::build) through [`GraphBuilder`], then
+//! Built once by [`generate`](crate::generate) through [`GraphBuilder`], then
 //! read-only: queries share one graph across threads.
 
 use rustc_hash::FxHashMap as HashMap;

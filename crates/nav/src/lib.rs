@@ -76,7 +76,7 @@
 //! content.
 
 mod agent;
-mod build;
+mod generate;
 mod cells;
 mod error;
 mod explain;
@@ -92,16 +92,16 @@ mod svg;
 pub use svg::{SvgFeature, SvgFeatureKind, SvgItemKind, SvgMark, SvgOptions, SvgTeam};
 
 pub use agent::{Agent, MAX_PLANNED_JUMP, SAFE_LANDING_SPEED};
-pub use build::input::{
+pub use generate::input::{
     MoverSpec, NavInput, PadPush, PadSpec, Seed, SeedKind, TeleporterSpec, doors_open_world,
     is_touch_door, item_spot, match_start_world,
 };
-pub use build::exposure::{
+pub use generate::exposure::{
     EYE_HEIGHT, ExposureStats, GROUP_SIZE as EXPOSURE_GROUP_SIZE, MAX_LINES as EXPOSURE_MAX_LINES,
     MAX_OBSERVERS as EXPOSURE_MAX_OBSERVERS, MIN_OBSERVERS as EXPOSURE_MIN_OBSERVERS, RANGE as EXPOSURE_RANGE,
 };
-pub use build::offmesh::{JUMPPAD_COST, OffMeshLink, TELEPORT_COST, jump_pad_velocity};
-pub use build::{
+pub use generate::offmesh::{JUMPPAD_COST, OffMeshLink, TELEPORT_COST, jump_pad_velocity};
+pub use generate::{
     BuildOptions, BuildTimes, CELL_SIZE_RANGE, DEFAULT_CELL_SIZE, DEFAULT_LANDMARKS,
     DEFAULT_MAX_NODES,
 };
@@ -123,7 +123,7 @@ pub use stats::{LinkCounts, NavInfo};
 
 /// Drop and jump link penalties (added to the link's length), and the
 /// extra for one onto a precarious landing.
-pub use build::flood::{DROP_PENALTY, JUMP_PENALTY, PRECARIOUS_MARGIN, PRECARIOUS_PENALTY};
+pub use generate::flood::{DROP_PENALTY, JUMP_PENALTY, PRECARIOUS_MARGIN, PRECARIOUS_PENALTY};
 
 #[cfg(test)]
 mod tests;

@@ -5,15 +5,15 @@ use glam::Vec3;
 use quarry_map::entities::items::KeySet;
 use quarry_map::{EntityId, Trace};
 
-use crate::build::probe::Prober;
+use crate::generate::probe::Prober;
 
 use crate::agent::Agent;
 use std::sync::OnceLock;
 
-use crate::build::landmarks::Landmarks;
-use crate::build::offmesh::OffMeshLink;
-use crate::build::exposure::ExposureStats;
-use crate::build::{BuildOptions, BuildTimes};
+use crate::generate::landmarks::Landmarks;
+use crate::generate::offmesh::OffMeshLink;
+use crate::generate::exposure::ExposureStats;
+use crate::generate::{BuildOptions, BuildTimes};
 use crate::cells::CellGrid;
 use crate::graph::{Graph, Link, Node, NodeId};
 
@@ -45,7 +45,7 @@ pub struct NavMesh {
     pub(crate) regions: crate::regions::Regions,
     pub(crate) cells: CellGrid,
     pub(crate) area_sizes: Vec<u32>,
-    /// Per node, how much of the map sees it, 0 to 1 ([`crate::build::exposure`]).
+    /// Per node, how much of the map sees it, 0 to 1 ([`crate::generate::exposure`]).
     pub(crate) exposure: Vec<f32>,
     /// Per region, the mean exposure of its nodes (the coarse router's term).
     pub(crate) region_exposure: Vec<f32>,
@@ -86,8 +86,8 @@ impl NavMesh {
     pub(crate) fn landmark_set(&self) -> &LandmarkSet {
         self.landmarks.get_or_init(|| {
             let started = std::time::Instant::now();
-            let (comp, comp_sizes) = crate::build::areas::strong_components(&self.graph);
-            let core = crate::build::landmarks::cores(&self.graph, &self.area_sizes, &comp, &comp_sizes);
+            let (comp, comp_sizes) = crate::generate::areas::strong_components(&self.graph);
+            let core = crate::generate::landmarks::cores(&self.graph, &self.area_sizes, &comp, &comp_sizes);
             let core_nodes = core.iter().filter(|&&c| c).count();
             let landmarks = Landmarks::select(&self.graph, &core, self.options.landmarks, self.options.threads);
             LandmarkSet { landmarks, core_nodes, ms: started.elapsed().as_secs_f64() * 1000.0 }

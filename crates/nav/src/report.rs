@@ -14,9 +14,9 @@ use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
 use crate::agent::Agent;
-use crate::build::BuildOptions;
-use crate::build::input::{doors_open_world, item_spot, match_start_world};
-use crate::build::landmarks::{dijkstra, dijkstra_ranked};
+use crate::generate::BuildOptions;
+use crate::generate::input::{doors_open_world, item_spot, match_start_world};
+use crate::generate::landmarks::{dijkstra, dijkstra_ranked};
 use crate::error::{NavError, RouteError};
 use crate::explain::{UnreachableGoal, explain_unreachable};
 use crate::mesh::NavMesh;

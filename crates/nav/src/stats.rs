@@ -5,8 +5,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::build::BuildTimes;
-use crate::build::exposure::ExposureStats;
+use crate::generate::BuildTimes;
+use crate::generate::exposure::ExposureStats;
 use crate::graph::LinkKind;
 use crate::mesh::NavMesh;
 

@@ -367,7 +367,7 @@ impl MapNav {
     /// Corners and link kinds from `from` to `to`.
     fn route(&mut self, from: glam::Vec3, to: glam::Vec3) -> Vec<(glam::Vec3, quarry_nav::LinkKind)> {
         let Some(mut navigator) = self.nav.navigator(self.game.map().world()) else { return Vec::new() };
-        quarry_bots::Navigator::route(&mut navigator, from, to).map(|r| r.corners.iter().map(|c| (c.pos, c.link)).collect()).unwrap_or_default()
+        quarry_bots::Navigator::route(&mut navigator, from, to, quarry_bots::Traveller::default()).map(|r| r.corners.iter().map(|c| (c.pos, c.link)).collect()).unwrap_or_default()
     }
 }
 

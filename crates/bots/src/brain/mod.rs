@@ -92,7 +92,9 @@ pub struct BrainInput<'v, 'a> {
     /// The read-only picture of the match, with this tick's events and the
     /// clock (`view.clock`).
     pub view: &'v BotView<'a>,
-    /// Routes (the navmesh, a stand-in while it is built).
+    /// Routes (the navmesh, a stand-in while it is built). It keeps nothing
+    /// of the bot asking: each query is given the bot's
+    /// [`Traveller`](crate::navigate::Traveller).
     pub nav: &'v mut dyn Navigator,
     /// Where traits come from at each spawn.
     pub source: &'v dyn TraitSource,

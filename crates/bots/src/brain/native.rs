@@ -22,6 +22,7 @@ mod react;
 mod team;
 
 use glam::Vec3;
+use quarry_map::entities::items::KeySet;
 use quarry_sim::UserCmd;
 
 use super::{BotProfile, Brain, BrainInput, BrainOutput, BrainSettings, BrainStatus, SIGHT_BUDGET};
@@ -31,7 +32,7 @@ use crate::combat_move::{CombatMove, preferred_range};
 use crate::content::{BotIdentity, TraitSource};
 use crate::decide::{Acquired, GoalContext, GoalKind, GoalPlanner, TargetNow, Targeting};
 use crate::memory::Memory;
-use crate::navigate::{Course, FollowEvent, Navigator, Steer};
+use crate::navigate::{Course, FollowEvent, Navigator, Steer, Traveller};
 use crate::perception::{self, Percept, Senses, percepts};
 use crate::rng::BotRng;
 use crate::view::{BotClock, BotView, PlayerSnap};
@@ -370,12 +371,12 @@ impl NativeBrain {
         }
         let objective = input.objectives.and_then(|o| o.objective(view, me));
         let objective = self.objective_with_order(view, me, &mut *input.nav, objective);
-        // A wary bot's routes keep to covered ground (the manager sets it
-        // back to 0 for the next bot); one playing an objective takes the
+        // Its routes see through the key doors its keys open. A wary bot's
+        // keep to covered ground; one playing an objective takes the
         // shortest (a carrier, an attacker or a defender on covered routes
         // cost CTF captures).
         let caution = if objective.is_some() { 0.0 } else { self.tactics.route_caution(input.settings.tactical) };
-        input.nav.set_caution(caution);
+        let traveller = Traveller { keys: KeySet(me.inventory.keys), caution };
         let in_hand = view.weapons.get(me.inventory.current);
         let level = input.settings.tactical;
         // A bot with an objective plays it rather than regroup or take
@@ -399,6 +400,7 @@ impl NativeBrain {
             memory: &mut self.senses.memory,
             follower: &mut self.course.follower,
             nav: &mut *input.nav,
+            traveller,
             rng: &mut self.rng,
             objective,
             chase: chase.map(|(s, p, v, _)| (s, p, v)),

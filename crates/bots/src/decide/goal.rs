@@ -10,7 +10,7 @@ use quarry_sim::components::NetId;
 use super::objective::Objective;
 use crate::content::{Traits, WeaponBias};
 use crate::memory::{GoalKey, Memory};
-use crate::navigate::{GatePlan, Navigator, PathFollower, Route};
+use crate::navigate::{GatePlan, Navigator, PathFollower, Route, Traveller};
 use crate::rng::BotRng;
 use crate::view::{BotClock, BotView, PlayerSnap};
 
@@ -149,6 +149,8 @@ pub struct GoalContext<'v, 'a> {
     pub follower: &'v mut PathFollower,
     /// Routes.
     pub nav: &'v mut dyn Navigator,
+    /// Who its routes are for (its keys, its caution), handed to every query.
+    pub traveller: Traveller,
     /// Its RNG.
     pub rng: &'v mut BotRng,
     /// The objective offered, if any.
@@ -421,7 +423,7 @@ impl GoalPlanner {
             return false;
         }
         self.route_requests += 1;
-        let routed = match cx.nav.route(cx.me.origin, target) {
+        let routed = match cx.nav.route(cx.me.origin, target, cx.traveller) {
             Some(route) => {
                 g.target = target;
                 cx.follower.set_route(route, &clock);

@@ -245,6 +245,7 @@ impl GoalPlanner {
                 cx.stack,
                 &cx.memory.blacklist,
                 cx.nav,
+                cx.traveller,
                 &clock,
             )
         } else {
@@ -266,7 +267,7 @@ impl GoalPlanner {
         }
         self.route_requests += 1;
         let stand = crate::items::item_standing_point(&snap, cx.me);
-        match cx.nav.route(cx.me.origin, stand) {
+        match cx.nav.route(cx.me.origin, stand, cx.traveller) {
             Some(route) => {
                 let choice = ItemChoice { item: snap, utility: 0.0, score: 0.0, route, target: snap.origin, gate: None };
                 (Some(choice), OPPORTUNITY_PRIORITY)
@@ -307,7 +308,7 @@ impl GoalPlanner {
                     (GoalKind::Item(id), Some(c)) if c.item.id == id => (Some(c.route), c.gate),
                     _ => {
                         self.route_requests += 1;
-                        (cx.nav.route(cx.me.origin, target), None)
+                        (cx.nav.route(cx.me.origin, target, cx.traveller), None)
                     }
                 };
                 if let Some(route) = route {
@@ -356,7 +357,7 @@ impl GoalPlanner {
             .map(|n| cx.rng.below(n) as usize);
         self.route_requests += 1;
         let route = match pick.and_then(|i| spots.get(i).copied()) {
-            Some(spot) => match cx.nav.route(cx.me.origin, spot) {
+            Some(spot) => match cx.nav.route(cx.me.origin, spot, cx.traveller) {
                 Some(r) => Some(r),
                 None => {
                     cx.memory
@@ -365,7 +366,7 @@ impl GoalPlanner {
                     None
                 }
             },
-            None => cx.nav.random_route(cx.me.origin, cx.rng),
+            None => cx.nav.random_route(cx.me.origin, cx.traveller, cx.rng),
         };
         let Some(route) = route else {
             self.goal = None;

@@ -85,6 +85,7 @@ fn decide_once_restless(
         memory: &mut memory,
         follower,
         nav: &mut nav,
+        traveller: crate::navigate::Traveller::default(),
         rng: &mut rng,
         objective,
         chase: None,

@@ -141,9 +141,6 @@ impl BotManager {
         if let Some(o) = self.objectives.as_deref_mut()
             && !building
         {
-            // The team's plan routes for no one player: no keys.
-            nav.set_keys(quarry_map::entities::items::KeySet::NONE);
-            nav.set_caution(0.0);
             o.plan(view, &bot_slots, nav);
         }
         let objectives = self.objectives.as_deref();
@@ -158,11 +155,6 @@ impl BotManager {
             };
             let b = &mut entry.brain;
             let slot = b.slot();
-            // Routes see through the key doors this player's keys open.
-            let keys = view.player(slot).map_or(0, |p| p.inventory.keys);
-            nav.set_keys(quarry_map::entities::items::KeySet(keys));
-            // Shortest routes unless the brain says otherwise this tick.
-            nav.set_caution(0.0);
             let decide = Decide {
                 perceive: (view.clock.tick + u32::from(slot.0)).is_multiple_of(period),
                 sight_budget: sight_left,

@@ -26,7 +26,7 @@
 //!
 //! | file | holds |
 //! |---|---|
-//! | `route.rs` | [`Route`], [`Corner`] and the [`Navigator`] trait routes come from (plus a straight-line stand-in) |
+//! | `route.rs` | [`Route`], [`Corner`], the [`Navigator`] trait routes come from (plus a straight-line stand-in) and the [`Traveller`] each query is for |
 //! | `follow.rs` | [`PathFollower`]: corners, committed actions, stuck detection; its [`Steer`] and [`FollowEvent`] |
 //! | `follow/reach.rs` | when a corner counts as reached (by each link kind), the legs' geometry |
 //! | `recovery.rs` | [`Recovery`]: off-mesh steering back to the mesh when there is no route |
@@ -48,4 +48,4 @@ pub use follow::{
     STUCK_SAMPLE_MS, STUCK_STRIKES, SWIM_MARGIN, Steer, TAKEOFF_RADIUS, UNSTICK_MS, swim_toward,
 };
 pub use recovery::{RECOVERY_RADIUS, RECOVERY_SEARCH_MS, Recovery, WANDER_HOLD_MS};
-pub use route::{Corner, GatePlan, LinkKind, Navigator, Route, StraightNavigator};
+pub use route::{Corner, GatePlan, LinkKind, Navigator, Route, StraightNavigator, Traveller};

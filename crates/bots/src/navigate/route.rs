@@ -1,6 +1,8 @@
 //! Routes and where they come from: a [`Route`] is a list of [`Corner`]s,
 //! each saying how it is reached; a [`Navigator`] answers route queries
 //! (the runtime navmesh in `navmesh.rs`, or [`StraightNavigator`] in tests).
+//! A navigator holds nothing about who asks: every query whose answer
+//! depends on the player takes that player's [`Traveller`].
 
 use glam::Vec3;
 use quarry_map::EntityId;
@@ -51,6 +53,21 @@ impl Route {
     }
 }
 
+/// Who a route is for: what the player asking can pass and how it weighs
+/// open ground. Every query that depends on the player takes one; the
+/// default is a player with no keys on the shortest routes.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Traveller {
+    /// The keys the player carries: key doors they open never bar its
+    /// routes (its touch opens them).
+    pub keys: KeySet,
+    /// How much the player shuns open ground: routes weigh each step by
+    /// `1 + caution × exposure` of the node it enters (the navmesh's
+    /// exposure figure). 0 gives the shortest routes; navigators without
+    /// the figure ignore it.
+    pub caution: f32,
+}
+
 /// How to open a closed gate that bars a way: go to `target`, and from
 /// there (or on the way, once in sight) shoot `shoot_at` if set (the
 /// navmesh's plan, as [`LinkKind`] is the navmesh's).
@@ -61,12 +78,12 @@ pub use quarry_nav::gates::OpeningPlan as GatePlan;
 pub trait Navigator {
     /// Whether routes can be asked for (the mesh is built).
     fn ready(&self) -> bool;
-    /// A route from `from` to `to`, or `None` if there is none.
-    fn route(&mut self, from: Vec3, to: Vec3) -> Option<Route>;
+    /// A route from `from` to `to` for `traveller`, or `None` if there is none.
+    fn route(&mut self, from: Vec3, to: Vec3, traveller: Traveller) -> Option<Route>;
     /// The nearest navigable standing spot within `radius` of `point`.
     fn nearest(&mut self, point: Vec3, radius: f32) -> Option<Vec3>;
-    /// A route from `from` to a random point reachable from it.
-    fn random_route(&mut self, from: Vec3, rng: &mut BotRng) -> Option<Route>;
+    /// A route for `traveller` from `from` to a random point reachable from it.
+    fn random_route(&mut self, from: Vec3, traveller: Traveller, rng: &mut BotRng) -> Option<Route>;
     /// Where a player sent to `point` ends up standing: a point on a jump
     /// pad or in a teleporter is where it sends you (nobody stays there: a
     /// bot sent to stand on a pad is launched, drops back on it, and goes
@@ -96,23 +113,12 @@ pub trait Navigator {
     }
     /// When no route leads from `from` to `to` only because a gate is
     /// closed: how to open the first such gate (for a key door, which of
-    /// the `keys` lying about to fetch). `None` when no closed gate is to
-    /// blame or none of its openings can be reached.
-    fn gate_opening(&mut self, from: Vec3, to: Vec3, keys: &[(KeyKind, Vec3)]) -> Option<GatePlan> {
-        let _ = (from, to, keys);
+    /// the `keys` lying about to fetch; the doors `traveller`'s own keys
+    /// open bar nothing). `None` when no closed gate is to blame or none of
+    /// its openings can be reached.
+    fn gate_opening(&mut self, from: Vec3, to: Vec3, traveller: Traveller, keys: &[(KeyKind, Vec3)]) -> Option<GatePlan> {
+        let _ = (from, to, traveller, keys);
         None
-    }
-    /// The keys the player asking from now on carries: key doors they open
-    /// never bar its routes (its touch opens them).
-    fn set_keys(&mut self, keys: KeySet) {
-        let _ = keys;
-    }
-    /// How much the player asking from now on shuns open ground: routes
-    /// weigh each step by the navmesh's exposure figure of where it leads
-    /// (`weight` 0: the shortest routes, the default). Navigators without
-    /// the figure ignore it.
-    fn set_caution(&mut self, weight: f32) {
-        let _ = weight;
     }
     /// One line for `botlist`: state, node and link counts, build time.
     fn describe(&self) -> String;
@@ -135,7 +141,7 @@ impl Navigator for StraightNavigator {
         true
     }
 
-    fn route(&mut self, from: Vec3, to: Vec3) -> Option<Route> {
+    fn route(&mut self, from: Vec3, to: Vec3, _traveller: Traveller) -> Option<Route> {
         Some(Route {
             corners: vec![Corner {
                 pos: to,
@@ -150,10 +156,10 @@ impl Navigator for StraightNavigator {
         Some(point)
     }
 
-    fn random_route(&mut self, from: Vec3, rng: &mut BotRng) -> Option<Route> {
+    fn random_route(&mut self, from: Vec3, traveller: Traveller, rng: &mut BotRng) -> Option<Route> {
         let n = u32::try_from(self.points.len()).ok()?;
         let to = *self.points.get(rng.below(n) as usize)?;
-        self.route(from, to)
+        self.route(from, to, traveller)
     }
 
     fn describe(&self) -> String {

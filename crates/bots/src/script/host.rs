@@ -6,7 +6,7 @@
 use glam::Vec3;
 
 use super::clock::uncharged;
-use crate::navigate::{Navigator, Route};
+use crate::navigate::{Navigator, Route, Traveller};
 use crate::rng::BotRng;
 
 /// Navmesh queries one call (each entry point's call) may make, per kind;
@@ -300,7 +300,8 @@ pub struct HostState {
     pub gametype: String,
     /// Whether teams matter.
     pub team_game: bool,
-    /// Routes and traces (the navmesh, when built).
+    /// Routes and traces (the navmesh, when built). Its routes are those of
+    /// a player with no keys on the shortest ways ([`Traveller::default`]).
     pub nav: Option<Box<dyn Navigator + Send>>,
     /// What this call may still ask of the navmesh.
     pub quota: Quotas,
@@ -406,7 +407,7 @@ impl HostState {
     pub fn route(&mut self, from: Vec3, to: Vec3) -> Result<Option<Vec<Waypoint>>, String> {
         self.spend(NavQuery::Route)?;
         let t = std::time::Instant::now();
-        let r = uncharged(|| self.nav.as_mut().and_then(|nav| nav.route(from, to)).map(waypoints));
+        let r = uncharged(|| self.nav.as_mut().and_then(|nav| nav.route(from, to, Traveller::default())).map(waypoints));
         self.nav_time += t.elapsed();
         Ok(r)
     }
@@ -417,7 +418,7 @@ impl HostState {
         let from = self.me.origin;
         let t = std::time::Instant::now();
         let rng = &mut self.rng;
-        let r = uncharged(|| self.nav.as_mut().and_then(|nav| nav.random_route(from, rng)).and_then(|r| r.corners.last().map(|c| c.pos)));
+        let r = uncharged(|| self.nav.as_mut().and_then(|nav| nav.random_route(from, Traveller::default(), rng)).and_then(|r| r.corners.last().map(|c| c.pos)));
         self.nav_time += t.elapsed();
         Ok(r)
     }
@@ -450,7 +451,7 @@ impl HostState {
         let t = std::time::Instant::now();
         let best = uncharged(|| {
             near.into_iter()
-                .filter_map(|i| nav.route(from, i.origin).map(|r| (r.cost, i)))
+                .filter_map(|i| nav.route(from, i.origin, Traveller::default()).map(|r| (r.cost, i)))
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)))
                 .map(|(_, i)| i.clone())
         });

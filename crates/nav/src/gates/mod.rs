@@ -19,7 +19,7 @@ use quarry_map::entities::{TriggerKind, Trigger};
 use quarry_map::{EntityId, EntityKind, LoadedMap};
 use serde::Serialize;
 
-use crate::build::input::is_touch_door;
+use crate::generate::input::is_touch_door;
 
 mod opening;
 pub use opening::{KeyKnowledge, OpeningPlan, is_closed, is_closed_entity, plan};

@@ -11,7 +11,7 @@ use super::memo::{LineMemo, LinkMemo};
 use super::pull::drop_walk_corners;
 use super::snap::Toward;
 use super::{Corner, Route, RouteOptions};
-use crate::build::probe::Prober;
+use crate::generate::probe::Prober;
 use crate::error::RouteError;
 use crate::graph::{LinkKind, NodeId};
 use crate::mesh::NavMesh;

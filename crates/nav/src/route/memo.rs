@@ -27,7 +27,7 @@ use quarry_map::EntityId;
 use rustc_hash::FxHasher;
 use std::hash::{Hash, Hasher};
 
-use crate::build::probe::Prober;
+use crate::generate::probe::Prober;
 use crate::mesh::NavMesh;
 use crate::regions::Crossing;
 use crate::regions::table::DistanceTable;

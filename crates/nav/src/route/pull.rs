@@ -19,7 +19,7 @@
 use glam::Vec3;
 
 use super::{Corner, PULL_LOOKAHEAD};
-use crate::build::probe::Prober;
+use crate::generate::probe::Prober;
 use crate::error::RouteError;
 use crate::graph::{LinkKind, NodeId};
 use crate::mesh::NavMesh;

@@ -10,7 +10,7 @@
 use glam::Vec3;
 use quarry_map::Trace;
 
-use crate::build::probe::Prober;
+use crate::generate::probe::Prober;
 use crate::graph::NodeId;
 use crate::mesh::NavMesh;
 

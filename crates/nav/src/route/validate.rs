@@ -11,7 +11,7 @@
 //! plat away at the top comes back down; the bot waits for it).
 
 use super::memo::LinkMemo;
-use crate::build::probe::Prober;
+use crate::generate::probe::Prober;
 use crate::mesh::NavMesh;
 
 impl NavMesh {

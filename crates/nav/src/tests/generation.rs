@@ -444,8 +444,8 @@ fn focused_probes_build_the_same_mesh_as_whole_world_probes() {
 
 #[test]
 fn a_landing_beside_lava_or_the_void_is_precarious_and_one_by_a_wall_is_not() {
-    use crate::build::flood::PRECARIOUS_MARGIN;
-    use crate::build::probe::Prober;
+    use crate::generate::flood::PRECARIOUS_MARGIN;
+    use crate::generate::probe::Prober;
     let mut m = TestMap::new();
     floor(&mut m, [-256.0, -256.0], [256.0, 256.0]);
     // A pool of lava east of the floor, with a 128-unit stone in it.

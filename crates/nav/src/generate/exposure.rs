@@ -101,7 +101,7 @@ pub(crate) fn measure(world: &(dyn Trace + Sync), nodes: &[Node], threads: usize
     let share = (MAX_LINES / groups.len().max(1)).clamp(1, MAX_OBSERVERS);
     let eyes: Vec<Vec3> = groups.iter().map(|g| g.origin + Vec3::Z * EYE_HEIGHT).collect();
     let ids: Vec<usize> = (0..groups.len()).collect();
-    let per_group: Vec<(f32, usize)> = crate::build::pool::parallel_map(
+    let per_group: Vec<(f32, usize)> = crate::generate::pool::parallel_map(
         &ids,
         threads,
         8,
