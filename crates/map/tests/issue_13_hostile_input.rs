@@ -1,5 +1,5 @@
 //! Issue 13, "no input kills or starves the server": map files built to
-//! exhaust memory or time. Before the fix `quarry-server --nav-info` on
+//! exhaust memory or time. Before the fix `quarry-server nav-info` on
 //! `q_dm1` plus two floor slabs a million units apart tried to allocate
 //! 27.8 GB; `map` on a symlink to `/dev/zero` was OOM-killed at 24 GB; a
 //! FIFO named `x.map` hung startup; one 200,000-face brush took 30 s.

@@ -1,4 +1,4 @@
-//! Builds a map's navmesh, prints what `quarry-server --nav-info` prints
+//! Builds a map's navmesh, prints what `quarry-server nav-info` prints
 //! (figures, reachability, ALT against Euclid), routes between the first
 //! two spawn points and writes a top-down SVG with that route on top.
 //!

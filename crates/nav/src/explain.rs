@@ -1,5 +1,5 @@
 //! Why a spawn point or an item cannot be reached, in words a mapper
-//! understands: `--nav-info` lists each unreachable goal once, with how
+//! understands: `nav-info` lists each unreachable goal once, with how
 //! many spawn points fail to reach it and the reason.
 //!
 //! The reasons, tried in order for the first spawn point that fails:

@@ -58,13 +58,13 @@
 //! [`NavMesh::info`] (`navmesh info`), [`NavMesh::export_svg_with`]
 //! (`navmesh export`: the mesh with a legend, a scale bar and the map's
 //! [`SvgFeature`]s), [`Route`]'s `Display` (`navmesh route`), and
-//! [`nav_info`] for `quarry-server --nav-info FILE`: the figures plus
+//! [`nav_info`] for `quarry-server nav-info FILE`: the figures plus
 //! [`reachability_report`] (spawn-to-spawn and spawn-to-item pairs, the
 //! unreachable ones listed with a reason) and [`heuristic_comparison`]
 //! (ALT against Euclid and Dijkstra on seeded random queries).
 //! `examples/nav_survey.rs` measures build time, coverage and
 //! reachability across cell sizes; `examples/build_navmesh_svg.rs` runs
-//! the `--nav-info` report on one map and writes its picture.
+//! the `nav-info` report on one map and writes its picture.
 //!
 //! # What this crate must not do
 //!

@@ -1,4 +1,4 @@
-//! Reports over a whole map, for `quarry-server --nav-info`, benchmarks
+//! Reports over a whole map, for `quarry-server nav-info`, benchmarks
 //! and tests: reachability between spawn points and items
 //! ([`reachability_report`]), ALT against Euclidean and Dijkstra search
 //! ([`heuristic_comparison`]), and both with the mesh's figures
@@ -26,9 +26,9 @@ use crate::route::heuristic::Heuristic;
 use crate::route::snap::Toward;
 use crate::stats::NavInfo;
 
-/// Seed of the random queries `--nav-info` compares heuristics on.
+/// Seed of the random queries `nav-info` compares heuristics on.
 pub const NAV_INFO_SEED: u64 = 0x5175_6172_7279;
-/// Number of random queries `--nav-info` compares heuristics on.
+/// Number of random queries `nav-info` compares heuristics on.
 pub const NAV_INFO_QUERIES: usize = 2000;
 
 /// One pair that did not route.
@@ -314,7 +314,7 @@ fn percentiles(v: &mut [f64]) -> (f64, f64) {
     (at(0.5), at(0.99))
 }
 
-/// Everything `quarry-server --nav-info FILE` prints.
+/// Everything `quarry-server nav-info FILE` prints.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NavInfoReport {
     /// The map's file name.
@@ -333,7 +333,7 @@ pub struct NavInfoReport {
 }
 
 /// Builds `map`'s navmesh on its match-start world and reports on it: the
-/// entry point of `quarry-server --nav-info`. Returns the mesh too, for
+/// entry point of `quarry-server nav-info`. Returns the mesh too, for
 /// `--svg` ([`NavMesh::export_svg`]).
 pub fn nav_info(
     map: &LoadedMap,

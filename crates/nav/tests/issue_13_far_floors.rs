@@ -1,5 +1,5 @@
 //! Issue 13: `q_dm1` plus two floor slabs far apart, a spawn on each, made
-//! `quarry-server --nav-info` allocate a dense cell grid over the square
+//! `quarry-server nav-info` allocate a dense cell grid over the square
 //! between them: 556 MB for slabs at ±100,000, an abort allocating 27.8 GB
 //! at ±1,000,000, and a failed 2.7e18-byte allocation at ±1e10.
 //!

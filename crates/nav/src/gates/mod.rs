@@ -112,7 +112,7 @@ pub fn gates(map: &LoadedMap) -> Vec<Gate> {
     out
 }
 
-/// One line per gate of `map` for `--nav-info`: the door, its line and
+/// One line per gate of `map` for `nav-info`: the door, its line and
 /// what opens it (or that nothing does, so goals behind it stay barred).
 pub fn describe_gates(map: &LoadedMap) -> Vec<String> {
     let name = |id: EntityId| {

@@ -284,7 +284,7 @@ fn reach(m: &Mover, (lo, hi): (Vec3, Vec3)) -> (Vec3, Vec3) {
 /// A copy of `map`'s collision world with every mover where a match starts
 /// it (as the sim does): plats lowered, doors with the start-open flag
 /// open, everything else where the map drew it. For tools that build
-/// from a file without running a match (`--nav-info`).
+/// from a file without running a match (`nav-info`).
 pub fn match_start_world(map: &LoadedMap) -> CollisionWorld {
     let mut world = map.world().clone();
     for e in map.entities() {

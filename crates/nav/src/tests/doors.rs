@@ -126,7 +126,7 @@ fn a_door_that_closes_after_the_build_is_routed_round() {
     assert!(reopened.corners.iter().all(|c| c.origin.y < 100.0), "short way: {reopened}");
 }
 
-/// `--nav-info`'s reasons: an item behind a door a trigger opens names the
+/// `nav-info`'s reasons: an item behind a door a trigger opens names the
 /// door and what opens it; an item on a platform nothing leads to is on an
 /// island; a reachable item is not listed.
 #[test]
