@@ -152,6 +152,9 @@ pub enum Mode {
     Card {
         /// The card: config/cards/NAME.toml, or a path to one.
         name: String,
+        /// Console commands every match runs after the card's settings: `+set g_cardDifficulty 0.5`, ...
+        #[arg(value_name = "+COMMAND ARGS", trailing_var_arg = true, allow_hyphen_values = true)]
+        commands: Vec<String>,
     },
     /// Print a .map file's figures (dialect, brushes, entities, spawns, load time) and exit.
     MapInfo {
@@ -209,7 +212,7 @@ impl Cli {
             None => {}
             Some(Mode::Run { commands }) => self.commands = commands,
             Some(Mode::Replay { file, web }) => (self.replay, self.web) = (Some(file), web),
-            Some(Mode::Card { name }) => (self.card, self.fast) = (Some(name), true),
+            Some(Mode::Card { name, commands }) => (self.card, self.fast, self.commands) = (Some(name), true, commands),
             Some(Mode::MapInfo { file, obj }) => (self.map_info, self.obj) = (Some(file), obj),
             Some(Mode::NavInfo { file, svg, hotspots }) => (self.nav_info, self.svg, self.hotspots) = (Some(file), svg, hotspots),
             Some(Mode::HealthCheck { file }) => self.health_check = Some(file),
@@ -328,9 +331,10 @@ mod tests {
     fn card_flags_parse() {
         let cli = Cli::try_parse_from(["quarry-server", "--card", "ladder", "--match", "1.3"]).expect("parse");
         assert_eq!((cli.card.as_deref(), cli.match_id.as_deref()), (Some("ladder"), Some("1.3")));
-        let mut cli = Cli::try_parse_from(["quarry-server", "card", "ladder", "--as", "Wren", "--seed", "3"]).expect("parse");
+        let mut cli = Cli::try_parse_from(["quarry-server", "card", "ladder", "--as", "Wren", "--seed", "3", "+set", "g_cardDifficulty", "1"]).expect("parse");
         assert!(cli.normalize().is_empty(), "the new spelling has no note");
         assert_eq!((cli.card.as_deref(), cli.stand_in.as_deref(), cli.fast, cli.seed), (Some("ladder"), Some("Wren"), true, Some(3)));
+        assert_eq!(cli.commands, ["+set", "g_cardDifficulty", "1"]);
         let e = split_plus_commands(&words("+set x 1 --card ladder")).expect_err("a card flag after a +command");
         assert!(e.contains("'--card'"), "{e}");
     }

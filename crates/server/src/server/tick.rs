@@ -83,7 +83,7 @@ impl Server {
         self.end_of_match_or_never_started();
         let tick_time = timer.started.elapsed();
         self.state.stats.record_phases(timer.started, tick_time, timer.phases);
-        self.measured(timer.started, tick_time);
+        self.measured(timer.started, tick_time, &map_name);
     }
 
     /// Applies cvar changes the loop depends on, then reads the settings
@@ -204,9 +204,9 @@ impl Server {
     }
 
     /// After the tick's time is taken: the features that report on it.
-    fn measured(&mut self, started: Instant, tick_time: Duration) {
-        let map_name = self.state.game.running.is_some().then(|| self.state.game.map_name());
-        let measured = Measured { started, tick_time, stats: &self.state.stats, map_name: map_name.as_deref(), cvars: self.console.cvars() };
+    fn measured(&mut self, started: Instant, tick_time: Duration, map_name: &str) {
+        let map_name = self.state.game.running.is_some().then_some(map_name);
+        let measured = Measured { started, tick_time, stats: &self.state.stats, map_name, cvars: self.console.cvars() };
         self.state.features.tick_measured(&measured);
     }
 
