@@ -16,7 +16,7 @@ COMMANDS = {
     "map_load": "cargo bench -p quarry-map --bench map_load",
     "trace": "cargo bench -p quarry-map --bench trace",
     "sim_tick": "cargo bench -p quarry-sim --bench sim_tick",
-    "pmove": "cargo bench -p quarry-sim --bench pmove",
+    "pmove": "cargo bench -p quarry-movement --bench pmove",
     "snapshot": "cargo bench -p quarry-net --bench snapshot",
     "navmesh": "cargo bench -p quarry-nav --bench navmesh",
     "nav_build": "cargo bench -p quarry-nav --bench navmesh",

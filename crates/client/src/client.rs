@@ -11,12 +11,12 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
+use quarry_movement::UserCmd;
 use quarry_net::handshake::Welcome;
 use quarry_net::reliable::{ChatScope, ClientMessage, DisconnectReason, ModeUpdate, Scoreboard, ServerMessage};
 use quarry_net::transport::{ClientConfig, ClientEvent, ClientTransport};
 use tracing::{debug, warn};
 
-use crate::controls::Controls;
 use crate::error::{ClientError, ConnectError};
 use crate::notice::{ChatLine, Notice};
 use crate::options::ClientOptions;
@@ -346,17 +346,17 @@ impl Client {
 
     /// Sends one command, stamped with [`Client::next_cmd_tick`]. Returns
     /// the tick used, or `None` when no command could be sent yet (no
-    /// snapshot, or sending faster than the server ticks). `controls`
-    /// holds the view wanted; the command carries it minus the delta
-    /// angles of the newest snapshot, as Quake 3's client does, so a
-    /// spawn's or a teleporter's facing holds.
-    pub fn send_cmd(&mut self, controls: Controls) -> Result<Option<u32>, ClientError> {
+    /// snapshot, or sending faster than the server ticks). `cmd` holds
+    /// the view wanted (its own tick is not read); the command sent carries
+    /// it minus the delta angles of the newest snapshot, as Quake 3's
+    /// client does, so a spawn's or a teleporter's facing holds.
+    pub fn send_cmd(&mut self, cmd: UserCmd) -> Result<Option<u32>, ClientError> {
         self.ensure_connected()?;
         let Some(tick) = self.next_cmd_tick(Instant::now()) else {
             return Ok(None);
         };
         let delta = self.view.player().map_or([0.0; 2], |p| p.delta_angles);
-        self.transport.send_cmd(controls.without_delta(delta).to_wire(tick))?;
+        self.transport.send_cmd(UserCmd { tick, ..without_delta(cmd, delta) })?;
         self.last_cmd_tick = Some(tick);
         self.cmds_sent += 1;
         Ok(Some(tick))
@@ -430,5 +430,28 @@ impl std::fmt::Debug for Client {
             .field("server_tick", &self.view.server_tick())
             .field("last_cmd_tick", &self.last_cmd_tick)
             .finish_non_exhaustive()
+    }
+}
+
+/// `cmd` with its view angles made command angles: minus the server's
+/// delta angles `[pitch, yaw]` (yaw wrapped to 0..360). Non-finite deltas
+/// (a malformed snapshot) count as none.
+fn without_delta(cmd: UserCmd, delta: [f32; 2]) -> UserCmd {
+    if !delta.iter().all(|d| d.is_finite()) {
+        return cmd;
+    }
+    UserCmd { pitch: cmd.pitch - delta[0], yaw: (cmd.yaw - delta[1]).rem_euclid(360.0), ..cmd }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_carry_the_view_less_the_delta() {
+        let c = UserCmd { yaw: 90.0, forward: 127, ..UserCmd::default() };
+        let turned = without_delta(c, [0.0, 120.0]);
+        assert_eq!((turned.yaw, turned.forward), (330.0, 127));
+        assert_eq!(without_delta(c, [f32::NAN, 1.0]), c);
     }
 }

@@ -7,7 +7,8 @@
 //!   snapshots to a [`View`] (the own player, every other entity by id,
 //!   the nearest ones sorted by distance) and collects [`Notice`]s (chat,
 //!   prints, scoreboards, map changes). [`Client::send_cmd`] sends one
-//!   tick of [`Controls`], stamped with the tick the client aims at;
+//!   [`UserCmd`] (the movement core's, the one command type of client,
+//!   wire and server), stamped with the tick the client aims at;
 //!   [`Client::say`] and [`Client::say_team`] chat; [`Client::stats`]
 //!   reports bytes per second, snapshot rate, loss and ping.
 //! - Input drivers ([`input`]): [`ScriptInput`] (a file of timed
@@ -21,8 +22,8 @@
 //!
 //! What it must not do: predict or simulate (it shows what the server
 //! says, nothing more), touch the server's internals (only the wire
-//! protocol in `quarry_net`), or panic on anything a server or a script
-//! file contains.
+//! protocol in `quarry_net` and the command of `quarry_movement`), or
+//! panic on anything a server or a script file contains.
 //!
 //! ```no_run
 //! use std::time::{Duration, Instant};
@@ -45,7 +46,6 @@
 //! ```
 
 mod client;
-mod controls;
 mod driver;
 mod error;
 pub mod mode;
@@ -59,7 +59,6 @@ mod stats;
 mod view;
 
 pub use client::{Client, Status};
-pub use controls::{Controls, buttons};
 pub use driver::{Driver, Pacer, Progress, run_drivers};
 pub use error::{ClientError, ConnectError};
 pub use input::{
@@ -69,6 +68,10 @@ pub use notice::{ChatLine, Notice};
 pub use options::{ClientOptions, DEFAULT_PORT, Trust, resolve};
 pub use stats::{ClientStats, SessionStats};
 pub use view::{EntityView, View};
+
+/// The command an input fills and [`Client::send_cmd`] sends: the movement
+/// core's, the one command type of client, wire and server.
+pub use quarry_movement::{Buttons, UserCmd};
 
 /// The wire types the API above hands out, re-exported so users need not
 /// name `quarry_net` for the common cases.

@@ -19,7 +19,7 @@ use quarry_net::conn::{ConnConfig, ServerConn, ServerConnEvent};
 use quarry_net::datagram::{DatagramKind, write_header};
 use quarry_net::handshake::{Hello, PROTOCOL_VERSION, Welcome};
 use quarry_net::reliable::{ChatScope, ClientFrame, ClientMessage};
-use quarry_net::usercmd::{CmdPacket, WireUserCmd};
+use quarry_net::usercmd::{Buttons, CmdPacket, UserCmd};
 
 /// SplitMix64: seeded, no dependency.
 struct Rng(u64);
@@ -47,7 +47,7 @@ fn frame(f: &ClientFrame) -> Vec<u8> {
 fn datagram(tick: u32) -> Vec<u8> {
     let mut w = Writer::with_capacity(64);
     write_header(&mut w, DatagramKind::Commands, 1);
-    CmdPacket { snapshot_ack: Some(3), cmds: vec![WireUserCmd { tick, forward: 100, buttons: 1, ..WireUserCmd::default() }] }.encode(&mut w);
+    CmdPacket { snapshot_ack: Some(3), cmds: vec![UserCmd { tick, forward: 100, buttons: Buttons::ATTACK, ..UserCmd::default() }] }.encode(&mut w);
     w.as_slice().to_vec()
 }
 

@@ -10,7 +10,7 @@ use quarry_net::cert::{Identity, ServerVerification};
 use quarry_net::handshake::{Hello, Welcome};
 use quarry_net::snapshot::{EntityState, PlayerState, Snapshot};
 use quarry_net::transport::{ClientConfig, ClientEvent, ClientTransport, ServerConfig, ServerEvent, ServerTransport, TransportSettings};
-use quarry_net::usercmd::WireUserCmd;
+use quarry_net::usercmd::UserCmd;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let identity = Identity::generate()?;
@@ -50,7 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         // Client frame: send a command, read what arrived.
         if client.is_connected() {
-            client.send_cmd(WireUserCmd { tick, forward: 127, ..WireUserCmd::default() })?;
+            client.send_cmd(UserCmd { tick, forward: 127, ..UserCmd::default() })?;
         }
         for e in client.poll_events() {
             match e {

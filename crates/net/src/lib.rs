@@ -20,8 +20,9 @@
 //! server) and snapshots (server to client) are QUIC datagrams.
 //!
 //! What it must not do: know about the ECS or the simulation (the server
-//! converts its world to [`snapshot::Snapshot`]s and [`usercmd::WireUserCmd`]s
-//! to its own commands), decide who may play (passwords, bans, slots are the
+//! converts its world to [`snapshot::Snapshot`]s; a user command is the
+//! movement core's [`usercmd::UserCmd`], which client, wire and simulation
+//! share), decide who may play (passwords, bans, slots are the
 //! server's), touch sockets, clocks or threads outside [`transport`], or panic
 //! on anything a peer sends: every decoder returns a [`codec::DecodeError`]
 //! and bad input costs the sender its packet or its connection, never the

@@ -7,33 +7,16 @@
 //! command costs two bytes. The same datagram acknowledges the newest
 //! snapshot the client has decoded, which is what the server deltas against.
 //!
-//! The server side keeps the highest tick it delivered per connection and
-//! drops everything at or below it ([`CmdDedup`], ioq3 `SV_UserMove`).
-//! Values are not clamped here beyond "angles are finite": the simulation's
-//! `UserCmd::sanitise` owns the game ranges.
+//! A command is the movement core's [`UserCmd`], the one type the client
+//! fills, the wire carries and the simulation runs; this module only frames
+//! it. The server side keeps the highest tick it delivered per connection
+//! and drops everything at or below it ([`CmdDedup`], ioq3 `SV_UserMove`).
+//! Values are not clamped here beyond "angles are finite":
+//! [`UserCmd::sanitise`] owns the game ranges.
+
+pub use quarry_movement::{Buttons, UserCmd};
 
 use crate::codec::{DecodeError, Reader, Writer};
-
-/// One tick of input, mirroring `quarry_sim::UserCmd` field for field.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct WireUserCmd {
-    /// The server tick this command is meant for; strictly increasing.
-    pub tick: u32,
-    /// View pitch in degrees (positive looks down).
-    pub pitch: f32,
-    /// View yaw in degrees.
-    pub yaw: f32,
-    /// Forward (+) / back (-) move, -127..=127.
-    pub forward: i8,
-    /// Right (+) / left (-) move.
-    pub right: i8,
-    /// Up (+) / down (-) move.
-    pub up: i8,
-    /// Button bits (the sim's `Buttons`).
-    pub buttons: u16,
-    /// Weapon wanted, 0 = keep current.
-    pub weapon: u8,
-}
 
 /// The most commands one datagram may carry (ioq3 `MAX_PACKET_USERCMDS` is
 /// 32; we send far fewer, this is the decoder's bound).
@@ -58,7 +41,7 @@ pub struct CmdPacket {
     /// The newest snapshot tick the client decoded, if any.
     pub snapshot_ack: Option<u32>,
     /// The newest commands, oldest first, ticks strictly increasing.
-    pub cmds: Vec<WireUserCmd>,
+    pub cmds: Vec<UserCmd>,
 }
 
 impl CmdPacket {
@@ -86,7 +69,7 @@ impl CmdPacket {
         let skip = self.cmds.len().saturating_sub(MAX_CMDS_PER_DATAGRAM);
         let cmds = self.cmds.get(skip..).unwrap_or_default();
         w.u8(cmds.len() as u8);
-        let mut prev = WireUserCmd::default();
+        let mut prev = UserCmd::default();
         for (i, c) in cmds.iter().enumerate() {
             w.varint(u64::from(if i == 0 { c.tick } else { c.tick.wrapping_sub(prev.tick) }));
             let mut mask = 0;
@@ -111,7 +94,7 @@ impl CmdPacket {
                 }
             }
             if mask & F_BUTTONS != 0 {
-                w.varint(u64::from(c.buttons));
+                w.varint(u64::from(c.buttons.0));
             }
             if mask & F_WEAPON != 0 {
                 w.u8(c.weapon);
@@ -133,7 +116,7 @@ impl CmdPacket {
             return Err(DecodeError::TooLong { what: "command count", len: count as u64, max: MAX_CMDS_PER_DATAGRAM as u64 });
         }
         let mut cmds = Vec::with_capacity(count);
-        let mut prev = WireUserCmd::default();
+        let mut prev = UserCmd::default();
         for i in 0..count {
             let t = r.varint_u32()?;
             let tick = if i == 0 {
@@ -147,7 +130,7 @@ impl CmdPacket {
             if mask & !F_ALL != 0 {
                 return Err(DecodeError::Invalid("command field mask"));
             }
-            let mut c = WireUserCmd { tick, ..prev };
+            let mut c = UserCmd { tick, ..prev };
             if mask & F_PITCH != 0 {
                 c.pitch = r.finite_f32("pitch")?;
             }
@@ -164,7 +147,7 @@ impl CmdPacket {
                 c.up = r.u8()? as i8;
             }
             if mask & F_BUTTONS != 0 {
-                c.buttons = u16::try_from(r.varint()?).map_err(|_| DecodeError::OutOfRange { what: "buttons" })?;
+                c.buttons = Buttons(u16::try_from(r.varint()?).map_err(|_| DecodeError::OutOfRange { what: "buttons" })?);
             }
             if mask & F_WEAPON != 0 {
                 c.weapon = r.u8()?;
@@ -196,7 +179,7 @@ impl CmdDedup {
 
     /// Keeps only commands newer than everything delivered before (the
     /// duplicates redundancy produces) and remembers the newest.
-    pub fn filter(&mut self, cmds: Vec<WireUserCmd>) -> Vec<WireUserCmd> {
+    pub fn filter(&mut self, cmds: Vec<UserCmd>) -> Vec<UserCmd> {
         let mut out = Vec::with_capacity(cmds.len());
         for c in cmds {
             if self.last.is_none_or(|last| c.tick > last) {
@@ -211,7 +194,7 @@ impl CmdDedup {
 /// Client side: the newest commands, repeated in every datagram.
 #[derive(Debug, Clone)]
 pub struct CmdHistory {
-    cmds: std::collections::VecDeque<WireUserCmd>,
+    cmds: std::collections::VecDeque<UserCmd>,
     redundancy: usize,
 }
 
@@ -224,7 +207,7 @@ impl CmdHistory {
 
     /// Adds a command; returns `false` (and ignores it) when its tick is not
     /// newer than the last one.
-    pub fn push(&mut self, cmd: WireUserCmd) -> bool {
+    pub fn push(&mut self, cmd: UserCmd) -> bool {
         if self.cmds.back().is_some_and(|b| cmd.tick <= b.tick) {
             return false;
         }
@@ -236,7 +219,7 @@ impl CmdHistory {
     }
 
     /// The commands to put in the next datagram, oldest first.
-    pub fn window(&self) -> Vec<WireUserCmd> {
+    pub fn window(&self) -> Vec<UserCmd> {
         self.cmds.iter().copied().collect()
     }
 }
@@ -246,9 +229,9 @@ pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    pub(crate) fn arb_cmd() -> impl Strategy<Value = WireUserCmd> {
+    pub(crate) fn arb_cmd() -> impl Strategy<Value = UserCmd> {
         (any::<u32>(), -90.0f32..90.0, 0.0f32..360.0, any::<i8>(), any::<i8>(), any::<i8>(), any::<u16>(), any::<u8>())
-            .prop_map(|(tick, pitch, yaw, forward, right, up, buttons, weapon)| WireUserCmd { tick, pitch, yaw, forward, right, up, buttons, weapon })
+            .prop_map(|(tick, pitch, yaw, forward, right, up, buttons, weapon)| UserCmd { tick, pitch, yaw, forward, right, up, buttons: Buttons(buttons), weapon })
     }
 
     fn arb_packet() -> impl Strategy<Value = CmdPacket> {
@@ -284,15 +267,27 @@ pub(crate) mod tests {
 
     #[test]
     fn unchanged_command_costs_two_bytes() {
-        let c = WireUserCmd { tick: 100, yaw: 90.0, forward: 127, ..Default::default() };
+        let c = UserCmd { tick: 100, yaw: 90.0, forward: 127, ..Default::default() };
         let one = encode(&CmdPacket { snapshot_ack: None, cmds: vec![c] });
-        let two = encode(&CmdPacket { snapshot_ack: None, cmds: vec![c, WireUserCmd { tick: 101, ..c }] });
+        let two = encode(&CmdPacket { snapshot_ack: None, cmds: vec![c, UserCmd { tick: 101, ..c }] });
         assert_eq!(two.len() - one.len(), 2);
     }
 
     #[test]
+    fn the_layout_is_pinned() {
+        let c = UserCmd { tick: 100, yaw: 90.0, forward: 127, buttons: Buttons::JUMP, weapon: 5, ..UserCmd::default() };
+        let bytes = encode(&CmdPacket { snapshot_ack: Some(3), cmds: vec![c, UserCmd { tick: 101, pitch: -1.5, ..c }] });
+        let expected = [
+            4, 2, // ack 3 + 1, two commands
+            100, 0x66, 0x00, 0x00, 0xb4, 0x42, 127, 2, 5, // tick; yaw, forward, buttons, weapon changed
+            1, 0x01, 0x00, 0x00, 0xc0, 0xbf, // one tick later; pitch changed
+        ];
+        assert_eq!(bytes, expected);
+    }
+
+    #[test]
     fn dedup_drops_repeats_and_old_ticks() {
-        let c = |tick| WireUserCmd { tick, ..Default::default() };
+        let c = |tick| UserCmd { tick, ..Default::default() };
         let mut d = CmdDedup::new();
         assert_eq!(d.filter(vec![c(1), c(2), c(3)]).len(), 3);
         assert_eq!(d.filter(vec![c(2), c(3), c(4)]), vec![c(4)]);
@@ -304,15 +299,15 @@ pub(crate) mod tests {
     fn history_keeps_newest_window() {
         let mut h = CmdHistory::new(3);
         for t in 1..=5 {
-            assert!(h.push(WireUserCmd { tick: t, ..Default::default() }));
+            assert!(h.push(UserCmd { tick: t, ..Default::default() }));
         }
-        assert!(!h.push(WireUserCmd { tick: 5, ..Default::default() }));
+        assert!(!h.push(UserCmd { tick: 5, ..Default::default() }));
         assert_eq!(h.window().iter().map(|c| c.tick).collect::<Vec<_>>(), vec![3, 4, 5]);
     }
 
     #[test]
     fn non_finite_angles_are_rejected() {
-        let mut bytes = encode(&CmdPacket { snapshot_ack: None, cmds: vec![WireUserCmd { tick: 1, pitch: 1.0, ..Default::default() }] });
+        let mut bytes = encode(&CmdPacket { snapshot_ack: None, cmds: vec![UserCmd { tick: 1, pitch: 1.0, ..Default::default() }] });
         // ack(1) count(1) tick(1) mask(1) then pitch: overwrite with NaN bits.
         let nan = f32::NAN.to_bits().to_le_bytes();
         bytes.splice(4..8, nan);

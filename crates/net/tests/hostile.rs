@@ -13,7 +13,7 @@ use quarry_net::handshake::{Hello, PROTOCOL_VERSION, Welcome};
 use quarry_net::reliable::{ClientFrame, ClientMessage, DisconnectReason, ServerFrame, ServerMessage};
 use quarry_net::transport::raw::{RawClient, RawEndpoint, RawError};
 use quarry_net::transport::{ConnId, ServerConfig, ServerEvent, ServerTransport, TransportSettings};
-use quarry_net::usercmd::{CmdPacket, WireUserCmd};
+use quarry_net::usercmd::{CmdPacket, UserCmd};
 
 const TICK: Duration = Duration::from_millis(16);
 const WAIT: Duration = Duration::from_secs(5);
@@ -140,7 +140,7 @@ fn join(s: &mut ServerTransport, pump: &mut Pump, ep: &RawEndpoint, name: &str) 
 }
 
 fn cmd_packet(tick: u32) -> CmdPacket {
-    CmdPacket { snapshot_ack: None, cmds: vec![WireUserCmd { tick, forward: 127, ..WireUserCmd::default() }] }
+    CmdPacket { snapshot_ack: None, cmds: vec![UserCmd { tick, forward: 127, ..UserCmd::default() }] }
 }
 
 #[test]

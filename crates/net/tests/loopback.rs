@@ -11,7 +11,7 @@ use quarry_net::snapshot::{EntityState, PlayerState, Snapshot, quantize_origin};
 use quarry_net::transport::{
     ClientConfig, ClientEvent, ClientTransport, ConnId, LossHook, ServerConfig, ServerEvent, ServerTransport, TransportSettings,
 };
-use quarry_net::usercmd::WireUserCmd;
+use quarry_net::usercmd::UserCmd;
 
 const TICK: Duration = Duration::from_millis(16);
 
@@ -101,7 +101,7 @@ fn play(s: &mut ServerTransport, game: &mut Game, clients: &mut [ClientTransport
         game.tick(s);
         for (c, seen) in clients.iter_mut().zip(seen.iter_mut()) {
             if c.is_connected() {
-                let _ = c.send_cmd(WireUserCmd { tick: cmd_tick, forward: 127, ..WireUserCmd::default() });
+                let _ = c.send_cmd(UserCmd { tick: cmd_tick, forward: 127, ..UserCmd::default() });
             }
             seen.extend(c.poll_events());
         }

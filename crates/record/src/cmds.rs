@@ -17,7 +17,7 @@
 
 use std::collections::BTreeMap;
 
-use quarry_sim::{Buttons, UserCmd, units_to_angle};
+use quarry_movement::{Buttons, UserCmd, units_to_angle};
 use serde::{Deserialize, Serialize};
 
 /// The command's tick is not the record's (then a signed difference follows).

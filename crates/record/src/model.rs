@@ -1,6 +1,6 @@
 //! What a recording holds.
 
-use quarry_sim::UserCmd;
+use quarry_movement::UserCmd;
 use serde::{Deserialize, Serialize};
 
 use crate::cmds::CmdColumns;

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
+use quarry_movement::UserCmd;
 use quarry_record::{ClientInfo, Footer, HashCheck, Header, JournalEntry, RecordError, RecordWriter, StartSlot, TickRecord, read};
-use quarry_sim::UserCmd;
 
 fn header() -> Header {
     Header {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use quarry_net::reliable::DisconnectReason;
 use quarry_net::transport::{ClientEvent, ClientTransport};
-use quarry_net::usercmd::WireUserCmd;
+use quarry_sim::UserCmd;
 
 mod support;
 use support::{TestServer, headless_command, text, wait_with_deadline};
@@ -168,7 +168,7 @@ fn pump_until(client: &mut ClientTransport, wait: Duration, mut until: impl FnMu
         events.extend(client.poll_events());
         let tick = client.latest_snapshot().map_or(0, |s| s.server_tick) + 1;
         if client.is_connected() {
-            let _ = client.send_cmd(WireUserCmd { tick, ..WireUserCmd::default() });
+            let _ = client.send_cmd(UserCmd { tick, ..UserCmd::default() });
         }
         std::thread::sleep(Duration::from_millis(16));
     }

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use quarry_net::reliable::{ChatScope, ClientMessage};
-use quarry_net::usercmd::WireUserCmd;
+use quarry_sim::UserCmd;
 use serde_json::Value;
 use support::TestServer;
 
@@ -48,7 +48,7 @@ fn a_live_match_with_bots_and_a_remote_client_is_logged_and_survives_a_shutdown(
             let _ = client.poll_events();
             let tick = client.latest_snapshot().map_or(0, |s| s.server_tick) + 1;
             if client.is_connected() {
-                let _ = client.send_cmd(WireUserCmd { tick, ..WireUserCmd::default() });
+                let _ = client.send_cmd(UserCmd { tick, ..UserCmd::default() });
             }
             std::thread::sleep(Duration::from_millis(16));
         }

@@ -20,7 +20,7 @@ use quarry_net::handshake::{Hello, PROTOCOL_VERSION};
 use quarry_net::reliable::{ChatScope, ClientFrame, ClientMessage, ServerFrame};
 use quarry_net::transport::raw::{RawClient, RawEndpoint};
 use quarry_net::transport::{ClientConfig, ClientEvent, ClientOptions, ClientTransport, TransportSettings};
-use quarry_net::usercmd::WireUserCmd;
+use quarry_sim::UserCmd;
 
 mod support;
 use support::{Status, TestServer};
@@ -103,7 +103,7 @@ impl GoodPlayers {
                     }
                     if c.is_connected() {
                         // A command per frame, numbered by the client's own frame count.
-                        let cmd = WireUserCmd { tick: n, forward: 127, yaw: (n % 360) as f32, ..WireUserCmd::default() };
+                        let cmd = UserCmd { tick: n, forward: 127, yaw: (n % 360) as f32, ..UserCmd::default() };
                         if c.send_cmd(cmd).is_ok() {
                             k.sent.fetch_add(1, Ordering::Relaxed);
                         }

@@ -12,7 +12,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use quarry_net::reliable::{ChatScope, ClientMessage};
-use quarry_net::usercmd::WireUserCmd;
+use quarry_sim::UserCmd;
 use support::TestServer;
 
 /// GETs `path` from `addr` (from `source` when given) and returns (head, body).
@@ -53,7 +53,7 @@ fn metrics_are_scraped_over_http() {
         let _ = client.poll_events();
         let tick = client.latest_snapshot().map_or(0, |s| s.server_tick) + 1;
         if client.is_connected() {
-            let _ = client.send_cmd(WireUserCmd { tick, ..WireUserCmd::default() });
+            let _ = client.send_cmd(UserCmd { tick, ..UserCmd::default() });
             if !chatted {
                 chatted = client.send_reliable(&ClientMessage::Chat { scope: ChatScope::All, text: "counting".into() }).is_ok();
             }

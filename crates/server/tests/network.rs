@@ -8,13 +8,13 @@ use quarry_net::handshake::RejectReason;
 use quarry_net::reliable::{ChatScope, ClientMessage, DisconnectReason, ServerMessage};
 use quarry_net::snapshot::{EntityKind, PF_SPECTATOR, dequantize_origin};
 use quarry_net::transport::{ClientEvent, ClientTransport};
-use quarry_net::usercmd::WireUserCmd;
+use quarry_sim::{Buttons, UserCmd};
 
 mod support;
 use support::TestServer;
 
 /// Pumps every client for `duration`, sending a command per 16 ms from `cmd(i, tick)`.
-fn pump(clients: &mut [ClientTransport], duration: Duration, mut cmd: impl FnMut(usize, u32) -> WireUserCmd) -> Vec<Vec<ClientEvent>> {
+fn pump(clients: &mut [ClientTransport], duration: Duration, mut cmd: impl FnMut(usize, u32) -> UserCmd) -> Vec<Vec<ClientEvent>> {
     let mut events = vec![Vec::new(); clients.len()];
     let start = Instant::now();
     while start.elapsed() < duration {
@@ -22,7 +22,7 @@ fn pump(clients: &mut [ClientTransport], duration: Duration, mut cmd: impl FnMut
             events[i].extend(c.poll_events());
             let tick = c.latest_snapshot().map_or(0, |s| s.server_tick) + 1;
             if c.is_connected() {
-                let _ = c.send_cmd(WireUserCmd { tick, ..cmd(i, tick) });
+                let _ = c.send_cmd(UserCmd { tick, ..cmd(i, tick) });
             }
         }
         std::thread::sleep(Duration::from_millis(16));
@@ -37,17 +37,17 @@ fn eight_clients_join_move_see_each_other_and_chat() {
     let server = TestServer::start(&["+set", "bot_minPlayers", "0", "+set", "g_gametype", "tdm", "+map_restart"]);
     let mut clients: Vec<ClientTransport> = (0..8).map(|i| server.client(&format!("player{i}"), None)).collect();
     // Everyone runs forward, each in its own direction.
-    let events = pump(&mut clients, Duration::from_secs(3), |i, _| WireUserCmd {
+    let events = pump(&mut clients, Duration::from_secs(3), |i, _| UserCmd {
         yaw: i as f32 * 45.0,
         forward: 127,
-        ..WireUserCmd::default()
+        ..UserCmd::default()
     });
     for (i, evs) in events.iter().enumerate() {
         assert!(evs.iter().any(|e| matches!(e, ClientEvent::Welcomed(_))), "client {i} was not welcomed: {}", server.output());
     }
     // Each client sees the seven others as players, and they have moved.
     let first: Vec<_> = clients.iter().map(|c| c.latest_snapshot().cloned().expect("a snapshot")).collect();
-    pump(&mut clients, Duration::from_millis(700), |i, _| WireUserCmd { yaw: i as f32 * 45.0 + 90.0, forward: 127, ..WireUserCmd::default() });
+    pump(&mut clients, Duration::from_millis(700), |i, _| UserCmd { yaw: i as f32 * 45.0 + 90.0, forward: 127, ..UserCmd::default() });
     for (i, c) in clients.iter().enumerate() {
         let snap = c.latest_snapshot().expect("snapshot");
         let players: Vec<_> = snap.entities.iter().filter(|e| e.kind == EntityKind::Player).collect();
@@ -75,7 +75,7 @@ fn eight_clients_join_move_see_each_other_and_chat() {
     // Team chat reaches teammates only; public chat reaches all.
     clients[0].send_reliable(&ClientMessage::Chat { scope: ChatScope::Team, text: "team only".into() }).expect("chat");
     clients[1].send_reliable(&ClientMessage::Chat { scope: ChatScope::All, text: "hello all".into() }).expect("chat");
-    let events = pump(&mut clients, Duration::from_millis(800), |_, _| WireUserCmd::default());
+    let events = pump(&mut clients, Duration::from_millis(800), |_, _| UserCmd::default());
     let heard = |i: usize, text: &str| {
         events[i].iter().any(|e| matches!(e, ClientEvent::Message(ServerMessage::Chat { text: t, .. }) if t == text))
     };
@@ -94,14 +94,14 @@ fn eight_clients_join_move_see_each_other_and_chat() {
 fn wrong_password_and_full_server_are_refused_with_reasons() {
     let server = TestServer::start(&["+set", "sv_password", "secret", "+set", "sv_maxclients", "2", "+map_restart"]);
     let mut wrong = vec![server.client("intruder", Some("guess"))];
-    let events = pump(&mut wrong, Duration::from_secs(2), |_, _| WireUserCmd::default());
+    let events = pump(&mut wrong, Duration::from_secs(2), |_, _| UserCmd::default());
     assert!(
         events[0].iter().any(|e| matches!(e, ClientEvent::Disconnected(DisconnectReason::Rejected(RejectReason::WrongPassword)))),
         "{:?}",
         events[0]
     );
     let mut ok: Vec<_> = (0..3).map(|i| server.client(&format!("p{i}"), Some("secret"))).collect();
-    let events = pump(&mut ok, Duration::from_secs(2), |_, _| WireUserCmd::default());
+    let events = pump(&mut ok, Duration::from_secs(2), |_, _| UserCmd::default());
     let welcomed = events.iter().filter(|e| e.iter().any(|x| matches!(x, ClientEvent::Welcomed(_)))).count();
     let full = events
         .iter()
@@ -114,17 +114,17 @@ fn wrong_password_and_full_server_are_refused_with_reasons() {
 fn a_vanished_client_is_timed_out_and_its_slot_freed() {
     let mut server = TestServer::start(&[]);
     let mut clients = vec![server.client("stays", None), server.client("vanishes", None)];
-    pump(&mut clients, Duration::from_secs(2), |_, _| WireUserCmd::default());
+    pump(&mut clients, Duration::from_secs(2), |_, _| UserCmd::default());
     let gone = clients.pop().expect("client");
     gone.vanish();
     // The idle timeout is 10 s.
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(16) && !server.output().contains("vanishes disconnected") {
-        pump(&mut clients, Duration::from_millis(500), |_, _| WireUserCmd::default());
+        pump(&mut clients, Duration::from_millis(500), |_, _| UserCmd::default());
     }
     assert!(server.output().contains("vanishes disconnected: timed out"), "{}", server.output());
     server.console("status");
-    pump(&mut clients, Duration::from_millis(300), |_, _| WireUserCmd::default());
+    pump(&mut clients, Duration::from_millis(300), |_, _| UserCmd::default());
     assert!(server.output().contains("1 humans, 0 bots"), "{}", server.output());
 }
 
@@ -164,7 +164,7 @@ fn a_remote_client_sees_bots_as_players_and_they_fight_it() {
     let mut hurt = false;
     let mut bots_seen_moving = false;
     let mut first: Option<quarry_net::snapshot::Snapshot> = None;
-    let mut toward = WireUserCmd::default();
+    let mut toward = UserCmd::default();
     let mut last_health: Option<i32> = None;
     let mut passes = 0u32;
     let mut stuck_since = Instant::now();
@@ -192,10 +192,10 @@ fn a_remote_client_sees_bots_as_players_and_they_fight_it() {
         }
         let blocked = stuck_since.elapsed() > Duration::from_millis(1000);
         let right = if blocked { if (passes / 10).is_multiple_of(2) { 127 } else { -127 } } else { 0 };
-        let jump = if blocked && passes.is_multiple_of(2) { 1 << 1 } else { 0 };
+        let jump = if blocked && passes.is_multiple_of(2) { Buttons::JUMP } else { Buttons::default() };
         let d = corner - me;
         let yaw = d.y.atan2(d.x).to_degrees() - snap.player.delta_angles[1];
-        toward = WireUserCmd { yaw, forward: 127, right, buttons: 1 | jump, ..WireUserCmd::default() };
+        toward = UserCmd { yaw, forward: 127, right, buttons: Buttons::ATTACK | jump, ..UserCmd::default() };
         let players: Vec<_> = snap.entities.iter().filter(|e| e.kind == EntityKind::Player).collect();
         if let Some(f) = &first {
             bots_seen_moving |= players.iter().any(|p| f.entities.iter().any(|q| q.id == p.id && q.origin != p.origin));
@@ -222,7 +222,7 @@ fn remote_clients_receive_the_objective_state_and_the_scoreboard() {
     let server = TestServer::start(&["+set", "g_gametype", "1fctf", "+map", "q_ctf1"]);
     let mut clients = vec![server.client("red", None), server.client("blue", None)];
     // Scoreboards go out at most every 2 s: the one with both players may come second.
-    let events = pump(&mut clients, Duration::from_secs(5), |_, _| WireUserCmd::default());
+    let events = pump(&mut clients, Duration::from_secs(5), |_, _| UserCmd::default());
     for (i, evs) in events.iter().enumerate() {
         let mode = evs
             .iter()
@@ -249,9 +249,9 @@ fn a_live_sv_fps_change_reaches_connected_clients() {
     use quarry_net::handshake::{CS_TIMING, parse_timing};
     let mut server = TestServer::start(&[]);
     let mut clients = vec![server.client("watcher", None)];
-    pump(&mut clients, Duration::from_secs(2), |_, _| WireUserCmd::default());
+    pump(&mut clients, Duration::from_secs(2), |_, _| UserCmd::default());
     server.console("set sv_fps 30");
-    let events = pump(&mut clients, Duration::from_secs(2), |_, _| WireUserCmd::default());
+    let events = pump(&mut clients, Duration::from_secs(2), |_, _| UserCmd::default());
     let timing = events[0].iter().find_map(|e| match e {
         ClientEvent::Message(ServerMessage::ConfigString { index, value }) if *index == CS_TIMING => parse_timing(value),
         _ => None,
@@ -276,13 +276,13 @@ fn follow_me_to(seed: &str, addbot: &str, listen: Duration) -> (TestServer, Vec<
         &["+set", "g_gametype", "tdm", "+set", "g_teamForceBalance", "0", "+set", "timelimit", "0", "+set", "fraglimit", "0", "+map", "q_dm1"],
     );
     let mut clients = vec![server.client("leader", None)];
-    pump(&mut clients, Duration::from_millis(500), |_, _| WireUserCmd::default());
+    pump(&mut clients, Duration::from_millis(500), |_, _| UserCmd::default());
     server.console(addbot);
     // Find the bot (the one other player) and join its team.
     let start = Instant::now();
     let mut ally: Option<(u32, u8)> = None;
     while start.elapsed() < Duration::from_secs(15) && ally.is_none() {
-        pump(&mut clients, Duration::from_millis(200), |_, _| WireUserCmd::default());
+        pump(&mut clients, Duration::from_millis(200), |_, _| UserCmd::default());
         ally = clients[0]
             .latest_snapshot()
             .and_then(|s| s.entities.iter().find(|e| e.kind == EntityKind::Player).map(|e| (e.aux, e.team)));
@@ -293,9 +293,9 @@ fn follow_me_to(seed: &str, addbot: &str, listen: Duration) -> (TestServer, Vec<
         clients[0].send_reliable(&ClientMessage::Command(format!("team {team_name}"))).expect("team");
     }
     // Respawn on the new team (attack respawns), then give the order.
-    pump(&mut clients, Duration::from_secs(2), |_, tick| WireUserCmd { buttons: if tick % 2 == 0 { 1 } else { 0 }, ..WireUserCmd::default() });
+    pump(&mut clients, Duration::from_secs(2), |_, tick| UserCmd { buttons: if tick % 2 == 0 { Buttons::ATTACK } else { Buttons::default() }, ..UserCmd::default() });
     clients[0].send_reliable(&ClientMessage::Chat { scope: ChatScope::Team, text: "follow me".into() }).expect("chat");
-    let mut events = pump(&mut clients, listen, |_, _| WireUserCmd::default());
+    let mut events = pump(&mut clients, listen, |_, _| UserCmd::default());
     (server, clients, ally_slot, events.swap_remove(0))
 }
 
@@ -335,7 +335,7 @@ fn pace_and_measure(clients: &mut [ClientTransport], slot: u32, seen: &mut dyn F
     while walk.elapsed() < Duration::from_secs(20) {
         let secs = walk.elapsed().as_secs_f32();
         let yaw = if ((secs / 3.0).floor() as u32).is_multiple_of(2) { 0.0 } else { 180.0 };
-        pump(clients, Duration::from_millis(250), move |_, _| WireUserCmd { yaw, forward: 127, buttons: 1 << 3, ..WireUserCmd::default() });
+        pump(clients, Duration::from_millis(250), move |_, _| UserCmd { yaw, forward: 127, buttons: Buttons::WALK, ..UserCmd::default() });
         let Some(snap) = clients[0].latest_snapshot().cloned() else { continue };
         seen(&snap);
         let me = snap.player.origin;
@@ -382,7 +382,7 @@ fn walk_to(client: &mut [ClientTransport], nav: &mut MapNav, target: glam::Vec3,
     let mut progress = Instant::now();
     while start.elapsed() < wait {
         let Some(snap) = client[0].latest_snapshot().cloned() else {
-            pump(client, Duration::from_millis(50), |_, _| WireUserCmd::default());
+            pump(client, Duration::from_millis(50), |_, _| UserCmd::default());
             continue;
         };
         seen(&snap);
@@ -395,7 +395,7 @@ fn walk_to(client: &mut [ClientTransport], nav: &mut MapNav, target: glam::Vec3,
             i = 0;
             progress = Instant::now();
             if route.is_empty() {
-                pump(client, Duration::from_millis(100), |_, _| WireUserCmd::default());
+                pump(client, Duration::from_millis(100), |_, _| UserCmd::default());
                 continue;
             }
         }
@@ -412,8 +412,8 @@ fn walk_to(client: &mut [ClientTransport], nav: &mut MapNav, target: glam::Vec3,
         // Blocked (by a player standing in the way, say): sidestep and hop.
         let blocked = progress.elapsed() > Duration::from_millis(1000);
         let right = if blocked { if start.elapsed().as_millis() % 1000 < 500 { 127 } else { -127 } } else { 0 };
-        let jump = if (link == quarry_nav::LinkKind::Jump && d.truncate().length() < 140.0) || blocked { 1 << 1 } else { 0 };
-        pump(client, Duration::from_millis(50), move |_, _| WireUserCmd { yaw, forward: 127, right, buttons: jump, ..WireUserCmd::default() });
+        let jump = if (link == quarry_nav::LinkKind::Jump && d.truncate().length() < 140.0) || blocked { Buttons::JUMP } else { Buttons::default() };
+        pump(client, Duration::from_millis(50), move |_, _| UserCmd { yaw, forward: 127, right, buttons: jump, ..UserCmd::default() });
     }
     eprintln!("did not reach {target}: at {:?}", client[0].latest_snapshot().map(|s| (s.player.origin, s.player.health)));
     false
@@ -444,7 +444,7 @@ fn a_companion_follows_a_remote_player_through_a_teleporter_and_fights_beside_it
     let mut here = glam::Vec3::ZERO;
     while into.elapsed() < Duration::from_secs(5) {
         let Some(snap) = clients[0].latest_snapshot().cloned() else {
-            pump(&mut clients, Duration::from_millis(50), |_, _| WireUserCmd::default());
+            pump(&mut clients, Duration::from_millis(50), |_, _| UserCmd::default());
             continue;
         };
         // The companion is watched on the way in too: it may only come
@@ -456,7 +456,7 @@ fn a_companion_follows_a_remote_player_through_a_teleporter_and_fights_beside_it
         }
         let d = entrance - here;
         let yaw = d.y.atan2(d.x).to_degrees() - snap.player.delta_angles[1];
-        pump(&mut clients, Duration::from_millis(50), move |_, _| WireUserCmd { yaw, forward: 127, ..WireUserCmd::default() });
+        pump(&mut clients, Duration::from_millis(50), move |_, _| UserCmd { yaw, forward: 127, ..UserCmd::default() });
     }
     assert!(here.distance(exit) < 300.0, "the leader went through the teleporter: at {here}");
     // An enemy that hunts the leader.
@@ -472,7 +472,7 @@ fn a_companion_follows_a_remote_player_through_a_teleporter_and_fights_beside_it
     let mut fought_beside = None;
     while hunt.elapsed() < Duration::from_secs(90) && fought_beside.is_none() {
         let Some(snap) = clients[0].latest_snapshot().cloned() else {
-            pump(&mut clients, Duration::from_millis(100), |_, _| WireUserCmd::default());
+            pump(&mut clients, Duration::from_millis(100), |_, _| UserCmd::default());
             continue;
         };
         let me = glam::Vec3::from(snap.player.origin);
@@ -489,7 +489,7 @@ fn a_companion_follows_a_remote_player_through_a_teleporter_and_fights_beside_it
             // Already there (beside the enemy, say): walk_to returned
             // without pumping, so stand a moment for new snapshots rather
             // than spin on a stale one.
-            pump(&mut clients, Duration::from_millis(100), |_, _| WireUserCmd::default());
+            pump(&mut clients, Duration::from_millis(100), |_, _| UserCmd::default());
         }
         let firing_at_foe = server.output_since(from).iter().any(|l| l.contains(" Pal ") && l.contains(" Foe ") && l.contains("firing"));
         if firing_at_foe && apart.is_some_and(|d| d <= 400.0) {
@@ -512,10 +512,10 @@ fn a_companion_follows_a_remote_player_through_a_teleporter_and_fights_beside_it
 fn a_say_before_quit_reaches_the_players_and_so_does_the_reason() {
     let mut server = TestServer::start(&["+set", "bot_minPlayers", "0"]);
     let mut clients = vec![server.client("listener", None)];
-    pump(&mut clients, Duration::from_secs(2), |_, _| WireUserCmd::default());
+    pump(&mut clients, Duration::from_secs(2), |_, _| UserCmd::default());
     // Typed together, as an operator taking the server down does.
     server.console("say back in five minutes\nquit maintenance window");
-    let events = pump(&mut clients, Duration::from_secs(3), |_, _| WireUserCmd::default());
+    let events = pump(&mut clients, Duration::from_secs(3), |_, _| UserCmd::default());
     let said = events[0].iter().any(|e| matches!(e, ClientEvent::Message(ServerMessage::Chat { text, .. }) if text == "back in five minutes"));
     assert!(said, "the last say reached the player: {:?}", events[0]);
     let told = events[0].iter().any(|e| matches!(e, ClientEvent::Message(ServerMessage::Print(t)) if t.contains("server shutting down: maintenance window")));

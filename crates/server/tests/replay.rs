@@ -9,9 +9,9 @@ mod support;
 use std::time::{Duration, Instant};
 
 use quarry_net::transport::ClientTransport;
-use quarry_net::usercmd::WireUserCmd;
 
 use quarry_record::{Footer, RecordWriter, read};
+use quarry_sim::{Buttons, UserCmd};
 
 fn record(path: &std::path::Path) {
     let (mut cmd, _dir) = support::headless_command();
@@ -71,8 +71,8 @@ fn pump(client: &mut ClientTransport, duration: Duration) {
         let tick = client.latest_snapshot().map_or(0, |s| s.server_tick) + 1;
         n += 1;
         if client.is_connected() {
-            let buttons = if n % 60 < 15 { quarry_sim::Buttons::ATTACK.0 } else { 0 };
-            let _ = client.send_cmd(WireUserCmd { tick, yaw: (n as f32 * 3.0) % 360.0, forward: 127, right: 30, buttons, ..WireUserCmd::default() });
+            let buttons = if n % 60 < 15 { Buttons::ATTACK } else { Buttons::default() };
+            let _ = client.send_cmd(UserCmd { tick, yaw: (n as f32 * 3.0) % 360.0, forward: 127, right: 30, buttons, ..UserCmd::default() });
         }
         std::thread::sleep(Duration::from_millis(16));
     }

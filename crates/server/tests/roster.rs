@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use quarry_net::transport::ClientTransport;
-use quarry_net::usercmd::WireUserCmd;
+use quarry_sim::UserCmd;
 
 mod support;
 use support::TestServer;
@@ -21,7 +21,7 @@ fn teams_seen(client: &mut ClientTransport, duration: Duration) -> Vec<u8> {
         let _ = client.poll_events();
         let tick = client.latest_snapshot().map_or(0, |s| s.server_tick) + 1;
         if client.is_connected() {
-            let _ = client.send_cmd(WireUserCmd { tick, ..WireUserCmd::default() });
+            let _ = client.send_cmd(UserCmd { tick, ..UserCmd::default() });
         }
         if let Some(team) = client.latest_snapshot().map(|s| s.player.team)
             && seen.last() != Some(&team)

@@ -4,10 +4,10 @@
 
 use quarry_map::entities::items::KeyKind;
 use bevy_ecs::prelude::*;
+use quarry_movement::UserCmd;
+use quarry_movement::pmove::MoveState;
 
-use crate::pmove::MoveState;
 use crate::slots::SlotId;
-use crate::usercmd::UserCmd;
 
 /// A stable id for ordering and (later) the wire; never the `Entity` bits.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -30,12 +30,12 @@ pub struct CurrentCmd {
     /// The command consumed this tick.
     pub cmd: UserCmd,
     /// Buttons of the command before it.
-    pub previous_buttons: crate::usercmd::Buttons,
+    pub previous_buttons: quarry_movement::Buttons,
 }
 
 impl CurrentCmd {
     /// Whether `button` went down this tick.
-    pub fn pressed(&self, button: crate::usercmd::Buttons) -> bool {
+    pub fn pressed(&self, button: quarry_movement::Buttons) -> bool {
         self.cmd.buttons.contains(button) && !self.previous_buttons.contains(button)
     }
 }

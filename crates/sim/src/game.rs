@@ -9,6 +9,7 @@
 use bevy_ecs::message::MessageRegistry;
 use bevy_ecs::prelude::*;
 use quarry_map::{LoadedMap, NotPlayable};
+use quarry_movement::UserCmd;
 
 use crate::MapRes;
 use crate::chat::{ChatScope, clean_chat};
@@ -23,7 +24,6 @@ use crate::settings::Settings;
 use crate::slots::{AttachError, ClientKind, SlotError, SlotId, SlotState, Slots, Team, UserInfo};
 use crate::components::NetIds;
 use crate::spawn::SpawnLoadout;
-use crate::usercmd::UserCmd;
 use crate::scoreboard::{ScoreRow, Scoreboard};
 
 /// Why a match could not be created.

@@ -10,7 +10,7 @@
 
 use std::collections::VecDeque;
 
-use crate::usercmd::{Sanitised, UserCmd};
+use quarry_movement::{Sanitised, UserCmd};
 
 /// How many commands a slot may have waiting (about 130 ms at 60 Hz): a
 /// client that sends more than that faster than the server consumes them is

@@ -2,7 +2,8 @@
 //!
 //! It owns the match as a bevy_ecs `World` stepped once per tick by the
 //! server loop ([`Match`]): client slots and the one input queue per slot,
-//! player movement ([`pmove`], a pure function shared with clients),
+//! player movement (pmove from [`quarry_movement`], the core shared with
+//! clients, run against the map and the other players' boxes),
 //! weapons, damage, items, triggers, rules and scoring, chat routing, a
 //! seeded RNG and a per-tick state hash.
 //!
@@ -30,7 +31,6 @@ pub use modes::view as mode;
 pub mod movement;
 pub mod movers;
 pub mod obituary;
-pub mod pmove;
 pub mod rules;
 pub mod scene;
 pub mod scoreboard;
@@ -44,7 +44,6 @@ pub mod targets;
 pub mod test_support;
 pub mod text;
 pub mod triggers;
-pub mod usercmd;
 pub mod view;
 pub mod weapons;
 
@@ -54,7 +53,9 @@ pub use game::{ChatError, Match, MatchError, PlayerView};
 pub use scoreboard::{ScoreRow, Scoreboard};
 pub use settings::{Settings, SimCvars};
 pub use slots::{ClientKind, SlotId, Team, UserInfo};
-pub use usercmd::{ANGLE_UNIT, Buttons, UserCmd, angle_to_units, units_to_angle, wrap_half_turn};
+/// Player movement, from the movement core shared with clients.
+pub use quarry_movement::pmove;
+pub use quarry_movement::{ANGLE_UNIT, Buttons, UserCmd, angle_to_units, units_to_angle, wrap_half_turn};
 
 /// The loaded map of the match: collision world and entities.
 #[derive(Resource)]

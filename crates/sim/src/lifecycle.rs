@@ -2,6 +2,7 @@
 //! queue, and spawning, respawning and removing bodies as the rules say.
 
 use bevy_ecs::prelude::*;
+use quarry_movement::Buttons;
 
 use crate::clock::MatchClock;
 use crate::components::{CurrentCmd, Life};
@@ -9,7 +10,6 @@ use crate::mode_rules::ModeRules;
 use crate::rules::RulesState;
 use crate::settings::Settings;
 use crate::slots::{SlotId, SlotState, Slots, Team};
-use crate::usercmd::Buttons;
 
 /// Takes this tick's command for every in-game slot: the one path from a
 /// command to its player, whatever kind of client sent it.

@@ -5,13 +5,13 @@
 
 use bevy_ecs::prelude::*;
 use glam::Vec3;
+use quarry_movement::pmove::{self, MoveEvent};
 
 use crate::MapRes;
 use crate::clock::MatchClock;
 use crate::combat::{DamageQueue, DamageRequest};
 use crate::components::{Body, CurrentCmd, Player, Powerups};
 use crate::events::{GameEvent, MeansOfDeath, SoundKind};
-use crate::pmove::{self, MoveEvent};
 use crate::rules::RulesState;
 use crate::scene::SceneTrace;
 use crate::settings::Settings;

@@ -4,11 +4,15 @@
 //! [`Settings`] resource (cheap: a few dozen handle reads), so every system
 //! reads live values without knowing about the console.
 
+mod move_cvars;
+
 use bevy_ecs::prelude::*;
 use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
+use quarry_movement::pmove::MoveParams;
 
-use crate::pmove::{MoveCvars, MoveParams, register_cvars as register_move_cvars};
 use crate::rules::GameType;
+
+pub use move_cvars::MoveCvars;
 
 /// Every live setting of a match.
 #[derive(Resource, Debug, Clone, PartialEq)]
@@ -141,7 +145,7 @@ impl SimCvars {
     /// Registers the simulation's cvars.
     pub fn register<C: 'static>(console: &mut Console<C>) -> Result<Self, CvarError> {
         let d = Settings::default();
-        let movement = register_move_cvars(console)?;
+        let movement = MoveCvars::register(console)?;
         // Every sim cvar shapes play: recordings carry it, replays set it.
         let mut reg = |def: CvarDef| console.register_cvar(def.flags(CvarFlags::PLAY));
         let si = CvarFlags::SERVER_INFO;

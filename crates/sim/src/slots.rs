@@ -8,9 +8,9 @@
 //! from a command to movement, firing or damage looks at it.
 
 use bevy_ecs::prelude::*;
+use quarry_movement::UserCmd;
 
 use crate::input::{InputQueue, PushOutcome};
-use crate::usercmd::UserCmd;
 
 /// The most slots a server can have: 64 people and their bots on a big
 /// server (slot ids stay below 256, the wire's limit).

@@ -7,12 +7,12 @@
 use bevy_ecs::prelude::*;
 use glam::Vec3;
 use quarry_map::{LoadedMap, SpawnKind};
+use quarry_movement::pmove::MoveState;
 use rand::RngExt;
 
 use crate::clock::{MatchClock, SimRng};
 use crate::components::{Armor, Body, CurrentCmd, Health, Inventory, Life, NetIds, Player, Powerups};
 use crate::events::GameEvent;
-use crate::pmove::MoveState;
 use crate::mode_rules::ModeRules;
 use crate::settings::Settings;
 use crate::slots::{SlotId, Slots, Team};

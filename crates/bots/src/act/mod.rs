@@ -51,9 +51,9 @@ fn axis(v: f32) -> i8 {
 
 /// The command for `tick` from `intent`; `previous` is the command sent
 /// last tick. `delta` is the bot's delta angles (pitch, yaw; see
-/// `MoveState::delta_yaw` in the sim): the command carries the view the
-/// intent wants minus them, as a client's does. Non-finite intent angles
-/// keep the previous command's.
+/// `MoveState::delta_yaw` in the movement core): the command carries the
+/// view the intent wants minus them, as a client's does. Non-finite intent
+/// angles keep the previous command's.
 pub fn compose(intent: &Intent, tick: u32, previous: &UserCmd, delta: (f32, f32)) -> UserCmd {
     let delta = if delta.0.is_finite() && delta.1.is_finite() { delta } else { (0.0, 0.0) };
     let (view_yaw, pitch, yaw) = if intent.pitch.is_finite() && intent.yaw.is_finite() {

@@ -1,14 +1,15 @@
 //! Where a client's input comes from: a script, seeded random play, or nothing.
 //!
 //! An [`Input`] is asked once per command for a [`Frame`]: the
-//! [`Controls`] to send this tick and any one-off [`Action`]s (chat, a
+//! [`UserCmd`] to send this tick (its tick stamped on sending) and any one-off [`Action`]s (chat, a
 //! console command, leaving). Inputs take the time since the client joined
 //! and the current [`View`] as parameters and read no clock, so the same
 //! inputs at the same times give the same frames (tests rely on it).
 
 use std::time::Duration;
 
-use crate::controls::Controls;
+use quarry_movement::UserCmd;
+
 use crate::view::View;
 
 mod random;
@@ -35,8 +36,8 @@ pub enum Action {
 /// What an input wants for one command.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Frame {
-    /// The controls to send.
-    pub cmd: Controls,
+    /// The command to send; [`crate::Client::send_cmd`] stamps its tick.
+    pub cmd: UserCmd,
     /// One-off actions, in order, before the command.
     pub actions: Vec<Action>,
 }

@@ -7,10 +7,10 @@
 use std::time::Duration;
 
 use rand::{RngExt, SeedableRng};
+use quarry_movement::{Buttons, UserCmd};
 use rand_pcg::Pcg32;
 
 use super::{Frame, Input};
-use crate::controls::{Controls, buttons};
 use crate::view::View;
 
 /// Jumps per second on average.
@@ -26,7 +26,7 @@ const WEAPONS: std::ops::RangeInclusive<u8> = 1..=9;
 #[derive(Debug, Clone)]
 pub struct RandomInput {
     rng: Pcg32,
-    held: Controls,
+    held: UserCmd,
     turn: f32,
     next_plan: Duration,
     last: Option<Duration>,
@@ -38,7 +38,7 @@ impl RandomInput {
     pub fn new(seed: u64) -> Self {
         Self {
             rng: Pcg32::seed_from_u64(seed),
-            held: Controls::default(),
+            held: UserCmd::default(),
             turn: 0.0,
             next_plan: Duration::ZERO,
             last: None,
@@ -55,7 +55,7 @@ impl RandomInput {
         self.turn = r.random_range(-180.0f32..=180.0);
         self.held.pitch = r.random_range(-20.0f32..=20.0);
         let fire = r.random_bool(FIRE_CHANCE);
-        self.held.buttons = if fire { buttons::ATTACK } else { 0 };
+        self.held.buttons = if fire { Buttons::ATTACK } else { Buttons::default() };
         if r.random_bool(SWITCH_CHANCE) {
             self.held.weapon = r.random_range(WEAPONS);
         }
@@ -82,7 +82,7 @@ impl Input for RandomInput {
             && !self.jumped;
         self.jumped = jump;
         if jump {
-            cmd.buttons |= buttons::JUMP;
+            cmd.buttons = cmd.buttons.with(Buttons::JUMP);
         }
         Frame {
             cmd,
@@ -95,7 +95,7 @@ impl Input for RandomInput {
 mod tests {
     use super::*;
 
-    fn run(seed: u64, polls: u64) -> Vec<Controls> {
+    fn run(seed: u64, polls: u64) -> Vec<UserCmd> {
         let mut r = RandomInput::new(seed);
         let v = View::default();
         (0..polls)
@@ -115,10 +115,10 @@ mod tests {
         let cmds = run(3, 60 * 20);
         assert!(cmds.iter().any(|c| c.forward != 0) && cmds.iter().any(|c| c.right != 0));
         assert!(
-            cmds.iter().filter(|c| c.holds(buttons::JUMP)).count() >= 5,
+            cmds.iter().filter(|c| c.buttons.contains(Buttons::JUMP)).count() >= 5,
             "jumps"
         );
-        assert!(cmds.iter().any(|c| c.holds(buttons::ATTACK)), "fires");
+        assert!(cmds.iter().any(|c| c.buttons.contains(Buttons::ATTACK)), "fires");
         let yaws: std::collections::BTreeSet<u32> =
             cmds.iter().map(|c| c.yaw as u32 / 30).collect();
         assert!(yaws.len() >= 4, "turns: {yaws:?}");
@@ -129,7 +129,7 @@ mod tests {
         // Jumps are single presses, so the server sees fresh presses.
         assert!(
             cmds.windows(2)
-                .all(|w| !(w[0].holds(buttons::JUMP) && w[1].holds(buttons::JUMP)))
+                .all(|w| !(w[0].buttons.contains(Buttons::JUMP) && w[1].buttons.contains(Buttons::JUMP)))
         );
     }
 }

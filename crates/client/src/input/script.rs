@@ -4,9 +4,10 @@
 use std::path::Path;
 use std::time::Duration;
 
+use quarry_movement::{Buttons, UserCmd};
+
 use super::script_parse::{ScriptError, ScriptErrorKind, ScriptOp, ScriptStep, parse_script};
 use super::{Action, Frame, Input};
-use crate::controls::Controls;
 use crate::view::View;
 
 /// Input from a script of timed steps (format in [`super::parse_script`]).
@@ -14,7 +15,7 @@ use crate::view::View;
 pub struct ScriptInput {
     steps: Vec<ScriptStep>,
     next: usize,
-    held: Controls,
+    held: UserCmd,
     turn: f32,
     last: Option<Duration>,
 }
@@ -44,7 +45,7 @@ impl ScriptInput {
         Self {
             steps,
             next: 0,
-            held: Controls::default(),
+            held: UserCmd::default(),
             turn: 0.0,
             last: None,
         }
@@ -76,13 +77,13 @@ impl ScriptInput {
             ScriptOp::Turn(v) => self.turn = *v,
             ScriptOp::Weapon(v) => c.weapon = *v,
             ScriptOp::SetButtons(b) => c.buttons = *b,
-            ScriptOp::Press(b) => c.buttons |= b,
-            ScriptOp::Release(b) => c.buttons &= !b,
+            ScriptOp::Press(b) => c.buttons = c.buttons.with(*b),
+            ScriptOp::Release(b) => c.buttons = c.buttons.without(*b),
             ScriptOp::Stop => {
                 c.forward = 0;
                 c.right = 0;
                 c.up = 0;
-                c.buttons = 0;
+                c.buttons = Buttons::default();
                 self.turn = 0.0;
             }
             ScriptOp::Act(a) => actions.push(a.clone()),

@@ -34,7 +34,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::controls::buttons;
+use quarry_movement::Buttons;
+
 use crate::input::Action;
 
 /// One change a step makes.
@@ -54,12 +55,12 @@ pub enum ScriptOp {
     Turn(f32),
     /// Select a weapon.
     Weapon(u8),
-    /// Hold exactly these button bits.
-    SetButtons(u16),
-    /// Also hold these button bits.
-    Press(u16),
-    /// Release these button bits.
-    Release(u16),
+    /// Hold exactly these buttons.
+    SetButtons(Buttons),
+    /// Also hold these buttons.
+    Press(Buttons),
+    /// Release these buttons.
+    Release(Buttons),
     /// Moves, turning and buttons to zero.
     Stop,
     /// A one-off action.
@@ -256,7 +257,7 @@ fn parse_word(word: &str) -> Result<ScriptOp, ScriptErrorKind> {
         Some(("+", name)) => (false, name),
         _ => (false, word),
     };
-    let bit = buttons::by_name(name).ok_or(ScriptErrorKind::UnknownToken)?;
+    let bit = Buttons::by_name(name).ok_or(ScriptErrorKind::UnknownToken)?;
     Ok(if release {
         ScriptOp::Release(bit)
     } else {
@@ -285,13 +286,13 @@ fn parse_angle(
         .ok_or(ScriptErrorKind::BadValue { expected })
 }
 
-fn parse_buttons(v: &str) -> Result<u16, ScriptErrorKind> {
+fn parse_buttons(v: &str) -> Result<Buttons, ScriptErrorKind> {
     if v == "none" {
-        return Ok(0);
+        return Ok(Buttons::default());
     }
-    v.split([',', '+']).try_fold(0u16, |bits, name| {
-        buttons::by_name(name)
-            .map(|b| bits | b)
+    v.split([',', '+']).try_fold(Buttons::default(), |held, name| {
+        Buttons::by_name(name)
+            .map(|b| held.with(b))
             .ok_or(ScriptErrorKind::BadValue {
                 expected: "button names (attack, jump, crouch, walk, use) joined by ',' or `none`",
             })

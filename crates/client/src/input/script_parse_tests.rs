@@ -44,7 +44,7 @@ fn parses_every_step_word() {
         vec![
             ScriptOp::Forward(127),
             ScriptOp::Yaw(90.0),
-            ScriptOp::SetButtons(buttons::JUMP)
+            ScriptOp::SetButtons(Buttons::JUMP)
         ]
     );
     assert_eq!(
@@ -57,9 +57,9 @@ fn parses_every_step_word() {
         steps[2].ops,
         vec![
             ScriptOp::Weapon(5),
-            ScriptOp::Press(buttons::ATTACK),
-            ScriptOp::Press(buttons::WALK),
-            ScriptOp::Release(buttons::JUMP)
+            ScriptOp::Press(Buttons::ATTACK),
+            ScriptOp::Press(Buttons::WALK),
+            ScriptOp::Release(Buttons::JUMP)
         ]
     );
     assert_eq!(
@@ -69,10 +69,10 @@ fn parses_every_step_word() {
             ScriptOp::Up(-5),
             ScriptOp::Pitch(-30.0),
             ScriptOp::Turn(45.5),
-            ScriptOp::SetButtons(buttons::ATTACK | buttons::CROUCH | buttons::USE)
+            ScriptOp::SetButtons(Buttons::ATTACK | Buttons::CROUCH | Buttons::USE)
         ]
     );
-    assert_eq!(steps[4].ops, vec![ScriptOp::SetButtons(0), ScriptOp::Stop]);
+    assert_eq!(steps[4].ops, vec![ScriptOp::SetButtons(Buttons::default()), ScriptOp::Stop]);
     assert_eq!(
         steps[5].ops,
         vec![ScriptOp::Act(Action::SayTeam("on my way".into()))]
@@ -214,12 +214,12 @@ fn script_holds_controls_and_fires_actions_once() {
     assert_eq!(s.poll(at(500), &v).actions, vec![Action::Say("hi".into())]);
     assert!(s.poll(at(600), &v).actions.is_empty(), "once");
     let f = s.poll(at(1000), &v);
-    assert!(f.cmd.holds(buttons::ATTACK));
+    assert!(f.cmd.buttons.contains(Buttons::ATTACK));
     assert_eq!(f.cmd.yaw, 90.0, "turning starts after the step");
     let f = s.poll(at(1500), &v);
     assert!((f.cmd.yaw - 135.0).abs() < 1e-3, "{}", f.cmd.yaw);
     let f = s.poll(at(2000), &v);
-    assert_eq!((f.cmd.forward, f.cmd.buttons), (0, 0));
+    assert_eq!((f.cmd.forward, f.cmd.buttons), (0, Buttons::default()));
     assert!((f.cmd.yaw - 180.0).abs() < 1e-3, "{}", f.cmd.yaw);
     assert!(
         (s.poll(at(2500), &v).cmd.yaw - 180.0).abs() < 1e-3,

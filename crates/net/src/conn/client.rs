@@ -14,7 +14,7 @@ use crate::fragment::Reassembler;
 use crate::handshake::{Hello, Welcome};
 use crate::reliable::{ClientFrame, ClientMessage, DisconnectReason, ServerFrame, ServerMessage, disconnect_to_close};
 use crate::snapshot::Snapshot;
-use crate::usercmd::{CmdHistory, CmdPacket, WireUserCmd};
+use crate::usercmd::{CmdHistory, CmdPacket, UserCmd};
 
 /// What the connection reports to the client.
 #[derive(Debug, Clone, PartialEq)]
@@ -188,7 +188,7 @@ impl ClientConn {
     /// Records this tick's command and sends a datagram with the newest
     /// few commands and the snapshot ack. A command whose tick is not newer
     /// than the previous one is ignored.
-    pub fn send_cmd(&mut self, cmd: WireUserCmd) -> Result<(), ConnError> {
+    pub fn send_cmd(&mut self, cmd: UserCmd) -> Result<(), ConnError> {
         match self.phase {
             Phase::Active => {}
             Phase::Closed => return Err(ConnError::Closed),

@@ -14,7 +14,7 @@ use crate::delta::encode_shared_snapshot;
 use crate::handshake::{Hello, PROTOCOL_VERSION, RejectReason, Welcome};
 use crate::reliable::{ClientFrame, ClientMessage, DisconnectReason, ServerFrame, ServerMessage, disconnect_to_close};
 use crate::snapshot::SharedSnapshot;
-use crate::usercmd::{CmdDedup, CmdPacket, WireUserCmd};
+use crate::usercmd::{CmdDedup, CmdPacket, UserCmd};
 
 /// What a client connection reports to the server.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,7 +23,7 @@ pub enum ServerConnEvent {
     /// [`ServerConn::accept`] or [`ServerConn::reject`].
     Hello(Hello),
     /// New user commands, oldest first, each tick delivered once.
-    UserCmds(Vec<WireUserCmd>),
+    UserCmds(Vec<UserCmd>),
     /// The client acknowledged a newer snapshot.
     SnapshotAcked(u32),
     /// A reliable message.

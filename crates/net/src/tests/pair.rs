@@ -11,7 +11,7 @@ use crate::conn::{ClientConnEvent, ConnConfig, ServerConnEvent, SnapshotOutcome}
 use crate::handshake::{Hello, PROTOCOL_VERSION, RejectReason};
 use crate::reliable::{ChatScope, ClientMessage, DisconnectReason, ServerMessage};
 use crate::snapshot::Snapshot;
-use crate::usercmd::WireUserCmd;
+use crate::usercmd::UserCmd;
 
 const TICK: Duration = Duration::from_millis(17);
 
@@ -21,7 +21,7 @@ struct Run {
     outcomes: Vec<(u32, SnapshotOutcome)>,
     sent: HashMap<u32, Snapshot>,
     received: Vec<Snapshot>,
-    cmds: Vec<WireUserCmd>,
+    cmds: Vec<UserCmd>,
 }
 
 /// Runs `ticks` server ticks: the client sends one command per tick, the
@@ -29,7 +29,7 @@ struct Run {
 fn play(p: &mut Pair, w: &mut World, ticks: u32, run: &mut Run) {
     for _ in 0..ticks {
         w.step(1, 1.0 / 60.0);
-        let cmd = WireUserCmd { tick: w.tick, yaw: (w.tick % 360) as f32, forward: 127, ..WireUserCmd::default() };
+        let cmd = UserCmd { tick: w.tick, yaw: (w.tick % 360) as f32, forward: 127, ..UserCmd::default() };
         p.client.send_cmd(cmd).expect("client active");
         if w.tick.is_multiple_of(2) {
             let s = w.snapshot_for(0);

@@ -14,7 +14,7 @@ use crate::conn::{ClientConn, ClientConnEvent, ConnStats, Transmit};
 use crate::handshake::{ALPN, Hello, Welcome};
 use crate::reliable::{ClientMessage, DisconnectReason, ServerMessage};
 use crate::snapshot::Snapshot;
-use crate::usercmd::WireUserCmd;
+use crate::usercmd::UserCmd;
 
 /// How to reach a server.
 #[derive(Debug, Clone)]
@@ -275,7 +275,7 @@ impl ClientTransport {
     }
 
     /// Sends this tick's command (with the previous few, and the snapshot ack).
-    pub fn send_cmd(&mut self, cmd: WireUserCmd) -> Result<(), TransportError> {
+    pub fn send_cmd(&mut self, cmd: UserCmd) -> Result<(), TransportError> {
         self.conn.send_cmd(cmd)?;
         self.flush();
         Ok(())

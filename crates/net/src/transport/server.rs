@@ -17,7 +17,7 @@ use crate::handshake::{ALPN, Hello, RejectReason, Welcome};
 use crate::reliable::{ClientMessage, DisconnectReason, ServerMessage};
 use crate::service::{AdminKeys, AdminRequest, QueryInfo, ServiceHandles, ServiceStats, Services};
 use crate::snapshot::SharedSnapshot;
-use crate::usercmd::WireUserCmd;
+use crate::usercmd::UserCmd;
 
 /// How to start a server endpoint.
 #[derive(Debug, Clone)]
@@ -48,7 +48,7 @@ pub enum ServerEvent {
         /// The connection.
         conn: ConnId,
         /// The commands.
-        cmds: Vec<WireUserCmd>,
+        cmds: Vec<UserCmd>,
     },
     /// The client acknowledged snapshot `tick` (it is what the client now shows).
     SnapshotAcked {

@@ -1,6 +1,7 @@
 //! Conversions between the simulation's types and the wire's. The net crate
 //! knows nothing of the simulation and the simulation nothing of the wire;
-//! this is the one place they meet.
+//! this is the one place they meet. User commands need none: client, wire
+//! and simulation share the movement core's `UserCmd`.
 
 use quarry_net::snapshot::{
     EntityKind, EntityState, PF_CROUCHED, PF_DEAD, PF_ON_GROUND, PF_SPECTATOR, PlayerState, quantize_angle,
@@ -9,23 +10,8 @@ use quarry_net::snapshot::{
 use quarry_net::reliable::{
     ModeUpdate, PlayerObjective, ScoreRow, Scoreboard, THAW_STEPS, WireFlag, WireFlagStatus, WireFrozen, WireRound,
 };
-use quarry_net::usercmd::WireUserCmd;
 use quarry_sim::view::{EntityView, OwnView, ViewKind};
-use quarry_sim::{Buttons, Team, UserCmd};
-
-/// A command from the wire. The simulation sanitises it on the way in.
-pub fn usercmd_from_wire(w: &WireUserCmd) -> UserCmd {
-    UserCmd {
-        tick: w.tick,
-        pitch: w.pitch,
-        yaw: w.yaw,
-        forward: w.forward,
-        right: w.right,
-        up: w.up,
-        buttons: Buttons(w.buttons),
-        weapon: w.weapon,
-    }
-}
+use quarry_sim::Team;
 
 /// The wire number of a team.
 pub fn team_number(team: Team) -> u8 {
@@ -218,13 +204,6 @@ pub fn scoreboard(game: &quarry_sim::Match, ping_of: impl Fn(quarry_sim::SlotId)
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wire_command_maps_field_for_field() {
-        let w = WireUserCmd { tick: 9, pitch: 10.0, yaw: 20.0, forward: 127, right: -127, up: 3, buttons: 3, weapon: 5 };
-        let c = usercmd_from_wire(&w);
-        assert_eq!((c.tick, c.forward, c.right, c.up, c.buttons.0, c.weapon), (9, 127, -127, 3, 3, 5));
-    }
 
     #[test]
     fn spectator_state_is_flagged() {

@@ -186,8 +186,9 @@ impl NetServer {
                 }
                 ServerEvent::UserCmds { conn, cmds } => {
                     if let Some(c) = self.clients.get(&conn) {
-                        for w in &cmds {
-                            let _ = game.push_cmd(c.slot, convert::usercmd_from_wire(w));
+                        // The simulation sanitises each command on the way in.
+                        for cmd in cmds {
+                            let _ = game.push_cmd(c.slot, cmd);
                         }
                     }
                 }

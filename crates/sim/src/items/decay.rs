@@ -6,12 +6,12 @@
 //! rate is the weapons' `HASTE_FIRE_SCALE`).
 
 use bevy_ecs::prelude::*;
+use quarry_movement::pmove::MoveParams;
 
 use super::{ItemCatalog, ItemRules};
 use crate::clock::MatchClock;
 use crate::components::{Armor, Health, Life, Powerups};
 use crate::mode_rules::ModeRules;
-use crate::pmove::MoveParams;
 use crate::rules::RulesState;
 
 /// Regeneration below the maximum heals to at most this share of it

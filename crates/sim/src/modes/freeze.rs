@@ -24,6 +24,7 @@
 
 use bevy_ecs::prelude::*;
 use glam::Vec3;
+use quarry_movement::pmove::MoveState;
 
 use crate::MapRes;
 use crate::clock::{MatchClock, SimRng};
@@ -31,7 +32,6 @@ use crate::components::{Armor, Body, Health, Inventory, Life, Player, Powerups};
 use quarry_map::Trace;
 use crate::events::{GameEvent, MeansOfDeath};
 use crate::hash::TickHash;
-use crate::pmove::MoveState;
 use crate::rules::{GameType, RulesState};
 use crate::settings::Settings;
 use crate::slots::{SlotId, Slots, Team};
@@ -113,7 +113,7 @@ fn clear_of_players(world: &mut World, slot: SlotId, e: Entity) {
     let obstacles = crate::scene::player_obstacles(world);
     let map = &world.resource::<MapRes>().0;
     let scene = crate::scene::SceneTrace { world: map.world(), obstacles: &obstacles, skip: Some(slot) };
-    let mask = crate::pmove::MOVE_MASK;
+    let mask = quarry_movement::pmove::MOVE_MASK;
     if scene.fits(origin, mins, maxs, mask) {
         return;
     }

@@ -14,12 +14,12 @@ use bevy_ecs::prelude::*;
 use glam::Vec3;
 use quarry_map::EntityId;
 use quarry_map::entities::{JumpPad, Push};
+use quarry_movement::pmove::{MoveParams, jump_pad_velocity};
 
 use super::Contact;
 use crate::clock::MatchClock;
 use crate::components::Body;
 use crate::events::{GameEvent, SoundKind};
-use crate::pmove::{MoveParams, jump_pad_velocity};
 use crate::slots::SlotId;
 
 /// Shortest time between two launches of one player, seconds: a player

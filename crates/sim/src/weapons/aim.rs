@@ -5,10 +5,10 @@
 //! counter-clockwise from +X, no roll.
 
 use glam::Vec3;
+use quarry_movement::pmove::{MoveParams, MoveState};
 use rand::RngExt;
 
 use crate::clock::SimRng;
-use crate::pmove::{MoveParams, MoveState};
 
 use super::table::SPREAD_DISTANCE;
 

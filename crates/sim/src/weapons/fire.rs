@@ -20,6 +20,7 @@
 use bevy_ecs::prelude::*;
 use glam::Vec3;
 use quarry_map::{CollisionWorld, Contents};
+use quarry_movement::Buttons;
 
 use crate::MapRes;
 use crate::clock::{MatchClock, SimRng};
@@ -31,7 +32,6 @@ use crate::scene::Obstacle;
 use crate::settings::Settings;
 use crate::slots::{SlotId, Slots, Team};
 use crate::components::NetIds;
-use crate::usercmd::Buttons;
 
 use super::aim::{ViewBasis, eye_position, muzzle};
 use super::hitscan::{Shot, fire_hitscan, trace_melee};

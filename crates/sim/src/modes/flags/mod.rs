@@ -28,11 +28,11 @@ use std::collections::BTreeMap;
 use bevy_ecs::prelude::*;
 use glam::Vec3;
 use quarry_map::{EntityKind, LoadedMap};
+use quarry_movement::Buttons;
 
 use crate::MapRes;
 use crate::clock::MatchClock;
 use crate::components::{Body, CurrentCmd, Life, NetId, Player};
-use crate::usercmd::Buttons;
 use crate::events::GameEvent;
 use crate::hash::TickHash;
 use crate::rules::{GameType, Phase, RulesState};

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 use quarry_map::entities::{JumpPad, Push};
 use quarry_map::{EntityKind, LoadOptions, LoadedMap, Trace};
-use quarry_sim::pmove::{self, MOVE_MASK, MoveParams, MoveState, jump_pad_velocity};
-use quarry_sim::{Buttons, UserCmd};
+use quarry_movement::pmove::{self, MOVE_MASK, MoveParams, MoveState, jump_pad_velocity};
+use quarry_movement::{Buttons, UserCmd};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

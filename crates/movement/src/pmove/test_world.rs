@@ -2,7 +2,7 @@
 //! as planes (boxes, ramps, any convex shape), traced with the same Quake 3
 //! box-versus-brush clipping and [`SURFACE_CLIP_EPSILON`] as the map crate.
 //!
-//! Test support only, not part of the sim's API: it scans every brush on
+//! Test support only, not part of this crate's API: it scans every brush on
 //! every trace and has none of the map crate's checks.
 
 use glam::Vec3;

@@ -25,6 +25,17 @@ impl Buttons {
     /// Every defined button; other bits are cleared on sanitising.
     pub const ALL: Self = Self(0b11_1111);
 
+    /// Every defined button with the name scripts and consoles give it,
+    /// in bit order.
+    pub const NAMED: [(&'static str, Self); 6] = [
+        ("attack", Self::ATTACK),
+        ("jump", Self::JUMP),
+        ("crouch", Self::CROUCH),
+        ("walk", Self::WALK),
+        ("use", Self::USE),
+        ("drop", Self::DROP),
+    ];
+
     /// Whether every button in `other` is held.
     pub const fn contains(self, other: Self) -> bool {
         self.0 & other.0 == other.0
@@ -34,6 +45,17 @@ impl Buttons {
     #[must_use]
     pub const fn with(self, other: Self) -> Self {
         Self(self.0 | other.0)
+    }
+
+    /// Releases buttons.
+    #[must_use]
+    pub const fn without(self, other: Self) -> Self {
+        Self(self.0 & !other.0)
+    }
+
+    /// The button a name in [`Buttons::NAMED`] stands for.
+    pub fn by_name(name: &str) -> Option<Self> {
+        Self::NAMED.iter().find(|(n, _)| *n == name).map(|&(_, b)| b)
     }
 }
 
@@ -49,7 +71,7 @@ impl std::ops::BitOr for Buttons {
 /// Angles are in degrees: `pitch` positive looks down (Quake convention),
 /// `yaw` counter-clockwise from +X. After sanitising both are whole
 /// [`ANGLE_UNIT`]s (1/65536 of a turn, Quake 3's `ANGLE2SHORT`), so a
-/// command's angles are two 16-bit numbers on the wire and in a recording.
+/// command's angles are two 16-bit numbers in a recording.
 /// Moves are -127..=127 where 127 is full speed forward/right/up.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct UserCmd {
@@ -226,6 +248,17 @@ mod tests {
         assert_eq!(c.sanitise(), Sanitised::Clean);
         assert_eq!(c.yaw, 0.0);
         assert_eq!(c.pitch, units_to_angle(angle_to_units(10.001)));
+    }
+
+    #[test]
+    fn every_button_has_one_name() {
+        let all = Buttons::NAMED.iter().fold(Buttons::default(), |a, &(_, b)| a.with(b));
+        assert_eq!(all, Buttons::ALL);
+        assert_eq!(Buttons::by_name("jump"), Some(Buttons::JUMP));
+        assert_eq!(Buttons::by_name("fly"), None);
+        let held = Buttons::ATTACK | Buttons::JUMP;
+        assert_eq!(held.without(Buttons::JUMP), Buttons::ATTACK);
+        assert!(held.contains(Buttons::JUMP) && !held.contains(Buttons::WALK));
     }
 
     #[test]

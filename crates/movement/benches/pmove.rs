@@ -10,9 +10,9 @@ use std::path::Path;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use glam::Vec3;
 use quarry_map::{LoadOptions, Trace};
-use quarry_sim::pmove::test_world::TestWorld;
-use quarry_sim::pmove::{self, MoveParams, MoveState};
-use quarry_sim::{Buttons, UserCmd};
+use quarry_movement::pmove::test_world::TestWorld;
+use quarry_movement::pmove::{self, MoveParams, MoveState};
+use quarry_movement::{Buttons, UserCmd};
 use rand::{RngExt, SeedableRng};
 
 const PLAYERS: usize = 64;

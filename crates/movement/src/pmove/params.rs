@@ -1,27 +1,46 @@
 //! Movement parameters: one table of every movement constant, as the
-//! [`MoveParams`] struct pmove reads and as the console cvars (`g_gravity`,
-//! `g_speed`, `pm_*`) a server operator sets.
+//! [`MoveParams`] struct pmove reads and as the rows ([`PARAMS`]) an
+//! operator's settings are made from.
 //!
 //! The table below is the single place a constant is named: the struct
-//! field, its Quake 3 default, its cvar name, range and help text all come
-//! from one row, so they cannot drift apart. The sim calls
-//! [`register_cvars`] once at startup and [`MoveCvars::read`] every tick, so
-//! a `set g_speed 400` takes effect on the next move. The navmesh derives
-//! its agent from the same values ([`MoveParams::player_box`],
-//! [`MoveParams::step_size`], [`MoveParams::max_jump_height`],
-//! [`MoveParams::min_walk_normal`]), never from its own constants.
+//! field, its Quake 3 default, its setting's name (`g_gravity`, `g_speed`,
+//! `pm_*`), range and help text all come from one row, so they cannot
+//! drift apart. Pmove reads only the struct: whoever holds the settings
+//! (the sim, from its console) fills one per tick through [`PARAMS`], and
+//! a predicting client fills one from what the server told it. The
+//! navmesh derives its agent from the same values
+//! ([`MoveParams::player_box`], [`MoveParams::step_size`],
+//! [`MoveParams::max_jump_height`], [`MoveParams::min_walk_normal`]), never
+//! from its own constants.
 
 use glam::Vec3;
-use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
 
-/// Declares [`MoveParams`], its `Default`, [`MoveCvars`] and the cvar table
-/// from one list of rows: `field: "cvar_name" = default, min..=max, "help"`.
+/// One movement parameter as an operator sets it: its setting's name,
+/// default, range and help, and the [`MoveParams`] field it fills.
+#[derive(Debug, Clone, Copy)]
+pub struct ParamDef {
+    /// The setting's name (the sim's cvar), e.g. `g_gravity`.
+    pub name: &'static str,
+    /// The Quake 3 value, the same number as the field's `Default`.
+    pub default: f64,
+    /// The smallest value the setting accepts.
+    pub min: f64,
+    /// The largest value the setting accepts.
+    pub max: f64,
+    /// What it does, with its unit; ends with a full stop.
+    pub help: &'static str,
+    /// The field of [`MoveParams`] the setting fills.
+    pub field: fn(&mut MoveParams) -> &mut f32,
+}
+
+/// Declares [`MoveParams`], its `Default` and [`PARAMS`] from one list of
+/// rows: `field: "name" = default, min..=max, "help"`.
 macro_rules! move_params {
     ($($field:ident : $name:literal = $default:literal, $min:literal ..= $max:literal, $help:literal;)*) => {
         /// Every movement constant, in Quake units (distances in units,
         /// speeds in units/s, accelerations in units/s²) unless a field says
-        /// otherwise. `Default` gives the Quake 3 values; the live values
-        /// come from the console through [`MoveCvars::read`].
+        /// otherwise. `Default` gives the Quake 3 values; live values are
+        /// filled through [`PARAMS`].
         #[derive(Debug, Clone, Copy, PartialEq)]
         pub struct MoveParams {
             $(
@@ -38,40 +57,11 @@ macro_rules! move_params {
             }
         }
 
-        /// Handles of the movement cvars, returned by [`register_cvars`];
-        /// [`MoveCvars::read`] turns them into a [`MoveParams`] without any
-        /// name lookup.
-        #[derive(Debug, Clone, Copy)]
-        pub struct MoveCvars {
-            $($field: CvarId,)*
-        }
-
-        /// Every movement cvar definition, in table order.
-        pub fn cvar_defs() -> Vec<CvarDef> {
-            vec![$(CvarDef::float($name, $default, $min, $max, $help).flags(CvarFlags::PLAY),)*]
-        }
-
-        /// Registers the movement cvars (`g_gravity`, `g_speed` and the
-        /// `pm_*` set) on `console`.
-        ///
-        /// Values already given for them (`+set g_speed 400` on the command
-        /// line, a `set` in server.cfg) are applied by the console as they
-        /// register. Fails if one of the names is already registered.
-        pub fn register_cvars<C: 'static>(console: &mut Console<C>) -> Result<MoveCvars, CvarError> {
-            Ok(MoveCvars {
-                $($field: console.register_cvar(CvarDef::float($name, $default, $min, $max, $help).flags(CvarFlags::PLAY))?,)*
-            })
-        }
-
-        impl MoveCvars {
-            /// The current values, for this tick's moves. Cheap: one indexed
-            /// read per cvar. Values the ranges allow but that contradict
-            /// each other (a crouch box taller than the standing box) are
-            /// made consistent by [`MoveParams::consistent`].
-            pub fn read(&self, cvars: &CvarSet) -> MoveParams {
-                MoveParams { $($field: cvars.float(self.$field) as f32,)* }.consistent()
-            }
-        }
+        /// Every movement parameter's row, in table order (the order the
+        /// sim registers their cvars in).
+        pub const PARAMS: [ParamDef; [$($name),*].len()] = [
+            $(ParamDef { name: $name, default: $default, min: $min, max: $max, help: $help, field: |p| &mut p.$field },)*
+        ];
     };
 }
 
@@ -279,33 +269,22 @@ mod tests {
     }
 
     #[test]
-    fn cvars_register_read_live_and_refuse_out_of_range() {
-        let mut console: Console<()> = Console::new();
-        console.execute(&mut (), "set g_speed 400", "command line");
-        let cvars = register_cvars(&mut console).expect("fresh console");
-        assert_eq!(
-            cvars.read(console.cvars()).speed,
-            400.0,
-            "pending value applied at registration"
-        );
-        console.execute(&mut (), "set pm_stepsize 24; set g_gravity 0", "test");
-        let p = cvars.read(console.cvars());
-        assert_eq!((p.step_size, p.gravity), (24.0, 0.0));
-        assert_eq!(p.max_jump_height(), f32::INFINITY);
-        assert!(
-            console
-                .set_cvar("pm_minWalkNormal", "2", false, "test")
-                .is_err()
-        );
-        assert!(register_cvars(&mut console).is_err(), "names are taken");
-        assert_eq!(cvar_defs().len(), 24);
-        for def in cvar_defs() {
-            assert!(
-                def.description.ends_with('.') && def.description.len() > 20,
-                "{}",
-                def.name
-            );
+    fn table_rows_match_the_struct() {
+        assert_eq!(PARAMS.len(), 24);
+        let defaults = MoveParams::default();
+        let mut filled = MoveParams::default();
+        for (i, def) in PARAMS.iter().enumerate() {
+            assert!(def.help.ends_with('.') && def.help.len() > 20, "{}", def.name);
+            assert!(def.min <= def.default && def.default <= def.max, "{}", def.name);
+            let mut p = defaults;
+            assert_eq!(*(def.field)(&mut p), def.default as f32, "{}: the row's default is the field's", def.name);
+            *(def.field)(&mut filled) = i as f32 + 1000.0;
         }
+        // Every row fills a field of its own.
+        let mut seen: Vec<f32> = PARAMS.iter().map(|def| *(def.field)(&mut filled)).collect();
+        seen.sort_by(f32::total_cmp);
+        seen.dedup();
+        assert_eq!(seen.len(), PARAMS.len());
     }
 
     #[test]

@@ -74,7 +74,7 @@ pub mod test_world;
 
 pub use quarry_map::jump_pad_velocity;
 pub use output::{FallSeverity, MAX_EVENTS, MAX_TOUCHED, MoveEvent, MoveOutput};
-pub use params::{MoveCvars, MoveParams, cvar_defs, register_cvars};
+pub use params::{MoveParams, PARAMS, ParamDef};
 pub use state::{
     Ground, KNOCKBACK_TIME_PER_SPEED, MAX_KNOCKBACK_TIME, MIN_KNOCKBACK_TIME, MoveState,
     TELEPORT_TIME,

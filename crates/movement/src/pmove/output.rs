@@ -1,6 +1,6 @@
-//! What one move reports to the sim ([`MoveOutput`]): events to publish
-//! (the Quake 3 `EV_*` a pmove adds to the player state) and where the box
-//! ended.
+//! What one move reports to its caller, the sim or a predicting client
+//! ([`MoveOutput`]): events to publish (the Quake 3 `EV_*` a pmove adds to
+//! the player state) and where the box ended.
 
 use glam::Vec3;
 use quarry_map::{Contents, EntityId};

@@ -4,11 +4,11 @@
 
 use glam::Vec3;
 use quarry_map::{Contents, SURFACE_CLIP_EPSILON, Trace};
-use quarry_sim::pmove::test_world::TestWorld;
-use quarry_sim::pmove::{
+use quarry_movement::pmove::test_world::TestWorld;
+use quarry_movement::pmove::{
     self, FallSeverity, MOVE_MASK, MoveEvent, MoveOutput, MoveParams, MoveState, jump_pad_velocity,
 };
-use quarry_sim::{Buttons, UserCmd};
+use quarry_movement::{Buttons, UserCmd};
 
 const DT: f32 = 1.0 / 60.0;
 /// Origin height of a player standing on a floor at z 0.

@@ -6,9 +6,9 @@
 use glam::Vec3;
 use proptest::prelude::*;
 use quarry_map::Trace;
-use quarry_sim::pmove::test_world::TestWorld;
-use quarry_sim::pmove::{self, MOVE_MASK, MoveParams, MoveState};
-use quarry_sim::{Buttons, UserCmd};
+use quarry_movement::pmove::test_world::TestWorld;
+use quarry_movement::pmove::{self, MOVE_MASK, MoveParams, MoveState};
+use quarry_movement::{Buttons, UserCmd};
 
 fn command() -> impl Strategy<Value = (UserCmd, u8)> {
     let moves = prop_oneof![Just(0i8), Just(127), Just(-127), Just(64), -127i8..=127];
