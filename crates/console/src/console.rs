@@ -19,7 +19,7 @@ use crate::budget::{ExecBudget, Refusal};
 use crate::cvar::CvarDef;
 use crate::cvars::{CvarId, CvarSet, SetMode, SetOutcome, valid_name};
 use crate::error::{ConsoleError, CvarError, ExecError};
-use crate::read_file::read_text_file;
+use quarry_files::read_text_file;
 use crate::tokenize::tokenize;
 
 /// How deep `exec` may nest before it refuses (a chain this long is a mistake).

@@ -112,7 +112,7 @@ pub enum ExecError {
         /// The path.
         path: PathBuf,
         /// What is wrong with it.
-        problem: crate::read_file::ReadProblem,
+        problem: quarry_files::ReadProblem,
     },
     /// Nested `exec` went deeper than the limit.
     #[error("exec: nesting deeper than {limit} files, not executing '{}'", path.display())]

@@ -22,7 +22,6 @@ mod console;
 mod cvar;
 mod cvars;
 mod error;
-mod read_file;
 mod tokenize;
 
 pub use archive::{archive_text, remove_stale_temp_files, write_archive, write_atomic};
@@ -31,5 +30,5 @@ pub use console::{CommandDef, CommandFn, CompleteFn, Console, Diagnostic, MAX_EX
 pub use cvar::{Cvar, CvarDef, CvarFlags, CvarKind, CvarValue};
 pub use cvars::{CvarId, CvarSet, PendingValue, SetMode, SetOutcome};
 pub use error::{ArchiveError, ConsoleError, CvarError, ExecError, TokenizeError};
-pub use read_file::{ReadFileError, ReadProblem, read_file_bytes, read_text_file};
+pub use quarry_files::{ReadFileError, ReadProblem, read_file_bytes, read_text_file};
 pub use tokenize::{Statement, quote, tokenize};

@@ -59,12 +59,12 @@ pub fn load(path: impl AsRef<Path>, options: &LoadOptions) -> Result<LoadedMap, 
     load_bytes(&bytes, path, options, start)
 }
 
-/// Reads a whole map file through [`quarry_console::read_file_bytes`]: a
+/// Reads a whole map file through [`quarry_files::read_file_bytes`]: a
 /// regular file only (checked before opening, so a FIFO never blocks and a
 /// device never streams forever), at most `limit` bytes.
 fn read_map_file(path: &Path, limit: u64) -> Result<Vec<u8>, MapLoadError> {
-    use quarry_console::ReadProblem;
-    quarry_console::read_file_bytes(path, limit).map_err(|e| match e.problem {
+    use quarry_files::ReadProblem;
+    quarry_files::read_file_bytes(path, limit).map_err(|e| match e.problem {
         ReadProblem::NotFound => MapLoadError::NotFound { path: path.to_owned() },
         ReadProblem::NotRegular { found } => MapLoadError::NotARegularFile { path: path.to_owned(), kind: found },
         ReadProblem::TooLarge { limit } => {
