@@ -30,9 +30,27 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
+/// `20261203-114500-q_dm1-tdm`: a file name's stem from a time (UTC) and
+/// the map and game type, with anything but letters, digits, `-` and `_`
+/// made `_` (a map's name may be a path).
+pub fn file_stem(unix_ms: u64, map: &str, gametype: &str) -> String {
+    let stamp: String = rfc3339_utc(unix_ms).chars().filter(char::is_ascii_digit).take(14).collect();
+    let (date, time) = stamp.split_at(stamp.len().min(8));
+    let clean = |s: &str| s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect::<String>();
+    format!("{date}-{time}-{}-{}", clean(map), clean(gametype))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stem_is_the_time_then_clean_names() {
+        // 2026-12-04T11:45:07Z
+        let ms = 1_796_384_707_000;
+        assert_eq!(file_stem(ms, "q_dm1", "tdm"), "20261204-114507-q_dm1-tdm");
+        assert_eq!(file_stem(ms, "../odd name", "ffa"), "20261204-114507-___odd_name-ffa");
+    }
 
     #[test]
     fn timestamps_are_utc_rfc3339() {

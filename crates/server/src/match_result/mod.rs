@@ -127,10 +127,7 @@ fn winner(board: &Scoreboard) -> Option<String> {
 /// Writes `result` into `dir` (made if missing) under a name free there.
 fn write(dir: &Path, result: &MatchResult<'_>, ended_ms: u64) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let stamp: String = crate::utc::rfc3339_utc(ended_ms).chars().filter(char::is_ascii_digit).take(14).collect();
-    let (date, time) = stamp.split_at(stamp.len().min(8));
-    let clean = |s: &str| s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect::<String>();
-    let stem = format!("{date}-{time}-{}-{}", clean(result.map), clean(result.gametype));
+    let stem = crate::utc::file_stem(ended_ms, result.map, result.gametype);
     let path = (1..).map(|n| dir.join(if n == 1 { format!("{stem}.json") } else { format!("{stem}-{n}.json") })).find(|p| !p.exists()).unwrap_or_else(|| dir.join(format!("{stem}.json")));
     let text = serde_json::to_string_pretty(result).map_err(|e| e.to_string())?;
     quarry_console::write_atomic(&path, &(text + "\n")).map_err(|e| e.to_string())?;

@@ -101,7 +101,7 @@ impl Demos {
         let cvars = view.cvars;
         let dir = PathBuf::from(cvars.string(self.cvars.dir));
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let path = free_name(&dir, &file_stem(view.map_name, game.rules().gametype.name(), crate::utc::now_ms()));
+        let path = free_name(&dir, &crate::utc::file_stem(crate::utc::now_ms(), view.map_name, game.rules().gametype.name()));
         let map_path = view.map_path.ok_or("the match has no map file")?;
         let map_text = std::fs::read_to_string(map_path).map_err(|e| format!("{}: {e}", map_path.display()))?;
         let content = view.bots.botfiles_dir().map(|b| vec![("botfiles".to_owned(), super::fnv1a(&super::folder_bytes(b)))]).unwrap_or_default();
@@ -163,15 +163,6 @@ impl Observer for Demos {
     }
 }
 
-/// `20261203-114500-q_dm1-tdm`: start time (UTC), map and game type, with
-/// anything but letters, digits, `-` and `_` in the map's name made `_`.
-fn file_stem(map: &str, gametype: &str, unix_ms: u64) -> String {
-    let stamp: String = crate::utc::rfc3339_utc(unix_ms).chars().filter(char::is_ascii_digit).take(14).collect();
-    let (date, time) = stamp.split_at(stamp.len().min(8));
-    let clean = |s: &str| s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect::<String>();
-    format!("{date}-{time}-{}-{}", clean(map), clean(gametype))
-}
-
 /// `dir/stem.qdemo`, or `dir/stem-2.qdemo`... if taken.
 fn free_name(dir: &Path, stem: &str) -> PathBuf {
     let taken = |p: &Path| p.exists() || p.with_extension(format!("{EXTENSION}.part")).exists();
@@ -206,14 +197,6 @@ fn prune(dir: &Path, keep: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_say_when_where_and_what() {
-        // 2026-12-04T11:45:07Z
-        let ms = 1_796_384_707_000;
-        assert_eq!(file_stem("q_dm1", "tdm", ms), "20261204-114507-q_dm1-tdm");
-        assert_eq!(file_stem("../odd name", "ffa", ms), "20261204-114507-___odd_name-ffa");
-    }
 
     #[test]
     fn a_taken_name_gets_a_number() {
