@@ -11,6 +11,10 @@
 # of QUARRY_BENCH_FUZZ_CASES each (default 100000; scripts/fuzz.sh). Set
 # either to 0 to skip it.
 #
+# Instruction counts (callgrind) of the sim_tick and tick_loop benches, a
+# figure that does not swing with the machine's load, come from
+# scripts/callgrind.sh (run it at two commits to compare them).
+#
 # Figures come from criterion's own estimates (target/criterion/**/new/*.json):
 # the mean time per iteration, and for benchmarks that declare a throughput,
 # the elements per second that mean implies.
