@@ -188,6 +188,9 @@ impl GameHost {
     /// client's address pseudonym).
     pub fn tick(&mut self, cvars: &CvarSet, hz: u32, address_of: crate::game_log::narrator::AddressOf<'_>) -> (Vec<String>, Vec<GameEvent>) {
         self.sync_log(cvars);
+        if self.running.is_none() {
+            return (Vec::new(), Vec::new());
+        }
         let generation = cvars.generation();
         let refresh = generation != self.settings_generation;
         let settings = refresh.then(|| self.settings(cvars));

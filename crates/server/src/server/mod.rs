@@ -103,6 +103,12 @@ pub struct Server {
     pub(crate) config_dir: PathBuf,
     clock: TickClock,
     fps_seen: u64,
+    /// The settings ticks run with, and the cvars' generation they were
+    /// read at: read again only when a cvar changed.
+    settings: Option<(u64, Arc<crate::cvars::ServerSettings>)>,
+    /// The cvars' generation and whether the startup was over when the
+    /// features last synced.
+    features_seen: Option<(u64, bool)>,
     /// The secret files (`sv_passwordFile`, `sv_webPasswordFile`).
     secrets: crate::secrets::SecretFiles,
     /// A secret file the startup could not read: the server must not run.
@@ -168,6 +174,8 @@ impl Server {
             config_dir: options.config_dir.clone(),
             clock: TickClock::new(60, Instant::now()),
             fps_seen: u64::MAX,
+            settings: None,
+            features_seen: None,
             secrets,
             secret_error: None,
         };
@@ -336,8 +344,13 @@ impl Server {
         for line in lines {
             self.console.print(line);
         }
-        for line in self.state.features.sync(self.console.cvars(), self.state.startup.is_none()) {
-            self.console.print(line);
+        // The features restart what their cvars configure: only after a change.
+        let seen = (self.console.cvars().generation(), self.state.startup.is_none());
+        if self.features_seen != Some(seen) {
+            self.features_seen = Some(seen);
+            for line in self.state.features.sync(self.console.cvars(), seen.1) {
+                self.console.print(line);
+            }
         }
         if let Some(seen) = ids.tick_rate_changed(self.console.cvars(), self.fps_seen) {
             self.fps_seen = seen;

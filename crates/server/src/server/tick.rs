@@ -12,6 +12,7 @@
 //! 7. the match's end (a headless run stops, a server rotates);
 //! 8. the tick's time is taken, then the features that report on it run.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use quarry_sim::events::GameEvent;
@@ -86,11 +87,19 @@ impl Server {
         self.measured(timer.started, tick_time, &map_name);
     }
 
-    /// Applies cvar changes the loop depends on, then reads the settings
-    /// this tick runs with.
-    fn settings_for_tick(&mut self) -> ServerSettings {
+    /// Applies cvar changes the loop depends on, then gives the settings
+    /// this tick runs with (read again only after a cvar changed).
+    fn settings_for_tick(&mut self) -> Arc<ServerSettings> {
         self.sync_cvars();
-        self.state.cvars.read(self.console.cvars())
+        let generation = self.console.cvars().generation();
+        match &self.settings {
+            Some((seen, settings)) if *seen == generation => Arc::clone(settings),
+            _ => {
+                let settings = Arc::new(self.state.cvars.read(self.console.cvars()));
+                self.settings = Some((generation, Arc::clone(&settings)));
+                settings
+            }
+        }
     }
 
     /// Joins, commands and admin requests in; the query's answer out,
