@@ -155,8 +155,9 @@ impl Requests {
 
 /// A feature that reads every tick and changes nothing outside itself.
 pub trait Observer: Any {
-    /// Cvars may have changed (after console lines, before each tick):
-    /// restart what they configure. Returns a line for the console.
+    /// A cvar changed, or the startup files and command line are done
+    /// (`startup_done`): restart what the cvars configure. Returns a line
+    /// for the console.
     fn sync(&mut self, _cvars: &CvarSet, _startup_done: bool) -> Option<String> {
         None
     }
@@ -315,5 +316,65 @@ impl Features {
             o.status(&mut lines);
         }
         lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Default)]
+    struct Counter {
+        ticks: u32,
+    }
+
+    impl Observer for Counter {
+        fn after_tick(&mut self, _report: &TickReport<'_>) {
+            self.ticks += 1;
+        }
+    }
+
+    #[derive(Debug)]
+    struct Asker(&'static str);
+
+    impl Controller for Asker {
+        fn after_tick(&mut self, _report: &TickReport<'_>, requests: &mut Requests) {
+            requests.print(format!("{} looked", self.0));
+            requests.run("say", &[self.0, "two words"]);
+        }
+
+        fn match_over(&mut self, _view: &MatchView<'_>, requests: &mut Requests) {
+            requests.quit(format!("{} is done", self.0));
+        }
+    }
+
+    #[test]
+    fn features_are_found_by_type_and_an_observer_can_be_taken_back() {
+        let mut features = Features::default();
+        features.observe(Counter::default());
+        features.control("asker", Asker("a"));
+        assert!(features.get::<Counter>().is_some() && features.get::<Asker>().is_some());
+        features.get_mut::<Counter>().expect("registered").ticks = 5;
+        let taken = features.take_observer::<Counter>().expect("registered");
+        assert_eq!(taken.ticks, 5);
+        assert!(features.get::<Counter>().is_none(), "taken out");
+        assert!(features.take_observer::<Asker>().is_none(), "a controller is no observer");
+    }
+
+    #[test]
+    fn requests_keep_their_order_and_arguments_stay_whole() {
+        let mut requests = Requests::default();
+        requests.print("first".to_owned());
+        requests.run("kick", &["3", "a reason; quit"]);
+        requests.quit("done".to_owned());
+        assert_eq!(
+            requests.take(),
+            vec![
+                Request::Print("first".to_owned()),
+                Request::Run { name: "kick".to_owned(), args: vec!["3".to_owned(), "a reason; quit".to_owned()] },
+                Request::Quit("done".to_owned()),
+            ]
+        );
+        assert!(requests.take().is_empty(), "taken once");
     }
 }
