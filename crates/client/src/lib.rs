@@ -50,6 +50,7 @@ mod driver;
 mod error;
 pub mod mode;
 pub mod input;
+pub mod join;
 pub mod load;
 mod notice;
 mod options;

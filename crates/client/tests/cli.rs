@@ -8,8 +8,11 @@ use common::FakeServer;
 use quarry_client::RejectReason;
 
 fn client(args: &[&str]) -> Output {
+    // An empty config folder: no known servers from the user's own.
+    let config = tempfile::tempdir().expect("tempdir");
     Command::new(env!("CARGO_BIN_EXE_quarry-client"))
         .args(args)
+        .env("XDG_CONFIG_HOME", config.path())
         .output()
         .expect("run quarry-client")
 }
@@ -191,4 +194,50 @@ fn a_session_prints_what_it_sees_and_the_stats() {
     }
     let record = server.stop();
     assert_eq!(record.hellos, vec!["cli".to_string()]);
+}
+
+#[test]
+fn a_join_address_pins_the_server_and_a_remembered_one_needs_no_fingerprint_until_it_changes() {
+    let server = FakeServer::start(Some(RejectReason::WrongPassword));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let known = dir.path().join("known_servers");
+    let known_arg = known.to_str().expect("utf-8");
+    let join = format!("quarry://{}/#{}", server.addr, server.fingerprint);
+    // The join address pins: the handshake reaches the server, which refuses the password.
+    let out = client(&["connect", &join, "--known-servers", known_arg, "--remember", "--password", "x"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("wrong password"), "{}", text(&out.stderr));
+    assert!(!known.exists(), "a refused join is not remembered");
+    // A plain address of a server never joined: refused, saying what to give.
+    let plain = server.addr.to_string();
+    let out = client(&["connect", &plain, "--known-servers", known_arg]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("quarry://HOST:PORT/#FINGERPRINT"), "{}", text(&out.stderr));
+    // Remembered (as a successful join would): the plain address is pinned to it.
+    let mut servers = quarry_client::join::KnownServers::default();
+    let key: quarry_client::join::JoinAddress = plain.parse().expect("address");
+    servers.remember(&key.server, server.fingerprint);
+    servers.save(&known).expect("save");
+    let out = client(&["connect", &plain, "--known-servers", known_arg, "--password", "x"]);
+    assert!(text(&out.stderr).contains("wrong password"), "pinned from the file: {}", text(&out.stderr));
+    // Another fingerprint for the same server: refused before connecting, naming both.
+    let other = "00".repeat(32);
+    let out = client(&["connect", &plain, "--fingerprint", &other, "--known-servers", known_arg]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("impersonat") && err.contains(&server.fingerprint.to_string()) && err.contains("00:00:00"), "{err}");
+}
+
+#[test]
+fn a_join_with_remember_adds_the_server_to_the_known_servers_file() {
+    let server = FakeServer::start(None);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let known = dir.path().join("cfg").join("known_servers");
+    let join = format!("quarry://{}/#{}", server.addr, server.fingerprint);
+    let out = client(&["connect", &join, "--known-servers", known.to_str().expect("utf-8"), "--remember", "--duration", "0.3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let (servers, warnings) = quarry_client::join::KnownServers::load(&known).expect("load");
+    let key: quarry_client::join::JoinAddress = server.addr.to_string().parse().expect("address");
+    assert_eq!(servers.get(&key.server), Some(&server.fingerprint), "remembered: {}", servers.to_text());
+    assert!(warnings.is_empty(), "{warnings:?}");
 }

@@ -522,3 +522,15 @@ fn a_say_before_quit_reaches_the_players_and_so_does_the_reason() {
     assert!(told, "the player was told why: {:?}", events[0]);
     assert!(events[0].iter().any(|e| matches!(e, ClientEvent::Disconnected(DisconnectReason::ServerShuttingDown))), "{:?}", events[0]);
 }
+
+#[test]
+fn the_server_prints_a_join_address_that_finds_and_pins_it() {
+    let server = TestServer::start(&["+set", "bot_minPlayers", "0"]);
+    assert!(server.wait_for(0, "join address: quarry://", Duration::from_secs(10)), "{}", server.output());
+    let output = server.output();
+    let line = output.lines().find(|l| l.starts_with("join address: ")).expect("the line");
+    let url = line.trim_start_matches("join address: ").split_whitespace().next().expect("the address");
+    let join: quarry_client::join::JoinAddress = url.parse().expect("the client reads it");
+    assert_eq!(join.fingerprint, Some(server.fingerprint), "{line}");
+    assert_eq!(join.server, format!("127.0.0.1:{}", server.addr.port()), "{line}");
+}

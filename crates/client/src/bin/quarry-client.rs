@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{ArgGroup, Args, Parser, Subcommand};
+use quarry_client::join::{JoinAddress, Known, KnownServers};
 use quarry_client::report::{disconnect_line, notice_lines, view_lines};
 use quarry_client::{
     Client, ClientOptions, ConnectError, DisconnectReason, Driver, Fingerprint, IdleInput, Input,
@@ -106,11 +107,19 @@ refused or fails (the reason is printed) or the server kicks us; 2 for bad argum
 
 #[derive(Debug, Args)]
 #[command(after_long_help = SCRIPT_HELP)]
-#[command(group(ArgGroup::new("trust").required(true).args(["fingerprint", "insecure"])))]
+#[command(group(ArgGroup::new("trust").args(["fingerprint", "insecure"])))]
 #[command(group(ArgGroup::new("input").args(["script", "random", "idle"])))]
 struct ConnectArgs {
-    /// The server, as HOST or HOST:PORT (e.g. 127.0.0.1:27960; the port defaults to 27960).
+    /// The server: the join address it printed (quarry://HOST:PORT/#FINGERPRINT), or HOST[:PORT]
+    /// with --fingerprint, or one joined before (its fingerprint is in the known servers file).
     target: String,
+    /// The known servers file (default: known_servers in the user's config folder).
+    #[arg(long, value_name = "FILE")]
+    known_servers: Option<PathBuf>,
+    /// Once joined with a fingerprint, add the server to the known servers file (trust on first
+    /// use), so later joins need only HOST[:PORT].
+    #[arg(long, conflicts_with = "insecure")]
+    remember: bool,
     /// Player name.
     #[arg(long, default_value = "player")]
     name: String,
@@ -289,16 +298,15 @@ fn connect(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let addr = resolve(&args.target)?;
-    let trust = match args.fingerprint {
-        Some(fp) => Trust::Pinned(fp),
-        None => {
-            eprintln!(
-                "quarry-client: WARNING: --insecure accepts any server certificate; anyone on the path can impersonate the server (development only)"
-            );
-            Trust::InsecureDevelopment
+    let join = match trust_for(args) {
+        Ok(join) => join,
+        Err(e) => {
+            eprintln!("quarry-client: {e}");
+            return Ok(ExitCode::from(if e.contains("impersonat") { 1 } else { 2 }));
         }
     };
+    let addr = resolve(&join.server)?;
+    let trust = join.trust;
     let mut options = ClientOptions {
         trust,
         ..ClientOptions::insecure(addr, args.name.clone())
@@ -316,10 +324,62 @@ fn connect(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     }
     let mut driver = Driver::new(client, input, args.rate);
     let code = play(&mut driver, args, &interrupted, addr);
+    // Joined with a pinned certificate: the server is known from now on.
+    if let (Some((mut known, path)), Trust::Pinned(fp), true) = (join.remember, trust, driver.client().welcome().is_some()) {
+        known.remember(&join.server, fp);
+        if let Err(e) = known.save(&path) {
+            eprintln!("quarry-client: warning: {e}");
+        }
+    }
     if args.stats && driver.client().welcome().is_some() {
         out(&format!("stats: {}", driver.client().session_stats()));
     }
     Ok(code)
+}
+
+/// Whom `connect` joins and how it trusts them.
+struct Join {
+    /// `HOST:PORT`.
+    server: String,
+    trust: Trust,
+    /// The known servers to add the server to once joined (a new one).
+    remember: Option<(KnownServers, PathBuf)>,
+}
+
+/// The trust for `args`: `--insecure`; else the fingerprint the join
+/// address or `--fingerprint` gives, checked against the known servers
+/// file (a changed one is refused, naming both); else the one that file
+/// remembers. A server with none of these is refused. The file is only
+/// read unless `--remember` asks to add a new server to it.
+fn trust_for(args: &ConnectArgs) -> Result<Join, String> {
+    let address: JoinAddress = args.target.parse().map_err(|e: quarry_client::join::BadJoinAddress| e.to_string())?;
+    let server = address.server.clone();
+    if args.insecure {
+        eprintln!("quarry-client: WARNING: --insecure accepts any server certificate; anyone on the path can impersonate the server (development only)");
+        return Ok(Join { server, trust: Trust::InsecureDevelopment, remember: None });
+    }
+    let given = match (address.fingerprint, args.fingerprint) {
+        (Some(a), Some(b)) if a != b => return Err(format!("the join address carries fingerprint {a} but --fingerprint says {b}: give one")),
+        (a, b) => a.or(b),
+    };
+    let Some(path) = args.known_servers.clone().or_else(KnownServers::default_path) else {
+        return match given {
+            Some(fp) => Ok(Join { server, trust: Trust::Pinned(fp), remember: None }),
+            None => Err(format!("no fingerprint for {server}: give the join address the server printed (quarry://HOST:PORT/#FINGERPRINT) or --fingerprint")),
+        };
+    };
+    let (known, warnings) = KnownServers::load(&path).map_err(|e| e.to_string())?;
+    for w in warnings {
+        eprintln!("quarry-client: warning: {w}");
+    }
+    let Some(fp) = given.or_else(|| known.get(&server).copied()) else {
+        return Err(format!(
+            "no fingerprint for {server}, and it is not in {}: give the join address the server printed (quarry://HOST:PORT/#FINGERPRINT) or --fingerprint",
+            path.display()
+        ));
+    };
+    let fresh = known.check(&server, &fp, &path.display().to_string()).map_err(|e| e.to_string())? == Known::New;
+    Ok(Join { server, trust: Trust::Pinned(fp), remember: (fresh && args.remember).then_some((known, path)) })
 }
 
 /// Runs the driver until the end; returns the exit code.

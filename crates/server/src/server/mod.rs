@@ -469,6 +469,12 @@ impl Server {
         let net = crate::network::NetServer::start(bind, &self.config_dir)?;
         let addr = net.local_addr();
         self.console.print(format!("listening on udp {addr}, certificate fingerprint {}", net.fingerprint()));
+        // The address carries the fingerprint: one string finds and pins the server.
+        self.console.print(format!(
+            "join address: quarry://127.0.0.1:{}/#{} (from another machine, its address or name in place of 127.0.0.1)",
+            addr.port(),
+            net.fingerprint()
+        ));
         self.state.net = Some(net);
         Ok(addr)
     }
