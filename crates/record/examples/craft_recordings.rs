@@ -103,7 +103,7 @@ fn crafted(k: usize, rng: &mut Rng, rec: &Recording, sandbox: &Path) -> Vec<u8> 
             let hashed = rng.below(2) == 0;
             let len = [300u32, 1024, 1025, 5000][rng.below(4)];
             let count = 1 + rng.below(400) as u32;
-            chunks = (0..count).map(|c| Chunk { ticks: (1..=len).map(|i| empty(c * len + i, hashed && (c * len + i) % 60 == 0)).collect() }).collect();
+            chunks = (0..count).map(|c| Chunk { ticks: (1..=len).map(|i| empty(c * len + i, hashed && (c * len + i).is_multiple_of(60))).collect() }).collect();
             footer = match rng.below(3) {
                 0 => None,
                 1 => Some(Footer { ticks: u32::MAX, final_hash: 0, summary: String::new(), bot_report: String::new() }),

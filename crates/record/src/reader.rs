@@ -292,7 +292,7 @@ pub(crate) fn parse(data: Vec<u8>, shown: &str) -> Result<Recording, RecordError
         match found {
             Ok(None) => break,
             Ok(Some(span)) => {
-                at = at + span.size as usize;
+                at += span.size as usize;
                 chunks.push(span);
             }
             // A damaged frame in a finished file is an error; at the end of

@@ -94,7 +94,7 @@ pub fn print_summary(summary: Option<&HeadlessSummary>, json: bool) {
         return;
     }
     let bots = s.bots.as_ref().map(ToString::to_string);
-    let _ = write!(out, "{}", summary_text(&s, bots.as_deref()));
+    let _ = write!(out, "{}", summary_text(s, bots.as_deref()));
 }
 
 /// The summary as text; `bots` is the bot report's text, if any.
