@@ -19,9 +19,9 @@ use crate::codec::truncate;
 /// handshake before any Quarry byte is read.
 pub const ALPN: &[u8] = b"quarry/1";
 
-/// The protocol version in [`Hello::version`]; bump on any wire change.
-/// 2: the client's own player state carries its delta angles.
-pub const PROTOCOL_VERSION: u32 = 2;
+/// The protocol version in [`Hello::version`]; bump on any wire change
+/// (a peer of another version is refused with both versions named).
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// Longest player name accepted by the decoder, in bytes (the server may
 /// enforce a shorter one and answer [`RejectReason::BadName`]).

@@ -38,6 +38,17 @@ pub const PF_DEAD: u16 = 1 << 2;
 pub const PF_SPECTATOR: u16 = 1 << 3;
 /// [`PlayerState::flags`]: frozen (Freeze Tag) or otherwise unable to move.
 pub const PF_FROZEN: u16 = 1 << 4;
+/// [`PlayerState::flags`]: jump is held and was used (no jump until released).
+pub const PF_JUMP_HELD: u16 = 1 << 5;
+
+/// [`PlayerState::move_timers`]: seconds left without ground friction after a hit.
+pub const MT_KNOCKBACK: usize = 0;
+/// [`PlayerState::move_timers`]: seconds left of a hard landing.
+pub const MT_LAND: usize = 1;
+/// [`PlayerState::move_timers`]: seconds since a teleport, counting down.
+pub const MT_TELEPORT: usize = 2;
+/// [`PlayerState::move_timers`]: seconds left of a jump out of water.
+pub const MT_WATER_JUMP: usize = 3;
 
 /// [`PlayerState::powerups`]: quad damage.
 pub const PW_QUAD: u8 = 1;
@@ -88,6 +99,11 @@ pub struct PlayerState {
     pub score: i32,
     /// Team number as the server defines it (0 free, 1 red, 2 blue, 3 spectator).
     pub team: u8,
+    /// pmove's timers, seconds ([`MT_KNOCKBACK`], [`MT_LAND`],
+    /// [`MT_TELEPORT`], [`MT_WATER_JUMP`]): with the origin, velocity,
+    /// angles and flags, what a client needs to run the server's pmove
+    /// from this state and land where the server does.
+    pub move_timers: [f32; 4],
 }
 
 /// What an [`EntityState`] is, so the client knows how to draw and

@@ -104,6 +104,10 @@ pub struct OwnView {
     pub on_ground: bool,
     /// Crouched.
     pub crouched: bool,
+    /// Jump held and used (no jump until it is released).
+    pub jump_held: bool,
+    /// pmove's timers, seconds: knockback, landing, teleport, water jump.
+    pub move_timers: [f32; 4],
 }
 
 fn flag_bits(flag: Option<&CarriesFlag>) -> u8 {
@@ -214,5 +218,7 @@ pub fn own_view(world: &World, slot: SlotId) -> Option<OwnView> {
         alive: world.get::<Life>(e) == Some(&Life::Alive),
         on_ground: body.0.on_ground(),
         crouched: body.0.crouched,
+        jump_held: body.0.jump_held,
+        move_timers: [body.0.knockback_time, body.0.land_time, body.0.teleport_time, body.0.water_jump_time],
     })
 }

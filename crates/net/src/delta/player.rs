@@ -18,7 +18,8 @@ const P_FLAGS: u32 = 1 << 14;
 const P_SCORE: u32 = 1 << 15;
 const P_TEAM: u32 = 1 << 16;
 const P_DELTA_ANGLES: u32 = 1 << 17;
-const P_ALL: u32 = (1 << 18) - 1;
+const P_MOVE_TIMERS: u32 = 1 << 18;
+const P_ALL: u32 = (1 << 19) - 1;
 
 /// A float as the wrapping difference of its IEEE bits from the base's.
 /// Exact for every value (NaNs included); nearby values of the same sign
@@ -43,7 +44,7 @@ fn f32_changed(a: f32, b: f32) -> bool {
 /// varint  mask        bit 0-2 origin x,y,z; 3-5 velocity x,y,z; 6 yaw; 7 pitch;
 ///                     8 health; 9 armor; 10 weapon; 11 ammo; 12 weapons;
 ///                     13 powerups; 14 flags; 15 score; 16 team;
-///                     17 delta angles
+///                     17 delta angles; 18 move timers
 /// svarint origin, velocity, yaw, pitch  each if set: new bits - base bits
 ///                                      (f32 IEEE bits, wrapping i32: exact)
 /// svarint health, armor                  if set
@@ -51,6 +52,7 @@ fn f32_changed(a: f32, b: f32) -> bool {
 /// varint  ammo mask (bit n = slot n) then svarint per set slot   if set
 /// varint  weapons; u8 powerups; varint flags; svarint score; u8 team   if set
 /// svarint delta pitch, delta yaw (f32 bits against the base's)          if set
+/// svarint 4 move timers (f32 bits against the base's)                    if set
 /// ```
 pub fn encode_player(base: &PlayerState, new: &PlayerState, w: &mut Writer) {
     let mut mask = 0u32;
@@ -71,6 +73,8 @@ pub fn encode_player(base: &PlayerState, new: &PlayerState, w: &mut Writer) {
     mask |= set(base.team != new.team, P_TEAM);
     let delta_changed = (0..2).any(|i| f32_changed(base.delta_angles[i], new.delta_angles[i]));
     mask |= set(delta_changed, P_DELTA_ANGLES);
+    let timers_changed = (0..4).any(|i| f32_changed(base.move_timers[i], new.move_timers[i]));
+    mask |= set(timers_changed, P_MOVE_TIMERS);
     w.varint(u64::from(mask));
     for i in 0..3 {
         if mask & (1 << (P_ORIGIN + i as u32)) != 0 {
@@ -122,6 +126,11 @@ pub fn encode_player(base: &PlayerState, new: &PlayerState, w: &mut Writer) {
     if mask & P_DELTA_ANGLES != 0 {
         for i in 0..2 {
             write_float(w, base.delta_angles[i], new.delta_angles[i]);
+        }
+    }
+    if mask & P_MOVE_TIMERS != 0 {
+        for i in 0..4 {
+            write_float(w, base.move_timers[i], new.move_timers[i]);
         }
     }
 }
@@ -187,6 +196,11 @@ pub fn decode_player(base: &PlayerState, r: &mut Reader<'_>) -> Result<PlayerSta
     if mask & P_DELTA_ANGLES != 0 {
         for i in 0..2 {
             p.delta_angles[i] = read_float(r, base.delta_angles[i])?;
+        }
+    }
+    if mask & P_MOVE_TIMERS != 0 {
+        for i in 0..4 {
+            p.move_timers[i] = read_float(r, base.move_timers[i])?;
         }
     }
     Ok(p)

@@ -16,11 +16,11 @@ pub(crate) fn player() -> impl Strategy<Value = PlayerState> {
         (prop::array::uniform3(coord()), prop::array::uniform3(coord()), coord(), coord()),
         (any::<i32>(), any::<i32>(), any::<u8>(), prop::array::uniform16(any::<i32>())),
         (any::<u32>(), any::<u8>(), any::<u16>(), any::<i32>(), any::<u8>()),
-        prop::array::uniform2(coord()),
+        (prop::array::uniform2(coord()), prop::array::uniform4(prop_oneof![Just(0.0f32), 0.0f32..2.0])),
     )
-        .prop_map(|((origin, velocity, pitch, yaw), (health, armor, weapon, ammo), (weapons, powerups, flags, score, team), delta_angles)| {
+        .prop_map(|((origin, velocity, pitch, yaw), (health, armor, weapon, ammo), (weapons, powerups, flags, score, team), (delta_angles, move_timers))| {
             let ammo: [i32; AMMO_SLOTS] = ammo;
-            PlayerState { origin, velocity, pitch, yaw, delta_angles, health, armor, weapon, ammo, weapons, powerups, flags, score, team }
+            PlayerState { origin, velocity, pitch, yaw, delta_angles, health, armor, weapon, ammo, weapons, powerups, flags, score, team, move_timers }
         })
 }
 

@@ -4,7 +4,7 @@
 //! and simulation share the movement core's `UserCmd`.
 
 use quarry_net::snapshot::{
-    EntityKind, EntityState, PF_CROUCHED, PF_DEAD, PF_ON_GROUND, PF_SPECTATOR, PlayerState, quantize_angle,
+    EntityKind, EntityState, PF_CROUCHED, PF_DEAD, PF_JUMP_HELD, PF_ON_GROUND, PF_SPECTATOR, PlayerState, quantize_angle,
     quantize_origin, quantize_velocity,
 };
 use quarry_net::reliable::{
@@ -35,6 +35,9 @@ pub fn player_state(own: Option<&OwnView>, team: Team, frags: i32) -> PlayerStat
     if o.crouched {
         flags |= PF_CROUCHED;
     }
+    if o.jump_held {
+        flags |= PF_JUMP_HELD;
+    }
     if !o.alive {
         flags |= PF_DEAD;
     }
@@ -56,6 +59,7 @@ pub fn player_state(own: Option<&OwnView>, team: Team, frags: i32) -> PlayerStat
         flags,
         score: frags,
         team: team_number(team),
+        move_timers: o.move_timers,
     }
 }
 
@@ -209,5 +213,30 @@ mod tests {
     fn spectator_state_is_flagged() {
         let p = player_state(None, Team::Spectator, 0);
         assert_eq!(p.flags & PF_SPECTATOR, PF_SPECTATOR);
+    }
+
+    #[test]
+    fn the_own_state_carries_what_pmove_needs_to_predict() {
+        let own = OwnView {
+            id: 1,
+            origin: glam::Vec3::new(1.0, 2.0, 3.0),
+            velocity: glam::Vec3::new(320.0, 0.0, -10.0),
+            angles: (5.0, 90.0),
+            delta_angles: (0.0, 45.0),
+            health: 100,
+            armor: 0,
+            inventory: quarry_sim::components::Inventory::default(),
+            powerups: 0,
+            alive: true,
+            on_ground: false,
+            crouched: true,
+            jump_held: true,
+            move_timers: [0.25, 0.0, 0.1, 1.5],
+        };
+        let p = player_state(Some(&own), Team::Red, 3);
+        assert_eq!(p.flags & (PF_JUMP_HELD | PF_CROUCHED), PF_JUMP_HELD | PF_CROUCHED);
+        assert_eq!(p.flags & PF_ON_GROUND, 0);
+        assert_eq!(p.move_timers, [0.25, 0.0, 0.1, 1.5]);
+        assert_eq!((p.origin, p.velocity, p.delta_angles), ([1.0, 2.0, 3.0], [320.0, 0.0, -10.0], [0.0, 45.0]));
     }
 }
