@@ -20,10 +20,14 @@
 //! - The `quarry-client` binary (thin: it parses arguments, loops a
 //!   [`Driver`] and prints with [`report`]).
 //!
-//! What it must not do: predict or simulate (it shows what the server
-//! says, nothing more), touch the server's internals (only the wire
-//! protocol in `quarry_net` and the command of `quarry_movement`), or
-//! panic on anything a server or a script file contains.
+//! - [`predict`]: the own player's movement predicted with the server's
+//!   own pmove from the acknowledged state and the commands sent since.
+//!
+//! What it must not do: simulate anything but the own player's movement
+//! (the rest is what the server says), touch the server's internals (only
+//! the wire protocol in `quarry_net`, and the command and pmove of
+//! `quarry_movement`), or panic on anything a server or a script file
+//! contains.
 //!
 //! ```no_run
 //! use std::time::{Duration, Instant};
@@ -51,6 +55,7 @@ mod error;
 pub mod mode;
 pub mod input;
 pub mod join;
+pub mod predict;
 pub mod load;
 mod notice;
 mod options;

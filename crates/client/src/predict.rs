@@ -1,0 +1,141 @@
+//! Predicting the own player with the server's own pmove (Quake 3's
+//! `CG_PredictPlayerState`, one move per tick as Quarry's server runs
+//! them): the commands sent are kept by tick; on a snapshot, the player
+//! state the server acknowledged (`acked_cmd_tick`) is the start, and
+//! every command sent after it is moved again through
+//! [`quarry_movement::pmove::pmove`] against the same collision world.
+//!
+//! Nothing here knows a clock or a window: the caller hands it what was
+//! sent, what arrived and the world, and draws what it returns.
+
+use std::collections::VecDeque;
+
+use glam::Vec3;
+use quarry_map::Trace;
+use quarry_movement::UserCmd;
+use quarry_movement::pmove::{MoveParams, MoveState, pmove};
+use quarry_net::snapshot::{MT_KNOCKBACK, MT_LAND, MT_TELEPORT, MT_WATER_JUMP, PF_CROUCHED, PF_DEAD, PF_JUMP_HELD, PlayerState};
+
+/// How many commands are kept for replay (Quake 3's `CMD_BACKUP`): more
+/// than a second at 60 Hz; a snapshot older than the oldest kept one
+/// cannot be predicted from.
+pub const MAX_UNACKED: usize = 64;
+
+/// The own player's movement, predicted ahead of the server.
+#[derive(Debug, Clone)]
+pub struct Predictor {
+    params: MoveParams,
+    dt: f32,
+    sent: VecDeque<(u32, UserCmd)>,
+}
+
+/// What a prediction gave.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Prediction {
+    /// The predicted state after the newest command sent.
+    pub state: MoveState,
+    /// The commands moved again on top of the acknowledged state.
+    pub replayed: usize,
+}
+
+/// Why no prediction could be made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PredictError {
+    /// The snapshot acknowledges a command older than the oldest kept.
+    #[error("the server acknowledged tick {acked}, older than the oldest command kept ({oldest})")]
+    TooOld {
+        /// The acknowledged tick.
+        acked: u32,
+        /// The oldest tick kept.
+        oldest: u32,
+    },
+}
+
+impl Predictor {
+    /// A predictor moving with `params` (the server's movement settings)
+    /// one command every `1 / tick_rate` seconds.
+    pub fn new(params: MoveParams, tick_rate: u32) -> Self {
+        Self { params, dt: 1.0 / tick_rate.max(1) as f32, sent: VecDeque::with_capacity(MAX_UNACKED) }
+    }
+
+    /// Records a command sent for `tick` (ticks rise; the oldest is dropped
+    /// past [`MAX_UNACKED`]).
+    pub fn sent(&mut self, tick: u32, cmd: UserCmd) {
+        if self.sent.back().is_some_and(|(t, _)| *t >= tick) {
+            return;
+        }
+        if self.sent.len() == MAX_UNACKED {
+            self.sent.pop_front();
+        }
+        self.sent.push_back((tick, cmd));
+    }
+
+    /// The state after every command sent, starting from `base`, the state
+    /// the server reached with the command of `acked` (its snapshot's
+    /// `acked_cmd_tick`), moved through `world`.
+    pub fn predict(&mut self, base: &PlayerState, acked: u32, world: &dyn Trace) -> Result<Prediction, PredictError> {
+        if let Some(&(oldest, _)) = self.sent.front()
+            && acked < oldest.saturating_sub(1)
+        {
+            return Err(PredictError::TooOld { acked, oldest });
+        }
+        // Acknowledged commands are done with.
+        while self.sent.front().is_some_and(|(t, _)| *t < acked) {
+            self.sent.pop_front();
+        }
+        let last = self.sent.front().filter(|(t, _)| *t == acked).map(|(_, c)| *c);
+        let mut state = move_state(base, last.as_ref());
+        let mut replayed = 0;
+        for (_, cmd) in self.sent.iter().filter(|(t, _)| *t > acked) {
+            // The events (sounds, landings) are the server's to tell.
+            let _ = pmove(&mut state, cmd, world, &self.params, self.dt);
+            replayed += 1;
+        }
+        Ok(Prediction { state, replayed })
+    }
+}
+
+/// The pmove state a snapshot's own player state describes; `last` is the
+/// command the server last moved it with (its angles are what a new delta
+/// is worked out against).
+pub fn move_state(p: &PlayerState, last: Option<&UserCmd>) -> MoveState {
+    let mut s = MoveState::new(Vec3::from(p.origin));
+    s.velocity = Vec3::from(p.velocity);
+    s.pitch = p.pitch;
+    s.yaw = p.yaw;
+    s.delta_pitch = p.delta_angles[0];
+    s.delta_yaw = p.delta_angles[1];
+    if let Some(cmd) = last {
+        s.cmd_pitch = cmd.pitch;
+        s.cmd_yaw = cmd.yaw;
+    }
+    s.crouched = p.flags & PF_CROUCHED != 0;
+    s.jump_held = p.flags & PF_JUMP_HELD != 0;
+    s.dead = p.flags & PF_DEAD != 0;
+    s.knockback_time = p.move_timers[MT_KNOCKBACK];
+    s.land_time = p.move_timers[MT_LAND];
+    s.teleport_time = p.move_timers[MT_TELEPORT];
+    s.water_jump_time = p.move_timers[MT_WATER_JUMP];
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_are_kept_in_order_and_bounded() {
+        let mut p = Predictor::new(MoveParams::default(), 60);
+        for t in 1..=100 {
+            p.sent(t, UserCmd::default());
+        }
+        p.sent(50, UserCmd::default());
+        assert_eq!(p.sent.len(), MAX_UNACKED);
+        assert_eq!(p.sent.front().map(|c| c.0), Some(37));
+        let world = quarry_movement::pmove::test_world::TestWorld::room();
+        let e = p.predict(&PlayerState::default(), 10, &world).expect_err("older than kept");
+        assert_eq!(e, PredictError::TooOld { acked: 10, oldest: 37 });
+        let done = p.predict(&PlayerState::default(), 98, &world).expect("within");
+        assert_eq!(done.replayed, 2, "ticks 99 and 100");
+    }
+}
