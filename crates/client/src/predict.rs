@@ -5,10 +5,18 @@
 //! every command sent after it is moved again through
 //! [`quarry_movement::pmove::pmove`] against the same collision world.
 //!
-//! Nothing here knows a clock or a window: the caller hands it what was
-//! sent, what arrived and the world, and draws what it returns.
+//! A correction (the server saw something the client could not: a rocket's
+//! push, another player in the way) is not drawn as a jump: the difference
+//! between what was predicted for a tick and what is predicted for it now
+//! is added to the drawn position and fades out linearly over
+//! [`SMOOTH_TIME`] ([`ErrorSmoothing`], Quake 3's `cg_errorDecay`); a miss
+//! larger than [`SNAP_DISTANCE`], or a teleport, snaps.
+//!
+//! Nothing here knows a window: the caller hands it what was sent, what
+//! arrived, the world and the time, and draws what it returns.
 
 use std::collections::VecDeque;
+use std::time::{Duration, Instant};
 
 use glam::Vec3;
 use quarry_map::Trace;
@@ -95,6 +103,51 @@ impl Predictor {
     }
 }
 
+/// How long a correction takes to fade out of the drawn position (Quake
+/// 3's `cg_errorDecay` 100, Source's `cl_smoothtime` 0.1).
+pub const SMOOTH_TIME: Duration = Duration::from_millis(100);
+
+/// A miss larger than this (units) is drawn at once, not smoothed: the
+/// player was moved, not nudged (Source's `MAX_PREDICTION_ERROR`).
+pub const SNAP_DISTANCE: f32 = 64.0;
+
+/// A miss this small (units) is not a miss (Quake 3's 0.1).
+pub const MIN_ERROR: f32 = 0.1;
+
+/// The offset a correction leaves on the drawn position, fading out.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ErrorSmoothing {
+    offset: Vec3,
+    since: Option<Instant>,
+}
+
+impl ErrorSmoothing {
+    /// A new prediction put the player at `after` where the last one had
+    /// it at `before`, for the same tick: the drawn position keeps showing
+    /// `before` and moves to the prediction over [`SMOOTH_TIME`] (what is
+    /// left of an earlier correction is added). A teleport, or a miss past
+    /// [`SNAP_DISTANCE`], snaps; a miss under [`MIN_ERROR`] changes nothing.
+    pub fn corrected(&mut self, before: Vec3, after: Vec3, teleported: bool, now: Instant) {
+        let miss = before - after;
+        if teleported || !miss.is_finite() || miss.length() > SNAP_DISTANCE {
+            *self = Self::default();
+            return;
+        }
+        if miss.length() <= MIN_ERROR {
+            return;
+        }
+        self.offset = self.offset(now) + miss;
+        self.since = Some(now);
+    }
+
+    /// What to add to the predicted position when drawing at `now`.
+    pub fn offset(&self, now: Instant) -> Vec3 {
+        let Some(since) = self.since else { return Vec3::ZERO };
+        let left = 1.0 - now.saturating_duration_since(since).as_secs_f32() / SMOOTH_TIME.as_secs_f32();
+        self.offset * left.clamp(0.0, 1.0)
+    }
+}
+
 /// The pmove state a snapshot's own player state describes; `last` is the
 /// command the server last moved it with (its angles are what a new delta
 /// is worked out against).
@@ -122,6 +175,33 @@ pub fn move_state(p: &PlayerState, last: Option<&UserCmd>) -> MoveState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_correction_fades_out_linearly_and_a_jump_snaps() {
+        let t0 = Instant::now();
+        let ms = |n: u64| t0 + Duration::from_millis(n);
+        let mut s = ErrorSmoothing::default();
+        assert_eq!(s.offset(t0), Vec3::ZERO);
+        s.corrected(Vec3::new(10.0, 0.0, 0.0), Vec3::ZERO, false, t0);
+        assert_eq!(s.offset(t0), Vec3::new(10.0, 0.0, 0.0), "drawn where it was");
+        assert!((s.offset(ms(50)).x - 5.0).abs() < 1e-4, "half way at 50 ms");
+        assert_eq!(s.offset(ms(100)), Vec3::ZERO, "gone at 100 ms");
+        // A second correction adds to what is left of the first.
+        s.corrected(Vec3::new(0.0, 4.0, 0.0), Vec3::ZERO, false, ms(50));
+        let o = s.offset(ms(50));
+        assert!((o.x - 5.0).abs() < 1e-4 && (o.y - 4.0).abs() < 1e-4, "{o:?}");
+        // Tiny misses are no misses; big ones and teleports snap.
+        let before = s;
+        s.corrected(Vec3::new(0.05, 0.0, 0.0), Vec3::ZERO, false, ms(60));
+        assert_eq!(s, before);
+        s.corrected(Vec3::new(100.0, 0.0, 0.0), Vec3::ZERO, false, ms(60));
+        assert_eq!(s.offset(ms(60)), Vec3::ZERO, "snapped");
+        s.corrected(Vec3::new(10.0, 0.0, 0.0), Vec3::ZERO, false, ms(70));
+        s.corrected(Vec3::new(3.0, 0.0, 0.0), Vec3::ZERO, true, ms(70));
+        assert_eq!(s.offset(ms(70)), Vec3::ZERO, "a teleport clears it");
+        s.corrected(Vec3::splat(f32::NAN), Vec3::ZERO, false, ms(80));
+        assert_eq!(s.offset(ms(80)), Vec3::ZERO, "nothing non-finite is drawn");
+    }
 
     #[test]
     fn commands_are_kept_in_order_and_bounded() {
