@@ -300,9 +300,9 @@ fn connect(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     };
     let join = match trust_for(args) {
         Ok(join) => join,
-        Err(e) => {
-            eprintln!("quarry-client: {e}");
-            return Ok(ExitCode::from(if e.contains("impersonat") { 1 } else { 2 }));
+        Err(refusal) => {
+            eprintln!("quarry-client: {}", refusal.message);
+            return Ok(ExitCode::from(refusal.code));
         }
     };
     let addr = resolve(&join.server)?;
@@ -346,39 +346,53 @@ struct Join {
     remember: Option<(KnownServers, PathBuf)>,
 }
 
+/// Why `connect` will not start, with its exit code.
+struct Refusal {
+    code: u8,
+    message: String,
+}
+
+impl Refusal {
+    /// Bad or missing arguments (exit 2).
+    fn usage(message: String) -> Self {
+        Self { code: 2, message }
+    }
+}
+
 /// The trust for `args`: `--insecure`; else the fingerprint the join
 /// address or `--fingerprint` gives, checked against the known servers
 /// file (a changed one is refused, naming both); else the one that file
 /// remembers. A server with none of these is refused. The file is only
 /// read unless `--remember` asks to add a new server to it.
-fn trust_for(args: &ConnectArgs) -> Result<Join, String> {
-    let address: JoinAddress = args.target.parse().map_err(|e: quarry_client::join::BadJoinAddress| e.to_string())?;
+fn trust_for(args: &ConnectArgs) -> Result<Join, Refusal> {
+    let address: JoinAddress = args.target.parse().map_err(|e: quarry_client::join::BadJoinAddress| Refusal::usage(e.to_string()))?;
     let server = address.server.clone();
     if args.insecure {
         eprintln!("quarry-client: WARNING: --insecure accepts any server certificate; anyone on the path can impersonate the server (development only)");
         return Ok(Join { server, trust: Trust::InsecureDevelopment, remember: None });
     }
     let given = match (address.fingerprint, args.fingerprint) {
-        (Some(a), Some(b)) if a != b => return Err(format!("the join address carries fingerprint {a} but --fingerprint says {b}: give one")),
+        (Some(a), Some(b)) if a != b => return Err(Refusal::usage(format!("the join address carries fingerprint {a} but --fingerprint says {b}: give one"))),
         (a, b) => a.or(b),
     };
     let Some(path) = args.known_servers.clone().or_else(KnownServers::default_path) else {
         return match given {
             Some(fp) => Ok(Join { server, trust: Trust::Pinned(fp), remember: None }),
-            None => Err(format!("no fingerprint for {server}: give the join address the server printed (quarry://HOST:PORT/#FINGERPRINT) or --fingerprint")),
+            None => Err(Refusal::usage(format!("no fingerprint for {server}: give the join address the server printed (quarry://HOST:PORT/#FINGERPRINT) or --fingerprint"))),
         };
     };
-    let (known, warnings) = KnownServers::load(&path).map_err(|e| e.to_string())?;
+    let (known, warnings) = KnownServers::load(&path).map_err(|e| Refusal::usage(e.to_string()))?;
     for w in warnings {
         eprintln!("quarry-client: warning: {w}");
     }
     let Some(fp) = given.or_else(|| known.get(&server).copied()) else {
-        return Err(format!(
+        return Err(Refusal::usage(format!(
             "no fingerprint for {server}, and it is not in {}: give the join address the server printed (quarry://HOST:PORT/#FINGERPRINT) or --fingerprint",
             path.display()
-        ));
+        )));
     };
-    let fresh = known.check(&server, &fp, &path.display().to_string()).map_err(|e| e.to_string())? == Known::New;
+    // A changed fingerprint is the server's failure to prove itself (exit 1), not a bad argument.
+    let fresh = known.check(&server, &fp, &path.display().to_string()).map_err(|e| Refusal { code: 1, message: e.to_string() })? == Known::New;
     Ok(Join { server, trust: Trust::Pinned(fp), remember: (fresh && args.remember).then_some((known, path)) })
 }
 

@@ -252,11 +252,11 @@ impl WebView {
     /// the mesh).
     pub fn show_tick(&mut self, game: Option<&Match>, events: &[quarry_sim::events::GameEvent], map: &str, bots: &quarry_bots::BotManager, cvars: &CvarSet) {
         let Some(game) = game else { return };
-        let nav = bots.nav();
-        let nav = nav.ready_generation().zip(nav.mesh());
         if self.server.is_none() {
             return;
         }
+        let nav = bots.nav();
+        let nav = nav.ready_generation().zip(nav.mesh());
         self.history.observe(game, events);
         if let Some((generation, mesh)) = nav
             && self.floor_of != Some(generation)
