@@ -351,15 +351,23 @@ impl Client {
     /// it minus the delta angles of the newest snapshot, as Quake 3's
     /// client does, so a spawn's or a teleporter's facing holds.
     pub fn send_cmd(&mut self, cmd: UserCmd) -> Result<Option<u32>, ClientError> {
+        Ok(self.send_cmd_returning(cmd)?.map(|c| c.tick))
+    }
+
+    /// [`Client::send_cmd`], returning the command exactly as sent (its
+    /// tick stamped, its angles less the delta angles): what a predicting
+    /// client must move again until the server acknowledges it.
+    pub fn send_cmd_returning(&mut self, cmd: UserCmd) -> Result<Option<UserCmd>, ClientError> {
         self.ensure_connected()?;
         let Some(tick) = self.next_cmd_tick(Instant::now()) else {
             return Ok(None);
         };
         let delta = self.view.player().map_or([0.0; 2], |p| p.delta_angles);
-        self.transport.send_cmd(UserCmd { tick, ..without_delta(cmd, delta) })?;
+        let sent = UserCmd { tick, ..without_delta(cmd, delta) };
+        self.transport.send_cmd(sent)?;
         self.last_cmd_tick = Some(tick);
         self.cmds_sent += 1;
-        Ok(Some(tick))
+        Ok(Some(sent))
     }
 
     /// The tick of the last command sent.

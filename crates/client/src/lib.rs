@@ -59,6 +59,7 @@ pub mod predict;
 pub mod load;
 mod notice;
 mod options;
+pub mod play;
 pub mod report;
 pub mod services;
 mod stats;

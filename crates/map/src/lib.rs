@@ -43,6 +43,7 @@ mod options;
 mod parse;
 pub mod source;
 mod spawns;
+pub mod surfaces;
 #[cfg(test)]
 mod test_util;
 mod warning;
@@ -57,6 +58,7 @@ pub use loaded::{LoadedMap, load, load_str};
 pub use obj::ObjOptions;
 pub use options::{DEFAULT_MAX_FILE_BYTES, DEFAULT_WORLD_LIMIT, LoadOptions};
 pub use parse::Dialect;
+pub use surfaces::{Surface, Surfaces};
 pub use warning::{Budget, MapWarning, SkipReason, SourceLocation, WarningKind};
 pub use world::build::SkippedPrimitive;
 pub use world::clip::SURFACE_CLIP_EPSILON;

@@ -166,6 +166,12 @@ impl LoadedMap {
         self.game
     }
 
+    /// Every drawable face with its texture name, if
+    /// [`LoadOptions::keep_surfaces`] asked for them.
+    pub fn surfaces(&self) -> Option<&crate::surfaces::Surfaces> {
+        self.report.surfaces.as_ref()
+    }
+
     /// The collision world.
     pub fn world(&self) -> &CollisionWorld {
         &self.world

@@ -78,6 +78,10 @@ pub struct LoadOptions {
     /// every mover's bounds, so this bounds the cost of a trace. Quake 3's
     /// BSP format holds at most 1,024 brush models (`MAX_MAP_MODELS`).
     pub max_movers: usize,
+    /// Keep every brush face and patch triangle with its texture name
+    /// ([`LoadedMap::surfaces`](crate::LoadedMap::surfaces)), for a client
+    /// that draws the map. Off by default: a server never draws.
+    pub keep_surfaces: bool,
 }
 
 impl Default for LoadOptions {
@@ -97,6 +101,7 @@ impl Default for LoadOptions {
             max_primitives: 65_536,
             max_patch_triangles: 1 << 20,
             max_movers: 1_024,
+            keep_surfaces: false,
         }
     }
 }

@@ -18,6 +18,7 @@ use crate::geometry::hull::build_brush;
 use crate::geometry::patch_mesh::{Tessellation, tessellate};
 use crate::geometry::{ConvexSolid, DPlane};
 use crate::options::{LoadOptions, within_world};
+use crate::surfaces::{Owner, Surfaces};
 use crate::parse::{Primitive, RawBrush, RawMap, RawPatch};
 use crate::warning::{Budget, SkipReason, SourceLocation};
 
@@ -43,6 +44,8 @@ pub(crate) struct BuildReport {
     pub(crate) patch_triangles: usize,
     pub(crate) skipped: Vec<SkippedPrimitive>,
     pub(crate) entity_bounds: Vec<Option<(Vec3, Vec3)>>,
+    /// Drawable surfaces, when [`LoadOptions::keep_surfaces`] asked.
+    pub(crate) surfaces: Option<Surfaces>,
 }
 
 /// Where a built hull goes.
@@ -94,6 +97,7 @@ pub(crate) fn build_world(
     };
     let mut sink = Sink { solid: HullSet::default(), volumes: HullSet::default(), movers: Vec::new(), patch_triangles_in_solid: 0 };
     let mut report = BuildReport { entity_bounds: vec![None; map.entities.len()], ..BuildReport::default() };
+    let mut surfaces = options.keep_surfaces.then(|| Surfaces { textures: map.textures.clone(), surfaces: Vec::new() });
     let mut brush_work = 0u64;
     for (i, ent) in map.entities.iter().enumerate() {
         let entity = EntityId(i as u32);
@@ -107,6 +111,9 @@ pub(crate) fn build_world(
         let mover_refused = role == BrushRole::Mover
             && sink.movers.len() >= options.max_movers
             && !sink.movers.iter().any(|m| m.entity == entity);
+        let owner = Owner { entity: (role != BrushRole::World).then_some(entity), mover: role == BrushRole::Mover };
+        // Triggers are never drawn; everything else that has a hull is.
+        let mut drawn = surfaces.as_mut().filter(|_| role != BrushRole::Trigger);
         for (j, prim) in ent.primitives.iter().enumerate() {
             let location = |line| SourceLocation { file: file.to_owned(), line, entity: Some(i), primitive: Some(j) };
             if prim.is_brush() {
@@ -144,6 +151,12 @@ pub(crate) fn build_world(
                     };
                     if contents.is_empty() {
                         report.nonsolid_brushes += 1;
+                        // A brush with no collision by its class (an illusionary wall) is still seen.
+                        if let (Some(drawn), BrushRole::None) = (drawn.as_deref_mut(), role)
+                            && let Ok(solid) = brush_solid(b, options)
+                        {
+                            drawn.add_brush(b, &solid, owner, &texture_contents);
+                        }
                         continue;
                     }
                     // Building a brush costs about the cube of its faces.
@@ -159,6 +172,9 @@ pub(crate) fn build_world(
                     match brush_solid(b, options) {
                         Ok(solid) => {
                             report.hulls += 1;
+                            if let Some(drawn) = drawn.as_deref_mut() {
+                                drawn.add_brush(b, &solid, owner, &texture_contents);
+                            }
                             add(&mut sink, solid, contents, false);
                         }
                         Err(reason) => report.skipped.push(SkippedPrimitive { location: location(b.line), is_patch: false, reason }),
@@ -183,6 +199,9 @@ pub(crate) fn build_world(
                     };
                     report.patch_triangles += triangles.len();
                     for t in triangles {
+                        if let Some(drawn) = drawn.as_deref_mut() {
+                            drawn.add_triangle(&t, p.texture, owner, &texture_contents);
+                        }
                         add(&mut sink, t, contents, true);
                     }
                 }
@@ -190,6 +209,7 @@ pub(crate) fn build_world(
             report.entity_bounds[i] = bounds;
         }
     }
+    report.surfaces = surfaces;
     sink.solid.rebuild();
     sink.volumes.rebuild();
     for m in &mut sink.movers {

@@ -22,6 +22,8 @@ use quarry_client::{
     Notice, Progress, RandomInput, ScriptInput, Status, Trust, resolve,
 };
 
+mod play_cli;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "quarry-client",
@@ -41,6 +43,8 @@ enum Command {
     Query(QueryArgs),
     /// Administer a server remotely: one command, or an interactive console.
     Rcon(RconArgs),
+    /// Open a window and play in first person (keyboard and mouse).
+    Play(play_cli::PlayArgs),
 }
 
 /// How to trust the server, for `query` and `rcon`.
@@ -105,17 +109,30 @@ say TEXT, say_team TEXT, cmd TEXT (the rest of the line), quit. Example:
 Exit codes: 0 after --duration, a quit step, Ctrl-C or a server shutdown; 1 when the connection is
 refused or fails (the reason is printed) or the server kicks us; 2 for bad arguments or a bad script.";
 
+/// Whom to join and how to trust them, for `connect` and `play`.
 #[derive(Debug, Args)]
-#[command(after_long_help = SCRIPT_HELP)]
 #[command(group(ArgGroup::new("trust").args(["fingerprint", "insecure"])))]
-#[command(group(ArgGroup::new("input").args(["script", "random", "idle"])))]
-struct ConnectArgs {
+pub(crate) struct JoinArgs {
     /// The server: the join address it printed (quarry://HOST:PORT/#FINGERPRINT), or HOST[:PORT]
     /// with --fingerprint, or one joined before (its fingerprint is in the known servers file).
-    target: String,
+    pub(crate) target: String,
     /// The known servers file (default: known_servers in the user's config folder).
     #[arg(long, value_name = "FILE")]
-    known_servers: Option<PathBuf>,
+    pub(crate) known_servers: Option<PathBuf>,
+    /// The server certificate's SHA-256 fingerprint, as the server prints it (AB:CD:…).
+    #[arg(long, value_parser = parse_fingerprint)]
+    pub(crate) fingerprint: Option<Fingerprint>,
+    /// Accept any server certificate (development only: not safe on a real network).
+    #[arg(long)]
+    pub(crate) insecure: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(after_long_help = SCRIPT_HELP)]
+#[command(group(ArgGroup::new("input").args(["script", "random", "idle"])))]
+struct ConnectArgs {
+    #[command(flatten)]
+    join: JoinArgs,
     /// Once joined with a fingerprint, add the server to the known servers file (trust on first
     /// use), so later joins need only HOST[:PORT].
     #[arg(long, conflicts_with = "insecure")]
@@ -126,12 +143,6 @@ struct ConnectArgs {
     /// Server password.
     #[arg(long)]
     password: Option<String>,
-    /// The server certificate's SHA-256 fingerprint, as the server prints it (AB:CD:…).
-    #[arg(long, value_parser = parse_fingerprint)]
-    fingerprint: Option<Fingerprint>,
-    /// Accept any server certificate (development only: not safe on a real network).
-    #[arg(long)]
-    insecure: bool,
     /// Play a script of timed steps (see the library docs for the format).
     #[arg(long, value_name = "FILE")]
     script: Option<PathBuf>,
@@ -265,6 +276,7 @@ fn main() -> ExitCode {
         Command::Connect(args) => args,
         Command::Query(args) => return run_query(&args),
         Command::Rcon(args) => return run_rcon(&args),
+        Command::Play(args) => return play_cli::run(&args),
     };
     let level = if args.verbose { "info" } else { "warn" };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
@@ -298,7 +310,7 @@ fn connect(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let join = match trust_for(args) {
+    let join = match trust_for(&args.join, args.remember) {
         Ok(join) => join,
         Err(refusal) => {
             eprintln!("quarry-client: {}", refusal.message);
@@ -337,19 +349,19 @@ fn connect(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
-/// Whom `connect` joins and how it trusts them.
-struct Join {
+/// Whom `connect` or `play` joins and how it trusts them.
+pub(crate) struct Join {
     /// `HOST:PORT`.
-    server: String,
-    trust: Trust,
+    pub(crate) server: String,
+    pub(crate) trust: Trust,
     /// The known servers to add the server to once joined (a new one).
-    remember: Option<(KnownServers, PathBuf)>,
+    pub(crate) remember: Option<(KnownServers, PathBuf)>,
 }
 
-/// Why `connect` will not start, with its exit code.
-struct Refusal {
-    code: u8,
-    message: String,
+/// Why `connect` or `play` will not start, with its exit code.
+pub(crate) struct Refusal {
+    pub(crate) code: u8,
+    pub(crate) message: String,
 }
 
 impl Refusal {
@@ -364,7 +376,7 @@ impl Refusal {
 /// file (a changed one is refused, naming both); else the one that file
 /// remembers. A server with none of these is refused. The file is only
 /// read unless `--remember` asks to add a new server to it.
-fn trust_for(args: &ConnectArgs) -> Result<Join, Refusal> {
+pub(crate) fn trust_for(args: &JoinArgs, remember: bool) -> Result<Join, Refusal> {
     let address: JoinAddress = args.target.parse().map_err(|e: quarry_client::join::BadJoinAddress| Refusal::usage(e.to_string()))?;
     let server = address.server.clone();
     if args.insecure {
@@ -393,7 +405,7 @@ fn trust_for(args: &ConnectArgs) -> Result<Join, Refusal> {
     };
     // A changed fingerprint is the server's failure to prove itself (exit 1), not a bad argument.
     let fresh = known.check(&server, &fp, &path.display().to_string()).map_err(|e| Refusal { code: 1, message: e.to_string() })? == Known::New;
-    Ok(Join { server, trust: Trust::Pinned(fp), remember: (fresh && args.remember).then_some((known, path)) })
+    Ok(Join { server, trust: Trust::Pinned(fp), remember: (fresh && remember).then_some((known, path)) })
 }
 
 /// Runs the driver until the end; returns the exit code.

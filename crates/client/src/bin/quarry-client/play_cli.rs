@@ -1,0 +1,152 @@
+//! `quarry-client play`: the first-person window.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+use quarry_client::play::{PlayOptions, default_config_path};
+use quarry_client::{ClientOptions, Trust, resolve};
+
+use super::{JoinArgs, parse_seconds, trust_for};
+
+/// Shown by `quarry-client play --help`.
+const PLAY_HELP: &str = "\
+Keys (rebind with `bind KEY COMMAND` in the console): WASD move, space jump, c/ctrl crouch,
+shift walk, mouse1 fire, 1-8 and the wheel pick weapons, g drop the flag, tab scores, t chat,
+y team chat, ~ console, f1 \"follow me\", f2 \"drop it\", f3 net graph, f11 fullscreen, f12 screenshot,
+escape frees the mouse (click to take it again). Settings (sensitivity, fov, name, cl_interp) and
+bindings are saved to client.cfg in the user's config folder.
+
+Scripts (--script FILE): `SECONDS COMMAND` per line; commands are what a key runs (+forward,
+-forward, weapon 5, +attack, +scores, say hi) plus `turn YAW [PITCH]`, `aim [on|off]`,
+`screenshot NAME.png` (into --screenshots) and `quit`.
+
+Exit codes: 0 when the player quits or the server ends the game cleanly; 1 when the connection is
+refused or fails, the map is missing, or the window cannot open; 2 for bad arguments or a bad script.";
+
+#[derive(Debug, Args)]
+#[command(after_long_help = PLAY_HELP)]
+pub(crate) struct PlayArgs {
+    #[command(flatten)]
+    join: JoinArgs,
+    /// Do not add a server joined by fingerprint to the known servers file (by default it is
+    /// remembered: trust on first use, and a changed fingerprint is refused later).
+    #[arg(long)]
+    no_remember: bool,
+    /// Player name (default: the `name` setting, "player").
+    #[arg(long)]
+    name: Option<String>,
+    /// Server password.
+    #[arg(long)]
+    password: Option<String>,
+    /// Folders to look for the server's map in (NAME.map, or one folder down). Repeatable.
+    #[arg(long, value_name = "DIR", default_value = "maps")]
+    maps: Vec<PathBuf>,
+    /// Play a script of timed command lines instead of the keyboard and mouse.
+    #[arg(long, value_name = "FILE")]
+    script: Option<PathBuf>,
+    /// Where screenshots are written.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    screenshots: PathBuf,
+    /// Window width.
+    #[arg(long, default_value_t = 1280, value_parser = clap::value_parser!(u32).range(320..=7680))]
+    width: u32,
+    /// Window height.
+    #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(200..=4320))]
+    height: u32,
+    /// Start fullscreen.
+    #[arg(long)]
+    fullscreen: bool,
+    /// The settings file (default: client.cfg in the user's config folder).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Neither read nor write a settings file.
+    #[arg(long, conflicts_with = "config")]
+    no_config: bool,
+    /// Write each frame's time in ms, one per line, here when the game ends.
+    #[arg(long, value_name = "FILE")]
+    frame_times: Option<PathBuf>,
+    /// Most frames per second.
+    #[arg(long, default_value_t = 250.0)]
+    max_fps: f32,
+    /// Leave after this many seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    duration: Option<Duration>,
+    /// Print the network figures once a second, and the prediction and frame figures at the end.
+    #[arg(long)]
+    stats: bool,
+    /// Give up joining after this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_seconds)]
+    connect_timeout: Duration,
+}
+
+/// Runs `play`; returns the exit code.
+pub(crate) fn run(args: &PlayArgs) -> ExitCode {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    let join = match trust_for(&args.join, !args.no_remember) {
+        Ok(join) => join,
+        Err(refusal) => {
+            eprintln!("quarry-client: {}", refusal.message);
+            return ExitCode::from(refusal.code);
+        }
+    };
+    let addr = match resolve(&join.server) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("quarry-client: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let mut client = ClientOptions { trust: join.trust, ..ClientOptions::insecure(addr, args.name.clone().unwrap_or_default()) }
+        .connect_timeout(args.connect_timeout);
+    client.password = args.password.clone();
+    let options = PlayOptions {
+        client,
+        maps: args.maps.clone(),
+        script: args.script.clone(),
+        screenshots: args.screenshots.clone(),
+        width: args.width,
+        height: args.height,
+        fullscreen: args.fullscreen,
+        config: if args.no_config { None } else { args.config.clone().or_else(default_config_path) },
+        frame_times: args.frame_times.clone(),
+        max_fps: args.max_fps,
+        quit_after: args.duration,
+        stats: args.stats,
+    };
+    if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
+        eprintln!("quarry-client: play needs a display (DISPLAY is not set); under CI run it inside xvfb-run");
+        return ExitCode::from(1);
+    }
+    let report = match quarry_client::play::run(options) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("quarry-client: {e}");
+            return ExitCode::from(if matches!(e, quarry_client::play::PlayError::Script(_)) { 2 } else { 1 });
+        }
+    };
+    if let (Some((mut known, path)), Trust::Pinned(fp)) = (join.remember, join.trust) {
+        known.remember(&join.server, fp);
+        match known.save(&path) {
+            Ok(()) => println!("remembered {} in {}", join.server, path.display()),
+            Err(e) => eprintln!("quarry-client: warning: {e}"),
+        }
+    }
+    if args.stats {
+        let (n, p50, p99, max) = report.misses;
+        println!("prediction: {n} misses measured, p50 {p50:.3} p99 {p99:.3} max {max:.3} units");
+        println!("frames: {} drawn, p50 {:.2} ms p99 {:.2} ms", report.frames, report.frame_ms.0, report.frame_ms.1);
+        if let Some((predicted, server)) = report.origins {
+            println!("origin: predicted {predicted:?} server {server:?}");
+        }
+    }
+    match report.ended {
+        Some(reason) => {
+            println!("disconnected: {reason}");
+            ExitCode::SUCCESS
+        }
+        None => ExitCode::SUCCESS,
+    }
+}

@@ -1,0 +1,658 @@
+//! The frame loop: input, the session, drawing, screenshots.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use glam::Vec3;
+use macroquad::prelude::{
+    Color, KeyCode, MouseButton, clear_background, get_char_pressed, get_keys_pressed, get_keys_released,
+    is_mouse_button_pressed, is_mouse_button_released, mouse_wheel, next_frame, screen_height, screen_width, set_camera,
+    set_cursor_grab, set_default_camera, set_fullscreen, show_mouse,
+};
+use macroquad::input::utils::{register_input_subscriber, repeat_all_miniquad_input};
+use quarry_map::LoadOptions;
+use quarry_movement::{Buttons, UserCmd};
+use quarry_net::reliable::ClientMessage;
+use quarry_net::snapshot::{EntityKind, PF_DEAD};
+
+use super::controls::{Controls, Handled, Held, M_YAW};
+use super::gpu::GpuWorld;
+use super::hud::{Hud, HudInput};
+use super::script::{PlayScript, Step, is_plain_png};
+use super::session::{Intent, Session};
+use super::world_mesh::{SKY_COLOUR, WorldMesh};
+use super::{PlayError, PlayOptions, find_map_file, write_atomic};
+use crate::client::{Client, Status};
+use crate::notice::Notice;
+
+/// What a game of `play` came to, printed when it ends.
+#[derive(Debug, Clone, Default)]
+pub struct PlayReport {
+    /// Frames drawn.
+    pub frames: usize,
+    /// Frame time quantiles, ms: p50, p99.
+    pub frame_ms: (f32, f32),
+    /// Prediction misses measured, and their p50, p99 and largest (units).
+    pub misses: (usize, f32, f32, f32),
+    /// The predicted origin and the server's at the end.
+    pub origins: Option<([f32; 3], [f32; 3])>,
+    /// Why the connection ended, if the server ended it.
+    pub ended: Option<String>,
+}
+
+/// Connects, loads the map, opens the window and plays until the player
+/// (or the script) quits or the server ends the game.
+pub fn run(options: PlayOptions) -> Result<PlayReport, PlayError> {
+    let mut controls = Controls::default();
+    if let Some(path) = &options.config {
+        match quarry_files::read_text_file(path, 1 << 20) {
+            Ok(text) => {
+                for problem in controls.load_config(&text, &path.display().to_string()) {
+                    tracing::warn!("{problem}");
+                }
+            }
+            Err(e) if e.is_not_found() => {}
+            Err(e) => tracing::warn!("{}: {}; using the default settings", path.display(), e.problem),
+        }
+    }
+    let script = options.script.as_deref().map(PlayScript::load).transpose()?;
+    let mut client_options = options.client.clone();
+    if client_options.name.is_empty() {
+        client_options.name = controls.settings.name.clone();
+    }
+    let client = Client::join(client_options)?;
+    let map_name = client.map().unwrap_or_default().to_owned();
+    let session = Session::new(client, load_map(&map_name, &options.maps)?);
+    let conf = macroquad::window::Conf {
+        window_title: format!("Quarry: {map_name}"),
+        window_width: i32::try_from(options.width).unwrap_or(1280),
+        window_height: i32::try_from(options.height).unwrap_or(720),
+        fullscreen: options.fullscreen,
+        window_resizable: true,
+        ..Default::default()
+    };
+    let out: Rc<RefCell<Option<Result<PlayReport, PlayError>>>> = Rc::new(RefCell::new(None));
+    let slot = Rc::clone(&out);
+    macroquad::Window::from_config(conf, async move {
+        let result = match App::new(session, controls, script, options) {
+            Ok(app) => app.run().await,
+            Err(e) => Err(e),
+        };
+        *slot.borrow_mut() = Some(result);
+    });
+    out.take().unwrap_or_else(|| Ok(PlayReport::default()))
+}
+
+fn load_map(name: &str, dirs: &[std::path::PathBuf]) -> Result<quarry_map::LoadedMap, PlayError> {
+    let path = find_map_file(name, dirs).ok_or_else(|| PlayError::MapMissing {
+        name: name.to_owned(),
+        searched: dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "),
+    })?;
+    let mut options = LoadOptions::default();
+    options.keep_surfaces = true;
+    Ok(quarry_map::load(&path, &options)?)
+}
+
+/// What is being typed.
+#[derive(Debug, Clone, PartialEq)]
+enum Typing {
+    Chat(String),
+    TeamChat(String),
+    Console(String),
+}
+
+/// Raw mouse motion, summed between frames.
+#[derive(Default)]
+struct MouseMotion {
+    dx: f32,
+    dy: f32,
+}
+
+impl macroquad::miniquad::EventHandler for MouseMotion {
+    fn update(&mut self) {}
+    fn draw(&mut self) {}
+    fn raw_mouse_motion(&mut self, dx: f32, dy: f32) {
+        if dx.is_finite() && dy.is_finite() {
+            self.dx += dx;
+            self.dy += dy;
+        }
+    }
+}
+
+struct App {
+    session: Session,
+    gpu: GpuWorld,
+    controls: Controls,
+    hud: Hud,
+    script: Option<PlayScript>,
+    options: PlayOptions,
+    typing: Option<Typing>,
+    aim: bool,
+    want_weapon: u8,
+    grabbed: bool,
+    mouse: MouseMotion,
+    subscriber: usize,
+    joined: Instant,
+    last_frame: Option<Instant>,
+    frame_ms: Vec<f32>,
+    shots: Vec<String>,
+    quit: bool,
+    ended: Option<String>,
+    hurt: Option<Instant>,
+    last_health: Option<i32>,
+    last_stats: Instant,
+    fullscreen: bool,
+}
+
+impl App {
+    fn new(session: Session, controls: Controls, script: Option<PlayScript>, options: PlayOptions) -> Result<Self, PlayError> {
+        let surfaces = session.map().surfaces().cloned().unwrap_or_default();
+        let gpu = GpuWorld::new(WorldMesh::build(&surfaces))?;
+        let now = Instant::now();
+        let fullscreen = options.fullscreen;
+        Ok(App {
+            session,
+            gpu,
+            controls,
+            hud: Hud::default(),
+            script,
+            options,
+            typing: None,
+            aim: false,
+            want_weapon: 0,
+            grabbed: false,
+            mouse: MouseMotion::default(),
+            subscriber: register_input_subscriber(),
+            joined: now,
+            last_frame: None,
+            frame_ms: Vec::new(),
+            shots: Vec::new(),
+            quit: false,
+            ended: None,
+            hurt: None,
+            last_health: None,
+            last_stats: now,
+            fullscreen,
+        })
+    }
+
+    async fn run(mut self) -> Result<PlayReport, PlayError> {
+        let min_frame = Duration::from_secs_f32(1.0 / self.options.max_fps.clamp(10.0, 1000.0));
+        loop {
+            let now = Instant::now();
+            if let Some(last) = self.last_frame {
+                self.frame_ms.push(now.saturating_duration_since(last).as_secs_f32() * 1000.0);
+            }
+            self.last_frame = Some(now);
+            self.read_input();
+            self.run_script(now);
+            if self.options.quit_after.is_some_and(|d| now.saturating_duration_since(self.joined) >= d) {
+                self.quit = true;
+            }
+            if self.quit || macroquad::input::is_quit_requested() {
+                break;
+            }
+            if self.aim {
+                self.aim_at_nearest(now);
+            }
+            let intent = self.intent();
+            if let Err(e) = self.session.frame(now, intent)
+                && self.session.client().is_connected()
+            {
+                return Err(e.into());
+            }
+            self.take_notices(now);
+            if let Status::Disconnected(reason) = self.session.client().status() {
+                self.ended = Some(reason.to_string());
+                break;
+            }
+            self.apply_window_settings();
+            self.draw(now);
+            self.save_screenshots()?;
+            self.print_stats(now);
+            let spent = now.elapsed();
+            if spent < min_frame {
+                std::thread::sleep(min_frame - spent);
+            }
+            next_frame().await;
+        }
+        self.session.client_mut().disconnect();
+        self.finish()
+    }
+
+    fn finish(self) -> Result<PlayReport, PlayError> {
+        if let Some(path) = self.options.config.clone() {
+            write_atomic(&path, self.controls.to_config().as_bytes())?;
+        }
+        if let Some(path) = &self.options.frame_times {
+            let text: String = self.frame_ms.iter().map(|ms| format!("{ms:.3}\n")).collect();
+            write_atomic(path, text.as_bytes())?;
+        }
+        let mut sorted = self.frame_ms.clone();
+        sorted.sort_by(f32::total_cmp);
+        let q = |v: &[f32], p: f64| v.get(((v.len().max(1) - 1) as f64 * p).round() as usize).copied().unwrap_or(0.0);
+        let f = &self.session.figures;
+        let largest = f.misses.iter().copied().fold(0.0, f32::max);
+        let origins = match (self.session.predicted(), self.session.last_player()) {
+            (Some(s), Some(p)) => Some((s.origin.to_array(), p.origin)),
+            _ => None,
+        };
+        Ok(PlayReport {
+            frames: self.frame_ms.len(),
+            frame_ms: (q(&sorted, 0.5), q(&sorted, 0.99)),
+            misses: (f.misses.len(), f.quantile(0.5), f.quantile(0.99), largest),
+            origins,
+            ended: self.ended,
+        })
+    }
+
+    /// Keys, buttons, wheel, typed characters and mouse motion.
+    fn read_input(&mut self) {
+        repeat_all_miniquad_input(&mut self.mouse, self.subscriber);
+        let (dx, dy) = (std::mem::take(&mut self.mouse.dx), std::mem::take(&mut self.mouse.dy));
+        let scripted = self.script.is_some();
+        if self.typing.is_some() {
+            self.read_typing();
+            return;
+        }
+        if !scripted && self.grabbed {
+            let s = &self.controls.settings;
+            self.session.turn(-dx * M_YAW * s.sensitivity, dy * s.m_pitch * s.sensitivity);
+        }
+        if !scripted && is_mouse_button_pressed(MouseButton::Left) && !self.grabbed {
+            self.grab(true);
+            return;
+        }
+        let mut lines = Vec::new();
+        for k in get_keys_pressed() {
+            if k == KeyCode::Escape {
+                self.grab(false);
+                continue;
+            }
+            if let Some(line) = super::keys::key_name(k).and_then(|n| self.controls.key(&n, true)) {
+                lines.push(line);
+            }
+        }
+        for k in get_keys_released() {
+            if let Some(line) = super::keys::key_name(k).and_then(|n| self.controls.key(&n, false)) {
+                lines.push(line);
+            }
+        }
+        for b in [MouseButton::Left, MouseButton::Right, MouseButton::Middle] {
+            let name = super::keys::mouse_name(b);
+            if is_mouse_button_pressed(b) && self.grabbed {
+                lines.extend(self.controls.key(name, true));
+            }
+            if is_mouse_button_released(b) {
+                lines.extend(self.controls.key(name, false));
+            }
+        }
+        let (_, wheel) = mouse_wheel();
+        if wheel != 0.0 {
+            let key = if wheel > 0.0 { "mwheelup" } else { "mwheeldown" };
+            lines.extend(self.controls.key(key, true));
+        }
+        while get_char_pressed().is_some() {}
+        for line in lines {
+            self.exec(&line);
+        }
+    }
+
+    fn read_typing(&mut self) {
+        let Some(typing) = self.typing.as_mut() else { return };
+        let text = match typing {
+            Typing::Chat(t) | Typing::TeamChat(t) | Typing::Console(t) => t,
+        };
+        while let Some(c) = get_char_pressed() {
+            if !c.is_control() && text.chars().count() < 200 && c != '`' && c != '~' {
+                text.push(c);
+            }
+        }
+        let keys = get_keys_pressed();
+        if keys.contains(&KeyCode::Backspace) {
+            text.pop();
+        }
+        if keys.contains(&KeyCode::Escape) || (matches!(typing, Typing::Console(_)) && keys.contains(&KeyCode::GraveAccent)) {
+            self.typing = None;
+            return;
+        }
+        if keys.contains(&KeyCode::Enter) || keys.contains(&KeyCode::KpEnter) {
+            let done = self.typing.take();
+            match done {
+                Some(Typing::Chat(t)) if !t.trim().is_empty() => self.exec(&format!("say {t}")),
+                Some(Typing::TeamChat(t)) if !t.trim().is_empty() => self.exec(&format!("say_team {t}")),
+                Some(Typing::Console(t)) => {
+                    self.hud.console_line(&format!("]{t}"));
+                    self.exec(&t);
+                    self.typing = Some(Typing::Console(String::new()));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn grab(&mut self, on: bool) {
+        if self.script.is_some() {
+            return;
+        }
+        self.grabbed = on;
+        set_cursor_grab(on);
+        show_mouse(!on);
+        if !on {
+            self.controls.release_all();
+        }
+    }
+
+    fn run_script(&mut self, now: Instant) {
+        let Some(script) = self.script.as_mut() else { return };
+        for step in script.due(now.saturating_duration_since(self.joined)) {
+            match step {
+                Step::Turn(yaw, pitch) => self.session.turn(yaw, pitch),
+                Step::Aim(on) => self.aim = on,
+                Step::Screenshot(name) => self.shots.push(name),
+                Step::Quit => self.quit = true,
+                Step::Command(line) => self.exec(&line),
+            }
+        }
+    }
+
+    /// Runs a command line: several separated by `;`.
+    fn exec(&mut self, line: &str) {
+        for part in line.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            self.exec_one(part);
+        }
+    }
+
+    fn exec_one(&mut self, line: &str) {
+        if self.controls.hold(line) {
+            return;
+        }
+        let name_before = self.controls.settings.name.clone();
+        match self.controls.setting(line) {
+            Handled::Local(msg) => {
+                if !msg.is_empty() {
+                    self.hud.console_line(&msg);
+                }
+                if self.controls.settings.name != name_before {
+                    let info = vec![("name".to_owned(), self.controls.settings.name.clone())];
+                    let _ = self.session.client_mut().send(ClientMessage::UserInfo(info));
+                }
+                return;
+            }
+            Handled::NotMine => {}
+        }
+        let (cmd, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(c, r)| (c, r.trim()));
+        let result = match cmd.to_ascii_lowercase().as_str() {
+            "weapon" => {
+                match rest.parse::<u8>() {
+                    Ok(n) if (1..=8).contains(&n) => self.want_weapon = n,
+                    _ => self.hud.console_line("usage: weapon 1-8"),
+                }
+                Ok(())
+            }
+            "weapnext" => Ok(self.cycle_weapon(1)),
+            "weapprev" => Ok(self.cycle_weapon(-1)),
+            "messagemode" => Ok(self.typing = Some(Typing::Chat(String::new()))),
+            "messagemode2" => Ok(self.typing = Some(Typing::TeamChat(String::new()))),
+            "toggleconsole" => {
+                self.controls.release_all();
+                self.typing = Some(Typing::Console(String::new()));
+                Ok(())
+            }
+            "screenshot" => {
+                let name = if rest.is_empty() { format!("shot-{}.png", self.frame_ms.len()) } else { rest.to_owned() };
+                if is_plain_png(&name) {
+                    self.shots.push(name);
+                } else {
+                    self.hud.console_line("usage: screenshot [NAME.png]");
+                }
+                Ok(())
+            }
+            "quit" | "disconnect" => Ok(self.quit = true),
+            "say" => self.session.client_mut().say(rest),
+            "say_team" => self.session.client_mut().say_team(rest),
+            _ => self.session.client_mut().command(line),
+        };
+        if let Err(e) = result {
+            self.hud.console_line(&format!("{line}: {e}"));
+        }
+    }
+
+    fn cycle_weapon(&mut self, step: i32) {
+        let Some(p) = self.session.player() else { return };
+        let current = i32::from(if self.want_weapon == 0 { p.weapon } else { self.want_weapon });
+        for k in 1..=8 {
+            let n = (current - 1 + step * k).rem_euclid(8) + 1;
+            if p.weapons & (1 << n) != 0 {
+                self.want_weapon = n as u8;
+                return;
+            }
+        }
+    }
+
+    fn intent(&self) -> Intent {
+        if matches!(self.typing, Some(Typing::Console(_))) {
+            return Intent::default();
+        }
+        let c = &self.controls;
+        let axis = |plus: Held, minus: Held| -> i8 {
+            match (c.is_held(plus), c.is_held(minus)) {
+                (true, false) => 127,
+                (false, true) => -127,
+                _ => 0,
+            }
+        };
+        let mut buttons = Buttons::default();
+        for (held, button) in [
+            (Held::Attack, Buttons::ATTACK),
+            (Held::Jump, Buttons::JUMP),
+            (Held::Crouch, Buttons::CROUCH),
+            (Held::Walk, Buttons::WALK),
+            (Held::Use, Buttons::USE),
+            (Held::Drop, Buttons::DROP),
+        ] {
+            if c.is_held(held) {
+                buttons = buttons.with(button);
+            }
+        }
+        let cmd = UserCmd {
+            forward: axis(Held::Forward, Held::Back),
+            right: axis(Held::MoveRight, Held::MoveLeft),
+            up: axis(Held::Jump, Held::Crouch),
+            buttons,
+            weapon: self.want_weapon,
+            ..UserCmd::default()
+        };
+        Intent { cmd }
+    }
+
+    /// Points the view at the nearest other living player (scripts only).
+    fn aim_at_nearest(&mut self, now: Instant) {
+        let eye = self.session.eye(now);
+        let own = self.session.client().welcome().map(|w| u32::from(w.slot));
+        let target = self
+            .session
+            .entities(now, self.controls.settings.cl_interp)
+            .into_iter()
+            .filter(|d| d.view.kind == EntityKind::Player && Some(d.view.state.aux) != own && d.view.state.flags & 1 == 0)
+            .map(|d| d.origin + Vec3::Z * 10.0)
+            .min_by(|a, b| a.distance(eye).total_cmp(&b.distance(eye)));
+        if let Some(t) = target {
+            let d = t - eye;
+            let yaw = d.y.atan2(d.x).to_degrees();
+            let pitch = -(d.z.atan2(d.truncate().length())).to_degrees();
+            self.session.yaw = yaw.rem_euclid(360.0);
+            self.session.pitch = pitch.clamp(-89.0, 89.0);
+        }
+    }
+
+    fn take_notices(&mut self, now: Instant) {
+        for n in self.session.client_mut().take_notices() {
+            match n {
+                Notice::Chat(line) => self.hud.chat(now, format!("{}: {}", line.name, line.text)),
+                Notice::Print(text) => self.hud.print(now, &text),
+                Notice::Mode { changes, .. } => {
+                    for c in changes {
+                        self.hud.centre(now, c);
+                    }
+                }
+                Notice::Console(text) => {
+                    for l in text.lines() {
+                        self.hud.console_line(l);
+                    }
+                }
+                Notice::MapChange { map } => self.hud.centre(now, format!("Map: {map}")),
+                Notice::Disconnected(reason) => self.hud.console_line(&format!("disconnected: {reason}")),
+                Notice::Welcomed(_) | Notice::Scoreboard(_) | Notice::ConfigString { .. } => {}
+            }
+        }
+        let health = self.session.player().map(|p| p.health);
+        if let (Some(before), Some(now_health)) = (self.last_health, health)
+            && now_health < before
+        {
+            self.hurt = Some(now);
+        }
+        self.last_health = health;
+    }
+
+    fn apply_window_settings(&mut self) {
+        if self.controls.settings.vid_fullscreen != self.fullscreen {
+            self.fullscreen = self.controls.settings.vid_fullscreen;
+            set_fullscreen(self.fullscreen);
+        }
+    }
+
+    fn draw(&mut self, now: Instant) {
+        let [r, g, b] = SKY_COLOUR;
+        clear_background(Color::new(r, g, b, 1.0));
+        let eye = self.session.eye(now);
+        let camera = super::scene::camera(eye, self.session.pitch, self.session.yaw, self.controls.settings.fov);
+        set_camera(&camera);
+        let gpu_eye = super::scene::eye_of(&camera, eye);
+        let drawn = self.session.entities(now, self.controls.settings.cl_interp);
+        let movers: Vec<(u32, [f32; 3])> =
+            drawn.iter().filter(|d| d.view.kind == EntityKind::Mover).map(|d| (d.view.state.aux, d.origin.to_array())).collect();
+        self.gpu.draw_opaque(gpu_eye, |e| movers.iter().find(|(id, _)| *id == e.0).map(|(_, o)| *o));
+        let items: Vec<String> = self
+            .session
+            .client()
+            .config_strings()
+            .get(&quarry_net::handshake::CS_ITEM_MODELS)
+            .map(|s| s.split_whitespace().map(str::to_owned).collect())
+            .unwrap_or_default();
+        let slot = self.session.client().welcome().map(|w| w.slot);
+        let time = now.saturating_duration_since(self.joined).as_secs_f32();
+        super::scene::draw_entities(&drawn, &items, slot, time);
+        self.gpu.draw_translucent(gpu_eye);
+        set_default_camera();
+        let (w, h) = (screen_width(), screen_height());
+        let names = self.player_names(&drawn, &gpu_eye.view_proj, eye, w, h);
+        let typing = match &self.typing {
+            Some(Typing::Chat(t)) => Some(("say: ", t.as_str())),
+            Some(Typing::TeamChat(t)) => Some(("say_team: ", t.as_str())),
+            Some(Typing::Console(t)) => Some(("]", t.as_str())),
+            None => None,
+        };
+        let hurt = self.hurt.map(|t| now.saturating_duration_since(t).as_secs_f32()).filter(|s| *s < 0.4);
+        let client = self.session.client();
+        let input = HudInput {
+            player: client.view().player(),
+            slot,
+            scoreboard: client.scoreboard(),
+            mode: client.mode(),
+            scores: self.controls.is_held(Held::Scores),
+            typing,
+            console: matches!(self.typing, Some(Typing::Console(_))),
+            net: self.controls.settings.net_graph.then(|| self.net_lines()),
+            damage: hurt.map(|s| (0.0, 1.0 - s / 0.4)),
+            names,
+        };
+        self.hud.draw(now, &input);
+        if self.session.player().is_some_and(|p| p.flags & PF_DEAD != 0) {
+            macroquad::prelude::draw_rectangle(0.0, 0.0, w, h, Color::new(0.4, 0.0, 0.0, 0.25));
+        }
+    }
+
+    fn player_names(&self, drawn: &[super::session::Drawn], view_proj: &[f32; 16], eye: Vec3, w: f32, h: f32) -> Vec<(f32, f32, String)> {
+        let own = self.session.client().welcome().map(|w| u32::from(w.slot));
+        let Some(board) = self.session.client().scoreboard() else { return Vec::new() };
+        drawn
+            .iter()
+            .filter(|d| d.view.kind == EntityKind::Player && Some(d.view.state.aux) != own && d.view.state.flags & 1 == 0)
+            .filter(|d| d.origin.distance(eye) < 1_500.0)
+            .filter(|d| self.visible(eye, d.origin + Vec3::Z * 20.0))
+            .filter_map(|d| {
+                let name = board.rows.iter().find(|r| u32::from(r.slot) == d.view.state.aux)?.name.clone();
+                let (x, y) = super::scene::to_screen(view_proj, d.origin + Vec3::Z * 44.0, w, h)?;
+                Some((x, y, name))
+            })
+            .collect()
+    }
+
+    fn visible(&self, from: Vec3, to: Vec3) -> bool {
+        let tr = self.session.map().world().trace(from, to, Vec3::ZERO, Vec3::ZERO, quarry_map::Contents::SOLID);
+        tr.fraction >= 1.0
+    }
+
+    fn net_lines(&self) -> Vec<String> {
+        let s = self.session.client().stats();
+        let ping = s.ping.map_or_else(|| "-".to_owned(), |p| format!("{} ms", p.as_millis()));
+        let f = &self.session.figures;
+        vec![
+            format!("ping {ping}   snapshots {}/s", s.snapshots_per_s),
+            format!("loss in {:.1}%   path {:.1}%", s.loss_in * 100.0, s.path_loss * 100.0),
+            format!("in {} B/s   out {} B/s", s.bytes_in_per_s, s.bytes_out_per_s),
+            format!("prediction miss {:.2} (p99 {:.2}) units", f.last(), f.quantile(0.99)),
+            format!("frame {:.1} ms", self.frame_ms.last().copied().unwrap_or(0.0)),
+        ]
+    }
+
+    fn print_stats(&mut self, now: Instant) {
+        if !self.options.stats || now.saturating_duration_since(self.last_stats) < Duration::from_secs(1) {
+            return;
+        }
+        self.last_stats = now;
+        println!("{}", self.net_lines().join(" | "));
+    }
+
+    fn save_screenshots(&mut self) -> Result<(), PlayError> {
+        if self.shots.is_empty() {
+            return Ok(());
+        }
+        let image = macroquad::texture::get_screen_data();
+        let (w, h) = (usize::from(image.width), usize::from(image.height));
+        let mut rows = Vec::with_capacity(w * h * 4);
+        for y in (0..h).rev() {
+            rows.extend_from_slice(image.bytes.get(y * w * 4..(y + 1) * w * 4).unwrap_or(&[]));
+        }
+        let png = encode_png(&rows, image.width.into(), image.height.into());
+        for name in std::mem::take(&mut self.shots) {
+            let path = self.options.screenshots.join(&name);
+            write_atomic(&path, &png)?;
+            self.hud.console_line(&format!("wrote {}", path.display()));
+        }
+        Ok(())
+    }
+}
+
+/// An RGBA image as PNG bytes (alpha made opaque: the framebuffer's
+/// alpha means nothing on screen).
+fn encode_png(rgba: &[u8], width: u32, height: u32) -> Vec<u8> {
+    let mut opaque = rgba.to_vec();
+    for px in opaque.chunks_exact_mut(4) {
+        px[3] = 255;
+    }
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        let written = encoder.write_header().and_then(|mut w| w.write_image_data(&opaque));
+        if let Err(e) = written {
+            tracing::warn!("could not encode a screenshot: {e}");
+            out.clear();
+        }
+    }
+    out
+}

@@ -1,0 +1,140 @@
+//! `quarry-client play`: a window, a first-person view of the match,
+//! keyboard and mouse, and the own player predicted with the server's
+//! pmove.
+//!
+//! The parts, each its own module:
+//!
+//! - [`session`]: the connection, prediction and interpolation (no
+//!   window: a test can drive it);
+//! - [`world_mesh`] and [`look`]: the map's brush faces as coloured
+//!   triangles, from the same convex hulls the server traces against;
+//!   [`gpu`] puts them on the GPU;
+//! - [`scene`]: the camera, players, items, projectiles and flags;
+//! - [`hud`]: everything drawn over the view;
+//! - [`controls`] and [`keys`]: bindings, held actions, settings and the
+//!   config file;
+//! - [`script`]: timed command lines that play the window in tests;
+//! - [`app`]: the frame loop that ties them together.
+//!
+//! The window comes from macroquad (on miniquad), which loads X11 and
+//! OpenGL at run time; `docs/DESIGN.md` says why it was chosen.
+
+mod app;
+pub mod controls;
+pub mod gpu;
+pub mod hud;
+pub mod keys;
+pub mod look;
+pub mod scene;
+pub mod script;
+pub mod session;
+pub mod world_mesh;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::options::ClientOptions;
+
+pub use app::run;
+
+/// Everything `play` is told on its command line.
+#[derive(Debug, Clone)]
+pub struct PlayOptions {
+    /// How to reach the server and who to be.
+    pub client: ClientOptions,
+    /// Folders searched for the server's map (`NAME.map`, also one folder down).
+    pub maps: Vec<PathBuf>,
+    /// Scripted input instead of the keyboard and mouse.
+    pub script: Option<PathBuf>,
+    /// Where screenshots go.
+    pub screenshots: PathBuf,
+    /// Window size.
+    pub width: u32,
+    /// Window size.
+    pub height: u32,
+    /// Start fullscreen.
+    pub fullscreen: bool,
+    /// The settings file (bindings and settings), `None` for none.
+    pub config: Option<PathBuf>,
+    /// Write every frame's time (ms, one per line) here on quitting.
+    pub frame_times: Option<PathBuf>,
+    /// Most frames per second (the window is not throttled by vsync under Xvfb).
+    pub max_fps: f32,
+    /// Leave after this long.
+    pub quit_after: Option<Duration>,
+    /// Print the network figures once a second.
+    pub stats: bool,
+}
+
+/// Why `play` stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The server refused or could not be reached.
+    #[error(transparent)]
+    Connect(#[from] crate::error::ConnectError),
+    /// The map the server runs is not here.
+    #[error("the server runs map \"{name}\"; no {name}.map in {searched} (give its folder with --maps)")]
+    MapMissing {
+        /// The map's name.
+        name: String,
+        /// The folders searched.
+        searched: String,
+    },
+    /// The map file would not load.
+    #[error("{0}")]
+    MapLoad(#[from] quarry_map::MapLoadError),
+    /// The script file is bad.
+    #[error(transparent)]
+    Script(#[from] script::PlayScriptError),
+    /// The GPU refused the map.
+    #[error(transparent)]
+    Gpu(#[from] gpu::GpuError),
+    /// The connection failed while playing.
+    #[error(transparent)]
+    Client(#[from] crate::error::ClientError),
+    /// A file could not be written.
+    #[error("could not write {path}: {reason}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// The map file called `name` in `dirs` or one folder below them.
+pub fn find_map_file(name: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
+    let file = format!("{name}.map");
+    for dir in dirs {
+        let direct = dir.join(&file);
+        if direct.is_file() {
+            return Some(direct);
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else { continue };
+        let mut subdirs: Vec<PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+        subdirs.sort();
+        if let Some(found) = subdirs.iter().map(|d| d.join(&file)).find(|p| p.is_file()) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// The settings file in the user's config folder (`client.cfg` beside
+/// `known_servers`).
+pub fn default_config_path() -> Option<PathBuf> {
+    crate::join::KnownServers::default_path().and_then(|p| p.parent().map(|d| d.join("client.cfg")))
+}
+
+/// Writes `bytes` to `path` whole: a temporary file renamed into place.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), PlayError> {
+    let fail = |e: std::io::Error| PlayError::Write { path: path.to_owned(), reason: e.to_string() };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail(e)
+    })
+}

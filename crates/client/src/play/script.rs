@@ -1,0 +1,167 @@
+//! A scripted player for `quarry-client play --script FILE`: timed lines
+//! that press keys' commands, turn the view, aim and take screenshots, so
+//! tests and benchmarks play the real window the way a person would.
+//!
+//! ```text
+//! # seconds after joining, then a command
+//! 0.5  +forward
+//! 2.0  -forward
+//! 2.0  turn 90          # yaw degrees (and pitch), as a mouse would
+//! 2.5  aim              # keep the view on the nearest other player
+//! 2.5  +attack
+//! 4.0  -attack
+//! 4.0  +scores
+//! 4.5  screenshot scores.png
+//! 5.0  quit
+//! ```
+//!
+//! Anything that is not `turn`, `aim`, `screenshot` or `quit` is a command
+//! line run exactly as a key bound to it would run it. Screenshots are
+//! written only into the folder `--screenshots` names, under a plain file
+//! name ending in `.png`: a script cannot write anywhere else.
+
+use std::path::Path;
+use std::time::Duration;
+
+/// Largest script file read.
+pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+/// Most lines a script may have.
+pub const MAX_SCRIPT_LINES: usize = 10_000;
+
+/// One thing a script does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Turn the view by (yaw, pitch) degrees.
+    Turn(f32, f32),
+    /// Keep the view on the nearest other living player (`true`) or stop (`false`).
+    Aim(bool),
+    /// Save the screen as this file name in the screenshot folder.
+    Screenshot(String),
+    /// Leave and close the window.
+    Quit,
+    /// A command line, as a key would run it.
+    Command(String),
+}
+
+/// A parse error with its line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}: {message}")]
+pub struct PlayScriptError {
+    /// The file.
+    pub file: String,
+    /// 1-based line (0 for the file as a whole).
+    pub line: usize,
+    /// What is wrong and what is allowed.
+    pub message: String,
+}
+
+/// A parsed script: steps in time order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PlayScript {
+    steps: Vec<(Duration, Step)>,
+    next: usize,
+}
+
+impl PlayScript {
+    /// Reads and parses `path` (bounded).
+    pub fn load(path: &Path) -> Result<Self, PlayScriptError> {
+        let file = path.display().to_string();
+        let text = quarry_files::read_text_file(path, MAX_SCRIPT_BYTES)
+            .map_err(|e| PlayScriptError { file: file.clone(), line: 0, message: e.problem.to_string() })?;
+        Self::parse(&text, &file)
+    }
+
+    /// Parses script text; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<Self, PlayScriptError> {
+        let mut steps = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let err = |message: String| PlayScriptError { file: file.to_owned(), line: i + 1, message };
+            if i >= MAX_SCRIPT_LINES {
+                return Err(err(format!("more than {MAX_SCRIPT_LINES} lines")));
+            }
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (at, rest) = line.split_once(char::is_whitespace).ok_or_else(|| err("expected `SECONDS COMMAND`".to_owned()))?;
+            let at: f64 = at.parse().ok().filter(|s: &f64| s.is_finite() && (0.0..=86_400.0).contains(s)).ok_or_else(|| {
+                err(format!("\"{at}\" is not a time in seconds from 0 to 86400"))
+            })?;
+            let step = step(rest.trim()).map_err(err)?;
+            steps.push((Duration::from_secs_f64(at), step));
+        }
+        // Stable: lines at the same time keep their order.
+        steps.sort_by_key(|(t, _)| *t);
+        Ok(PlayScript { steps, next: 0 })
+    }
+
+    /// The steps due by `elapsed` that have not run yet, in order.
+    pub fn due(&mut self, elapsed: Duration) -> Vec<Step> {
+        let start = self.next;
+        while self.steps.get(self.next).is_some_and(|(t, _)| *t <= elapsed) {
+            self.next += 1;
+        }
+        self.steps[start..self.next].iter().map(|(_, s)| s.clone()).collect()
+    }
+}
+
+fn step(text: &str) -> Result<Step, String> {
+    let mut words = text.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let args: Vec<&str> = words.collect();
+    let angle = |s: &str| s.parse::<f32>().ok().filter(|v| v.is_finite() && v.abs() <= 3600.0);
+    Ok(match first.to_ascii_lowercase().as_str() {
+        "turn" => match args.as_slice() {
+            [y] => Step::Turn(angle(y).ok_or("turn: YAW must be degrees within ±3600")?, 0.0),
+            [y, p] => Step::Turn(
+                angle(y).ok_or("turn: YAW must be degrees within ±3600")?,
+                angle(p).ok_or("turn: PITCH must be degrees within ±3600")?,
+            ),
+            _ => return Err("usage: turn YAW [PITCH]".to_owned()),
+        },
+        "aim" => match args.as_slice() {
+            [] | ["on"] => Step::Aim(true),
+            ["off"] => Step::Aim(false),
+            _ => return Err("usage: aim [on|off]".to_owned()),
+        },
+        "screenshot" => match args.as_slice() {
+            [name] if is_plain_png(name) => Step::Screenshot((*name).to_owned()),
+            _ => return Err("usage: screenshot NAME.png (letters, digits, '-', '_' and '.', no folders)".to_owned()),
+        },
+        "quit" if args.is_empty() => Step::Quit,
+        _ => Step::Command(text.to_owned()),
+    })
+}
+
+/// A file name a screenshot may take: plain characters, no folder, `.png`.
+pub fn is_plain_png(name: &str) -> bool {
+    name.len() <= 64
+        && name.ends_with(".png")
+        && !name.starts_with('.')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_come_due_in_time_order() {
+        let mut s = PlayScript::parse("1.0 -forward\n0.5 +forward # go\n\n1.0 turn 90 -10\n2 screenshot a.png\n3 quit\n", "t").expect("parses");
+        assert_eq!(s.due(Duration::from_millis(400)), vec![]);
+        assert_eq!(s.due(Duration::from_millis(600)), vec![Step::Command("+forward".into())]);
+        assert_eq!(s.due(Duration::from_secs(1)), vec![Step::Command("-forward".into()), Step::Turn(90.0, -10.0)]);
+        assert_eq!(s.due(Duration::from_secs(5)), vec![Step::Screenshot("a.png".into()), Step::Quit]);
+        assert_eq!(s.due(Duration::from_secs(6)), vec![]);
+    }
+
+    #[test]
+    fn bad_lines_name_their_line_and_what_is_allowed() {
+        let e = PlayScript::parse("1 +forward\nsoon +back\n", "s.txt").expect_err("bad time");
+        assert_eq!((e.line, e.file.as_str()), (2, "s.txt"));
+        assert!(e.message.contains("seconds"));
+        for bad in ["1 screenshot ../x.png", "1 screenshot /tmp/x.png", "1 screenshot x.jpg", "1 turn abc", "1 turn 1 2 3", "-1 quit", "nan quit"] {
+            assert!(PlayScript::parse(bad, "s").is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,362 @@
+//! The game as the player sees it, frame by frame: the connection, the
+//! own player predicted with the server's pmove, and everyone else
+//! interpolated between snapshots.
+//!
+//! Nothing here draws or reads a device, so it runs the same under a
+//! window, a script or a test. Per frame: take in what arrived (a new
+//! snapshot moves the render clock, the movers of the collision world
+//! and corrects the prediction), send a command when one is due (at the
+//! server's tick rate, with the view angles of this frame), and say where
+//! the eye is and where every entity is drawn.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::time::Instant;
+
+use glam::Vec3;
+use quarry_map::{EntityId, LoadedMap};
+use quarry_movement::UserCmd;
+use quarry_movement::pmove::{MoveParams, MoveState};
+use quarry_net::snapshot::{EntityKind, PF_CROUCHED, PF_DEAD, PF_SPECTATOR, PlayerState};
+
+use crate::client::Client;
+use crate::driver::Pacer;
+use crate::error::ClientError;
+use crate::predict::{ErrorSmoothing, Predictor};
+use crate::view::EntityView;
+
+/// Snapshots kept for interpolation (a second at 30 per second is plenty).
+const HISTORY: usize = 32;
+/// Predicted positions kept by command tick, to measure each against the
+/// server's answer.
+const PREDICTIONS: usize = 128;
+/// Players and projectiles are carried along their velocity for at most
+/// this long past the newest snapshot (Quake 3's 50 ms).
+const MAX_EXTRAPOLATION: f32 = 0.05;
+
+/// One snapshot's entities, by id, and when the server made it.
+#[derive(Debug, Clone)]
+struct Frame {
+    tick: u32,
+    entities: BTreeMap<u32, EntityView>,
+    player: Option<PlayerState>,
+}
+
+/// The server's tick as the client estimates it, moving smoothly: steered
+/// only when a snapshot arrives (as Quake 3's clock), jumping when more
+/// than half a second off.
+#[derive(Debug, Clone, Copy)]
+struct RenderClock {
+    base_tick: f64,
+    base_time: Option<Instant>,
+    rate: f64,
+}
+
+impl RenderClock {
+    fn now(&self, at: Instant) -> f64 {
+        match self.base_time {
+            Some(t) => self.base_tick + at.saturating_duration_since(t).as_secs_f64() * self.rate,
+            None => self.base_tick,
+        }
+    }
+
+    fn snapshot(&mut self, tick: u32, at: Instant) {
+        let target = f64::from(tick);
+        let off = target - self.now(at);
+        if self.base_time.is_none() || off.abs() > self.rate * 0.5 {
+            self.base_tick = target;
+        } else {
+            // A tenth of the way: steady under jitter, a few snapshots to settle.
+            self.base_tick = self.now(at) + off * 0.1;
+        }
+        self.base_time = Some(at);
+    }
+}
+
+/// What the player asks for this frame (from keys, mouse or a script).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Intent {
+    /// The command without its tick: moves, buttons, weapon. Its angles are ignored.
+    pub cmd: UserCmd,
+}
+
+/// An entity where it is drawn this frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Drawn {
+    /// The entity as in the newer of the two snapshots.
+    pub view: EntityView,
+    /// Where it is drawn.
+    pub origin: Vec3,
+}
+
+/// Prediction figures: how far each prediction was from the server's
+/// answer for the same command.
+#[derive(Debug, Clone, Default)]
+pub struct PredictionFigures {
+    /// Every miss measured, units (the newest last; at most 100,000 kept).
+    pub misses: Vec<f32>,
+}
+
+impl PredictionFigures {
+    /// The `q` quantile (0..1) of the misses, 0 without any.
+    pub fn quantile(&self, q: f64) -> f32 {
+        if self.misses.is_empty() {
+            return 0.0;
+        }
+        let mut v = self.misses.clone();
+        v.sort_by(f32::total_cmp);
+        let i = ((v.len() - 1) as f64 * q.clamp(0.0, 1.0)).round() as usize;
+        v[i]
+    }
+
+    /// The newest miss.
+    pub fn last(&self) -> f32 {
+        self.misses.last().copied().unwrap_or(0.0)
+    }
+}
+
+/// The connection and everything predicted and interpolated from it.
+pub struct Session {
+    client: Client,
+    map: LoadedMap,
+    predictor: Predictor,
+    params: MoveParams,
+    smoothing: ErrorSmoothing,
+    pacer: Pacer,
+    clock: RenderClock,
+    history: VecDeque<Frame>,
+    /// View angles, degrees (pitch down positive, yaw from +X), as the player turns them.
+    pub pitch: f32,
+    /// See `pitch`.
+    pub yaw: f32,
+    last_delta: Option<[f32; 2]>,
+    predicted: Option<MoveState>,
+    predicted_before: Option<Vec3>,
+    predicted_at: Option<Instant>,
+    by_tick: VecDeque<(u32, Vec3)>,
+    /// How well prediction did.
+    pub figures: PredictionFigures,
+    tick_rate: f64,
+}
+
+impl Session {
+    /// A session on `client` (welcomed) playing on `map` (loaded from the
+    /// same text the server runs).
+    pub fn new(client: Client, map: LoadedMap) -> Self {
+        let tick_rate = client.welcome().map_or(60, |w| w.tick_rate.max(1));
+        let params = MoveParams::default();
+        Session {
+            client,
+            map,
+            predictor: Predictor::new(params.clone(), u32::from(tick_rate)),
+            params,
+            smoothing: ErrorSmoothing::default(),
+            pacer: Pacer::new(f64::from(tick_rate)),
+            clock: RenderClock { base_tick: 0.0, base_time: None, rate: f64::from(tick_rate) },
+            history: VecDeque::with_capacity(HISTORY),
+            pitch: 0.0,
+            yaw: 0.0,
+            last_delta: None,
+            predicted: None,
+            predicted_before: None,
+            predicted_at: None,
+            by_tick: VecDeque::with_capacity(PREDICTIONS),
+            figures: PredictionFigures::default(),
+            tick_rate: f64::from(tick_rate),
+        }
+    }
+
+    /// The connection.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// The connection, to chat or send commands.
+    pub fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    /// The map.
+    pub fn map(&self) -> &LoadedMap {
+        &self.map
+    }
+
+    /// Turns the view by mouse or script (degrees), pitch held within ±89.
+    pub fn turn(&mut self, dyaw: f32, dpitch: f32) {
+        if dyaw.is_finite() && dpitch.is_finite() {
+            self.yaw = (self.yaw + dyaw).rem_euclid(360.0);
+            self.pitch = (self.pitch + dpitch).clamp(-quarry_movement::MAX_PITCH, quarry_movement::MAX_PITCH);
+        }
+    }
+
+    /// One frame: takes in what arrived and sends the command when due.
+    pub fn frame(&mut self, now: Instant, intent: Intent) -> Result<(), ClientError> {
+        let before = self.client.view().server_tick();
+        self.client.pump();
+        if self.client.view().server_tick() != before {
+            self.snapshot_arrived(now);
+        }
+        if self.client.is_connected() && self.pacer.due(now) {
+            let cmd = UserCmd { pitch: self.pitch, yaw: self.yaw, ..intent.cmd };
+            if let Some(sent) = self.client.send_cmd_returning(cmd)? {
+                self.predictor.sent(sent.tick, sent);
+                self.repredict(now, Some(sent.tick));
+            }
+        }
+        Ok(())
+    }
+
+    fn snapshot_arrived(&mut self, now: Instant) {
+        let view = self.client.view();
+        let Some(tick) = view.server_tick() else { return };
+        let player = view.player().copied();
+        let entities: BTreeMap<u32, EntityView> = view.entities().map(|e| (e.id, *e)).collect();
+        self.clock.snapshot(tick, now);
+        if self.history.len() == HISTORY {
+            self.history.pop_front();
+        }
+        self.history.push_back(Frame { tick, entities, player });
+        self.place_movers();
+        if let Some(p) = player {
+            // A spawn or a teleporter turns the view through the delta angles.
+            if let Some(old) = self.last_delta
+                && old != p.delta_angles
+            {
+                self.turn(p.delta_angles[1] - old[1], p.delta_angles[0] - old[0]);
+            }
+            self.last_delta = Some(p.delta_angles);
+            let acked = self.client.view().acked_cmd_tick();
+            if let Some(&(_, at)) = self.by_tick.iter().find(|(t, _)| *t == acked)
+                && p.flags & (PF_DEAD | PF_SPECTATOR) == 0
+            {
+                let miss = at.distance(Vec3::from(p.origin));
+                if miss.is_finite() && self.figures.misses.len() < 100_000 {
+                    self.figures.misses.push(miss);
+                }
+            }
+        }
+        let before = self.predicted.map(|s| s.origin);
+        self.repredict(now, None);
+        if let (Some(before), Some(after)) = (before, self.predicted.map(|s| s.origin)) {
+            let teleported = player.is_some_and(|p| p.move_timers[quarry_net::snapshot::MT_TELEPORT] > 0.0);
+            self.smoothing.corrected(before, after, teleported, now);
+        }
+    }
+
+    /// Moves the collision world's movers to where the newest snapshot has them.
+    fn place_movers(&mut self) {
+        let Some(frame) = self.history.back() else { return };
+        let world = self.map.world_mut();
+        for e in frame.entities.values().filter(|e| e.kind == EntityKind::Mover) {
+            if let Some(m) = world.mover_of(EntityId(e.state.aux)) {
+                world.set_mover_offset(m, Vec3::from(e.origin));
+            }
+        }
+    }
+
+    /// Predicts from the newest snapshot; `sent` is the tick of a command
+    /// just sent (its predicted position is remembered to measure later).
+    fn repredict(&mut self, now: Instant, sent: Option<u32>) {
+        let Some(base) = self.client.view().player().copied() else { return };
+        if base.flags & (PF_DEAD | PF_SPECTATOR) != 0 {
+            self.predicted = None;
+            return;
+        }
+        let acked = self.client.view().acked_cmd_tick();
+        let Ok(p) = self.predictor.predict(&base, acked, self.map.world()) else {
+            self.predicted = None;
+            return;
+        };
+        if let Some(tick) = sent {
+            self.predicted_before = self.predicted.map(|s| s.origin);
+            self.predicted_at = Some(now);
+            if self.by_tick.len() == PREDICTIONS {
+                self.by_tick.pop_front();
+            }
+            self.by_tick.push_back((tick, p.state.origin));
+        }
+        self.predicted = Some(p.state);
+    }
+
+    /// The own player's state from the newest snapshot.
+    pub fn player(&self) -> Option<&PlayerState> {
+        self.client.view().player()
+    }
+
+    /// Where the eye is drawn: the prediction, eased between the last two
+    /// commands and with what is left of a correction; the server's
+    /// position when dead or not predicting.
+    pub fn eye(&self, now: Instant) -> Vec3 {
+        let p = self.player();
+        let crouched = p.is_some_and(|p| p.flags & PF_CROUCHED != 0);
+        let dead = p.is_some_and(|p| p.flags & PF_DEAD != 0);
+        let height = if dead {
+            self.params.dead_view_height
+        } else if crouched {
+            self.params.crouch_view_height
+        } else {
+            self.params.view_height
+        };
+        let origin = match self.predicted {
+            Some(s) => {
+                let t = self.predicted_at.map_or(1.0, |at| {
+                    (now.saturating_duration_since(at).as_secs_f64() * self.tick_rate).clamp(0.0, 1.0) as f32
+                });
+                let from = self.predicted_before.filter(|b| b.distance(s.origin) < 64.0).unwrap_or(s.origin);
+                from.lerp(s.origin, t) + self.smoothing.offset(now)
+            }
+            None => p.map_or(Vec3::ZERO, |p| Vec3::from(p.origin)),
+        };
+        origin + Vec3::Z * height
+    }
+
+    /// The predicted own state after the newest command.
+    pub fn predicted(&self) -> Option<&MoveState> {
+        self.predicted.as_ref()
+    }
+
+    /// Every other entity where it is drawn now: `cl_interp` seconds behind
+    /// the estimated server time, between the two snapshots around it.
+    pub fn entities(&self, now: Instant, cl_interp: f32) -> Vec<Drawn> {
+        let at = self.clock.now(now) - f64::from(cl_interp.max(0.0)) * self.tick_rate;
+        let newer = self.history.iter().position(|f| f64::from(f.tick) > at);
+        let (a, b) = match newer {
+            Some(0) | None => {
+                let Some(last) = self.history.back() else { return Vec::new() };
+                (last, last)
+            }
+            Some(i) => (&self.history[i - 1], &self.history[i]),
+        };
+        let span = f64::from(b.tick.saturating_sub(a.tick)).max(1.0);
+        let t = ((at - f64::from(a.tick)) / span).clamp(0.0, 1.0) as f32;
+        // Past the newest snapshot: carry moving things along, briefly.
+        let ahead = if newer.is_none() { ((at - f64::from(b.tick)) / self.tick_rate).clamp(0.0, f64::from(MAX_EXTRAPOLATION)) as f32 } else { 0.0 };
+        b.entities
+            .values()
+            .map(|e| {
+                let to = Vec3::from(e.origin);
+                let from = a.entities.get(&e.id).map_or(to, |o| Vec3::from(o.origin));
+                let jumped = from.distance(to) > 128.0;
+                let mut origin = if jumped { to } else { from.lerp(to, t) };
+                if matches!(e.kind, EntityKind::Player | EntityKind::Projectile) {
+                    origin += Vec3::from(e.velocity) * ahead;
+                }
+                Drawn { view: *e, origin }
+            })
+            .collect()
+    }
+
+    /// The tick the render clock puts the server at now.
+    pub fn server_time(&self, now: Instant) -> f64 {
+        self.clock.now(now)
+    }
+
+    /// Snapshots the own player state of, newest last (for the net graph).
+    pub fn history_ticks(&self) -> impl Iterator<Item = u32> + '_ {
+        self.history.iter().map(|f| f.tick)
+    }
+
+    /// The own player in the newest snapshot that had one.
+    pub fn last_player(&self) -> Option<PlayerState> {
+        self.history.iter().rev().find_map(|f| f.player)
+    }
+}
