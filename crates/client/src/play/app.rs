@@ -39,6 +39,8 @@ pub struct PlayReport {
     pub origins: Option<([f32; 3], [f32; 3])>,
     /// Why the connection ended, if the server ended it.
     pub ended: Option<String>,
+    /// How far the server moved the player, units (steps of a teleport or respawn not counted).
+    pub travelled: f32,
 }
 
 /// Connects, loads the map, opens the window and plays until the player
@@ -244,6 +246,7 @@ impl App {
             misses: (f.misses.len(), f.quantile(0.5), f.quantile(0.99), largest),
             origins,
             ended: self.ended,
+            travelled: self.session.travelled(),
         })
     }
 
@@ -477,6 +480,7 @@ impl App {
             .into_iter()
             .filter(|d| d.view.kind == EntityKind::Player && Some(d.view.state.aux) != own && d.view.state.flags & 1 == 0)
             .map(|d| d.origin + Vec3::Z * 10.0)
+            .filter(|p| self.visible(eye, *p))
             .min_by(|a, b| a.distance(eye).total_cmp(&b.distance(eye)));
         if let Some(t) = target {
             let d = t - eye;
@@ -627,12 +631,34 @@ impl App {
             rows.extend_from_slice(image.bytes.get(y * w * 4..(y + 1) * w * 4).unwrap_or(&[]));
         }
         let png = encode_png(&rows, image.width.into(), image.height.into());
+        let camera = self.camera_note(image.width, image.height);
         for name in std::mem::take(&mut self.shots) {
             let path = self.options.screenshots.join(&name);
             write_atomic(&path, &png)?;
+            write_atomic(&path.with_extension("camera"), camera.as_bytes())?;
             self.hud.console_line(&format!("wrote {}", path.display()));
         }
         Ok(())
+    }
+}
+
+impl App {
+    /// Where the camera was for a screenshot, so a test can check the
+    /// picture against the map: `key value…` lines.
+    fn camera_note(&self, width: u16, height: u16) -> String {
+        let eye = self.session.eye(Instant::now());
+        let own = self.session.player();
+        format!(
+            "eye {} {} {}\npitch {}\nyaw {}\nfov {}\nsize {width} {height}\nscores {}\nhealth {}\n",
+            eye.x,
+            eye.y,
+            eye.z,
+            self.session.pitch,
+            self.session.yaw,
+            self.controls.settings.fov,
+            u8::from(self.controls.is_held(Held::Scores)),
+            own.map_or(0, |p| p.health),
+        )
     }
 }
 

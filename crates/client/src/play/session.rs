@@ -136,6 +136,7 @@ pub struct Session {
     /// How well prediction did.
     pub figures: PredictionFigures,
     tick_rate: f64,
+    travelled: f32,
 }
 
 impl Session {
@@ -162,6 +163,7 @@ impl Session {
             by_tick: VecDeque::with_capacity(PREDICTIONS),
             figures: PredictionFigures::default(),
             tick_rate: f64::from(tick_rate),
+            travelled: 0.0,
         }
     }
 
@@ -211,6 +213,12 @@ impl Session {
         let player = view.player().copied();
         let entities: BTreeMap<u32, EntityView> = view.entities().map(|e| (e.id, *e)).collect();
         self.clock.snapshot(tick, now);
+        if let (Some(p), Some(before)) = (player, self.history.back().and_then(|f| f.player)) {
+            let step = Vec3::from(p.origin).distance(Vec3::from(before.origin));
+            if step.is_finite() && step < 64.0 {
+                self.travelled += step;
+            }
+        }
         if self.history.len() == HISTORY {
             self.history.pop_front();
         }
@@ -353,6 +361,12 @@ impl Session {
     /// Snapshots the own player state of, newest last (for the net graph).
     pub fn history_ticks(&self) -> impl Iterator<Item = u32> + '_ {
         self.history.iter().map(|f| f.tick)
+    }
+
+    /// How far the server moved the own player, units, in steps under 64
+    /// units between snapshots (a respawn or a teleport is not a walk).
+    pub fn travelled(&self) -> f32 {
+        self.travelled
     }
 
     /// The own player in the newest snapshot that had one.

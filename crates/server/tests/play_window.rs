@@ -1,0 +1,229 @@
+//! `quarry-client play` end to end under Xvfb and Mesa's software
+//! renderer: the real server with bots, the real window, a scripted
+//! player that walks, turns, fires at a bot and opens the scoreboard.
+//!
+//! Checks: the screenshots show the map where the camera says (pixels on
+//! rays that hit a wall or floor are not sky), the player moved and the
+//! prediction ends where the server has it, damage was dealt (the game
+//! log's damage line), and the scoreboard was drawn on Tab. Screenshots
+//! stay in `target/tmp/play_window/` as artifacts.
+//!
+//! Needs `xvfb-run` and the `quarry-client` binary beside this test's
+//! (`cargo test --workspace` builds it). Without them the test says so
+//! and passes, unless `QUARRY_REQUIRE_DISPLAY=1` (set by `.ci/run`).
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use glam::Vec3;
+use quarry_map::{Contents, LoadOptions};
+use support::TestServer;
+
+/// The sky colour the client clears to and draws sky faces in (linear 0..1).
+const SKY: [f32; 3] = [0.42, 0.52, 0.68];
+
+fn client_binary() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let dir = exe.parent()?.parent()?;
+    let bin = dir.join(format!("quarry-client{}", std::env::consts::EXE_SUFFIX));
+    bin.is_file().then_some(bin)
+}
+
+fn has_xvfb() -> bool {
+    Command::new("xvfb-run").arg("--help").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok()
+}
+
+fn skip_or_fail(why: &str) {
+    if std::env::var_os("QUARRY_REQUIRE_DISPLAY").is_some() {
+        panic!("{why}");
+    }
+    eprintln!("skipping the window test: {why}");
+}
+
+/// A screenshot's camera note (`key value…` lines).
+struct CameraNote {
+    eye: Vec3,
+    pitch: f32,
+    yaw: f32,
+    fov: f32,
+    size: (u32, u32),
+    scores: bool,
+}
+
+fn read_note(path: &Path) -> CameraNote {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let field = |key: &str| -> Vec<f32> {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key).map(|rest| rest.split_whitespace().filter_map(|w| w.parse().ok()).collect()))
+            .unwrap_or_else(|| panic!("{key} in {text}"))
+    };
+    let eye = field("eye ");
+    let size = field("size ");
+    CameraNote {
+        eye: Vec3::new(eye[0], eye[1], eye[2]),
+        pitch: field("pitch ")[0],
+        yaw: field("yaw ")[0],
+        fov: field("fov ")[0],
+        size: (size[0] as u32, size[1] as u32),
+        scores: field("scores ")[0] != 0.0,
+    }
+}
+
+struct Image {
+    width: u32,
+    height: u32,
+    rgba: Vec<u8>,
+}
+
+impl Image {
+    fn load(path: &Path) -> Image {
+        let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().expect("png header");
+        let mut rgba = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut rgba).expect("png data");
+        assert_eq!(info.color_type, png::ColorType::Rgba, "{}", path.display());
+        Image { width: info.width, height: info.height, rgba }
+    }
+
+    fn pixel(&self, x: u32, y: u32) -> [f32; 3] {
+        let i = ((y * self.width + x) * 4) as usize;
+        [0, 1, 2].map(|k| f32::from(self.rgba[i + k]) / 255.0)
+    }
+
+    fn distinct_colours(&self) -> usize {
+        let mut seen: Vec<[u8; 3]> = self.rgba.chunks_exact(4).step_by(97).map(|p| [p[0] >> 3, p[1] >> 3, p[2] >> 3]).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.len()
+    }
+}
+
+fn is_sky(c: [f32; 3]) -> bool {
+    c.iter().zip(SKY).all(|(a, b)| (a - b).abs() < 0.04)
+}
+
+/// The ray through pixel (x, y) of a camera (Quake angles, Hor+ field of view).
+fn ray(note: &CameraNote, x: f32, y: f32) -> Vec3 {
+    let (sp, cp) = note.pitch.to_radians().sin_cos();
+    let (sy, cy) = note.yaw.to_radians().sin_cos();
+    let forward = Vec3::new(cp * cy, cp * sy, -sp);
+    let right = forward.cross(Vec3::Z).normalize();
+    let up = right.cross(forward);
+    let (w, h) = (note.size.0 as f32, note.size.1 as f32);
+    let tan_v = (note.fov.to_radians() / 2.0).tan() * 3.0 / 4.0;
+    let tan_h = tan_v * w / h;
+    let nx = 2.0 * x / w - 1.0;
+    let ny = 1.0 - 2.0 * y / h;
+    (forward + right * nx * tan_h + up * ny * tan_v).normalize()
+}
+
+/// Checks the screenshot against the map: pixels whose ray meets a wall
+/// or floor within 800 units are not sky. Returns how many were checked.
+fn check_geometry(map: &quarry_map::LoadedMap, shot: &Path) -> usize {
+    let note = read_note(&shot.with_extension("camera"));
+    let image = Image::load(shot);
+    assert_eq!((image.width, image.height), note.size, "{}", shot.display());
+    assert!(image.distinct_colours() > 12, "{}: the picture is nearly flat", shot.display());
+    let mut checked = 0;
+    // A grid over the view, clear of the HUD's top bar and bottom panels.
+    for gy in 0..6 {
+        for gx in 0..9 {
+            let x = image.width as f32 * (0.08 + 0.84 * gx as f32 / 8.0);
+            let y = 40.0 + (image.height as f32 - 120.0) * gy as f32 / 5.0;
+            let dir = ray(&note, x, y);
+            let tr = map.world().trace(note.eye, note.eye + dir * 800.0, Vec3::ZERO, Vec3::ZERO, Contents::SOLID);
+            if tr.fraction >= 1.0 || tr.start_solid || tr.contents.contains(Contents::SKY) {
+                continue;
+            }
+            let c = image.pixel(x as u32, y as u32);
+            assert!(!is_sky(c), "{}: pixel ({x:.0}, {y:.0}) is sky but the ray meets the map {:.0} units away", shot.display(), tr.fraction * 800.0);
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn a_scripted_player_plays_in_the_window() {
+    let Some(client) = client_binary() else {
+        return skip_or_fail("no quarry-client binary beside the test (run `cargo test --workspace`)");
+    };
+    if !has_xvfb() {
+        return skip_or_fail("xvfb-run is not installed (Debian: xvfb, libgl1-mesa-dri)");
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let artifacts = Path::new(env!("CARGO_TARGET_TMPDIR")).join("play_window");
+    let _ = std::fs::remove_dir_all(&artifacts);
+    std::fs::create_dir_all(&artifacts).expect("artifact folder");
+    let log = artifacts.join("games.log");
+    let log_arg = log.display().to_string();
+    let server = TestServer::start(&[
+        "+set", "sv_gameLog", &log_arg, "+set", "bot_minPlayers", "4", "+set", "fraglimit", "0", "+set", "timelimit", "0",
+    ]);
+    let script = artifacts.join("script.txt");
+    std::fs::write(
+        &script,
+        "0.5 screenshot start.png\n0.6 +forward\n1.6 turn 60\n2.2 -forward\n2.3 screenshot walked.png\n\
+         2.4 aim\n2.5 +attack\n7.0 -attack\n7.0 aim off\n7.1 +moveright\n7.6 -moveright\n7.7 aim\n7.8 +attack\n11.0 -attack\n\
+         11.0 +scores\n11.5 screenshot scores.png\n11.6 -scores\n11.8 quit\n",
+    )
+    .expect("script");
+    let address = format!("quarry://{}/#{}", server.addr, server.fingerprint);
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(&client)
+        .args(["play", &address, "--name", "tester", "--no-config", "--no-remember", "--stats"])
+        .arg("--maps")
+        .arg(root.join("maps"))
+        .arg("--script")
+        .arg(&script)
+        .arg("--screenshots")
+        .arg(&artifacts)
+        .env("LIBGL_ALWAYS_SOFTWARE", "true")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run xvfb-run");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    std::fs::write(artifacts.join("client.txt"), format!("{stdout}\n--- stderr\n{stderr}")).expect("client output");
+    assert!(output.status.success(), "play failed ({}):\n{stdout}\n{stderr}", output.status);
+
+    // The map is drawn where the camera says.
+    let mut options = LoadOptions::default();
+    options.keep_surfaces = false;
+    let map = quarry_map::load(root.join("maps/q_dm1.map"), &options).expect("q_dm1");
+    let checked: usize = ["start.png", "walked.png"].iter().map(|s| check_geometry(&map, &artifacts.join(s))).sum();
+    assert!(checked >= 10, "only {checked} pixels had the map within 800 units");
+
+    // The scoreboard was open for its screenshot, and drawn: its title row holds yellow text.
+    let note = read_note(&artifacts.join("scores.camera"));
+    assert!(note.scores);
+    let image = Image::load(&artifacts.join("scores.png"));
+    let yellow = image.rgba.chunks_exact(4).filter(|p| p[0] > 230 && p[1] > 190 && p[1] < 235 && p[2] < 110).count();
+    assert!(yellow > 200, "no scoreboard title in scores.png ({yellow} yellow pixels)");
+
+    // The player moved, and the prediction ends where the server has it.
+    let travelled: f32 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("travelled: ")?.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no travelled line:\n{stdout}"));
+    assert!(travelled > 100.0, "the player moved only {travelled} units:\n{stdout}");
+    let origins = stdout.lines().find(|l| l.starts_with("origin: ")).unwrap_or_else(|| panic!("no origin line:\n{stdout}"));
+    let numbers: Vec<f32> = origins.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-')).filter_map(|w| w.parse().ok()).collect();
+    assert_eq!(numbers.len(), 6, "{origins}");
+    let (predicted, authoritative) = (Vec3::new(numbers[0], numbers[1], numbers[2]), Vec3::new(numbers[3], numbers[4], numbers[5]));
+    assert!(predicted.distance(authoritative) < 32.0, "prediction ended at {predicted}, the server at {authoritative}");
+
+    // Damage was dealt: the game log's damage line for the player, written when it left.
+    drop(server);
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let given: u64 = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|r| r["event"] == "damage" && r["player"]["name"] == "tester")
+        .filter_map(|r| r["given"].as_u64())
+        .sum();
+    assert!(given > 0, "the player dealt no damage; game log:\n{text}\nclient:\n{stdout}");
+}
