@@ -26,28 +26,42 @@ const FOG_END: f32 = 6_000.0;
 
 const VERTEX: &str = r"#version 100
 attribute vec3 pos;
+attribute vec3 normal;
 attribute vec4 colour;
 uniform mat4 view_proj;
 uniform vec3 offset;
 uniform vec3 eye;
 varying lowp vec4 v_colour;
 varying highp float v_dist;
+varying highp vec3 v_pos;
+varying mediump vec3 v_normal;
 void main() {
     vec3 p = pos + offset;
     gl_Position = view_proj * vec4(p, 1.0);
     v_colour = colour;
     v_dist = distance(p, eye);
+    v_pos = pos;
+    v_normal = normal;
 }";
 
 const FRAGMENT: &str = r"#version 100
 precision mediump float;
 varying lowp vec4 v_colour;
 varying highp float v_dist;
+varying highp vec3 v_pos;
+varying mediump vec3 v_normal;
 uniform vec3 fog_colour;
 uniform vec2 fog_range;
 void main() {
+    // A 64-unit grid along the face (not across it), fading with distance:
+    // scale and motion read on walls and floors without any texture.
+    vec3 cell = abs(fract(v_pos / 64.0 + 0.5) - 0.5) * 64.0;
+    vec3 along = vec3(1.0) - abs(v_normal);
+    vec3 near_line = (vec3(1.0) - clamp(cell, 0.0, 1.0)) * along;
+    float line = max(max(near_line.x, near_line.y), near_line.z) * clamp(1.0 - v_dist / 1500.0, 0.0, 1.0);
+    vec3 rgb = v_colour.rgb * (1.0 - 0.18 * line);
     float f = clamp((v_dist - fog_range.x) / (fog_range.y - fog_range.x), 0.0, 0.75);
-    gl_FragColor = vec4(mix(v_colour.rgb, fog_colour, f), v_colour.a);
+    gl_FragColor = vec4(mix(rgb, fog_colour, f), v_colour.a);
 }";
 
 #[repr(C)]
@@ -104,7 +118,11 @@ impl GpuWorld {
         let shader = ctx
             .new_shader(ShaderSource::Glsl { vertex: VERTEX, fragment: FRAGMENT }, meta())
             .map_err(|e| GpuError(format!("{e:?}")))?;
-        let attributes = [VertexAttribute::new("pos", VertexFormat::Float3), VertexAttribute::new("colour", VertexFormat::Float4)];
+        let attributes = [
+            VertexAttribute::new("pos", VertexFormat::Float3),
+            VertexAttribute::new("normal", VertexFormat::Float3),
+            VertexAttribute::new("colour", VertexFormat::Float4),
+        ];
         let solid = PipelineParams {
             cull_face: CullFace::Back,
             depth_test: Comparison::LessOrEqual,
@@ -117,7 +135,7 @@ impl GpuWorld {
         let translucent = ctx.new_pipeline(&[BufferLayout::default()], &attributes, shader, see_through);
         // An empty buffer is not allowed: a map with nothing to draw gets one degenerate triangle.
         let (vertices, indices) = if mesh.indices.is_empty() {
-            (vec![super::world_mesh::Vertex { pos: [0.0; 3], colour: [0.0; 4] }], vec![0u32, 0, 0])
+            (vec![super::world_mesh::Vertex { pos: [0.0; 3], normal: [0.0; 3], colour: [0.0; 4] }], vec![0u32, 0, 0])
         } else {
             (mesh.vertices.clone(), mesh.indices.clone())
         };

@@ -19,7 +19,6 @@ use quarry_movement::pmove::{MoveParams, MoveState};
 use quarry_net::snapshot::{EntityKind, PF_CROUCHED, PF_DEAD, PF_SPECTATOR, PlayerState};
 
 use crate::client::Client;
-use crate::driver::Pacer;
 use crate::error::ClientError;
 use crate::predict::{ErrorSmoothing, Predictor};
 use crate::view::EntityView;
@@ -72,6 +71,41 @@ impl RenderClock {
     }
 }
 
+/// When commands are due: one every tick interval, caught up after a slow
+/// frame (at most [`MAX_CATCH_UP`] at once; further behind, the clock restarts).
+#[derive(Debug, Clone, Copy)]
+struct CommandClock {
+    interval: std::time::Duration,
+    next: Option<Instant>,
+}
+
+/// Most commands sent in one frame to catch up (the server queues 8).
+const MAX_CATCH_UP: u32 = 6;
+
+impl CommandClock {
+    fn new(rate: f64) -> Self {
+        CommandClock { interval: std::time::Duration::from_secs_f64(1.0 / rate.max(1.0)), next: None }
+    }
+
+    /// How many commands are due at `now` (and schedules the next).
+    fn due(&mut self, now: Instant) -> u32 {
+        let Some(mut next) = self.next else {
+            self.next = Some(now + self.interval);
+            return 1;
+        };
+        let mut n = 0;
+        while next <= now && n < MAX_CATCH_UP {
+            next += self.interval;
+            n += 1;
+        }
+        if next <= now {
+            next = now + self.interval;
+        }
+        self.next = Some(next);
+        n
+    }
+}
+
 /// What the player asks for this frame (from keys, mouse or a script).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Intent {
@@ -121,7 +155,7 @@ pub struct Session {
     predictor: Predictor,
     params: MoveParams,
     smoothing: ErrorSmoothing,
-    pacer: Pacer,
+    pacer: CommandClock,
     clock: RenderClock,
     history: VecDeque<Frame>,
     /// View angles, degrees (pitch down positive, yaw from +X), as the player turns them.
@@ -151,7 +185,7 @@ impl Session {
             predictor: Predictor::new(params.clone(), u32::from(tick_rate)),
             params,
             smoothing: ErrorSmoothing::default(),
-            pacer: Pacer::new(f64::from(tick_rate)),
+            pacer: CommandClock::new(f64::from(tick_rate)),
             clock: RenderClock { base_tick: 0.0, base_time: None, rate: f64::from(tick_rate) },
             history: VecDeque::with_capacity(HISTORY),
             pitch: 0.0,
@@ -197,12 +231,17 @@ impl Session {
         if self.client.view().server_tick() != before {
             self.snapshot_arrived(now);
         }
-        if self.client.is_connected() && self.pacer.due(now) {
+        if !self.client.is_connected() {
+            return Ok(());
+        }
+        // One command per server tick, however long the frame took: a tick
+        // without one makes the server repeat the last, which the
+        // prediction would not know about.
+        for _ in 0..self.pacer.due(now) {
             let cmd = UserCmd { pitch: self.pitch, yaw: self.yaw, ..intent.cmd };
-            if let Some(sent) = self.client.send_cmd_returning(cmd)? {
-                self.predictor.sent(sent.tick, sent);
-                self.repredict(now, Some(sent.tick));
-            }
+            let Some(sent) = self.client.send_cmd_returning(cmd)? else { break };
+            self.predictor.sent(sent.tick, sent);
+            self.repredict(now, Some(sent.tick));
         }
         Ok(())
     }

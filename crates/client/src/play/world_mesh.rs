@@ -26,6 +26,8 @@ pub const SKY_COLOUR: [f32; 3] = [0.42, 0.52, 0.68];
 pub struct Vertex {
     /// Quake units, Z up.
     pub pos: [f32; 3],
+    /// The face's outward normal (the shader draws a world grid along the face).
+    pub normal: [f32; 3],
     /// Linear RGBA.
     pub colour: [f32; 4],
 }
@@ -109,10 +111,13 @@ impl WorldMesh {
                 ([r, g, b], a, false, true)
             }
         };
-        let shade = if lit { 0.35 + 0.65 * (0.5 + 0.5 * s.normal.dot(light)) } else { 1.0 };
+        // Floors read brightest, ceilings darkest, walls by where they face.
+        let n = s.normal;
+        let shade = if lit { 0.3 + 0.45 * (0.5 + 0.5 * n.dot(light)) + 0.25 * n.z.max(0.0) } else { 1.0 };
         let colour = [rgb[0] * shade, rgb[1] * shade, rgb[2] * shade, alpha];
         let Ok(base) = u32::try_from(self.vertices.len()) else { return };
-        self.vertices.extend(s.vertices.iter().map(|v| Vertex { pos: v.to_array(), colour }));
+        let normal = if lit { s.normal.to_array() } else { [0.0; 3] };
+        self.vertices.extend(s.vertices.iter().map(|v| Vertex { pos: v.to_array(), normal, colour }));
         let n = s.vertices.len() as u32;
         for k in 1..n.saturating_sub(1) {
             self.indices.extend([base, base + k, base + k + 1]);
