@@ -66,6 +66,12 @@ if [ "$matches" != 0 ]; then
     # stream taken and a slowloris.
     python3 scripts/web_limits.py --server "$target/release/quarry-server" --tsv "$target/web_limits.tsv" >&2
     extra+=(--extra "$target/web_limits.tsv")
+    # Issue 48's play client: frame times under llvmpipe and prediction
+    # through a 100 ms / 2 % loss relay (needs xvfb-run).
+    if command -v xvfb-run >/dev/null 2>&1; then
+        python3 scripts/play_figures.py --server "$target/release/quarry-server" --client "$target/release/quarry-client" --tsv "$target/play_figures.tsv" >&2
+        extra+=(--extra "$target/play_figures.tsv")
+    fi
 fi
 if [ "$soak_minutes" != 0 ]; then
     # A failed verdict still has figures worth showing.
