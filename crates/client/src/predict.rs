@@ -19,7 +19,8 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
-use quarry_map::Trace;
+use quarry_map::CollisionWorld;
+use quarry_movement::triggers::{MoveTrigger, MoveTriggers, pad_velocity, teleport};
 use quarry_movement::UserCmd;
 use quarry_movement::pmove::{MoveParams, MoveState, pmove};
 use quarry_net::snapshot::{MT_KNOCKBACK, MT_LAND, MT_TELEPORT, MT_WATER_JUMP, PF_CROUCHED, PF_DEAD, PF_JUMP_HELD, PlayerState};
@@ -35,6 +36,7 @@ pub struct Predictor {
     params: MoveParams,
     dt: f32,
     sent: VecDeque<(u32, UserCmd)>,
+    triggers: MoveTriggers,
 }
 
 /// What a prediction gave.
@@ -63,7 +65,14 @@ impl Predictor {
     /// A predictor moving with `params` (the server's movement settings)
     /// one command every `1 / tick_rate` seconds.
     pub fn new(params: MoveParams, tick_rate: u32) -> Self {
-        Self { params, dt: 1.0 / tick_rate.max(1) as f32, sent: VecDeque::with_capacity(MAX_UNACKED) }
+        Self { params, dt: 1.0 / tick_rate.max(1) as f32, sent: VecDeque::with_capacity(MAX_UNACKED), triggers: MoveTriggers::default() }
+    }
+
+    /// Also moves the player through the map's jump pads and teleporters
+    /// after each replayed command, as the sim does after each move.
+    pub fn with_triggers(mut self, triggers: MoveTriggers) -> Self {
+        self.triggers = triggers;
+        self
     }
 
     /// Records a command sent for `tick` (ticks rise; the oldest is dropped
@@ -81,7 +90,7 @@ impl Predictor {
     /// The state after every command sent, starting from `base`, the state
     /// the server reached with the command of `acked` (its snapshot's
     /// `acked_cmd_tick`), moved through `world`.
-    pub fn predict(&mut self, base: &PlayerState, acked: u32, world: &dyn Trace) -> Result<Prediction, PredictError> {
+    pub fn predict(&mut self, base: &PlayerState, acked: u32, world: &CollisionWorld) -> Result<Prediction, PredictError> {
         if let Some(&(oldest, _)) = self.sent.front()
             && acked < oldest.saturating_sub(1)
         {
@@ -94,12 +103,42 @@ impl Predictor {
         let last = self.sent.front().filter(|(t, _)| *t == acked).map(|(_, c)| *c);
         let mut state = move_state(base, last.as_ref());
         let mut replayed = 0;
+        let mut hits = Vec::new();
+        // A pad the acknowledged state stands in has fired already.
+        self.triggers.touched(world, &state, &mut hits);
+        let mut on_pad = hits.iter().copied().find(|id| matches!(self.triggers.get(*id), Some(MoveTrigger::JumpPad(_))));
         for (_, cmd) in self.sent.iter().filter(|(t, _)| *t > acked) {
             // The events (sounds, landings) are the server's to tell.
             let _ = pmove(&mut state, cmd, world, &self.params, self.dt);
+            self.triggers.touched(world, &state, &mut hits);
+            on_pad = self.touch(&mut state, world, &hits, on_pad);
             replayed += 1;
         }
         Ok(Prediction { state, replayed })
+    }
+
+    /// What the touched triggers do after one move (the sim's order: by
+    /// entity; a teleport ends it). Returns the pad stood in now.
+    fn touch(&self, state: &mut MoveState, world: &CollisionWorld, hits: &[quarry_map::EntityId], on_pad: Option<quarry_map::EntityId>) -> Option<quarry_map::EntityId> {
+        let mut pad_now = None;
+        for id in hits {
+            match self.triggers.get(*id) {
+                Some(MoveTrigger::JumpPad(pad)) => {
+                    pad_now = Some(*id);
+                    if on_pad != Some(*id)
+                        && let Some(v) = pad_velocity(pad, state.origin, self.params.gravity)
+                    {
+                        state.launch(v);
+                    }
+                }
+                Some(MoveTrigger::Teleport { destination, yaw }) => {
+                    teleport(state, world, *destination, *yaw);
+                    return None;
+                }
+                None => {}
+            }
+        }
+        pad_now
     }
 }
 

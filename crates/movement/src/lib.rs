@@ -2,7 +2,8 @@
 //! clients (Quake 3's `bg_pmove.c`, compiled into both games): the user
 //! command ([`UserCmd`], [`Buttons`], the angle unit a command's angles are
 //! rounded to) and player movement ([`pmove`]) with its parameters as a
-//! plain struct ([`pmove::MoveParams`]).
+//! plain struct ([`pmove::MoveParams`]), and what jump pads and teleporters
+//! do to a moving player ([`triggers`]).
 //!
 //! Rules: no ECS, no console, no sockets, no clock, no RNG. The world is
 //! reached only through [`quarry_map::Trace`]; the parameters arrive as a
@@ -13,6 +14,7 @@
 //! crate in recordings, both over this one type.
 
 pub mod pmove;
+pub mod triggers;
 pub mod usercmd;
 
 pub use usercmd::{

@@ -486,8 +486,7 @@ impl App {
             let d = t - eye;
             let yaw = d.y.atan2(d.x).to_degrees();
             let pitch = -(d.z.atan2(d.truncate().length())).to_degrees();
-            self.session.yaw = yaw.rem_euclid(360.0);
-            self.session.pitch = pitch.clamp(-89.0, 89.0);
+            self.session.look_at(pitch, yaw);
         }
     }
 
@@ -531,7 +530,8 @@ impl App {
         let [r, g, b] = SKY_COLOUR;
         clear_background(Color::new(r, g, b, 1.0));
         let eye = self.session.eye(now);
-        let camera = super::scene::camera(eye, self.session.pitch, self.session.yaw, self.controls.settings.fov);
+        let [pitch, yaw] = self.session.view_angles();
+        let camera = super::scene::camera(eye, pitch, yaw, self.controls.settings.fov);
         set_camera(&camera);
         let gpu_eye = super::scene::eye_of(&camera, eye);
         let drawn = self.session.entities(now, self.controls.settings.cl_interp);
@@ -648,13 +648,14 @@ impl App {
     fn camera_note(&self, width: u16, height: u16) -> String {
         let eye = self.session.eye(Instant::now());
         let own = self.session.player();
+        let [pitch, yaw] = self.session.view_angles();
         format!(
             "eye {} {} {}\npitch {}\nyaw {}\nfov {}\nsize {width} {height}\nscores {}\nhealth {}\n",
             eye.x,
             eye.y,
             eye.z,
-            self.session.pitch,
-            self.session.yaw,
+            pitch,
+            yaw,
             self.controls.settings.fov,
             u8::from(self.controls.is_held(Held::Scores)),
             own.map_or(0, |p| p.health),

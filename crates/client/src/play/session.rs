@@ -16,6 +16,7 @@ use glam::Vec3;
 use quarry_map::{EntityId, LoadedMap};
 use quarry_movement::UserCmd;
 use quarry_movement::pmove::{MoveParams, MoveState};
+use quarry_movement::triggers::MoveTriggers;
 use quarry_net::snapshot::{EntityKind, PF_CROUCHED, PF_DEAD, PF_SPECTATOR, PlayerState};
 
 use crate::client::Client;
@@ -158,11 +159,11 @@ pub struct Session {
     pacer: CommandClock,
     clock: RenderClock,
     history: VecDeque<Frame>,
-    /// View angles, degrees (pitch down positive, yaw from +X), as the player turns them.
-    pub pitch: f32,
-    /// See `pitch`.
-    pub yaw: f32,
-    last_delta: Option<[f32; 2]>,
+    /// The command's angles (Quake 3's `cl.viewangles`): where the mouse
+    /// has turned, before the server's delta angles (a spawn's or a
+    /// teleporter's facing) are added. Degrees, pitch down positive.
+    cmd_angles: [f32; 2],
+
     predicted: Option<MoveState>,
     predicted_before: Option<Vec3>,
     predicted_at: Option<Instant>,
@@ -179,18 +180,18 @@ impl Session {
     pub fn new(client: Client, map: LoadedMap) -> Self {
         let tick_rate = client.welcome().map_or(60, |w| w.tick_rate.max(1));
         let params = MoveParams::default();
+        let triggers = MoveTriggers::from_map(&map);
         Session {
             client,
             map,
-            predictor: Predictor::new(params.clone(), u32::from(tick_rate)),
+            predictor: Predictor::new(params.clone(), u32::from(tick_rate)).with_triggers(triggers),
             params,
             smoothing: ErrorSmoothing::default(),
             pacer: CommandClock::new(f64::from(tick_rate)),
             clock: RenderClock { base_tick: 0.0, base_time: None, rate: f64::from(tick_rate) },
             history: VecDeque::with_capacity(HISTORY),
-            pitch: 0.0,
-            yaw: 0.0,
-            last_delta: None,
+            cmd_angles: [0.0; 2],
+
             predicted: None,
             predicted_before: None,
             predicted_at: None,
@@ -216,12 +217,37 @@ impl Session {
         &self.map
     }
 
-    /// Turns the view by mouse or script (degrees), pitch held within ±89.
+    /// Turns the view by mouse or script (degrees).
     pub fn turn(&mut self, dyaw: f32, dpitch: f32) {
         if dyaw.is_finite() && dpitch.is_finite() {
-            self.yaw = (self.yaw + dyaw).rem_euclid(360.0);
-            self.pitch = (self.pitch + dpitch).clamp(-quarry_movement::MAX_PITCH, quarry_movement::MAX_PITCH);
+            let [p, y] = self.cmd_angles;
+            self.cmd_angles = [quarry_movement::wrap_half_turn(p + dpitch), (y + dyaw).rem_euclid(360.0)];
         }
+    }
+
+    /// Turns the view to look at `pitch`, `yaw` (degrees) now.
+    pub fn look_at(&mut self, pitch: f32, yaw: f32) {
+        let [vp, vy] = self.view_angles();
+        let dyaw = quarry_movement::wrap_half_turn(yaw - vy);
+        self.turn(dyaw, pitch.clamp(-quarry_movement::MAX_PITCH, quarry_movement::MAX_PITCH) - vp);
+    }
+
+    /// The delta angles in force: the prediction's (a predicted teleport
+    /// turns the view at once), else the newest snapshot's.
+    fn delta(&self) -> [f32; 2] {
+        match &self.predicted {
+            Some(s) => [s.delta_pitch, s.delta_yaw],
+            None => self.player().map_or([0.0; 2], |p| p.delta_angles),
+        }
+    }
+
+    /// The view angles drawn now, `[pitch, yaw]` in degrees: the command
+    /// angles plus the delta angles, pitch held within ±89.
+    pub fn view_angles(&self) -> [f32; 2] {
+        let [dp, dy] = self.delta();
+        let [p, y] = self.cmd_angles;
+        let pitch = quarry_movement::wrap_half_turn(p + dp).clamp(-quarry_movement::MAX_PITCH, quarry_movement::MAX_PITCH);
+        [pitch, (y + dy).rem_euclid(360.0)]
     }
 
     /// One frame: takes in what arrived and sends the command when due.
@@ -238,7 +264,11 @@ impl Session {
         // without one makes the server repeat the last, which the
         // prediction would not know about.
         for _ in 0..self.pacer.due(now) {
-            let cmd = UserCmd { pitch: self.pitch, yaw: self.yaw, ..intent.cmd };
+            // The client takes the snapshot's delta off the view it is
+            // given: hand it the command angles plus that delta.
+            let delta = self.player().map_or([0.0; 2], |p| p.delta_angles);
+            let [p, y] = self.cmd_angles;
+            let cmd = UserCmd { pitch: p + delta[0], yaw: y + delta[1], ..intent.cmd };
             let Some(sent) = self.client.send_cmd_returning(cmd)? else { break };
             self.predictor.sent(sent.tick, sent);
             self.repredict(now, Some(sent.tick));
@@ -264,13 +294,6 @@ impl Session {
         self.history.push_back(Frame { tick, entities, player });
         self.place_movers();
         if let Some(p) = player {
-            // A spawn or a teleporter turns the view through the delta angles.
-            if let Some(old) = self.last_delta
-                && old != p.delta_angles
-            {
-                self.turn(p.delta_angles[1] - old[1], p.delta_angles[0] - old[0]);
-            }
-            self.last_delta = Some(p.delta_angles);
             let acked = self.client.view().acked_cmd_tick();
             if let Some(&(_, at)) = self.by_tick.iter().find(|(t, _)| *t == acked)
                 && p.flags & (PF_DEAD | PF_SPECTATOR) == 0

@@ -11,10 +11,9 @@
 //! not within [`JUMP_PAD_COOLDOWN_S`] of the last launch.
 
 use bevy_ecs::prelude::*;
-use glam::Vec3;
 use quarry_map::EntityId;
-use quarry_map::entities::{JumpPad, Push};
-use quarry_movement::pmove::{MoveParams, jump_pad_velocity};
+use quarry_map::entities::JumpPad;
+use quarry_movement::pmove::MoveParams;
 
 use super::Contact;
 use crate::clock::MatchClock;
@@ -27,14 +26,7 @@ use crate::slots::SlotId;
 /// frame or two.
 pub const JUMP_PAD_COOLDOWN_S: f32 = 0.25;
 
-/// The launch velocity of `pad` for a player at `from` under `gravity`
-/// (units/s², positive down). `None` while the pad's target is unresolved.
-pub fn pad_velocity(pad: &JumpPad, from: Vec3, gravity: f32) -> Option<Vec3> {
-    match pad.push {
-        Push::Velocity(v) => Some(v),
-        Push::Toward { target_origin, .. } => target_origin.map(|to| jump_pad_velocity(from, to, gravity)),
-    }
-}
+pub use quarry_movement::triggers::pad_velocity;
 
 /// A player touches pad `id` this tick: launch if it is a fresh touch.
 #[expect(clippy::too_many_arguments, reason = "one call site; the pieces come from different resources")]

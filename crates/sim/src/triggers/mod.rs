@@ -26,6 +26,7 @@ use bevy_ecs::prelude::*;
 use glam::Vec3;
 use quarry_map::entities::{JumpPad, TriggerKind};
 use quarry_map::{Contents, EntityId, EntityKind};
+use quarry_movement::triggers::{MoveTrigger, MoveTriggers};
 
 use crate::MapRes;
 use crate::clock::MatchClock;
@@ -36,8 +37,6 @@ use crate::schedule::SimSystems;
 use crate::settings::Settings;
 use crate::slots::SlotId;
 
-/// Quake 3 `trigger_teleport` spawnflag: only spectators use it.
-const TELEPORT_SPECTATOR_ONLY: u32 = 1;
 /// Quake 3 `trigger_hurt` spawnflag: starts off (needs a trigger to turn on).
 const HURT_START_OFF: u32 = 1;
 /// Quake 3 `trigger_hurt` spawnflag: hurts once a second instead of every frame.
@@ -79,18 +78,22 @@ impl TriggerSet {
     /// without a destination, spectator-only teleporters and hurt volumes
     /// that start off are left out.
     pub fn from_map(map: &quarry_map::LoadedMap) -> Self {
-        let mut set = BTreeMap::new();
+        // Jump pads and teleporters as the movement core reads them (a
+        // predicting client reads the same ones).
+        let mut set: BTreeMap<EntityId, TriggerAction> = MoveTriggers::from_map(map)
+            .0
+            .into_iter()
+            .map(|(id, t)| match t {
+                MoveTrigger::JumpPad(pad) => (id, TriggerAction::JumpPad { pad }),
+                MoveTrigger::Teleport { destination, yaw } => (id, TriggerAction::Teleport { destination, yaw }),
+            })
+            .collect();
         for e in map.entities() {
             // A trigger without geometry can never be touched.
             if e.bounds.is_none() {
                 continue;
             }
             let action = match &e.kind {
-                EntityKind::JumpPad(pad) => TriggerAction::JumpPad { pad: *pad },
-                EntityKind::Teleporter(t) if e.spawnflags & TELEPORT_SPECTATOR_ONLY == 0 => {
-                    let Some((destination, yaw)) = t.destination else { continue };
-                    TriggerAction::Teleport { destination, yaw }
-                }
                 EntityKind::Hurt { damage } if e.spawnflags & HURT_START_OFF == 0 => {
                     let interval_s = if e.spawnflags & HURT_SLOW != 0 { 1.0 } else { hurt::HURT_INTERVAL_S };
                     TriggerAction::Hurt { damage: *damage, interval_s }

@@ -6,7 +6,6 @@
 
 use bevy_ecs::prelude::*;
 use glam::Vec3;
-use quarry_map::Contents;
 
 use crate::MapRes;
 use crate::clock::MatchClock;
@@ -15,30 +14,7 @@ use crate::components::{Body, Life, Player};
 use crate::events::{GameEvent, MeansOfDeath, SoundKind};
 use crate::slots::SlotId;
 
-/// Exit speed along the destination's facing (Quake 3: 400).
-pub const EXIT_SPEED: f32 = 400.0;
-/// How far above the destination the player appears (Quake 3: 1 unit).
-pub const ARRIVAL_LIFT: f32 = 1.0;
-/// Step and limit for raising the arrival point until the box fits:
-/// destinations placed on the floor (Quake 1 adds 27 units) still work.
-const FIT_STEP: f32 = 4.0;
-const FIT_MAX: f32 = 64.0;
-
-/// Where a box `mins..maxs` arriving at `destination` ends up: a unit
-/// above it, raised in small steps until it fits the world (players are
-/// not obstacles: they are telefragged). The first candidate if none fits.
-pub fn arrival_point(world: &quarry_map::CollisionWorld, destination: Vec3, mins: Vec3, maxs: Vec3) -> Vec3 {
-    let first = destination + Vec3::Z * ARRIVAL_LIFT;
-    let mut lift = 0.0;
-    while lift <= FIT_MAX {
-        let p = first + Vec3::Z * lift;
-        if !world.trace(p, p, mins, maxs, Contents::MASK_PLAYER_SOLID).start_solid {
-            return p;
-        }
-        lift += FIT_STEP;
-    }
-    first
-}
+pub use quarry_movement::triggers::{ARRIVAL_LIFT, EXIT_SPEED, arrival_point};
 
 /// Whether two absolute boxes overlap with positive volume (touching does not count).
 pub fn boxes_intersect(a_min: Vec3, a_max: Vec3, b_min: Vec3, b_max: Vec3) -> bool {
@@ -55,14 +31,12 @@ pub(super) fn teleport(
     yaw: f32,
     clock: MatchClock,
 ) {
-    let Some(state) = world.get::<Body>(entity).map(|b| b.0) else { return };
+    let Some(mut state) = world.get::<Body>(entity).map(|b| b.0) else { return };
     let (mins, maxs) = state.bbox();
-    let arrival = arrival_point(world.resource::<MapRes>().0.world(), destination, mins, maxs);
-    let (sin, cos) = yaw.to_radians().sin_cos();
-    let exit = Vec3::new(cos, sin, 0.0) * EXIT_SPEED;
     let from = state.origin;
+    let arrival = quarry_movement::triggers::teleport(&mut state, world.resource::<MapRes>().0.world(), destination, yaw);
     if let Some(mut body) = world.get_mut::<Body>(entity) {
-        body.0.teleport(arrival, exit, yaw);
+        body.0 = state;
     }
     world.write_message(GameEvent::Sound { kind: SoundKind::Teleport, origin: from, source: Some(slot) });
     world.write_message(GameEvent::Sound { kind: SoundKind::Teleport, origin: arrival, source: Some(slot) });
