@@ -229,6 +229,7 @@ impl Client {
                 self.mode = Some(update.clone());
                 self.notify(Notice::Mode { update, changes });
             }
+            ServerMessage::MapChunk(_) | ServerMessage::MapRefused { .. } => {}
             // The transport turns this into the Disconnected event.
             ServerMessage::Disconnect(reason) => debug!(%reason, "server says goodbye"),
         }

@@ -309,7 +309,7 @@ impl NetServer {
                     }
                 }
             }
-            ClientMessage::MapLoaded(_) => {}
+            ClientMessage::MapLoaded(_) | ClientMessage::MapRequest { .. } => {}
             ClientMessage::Quit => {
                 let _ = self.transport.disconnect(conn, DisconnectReason::Quit);
             }
