@@ -19,7 +19,8 @@
 //!   per client, and at most [`MAX_TRANSFERS`] in all, so downloads cannot
 //!   take the server's whole uplink from the players.
 //! - Chunks leave at `sv_downloadRate` bytes a second per client (a token
-//!   bucket filled from the tick, holding at most a tenth of a second), and
+//!   bucket filled from the tick, holding at most a tenth of a second; a
+//!   chunk is a tenth of a second's worth, 1 to 16 KiB), and
 //!   only while the client's reliable backlog is under [`BACKLOG_ROOM`]:
 //!   a client that does not read stops its own download, never reaches the
 //!   transport's disconnect limit because of it, and delays its own chat
@@ -188,13 +189,14 @@ impl Downloads {
     fn due_chunks(&mut self, conn: ConnId, backlog: usize, now: Instant) -> Vec<ServerMessage> {
         let rate = f64::from(self.settings.rate.max(1));
         let Some(t) = self.clients.get_mut(&conn).and_then(|c| c.transfer.as_mut()) else { return Vec::new() };
-        let cap = (rate / 10.0).max(MAP_CHUNK_LEN as f64);
+        let chunk_len = chunk_len(self.settings.rate);
+        let cap = (rate / 10.0).max(chunk_len as f64);
         t.budget = (t.budget + now.saturating_duration_since(t.filled).as_secs_f64() * rate).min(cap);
         t.filled = now;
         let mut out = Vec::new();
         let mut queued = backlog;
-        while out.len() < MAX_CHUNKS_PER_TICK && queued + MAP_CHUNK_LEN <= BACKLOG_ROOM {
-            let Some(chunk) = t.offer.chunk(t.next, MAP_CHUNK_LEN) else { break };
+        while out.len() < MAX_CHUNKS_PER_TICK && queued + chunk_len <= BACKLOG_ROOM {
+            let Some(chunk) = t.offer.chunk(t.next, chunk_len) else { break };
             let len = chunk.data.len();
             if t.budget < len as f64 {
                 break;
@@ -233,7 +235,15 @@ impl Downloads {
     }
 }
 
-/// Whole seconds, rounded up (a wait of 0.2 s is "1 s").
+/// The chunk size at `rate` bytes a second: a tenth of a second's worth,
+/// at least 1 KiB (smaller chunks cost more in framing than they smooth)
+/// and at most [`MAP_CHUNK_LEN`]. A slow rate sends small chunks often
+/// rather than a big one after a long wait.
+fn chunk_len(rate: u32) -> usize {
+    usize::try_from(rate / 10).unwrap_or(MAP_CHUNK_LEN).clamp(1024, MAP_CHUNK_LEN)
+}
+
+/// Whole seconds, rounded up/// Whole seconds, rounded up (a wait of 0.2 s is "1 s").
 fn secs(d: Duration) -> u32 {
     u32::try_from(d.as_millis().div_ceil(1000)).unwrap_or(u32::MAX)
 }
@@ -363,9 +373,10 @@ mod tests {
         d.set_map(Some(&map), DownloadSettings { rate: 100_000, ..DownloadSettings::default() });
         d.request(conn(1), map.hash, 0, t0).expect("request");
         assert!(d.due_chunks(conn(1), 0, t0).is_empty(), "nothing before any time has passed");
-        // A tenth of a second fills the budget to its cap (10 kB, raised to one chunk).
-        let sent: usize = d.due_chunks(conn(1), 0, t0 + Duration::from_secs(5)).len();
-        assert_eq!(sent, 1, "the budget holds one chunk, not five seconds' worth");
+        // A tenth of a second fills the budget to its cap: one 10 kB chunk.
+        let sent = d.due_chunks(conn(1), 0, t0 + Duration::from_secs(5));
+        assert_eq!(sent.len(), 1, "the budget holds one chunk, not five seconds' worth");
+        assert!(matches!(&sent[0], ServerMessage::MapChunk(c) if c.data.len() == 10_000));
         // One second later: 100 kB has flowed in, but the budget holds one chunk.
         let chunks = d.due_chunks(conn(1), 0, t0 + Duration::from_secs(6));
         assert_eq!(chunks.len(), 1, "the budget's cap is one chunk at this rate");
@@ -380,6 +391,13 @@ mod tests {
         assert!(d.finish_if_done(conn(1), now).is_some());
         assert!(d.finish_if_done(conn(1), now).is_none());
         assert_eq!(d.counts().finished, 1);
+    }
+
+    #[test]
+    fn chunks_are_a_tenth_of_a_second_within_bounds() {
+        assert_eq!(chunk_len(8_000), 1024);
+        assert_eq!(chunk_len(100_000), 10_000);
+        assert_eq!(chunk_len(1_000_000), MAP_CHUNK_LEN);
     }
 
     #[test]
