@@ -17,7 +17,11 @@ use quarry_net::reliable::{ChatScope, ClientMessage, DisconnectReason, ModeUpdat
 use quarry_net::transport::{ClientConfig, ClientEvent, ClientTransport};
 use tracing::{debug, warn};
 
+use quarry_net::handshake::CS_MAP;
+use quarry_net::map_transfer::{MAX_MAP_BYTES, MapHash, parse_map_string};
+
 use crate::error::{ClientError, ConnectError};
+use crate::map_store::{MapDownload, MapFetch, MapFetchError, MapStore};
 use crate::notice::{ChatLine, Notice};
 use crate::options::ClientOptions;
 use crate::stats::{ClientStats, SessionStats, StatsAverager};
@@ -63,6 +67,11 @@ pub struct Client {
     last_cmd_tick: Option<u32>,
     cmds_sent: u64,
     averager: StatsAverager,
+    /// Answer a map change at once (a headless client) or only when
+    /// [`Client::confirm_map_loaded`] is called.
+    confirm_map_changes: bool,
+    /// The map being found or downloaded ([`Client::fetch_map`]).
+    map_fetch: Option<MapFetch>,
 }
 
 impl Client {
@@ -94,6 +103,8 @@ impl Client {
             last_cmd_tick: None,
             cmds_sent: 0,
             averager: StatsAverager::default(),
+            confirm_map_changes: options.confirm_map_changes,
+            map_fetch: None,
         })
     }
 
@@ -203,16 +214,17 @@ impl Client {
                 map,
                 config_strings,
             } => {
-                // Nothing to load in a headless client: say we are ready at once.
                 for (index, value) in &config_strings {
                     self.apply_timing(*index, value);
                 }
                 self.config_strings = config_strings.into_iter().collect();
                 self.view.clear_entities();
                 self.map = Some(map.clone());
-                if let Err(e) = self
-                    .transport
-                    .send_reliable(&ClientMessage::MapLoaded(map.clone()))
+                // The old map's fetch is moot; the caller fetches the new one.
+                self.map_fetch = None;
+                // Nothing to load in a headless client: say we are ready at once.
+                if self.confirm_map_changes
+                    && let Err(e) = self.confirm_map_loaded()
                 {
                     warn!(error = %e, "could not confirm the map change");
                 }
@@ -229,6 +241,15 @@ impl Client {
                 self.mode = Some(update.clone());
                 self.notify(Notice::Mode { update, changes });
             }
+            ServerMessage::MapChunk(chunk) => {
+                if let Some(f) = self.map_fetch.as_mut() {
+                    f.on_chunk(&chunk);
+                }
+            }
+            ServerMessage::MapRefused { hash, reason } => match self.map_fetch.as_mut() {
+                Some(f) => f.on_refused(hash, reason),
+                None => debug!(%reason, "a map refusal for no request"),
+            },
             // The transport turns this into the Disconnected event.
             ServerMessage::Disconnect(reason) => debug!(%reason, "server says goodbye"),
         }
@@ -259,6 +280,48 @@ impl Client {
     /// The current map (from the Welcome or the last map change).
     pub fn map(&self) -> Option<&str> {
         self.map.as_deref()
+    }
+
+    /// The running map's content hash and file size (the `CS_MAP` config
+    /// string), when the server gave them.
+    pub fn map_hash(&self) -> Option<(MapHash, u64)> {
+        self.config_strings.get(&CS_MAP).and_then(|v| parse_map_string(v))
+    }
+
+    /// Gets the current map's file: from `store` when a file there has the
+    /// server's hash (ready at once, nothing asked), else by asking the
+    /// server for it. Follow it with [`Client::map_download`] as the client
+    /// is pumped; a map change drops the fetch (fetch the new map then).
+    /// Calling it again restarts the fetch (the server allows a few
+    /// requests a minute).
+    pub fn fetch_map(&mut self, store: &MapStore) -> Result<&MapDownload, ClientError> {
+        self.ensure_connected()?;
+        let name = self.map.clone().unwrap_or_default();
+        let fetch = match self.map_hash() {
+            None => MapFetch::failed(store.clone(), &name, MapFetchError::NoMapHash),
+            Some((hash, _)) if let Some(file) = store.find(&name, hash) => MapFetch::ready(store.clone(), file),
+            Some((_, size)) if size > MAX_MAP_BYTES => MapFetch::failed(store.clone(), &name, MapFetchError::TooLarge { map: name.clone(), size, max: MAX_MAP_BYTES }),
+            Some((hash, size)) => {
+                self.transport.send_reliable(&ClientMessage::MapRequest { hash, offset: 0 })?;
+                MapFetch::downloading(store.clone(), &name, hash, size)
+            }
+        };
+        Ok(self.map_fetch.insert(fetch).state())
+    }
+
+    /// Where the last [`Client::fetch_map`] stands (`None`: none since
+    /// the last map change).
+    pub fn map_download(&self) -> Option<&MapDownload> {
+        self.map_fetch.as_ref().map(MapFetch::state)
+    }
+
+    /// Tells the server the current map is loaded. A client made with
+    /// [`ClientOptions::confirm_map_changes`] `false` calls it once it has
+    /// loaded the map after a map change; others need not.
+    pub fn confirm_map_loaded(&mut self) -> Result<(), ClientError> {
+        let map = self.map.clone().unwrap_or_default();
+        self.transport.send_reliable(&ClientMessage::MapLoaded(map))?;
+        Ok(())
     }
 
     /// The current config strings, by index.

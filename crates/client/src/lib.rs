@@ -22,6 +22,8 @@
 //!
 //! - [`predict`]: the own player's movement predicted with the server's
 //!   own pmove from the acknowledged state and the commands sent since.
+//! - [`map_store`]: the server's map by content hash, from the `--maps`
+//!   folders, the user's cache, or downloaded ([`Client::fetch_map`]).
 //!
 //! What it must not do: simulate anything but the own player's movement
 //! (the rest is what the server says), touch the server's internals (only
@@ -57,6 +59,7 @@ pub mod input;
 pub mod join;
 pub mod predict;
 pub mod load;
+pub mod map_store;
 mod notice;
 mod options;
 pub mod play;
@@ -71,6 +74,7 @@ pub use error::{ClientError, ConnectError};
 pub use input::{
     Action, Frame, IdleInput, Input, RandomInput, ScriptError, ScriptErrorKind, ScriptInput,
 };
+pub use map_store::{MapDownload, MapFetchError, MapFile, MapStore};
 pub use notice::{ChatLine, Notice};
 pub use options::{ClientOptions, DEFAULT_PORT, Trust, resolve};
 pub use stats::{ClientStats, SessionStats};
@@ -85,6 +89,7 @@ pub use quarry_movement::{Buttons, UserCmd};
 pub use quarry_net::{
     cert::Fingerprint,
     handshake::{RejectReason, Welcome},
+    map_transfer::{MapHash, MapRefusal},
     reliable::{ChatScope, DisconnectReason, ModeUpdate, Scoreboard},
     snapshot::{EntityKind, PlayerState},
 };

@@ -51,6 +51,10 @@ pub struct ClientOptions {
     /// Where the connection runs: a shared runtime and a local address
     /// (load generators); by default its own runtime and the wildcard.
     pub net: quarry_net::transport::ClientOptions,
+    /// Whether a map change is answered at once (`true`, a headless client
+    /// with nothing to load) or only when the caller has loaded the map and
+    /// calls [`crate::Client::confirm_map_loaded`].
+    pub confirm_map_changes: bool,
 }
 
 impl ClientOptions {
@@ -74,7 +78,16 @@ impl ClientOptions {
             connect_timeout: Duration::from_secs(5),
             settings: TransportSettings::default(),
             net: quarry_net::transport::ClientOptions::default(),
+            confirm_map_changes: true,
         }
+    }
+
+    /// Sets whether map changes are confirmed at once
+    /// ([`ClientOptions::confirm_map_changes`]).
+    #[must_use]
+    pub fn confirm_map_changes(mut self, at_once: bool) -> Self {
+        self.confirm_map_changes = at_once;
+        self
     }
 
     /// Sets the server password.

@@ -54,7 +54,7 @@ pub use entities::{Entity, EntityId, EntityKind, Game, PlayerSpawn, SpawnKind, T
 pub use error::{MapLoadError, NotPlayable};
 pub use info::{MapInfo, SpawnInfo};
 pub use jump_pad::jump_pad_velocity;
-pub use loaded::{LoadedMap, load, load_str};
+pub use loaded::{LoadedMap, load, load_source, load_str, load_with_bytes};
 pub use obj::ObjOptions;
 pub use options::{DEFAULT_MAX_FILE_BYTES, DEFAULT_WORLD_LIMIT, LoadOptions};
 pub use parse::Dialect;

@@ -45,6 +45,14 @@ pub struct LoadedMap {
 /// through `tracing`. A map without usable spawn points loads;
 /// [`LoadedMap::check_playable`] says whether a match can start on it.
 pub fn load(path: impl AsRef<Path>, options: &LoadOptions) -> Result<LoadedMap, MapLoadError> {
+    load_with_bytes(path, options).map(|(map, _)| map)
+}
+
+/// Loads a `.map` file as [`load`] does and also gives back the file's
+/// bytes exactly as read: what a server hashes and sends to a client that
+/// lacks the map, so the copy it sends is the one it runs (reading the file
+/// a second time could find it changed).
+pub fn load_with_bytes(path: impl AsRef<Path>, options: &LoadOptions) -> Result<(LoadedMap, Vec<u8>), MapLoadError> {
     let start = Instant::now();
     let path = path.as_ref();
     let extension = path.extension().map(|e| e.to_string_lossy().into_owned());
@@ -56,7 +64,8 @@ pub fn load(path: impl AsRef<Path>, options: &LoadOptions) -> Result<LoadedMap, 
         return Err(MapLoadError::NotAMap { path: path.to_owned(), reason });
     }
     let bytes = read_map_file(path, options.max_file_bytes)?;
-    load_bytes(&bytes, path, options, start)
+    let map = load_bytes(&bytes, path, options, start)?;
+    Ok((map, bytes))
 }
 
 /// Reads a whole map file through [`quarry_files::read_file_bytes`]: a
@@ -83,7 +92,20 @@ fn read_map_file(path: &Path, limit: u64) -> Result<Vec<u8>, MapLoadError> {
 /// Loads map text held in memory; `name` stands in for the file name in
 /// warnings and errors. Used by tests with synthetic maps.
 pub fn load_str(text: &str, name: &str, options: &LoadOptions) -> Result<LoadedMap, MapLoadError> {
-    load_bytes(text.as_bytes(), Path::new(name), options, Instant::now())
+    load_source(text.as_bytes(), name, options)
+}
+
+/// Loads a map file's bytes held in memory (a client's downloaded or
+/// cached copy) exactly as [`load`] loads the file: the same parse, the
+/// same collision world. `name` stands in for the file name in warnings and
+/// errors. Bytes over [`LoadOptions::max_file_bytes`] are refused as a file
+/// of that size would be.
+pub fn load_source(bytes: &[u8], name: &str, options: &LoadOptions) -> Result<LoadedMap, MapLoadError> {
+    let size = bytes.len() as u64;
+    if size > options.max_file_bytes {
+        return Err(MapLoadError::TooLarge { path: PathBuf::from(name), size, limit: options.max_file_bytes });
+    }
+    load_bytes(bytes, Path::new(name), options, Instant::now())
 }
 
 fn load_bytes(bytes: &[u8], path: &Path, options: &LoadOptions, start: Instant) -> Result<LoadedMap, MapLoadError> {

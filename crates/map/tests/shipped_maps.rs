@@ -30,3 +30,19 @@ fn every_shipped_map_loads_and_is_playable() {
         assert_eq!((info.brushes, info.patches), count_primitives(&text), "{name}: brush and patch counts");
     }
 }
+
+#[test]
+fn a_map_loaded_from_its_bytes_is_the_map_loaded_from_its_file() {
+    // What a client does with a downloaded copy: the same bytes give the
+    // same world.
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps/q_duel1.map");
+    let options = LoadOptions::default();
+    let (from_file, bytes) = quarry_map::load_with_bytes(&path, &options).expect("load");
+    assert_eq!(bytes, std::fs::read(&path).expect("read"));
+    let from_bytes = quarry_map::load_source(&bytes, "q_duel1.map", &options).expect("load bytes");
+    assert_eq!(from_file.info().brushes, from_bytes.info().brushes);
+    assert_eq!(from_file.entities().len(), from_bytes.entities().len());
+    let mut small = LoadOptions::default();
+    small.max_file_bytes = 10;
+    assert!(matches!(quarry_map::load_source(&bytes, "q_duel1.map", &small), Err(quarry_map::MapLoadError::TooLarge { .. })));
+}

@@ -21,7 +21,7 @@ pub const ALPN: &[u8] = b"quarry/1";
 
 /// The protocol version in [`Hello::version`]; bump on any wire change
 /// (a peer of another version is refused with both versions named).
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// Longest player name accepted by the decoder, in bytes (the server may
 /// enforce a shorter one and answer [`RejectReason::BadName`]).
@@ -43,6 +43,16 @@ pub const CS_ITEM_MODELS: u16 = 0;
 /// ([`timing_string`]): sent again whenever `sv_fps` or the snapshot rate
 /// changes, so a connected client keeps its command clock right.
 pub const CS_TIMING: u16 = 1;
+
+/// Config string index of the map's content, `"HASH SIZE"`: the SHA-256 of
+/// the exact bytes of the map file the server loaded (64 lowercase hex
+/// digits) and the file's length in bytes
+/// ([`crate::map_transfer::map_string`], read with
+/// [`crate::map_transfer::parse_map_string`]). A client loads a file with
+/// that hash or asks for it ([`crate::reliable::ClientMessage::MapRequest`]).
+/// Sent in the Welcome and in every map change; absent when the server has
+/// no copy of the file it can describe.
+pub const CS_MAP: u16 = 2;
 
 /// The [`CS_TIMING`] value for a tick rate and a snapshot rate.
 pub fn timing_string(tick_rate: u16, snapshot_rate: u16) -> String {

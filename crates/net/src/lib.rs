@@ -4,7 +4,8 @@
 //!
 //! - **The protocol, sans-IO** (like quinn-proto under quinn): plain encode
 //!   and decode functions for every message ([`usercmd`], [`snapshot`] +
-//!   [`delta`], [`fragment`], [`handshake`], [`reliable`]) over a
+//!   [`delta`], [`fragment`], [`handshake`], [`reliable`], the map
+//!   transfer's hash, chunks and reassembly in [`map_transfer`]) over a
 //!   bounds-checked [`codec`], and per-connection state machines
 //!   ([`conn::ServerConn`], [`conn::ClientConn`]) that take bytes and `now`
 //!   and return bytes and events: handshake, Quake 3 style delta snapshots
@@ -36,6 +37,7 @@ pub mod delta;
 pub mod fragment;
 pub mod handshake;
 pub mod lockout;
+pub mod map_transfer;
 pub mod reliable;
 pub mod service;
 pub mod snapshot;

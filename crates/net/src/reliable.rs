@@ -14,8 +14,14 @@
 //!
 //! Each frame payload starts with a one-byte tag: handshake tags below 16,
 //! message tags from 16 up.
+//!
+//! A map transfer ([`crate::map_transfer`]) rides the same stream: its
+//! chunks are small (16 KiB) and the server paces them per client, so chat
+//! and prints wait behind at most a few of them.
 
 use crate::codec::{DecodeError, Reader, Writer};
+use crate::map_transfer::{MapChunk, MapHash};
+pub use crate::map_transfer::MapRefusal;
 use crate::handshake::{Hello, MAX_SHORT_TEXT, RejectReason, Welcome, read_config_strings, read_pairs, write_config_strings, write_pairs};
 
 /// Longest chat line, bytes.
@@ -137,6 +143,16 @@ pub enum ServerMessage {
     Mode(ModeUpdate),
     /// The server is closing the connection, and why.
     Disconnect(DisconnectReason),
+    /// A piece of the map the client asked for with
+    /// [`ClientMessage::MapRequest`] (see [`crate::map_transfer`]).
+    MapChunk(MapChunk),
+    /// The server will not send the map asked for, and why.
+    MapRefused {
+        /// The hash the client asked for.
+        hash: MapHash,
+        /// Why not.
+        reason: MapRefusal,
+    },
 }
 
 /// A reliable client-to-server message.
@@ -155,6 +171,16 @@ pub enum ClientMessage {
     UserInfo(Vec<(String, String)>),
     /// The client loaded `map` after a map change and is ready for snapshots.
     MapLoaded(String),
+    /// Send me the map file with this hash (the one in
+    /// [`CS_MAP`](crate::handshake::CS_MAP)), compressed, from `offset` in
+    /// its compressed copy (0 for all of it). Answered with
+    /// [`ServerMessage::MapChunk`]s or a [`ServerMessage::MapRefused`].
+    MapRequest {
+        /// The map's content hash.
+        hash: MapHash,
+        /// Where to start in the compressed copy.
+        offset: u64,
+    },
     /// The client is leaving.
     Quit,
 }

@@ -22,6 +22,12 @@ pub struct ServerCvars {
     pub sv_password: CvarId,
     /// `sv_snapshotRate`: snapshots per second to each client.
     pub sv_snapshot_rate: CvarId,
+    /// `sv_allowDownload`: whether clients may download the running map.
+    pub sv_allow_download: CvarId,
+    /// `sv_downloadRate`: bytes a second to each downloading client.
+    pub sv_download_rate: CvarId,
+    /// `sv_downloadMaxKB`: the largest compressed map sent, KiB.
+    pub sv_download_max_kb: CvarId,
 }
 
 /// The server's settings as one tick sees them, read once per tick
@@ -38,6 +44,25 @@ pub struct ServerSettings {
     pub password: String,
     /// `sv_cheats`.
     pub cheats: bool,
+    /// `sv_allowDownload`, `sv_downloadRate`, `sv_downloadMaxKB`.
+    pub download: DownloadSettings,
+}
+
+/// The download cvars as a tick reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DownloadSettings {
+    /// `sv_allowDownload`.
+    pub allow: bool,
+    /// `sv_downloadRate`: bytes a second to each downloading client.
+    pub rate: u32,
+    /// `sv_downloadMaxKB` in bytes: the largest compressed copy sent.
+    pub max_bytes: u64,
+}
+
+impl Default for DownloadSettings {
+    fn default() -> Self {
+        Self { allow: true, rate: 1_000_000, max_bytes: 16 << 20 }
+    }
 }
 
 /// The version string: crate version and target.
@@ -50,7 +75,19 @@ impl ServerCvars {
     pub fn read(&self, cvars: &CvarSet) -> ServerSettings {
         let tick_rate = self.tick_rate(cvars);
         let snapshot_rate = u32::try_from(cvars.int(self.sv_snapshot_rate)).unwrap_or(30).min(tick_rate).max(1);
-        ServerSettings { tick_rate, snapshot_rate, hostname: cvars.string(self.sv_hostname), password: cvars.string(self.sv_password), cheats: cvars.bool(self.sv_cheats) }
+        let download = DownloadSettings {
+            allow: cvars.bool(self.sv_allow_download),
+            rate: u32::try_from(cvars.int(self.sv_download_rate)).unwrap_or(1_000_000),
+            max_bytes: u64::try_from(cvars.int(self.sv_download_max_kb)).unwrap_or(0).saturating_mul(1024),
+        };
+        ServerSettings {
+            tick_rate,
+            snapshot_rate,
+            hostname: cvars.string(self.sv_hostname),
+            password: cvars.string(self.sv_password),
+            cheats: cvars.bool(self.sv_cheats),
+            download,
+        }
     }
 
     /// `sv_fps` as a tick rate, Hz: the one place the server reads it (the
@@ -111,6 +148,7 @@ impl ServerCvars {
             1000,
             "snapshots per second sent to each client (at most sv_fps)",
         ))?;
+        let (sv_allow_download, sv_download_rate, sv_download_max_kb) = register_download(console)?;
         Ok(Self {
             sv_fps,
             sv_hostname,
@@ -120,6 +158,33 @@ impl ServerCvars {
             sv_map_rotation,
             sv_password,
             sv_snapshot_rate,
+            sv_allow_download,
+            sv_download_rate,
+            sv_download_max_kb,
         })
     }
+}
+
+/// Registers the map download cvars (`network/download.rs`).
+fn register_download<C: 'static>(console: &mut Console<C>) -> Result<(CvarId, CvarId, CvarId), CvarError> {
+    let allow = console.register_cvar(CvarDef::bool(
+        "sv_allowDownload",
+        true,
+        "send the running map to clients that lack it (compressed, paced per client); 0 = refuse, and the client names the map file it needs",
+    ))?;
+    let rate = console.register_cvar(CvarDef::int(
+        "sv_downloadRate",
+        1_000_000,
+        1_000,
+        100_000_000,
+        "bytes per second of map download to each client (at most 8 downloads run at once)",
+    ))?;
+    let max_kb = console.register_cvar(CvarDef::int(
+        "sv_downloadMaxKB",
+        16_384,
+        1,
+        1_048_576,
+        "largest map sent to a client, compressed, in KiB; a larger one is refused with its size",
+    ))?;
+    Ok((allow, rate, max_kb))
 }

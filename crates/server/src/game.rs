@@ -55,6 +55,10 @@ pub struct GameHost {
     pub running: Option<Match>,
     /// Path of the running map.
     pub map_path: Option<PathBuf>,
+    /// The running map's file, hashed and compressed for clients to
+    /// download (made once per load; none in a headless run, which has no
+    /// clients, or when the file could not be compressed).
+    pub map_offer: Option<std::sync::Arc<quarry_net::map_transfer::MapOffer>>,
     /// Where bare map names are looked up.
     pub maps_dir: PathBuf,
     /// `--seed`: every match's seed derives from it; otherwise from the clock.
@@ -77,6 +81,7 @@ impl GameHost {
             data,
             running: None,
             map_path: None,
+            map_offer: None,
             maps_dir,
             base_seed,
             matches_started: 0,
@@ -110,7 +115,7 @@ impl GameHost {
     pub fn change_map(&mut self, cvars: &mut CvarSet, arg: &str, hz: u32) -> Result<String, MapChangeError> {
         let path = resolve_map(&self.maps_dir, arg)?;
         let started = Instant::now();
-        let map = quarry_map::load(&path, &quarry_map::LoadOptions::default())?;
+        let (map, bytes) = quarry_map::load_with_bytes(&path, &quarry_map::LoadOptions::default())?;
         map.check_playable()
             .map_err(|reason| MapChangeError::NotPlayable { map: path.display().to_string(), reason })?;
         let latched = cvars.apply_latched();
@@ -129,6 +134,7 @@ impl GameHost {
         let title = map.world_info().message.clone().unwrap_or_default();
         let game = Match::new(map, &self.data, settings, seed, slots, hz)?;
         self.map_path = Some(path.clone());
+        self.map_offer = self.offer(&bytes);
         self.log.match_started(&game, &self.map_name());
         self.running = Some(game);
         self.settings_generation = cvars.generation();
@@ -142,6 +148,21 @@ impl GameHost {
             line.push_str(&format!("; applied latched {}", latched.join(", ")));
         }
         Ok(line)
+    }
+
+    /// The running map's file as clients download it; `None` headless or
+    /// when it cannot be offered (logged: clients are then told so).
+    fn offer(&self, bytes: &[u8]) -> Option<std::sync::Arc<quarry_net::map_transfer::MapOffer>> {
+        if self.headless {
+            return None;
+        }
+        match quarry_net::map_transfer::MapOffer::new(self.map_name(), bytes) {
+            Ok(offer) => Some(std::sync::Arc::new(offer)),
+            Err(e) => {
+                tracing::warn!("{}: clients cannot download this map: {e}", self.map_name());
+                None
+            }
+        }
     }
 
     fn settings(&self, cvars: &CvarSet) -> quarry_sim::Settings {

@@ -38,6 +38,10 @@ pub struct MessageLimits {
     pub userinfo: MessageLimit,
     /// "Map loaded" notices.
     pub map_loaded: MessageLimit,
+    /// Map requests. The server has its own, stricter quota that it
+    /// answers with a refusal and the wait; this one drops silently what
+    /// is beyond any honest client, so a flood costs it no answers.
+    pub map_request: MessageLimit,
     /// Command datagrams (a client sends one per frame, up to its frame rate).
     pub datagrams: MessageLimit,
     /// Messages dropped by the limits within one second that disconnect the
@@ -52,6 +56,7 @@ impl Default for MessageLimits {
             command: MessageLimit::new(5.0, 15),
             userinfo: MessageLimit::new(1.0, 5),
             map_loaded: MessageLimit::new(1.0, 4),
+            map_request: MessageLimit::new(1.0, 8),
             datagrams: MessageLimit::new(500.0, 250),
             flood_disconnect: 200,
         }
@@ -65,6 +70,7 @@ pub(crate) enum Kind {
     Command,
     UserInfo,
     MapLoaded,
+    MapRequest,
     Datagram,
 }
 
@@ -76,6 +82,7 @@ impl Kind {
             ClientMessage::Command(_) => Some(Kind::Command),
             ClientMessage::UserInfo(_) => Some(Kind::UserInfo),
             ClientMessage::MapLoaded(_) => Some(Kind::MapLoaded),
+            ClientMessage::MapRequest { .. } => Some(Kind::MapRequest),
             ClientMessage::Quit => None,
         }
     }
@@ -92,6 +99,8 @@ pub struct LimitedCounts {
     pub userinfo: u64,
     /// Map-loaded notices.
     pub map_loaded: u64,
+    /// Map requests.
+    pub map_request: u64,
     /// Command datagrams.
     pub datagrams: u64,
 }
@@ -99,7 +108,7 @@ pub struct LimitedCounts {
 impl LimitedCounts {
     /// All dropped, every kind together.
     pub fn total(&self) -> u64 {
-        self.chat + self.command + self.userinfo + self.map_loaded + self.datagrams
+        self.chat + self.command + self.userinfo + self.map_loaded + self.map_request + self.datagrams
     }
 
     fn bump(&mut self, kind: Kind) {
@@ -108,6 +117,7 @@ impl LimitedCounts {
             Kind::Command => &mut self.command,
             Kind::UserInfo => &mut self.userinfo,
             Kind::MapLoaded => &mut self.map_loaded,
+            Kind::MapRequest => &mut self.map_request,
             Kind::Datagram => &mut self.datagrams,
         };
         *n = n.saturating_add(1);
@@ -118,8 +128,8 @@ impl fmt::Display for LimitedCounts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "chat {} cmd {} info {} map {} dgram {}",
-            self.chat, self.command, self.userinfo, self.map_loaded, self.datagrams
+            "chat {} cmd {} info {} map {} mapreq {} dgram {}",
+            self.chat, self.command, self.userinfo, self.map_loaded, self.map_request, self.datagrams
         )
     }
 }
@@ -156,6 +166,7 @@ pub(crate) struct Limiter {
     command: Bucket,
     userinfo: Bucket,
     map_loaded: Bucket,
+    map_request: Bucket,
     datagrams: Bucket,
     flood_disconnect: u32,
     dropped: LimitedCounts,
@@ -169,6 +180,7 @@ impl Limiter {
             command: Bucket::new(limits.command, now),
             userinfo: Bucket::new(limits.userinfo, now),
             map_loaded: Bucket::new(limits.map_loaded, now),
+            map_request: Bucket::new(limits.map_request, now),
             datagrams: Bucket::new(limits.datagrams, now),
             flood_disconnect: limits.flood_disconnect,
             dropped: LimitedCounts::default(),
@@ -183,6 +195,7 @@ impl Limiter {
             Kind::Command => &mut self.command,
             Kind::UserInfo => &mut self.userinfo,
             Kind::MapLoaded => &mut self.map_loaded,
+            Kind::MapRequest => &mut self.map_request,
             Kind::Datagram => &mut self.datagrams,
         };
         if bucket.take(now) {

@@ -8,6 +8,7 @@ const C_COMMAND: u8 = 17;
 const C_USERINFO: u8 = 18;
 const C_MAP_LOADED: u8 = 19;
 const C_QUIT: u8 = 20;
+const C_MAP_REQUEST: u8 = 21;
 
 const S_WELCOME: u8 = 2;
 const S_REJECT: u8 = 3;
@@ -19,6 +20,8 @@ const S_CONFIG_STRING: u8 = 20;
 const S_CONSOLE: u8 = 21;
 const S_DISCONNECT: u8 = 22;
 const S_MODE: u8 = 23;
+const S_MAP_CHUNK: u8 = 24;
+const S_MAP_REFUSED: u8 = 25;
 
 fn write_scope(w: &mut Writer, s: ChatScope) {
     match s {
@@ -174,12 +177,14 @@ impl ClientFrame {
     /// [`crate::codec::encode_frame`]).
     ///
     /// ```text
-    /// u8  tag   1 hello, 16 chat, 17 command, 18 userinfo, 19 map loaded, 20 quit
+    /// u8  tag   1 hello, 16 chat, 17 command, 18 userinfo, 19 map loaded, 20 quit,
+    ///           21 map request
     /// hello:      Hello::encode
     /// chat:       scope (u8 0 all, 1 team, 2 private + u8 slot), str text (<= MAX_CHAT_LEN)
     /// command:    str line (<= MAX_TEXT_LEN)
     /// userinfo:   varint n, n × (str key, str value)
     /// map loaded: str map
+    /// map request: [u8; 32] hash, varint offset
     /// ```
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::new();
@@ -206,6 +211,11 @@ impl ClientFrame {
                 w.str_max(map, MAX_SHORT_TEXT);
             }
             Self::Message(ClientMessage::Quit) => w.u8(C_QUIT),
+            Self::Message(ClientMessage::MapRequest { hash, offset }) => {
+                w.u8(C_MAP_REQUEST);
+                hash.encode(&mut w);
+                w.varint(*offset);
+            }
         }
         w.into_inner()
     }
@@ -231,6 +241,7 @@ impl ClientFrame {
             C_USERINFO => Self::Message(ClientMessage::UserInfo(read_pairs(&mut r)?)),
             C_MAP_LOADED => Self::Message(ClientMessage::MapLoaded(r.str(MAX_SHORT_TEXT, "map")?)),
             C_QUIT => Self::Message(ClientMessage::Quit),
+            C_MAP_REQUEST => Self::Message(ClientMessage::MapRequest { hash: MapHash::decode(&mut r)?, offset: r.varint()? }),
             t => return Err(DecodeError::UnknownTag { what: "client frame", tag: u64::from(t) }),
         };
         r.finish()?;
@@ -244,7 +255,7 @@ impl ServerFrame {
     /// ```text
     /// u8  tag   2 welcome, 3 reject, 16 chat, 17 print, 18 scoreboard,
     ///           19 map change, 20 config string, 21 console output, 22 disconnect,
-    ///           23 mode
+    ///           23 mode, 24 map chunk, 25 map refused
     /// welcome:  Welcome::encode          reject: RejectReason::encode
     /// chat:     u8 has_from, [u8 slot], str name, scope, str text
     /// print, console output: str text (<= MAX_TEXT_LEN)
@@ -255,6 +266,8 @@ impl ServerFrame {
     /// config string: varint index, str value
     /// disconnect: DisconnectReason::encode
     /// mode:     ModeUpdate::encode
+    /// map chunk: MapChunk::encode
+    /// map refused: [u8; 32] hash, MapRefusal::encode
     /// ```
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::new();
@@ -302,6 +315,8 @@ impl ServerFrame {
             S_CONSOLE => m(ServerMessage::ConsoleOutput(r.str(MAX_TEXT_LEN, "console output")?))?,
             S_DISCONNECT => m(ServerMessage::Disconnect(DisconnectReason::decode(&mut r)?))?,
             S_MODE => m(ServerMessage::Mode(ModeUpdate::decode(&mut r)?))?,
+            S_MAP_CHUNK => m(ServerMessage::MapChunk(MapChunk::decode(&mut r)?))?,
+            S_MAP_REFUSED => m(ServerMessage::MapRefused { hash: MapHash::decode(&mut r)?, reason: MapRefusal::decode(&mut r)? })?,
             t => return Err(DecodeError::UnknownTag { what: "server frame", tag: u64::from(t) }),
         };
         r.finish()?;
@@ -353,6 +368,15 @@ fn encode_server_message(m: &ServerMessage, w: &mut Writer) {
         ServerMessage::Mode(u) => {
             w.u8(S_MODE);
             u.encode(w);
+        }
+        ServerMessage::MapChunk(c) => {
+            w.u8(S_MAP_CHUNK);
+            c.encode(w);
+        }
+        ServerMessage::MapRefused { hash, reason } => {
+            w.u8(S_MAP_REFUSED);
+            hash.encode(w);
+            reason.encode(w);
         }
     }
 }

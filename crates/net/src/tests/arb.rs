@@ -245,6 +245,8 @@ pub(crate) fn server_message() -> impl Strategy<Value = ServerMessage> {
         text().prop_map(ServerMessage::ConsoleOutput),
         disconnect().prop_map(ServerMessage::Disconnect),
         mode_update().prop_map(ServerMessage::Mode),
+        map_chunk().prop_map(ServerMessage::MapChunk),
+        (map_hash(), map_refusal()).prop_map(|(hash, reason)| ServerMessage::MapRefused { hash, reason }),
     ]
 }
 
@@ -256,5 +258,31 @@ pub(crate) fn client_message() -> impl Strategy<Value = ClientMessage> {
         pairs().prop_map(ClientMessage::UserInfo),
         text().prop_map(ClientMessage::MapLoaded),
         Just(ClientMessage::Quit),
+        (map_hash(), any::<u64>()).prop_map(|(hash, offset)| ClientMessage::MapRequest { hash, offset }),
+    ]
+}
+
+/// Any map hash.
+pub(crate) fn map_hash() -> impl Strategy<Value = crate::map_transfer::MapHash> {
+    any::<[u8; 32]>().prop_map(crate::map_transfer::MapHash)
+}
+
+/// A chunk within the decoder's limits.
+pub(crate) fn map_chunk() -> impl Strategy<Value = crate::map_transfer::MapChunk> {
+    (map_hash(), 0..=crate::map_transfer::MAX_MAP_BYTES, prop::collection::vec(any::<u8>(), 0..64), 0u64..1000, 0u64..1000).prop_map(
+        |(hash, size, data, offset, extra)| crate::map_transfer::MapChunk { hash, size, total: offset + data.len() as u64 + extra, offset, data },
+    )
+}
+
+/// Any refusal.
+pub(crate) fn map_refusal() -> impl Strategy<Value = crate::map_transfer::MapRefusal> {
+    use crate::map_transfer::MapRefusal;
+    prop_oneof![
+        (text(), map_hash()).prop_map(|(file, hash)| MapRefusal::DownloadsOff { file, hash }),
+        (text(), map_hash()).prop_map(|(map, hash)| MapRefusal::NotCurrent { map, hash }),
+        (any::<u64>(), any::<u64>()).prop_map(|(size, max)| MapRefusal::TooBig { size, max }),
+        any::<u32>().prop_map(|retry_after_s| MapRefusal::TooManyRequests { retry_after_s }),
+        text().prop_map(MapRefusal::BadRequest),
+        text().prop_map(MapRefusal::Unavailable),
     ]
 }

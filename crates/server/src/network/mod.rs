@@ -7,6 +7,7 @@
 pub mod admin;
 mod bans;
 pub mod convert;
+pub mod download;
 pub mod outbound;
 pub mod traffic;
 
@@ -83,6 +84,8 @@ pub struct NetServer {
     endpoint_counted: traffic::EndpointCounted,
     /// The server's identity, which keys address pseudonyms for the game log.
     pseudonyms: quarry_net::cert::Identity,
+    /// The map clients may download and each one's transfer.
+    downloads: download::Downloads,
 }
 
 /// What the handshake needs to know about the server right now.
@@ -95,6 +98,10 @@ pub struct ServerFacts<'a> {
     pub tick_rate: u32,
     /// `sv_snapshotRate`.
     pub snapshot_rate: u32,
+    /// The running map's file as clients may download it (`CS_MAP`).
+    pub map: Option<&'a Arc<quarry_net::map_transfer::MapOffer>>,
+    /// `sv_allowDownload`, `sv_downloadRate`, `sv_downloadMaxKB`.
+    pub download: download::DownloadSettings,
 }
 
 impl NetServer {
@@ -133,6 +140,7 @@ impl NetServer {
             board: outbound::Versioned::default(),
             endpoint_counted: traffic::EndpointCounted::default(),
             pseudonyms,
+            downloads: download::Downloads::default(),
         })
     }
 
@@ -171,6 +179,7 @@ impl NetServer {
     pub fn poll(&mut self, game: Option<&mut Match>, make_room: MakeRoom<'_>, facts: &ServerFacts<'_>, map_name: &str) -> Vec<String> {
         let mut lines = Vec::new();
         self.update_timing(facts);
+        self.update_map(facts, map_name);
         let Some(game) = game else {
             for ev in self.transport.poll_events() {
                 if let ServerEvent::Connected { conn, .. } = ev {
@@ -198,6 +207,7 @@ impl NetServer {
                     tracing::debug!("connection {conn:?} sent {count} malformed datagrams");
                 }
                 ServerEvent::Disconnected { conn, reason } => {
+                    self.downloads.forget(conn);
                     if let Some(c) = self.clients.remove(&conn) {
                         game.disconnect(c.slot);
                         lines.push(format!("{} disconnected: {reason}", c.name));
@@ -310,6 +320,7 @@ impl NetServer {
                 }
             }
             ClientMessage::MapLoaded(_) => {}
+            m @ ClientMessage::MapRequest { .. } => self.on_map_request(conn, &client.name, m, lines),
             ClientMessage::Quit => {
                 let _ = self.transport.disconnect(conn, DisconnectReason::Quit);
             }
@@ -321,6 +332,9 @@ impl NetServer {
         let mut cs = vec![(quarry_net::handshake::CS_ITEM_MODELS, self.item_classes.join(" "))];
         if let Some((tick, snap)) = self.timing {
             cs.push((quarry_net::handshake::CS_TIMING, quarry_net::handshake::timing_string(tick, snap)));
+        }
+        if let Some(offer) = self.downloads.offer() {
+            cs.push((quarry_net::handshake::CS_MAP, offer.config_string()));
         }
         cs
     }
@@ -344,6 +358,20 @@ impl NetServer {
         }
     }
 
+    /// Takes the running map's offer and the download settings; when the
+    /// map's content changed under the same name (a restart after the
+    /// file was edited), tells every client its new hash (a new name is
+    /// told by the map change).
+    fn update_map(&mut self, facts: &ServerFacts<'_>, map_name: &str) {
+        if self.downloads.set_map(facts.map, facts.download)
+            && self.last_map.as_deref() == Some(map_name)
+            && let Some(offer) = self.downloads.offer()
+        {
+            let value = offer.config_string();
+            self.transport.broadcast(&ServerMessage::ConfigString { index: quarry_net::handshake::CS_MAP, value });
+        }
+    }
+
     fn item_model(&mut self, classname: &'static str) -> u16 {
         match self.item_classes.iter().position(|c| *c == classname) {
             Some(i) => i as u16,
@@ -354,14 +382,14 @@ impl NetServer {
         }
     }
 
-    /// After the tick: deliver chat and prints, announce a map change, and
-    /// send each client its snapshot when one is due.
-    /// After a tick: events out to everyone, and snapshots (with the
-    /// objective state and scoreboard when they changed) to the clients
-    /// whose turn it is. A client gets a snapshot every `every` ticks;
-    /// clients take turns by slot, so each tick sends about the same number
-    /// of snapshots rather than all of them on one tick in `every`.
-    pub fn after_tick(&mut self, game: &mut Match, events: &[GameEvent], server_tick: u32, every: u32, map_name: &str) {
+    /// After a tick: a map change announced, events out to everyone, this
+    /// tick's share of each download, and snapshots (with the objective
+    /// state and scoreboard when they changed) to the clients whose turn it
+    /// is. A client gets a snapshot every `every` ticks; clients take turns
+    /// by slot, so each tick sends about the same number of snapshots
+    /// rather than all of them on one tick in `every`. Returns console
+    /// lines (downloads finished).
+    pub fn after_tick(&mut self, game: &mut Match, events: &[GameEvent], server_tick: u32, every: u32, map_name: &str) -> Vec<String> {
         if self.last_map.as_deref() != Some(map_name) {
             if self.last_map.is_some() {
                 self.item_classes.clear();
@@ -370,6 +398,8 @@ impl NetServer {
             self.last_map = Some(map_name.to_owned());
         }
         self.deliver_events(game, events);
+        let mut lines = Vec::new();
+        self.send_map_chunks(&mut lines);
         self.update_latency(game);
         let every = every.max(1);
         let due: Vec<(ConnId, SlotId)> = self
@@ -379,7 +409,7 @@ impl NetServer {
             .map(|(conn, c)| (*conn, c.slot))
             .collect();
         if due.is_empty() {
-            return;
+            return lines;
         }
         self.send_mode_and_scores(game, &due);
         let views = game.entity_views();
@@ -411,6 +441,7 @@ impl NetServer {
                 tracing::debug!("snapshot to {conn:?}: {e}");
             }
         }
+        lines
     }
 
     fn update_latency(&mut self, game: &mut Match) {
@@ -469,6 +500,7 @@ impl NetServer {
                 "services: queries {} answered, {} rate-limited; admin sign-ins {} ok, {} failed, {} locked out, {} busy",
                 v.queries, v.queries_limited, v.admin_signins, v.admin_failures, v.admin_locked_out, v.admin_busy,
             ),
+            self.download_status(),
         ];
         lines.extend(self.clients.iter().map(|(conn, c)| {
             let s = self.transport.stats(*conn).unwrap_or_default();

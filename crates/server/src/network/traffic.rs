@@ -63,6 +63,7 @@ impl NetServer {
             limited.command += l.command.saturating_sub(was.limited.command);
             limited.userinfo += l.userinfo.saturating_sub(was.limited.userinfo);
             limited.map_loaded += l.map_loaded.saturating_sub(was.limited.map_loaded);
+            limited.map_request += l.map_request.saturating_sub(was.limited.map_request);
             limited.datagrams += l.datagrams.saturating_sub(was.limited.datagrams);
             malformed += stats.malformed.saturating_sub(was.malformed);
             snapshot_cap += stats.snapshots_rate_limited.saturating_sub(was.snapshot_cap);
@@ -80,6 +81,7 @@ impl NetServer {
             ("client", "rate_limit_command", limited.command),
             ("client", "rate_limit_userinfo", limited.userinfo),
             ("client", "rate_limit_map_loaded", limited.map_loaded),
+            ("client", "rate_limit_map_request", limited.map_request),
             ("client", "rate_limit_datagram", limited.datagrams),
             ("client", "malformed", malformed),
             ("client", "snapshot_rate_cap", snapshot_cap),

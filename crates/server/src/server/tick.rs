@@ -106,7 +106,14 @@ impl Server {
     /// twice a second.
     fn network_in(&mut self, settings: &ServerSettings, map_name: &str) {
         if let Some(net) = self.state.net.as_mut() {
-            let facts = crate::network::ServerFacts { hostname: &settings.hostname, password: &settings.password, tick_rate: settings.tick_rate, snapshot_rate: settings.snapshot_rate };
+            let facts = crate::network::ServerFacts {
+                hostname: &settings.hostname,
+                password: &settings.password,
+                tick_rate: settings.tick_rate,
+                snapshot_rate: settings.snapshot_rate,
+                map: self.state.game.map_offer.as_ref(),
+                download: settings.download,
+            };
             let bots = &mut self.state.bots;
             let mut make_room = |game: &mut quarry_sim::Match| {
                 bots.make_room_for_human(game);
@@ -168,7 +175,9 @@ impl Server {
         let server_tick = u32::try_from(self.state.stats.total_ticks() + 1).unwrap_or(u32::MAX);
         let every = (settings.tick_rate / settings.snapshot_rate).max(1);
         if let (Some(net), Some(game)) = (self.state.net.as_mut(), self.state.game.running.as_mut()) {
-            net.after_tick(game, events, server_tick, every, map_name);
+            for line in net.after_tick(game, events, server_tick, every, map_name) {
+                self.console.print(line);
+            }
         }
     }
 
