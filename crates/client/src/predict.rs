@@ -251,10 +251,74 @@ mod tests {
         p.sent(50, UserCmd::default());
         assert_eq!(p.sent.len(), MAX_UNACKED);
         assert_eq!(p.sent.front().map(|c| c.0), Some(37));
-        let world = quarry_movement::pmove::test_world::TestWorld::room();
-        let e = p.predict(&PlayerState::default(), 10, &world).expect_err("older than kept");
+        let map = test_map("");
+        let e = p.predict(&PlayerState::default(), 10, map.world()).expect_err("older than kept");
         assert_eq!(e, PredictError::TooOld { acked: 10, oldest: 37 });
-        let done = p.predict(&PlayerState::default(), 98, &world).expect("within");
+        let done = p.predict(&PlayerState::default(), 98, map.world()).expect("within");
         assert_eq!(done.replayed, 2, "ticks 99 and 100");
+    }
+
+    /// A brush from `lo` to `hi` in the standard format.
+    fn block(lo: [i32; 3], hi: [i32; 3], tex: &str) -> String {
+        let [x0, y0, z0] = lo;
+        let [x1, y1, z1] = hi;
+        let face = |p: [[i32; 3]; 3]| {
+            let f = |q: [i32; 3]| format!("( {} {} {} )", q[0], q[1], q[2]);
+            format!("{} {} {} {tex} 0 0 0 1 1\n", f(p[0]), f(p[1]), f(p[2]))
+        };
+        let mut s = String::from("{\n");
+        s += &face([[x0, y0 + 1, z0], [x0, y0, z0], [x0 + 1, y0, z0]]);
+        s += &face([[x0 + 1, y0, z1], [x0, y0, z1], [x0, y0 + 1, z1]]);
+        s += &face([[x0, y0, z0 + 1], [x0, y0, z0], [x0, y0 + 1, z0]]);
+        s += &face([[x1, y0 + 1, z0], [x1, y0, z0], [x1, y0, z0 + 1]]);
+        s += &face([[x0 + 1, y0, z0], [x0, y0, z0], [x0, y0, z0 + 1]]);
+        s += &face([[x0, y1, z0 + 1], [x0, y1, z0], [x0 + 1, y1, z0]]);
+        s + "}\n"
+    }
+
+    /// A big floor (top at z 0) and `rest` (more entities).
+    fn test_map(rest: &str) -> quarry_map::LoadedMap {
+        let text = format!("{{\n\"classname\" \"worldspawn\"\n{}}}\n{rest}", block([-2048, -2048, -64], [2048, 2048, 0], "floor"));
+        quarry_map::load_str(&text, "predict.map", &quarry_map::LoadOptions::default()).expect("test map")
+    }
+
+    /// Runs forward along +X from the origin for `ticks` commands, all unacknowledged.
+    fn run_forward(map: &quarry_map::LoadedMap, ticks: u32) -> MoveState {
+        let mut p = Predictor::new(MoveParams::default(), 60).with_triggers(MoveTriggers::from_map(map));
+        for t in 1..=ticks {
+            p.sent(t, UserCmd { tick: t, forward: 127, ..UserCmd::default() });
+        }
+        let base = PlayerState { origin: [0.0, 0.0, 24.0], flags: quarry_net::snapshot::PF_ON_GROUND, ..PlayerState::default() };
+        p.predict(&base, 0, map.world()).expect("predicts").state
+    }
+
+    #[test]
+    fn a_predicted_player_goes_through_a_teleporter() {
+        let trigger = block([100, -64, 0], [164, 64, 96], "trigger");
+        let map = test_map(&format!(
+            "{{\n\"classname\" \"trigger_teleport\"\n\"target\" \"out\"\n{trigger}}}\n\
+             {{\n\"classname\" \"misc_teleporter_dest\"\n\"targetname\" \"out\"\n\"origin\" \"0 1200 24\"\n\"angle\" \"90\"\n}}\n"
+        ));
+        let s = run_forward(&map, 60);
+        assert!(s.origin.y > 1150.0 && s.origin.x.abs() < 200.0, "teleported to the destination and on along +Y: {}", s.origin);
+        assert!((s.yaw - 90.0).abs() < 0.01, "facing the destination's angle: {}", s.yaw);
+        // Without the triggers the same commands walk on along +X.
+        let mut p = Predictor::new(MoveParams::default(), 60);
+        for t in 1..=60 {
+            p.sent(t, UserCmd { tick: t, forward: 127, ..UserCmd::default() });
+        }
+        let base = PlayerState { origin: [0.0, 0.0, 24.0], flags: quarry_net::snapshot::PF_ON_GROUND, ..PlayerState::default() };
+        assert!(p.predict(&base, 0, map.world()).expect("predicts").state.origin.y.abs() < 1.0);
+    }
+
+    #[test]
+    fn a_predicted_player_is_launched_by_a_jump_pad() {
+        let pad = block([100, -64, 0], [164, 64, 16], "trigger");
+        let map = test_map(&format!(
+            "{{\n\"classname\" \"trigger_push\"\n\"target\" \"top\"\n{pad}}}\n\
+             {{\n\"classname\" \"target_position\"\n\"targetname\" \"top\"\n\"origin\" \"600 0 400\"\n}}\n"
+        ));
+        let s = run_forward(&map, 45);
+        assert!(s.origin.z > 150.0, "launched up: {}", s.origin);
     }
 }

@@ -22,8 +22,9 @@ use super::hud::{Hud, HudInput};
 use super::script::{PlayScript, Step, is_plain_png};
 use super::session::{Intent, Session};
 use super::world_mesh::{SKY_COLOUR, WorldMesh};
-use super::{PlayError, PlayOptions, find_map_file, write_atomic};
+use super::{PlayError, PlayOptions, write_atomic};
 use crate::client::{Client, Status};
+use crate::map_store::{MapDownload, MapStore};
 use crate::notice::Notice;
 
 /// What a game of `play` came to, printed when it ends.
@@ -63,9 +64,13 @@ pub fn run(options: PlayOptions) -> Result<PlayReport, PlayError> {
     if client_options.name.is_empty() {
         client_options.name = controls.settings.name.clone();
     }
-    let client = Client::join(client_options)?;
+    client_options = client_options.confirm_map_changes(false);
+    let mut client = Client::join(client_options)?;
+    let store = MapStore::with_user_cache(super::with_subfolders(&options.maps));
     let map_name = client.map().unwrap_or_default().to_owned();
-    let session = Session::new(client, load_map(&map_name, &options.maps)?);
+    let map = fetch_map_blocking(&mut client, &store)?;
+    let session = Session::new(client, map);
+    let options = PlayOptions { maps: super::with_subfolders(&options.maps), ..options };
     let conf = macroquad::window::Conf {
         window_title: format!("Quarry: {map_name}"),
         window_width: i32::try_from(options.width).unwrap_or(1280),
@@ -86,14 +91,40 @@ pub fn run(options: PlayOptions) -> Result<PlayReport, PlayError> {
     out.take().unwrap_or_else(|| Ok(PlayReport::default()))
 }
 
-fn load_map(name: &str, dirs: &[std::path::PathBuf]) -> Result<quarry_map::LoadedMap, PlayError> {
-    let path = find_map_file(name, dirs).ok_or_else(|| PlayError::MapMissing {
-        name: name.to_owned(),
-        searched: dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "),
-    })?;
+/// How the play client loads a map: with the surfaces it draws.
+fn map_options() -> LoadOptions {
     let mut options = LoadOptions::default();
     options.keep_surfaces = true;
-    Ok(quarry_map::load(&path, &options)?)
+    options
+}
+
+/// Finds the server's map on disk or downloads it, before the window
+/// opens, printing the download's progress; then confirms it is loaded.
+fn fetch_map_blocking(client: &mut Client, store: &MapStore) -> Result<quarry_map::LoadedMap, PlayError> {
+    client.fetch_map(store)?;
+    let mut shown = Instant::now();
+    loop {
+        client.wait(Duration::from_millis(20));
+        match client.map_download() {
+            Some(MapDownload::Ready(file)) => {
+                let map = file.load(&map_options())?;
+                client.confirm_map_loaded()?;
+                return Ok(map);
+            }
+            Some(MapDownload::Failed(e)) => return Err(PlayError::MapFetch(e.to_string())),
+            Some(MapDownload::Fetching { map, received, total }) => {
+                if shown.elapsed() >= Duration::from_millis(500) {
+                    shown = Instant::now();
+                    let total = total.map_or_else(|| "?".to_owned(), |t| t.to_string());
+                    println!("downloading {map}: {received} of {total} bytes");
+                }
+            }
+            None => return Err(PlayError::MapFetch("the server named no map".to_owned())),
+        }
+        if let Status::Disconnected(reason) = client.status() {
+            return Err(PlayError::MapFetch(format!("disconnected while getting the map: {reason}")));
+        }
+    }
 }
 
 /// What is being typed.
@@ -145,6 +176,8 @@ struct App {
     last_health: Option<i32>,
     last_stats: Instant,
     fullscreen: bool,
+    /// A map change is being loaded.
+    loading: bool,
 }
 
 impl App {
@@ -176,6 +209,7 @@ impl App {
             last_health: None,
             last_stats: now,
             fullscreen,
+            loading: false,
         })
     }
 
@@ -205,6 +239,9 @@ impl App {
                 return Err(e.into());
             }
             self.take_notices(now);
+            if self.loading {
+                self.load_changed_map()?;
+            }
             if let Status::Disconnected(reason) = self.session.client().status() {
                 self.ended = Some(reason.to_string());
                 break;
@@ -333,6 +370,24 @@ impl App {
                 _ => {}
             }
         }
+    }
+
+    /// After a map change: once the map is here, load it, put it on the
+    /// GPU and tell the server we are ready.
+    fn load_changed_map(&mut self) -> Result<(), PlayError> {
+        let file = match self.session.client().map_download() {
+            Some(MapDownload::Ready(file)) => file.clone(),
+            Some(MapDownload::Failed(e)) => return Err(PlayError::MapFetch(e.to_string())),
+            Some(MapDownload::Fetching { .. }) => return Ok(()),
+            None => return Err(PlayError::MapFetch("the server changed to a map it did not name".to_owned())),
+        };
+        let map = file.load(&map_options())?;
+        let surfaces = map.surfaces().cloned().unwrap_or_default();
+        self.gpu = GpuWorld::new(WorldMesh::build(&surfaces))?;
+        self.session.set_map(map);
+        self.session.client_mut().confirm_map_loaded()?;
+        self.loading = false;
+        Ok(())
     }
 
     fn grab(&mut self, on: bool) {
@@ -505,7 +560,14 @@ impl App {
                         self.hud.console_line(l);
                     }
                 }
-                Notice::MapChange { map } => self.hud.centre(now, format!("Map: {map}")),
+                Notice::MapChange { map } => {
+                    self.hud.centre(now, format!("Map: {map}"));
+                    let store = MapStore::with_user_cache(self.options.maps.clone());
+                    if let Err(e) = self.session.client_mut().fetch_map(&store) {
+                        self.hud.console_line(&format!("cannot get the map {map}: {e}"));
+                    }
+                    self.loading = true;
+                }
                 Notice::Disconnected(reason) => self.hud.console_line(&format!("disconnected: {reason}")),
                 Notice::Welcomed(_) | Notice::Scoreboard(_) | Notice::ConfigString { .. } => {}
             }
@@ -529,6 +591,14 @@ impl App {
     fn draw(&mut self, now: Instant) {
         let [r, g, b] = SKY_COLOUR;
         clear_background(Color::new(r, g, b, 1.0));
+        if self.loading {
+            let line = match self.session.client().map_download() {
+                Some(MapDownload::Fetching { map, received, total: Some(total) }) => format!("Downloading {map}: {} of {} kB", received / 1024, total / 1024),
+                _ => "Loading the map…".to_owned(),
+            };
+            macroquad::prelude::draw_text(&line, 40.0, screen_height() / 2.0, 32.0, macroquad::prelude::WHITE);
+            return;
+        }
         let eye = self.session.eye(now);
         let [pitch, yaw] = self.session.view_angles();
         let camera = super::scene::camera(eye, pitch, yaw, self.controls.settings.fov);

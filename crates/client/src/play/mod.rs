@@ -42,7 +42,7 @@ pub use app::run;
 pub struct PlayOptions {
     /// How to reach the server and who to be.
     pub client: ClientOptions,
-    /// Folders searched for the server's map (`NAME.map`, also one folder down).
+    /// Folders searched for the server's map (by its hash; the cache and a download follow).
     pub maps: Vec<PathBuf>,
     /// Scripted input instead of the keyboard and mouse.
     pub script: Option<PathBuf>,
@@ -72,14 +72,10 @@ pub enum PlayError {
     /// The server refused or could not be reached.
     #[error(transparent)]
     Connect(#[from] crate::error::ConnectError),
-    /// The map the server runs is not here.
-    #[error("the server runs map \"{name}\"; no {name}.map in {searched} (give its folder with --maps)")]
-    MapMissing {
-        /// The map's name.
-        name: String,
-        /// The folders searched.
-        searched: String,
-    },
+    /// The map the server runs could not be had (not on disk, and the
+    /// server would not send it), in the store's or the server's words.
+    #[error("{0}")]
+    MapFetch(String),
     /// The map file would not load.
     #[error("{0}")]
     MapLoad(#[from] quarry_map::MapLoadError),
@@ -102,22 +98,19 @@ pub enum PlayError {
     },
 }
 
-/// The map file called `name` in `dirs` or one folder below them.
-pub fn find_map_file(name: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
-    let file = format!("{name}.map");
+/// `dirs` and the folders directly inside each (so `--maps ../shared/maps`
+/// reaches `../shared/maps/q3/`), in order, each once.
+pub fn with_subfolders(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
     for dir in dirs {
-        let direct = dir.join(&file);
-        if direct.is_file() {
-            return Some(direct);
-        }
+        out.push(dir.clone());
         let Ok(entries) = std::fs::read_dir(dir) else { continue };
         let mut subdirs: Vec<PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
         subdirs.sort();
-        if let Some(found) = subdirs.iter().map(|d| d.join(&file)).find(|p| p.is_file()) {
-            return Some(found);
-        }
+        out.extend(subdirs);
     }
-    None
+    out.dedup();
+    out
 }
 
 /// The settings file in the user's config folder (`client.cfg` beside

@@ -217,6 +217,19 @@ impl Session {
         &self.map
     }
 
+    /// Plays on another map (after a map change): prediction and
+    /// interpolation start again from the next snapshot.
+    pub fn set_map(&mut self, map: LoadedMap) {
+        let tick_rate = self.client.welcome().map_or(60, |w| w.tick_rate.max(1));
+        self.predictor = Predictor::new(self.params.clone(), u32::from(tick_rate)).with_triggers(MoveTriggers::from_map(&map));
+        self.map = map;
+        self.history.clear();
+        self.predicted = None;
+        self.predicted_before = None;
+        self.by_tick.clear();
+        self.smoothing = ErrorSmoothing::default();
+    }
+
     /// Turns the view by mouse or script (degrees).
     pub fn turn(&mut self, dyaw: f32, dpitch: f32) {
         if dyaw.is_finite() && dpitch.is_finite() {
