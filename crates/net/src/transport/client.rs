@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 use super::io::{Inbound, Link, PathInfo, Side, reason_of};
 use super::{TransportError, TransportSettings, quinn_transport, runtime};
 use crate::cert::{CERT_NAMES, QuarryVerifier, ServerVerification, provider};
-use crate::conn::{ClientConn, ClientConnEvent, ConnStats, Transmit};
+use crate::conn::{ClientConn, ClientConnEvent, ConnStats, Transmit, WireStats};
 use crate::handshake::{ALPN, Hello, Welcome};
 use crate::reliable::{ClientMessage, DisconnectReason, ServerMessage};
 use crate::snapshot::Snapshot;
@@ -312,7 +312,16 @@ impl ClientTransport {
 
     /// Ping, loss, byte rates and counters.
     pub fn stats(&self) -> ConnStats {
-        ConnStats { ping: Some(self.path.rtt), path_loss: self.path.loss(), max_datagram: self.path.max_datagram, ..self.conn.stats() }
+        ConnStats { ping: Some(self.path.rtt), path_loss: self.path.loss(), max_datagram: self.path.max_datagram, wire: self.wire(), ..self.conn.stats() }
+    }
+
+    /// quinn's UDP counts now (the rates from the last path refresh).
+    fn wire(&self) -> WireStats {
+        let rates = self.path.wire;
+        match &self.link {
+            Some(link) => WireStats { bytes_in_per_s: rates.bytes_in_per_s, bytes_out_per_s: rates.bytes_out_per_s, ..link.path().wire },
+            None => rates,
+        }
     }
 
     /// Test hook: stops all network activity at once without telling the

@@ -337,6 +337,7 @@ impl ServerTransport {
             ping: Some(p.path.rtt),
             path_loss: p.path.loss(),
             reliable_backlog: p.link.backlog(),
+            wire: p.path.wire,
             ..p.conn.stats()
         })
     }

@@ -1,0 +1,284 @@
+//! Downstream bytes on the wire for one client of a 16-player match, as
+//! QUIC counts them: a real quinn server and client over loopback, through
+//! a UDP relay that adds a round trip of 0, 50 and 100 ms.
+//!
+//! Run: `cargo bench -p quarry-net --bench wire`. For each round trip, the
+//! server ticks at 60 Hz and sends the client the synthetic deathmatch's
+//! snapshot (`common/arena.rs`: 15 other players moving, 30 items, rockets)
+//! every other tick through [`ServerTransport::send_snapshot`]; the client
+//! sends a command every 1/60 s through [`ClientTransport::send_cmd`] (which
+//! also acknowledges snapshots), as the reference client does. After a
+//! warm-up (handshake, path MTU probes), the client's quinn statistics over
+//! a few seconds give:
+//!
+//! - `wire_B/s`: UDP payload bytes received per second (quinn's `udp_rx`:
+//!   every QUIC packet whole, ACK-only packets included), the figure;
+//! - `+ip_B/s`: the same plus the 28 bytes of IPv4 and UDP header each
+//!   datagram carries on a real link;
+//! - `pkts/s`: datagrams received per second (snapshots plus ACK-only
+//!   packets); `payload_B/s`: Quarry's datagram bytes alone; `snaps/s`.
+//!
+//! The rows are also written to `target/wire_figures.tsv` for
+//! `scripts/bench.sh`. Timed runs are short (a few seconds each) and the
+//! match is seeded, but the figures are real network measurements: expect
+//! a few percent between runs.
+
+use std::net::{SocketAddr, UdpSocket};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use quarry_net::cert::{Identity, ServerVerification};
+use quarry_net::conn::ConnStats;
+use quarry_net::handshake::{Hello, Welcome};
+use quarry_net::transport::{ClientConfig, ClientEvent, ClientTransport, ServerConfig, ServerEvent, ServerTransport, TransportSettings};
+use quarry_net::usercmd::UserCmd;
+
+#[path = "common/arena.rs"]
+mod arena;
+use arena::{Arena, DT};
+
+/// Round trips the relay adds, ms.
+const RTTS_MS: [u64; 3] = [0, 50, 100];
+/// Time for the handshake, the first full snapshot and path MTU discovery
+/// before counting starts.
+const WARMUP: Duration = Duration::from_secs(2);
+/// How long bytes are counted.
+const MEASURE: Duration = Duration::from_secs(6);
+/// IPv4 (20) and UDP (8) header bytes per datagram.
+const IPV4_UDP_HEADER: u64 = 28;
+/// The arena seed (the snapshot bench's table uses the same one).
+const SEED: u64 = 7;
+/// Where the client's 60 Hz command clock sits within the server's tick
+/// (0 = right after the snapshot is sent, the phase that makes the server
+/// wait longest for a snapshot to carry its ACKs).
+const CLIENT_PHASE: Duration = Duration::from_millis(1);
+
+/// One round trip's figures.
+struct Figures {
+    rtt_ms: u64,
+    wire: f64,
+    with_ip: f64,
+    datagrams: f64,
+    payload: f64,
+    snapshots: f64,
+    full: u64,
+}
+
+fn main() {
+    let phase = std::env::var("QUARRY_WIRE_PHASE_MS").ok().and_then(|v| v.parse().ok()).map_or(CLIENT_PHASE, Duration::from_millis);
+    println!("\nquarry-net wire bytes downstream: 16 players, 60 Hz ticks, 30 Hz snapshots, 60 commands/s, quinn over a loopback relay");
+    println!("{:>8} {:>10} {:>10} {:>8} {:>12} {:>8} {:>6}", "rtt_ms", "wire_B/s", "+ip_B/s", "pkts/s", "payload_B/s", "snaps/s", "full");
+    let mut figures = Vec::new();
+    for rtt_ms in RTTS_MS {
+        let f = run(rtt_ms, phase);
+        println!(
+            "{:>8} {:>10.0} {:>10.0} {:>8.1} {:>12.0} {:>8.1} {:>6}",
+            f.rtt_ms, f.wire, f.with_ip, f.datagrams, f.payload, f.snapshots, f.full
+        );
+        figures.push(f);
+    }
+    println!();
+    write_tsv(&figures);
+}
+
+/// Runs one match through a relay of `rtt_ms` and measures the client's side.
+fn run(rtt_ms: u64, phase: Duration) -> Figures {
+    let identity = Identity::generate().expect("identity");
+    let server = ServerTransport::bind(ServerConfig { bind: "127.0.0.1:0".parse().expect("addr"), identity, settings: TransportSettings::default() })
+        .expect("server");
+    let relay = Relay::start(server.local_addr(), Duration::from_millis(rtt_ms) / 2);
+    let mut client = ClientTransport::connect(ClientConfig {
+        server: relay.addr,
+        verification: ServerVerification::Pinned(server.fingerprint()),
+        hello: Hello::new("wire"),
+        settings: TransportSettings::default(),
+    })
+    .expect("client");
+
+    let t0 = Instant::now();
+    let stop = Arc::new(AtomicBool::new(false));
+    let server_thread = {
+        let stop = Arc::clone(&stop);
+        thread::spawn(move || serve(server, t0, &stop))
+    };
+
+    let frame = Duration::from_secs_f32(DT);
+    let (mut start, mut snapshots_at_start) = (None::<(Instant, ConnStats)>, 0u64);
+    let mut snapshots = 0u64;
+    let mut n = 0u32;
+    let end = t0 + WARMUP + MEASURE;
+    loop {
+        n += 1;
+        let due = t0 + phase + frame * n;
+        sleep_until(due);
+        for e in client.poll_events() {
+            match e {
+                ClientEvent::Snapshot(_) => snapshots += 1,
+                ClientEvent::Disconnected(r) => panic!("client disconnected: {r}"),
+                _ => {}
+            }
+        }
+        if client.is_connected() {
+            let yaw = (n as f32 * 1.7) % 360.0;
+            client.send_cmd(UserCmd { tick: n, yaw, pitch: 3.0, forward: 127, right: if n % 90 < 45 { 127 } else { -127 }, ..UserCmd::default() }).expect("command");
+        }
+        let now = Instant::now();
+        if start.is_none() && now >= t0 + WARMUP {
+            start = Some((now, client.stats()));
+            snapshots_at_start = snapshots;
+        }
+        if now >= end {
+            break;
+        }
+    }
+    let (t1, s1) = (Instant::now(), client.stats());
+    stop.store(true, Ordering::Relaxed);
+    server_thread.join().expect("server thread");
+    drop(client);
+    drop(relay);
+
+    let (t_start, s0) = start.expect("measured");
+    let secs = t1.duration_since(t_start).as_secs_f64();
+    let per_s = |a: u64, b: u64| b.saturating_sub(a) as f64 / secs;
+    let wire = per_s(s0.wire.bytes_in, s1.wire.bytes_in);
+    let datagrams = per_s(s0.wire.datagrams_in, s1.wire.datagrams_in);
+    Figures {
+        rtt_ms,
+        wire,
+        with_ip: wire + datagrams * IPV4_UDP_HEADER as f64,
+        datagrams,
+        payload: per_s(s0.bytes_in_total, s1.bytes_in_total),
+        snapshots: (snapshots - snapshots_at_start) as f64 / secs,
+        full: s1.full_snapshots,
+    }
+}
+
+/// The server's tick loop: accepts the one client and sends it player 0's
+/// snapshot every other tick.
+fn serve(mut server: ServerTransport, t0: Instant, stop: &AtomicBool) {
+    let mut arena = Arena::new(SEED);
+    let mut conn = None;
+    let mut acked_cmd = 0u32;
+    let tick = Duration::from_secs_f32(DT);
+    while !stop.load(Ordering::Relaxed) {
+        sleep_until(t0 + tick * (arena.tick + 1));
+        for e in server.poll_events() {
+            match e {
+                ServerEvent::Connected { conn: c, .. } => {
+                    server.accept(c, &Welcome { slot: 0, map: "q_dm1".into(), tick_rate: 60, snapshot_rate: 30, ..Welcome::default() }).expect("accept");
+                    conn = Some(c);
+                }
+                ServerEvent::UserCmds { cmds, .. } => acked_cmd = cmds.last().map_or(acked_cmd, |c| c.tick),
+                ServerEvent::Disconnected { reason, .. } => panic!("server lost the client: {reason}"),
+                _ => {}
+            }
+        }
+        arena.step();
+        if let Some(c) = conn.filter(|_| arena.tick.is_multiple_of(2)) {
+            let mut snap = arena.snapshot_for(0);
+            snap.acked_cmd_tick = acked_cmd.min(snap.server_tick);
+            server.send_snapshot(c, snap.into()).expect("snapshot");
+        }
+    }
+}
+
+fn sleep_until(t: Instant) {
+    let now = Instant::now();
+    if t > now {
+        thread::sleep(t - now);
+    }
+}
+
+/// A UDP relay between one client and the server that delays every
+/// datagram by `one_way` in each direction (FIFO, so nothing reorders).
+struct Relay {
+    addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+    threads: Vec<thread::JoinHandle<()>>,
+}
+
+impl Relay {
+    fn start(server: SocketAddr, one_way: Duration) -> Self {
+        let front = UdpSocket::bind("127.0.0.1:0").expect("relay front");
+        let back = UdpSocket::bind("127.0.0.1:0").expect("relay back");
+        back.connect(server).expect("relay connect");
+        for s in [&front, &back] {
+            s.set_read_timeout(Some(Duration::from_millis(20))).expect("timeout");
+        }
+        let addr = front.local_addr().expect("addr");
+        let stop = Arc::new(AtomicBool::new(false));
+        let client: Arc<Mutex<Option<SocketAddr>>> = Arc::default();
+        let (up_tx, up_rx) = mpsc::channel::<(Instant, Vec<u8>)>();
+        let (down_tx, down_rx) = mpsc::channel::<(Instant, Vec<u8>)>();
+        let mut threads = Vec::new();
+        {
+            let (front, stop, client) = (front.try_clone().expect("clone"), Arc::clone(&stop), Arc::clone(&client));
+            threads.push(thread::spawn(move || {
+                let mut buf = vec![0u8; 65536];
+                while !stop.load(Ordering::Relaxed) {
+                    if let Ok((n, from)) = front.recv_from(&mut buf) {
+                        *client.lock().expect("lock") = Some(from);
+                        let _ = up_tx.send((Instant::now() + one_way, buf[..n].to_vec()));
+                    }
+                }
+            }));
+        }
+        {
+            let (back, stop) = (back.try_clone().expect("clone"), Arc::clone(&stop));
+            threads.push(thread::spawn(move || {
+                let mut buf = vec![0u8; 65536];
+                while !stop.load(Ordering::Relaxed) {
+                    if let Ok(n) = back.recv(&mut buf) {
+                        let _ = down_tx.send((Instant::now() + one_way, buf[..n].to_vec()));
+                    }
+                }
+            }));
+        }
+        threads.push(thread::spawn(move || {
+            while let Ok((due, d)) = up_rx.recv() {
+                sleep_until(due);
+                let _ = back.send(&d);
+            }
+        }));
+        threads.push(thread::spawn(move || {
+            while let Ok((due, d)) = down_rx.recv() {
+                sleep_until(due);
+                if let Some(to) = *client.lock().expect("lock") {
+                    let _ = front.send_to(&d, to);
+                }
+            }
+        }));
+        Self { addr, stop, threads }
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+/// `name value unit command` rows for `scripts/bench.sh`.
+fn write_tsv(figures: &[Figures]) {
+    let command = "cargo bench -p quarry-net --bench wire";
+    let mut out = String::new();
+    for f in figures {
+        let name = format!("wire/downstream_16_players_rtt_{}ms", f.rtt_ms);
+        out.push_str(&format!("{name}\t{:.0}\tB/s (quinn UDP bytes)\t{command}\n", f.wire));
+        out.push_str(&format!("{name} with IPv4+UDP headers\t{:.0}\tB/s\t{command}\n", f.with_ip));
+        out.push_str(&format!("{name} datagrams\t{:.1}\tdatagrams/s\t{command}\n", f.datagrams));
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
+    let path = target.join("wire_figures.tsv");
+    if let Err(e) = std::fs::write(&path, out) {
+        eprintln!("could not write {}: {e}", path.display());
+    }
+}
