@@ -23,9 +23,9 @@
 //! match is seeded, but the figures are real network measurements: expect
 //! a few percent between runs.
 
+use std::collections::VecDeque;
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -193,7 +193,9 @@ fn sleep_until(t: Instant) {
 }
 
 /// A UDP relay between one client and the server that delays every
-/// datagram by `one_way` in each direction (FIFO, so nothing reorders).
+/// datagram by `one_way` in each direction (FIFO, so nothing reorders) and
+/// keeps its ECN bits, as a real path does (QUIC acknowledges ECN marks
+/// with counts, which cost bytes).
 struct Relay {
     addr: SocketAddr,
     stop: Arc<AtomicBool>,
@@ -202,56 +204,70 @@ struct Relay {
 
 impl Relay {
     fn start(server: SocketAddr, one_way: Duration) -> Self {
-        let front = UdpSocket::bind("127.0.0.1:0").expect("relay front");
-        let back = UdpSocket::bind("127.0.0.1:0").expect("relay back");
-        back.connect(server).expect("relay connect");
-        for s in [&front, &back] {
-            s.set_read_timeout(Some(Duration::from_millis(20))).expect("timeout");
-        }
-        let addr = front.local_addr().expect("addr");
+        let front = Arc::new(RelaySocket::bind());
+        let back = Arc::new(RelaySocket::bind());
+        let addr = front.socket.local_addr().expect("addr");
         let stop = Arc::new(AtomicBool::new(false));
         let client: Arc<Mutex<Option<SocketAddr>>> = Arc::default();
-        let (up_tx, up_rx) = mpsc::channel::<(Instant, Vec<u8>)>();
-        let (down_tx, down_rx) = mpsc::channel::<(Instant, Vec<u8>)>();
-        let mut threads = Vec::new();
-        {
-            let (front, stop, client) = (front.try_clone().expect("clone"), Arc::clone(&stop), Arc::clone(&client));
-            threads.push(thread::spawn(move || {
-                let mut buf = vec![0u8; 65536];
-                while !stop.load(Ordering::Relaxed) {
-                    if let Ok((n, from)) = front.recv_from(&mut buf) {
-                        *client.lock().expect("lock") = Some(from);
-                        let _ = up_tx.send((Instant::now() + one_way, buf[..n].to_vec()));
-                    }
-                }
-            }));
-        }
-        {
-            let (back, stop) = (back.try_clone().expect("clone"), Arc::clone(&stop));
-            threads.push(thread::spawn(move || {
-                let mut buf = vec![0u8; 65536];
-                while !stop.load(Ordering::Relaxed) {
-                    if let Ok(n) = back.recv(&mut buf) {
-                        let _ = down_tx.send((Instant::now() + one_way, buf[..n].to_vec()));
-                    }
-                }
-            }));
-        }
-        threads.push(thread::spawn(move || {
-            while let Ok((due, d)) = up_rx.recv() {
-                sleep_until(due);
-                let _ = back.send(&d);
+        let up = {
+            let (front, back, stop, client) = (Arc::clone(&front), Arc::clone(&back), Arc::clone(&stop), Arc::clone(&client));
+            thread::spawn(move || {
+                front.forward(&back, one_way, &stop, |from| {
+                    *client.lock().expect("lock") = Some(from);
+                    Some(server)
+                });
+            })
+        };
+        let down = {
+            let stop = Arc::clone(&stop);
+            thread::spawn(move || back.forward(&front, one_way, &stop, |_| *client.lock().expect("lock")))
+        };
+        Self { addr, stop, threads: vec![up, down] }
+    }
+}
+
+/// One side of the relay: a socket read and written through quinn's UDP
+/// layer, which carries the ECN bits.
+struct RelaySocket {
+    socket: UdpSocket,
+    state: quinn::udp::UdpSocketState,
+}
+
+impl RelaySocket {
+    fn bind() -> Self {
+        let socket = UdpSocket::bind("127.0.0.1:0").expect("relay socket");
+        let state = quinn::udp::UdpSocketState::new((&socket).into()).expect("udp state");
+        // quinn's UDP layer makes the socket non-blocking; the relay blocks until the next due time.
+        socket.set_nonblocking(false).expect("blocking");
+        Self { socket, state }
+    }
+
+    /// Until `stop`: reads datagrams and sends each from `out`, `one_way`
+    /// later, to where `route` says (given the sender's address).
+    fn forward(&self, out: &RelaySocket, one_way: Duration, stop: &AtomicBool, mut route: impl FnMut(SocketAddr) -> Option<SocketAddr>) {
+        let mut held: VecDeque<(Instant, SocketAddr, Vec<u8>, Option<quinn::udp::EcnCodepoint>)> = VecDeque::new();
+        let mut buf = vec![0u8; 65536];
+        while !stop.load(Ordering::Relaxed) {
+            let now = Instant::now();
+            while let Some((due, to, bytes, ecn)) = held.front()
+                && *due <= now
+            {
+                let t = quinn::udp::Transmit { destination: *to, ecn: *ecn, contents: bytes, segment_size: None, src_ip: None };
+                let _ = out.state.send((&out.socket).into(), &t);
+                held.pop_front();
             }
-        }));
-        threads.push(thread::spawn(move || {
-            while let Ok((due, d)) = down_rx.recv() {
-                sleep_until(due);
-                if let Some(to) = *client.lock().expect("lock") {
-                    let _ = front.send_to(&d, to);
-                }
+            let wait = held.front().map_or(Duration::from_millis(20), |h| h.0.saturating_duration_since(now));
+            self.socket.set_read_timeout(Some(wait.max(Duration::from_micros(50)))).expect("timeout");
+            let mut meta = [quinn::udp::RecvMeta::default()];
+            let got = self.state.recv((&self.socket).into(), &mut [std::io::IoSliceMut::new(&mut buf)], &mut meta);
+            let (Ok(1), [m]) = (got, meta) else { continue };
+            let Some(to) = route(m.addr) else { continue };
+            let due = Instant::now() + one_way;
+            // A coalesced read (GRO) holds several datagrams of `stride` bytes.
+            for d in buf[..m.len].chunks(m.stride.max(1)) {
+                held.push_back((due, to, d.to_vec(), m.ecn));
             }
-        }));
-        Self { addr, stop, threads }
+        }
     }
 }
 
