@@ -51,6 +51,9 @@ const MEASURE: Duration = Duration::from_secs(6);
 const IPV4_UDP_HEADER: u64 = 28;
 /// The arena seed (the snapshot bench's table uses the same one).
 const SEED: u64 = 7;
+/// Server ticks (and the client's command ticks) count from 30 minutes into
+/// a match, so ticks take the bytes they take in a real one.
+const TICK_BASE: u32 = 30 * 60 * 60;
 /// Where the client's 60 Hz command clock sits within the server's tick
 /// (0 = right after the snapshot is sent, the phase that makes the server
 /// wait longest for a snapshot to carry its ACKs).
@@ -123,7 +126,7 @@ fn run(rtt_ms: u64, phase: Duration) -> Figures {
         }
         if client.is_connected() {
             let yaw = (n as f32 * 1.7) % 360.0;
-            client.send_cmd(UserCmd { tick: n, yaw, pitch: 3.0, forward: 127, right: if n % 90 < 45 { 127 } else { -127 }, ..UserCmd::default() }).expect("command");
+            client.send_cmd(UserCmd { tick: TICK_BASE + n, yaw, pitch: 3.0, forward: 127, right: if n % 90 < 45 { 127 } else { -127 }, ..UserCmd::default() }).expect("command");
         }
         let now = Instant::now();
         if start.is_none() && now >= t0 + WARMUP {
@@ -179,6 +182,7 @@ fn serve(mut server: ServerTransport, t0: Instant, stop: &AtomicBool) {
         arena.step();
         if let Some(c) = conn.filter(|_| arena.tick.is_multiple_of(2)) {
             let mut snap = arena.snapshot_for(0);
+            snap.server_tick += TICK_BASE;
             snap.acked_cmd_tick = acked_cmd.min(snap.server_tick);
             server.send_snapshot(c, snap.into()).expect("snapshot");
         }

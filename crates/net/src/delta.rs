@@ -12,7 +12,9 @@
 //! most (origin, yaw, velocity, pitch), so a moving player's mask is one byte.
 //! Quantized entity fields that move continuously (origin, angles, velocity)
 //! are sent as wrapping zig-zag differences from the base, so small moves
-//! are one or two bytes; discrete fields are sent as their new value.
+//! are one or two bytes (angles counted in the steps
+//! [`crate::snapshot::quantize_angle`] snaps them to); discrete fields are
+//! sent as their new value.
 //! Entity motion is predicted over the ticks between base and new snapshot
 //! ([`Motion`]): origins from the base velocity ([`predict_entity`], Quake
 //! 3's linear trajectories), velocities from the distance travelled
