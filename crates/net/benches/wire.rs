@@ -16,7 +16,10 @@
 //! - `+ip_B/s`: the same plus the 28 bytes of IPv4 and UDP header each
 //!   datagram carries on a real link;
 //! - `pkts/s`: datagrams received per second (snapshots plus ACK-only
-//!   packets); `payload_B/s`: Quarry's datagram bytes alone; `snaps/s`.
+//!   packets); `payload_B/s`: Quarry's datagram bytes alone; `snaps/s`;
+//!   `base_gap`: the mean ticks between a snapshot and the one it is a
+//!   delta against (the round trip plus the wait for a command to carry
+//!   the ack and for the next snapshot tick: what the round trip costs).
 //!
 //! The rows are also written to `target/wire_figures.tsv` for
 //! `scripts/bench.sh`. Timed runs are short (a few seconds each) and the
@@ -31,7 +34,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use quarry_net::cert::{Identity, ServerVerification};
-use quarry_net::conn::ConnStats;
+use quarry_net::conn::{ConnStats, SnapshotOutcome};
 use quarry_net::handshake::{Hello, Welcome};
 use quarry_net::transport::{ClientConfig, ClientEvent, ClientTransport, ServerConfig, ServerEvent, ServerTransport, TransportSettings};
 use quarry_net::usercmd::UserCmd;
@@ -68,18 +71,19 @@ struct Figures {
     payload: f64,
     snapshots: f64,
     full: u64,
+    base_gap: f64,
 }
 
 fn main() {
     let phase = std::env::var("QUARRY_WIRE_PHASE_MS").ok().and_then(|v| v.parse().ok()).map_or(CLIENT_PHASE, Duration::from_millis);
     println!("\nquarry-net wire bytes downstream: 16 players, 60 Hz ticks, 30 Hz snapshots, 60 commands/s, quinn over a loopback relay");
-    println!("{:>8} {:>10} {:>10} {:>8} {:>12} {:>8} {:>6}", "rtt_ms", "wire_B/s", "+ip_B/s", "pkts/s", "payload_B/s", "snaps/s", "full");
+    println!("{:>8} {:>10} {:>10} {:>8} {:>12} {:>8} {:>6} {:>9}", "rtt_ms", "wire_B/s", "+ip_B/s", "pkts/s", "payload_B/s", "snaps/s", "full", "base_gap");
     let mut figures = Vec::new();
     for rtt_ms in RTTS_MS {
         let f = run(rtt_ms, phase);
         println!(
-            "{:>8} {:>10.0} {:>10.0} {:>8.1} {:>12.0} {:>8.1} {:>6}",
-            f.rtt_ms, f.wire, f.with_ip, f.datagrams, f.payload, f.snapshots, f.full
+            "{:>8} {:>10.0} {:>10.0} {:>8.1} {:>12.0} {:>8.1} {:>6} {:>9.1}",
+            f.rtt_ms, f.wire, f.with_ip, f.datagrams, f.payload, f.snapshots, f.full, f.base_gap
         );
         figures.push(f);
     }
@@ -105,7 +109,7 @@ fn run(rtt_ms: u64, phase: Duration) -> Figures {
     let stop = Arc::new(AtomicBool::new(false));
     let server_thread = {
         let stop = Arc::clone(&stop);
-        thread::spawn(move || serve(server, t0, &stop))
+        thread::spawn(move || serve(server, t0, t0 + WARMUP, &stop))
     };
 
     let frame = Duration::from_secs_f32(DT);
@@ -139,7 +143,7 @@ fn run(rtt_ms: u64, phase: Duration) -> Figures {
     }
     let (t1, s1) = (Instant::now(), client.stats());
     stop.store(true, Ordering::Relaxed);
-    server_thread.join().expect("server thread");
+    let base_gap = server_thread.join().expect("server thread");
     drop(client);
     drop(relay);
 
@@ -156,12 +160,14 @@ fn run(rtt_ms: u64, phase: Duration) -> Figures {
         payload: per_s(s0.bytes_in_total, s1.bytes_in_total),
         snapshots: (snapshots - snapshots_at_start) as f64 / secs,
         full: s1.full_snapshots,
+        base_gap,
     }
 }
 
 /// The server's tick loop: accepts the one client and sends it player 0's
-/// snapshot every other tick.
-fn serve(mut server: ServerTransport, t0: Instant, stop: &AtomicBool) {
+/// snapshot every other tick. Returns the mean base gap after `counted`.
+fn serve(mut server: ServerTransport, t0: Instant, counted: Instant, stop: &AtomicBool) -> f64 {
+    let (mut gaps, mut deltas) = (0u64, 0u64);
     let mut arena = Arena::new(SEED);
     let mut conn = None;
     let mut acked_cmd = 0u32;
@@ -184,9 +190,17 @@ fn serve(mut server: ServerTransport, t0: Instant, stop: &AtomicBool) {
             let mut snap = arena.snapshot_for(0);
             snap.server_tick += TICK_BASE;
             snap.acked_cmd_tick = acked_cmd.min(snap.server_tick);
-            server.send_snapshot(c, snap.into()).expect("snapshot");
+            let tick = snap.server_tick;
+            let outcome = server.send_snapshot(c, snap.into()).expect("snapshot");
+            if let SnapshotOutcome::Sent { base_tick: Some(base), .. } = outcome
+                && Instant::now() >= counted
+            {
+                gaps += u64::from(tick - base);
+                deltas += 1;
+            }
         }
     }
+    gaps as f64 / deltas.max(1) as f64
 }
 
 fn sleep_until(t: Instant) {

@@ -51,6 +51,7 @@ const OP_NEW: u64 = 1;
 const OP_REMOVED: u64 = 2;
 
 mod entity;
+mod list;
 mod player;
 mod snapshot;
 pub use entity::{Motion, decode_entity, encode_entity, predict_entity};
