@@ -2,12 +2,13 @@
 //! bytes per snapshot / per second per client at 30 Hz snapshots.
 //!
 //! Run: `cargo bench -p quarry-net --bench snapshot`. Before the criterion
-//! timings it prints a bandwidth table from 20 simulated seconds of a
-//! synthetic deathmatch: 16 players running, strafing, turning and jumping
-//! every tick (Quake 3 ground physics numbers), each firing a rocket every
-//! ~1.5 s (projectiles appear, fly and vanish), 30 static items; the server
-//! ticks at 60 Hz and sends each client a snapshot every other tick; each
-//! client acknowledges after a simulated round trip.
+//! timings it prints a bandwidth table from 20 simulated seconds of the
+//! synthetic deathmatch in `common/arena.rs` (16 players running, strafing,
+//! turning and jumping, rockets, 30 items); the server ticks at 60 Hz and
+//! sends each client a snapshot every other tick; each client acknowledges
+//! after a simulated round trip. Its wire column adds an estimate of the
+//! headers ([`DATAGRAM_OVERHEAD`]); `benches/wire.rs` measures the real
+//! bytes through quinn.
 
 use std::time::{Duration, Instant};
 

@@ -79,13 +79,13 @@ pub fn encode_player(base: &PlayerState, new: &PlayerState, w: &mut Writer) {
     let timers_changed = (0..4).any(|i| f32_changed(base.move_timers[i], new.move_timers[i]));
     mask |= set(timers_changed, P_MOVE_TIMERS);
     w.varint(u64::from(mask));
-    for i in 0..3 {
-        if mask & (1 << P_ORIGIN[i]) != 0 {
+    for (i, bit) in P_ORIGIN.into_iter().enumerate() {
+        if mask & (1 << bit) != 0 {
             write_float(w, base.origin[i], new.origin[i]);
         }
     }
-    for i in 0..3 {
-        if mask & (1 << P_VELOCITY[i]) != 0 {
+    for (i, bit) in P_VELOCITY.into_iter().enumerate() {
+        if mask & (1 << bit) != 0 {
             write_float(w, base.velocity[i], new.velocity[i]);
         }
     }
@@ -145,14 +145,14 @@ pub fn decode_player(base: &PlayerState, r: &mut Reader<'_>) -> Result<PlayerSta
         return Err(DecodeError::Invalid("player field mask"));
     }
     let mut p = *base;
-    for i in 0..3 {
-        if mask & (1 << P_ORIGIN[i]) != 0 {
-            p.origin[i] = read_float(r, base.origin[i])?;
+    for ((o, b), bit) in p.origin.iter_mut().zip(base.origin).zip(P_ORIGIN) {
+        if mask & (1 << bit) != 0 {
+            *o = read_float(r, b)?;
         }
     }
-    for i in 0..3 {
-        if mask & (1 << P_VELOCITY[i]) != 0 {
-            p.velocity[i] = read_float(r, base.velocity[i])?;
+    for ((v, b), bit) in p.velocity.iter_mut().zip(base.velocity).zip(P_VELOCITY) {
+        if mask & (1 << bit) != 0 {
+            *v = read_float(r, b)?;
         }
     }
     if mask & P_YAW != 0 {
