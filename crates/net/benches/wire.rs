@@ -21,6 +21,13 @@
 //!   delta against (the round trip plus the wait for a command to carry
 //!   the ack and for the next snapshot tick: what the round trip costs).
 //!
+//! The client's commands leave 1 ms after each server tick, the phase that
+//! costs most below a 33 ms round trip: quinn lets the server hold an ACK
+//! no longer than the larger of the round trip and 25 ms, so a command
+//! that arrives just after a snapshot is acknowledged on its own before
+//! the next one (30 ACK-only packets a second). Another phase:
+//! `QUARRY_WIRE_PHASE_MS=12 cargo bench -p quarry-net --bench wire`.
+//!
 //! The rows are also written to `target/wire_figures.tsv` for
 //! `scripts/bench.sh`. Timed runs are short (a few seconds each) and the
 //! match is seeded, but the figures are real network measurements: expect
