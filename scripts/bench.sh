@@ -34,7 +34,7 @@ if [ "$#" -eq 0 ]; then
     soak_minutes=${QUARRY_BENCH_SOAK_MINUTES:-10}
     fuzz_cases=${QUARRY_BENCH_FUZZ_CASES:-100000}
 fi
-rm -f "$target/navmesh_figures.tsv" "$target/script_figures.tsv"
+rm -f "$target/navmesh_figures.tsv" "$target/script_figures.tsv" "$target/wire_figures.tsv"
 cargo bench "$@" --bench '*' -- --noplot >&2
 extra=()
 # The navmesh bench's own table: build ms, route p50/p99 with snapping and
@@ -43,6 +43,10 @@ extra=()
 # The bot bench's scripted-brain figures: 64 companion bots at 10 and 60 Hz,
 # the mean script call and the p99 ticks.
 [ -f "$target/script_figures.tsv" ] && extra+=(--extra "$target/script_figures.tsv")
+# The wire bench's issue-48 figures: a client's downstream bytes as QUIC
+# counts them (real quinn through a delaying relay) at 0, 50 and 100 ms of
+# round trip, with IP headers, and datagrams per second.
+[ -f "$target/wire_figures.tsv" ] && extra+=(--extra "$target/wire_figures.tsv")
 if [ "$matches" != 0 ]; then
     cargo build --release --bin quarry-server >&2
     python3 scripts/match_figures.py --server "$target/release/quarry-server" --jobs 2 --tsv "$target/match_figures.tsv" >&2

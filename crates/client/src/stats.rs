@@ -30,6 +30,12 @@ pub struct ClientStats {
     pub malformed: u64,
     /// Commands sent since connecting.
     pub cmds_sent: u64,
+    /// Bytes received per second on the wire as QUIC counts them (whole
+    /// UDP payloads: QUIC headers, ACKs and retransmissions included; IP and
+    /// UDP headers not), over about the last second.
+    pub wire_in_per_s: u64,
+    /// Bytes sent per second on the wire, counted the same way.
+    pub wire_out_per_s: u64,
 }
 
 impl ClientStats {
@@ -46,6 +52,8 @@ impl ClientStats {
             snapshots_undecodable: c.snapshots_undecodable,
             malformed: c.malformed,
             cmds_sent,
+            wire_in_per_s: c.wire.bytes_in_per_s,
+            wire_out_per_s: c.wire.bytes_out_per_s,
         }
     }
 }
@@ -54,9 +62,11 @@ impl std::fmt::Display for ClientStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "in {} B/s, out {} B/s, {} snapshots/s, loss {:.1}% (path {:.1}%), ping {}",
+            "in {} B/s, out {} B/s (wire {} / {}), {} snapshots/s, loss {:.1}% (path {:.1}%), ping {}",
             self.bytes_in_per_s,
             self.bytes_out_per_s,
+            self.wire_in_per_s,
+            self.wire_out_per_s,
             self.snapshots_per_s,
             self.loss_in * 100.0,
             self.path_loss * 100.0,
@@ -85,6 +95,10 @@ pub struct SessionStats {
     pub bytes_in_per_s: f64,
     /// Mean bytes sent per second.
     pub bytes_out_per_s: f64,
+    /// Mean bytes received per second on the wire (see [`ClientStats::wire_in_per_s`]).
+    pub wire_in_per_s: f64,
+    /// Mean bytes sent per second on the wire.
+    pub wire_out_per_s: f64,
     /// Mean snapshots per second.
     pub snapshots_per_s: f64,
     /// Mean inbound datagram loss (0..1).
@@ -99,11 +113,13 @@ impl std::fmt::Display for SessionStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "over {:.1} s{}: in {:.0} B/s, out {:.0} B/s, {:.1} snapshots/s, loss {:.1}%, ping {}; {} snapshots ({} full, {} undecodable), {} commands sent",
+            "over {:.1} s{}: in {:.0} B/s, out {:.0} B/s (wire {:.0} / {:.0}), {:.1} snapshots/s, loss {:.1}%, ping {}; {} snapshots ({} full, {} undecodable), {} commands sent",
             self.elapsed.as_secs_f64(),
             if self.seconds == 0 { " (too short to average: the last figures)".to_owned() } else { format!(" ({} s averaged)", self.seconds) },
             self.bytes_in_per_s,
             self.bytes_out_per_s,
+            self.wire_in_per_s,
+            self.wire_out_per_s,
             self.snapshots_per_s,
             self.loss_in * 100.0,
             fmt_ping(self.ping),
@@ -124,6 +140,8 @@ pub(crate) struct StatsAverager {
     seconds: u32,
     bytes_in: f64,
     bytes_out: f64,
+    wire_in: f64,
+    wire_out: f64,
     snapshots: f64,
     loss: f64,
     ping: Duration,
@@ -150,6 +168,8 @@ impl StatsAverager {
         self.seconds += 1;
         self.bytes_in += s.bytes_in_per_s as f64;
         self.bytes_out += s.bytes_out_per_s as f64;
+        self.wire_in += s.wire_in_per_s as f64;
+        self.wire_out += s.wire_out_per_s as f64;
         self.snapshots += f64::from(s.snapshots_per_s);
         self.loss += f64::from(s.loss_in);
         if let Some(p) = s.ping {
@@ -176,6 +196,16 @@ impl StatsAverager {
                 self.last.bytes_out_per_s as f64
             } else {
                 mean(self.bytes_out)
+            },
+            wire_in_per_s: if self.seconds == 0 {
+                self.last.wire_in_per_s as f64
+            } else {
+                mean(self.wire_in)
+            },
+            wire_out_per_s: if self.seconds == 0 {
+                self.last.wire_out_per_s as f64
+            } else {
+                mean(self.wire_out)
             },
             snapshots_per_s: if self.seconds == 0 {
                 f64::from(self.last.snapshots_per_s)
@@ -208,6 +238,7 @@ mod tests {
         let s = |b: u64| ClientStats {
             bytes_in_per_s: b,
             bytes_out_per_s: b / 10,
+            wire_in_per_s: b + 100,
             snapshots_per_s: 30,
             ping: Some(Duration::from_millis(2)),
             ..ClientStats::default()
@@ -225,9 +256,10 @@ mod tests {
         assert_eq!(ses.seconds, 2);
         assert_eq!(ses.bytes_in_per_s, 2000.0);
         assert_eq!(ses.bytes_out_per_s, 200.0);
+        assert_eq!(ses.wire_in_per_s, 2100.0);
         assert_eq!(ses.snapshots_per_s, 30.0);
         assert_eq!(ses.ping, Some(Duration::from_millis(2)));
-        assert!(ses.to_string().contains("in 2000 B/s"), "{ses}");
+        assert!(ses.to_string().contains("in 2000 B/s, out 200 B/s (wire 2100 / 0)"), "{ses}");
         assert!(ses.to_string().starts_with("over 3.0 s (2 s averaged)"), "{ses}");
     }
 }

@@ -2,12 +2,13 @@
 //! bytes per snapshot / per second per client at 30 Hz snapshots.
 //!
 //! Run: `cargo bench -p quarry-net --bench snapshot`. Before the criterion
-//! timings it prints a bandwidth table from 20 simulated seconds of a
-//! synthetic deathmatch: 16 players running, strafing, turning and jumping
-//! every tick (Quake 3 ground physics numbers), each firing a rocket every
-//! ~1.5 s (projectiles appear, fly and vanish), 30 static items; the server
-//! ticks at 60 Hz and sends each client a snapshot every other tick; each
-//! client acknowledges after a simulated round trip.
+//! timings it prints a bandwidth table from 20 simulated seconds of the
+//! synthetic deathmatch in `common/arena.rs` (16 players running, strafing,
+//! turning and jumping, rockets, 30 items); the server ticks at 60 Hz and
+//! sends each client a snapshot every other tick; each client acknowledges
+//! after a simulated round trip. Its wire column adds an estimate of the
+//! headers ([`DATAGRAM_OVERHEAD`]); `benches/wire.rs` measures the real
+//! bytes through quinn.
 
 use std::time::{Duration, Instant};
 
@@ -18,170 +19,13 @@ use quarry_net::datagram::{DatagramKind, write_header};
 use quarry_net::delta::encode_snapshot;
 use quarry_net::handshake::{Hello, Welcome};
 use quarry_net::reliable::ClientFrame;
-use quarry_net::snapshot::{EntityKind, EntityState, PF_ON_GROUND, PlayerState, Snapshot, quantize_angle, quantize_origin, quantize_velocity};
 use quarry_net::usercmd::CmdPacket;
 
-const PLAYERS: usize = 16;
-const ITEMS: u32 = 30;
-const DT: f32 = 1.0 / 60.0;
+#[path = "common/arena.rs"]
+mod arena;
+use arena::{Arena, DT, ITEMS, PLAYERS};
+
 const MAX_DATAGRAM: usize = 1162;
-
-struct Rng(u64);
-impl Rng {
-    fn f(&mut self) -> f32 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
-
-#[derive(Clone, Copy, Default)]
-struct Body {
-    origin: [f32; 3],
-    vel: [f32; 3],
-    yaw: f32,
-    pitch: f32,
-    turn: f32,
-    forward: f32,
-    side: f32,
-    health: i32,
-    ammo: i32,
-    firing: bool,
-}
-
-struct Projectile {
-    id: u32,
-    origin: [f32; 3],
-    vel: [f32; 3],
-    life: f32,
-}
-
-/// The synthetic deathmatch.
-struct Arena {
-    tick: u32,
-    bodies: Vec<Body>,
-    rockets: Vec<Projectile>,
-    next_id: u32,
-    rng: Rng,
-}
-
-impl Arena {
-    fn new(seed: u64) -> Self {
-        let mut rng = Rng(seed);
-        let bodies = (0..PLAYERS)
-            .map(|_| Body { origin: [rng.f() * 2000.0, rng.f() * 2000.0, 24.0], yaw: rng.f() * 360.0, health: 100, ammo: 50, ..Body::default() })
-            .collect();
-        Self { tick: 0, bodies, rockets: Vec::new(), next_id: 2000, rng }
-    }
-
-    fn step(&mut self) {
-        self.tick += 1;
-        let rng = &mut self.rng;
-        for b in &mut self.bodies {
-            // New intentions a few times per second.
-            if rng.f() < 0.03 {
-                b.turn = (rng.f() - 0.5) * 400.0;
-                b.forward = [1.0, 1.0, 0.0, -1.0][(rng.f() * 4.0) as usize % 4];
-                b.side = [1.0, 0.0, -1.0][(rng.f() * 3.0) as usize % 3];
-            }
-            // Mouse never stays still.
-            b.yaw = (b.yaw + b.turn * DT + (rng.f() - 0.5) * 2.0).rem_euclid(360.0);
-            b.pitch = (b.pitch + (rng.f() - 0.5) * 1.5).clamp(-30.0, 30.0);
-            let (s, c) = b.yaw.to_radians().sin_cos();
-            let wish = [c * b.forward - s * b.side, s * b.forward + c * b.side];
-            let len = (wish[0] * wish[0] + wish[1] * wish[1]).sqrt().max(1e-3);
-            let on_ground = b.origin[2] <= 24.0;
-            let accel = if on_ground { 10.0 } else { 1.0 };
-            let moving = if b.forward == 0.0 && b.side == 0.0 { 0.0 } else { 1.0 };
-            for (v, w) in b.vel.iter_mut().zip(wish) {
-                let target = w / len * 320.0 * moving;
-                *v += (target - *v) * (accel * DT).min(1.0);
-            }
-            if on_ground && rng.f() < 0.01 {
-                b.vel[2] = 270.0;
-            }
-            b.vel[2] -= 800.0 * DT;
-            for i in 0..3 {
-                b.origin[i] += b.vel[i] * DT;
-            }
-            if b.origin[2] <= 24.0 {
-                b.origin[2] = 24.0;
-                b.vel[2] = 0.0;
-            }
-            // The attack button is held in bursts.
-            if rng.f() < 0.03 {
-                b.firing = !b.firing;
-            }
-        }
-        for i in 0..PLAYERS {
-            if self.rng.f() < 1.0 / 90.0 {
-                let b = self.bodies[i];
-                let (s, c) = b.yaw.to_radians().sin_cos();
-                self.rockets.push(Projectile { id: self.next_id, origin: b.origin, vel: [900.0 * c, 900.0 * s, 0.0], life: 1.0 });
-                self.next_id += 1;
-                self.bodies[i].ammo -= 1;
-            }
-        }
-        for r in &mut self.rockets {
-            for i in 0..3 {
-                r.origin[i] += r.vel[i] * DT;
-            }
-            r.life -= DT;
-        }
-        self.rockets.retain(|r| r.life > 0.0);
-    }
-
-    fn snapshot_for(&self, me: usize) -> Snapshot {
-        let mut entities = Vec::with_capacity(PLAYERS + ITEMS as usize + self.rockets.len());
-        for (i, b) in self.bodies.iter().enumerate().filter(|(i, _)| *i != me) {
-            entities.push(EntityState {
-                id: i as u32 + 1,
-                kind: EntityKind::Player,
-                origin: quantize_origin(b.origin),
-                angles: [quantize_angle(b.pitch), quantize_angle(b.yaw), 0],
-                velocity: quantize_velocity(b.vel),
-                model: 1,
-                weapon: 5,
-                flags: u16::from(b.firing),
-                ..EntityState::default()
-            });
-        }
-        for k in 0..ITEMS {
-            let id = 100 + k;
-            entities.push(EntityState { id, kind: EntityKind::Item, origin: [k as i32 * 900, 4000, 200], model: k as u16, ..EntityState::empty(id) });
-        }
-        for r in &self.rockets {
-            entities.push(EntityState {
-                id: r.id,
-                kind: EntityKind::Projectile,
-                origin: quantize_origin(r.origin),
-                velocity: quantize_velocity(r.vel),
-                weapon: 5,
-                ..EntityState::empty(r.id)
-            });
-        }
-        entities.sort_by_key(|e| e.id);
-        let b = self.bodies.get(me).copied().unwrap_or_default();
-        let mut ammo = [0; 16];
-        ammo[5] = b.ammo;
-        Snapshot {
-            server_tick: self.tick,
-            acked_cmd_tick: self.tick.saturating_sub(3),
-            player: PlayerState {
-                origin: b.origin,
-                velocity: b.vel,
-                pitch: b.pitch,
-                yaw: b.yaw,
-                health: b.health,
-                weapon: 5,
-                ammo,
-                weapons: 0b10_0001,
-                flags: if b.origin[2] <= 24.0 { PF_ON_GROUND } else { 0 },
-                ..PlayerState::default()
-            },
-            entities,
-        }
-    }
-}
 
 /// 16 accepted server-side connections.
 fn connections(now: Instant) -> Vec<ServerConn> {

@@ -208,6 +208,11 @@ impl<'a> Reader<'a> {
         <[u8; N]>::try_from(b).map_err(|_| DecodeError::UnexpectedEnd)
     }
 
+    /// The next byte, left unread.
+    pub fn peek_u8(&self) -> Result<u8, DecodeError> {
+        self.rest.first().copied().ok_or(DecodeError::UnexpectedEnd)
+    }
+
     /// One byte.
     pub fn u8(&mut self) -> Result<u8, DecodeError> {
         Ok(u8::from_le_bytes(self.array()?))

@@ -1,9 +1,10 @@
 //! The header every Quarry datagram starts with, and loss measured from it.
 //!
 //! ```text
-//! u8   kind    1 = commands (client -> server), 2 = snapshot fragment (server -> client)
+//! u8   kind    1 = commands (client -> server), 2 = snapshot fragment,
+//!              3 = whole snapshot (server -> client)
 //! u16  seq     per-direction datagram counter, wrapping; gaps are loss
-//! ...          body: usercmd::CmdPacket or a fragment (crate::fragment)
+//! ...          body: usercmd::CmdPacket, a fragment or a whole snapshot (crate::fragment)
 //! ```
 //!
 //! QUIC already numbers its packets, but quinn does not tell the application
@@ -23,6 +24,9 @@ pub enum DatagramKind {
     Commands,
     /// One fragment of a snapshot.
     SnapshotFragment,
+    /// A whole snapshot, the usual case: it fits one datagram, so it needs
+    /// no fragment header.
+    Snapshot,
 }
 
 impl DatagramKind {
@@ -30,6 +34,7 @@ impl DatagramKind {
         match self {
             Self::Commands => 1,
             Self::SnapshotFragment => 2,
+            Self::Snapshot => 3,
         }
     }
 }
@@ -45,6 +50,7 @@ pub fn read_header(r: &mut Reader<'_>) -> Result<(DatagramKind, u16), DecodeErro
     let kind = match r.u8()? {
         1 => DatagramKind::Commands,
         2 => DatagramKind::SnapshotFragment,
+        3 => DatagramKind::Snapshot,
         t => return Err(DecodeError::UnknownTag { what: "datagram kind", tag: u64::from(t) }),
     };
     Ok((kind, r.u16()?))
@@ -110,6 +116,10 @@ mod tests {
         let mut w = Writer::new();
         write_header(&mut w, DatagramKind::SnapshotFragment, 0xbeef);
         assert_eq!(read_header(&mut Reader::new(w.as_slice())), Ok((DatagramKind::SnapshotFragment, 0xbeef)));
+        write_header(&mut w, DatagramKind::Snapshot, 7);
+        let mut r = Reader::new(w.as_slice());
+        assert_eq!(read_header(&mut r), Ok((DatagramKind::SnapshotFragment, 0xbeef)));
+        assert_eq!(read_header(&mut r), Ok((DatagramKind::Snapshot, 7)));
         assert!(read_header(&mut Reader::new(&[9, 0, 0])).is_err());
         assert!(read_header(&mut Reader::new(&[1, 0])).is_err());
     }

@@ -12,7 +12,9 @@
 //! most (origin, yaw, velocity, pitch), so a moving player's mask is one byte.
 //! Quantized entity fields that move continuously (origin, angles, velocity)
 //! are sent as wrapping zig-zag differences from the base, so small moves
-//! are one or two bytes; discrete fields are sent as their new value.
+//! are one or two bytes (angles counted in the steps
+//! [`crate::snapshot::quantize_angle`] snaps them to); discrete fields are
+//! sent as their new value.
 //! Entity motion is predicted over the ticks between base and new snapshot
 //! ([`Motion`]): origins from the base velocity ([`predict_entity`], Quake
 //! 3's linear trajectories), velocities from the distance travelled
@@ -49,6 +51,7 @@ const OP_NEW: u64 = 1;
 const OP_REMOVED: u64 = 2;
 
 mod entity;
+mod list;
 mod player;
 mod snapshot;
 pub use entity::{Motion, decode_entity, encode_entity, predict_entity};

@@ -2,8 +2,16 @@
 //!
 //! A QUIC datagram must fit one packet (`max_datagram_size`, about 1,160
 //! bytes before path MTU discovery), and quinn drops rather than splits
-//! anything larger. A snapshot that does not fit is cut into up to
-//! [`MAX_FRAGMENTS`] fragments, every one a full datagram:
+//! anything larger. Most snapshots fit: they go whole, with nothing but the
+//! datagram header (the snapshot carries its own tick):
+//!
+//! ```text
+//! u8      kind = 3, u16 seq      datagram header (crate::datagram)
+//! ...     payload                the encoded snapshot
+//! ```
+//!
+//! A snapshot that does not fit is cut into up to [`MAX_FRAGMENTS`]
+//! fragments, every one a full datagram:
 //!
 //! ```text
 //! u8      kind = 2, u16 seq      datagram header (crate::datagram)
@@ -13,8 +21,7 @@
 //! ...     payload                bytes index*chunk .. of the encoded snapshot
 //! ```
 //!
-//! Most snapshots are one fragment of one, with a one-byte header (the
-//! snapshot carries its own tick). The client keeps a few
+//! (A fragment of one, kind 2 with count 1, is accepted too.) The client keeps a few
 //! incomplete snapshots; when one completes, every older incomplete one is
 //! dropped (it can never be used: the client acknowledges the newest and the
 //! server deltas against that). Losing one fragment loses that snapshot, but
@@ -53,6 +60,12 @@ pub enum FragmentError {
 /// Splits `payload` (an encoded snapshot) into complete datagrams of at most
 /// `max_datagram` bytes each; `next_seq` numbers them.
 pub fn split(tick: u32, payload: &[u8], max_datagram: usize, mut next_seq: impl FnMut() -> u16) -> Result<Vec<Vec<u8>>, FragmentError> {
+    if payload.len() + HEADER_LEN <= max_datagram {
+        let mut w = Writer::with_capacity(HEADER_LEN + payload.len());
+        write_header(&mut w, DatagramKind::Snapshot, next_seq());
+        w.bytes(payload);
+        return Ok(vec![w.into_inner()]);
+    }
     let chunk = max_datagram.saturating_sub(HEADER_LEN + FRAGMENT_HEADER_MAX);
     if chunk == 0 {
         return Err(FragmentError::DatagramTooSmall(max_datagram));
@@ -117,12 +130,7 @@ impl Reassembler {
             return Err(DecodeError::Invalid("fragment count"));
         }
         if count == 1 {
-            let data = r.take_rest();
-            let tick = crate::delta::peek_snapshot_ticks(data)?.server_tick;
-            if self.last_complete.is_some_and(|t| tick <= t) {
-                return Ok(None);
-            }
-            return Ok(Some(self.complete(tick, data.to_vec())));
+            return self.push_whole(r.take_rest());
         }
         let index = usize::from(r.u8()?);
         let tick = r.varint_u32()?;
@@ -163,6 +171,16 @@ impl Reassembler {
         Ok(Some(self.complete(tick, bytes)))
     }
 
+    /// Takes a whole snapshot (the body of a [`DatagramKind::Snapshot`]
+    /// datagram), with the same answers as [`Reassembler::push`].
+    pub fn push_whole(&mut self, data: &[u8]) -> Result<Option<(u32, Vec<u8>)>, DecodeError> {
+        let tick = crate::delta::peek_snapshot_ticks(data)?.server_tick;
+        if self.last_complete.is_some_and(|t| tick <= t) {
+            return Ok(None);
+        }
+        Ok(Some(self.complete(tick, data.to_vec())))
+    }
+
     fn complete(&mut self, tick: u32, bytes: Vec<u8>) -> (u32, Vec<u8>) {
         self.last_complete = Some(tick);
         self.partials.retain(|p| p.tick > tick);
@@ -179,6 +197,29 @@ mod tests {
         let mut r = Reader::new(d);
         let _ = read_header(&mut r);
         r
+    }
+
+    /// What the client does with a snapshot datagram.
+    fn take(r: &mut Reassembler, d: &[u8]) -> Result<Option<(u32, Vec<u8>)>, DecodeError> {
+        let mut body = Reader::new(d);
+        match read_header(&mut body)? {
+            (DatagramKind::Snapshot, _) => r.push_whole(body.take_rest()),
+            (DatagramKind::SnapshotFragment, _) => r.push(&mut body),
+            (DatagramKind::Commands, _) => Err(DecodeError::Invalid("commands")),
+        }
+    }
+
+    #[test]
+    fn a_snapshot_that_fits_goes_whole() {
+        // tick 11, full: varint 11, varint 0, then the rest.
+        let payload = [11, 0, 2, 2];
+        let d = split(11, &payload, 1200, || 5).expect("fits");
+        assert_eq!(d, vec![vec![3, 5, 0, 11, 0, 2, 2]]);
+        let exact = split(11, &payload, HEADER_LEN + payload.len(), || 5).expect("fits");
+        assert_eq!(exact.len(), 1);
+        let mut r = Reassembler::new();
+        assert_eq!(take(&mut r, &d[0]), Ok(Some((11, payload.to_vec()))));
+        assert_eq!(take(&mut r, &d[0]), Ok(None), "a repeat is stale");
     }
 
     #[test]
@@ -210,11 +251,11 @@ mod tests {
         let mut r = Reassembler::new();
         let old = split(10, &[1; 3000], 1200, || 0).expect("fits");
         let new = split(11, &[11, 0, 2, 2], 1200, || 0).expect("fits");
-        r.push(&mut body(&old[0])).expect("valid");
+        take(&mut r, &old[0]).expect("valid");
         assert_eq!(r.pending(), 1);
-        assert!(r.push(&mut body(&new[0])).expect("valid").is_some());
+        assert!(take(&mut r, &new[0]).expect("valid").is_some());
         assert_eq!(r.pending(), 0);
-        assert_eq!(r.push(&mut body(&old[1])), Ok(None));
+        assert_eq!(take(&mut r, &old[1]), Ok(None));
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! acknowledged one) is in [`crate::delta`].
 //!
 //! Units: Quake units and degrees, Z up, like the simulation. Entity origins
-//! are in 1/8 unit ([`ORIGIN_SCALE`]), angles in 1/65536 of a turn,
+//! are in 1/8 unit ([`ORIGIN_SCALE`]), angles in 1/65536 of a turn
+//! (snapped to [`ANGLE_STEP`] by [`quantize_angle`]),
 //! velocities in whole units per second; the helper functions below convert.
 
 use std::sync::Arc;
@@ -252,13 +253,22 @@ pub fn dequantize_origin(q: [i32; 3]) -> [f32; 3] {
     q.map(|c| c as f32 / ORIGIN_SCALE)
 }
 
-/// Converts an angle in degrees (any range) to 1/65536 turn.
+/// The step [`quantize_angle`] snaps entity angles to, in 1/65536 turn:
+/// 1/4096 turn, 0.088°. Other entities' angles only turn models (Quake 3
+/// snaps them to whole degrees, Quake to 1.4°), and the delta codec sends a
+/// change in whole steps in a byte or two where the full 16 bits would take
+/// two or three: about 1 kB/s less for a client seeing 15 turning players.
+pub const ANGLE_STEP: u16 = 16;
+
+/// Converts an angle in degrees (any range) to 1/65536 turn, snapped to
+/// [`ANGLE_STEP`].
 pub fn quantize_angle(deg: f32) -> u16 {
     if !deg.is_finite() {
         return 0;
     }
     let turn = deg.rem_euclid(360.0) / 360.0;
-    ((turn * 65536.0).round() as u32 & 0xffff) as u16
+    let steps = 65536 / u32::from(ANGLE_STEP);
+    (((turn * steps as f32).round() as u32 % steps) * u32::from(ANGLE_STEP)) as u16
 }
 
 /// Converts a quantized angle to degrees in 0..360.
@@ -295,7 +305,9 @@ mod tests {
         assert_eq!(quantize_angle(0.0), 0);
         assert_eq!(quantize_angle(360.0), 0);
         assert_eq!(quantize_angle(-90.0), quantize_angle(270.0));
-        assert!((dequantize_angle(quantize_angle(123.4)) - 123.4).abs() < 0.01);
+        assert!((dequantize_angle(quantize_angle(123.4)) - 123.4).abs() <= 0.5 * 360.0 / 4096.0 + 1e-4);
+        assert_eq!(quantize_angle(359.99), 0);
+        assert!((0..720).all(|d| quantize_angle(d as f32 * 0.7).is_multiple_of(ANGLE_STEP)));
         assert_eq!(quantize_angle(f32::NAN), 0);
     }
 

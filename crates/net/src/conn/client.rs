@@ -150,6 +150,10 @@ impl ClientConn {
                 self.traffic.loss.record(seq);
                 self.reassembler.push(&mut r)
             }
+            Ok((DatagramKind::Snapshot, seq)) => {
+                self.traffic.loss.record(seq);
+                self.reassembler.push_whole(r.take_rest())
+            }
             Ok((DatagramKind::Commands, _)) => Err(DecodeError::Invalid("commands from the server")),
             Err(e) => Err(e),
         };

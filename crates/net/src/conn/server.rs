@@ -197,7 +197,7 @@ impl ServerConn {
                 self.traffic.loss.record(seq);
                 CmdPacket::decode(&mut r)
             }
-            Ok((DatagramKind::SnapshotFragment, _)) => Err(crate::codec::DecodeError::Invalid("snapshot from a client")),
+            Ok((DatagramKind::SnapshotFragment | DatagramKind::Snapshot, _)) => Err(crate::codec::DecodeError::Invalid("snapshot from a client")),
             Err(e) => Err(e),
         };
         let packet = match packet {

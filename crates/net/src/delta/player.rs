@@ -3,11 +3,13 @@
 use crate::codec::{DecodeError, Reader, Writer};
 use crate::snapshot::{AMMO_SLOTS, PlayerState};
 
-// PlayerState field bits, most frequently changing first.
-const P_ORIGIN: u32 = 0; // bits 0..=2
-const P_VELOCITY: u32 = 3; // bits 3..=5
-const P_YAW: u32 = 1 << 6;
-const P_PITCH: u32 = 1 << 7;
+// PlayerState field bits, most frequently changing first: a player
+// running and turning on the ground sets only bits 0-5, so the mask is one
+// byte; the vertical axis (jumps, falls) comes after.
+const P_ORIGIN: [u32; 3] = [0, 1, 6];
+const P_VELOCITY: [u32; 3] = [2, 3, 7];
+const P_YAW: u32 = 1 << 4;
+const P_PITCH: u32 = 1 << 5;
 const P_HEALTH: u32 = 1 << 8;
 const P_ARMOR: u32 = 1 << 9;
 const P_WEAPON: u32 = 1 << 10;
@@ -41,7 +43,8 @@ fn f32_changed(a: f32, b: f32) -> bool {
 /// Appends `new` delta-coded against `base`.
 ///
 /// ```text
-/// varint  mask        bit 0-2 origin x,y,z; 3-5 velocity x,y,z; 6 yaw; 7 pitch;
+/// varint  mask        bit 0 origin x; 1 origin y; 2 velocity x; 3 velocity y;
+///                     4 yaw; 5 pitch; 6 origin z; 7 velocity z;
 ///                     8 health; 9 armor; 10 weapon; 11 ammo; 12 weapons;
 ///                     13 powerups; 14 flags; 15 score; 16 team;
 ///                     17 delta angles; 18 move timers
@@ -58,10 +61,10 @@ pub fn encode_player(base: &PlayerState, new: &PlayerState, w: &mut Writer) {
     let mut mask = 0u32;
     for i in 0..3 {
         if f32_changed(base.origin[i], new.origin[i]) {
-            mask |= 1 << (P_ORIGIN + i as u32);
+            mask |= 1 << P_ORIGIN[i];
         }
         if f32_changed(base.velocity[i], new.velocity[i]) {
-            mask |= 1 << (P_VELOCITY + i as u32);
+            mask |= 1 << P_VELOCITY[i];
         }
     }
     let set = |cond: bool, bit: u32| if cond { bit } else { 0 };
@@ -76,13 +79,13 @@ pub fn encode_player(base: &PlayerState, new: &PlayerState, w: &mut Writer) {
     let timers_changed = (0..4).any(|i| f32_changed(base.move_timers[i], new.move_timers[i]));
     mask |= set(timers_changed, P_MOVE_TIMERS);
     w.varint(u64::from(mask));
-    for i in 0..3 {
-        if mask & (1 << (P_ORIGIN + i as u32)) != 0 {
+    for (i, bit) in P_ORIGIN.into_iter().enumerate() {
+        if mask & (1 << bit) != 0 {
             write_float(w, base.origin[i], new.origin[i]);
         }
     }
-    for i in 0..3 {
-        if mask & (1 << (P_VELOCITY + i as u32)) != 0 {
+    for (i, bit) in P_VELOCITY.into_iter().enumerate() {
+        if mask & (1 << bit) != 0 {
             write_float(w, base.velocity[i], new.velocity[i]);
         }
     }
@@ -142,14 +145,14 @@ pub fn decode_player(base: &PlayerState, r: &mut Reader<'_>) -> Result<PlayerSta
         return Err(DecodeError::Invalid("player field mask"));
     }
     let mut p = *base;
-    for i in 0..3 {
-        if mask & (1 << (P_ORIGIN + i as u32)) != 0 {
-            p.origin[i] = read_float(r, base.origin[i])?;
+    for ((o, b), bit) in p.origin.iter_mut().zip(base.origin).zip(P_ORIGIN) {
+        if mask & (1 << bit) != 0 {
+            *o = read_float(r, b)?;
         }
     }
-    for i in 0..3 {
-        if mask & (1 << (P_VELOCITY + i as u32)) != 0 {
-            p.velocity[i] = read_float(r, base.velocity[i])?;
+    for ((v, b), bit) in p.velocity.iter_mut().zip(base.velocity).zip(P_VELOCITY) {
+        if mask & (1 << bit) != 0 {
+            *v = read_float(r, b)?;
         }
     }
     if mask & P_YAW != 0 {

@@ -1,6 +1,6 @@
 //! A whole snapshot against a base: header, own player, merged entity list.
 
-use super::{EncodeError, Motion, OP_CHANGED, OP_NEW, OP_REMOVED, decode_entity, decode_player, encode_entity, encode_player, predict_entity};
+use super::{EncodeError, Motion, decode_player, encode_player};
 use crate::codec::{DecodeError, Reader, Writer};
 use crate::snapshot::{EntityState, MAX_SNAPSHOT_ENTITIES, PlayerState, SharedSnapshot, Snapshot, is_sorted_by_id};
 
@@ -23,14 +23,9 @@ pub struct SnapshotTicks {
 /// varint  tick_rate     only if base_gap != 0; for predict_entity
 /// svarint cmd_lag       server_tick - acked_cmd_tick
 /// player  delta         encode_player(base player or all-zero, new player)
-/// varint  op_count      entity entries that follow, in increasing id order
-/// op_count × entry:
-///   varint  id_op       (id - previous entry id - 1) << 2 | op   (previous = -1 at start)
-///                       op 0 changed: the base has this id; entity delta follows
-///                       op 1 new:     the base lacks it; delta against an empty entity
-///                       op 2 removed: the base has it, the new snapshot does not
-///   entity  delta       op 0: encode_entity(base entity, new, Motion { gap, tick_rate })
-///                       op 1: encode_entity(empty entity, new, Motion::NONE); op 2: nothing
+/// list    entities      the entity list against the base's (a full snapshot's
+///                       base list is empty: every entity is new), by id or by
+///                       bitmap: see the layouts in list.rs
 /// ```
 ///
 /// Base entities not listed are their prediction in the new snapshot: an
@@ -94,41 +89,7 @@ fn encode_view(base: Option<View<'_>>, new: View<'_>, tick_rate: u16, w: &mut Wr
     let zero = PlayerState::default();
     encode_player(base.map_or(&zero, |b| b.player), new.player, w);
 
-    let mut ops = Writer::with_capacity(new.entities.len() * 12);
-    let mut count = 0u64;
-    let mut prev: i64 = -1;
-    let mut op = |ops: &mut Writer, id: u32, kind: u64| {
-        let gap = (i64::from(id) - prev - 1) as u64;
-        ops.varint((gap << 2) | kind);
-        prev = i64::from(id);
-        count += 1;
-    };
-    let mut old = base.map(View::entities).into_iter().flatten().peekable();
-    let mut now = new.entities().peekable();
-    loop {
-        match (old.peek().copied(), now.peek().copied()) {
-            (Some(b), Some(n)) if b.id == n.id => {
-                if predict_entity(b, motion) != *n {
-                    op(&mut ops, n.id, OP_CHANGED);
-                    encode_entity(b, n, motion, &mut ops);
-                }
-                old.next();
-                now.next();
-            }
-            (Some(b), n) if n.is_none_or(|n| b.id < n.id) => {
-                op(&mut ops, b.id, OP_REMOVED);
-                old.next();
-            }
-            (_, Some(n)) => {
-                op(&mut ops, n.id, OP_NEW);
-                encode_entity(&EntityState::empty(n.id), n, Motion::NONE, &mut ops);
-                now.next();
-            }
-            (_, None) => break,
-        }
-    }
-    w.varint(count);
-    w.bytes(ops.as_slice());
+    super::list::encode_entities(base.map(View::entities).into_iter().flatten(), new.entities(), motion, w);
     Ok(())
 }
 
@@ -161,7 +122,6 @@ pub fn decode_snapshot<'a>(bytes: &[u8], base_for: impl FnOnce(u32) -> Option<&'
     let gap = ticks.base_tick.map_or(0, |b| ticks.server_tick - b);
     let tick_rate = if gap == 0 { 0 } else { u16::try_from(r.varint()?).map_err(|_| DecodeError::OutOfRange { what: "tick rate" })? };
     let motion = Motion { gap, tick_rate };
-    let predict = |b: &EntityState| predict_entity(b, motion);
     let lag = r.svarint()?;
     let acked_cmd_tick = i64::from(ticks.server_tick)
         .checked_sub(lag)
@@ -171,48 +131,7 @@ pub fn decode_snapshot<'a>(bytes: &[u8], base_for: impl FnOnce(u32) -> Option<&'
     let player = decode_player(base.map_or(&zero, |b| &b.player), &mut r)?;
 
     let old: &[EntityState] = base.map_or(&[], |b| &b.entities);
-    let n_ops = r.count(old.len() + MAX_SNAPSHOT_ENTITIES, "entity entries")?;
-    let mut out: Vec<EntityState> = Vec::with_capacity(old.len().max(n_ops).min(MAX_SNAPSHOT_ENTITIES));
-    let mut bi = 0;
-    let mut prev: i64 = -1;
-    for _ in 0..n_ops {
-        let v = r.varint()?;
-        let id = prev + 1 + i64::try_from(v >> 2).map_err(|_| DecodeError::OutOfRange { what: "entity id" })?;
-        let id = u32::try_from(id).map_err(|_| DecodeError::OutOfRange { what: "entity id" })?;
-        prev = i64::from(id);
-        while let Some(b) = old.get(bi)
-            && b.id < id
-        {
-            out.push(predict(b));
-            bi += 1;
-        }
-        let in_base = old.get(bi).filter(|b| b.id == id);
-        match v & 3 {
-            OP_CHANGED => {
-                let b = in_base.ok_or(DecodeError::Invalid("changed entity missing from base"))?;
-                out.push(decode_entity(b, motion, &mut r)?);
-                bi += 1;
-            }
-            OP_NEW => {
-                if in_base.is_some() {
-                    return Err(DecodeError::Invalid("new entity already in base"));
-                }
-                out.push(decode_entity(&EntityState::empty(id), Motion::NONE, &mut r)?);
-            }
-            OP_REMOVED => {
-                in_base.ok_or(DecodeError::Invalid("removed entity missing from base"))?;
-                bi += 1;
-            }
-            tag => return Err(DecodeError::UnknownTag { what: "entity op", tag }),
-        }
-        if out.len() > MAX_SNAPSHOT_ENTITIES {
-            return Err(DecodeError::TooLong { what: "entities", len: out.len() as u64, max: MAX_SNAPSHOT_ENTITIES as u64 });
-        }
-    }
-    out.extend(old.get(bi..).unwrap_or_default().iter().map(predict));
-    if out.len() > MAX_SNAPSHOT_ENTITIES {
-        return Err(DecodeError::TooLong { what: "entities", len: out.len() as u64, max: MAX_SNAPSHOT_ENTITIES as u64 });
-    }
+    let entities = super::list::decode_entities(old, motion, &mut r)?;
     r.finish()?;
-    Ok(Snapshot { server_tick: ticks.server_tick, acked_cmd_tick, player, entities: out })
+    Ok(Snapshot { server_tick: ticks.server_tick, acked_cmd_tick, player, entities })
 }

@@ -22,6 +22,7 @@ fn decode_everything(bytes: &[u8], base: &Snapshot) {
     let _ = decode_snapshot(bytes, |_| None);
     let _ = decode_snapshot(bytes, |_| Some(base));
     let _ = Reassembler::new().push(&mut Reader::new(bytes));
+    let _ = Reassembler::new().push_whole(bytes);
     let _ = ClientFrame::decode(bytes);
     let _ = ServerFrame::decode(bytes);
     let _ = DisconnectReason::decode(&mut Reader::new(bytes));

@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 use super::io::{Inbound, Link, PathInfo, Side, reason_of};
 use super::{TransportError, TransportSettings, quinn_transport, runtime};
 use crate::cert::{CERT_NAMES, QuarryVerifier, ServerVerification, provider};
-use crate::conn::{ClientConn, ClientConnEvent, ConnStats, Transmit};
+use crate::conn::{ClientConn, ClientConnEvent, ConnStats, Transmit, WireStats};
 use crate::handshake::{ALPN, Hello, Welcome};
 use crate::reliable::{ClientMessage, DisconnectReason, ServerMessage};
 use crate::snapshot::Snapshot;
@@ -59,8 +59,78 @@ pub(crate) fn quinn_client_config_alpn(verification: ServerVerification, setting
     tls.alpn_protocols = vec![alpn.to_vec()];
     let quic = quinn::crypto::rustls::QuicClientConfig::try_from(tls).map_err(|e| TransportError::Config(e.to_string()))?;
     let mut client_config = quinn::ClientConfig::new(Arc::new(quic));
-    client_config.transport_config(quinn_transport(settings, 0)?);
+    let mut transport = quinn_transport(settings, 0)?;
+    transport.ack_frequency_config(Some(fewer_acks()));
+    client_config.transport_config(Arc::new(transport));
     Ok(client_config)
+}
+
+/// The longest the server may hold back its acknowledgement of our packets:
+/// longer than the 33 ms between two snapshots, so the next snapshot
+/// packet carries it.
+const SERVER_ACK_DELAY: Duration = Duration::from_millis(50);
+
+/// Ack-eliciting packets (our command datagrams) the server may take in
+/// before it must acknowledge at once: about 1/6 s of commands. With
+/// snapshots flowing the delay above comes first; the threshold bounds
+/// the wait when none do.
+const SERVER_ACK_THRESHOLD: u32 = 10;
+
+/// What we ask of the server's ACKs (QUIC's ACK frequency extension, which
+/// quinn speaks on both ends).
+///
+/// By default a QUIC receiver acknowledges every second ack-eliciting
+/// packet. Every command datagram is one, and a client sends 60 a second,
+/// so the server would send 30 ACK-only packets a second on top of 30
+/// snapshots: about 1 kB/s of a client's downstream. Asked to wait up to
+/// [`SERVER_ACK_DELAY`] and [`SERVER_ACK_THRESHOLD`] packets, it lets
+/// the ACKs ride on the snapshot packets it sends anyway. quinn requests
+/// no delay beyond the larger of the round trip and 25 ms, so on a LAN
+/// (under 33 ms) some ACK-only packets remain; how many depends on when
+/// commands arrive between two snapshots.
+///
+/// The cost: the client learns of its own lost packets up to that much
+/// later. Command datagrams are never resent (the next carries the same
+/// commands), so this only delays resending reliable messages and the
+/// congestion controller's view, by a few tens of milliseconds.
+fn fewer_acks() -> quinn::AckFrequencyConfig {
+    let mut c = quinn::AckFrequencyConfig::default();
+    c.ack_eliciting_threshold(SERVER_ACK_THRESHOLD.into()).max_ack_delay(Some(SERVER_ACK_DELAY));
+    c
+}
+
+/// The client's endpoint: one UDP socket for its one connection, which
+/// asks the server for zero-length connection ids.
+///
+/// Every packet the server sends starts with the id the client chose, and
+/// a client that holds one connection per socket needs none: quinn tells
+/// its packets apart by the server's address. Eight bytes (quinn's default)
+/// on each of 30-60 packets a second are 240-480 B/s downstream, which
+/// matters against a snapshot stream of about 7 kB/s. The server's own
+/// ids stay 8 bytes: it tells its clients apart by them when an address
+/// changes (NAT rebinding), and they cost upstream bytes only.
+fn client_endpoint(bind: SocketAddr) -> std::io::Result<quinn::Endpoint> {
+    let socket = super::socket::bind_udp(bind)?;
+    let mut config = quinn::EndpointConfig::default();
+    config.cid_generator(|| Box::new(NoConnectionIds));
+    super::socket::endpoint(config, None, socket)
+}
+
+/// Issues zero-length connection ids (see [`client_endpoint`]).
+struct NoConnectionIds;
+
+impl quinn::ConnectionIdGenerator for NoConnectionIds {
+    fn generate_cid(&mut self) -> quinn::ConnectionId {
+        quinn::ConnectionId::new(&[])
+    }
+
+    fn cid_len(&self) -> usize {
+        0
+    }
+
+    fn cid_lifetime(&self) -> Option<Duration> {
+        None
+    }
 }
 
 /// How the connect attempt ended.
@@ -111,7 +181,7 @@ impl ClientTransport {
         // quinn spawns its drivers on the runtime of the calling context.
         let (endpoint, connecting) = {
             let _guard = rt.handle().enter();
-            let endpoint = quinn::Endpoint::client(bind).map_err(|source| TransportError::Bind { addr: bind, source })?;
+            let endpoint = client_endpoint(bind).map_err(|source| TransportError::Bind { addr: bind, source })?;
             let connecting = endpoint.connect_with(client_config, server, CERT_NAMES[0])?;
             (endpoint, connecting)
         };
@@ -312,7 +382,16 @@ impl ClientTransport {
 
     /// Ping, loss, byte rates and counters.
     pub fn stats(&self) -> ConnStats {
-        ConnStats { ping: Some(self.path.rtt), path_loss: self.path.loss(), max_datagram: self.path.max_datagram, ..self.conn.stats() }
+        ConnStats { ping: Some(self.path.rtt), path_loss: self.path.loss(), max_datagram: self.path.max_datagram, wire: self.wire(), ..self.conn.stats() }
+    }
+
+    /// quinn's UDP counts now (the rates from the last path refresh).
+    fn wire(&self) -> WireStats {
+        let rates = self.path.wire;
+        match &self.link {
+            Some(link) => WireStats { bytes_in_per_s: rates.bytes_in_per_s, bytes_out_per_s: rates.bytes_out_per_s, ..link.path().wire },
+            None => rates,
+        }
     }
 
     /// Test hook: stops all network activity at once without telling the

@@ -26,7 +26,7 @@ use tokio::sync::mpsc;
 use tracing::{debug, trace};
 
 use super::loss::{Dropper, LossHook};
-use crate::conn::Transmit;
+use crate::conn::{Transmit, WireStats};
 use crate::reliable::{DisconnectReason, disconnect_from_close};
 
 /// The size quinn allows before path MTU discovery (1200-byte packets).
@@ -60,6 +60,8 @@ pub(crate) struct PathInfo {
     pub(crate) rtt: Duration,
     pub(crate) lost_packets: u64,
     pub(crate) sent_packets: u64,
+    /// quinn's UDP counts; the per-second rates only from [`watch_path`].
+    pub(crate) wire: WireStats,
 }
 
 impl PathInfo {
@@ -70,6 +72,13 @@ impl PathInfo {
             rtt: conn.rtt(),
             lost_packets: stats.path.lost_packets,
             sent_packets: stats.path.sent_packets,
+            wire: WireStats {
+                bytes_in: stats.udp_rx.bytes,
+                bytes_out: stats.udp_tx.bytes,
+                datagrams_in: stats.udp_rx.datagrams,
+                datagrams_out: stats.udp_tx.datagrams,
+                ..WireStats::default()
+            },
         }
     }
 
@@ -80,7 +89,7 @@ impl PathInfo {
 
 impl Default for PathInfo {
     fn default() -> Self {
-        Self { max_datagram: INITIAL_MAX_DATAGRAM, rtt: Duration::ZERO, lost_packets: 0, sent_packets: 0 }
+        Self { max_datagram: INITIAL_MAX_DATAGRAM, rtt: Duration::ZERO, lost_packets: 0, sent_packets: 0, wire: WireStats::default() }
     }
 }
 
@@ -316,14 +325,46 @@ async fn read_datagrams(conn: quinn::Connection, datagrams: mpsc::Sender<Bytes>,
 
 async fn watch_path(conn: quinn::Connection, inbound: mpsc::Sender<Inbound>) {
     let mut every = tokio::time::interval(PATH_INTERVAL);
+    let mut rate = WireRate::default();
     loop {
         every.tick().await;
         // A full queue skips this refresh; the next one comes soon.
         if conn.close_reason().is_some() {
             return;
         }
-        if let Err(mpsc::error::TrySendError::Closed(_)) = inbound.try_send(Inbound::Path(PathInfo::of(&conn))) {
+        let mut path = PathInfo::of(&conn);
+        rate.sample(std::time::Instant::now(), &mut path.wire);
+        if let Err(mpsc::error::TrySendError::Closed(_)) = inbound.try_send(Inbound::Path(path)) {
             return;
+        }
+    }
+}
+
+/// Samples of quinn's byte totals kept to turn them into rates.
+const WIRE_SAMPLES: usize = (WIRE_WINDOW.as_millis() / PATH_INTERVAL.as_millis()) as usize + 1;
+
+/// The span the wire rates average over (the payload meters' window).
+const WIRE_WINDOW: Duration = Duration::from_secs(1);
+
+/// Per-second UDP byte rates from totals sampled every [`PATH_INTERVAL`]:
+/// the growth between the oldest and newest of the last second's samples.
+#[derive(Debug, Default)]
+struct WireRate {
+    samples: std::collections::VecDeque<(std::time::Instant, u64, u64)>,
+}
+
+impl WireRate {
+    /// Records `wire`'s totals at `now` and fills in its rates.
+    fn sample(&mut self, now: std::time::Instant, wire: &mut WireStats) {
+        self.samples.push_back((now, wire.bytes_in, wire.bytes_out));
+        while self.samples.len() > WIRE_SAMPLES {
+            self.samples.pop_front();
+        }
+        let (Some(&(t0, in0, out0)), Some(&(t1, in1, out1))) = (self.samples.front(), self.samples.back()) else { return };
+        let secs = t1.saturating_duration_since(t0).as_secs_f64();
+        if secs > 0.0 {
+            wire.bytes_in_per_s = (in1.saturating_sub(in0) as f64 / secs).round() as u64;
+            wire.bytes_out_per_s = (out1.saturating_sub(out0) as f64 / secs).round() as u64;
         }
     }
 }

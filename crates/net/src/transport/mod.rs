@@ -14,7 +14,6 @@
 //! never by address (QUIC connections may migrate).
 
 use std::fmt;
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::cert::CertError;
@@ -141,7 +140,7 @@ pub enum TransportError {
 
 /// Builds the quinn transport config. `peer_bidi` is how many bidirectional
 /// streams the peer may open (the client opens the one control stream).
-fn quinn_transport(s: &TransportSettings, peer_bidi: u32) -> Result<Arc<quinn::TransportConfig>, TransportError> {
+fn quinn_transport(s: &TransportSettings, peer_bidi: u32) -> Result<quinn::TransportConfig, TransportError> {
     let mut t = quinn::TransportConfig::default();
     t.keep_alive_interval(Some(s.keep_alive));
     let idle = quinn::IdleTimeout::try_from(s.idle_timeout).map_err(|e| TransportError::Config(format!("idle timeout: {e}")))?;
@@ -154,7 +153,7 @@ fn quinn_transport(s: &TransportSettings, peer_bidi: u32) -> Result<Arc<quinn::T
     t.stream_receive_window(window.into());
     t.receive_window(window.into());
     t.send_window(s.send_window);
-    Ok(Arc::new(t))
+    Ok(t)
 }
 
 fn runtime(threads: usize, name: &str) -> Result<tokio::runtime::Runtime, TransportError> {

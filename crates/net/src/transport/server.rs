@@ -143,7 +143,7 @@ impl ServerTransport {
         tls.alpn_protocols = vec![ALPN.to_vec(), crate::service::ADMIN_ALPN.to_vec(), crate::service::QUERY_ALPN.to_vec()];
         let quic = quinn::crypto::rustls::QuicServerConfig::try_from(tls).map_err(|e| TransportError::Config(e.to_string()))?;
         let mut server_config = quinn::ServerConfig::with_crypto(Arc::new(quic));
-        server_config.transport_config(quinn_transport(&settings, 1)?);
+        server_config.transport_config(Arc::new(quinn_transport(&settings, 1)?));
         // Handshakes in flight at once; admission below caps open connections.
         server_config.max_incoming(settings.max_connections.clamp(1, 4096));
 
@@ -151,8 +151,7 @@ impl ServerTransport {
         let endpoint = {
             let _guard = rt.enter();
             let socket = super::socket::bind_udp(bind).map_err(|source| TransportError::Bind { addr: bind, source })?;
-            let runtime = quinn::default_runtime().ok_or_else(|| TransportError::Config("no async runtime for quinn".into()))?;
-            quinn::Endpoint::new(quinn::EndpointConfig::default(), Some(server_config), socket, runtime)
+            super::socket::endpoint(quinn::EndpointConfig::default(), Some(server_config), socket)
                 .map_err(|source| TransportError::Bind { addr: bind, source })?
         };
         let local_addr = endpoint.local_addr().map_err(|source| TransportError::Bind { addr: bind, source })?;
@@ -337,6 +336,7 @@ impl ServerTransport {
             ping: Some(p.path.rtt),
             path_loss: p.path.loss(),
             reliable_backlog: p.link.backlog(),
+            wire: p.path.wire,
             ..p.conn.stats()
         })
     }
