@@ -178,6 +178,10 @@ struct App {
     fullscreen: bool,
     /// A map change is being loaded.
     loading: bool,
+    /// The weapon held and its ammo in the newest snapshot.
+    last_ammo: Option<(u8, i32)>,
+    /// When the last shot was seen.
+    fired: Option<Instant>,
 }
 
 impl App {
@@ -210,6 +214,8 @@ impl App {
             last_stats: now,
             fullscreen,
             loading: false,
+            last_ammo: None,
+            fired: None,
         })
     }
 
@@ -572,6 +578,16 @@ impl App {
                 Notice::Welcomed(_) | Notice::Scoreboard(_) | Notice::ConfigString { .. } => {}
             }
         }
+        // A shot is when the ammo of the weapon held goes down: the server's
+        // word, so a flash never shows for a shot that did not happen.
+        let ammo = self.session.player().map(|p| (p.weapon, p.ammo.get(usize::from(p.weapon)).copied().unwrap_or(0)));
+        if let (Some((w0, a0)), Some((w1, a1))) = (self.last_ammo, ammo)
+            && w0 == w1
+            && a1 < a0
+        {
+            self.fired = Some(now);
+        }
+        self.last_ammo = ammo;
         let health = self.session.player().map(|p| p.health);
         if let (Some(before), Some(now_health)) = (self.last_health, health)
             && now_health < before
@@ -642,6 +658,11 @@ impl App {
             damage: hurt.map(|s| (0.0, 1.0 - s / 0.4)),
             names,
         };
+        let alive = self.session.player().is_some_and(|p| p.flags & (PF_DEAD | quarry_net::snapshot::PF_SPECTATOR) == 0);
+        if alive {
+            let flash = self.fired.is_some_and(|t| now.saturating_duration_since(t) < Duration::from_millis(60));
+            super::hud::draw_weapon(w, h, self.session.player().map_or(0, |p| p.weapon), flash);
+        }
         self.hud.draw(now, &input);
         if self.session.player().is_some_and(|p| p.flags & PF_DEAD != 0) {
             macroquad::prelude::draw_rectangle(0.0, 0.0, w, h, Color::new(0.4, 0.0, 0.0, 0.25));
@@ -676,7 +697,8 @@ impl App {
         vec![
             format!("ping {ping}   snapshots {}/s", s.snapshots_per_s),
             format!("loss in {:.1}%   path {:.1}%", s.loss_in * 100.0, s.path_loss * 100.0),
-            format!("in {} B/s   out {} B/s", s.bytes_in_per_s, s.bytes_out_per_s),
+            format!("wire in {} B/s   out {} B/s", s.wire_in_per_s, s.wire_out_per_s),
+            format!("payload in {} B/s   out {} B/s", s.bytes_in_per_s, s.bytes_out_per_s),
             format!("prediction miss {:.2} (p99 {:.2}) units", f.last(), f.quantile(0.99)),
             format!("frame {:.1} ms", self.frame_ms.last().copied().unwrap_or(0.0)),
         ]

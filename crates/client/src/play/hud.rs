@@ -131,9 +131,11 @@ impl Hud {
             scoreboard(input, w, h);
         }
         if let Some(net) = &input.net {
-            draw_rectangle(w - 330.0, h - 190.0, 320.0, 22.0 * net.len() as f32 + 10.0, DIM);
+            let height = 22.0 * net.len() as f32 + 10.0;
+            let top = h - 76.0 - height;
+            draw_rectangle(w - 350.0, top, 340.0, height, DIM);
             for (i, line) in net.iter().enumerate() {
-                draw_text(line, w - 322.0, h - 170.0 + 22.0 * i as f32, 20.0, WHITE);
+                draw_text(line, w - 342.0, top + 20.0 + 22.0 * i as f32, 20.0, WHITE);
             }
         }
         if input.console {
@@ -154,6 +156,24 @@ impl Hud {
         }
         let (prompt, text) = typing.unwrap_or(("]", ""));
         draw_text(&format!("{prompt}{text}_"), 10.0, height - 10.0, 20.0, YELLOW);
+    }
+}
+
+/// The weapon in hand, low on the right, in the weapon's colour; a flash
+/// at its muzzle for a shot.
+pub fn draw_weapon(w: f32, h: f32, weapon: u8, flash: bool) {
+    let [r, g, b] = super::look::name_colour(WEAPONS.get(usize::from(weapon).wrapping_sub(1)).copied().unwrap_or("none"));
+    let (x, y) = (w * 0.62, h - 150.0);
+    macroquad::prelude::draw_triangle(
+        macroquad::prelude::vec2(x, h - 70.0),
+        macroquad::prelude::vec2(x + 150.0, h - 70.0),
+        macroquad::prelude::vec2(x + 40.0, y),
+        Color::new(r * 0.7, g * 0.7, b * 0.7, 1.0),
+    );
+    draw_rectangle(x + 30.0, y - 6.0, 22.0, 90.0, Color::new(r * 0.5, g * 0.5, b * 0.5, 1.0));
+    if flash {
+        macroquad::prelude::draw_circle(x + 41.0, y - 14.0, 18.0, Color::new(1.0, 0.85, 0.4, 0.9));
+        macroquad::prelude::draw_circle(x + 41.0, y - 14.0, 9.0, Color::new(1.0, 1.0, 0.9, 1.0));
     }
 }
 

@@ -64,8 +64,19 @@ pub fn team_colour(team: u8, slot: u32) -> Color {
         1 => Color::new(0.85, 0.2, 0.18, 1.0),
         2 => Color::new(0.2, 0.35, 0.9, 1.0),
         _ => {
-            let [r, g, b] = super::look::name_colour(&format!("player{slot}"));
-            Color::new(r * 1.3, g * 1.3, b * 1.3, 1.0)
+            // Free for all: a bright colour per slot, eight before they repeat.
+            const FREE: [[f32; 3]; 8] = [
+                [0.95, 0.75, 0.1],
+                [0.2, 0.8, 0.35],
+                [0.9, 0.35, 0.75],
+                [0.2, 0.75, 0.9],
+                [0.95, 0.5, 0.15],
+                [0.6, 0.4, 0.95],
+                [0.85, 0.9, 0.3],
+                [0.95, 0.95, 0.95],
+            ];
+            let [r, g, b] = FREE[slot as usize % FREE.len()];
+            Color::new(r, g, b, 1.0)
         }
     }
 }
