@@ -13,10 +13,11 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 class LiveServer:
-    def __init__(self, binary, config, args):
-        """Starts `binary` with `config` and the extra `args` (cvars and `+map`)."""
+    def __init__(self, binary, config, args, prefix=()):
+        """Starts `binary` with `config` and the extra `args` (cvars and `+map`),
+        behind the `prefix` words (such as `nice -n 19`)."""
         self.proc = subprocess.Popen(
-            [binary, "--config", str(config), "--botfiles", str(ROOT / "botfiles"), "--maps", str(ROOT / "maps"), "--port", "0"] + args,
+            list(prefix) + [binary, "--config", str(config), "--botfiles", str(ROOT / "botfiles"), "--maps", str(ROOT / "maps"), "--port", "0"] + args,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
         self.lines = []
         threading.Thread(target=self._read, daemon=True).start()

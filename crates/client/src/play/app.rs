@@ -589,8 +589,10 @@ impl App {
         }
         self.last_ammo = ammo;
         let health = self.session.player().map(|p| p.health);
+        // Health over 100 counts down by one a second: that is not a hurt.
         if let (Some(before), Some(now_health)) = (self.last_health, health)
             && now_health < before
+            && (before <= 100 || before - now_health > 1)
         {
             self.hurt = Some(now);
         }
@@ -623,6 +625,7 @@ impl App {
         let drawn = self.session.entities(now, self.controls.settings.cl_interp);
         let movers: Vec<(u32, [f32; 3])> =
             drawn.iter().filter(|d| d.view.kind == EntityKind::Mover).map(|d| (d.view.state.aux, d.origin.to_array())).collect();
+        self.gpu.grid = self.controls.settings.r_grid;
         self.gpu.draw_opaque(gpu_eye, |e| movers.iter().find(|(id, _)| *id == e.0).map(|(_, o)| *o));
         let items: Vec<String> = self
             .session
@@ -655,7 +658,7 @@ impl App {
             typing,
             console: matches!(self.typing, Some(Typing::Console(_))),
             net: self.controls.settings.net_graph.then(|| self.net_lines()),
-            damage: hurt.map(|s| (0.0, 1.0 - s / 0.4)),
+            damage: hurt.map(|s| 1.0 - s / 0.4),
             names,
         };
         let alive = self.session.player().is_some_and(|p| p.flags & (PF_DEAD | quarry_net::snapshot::PF_SPECTATOR) == 0);

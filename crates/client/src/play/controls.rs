@@ -113,6 +113,9 @@ pub struct Settings {
     pub net_graph: bool,
     /// Fullscreen.
     pub vid_fullscreen: bool,
+    /// Draw a 64-unit grid on the map's faces (off by default: it doubles the
+    /// time a software renderer spends per pixel).
+    pub r_grid: bool,
 }
 
 impl Default for Settings {
@@ -125,6 +128,7 @@ impl Default for Settings {
             cl_interp: 0.067,
             net_graph: false,
             vid_fullscreen: false,
+            r_grid: false,
         }
     }
 }
@@ -227,9 +231,9 @@ impl Controls {
             },
             "toggle" => match rest.as_slice() {
                 [name] => self.toggle(name),
-                _ => Handled::Local("usage: toggle net_graph|vid_fullscreen".to_owned()),
+                _ => Handled::Local("usage: toggle net_graph|vid_fullscreen|r_grid".to_owned()),
             },
-            "sensitivity" | "m_pitch" | "fov" | "cl_interp" | "name" | "net_graph" | "vid_fullscreen" => self.set(&cmd, &rest),
+            "sensitivity" | "m_pitch" | "fov" | "cl_interp" | "name" | "net_graph" | "vid_fullscreen" | "r_grid" => self.set(&cmd, &rest),
             _ => Handled::NotMine,
         }
     }
@@ -238,6 +242,7 @@ impl Controls {
         match name.to_ascii_lowercase().as_str() {
             "net_graph" => self.settings.net_graph = !self.settings.net_graph,
             "vid_fullscreen" => self.settings.vid_fullscreen = !self.settings.vid_fullscreen,
+            "r_grid" => self.settings.r_grid = !self.settings.r_grid,
             other => return Handled::Local(format!("toggle: {other} is not a client switch (net_graph, vid_fullscreen)")),
         }
         Handled::Local(String::new())
@@ -253,6 +258,7 @@ impl Controls {
                 "cl_interp" => s.cl_interp.to_string(),
                 "net_graph" => u8::from(s.net_graph).to_string(),
                 "vid_fullscreen" => u8::from(s.vid_fullscreen).to_string(),
+                "r_grid" => u8::from(s.r_grid).to_string(),
                 _ => s.name.clone(),
             };
             return Handled::Local(format!("\"{name}\" is \"{now}\""));
@@ -271,6 +277,7 @@ impl Controls {
             "cl_interp" => number(0.0, 0.5).map(|v| s.cl_interp = v),
             "net_graph" => number(0.0, 1.0).map(|v| s.net_graph = v != 0.0),
             "vid_fullscreen" => number(0.0, 1.0).map(|v| s.vid_fullscreen = v != 0.0),
+            "r_grid" => number(0.0, 1.0).map(|v| s.r_grid = v != 0.0),
             _ => {
                 let clean: String = text.chars().filter(|c| !c.is_control()).take(32).collect();
                 if clean.trim().is_empty() {
@@ -290,7 +297,7 @@ impl Controls {
         let mut out = String::from("// Quarry client settings, written by quarry-client play\n");
         out.push_str(&format!("name \"{}\"\n", s.name.replace('"', "'")));
         out.push_str(&format!("sensitivity {}\nm_pitch {}\nfov {}\ncl_interp {}\n", s.sensitivity, s.m_pitch, s.fov, s.cl_interp));
-        out.push_str(&format!("net_graph {}\n", u8::from(s.net_graph)));
+        out.push_str(&format!("net_graph {}\nr_grid {}\n", u8::from(s.net_graph), u8::from(s.r_grid)));
         for (k, c) in &self.binds {
             out.push_str(&format!("bind {k} {c}\n"));
         }

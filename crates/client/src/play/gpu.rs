@@ -35,6 +35,8 @@ varying lowp vec4 v_colour;
 varying highp float v_dist;
 varying highp vec3 v_pos;
 varying mediump vec3 v_normal;
+varying lowp float v_fog;
+uniform vec2 fog_range;
 void main() {
     vec3 p = pos + offset;
     gl_Position = view_proj * vec4(p, 1.0);
@@ -42,6 +44,8 @@ void main() {
     v_dist = distance(p, eye);
     v_pos = pos;
     v_normal = normal;
+    // Per vertex: faces are small next to the fog's thousands of units.
+    v_fog = clamp((v_dist - fog_range.x) / (fog_range.y - fog_range.x), 0.0, 0.75);
 }";
 
 const FRAGMENT: &str = r"#version 100
@@ -50,8 +54,8 @@ varying lowp vec4 v_colour;
 varying highp float v_dist;
 varying highp vec3 v_pos;
 varying mediump vec3 v_normal;
+varying lowp float v_fog;
 uniform vec3 fog_colour;
-uniform vec2 fog_range;
 void main() {
     // A 64-unit grid along the face (not across it), fading with distance:
     // scale and motion read on walls and floors without any texture.
@@ -60,8 +64,17 @@ void main() {
     vec3 near_line = (vec3(1.0) - clamp(cell, 0.0, 1.0)) * along;
     float line = max(max(near_line.x, near_line.y), near_line.z) * clamp(1.0 - v_dist / 1500.0, 0.0, 1.0);
     vec3 rgb = v_colour.rgb * (1.0 - 0.18 * line);
-    float f = clamp((v_dist - fog_range.x) / (fog_range.y - fog_range.x), 0.0, 0.75);
-    gl_FragColor = vec4(mix(rgb, fog_colour, f), v_colour.a);
+    gl_FragColor = vec4(mix(rgb, fog_colour, v_fog), v_colour.a);
+}";
+
+/// The same without the grid: cheaper per pixel on a software renderer.
+const FRAGMENT_PLAIN: &str = r"#version 100
+precision mediump float;
+varying lowp vec4 v_colour;
+varying lowp float v_fog;
+uniform vec3 fog_colour;
+void main() {
+    gl_FragColor = vec4(mix(v_colour.rgb, fog_colour, v_fog), v_colour.a);
 }";
 
 #[repr(C)]
@@ -96,8 +109,15 @@ pub struct GpuError(String);
 /// The map's buffers and the two pipelines that draw them.
 pub struct GpuWorld {
     opaque: Pipeline,
+    opaque_plain: Pipeline,
     translucent: Pipeline,
+    /// Draw the world grid (`r_grid`).
+    pub grid: bool,
     bindings: Bindings,
+    /// The static opaque indices, nearest first, rewritten every frame.
+    sorted: Bindings,
+    order: Vec<(f32, u32)>,
+    scratch: Vec<u32>,
     mesh: WorldMesh,
 }
 
@@ -118,6 +138,9 @@ impl GpuWorld {
         let shader = ctx
             .new_shader(ShaderSource::Glsl { vertex: VERTEX, fragment: FRAGMENT }, meta())
             .map_err(|e| GpuError(format!("{e:?}")))?;
+        let plain = ctx
+            .new_shader(ShaderSource::Glsl { vertex: VERTEX, fragment: FRAGMENT_PLAIN }, meta())
+            .map_err(|e| GpuError(format!("{e:?}")))?;
         let attributes = [
             VertexAttribute::new("pos", VertexFormat::Float3),
             VertexAttribute::new("normal", VertexFormat::Float3),
@@ -132,6 +155,7 @@ impl GpuWorld {
         let blend = BlendState::new(Equation::Add, BlendFactor::Value(BlendValue::SourceAlpha), BlendFactor::OneMinusValue(BlendValue::SourceAlpha));
         let see_through = PipelineParams { depth_write: false, color_blend: Some(blend), ..solid };
         let opaque = ctx.new_pipeline(&[BufferLayout::default()], &attributes, shader, solid);
+        let opaque_plain = ctx.new_pipeline(&[BufferLayout::default()], &attributes, plain, solid);
         let translucent = ctx.new_pipeline(&[BufferLayout::default()], &attributes, shader, see_through);
         // An empty buffer is not allowed: a map with nothing to draw gets one degenerate triangle.
         let (vertices, indices) = if mesh.indices.is_empty() {
@@ -142,7 +166,10 @@ impl GpuWorld {
         let vertex_buffer = ctx.new_buffer(BufferType::VertexBuffer, BufferUsage::Immutable, BufferSource::slice(&vertices));
         let index_buffer = ctx.new_buffer(BufferType::IndexBuffer, BufferUsage::Immutable, BufferSource::slice(&indices));
         let bindings = Bindings { vertex_buffers: vec![vertex_buffer], index_buffer, images: Vec::new() };
-        Ok(Self { opaque, translucent, bindings, mesh })
+        let sorted_len = (mesh.opaque.end - mesh.opaque.start).max(3) as usize;
+        let sorted_indices = ctx.new_buffer(BufferType::IndexBuffer, BufferUsage::Stream, BufferSource::empty::<u32>(sorted_len));
+        let sorted = Bindings { vertex_buffers: vec![vertex_buffer], index_buffer: sorted_indices, images: Vec::new() };
+        Ok(Self { opaque, opaque_plain, translucent, grid: false, bindings, sorted, order: Vec::new(), scratch: Vec::new(), mesh })
     }
 
     /// The mesh being drawn.
@@ -152,23 +179,26 @@ impl GpuWorld {
 
     /// Draws the static world and every mover; `mover_offset(entity)` says
     /// where a mover is (`None`: at rest).
-    pub fn draw_opaque(&self, eye: Eye, mover_offset: impl Fn(quarry_map::EntityId) -> Option<[f32; 3]>) {
+    pub fn draw_opaque(&mut self, eye: Eye, mover_offset: impl Fn(quarry_map::EntityId) -> Option<[f32; 3]>) {
         let mut gl = unsafe { macroquad::window::get_internal_gl() };
         gl.flush();
         let ctx = gl.quad_context;
-        ctx.apply_pipeline(&self.opaque);
+        ctx.apply_pipeline(if self.grid { &self.opaque } else { &self.opaque_plain });
         ctx.begin_default_pass(PassAction::Nothing);
+        self.mesh.opaque_near_first(glam::Vec3::from(eye.position), &mut self.order, &mut self.scratch);
+        if !self.scratch.is_empty() {
+            ctx.buffer_update(self.sorted.index_buffer, BufferSource::slice(&self.scratch));
+            ctx.apply_bindings(&self.sorted);
+            ctx.apply_uniforms(UniformsSource::table(&uniforms(eye, [0.0; 3])));
+            ctx.draw(0, self.scratch.len() as i32, 1);
+        }
         ctx.apply_bindings(&self.bindings);
-        let mut draw = |range: &std::ops::Range<u32>, offset: [f32; 3]| {
-            if range.is_empty() {
-                return;
-            }
-            ctx.apply_uniforms(UniformsSource::table(&uniforms(eye, offset)));
-            ctx.draw(range.start as i32, (range.end - range.start) as i32, 1);
-        };
-        draw(&self.mesh.opaque, [0.0; 3]);
         for m in &self.mesh.movers {
-            draw(&m.indices, mover_offset(m.entity).unwrap_or([0.0; 3]));
+            if m.indices.is_empty() {
+                continue;
+            }
+            ctx.apply_uniforms(UniformsSource::table(&uniforms(eye, mover_offset(m.entity).unwrap_or([0.0; 3]))));
+            ctx.draw(m.indices.start as i32, (m.indices.end - m.indices.start) as i32, 1);
         }
         ctx.end_render_pass();
     }

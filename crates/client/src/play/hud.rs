@@ -57,8 +57,8 @@ pub struct HudInput<'a> {
     pub console: bool,
     /// Net graph lines, when shown.
     pub net: Option<Vec<String>>,
-    /// A damage direction indicator: the angle (degrees, 0 = ahead, clockwise) and its strength 0..1.
-    pub damage: Option<(f32, f32)>,
+    /// The player was just hurt: how strongly to show it, 0..1.
+    pub damage: Option<f32>,
     /// Names over players: (screen x, y, name).
     pub names: Vec<(f32, f32, String)>,
 }
@@ -109,8 +109,8 @@ impl Hud {
                 centred("You are dead: press fire to respawn", h * 0.35, 30.0, RED);
             }
         }
-        if let Some((angle, strength)) = input.damage {
-            damage_arc(w, h, angle, strength);
+        if let Some(strength) = input.damage {
+            damage_edge(w, h, strength);
         }
         score_line(input, w);
         let recent = |list: &VecDeque<(Instant, String)>, keep: Duration, n: usize| -> Vec<String> {
@@ -310,14 +310,15 @@ fn scoreboard(input: &HudInput<'_>, w: f32, h: f32) {
     }
 }
 
-fn damage_arc(w: f32, h: f32, angle: f32, strength: f32) {
-    let (s, c) = angle.to_radians().sin_cos();
-    let (cx, cy) = (w / 2.0, h / 2.0);
-    let r = h * 0.22;
-    let (px, py) = (cx + s * r, cy - c * r);
-    let (tx, ty) = (-c, -s);
-    let a = Color::new(1.0, 0.1, 0.05, strength.clamp(0.0, 1.0) * 0.9);
-    draw_line(px - tx * 40.0, py - ty * 40.0, px + tx * 40.0, py + ty * 40.0, 8.0, a);
+/// A red edge around the screen that fades: the player was hurt. (The
+/// snapshot does not say from where, so no direction is drawn.)
+fn damage_edge(w: f32, h: f32, strength: f32) {
+    let a = Color::new(0.9, 0.05, 0.02, strength.clamp(0.0, 1.0) * 0.45);
+    let t = 24.0;
+    draw_rectangle(0.0, 0.0, w, t, a);
+    draw_rectangle(0.0, h - t, w, t, a);
+    draw_rectangle(0.0, t, t, h - 2.0 * t, a);
+    draw_rectangle(w - t, t, t, h - 2.0 * t, a);
 }
 
 #[cfg(test)]

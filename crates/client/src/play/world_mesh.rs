@@ -41,6 +41,19 @@ pub struct MoverRange {
     pub indices: Range<u32>,
 }
 
+/// One surface's triangles in the static opaque group, to draw the group
+/// nearest first (a software renderer skips what the depth test hides only
+/// when the hider came first).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FaceRange {
+    /// The surface's centre.
+    pub centre: [f32; 3],
+    /// Its first index in [`WorldMesh::indices`].
+    pub start: u32,
+    /// How many indices.
+    pub len: u32,
+}
+
 /// Everything the GPU needs for the map.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct WorldMesh {
@@ -50,6 +63,8 @@ pub struct WorldMesh {
     pub indices: Vec<u32>,
     /// Static opaque triangles (sky included).
     pub opaque: Range<u32>,
+    /// The static opaque triangles by surface.
+    pub opaque_faces: Vec<FaceRange>,
     /// One range per mover, drawn at the mover's offset.
     pub movers: Vec<MoverRange>,
     /// Static translucent triangles (liquids), drawn last without depth writes.
@@ -66,7 +81,13 @@ impl WorldMesh {
         for s in surfaces.surfaces.iter().filter(|s| !s.mover) {
             let look = look_of(surfaces.texture_name(s), s.contents);
             if !matches!(look, Look::Liquid(_)) {
+                let first = mesh.index_len();
                 mesh.push(s, look, light);
+                let len = mesh.index_len() - first;
+                if len > 0 {
+                    let centre = s.vertices.iter().copied().sum::<Vec3>() / s.vertices.len().max(1) as f32;
+                    mesh.opaque_faces.push(FaceRange { centre: centre.to_array(), start: first, len });
+                }
             }
         }
         mesh.opaque = start..mesh.index_len();
@@ -94,6 +115,19 @@ impl WorldMesh {
 
     fn index_len(&self) -> u32 {
         u32::try_from(self.indices.len()).unwrap_or(u32::MAX)
+    }
+
+    /// The static opaque indices with the surfaces nearest `eye` first,
+    /// into `out` (cleared first).
+    pub fn opaque_near_first(&self, eye: Vec3, order: &mut Vec<(f32, u32)>, out: &mut Vec<u32>) {
+        order.clear();
+        order.extend(self.opaque_faces.iter().enumerate().map(|(i, f)| (Vec3::from(f.centre).distance_squared(eye), i as u32)));
+        order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        out.clear();
+        for &(_, i) in order.iter() {
+            let f = self.opaque_faces[i as usize];
+            out.extend_from_slice(&self.indices[f.start as usize..(f.start + f.len) as usize]);
+        }
     }
 
     /// Triangles in the mesh.
@@ -164,6 +198,10 @@ mod tests {
         assert_eq!(mesh.movers, vec![MoverRange { entity: EntityId(7), indices: 6..12 }]);
         assert_eq!(mesh.translucent, 12..24);
         assert_eq!(mesh.triangle_count(), 8);
+        // Nearest first: the same indices as the opaque group, reordered.
+        let (mut order, mut out) = (Vec::new(), Vec::new());
+        mesh.opaque_near_first(Vec3::new(0.0, 0.0, 100.0), &mut order, &mut out);
+        assert_eq!(out, mesh.indices[0..6]);
         assert!(mesh.indices.iter().all(|&i| (i as usize) < mesh.vertices.len()));
         let water = mesh.vertices[mesh.indices[12] as usize].colour;
         assert!(water[3] < 1.0, "liquids are translucent");
