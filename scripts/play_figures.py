@@ -10,10 +10,12 @@ with Mesa's software renderer (llvmpipe):
    and p99 of its frame times (`--frame-times`).
 2. Prediction through a loopback UDP relay that adds 50 ms each way (100
    ms round trip) and drops 2 % of datagrams both ways (seeded): a
-   scripted player alone on q_dm1 (nothing else pushes it) walks, strafes,
-   jumps, crouches and turns for PREDICTION_SECONDS, generated from a seed;
-   the client measures every predicted position against the server's
-   answer for the same command (its `--stats` prediction line).
+   scripted player alone (nothing else pushes it) on q_dm1 and on lqdm12
+   (teleporters, jump pads, lifts, stairs) walks, strafes, jumps, crouches
+   and turns for PREDICTION_SECONDS, generated from a seed; the client
+   measures its predicted position against the server's answer for the
+   same command at every snapshot, and counts the commands it predicted
+   through a teleporter or off a jump pad (its `--stats` prediction line).
 
 Rows: name, value, unit, command (scripts/bench.sh collects them).
 """
@@ -138,24 +140,24 @@ def start_server(binary, config, args):
     return server, int(m.group(1)), m.group(2)
 
 
-def prediction_figures(server_bin, client_bin, config, tmp, seed):
-    server, port, fp = start_server(server_bin, config, ["+set", "bot_minPlayers", "0", "+map", "q_dm1"])
+def prediction_figures(server_bin, client_bin, config, tmp, seed, name, map_arg, maps):
+    server, port, fp = start_server(server_bin, config, ["+set", "bot_minPlayers", "0", "+map", map_arg])
     relay = Relay(port, 0.050, 0.02, seed)
     try:
         script = tmp / "walk.txt"
         script.write_text(walk_script(seed, PREDICTION_SECONDS))
-        out = run_client(client_bin, f"quarry://127.0.0.1:{relay.port}/#{fp}", [str(ROOT / "maps")], str(script), [], PREDICTION_SECONDS + 60)
+        out = run_client(client_bin, f"quarry://127.0.0.1:{relay.port}/#{fp}", maps, str(script), [], PREDICTION_SECONDS + 60)
     finally:
         relay.running = False
         server.stop()
-    m = re.search(r"prediction: (\d+) misses measured, p50 ([\d.]+) p99 ([\d.]+) max ([\d.]+) units", out)
+    m = re.search(r"prediction: (\d+) misses measured, p50 ([\d.]+) p99 ([\d.]+) max ([\d.]+) units; (\d+) commands through", out)
     if not m:
         raise SystemExit(f"no prediction line:\n{out}")
-    n, p50, p99, worst = int(m.group(1)), float(m.group(2)), float(m.group(3)), float(m.group(4))
-    print(f"prediction through 100 ms / 2 % loss, {n} commands measured: p50 {p50:.3f}, p99 {p99:.3f}, max {worst:.1f} units "
-          f"(relay dropped {relay.dropped} of {relay.sent} datagrams)")
-    return [("play/prediction_miss_p99_rtt100_loss2", f"{p99:.3f}", "units"), ("play/prediction_miss_p50_rtt100_loss2", f"{p50:.3f}", "units"),
-            ("play/prediction_commands_measured", str(n), "commands")]
+    n, p50, p99, worst, triggers = int(m.group(1)), float(m.group(2)), float(m.group(3)), float(m.group(4)), int(m.group(5))
+    print(f"prediction on {name} through 100 ms / 2 % loss, {n} commands measured: p50 {p50:.3f}, p99 {p99:.3f}, max {worst:.1f} units; "
+          f"{triggers} commands through a teleporter or off a jump pad (relay dropped {relay.dropped} of {relay.sent} datagrams)")
+    return [(f"play/prediction_miss_p99_rtt100_loss2_{name}", f"{p99:.3f}", "units"), (f"play/prediction_miss_max_rtt100_loss2_{name}", f"{worst:.3f}", "units"),
+            (f"play/prediction_commands_measured_{name}", str(n), "commands"), (f"play/prediction_trigger_commands_{name}", str(triggers), "commands")]
 
 
 def main():
@@ -182,7 +184,10 @@ def main():
                                         ("oacmpdm8", str(SHARED / "q3" / "oacmpdm8.map"), [str(SHARED / "q3")])]:
                 rows += frame_figures_for(args.server, args.client, config, tmp, map_arg, name, maps)
         if args.only in (None, "prediction"):
-            rows += prediction_figures(args.server, args.client, config, tmp, args.seed)
+            # q_dm1 (a teleporter, a jump pad, a plat) and lqdm12 (teleporters, pads and lifts).
+            for name, map_arg, maps in [("q_dm1", "q_dm1", [str(ROOT / "maps")]),
+                                        ("lqdm12", str(SHARED / "valve220" / "lqdm12.map"), [str(SHARED / "valve220")])]:
+                rows += prediction_figures(args.server, args.client, config, tmp, args.seed, name, map_arg, maps)
     if args.tsv:
         pathlib.Path(args.tsv).write_text("".join("\t".join(r + (COMMAND,)) + "\n" for r in rows))
     return 0

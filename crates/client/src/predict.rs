@@ -46,6 +46,9 @@ pub struct Prediction {
     pub state: MoveState,
     /// The commands moved again on top of the acknowledged state.
     pub replayed: usize,
+    /// Whether the newest command's move went through a teleporter or was
+    /// launched by a jump pad.
+    pub triggered: bool,
 }
 
 /// Why no prediction could be made.
@@ -107,14 +110,17 @@ impl Predictor {
         // A pad the acknowledged state stands in has fired already.
         self.triggers.touched(world, &state, &mut hits);
         let mut on_pad = hits.iter().copied().find(|id| matches!(self.triggers.get(*id), Some(MoveTrigger::JumpPad(_))));
+        let mut triggered = false;
         for (_, cmd) in self.sent.iter().filter(|(t, _)| *t > acked) {
             // The events (sounds, landings) are the server's to tell.
             let _ = pmove(&mut state, cmd, world, &self.params, self.dt);
             self.triggers.touched(world, &state, &mut hits);
+            let before = (state.origin, state.velocity);
             on_pad = self.touch(&mut state, world, &hits, on_pad);
+            triggered = (state.origin, state.velocity) != before;
             replayed += 1;
         }
-        Ok(Prediction { state, replayed })
+        Ok(Prediction { state, replayed, triggered })
     }
 
     /// What the touched triggers do after one move (the sim's order: by

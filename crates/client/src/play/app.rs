@@ -36,6 +36,8 @@ pub struct PlayReport {
     pub frame_ms: (f32, f32),
     /// Prediction misses measured, and their p50, p99 and largest (units).
     pub misses: (usize, f32, f32, f32),
+    /// Commands predicted through a teleporter or off a jump pad.
+    pub triggers: u32,
     /// The predicted origin and the server's at the end.
     pub origins: Option<([f32; 3], [f32; 3])>,
     /// Why the connection ended, if the server ended it.
@@ -287,6 +289,7 @@ impl App {
             frames: self.frame_ms.len(),
             frame_ms: (q(&sorted, 0.5), q(&sorted, 0.99)),
             misses: (f.misses.len(), f.quantile(0.5), f.quantile(0.99), largest),
+            triggers: f.triggers,
             origins,
             ended: self.ended,
             travelled: self.session.travelled(),

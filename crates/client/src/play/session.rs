@@ -129,6 +129,8 @@ pub struct Drawn {
 pub struct PredictionFigures {
     /// Every miss measured, units (the newest last; at most 100,000 kept).
     pub misses: Vec<f32>,
+    /// Commands predicted through a teleporter or off a jump pad.
+    pub triggers: u32,
 }
 
 impl PredictionFigures {
@@ -350,6 +352,7 @@ impl Session {
             return;
         };
         if let Some(tick) = sent {
+            self.figures.triggers += u32::from(p.triggered);
             self.predicted_before = self.predicted.map(|s| s.origin);
             self.predicted_at = Some(now);
             if self.by_tick.len() == PREDICTIONS {
@@ -447,5 +450,51 @@ impl Session {
     /// The own player in the newest snapshot that had one.
     pub fn last_player(&self) -> Option<PlayerState> {
         self.history.iter().rev().find_map(|f| f.player)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn commands_catch_up_after_a_slow_frame_but_never_burst_without_bound() {
+        let start = Instant::now();
+        let mut c = CommandClock::new(60.0);
+        assert_eq!(c.due(start), 1, "the first frame sends one");
+        assert_eq!(c.due(start + Duration::from_millis(5)), 0);
+        // A frame that ends 67 ms in owes the commands of 16.7, 33.3, 50 and 66.7 ms.
+        assert_eq!(c.due(start + Duration::from_millis(67)), 4);
+        // A stall of a second sends at most MAX_CATCH_UP and starts again.
+        let later = start + Duration::from_secs(2);
+        assert_eq!(c.due(later), MAX_CATCH_UP);
+        assert_eq!(c.due(later + Duration::from_millis(1)), 0);
+        assert_eq!(c.due(later + Duration::from_millis(18)), 1);
+    }
+
+    #[test]
+    fn the_render_clock_moves_smoothly_and_jumps_only_when_far_off() {
+        let start = Instant::now();
+        let mut clock = RenderClock { base_tick: 0.0, base_time: None, rate: 60.0 };
+        clock.snapshot(100, start);
+        assert_eq!(clock.now(start), 100.0);
+        assert!((clock.now(start + Duration::from_millis(500)) - 130.0).abs() < 1e-6, "runs at the tick rate");
+        // A snapshot 2 ticks later than expected moves the clock a tenth of the way.
+        let at = start + Duration::from_millis(100);
+        clock.snapshot(108, at);
+        assert!((clock.now(at) - 106.2).abs() < 1e-6, "{}", clock.now(at));
+        // Half a second off: it jumps.
+        clock.snapshot(200, at);
+        assert_eq!(clock.now(at), 200.0);
+    }
+
+    #[test]
+    fn quantiles_of_the_misses() {
+        let f = PredictionFigures { misses: (0..100).map(|i| i as f32).collect(), triggers: 0 };
+        assert_eq!(f.quantile(0.5), 50.0);
+        assert_eq!(f.quantile(0.99), 98.0);
+        assert_eq!(f.last(), 99.0);
+        assert_eq!(PredictionFigures::default().quantile(0.99), 0.0);
     }
 }

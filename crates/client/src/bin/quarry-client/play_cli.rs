@@ -136,7 +136,7 @@ pub(crate) fn run(args: &PlayArgs) -> ExitCode {
     }
     if args.stats {
         let (n, p50, p99, max) = report.misses;
-        println!("prediction: {n} misses measured, p50 {p50:.3} p99 {p99:.3} max {max:.3} units");
+        println!("prediction: {n} misses measured, p50 {p50:.3} p99 {p99:.3} max {max:.3} units; {} commands through a teleporter or off a jump pad", report.triggers);
         println!("frames: {} drawn, p50 {:.2} ms p99 {:.2} ms", report.frames, report.frame_ms.0, report.frame_ms.1);
         println!("travelled: {:.0} units", report.travelled);
         if let Some((predicted, server)) = report.origins {
