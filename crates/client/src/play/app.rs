@@ -458,10 +458,22 @@ impl App {
                 }
                 Ok(())
             }
-            "weapnext" => Ok(self.cycle_weapon(1)),
-            "weapprev" => Ok(self.cycle_weapon(-1)),
-            "messagemode" => Ok(self.typing = Some(Typing::Chat(String::new()))),
-            "messagemode2" => Ok(self.typing = Some(Typing::TeamChat(String::new()))),
+            "weapnext" => {
+                self.cycle_weapon(1);
+                Ok(())
+            }
+            "weapprev" => {
+                self.cycle_weapon(-1);
+                Ok(())
+            }
+            "messagemode" => {
+                self.typing = Some(Typing::Chat(String::new()));
+                Ok(())
+            }
+            "messagemode2" => {
+                self.typing = Some(Typing::TeamChat(String::new()));
+                Ok(())
+            }
             "toggleconsole" => {
                 self.controls.release_all();
                 self.typing = Some(Typing::Console(String::new()));
@@ -476,7 +488,10 @@ impl App {
                 }
                 Ok(())
             }
-            "quit" | "disconnect" => Ok(self.quit = true),
+            "quit" | "disconnect" => {
+                self.quit = true;
+                Ok(())
+            }
             "say" => self.session.client_mut().say(rest),
             "say_team" => self.session.client_mut().say_team(rest),
             _ => self.session.client_mut().command(line),

@@ -142,7 +142,7 @@ impl Hud {
             self.draw_console(w, h, input.typing);
         } else if let Some((prompt, text)) = input.typing {
             draw_rectangle(8.0, h - 110.0, w * 0.6, 28.0, DIM);
-            draw_text(&format!("{prompt}{text}_"), 14.0, h - 90.0, 22.0, WHITE);
+            draw_text(format!("{prompt}{text}_"), 14.0, h - 90.0, 22.0, WHITE);
         }
     }
 
@@ -155,7 +155,7 @@ impl Hud {
             draw_text(line, 10.0, 20.0 + 18.0 * i as f32, 18.0, Color::new(0.85, 0.85, 0.85, 1.0));
         }
         let (prompt, text) = typing.unwrap_or(("]", ""));
-        draw_text(&format!("{prompt}{text}_"), 10.0, height - 10.0, 20.0, YELLOW);
+        draw_text(format!("{prompt}{text}_"), 10.0, height - 10.0, 20.0, YELLOW);
     }
 }
 
@@ -194,9 +194,9 @@ fn crosshair(w: f32, h: f32) {
 fn status(p: &PlayerState, _w: f32, h: f32) {
     draw_rectangle(8.0, h - 62.0, 260.0, 54.0, DIM);
     let health_colour = if p.health <= 25 { RED } else { WHITE };
-    draw_text(&format!("{}", p.health.max(0)), 20.0, h - 20.0, 44.0, health_colour);
+    draw_text(format!("{}", p.health.max(0)), 20.0, h - 20.0, 44.0, health_colour);
     draw_text("HEALTH", 20.0, h - 50.0, 14.0, YELLOW);
-    draw_text(&format!("{}", p.armor.max(0)), 140.0, h - 20.0, 44.0, WHITE);
+    draw_text(format!("{}", p.armor.max(0)), 140.0, h - 20.0, 44.0, WHITE);
     draw_text("ARMOR", 140.0, h - 50.0, 14.0, YELLOW);
 }
 
@@ -215,15 +215,15 @@ fn weapons(p: &PlayerState, w: f32, h: f32) {
             draw_rectangle_lines(x, h - 44.0, slot_w - 4.0, 36.0, 2.0, YELLOW);
         }
         let ammo = p.ammo.get(n).copied().unwrap_or(0);
-        draw_text(&format!("{n} {name}"), x + 4.0, h - 28.0, 16.0, WHITE);
+        draw_text(format!("{n} {name}"), x + 4.0, h - 28.0, 16.0, WHITE);
         if n != 1 {
-            draw_text(&ammo.to_string(), x + 4.0, h - 12.0, 16.0, if ammo == 0 { RED } else { WHITE });
+            draw_text(ammo.to_string(), x + 4.0, h - 12.0, 16.0, if ammo == 0 { RED } else { WHITE });
         }
     }
     let ammo = p.ammo.get(usize::from(p.weapon)).copied().unwrap_or(0);
     if p.weapon > 1 {
         draw_rectangle(w - 130.0, h - 62.0, 122.0, 54.0, DIM);
-        draw_text(&ammo.to_string(), w - 118.0, h - 20.0, 44.0, if ammo == 0 { RED } else { WHITE });
+        draw_text(ammo.to_string(), w - 118.0, h - 20.0, 44.0, if ammo == 0 { RED } else { WHITE });
         draw_text("AMMO", w - 118.0, h - 50.0, 14.0, YELLOW);
     }
 }
@@ -304,9 +304,9 @@ fn scoreboard(input: &HudInput<'_>, w: f32, h: f32) {
         let colour = super::scene::team_colour(r.team, u32::from(r.slot));
         let name = if r.bot { format!("{} (bot)", r.name) } else { r.name.clone() };
         draw_text(&name, x + 16.0, ry, 20.0, colour);
-        draw_text(&r.score.to_string(), x + bw * 0.55, ry, 20.0, WHITE);
-        draw_text(&r.deaths.to_string(), x + bw * 0.7, ry, 20.0, WHITE);
-        draw_text(&r.ping_ms.to_string(), x + bw * 0.85, ry, 20.0, WHITE);
+        draw_text(r.score.to_string(), x + bw * 0.55, ry, 20.0, WHITE);
+        draw_text(r.deaths.to_string(), x + bw * 0.7, ry, 20.0, WHITE);
+        draw_text(r.ping_ms.to_string(), x + bw * 0.85, ry, 20.0, WHITE);
     }
 }
 

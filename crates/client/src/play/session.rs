@@ -186,7 +186,7 @@ impl Session {
         Session {
             client,
             map,
-            predictor: Predictor::new(params.clone(), u32::from(tick_rate)).with_triggers(triggers),
+            predictor: Predictor::new(params, u32::from(tick_rate)).with_triggers(triggers),
             params,
             smoothing: ErrorSmoothing::default(),
             pacer: CommandClock::new(f64::from(tick_rate)),
@@ -223,7 +223,7 @@ impl Session {
     /// interpolation start again from the next snapshot.
     pub fn set_map(&mut self, map: LoadedMap) {
         let tick_rate = self.client.welcome().map_or(60, |w| w.tick_rate.max(1));
-        self.predictor = Predictor::new(self.params.clone(), u32::from(tick_rate)).with_triggers(MoveTriggers::from_map(&map));
+        self.predictor = Predictor::new(self.params, u32::from(tick_rate)).with_triggers(MoveTriggers::from_map(&map));
         self.map = map;
         self.history.clear();
         self.predicted = None;
