@@ -78,6 +78,12 @@ impl Predictor {
         self
     }
 
+    /// Takes over the commands `other` kept (new movement settings, the
+    /// same commands in flight).
+    pub fn keep_sent_from(&mut self, other: &Predictor) {
+        self.sent = other.sent.clone();
+    }
+
     /// Records a command sent for `tick` (ticks rise; the oldest is dropped
     /// past [`MAX_UNACKED`]).
     pub fn sent(&mut self, tick: u32, cmd: UserCmd) {

@@ -54,6 +54,12 @@ pub const CS_TIMING: u16 = 1;
 /// no copy of the file it can describe.
 pub const CS_MAP: u16 = 2;
 
+/// Config string index of the server's movement settings that differ from
+/// Quake 3's (`"g_gravity 600 pm_jumpVelocity 300"`, the movement core's
+/// `MoveParams::to_settings_string`): a predicting client moves its own
+/// player with the same values. Sent again whenever one changes.
+pub const CS_MOVEMENT: u16 = 3;
+
 /// The [`CS_TIMING`] value for a tick rate and a snapshot rate.
 pub fn timing_string(tick_rate: u16, snapshot_rate: u16) -> String {
     format!("{tick_rate} {snapshot_rate}")

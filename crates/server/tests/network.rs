@@ -534,3 +534,27 @@ fn the_server_prints_a_join_address_that_finds_and_pins_it() {
     assert_eq!(join.fingerprint, Some(server.fingerprint), "{line}");
     assert_eq!(join.server, format!("127.0.0.1:{}", server.addr.port()), "{line}");
 }
+
+#[test]
+fn clients_are_told_the_movement_settings_and_their_changes() {
+    use quarry_client::{Client, ClientOptions};
+    use quarry_net::handshake::CS_MOVEMENT;
+    let mut server = TestServer::start(&["+set", "g_gravity", "600"]);
+    let options = ClientOptions::pinned(server.addr, "mover", server.fingerprint);
+    let mut client = Client::join(options).expect("join");
+    let told = client.config_strings().get(&CS_MOVEMENT).cloned().unwrap_or_default();
+    let (params, problems) = quarry_movement::pmove::MoveParams::from_settings_string(&told);
+    assert!(problems.is_empty() && params.gravity == 600.0, "told {told:?}");
+    // A live change reaches a connected client.
+    server.console("set pm_jumpVelocity 300");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        client.wait(Duration::from_millis(50));
+        let told = client.config_strings().get(&CS_MOVEMENT).cloned().unwrap_or_default();
+        let (params, _) = quarry_movement::pmove::MoveParams::from_settings_string(&told);
+        if params.jump_velocity == 300.0 && params.gravity == 600.0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no change told: {told:?}");
+    }
+}

@@ -17,6 +17,7 @@ use quarry_map::{EntityId, LoadedMap};
 use quarry_movement::UserCmd;
 use quarry_movement::pmove::{MoveParams, MoveState};
 use quarry_movement::triggers::MoveTriggers;
+use quarry_net::handshake::CS_MOVEMENT;
 use quarry_net::snapshot::{EntityKind, PF_CROUCHED, PF_DEAD, PF_SPECTATOR, PlayerState};
 
 use crate::client::Client;
@@ -107,6 +108,16 @@ impl CommandClock {
     }
 }
 
+/// Movement parameters from the server's `CS_MOVEMENT` text; what it
+/// cannot read keeps Quake 3's value (and is logged).
+fn movement_params(told: &str) -> MoveParams {
+    let (params, problems) = MoveParams::from_settings_string(told);
+    for p in problems {
+        tracing::warn!("the server's movement settings: {p}");
+    }
+    params
+}
+
 /// What the player asks for this frame (from keys, mouse or a script).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Intent {
@@ -174,6 +185,8 @@ pub struct Session {
     pub figures: PredictionFigures,
     tick_rate: f64,
     travelled: f32,
+    /// The server's movement settings as last told (`CS_MOVEMENT`).
+    movement_told: String,
 }
 
 impl Session {
@@ -181,7 +194,8 @@ impl Session {
     /// same text the server runs).
     pub fn new(client: Client, map: LoadedMap) -> Self {
         let tick_rate = client.welcome().map_or(60, |w| w.tick_rate.max(1));
-        let params = MoveParams::default();
+        let told = client.config_strings().get(&CS_MOVEMENT).cloned().unwrap_or_default();
+        let params = movement_params(&told);
         let triggers = MoveTriggers::from_map(&map);
         Session {
             client,
@@ -201,6 +215,7 @@ impl Session {
             figures: PredictionFigures::default(),
             tick_rate: f64::from(tick_rate),
             travelled: 0.0,
+            movement_told: told,
         }
     }
 
@@ -291,7 +306,22 @@ impl Session {
         Ok(())
     }
 
+    /// Takes the server's movement settings when they changed.
+    fn follow_movement_settings(&mut self) {
+        let told = self.client.config_strings().get(&CS_MOVEMENT).map_or("", String::as_str);
+        if told == self.movement_told {
+            return;
+        }
+        self.movement_told = told.to_owned();
+        self.params = movement_params(told);
+        let tick_rate = self.client.welcome().map_or(60, |w| w.tick_rate.max(1));
+        let triggers = MoveTriggers::from_map(&self.map);
+        let sent = std::mem::replace(&mut self.predictor, Predictor::new(self.params, u32::from(tick_rate)).with_triggers(triggers));
+        self.predictor.keep_sent_from(&sent);
+    }
+
     fn snapshot_arrived(&mut self, now: Instant) {
+        self.follow_movement_settings();
         let view = self.client.view();
         let Some(tick) = view.server_tick() else { return };
         let player = view.player().copied();

@@ -159,6 +159,46 @@ impl MoveParams {
         self.min_walk_normal.clamp(0.0, 1.0).acos().to_degrees()
     }
 
+    /// The parameters that differ from the defaults as `name value`
+    /// pairs separated by spaces (`g_gravity 600 pm_jumpVelocity 300`),
+    /// each value the shortest text that reads back to the same `f32`:
+    /// what a server tells its clients so that their pmove moves as its own.
+    pub fn to_settings_string(&self) -> String {
+        let (mut ours, mut defaults) = (*self, Self::default());
+        let mut parts = Vec::new();
+        for row in &PARAMS {
+            let value = *(row.field)(&mut ours);
+            if value.to_bits() != (row.field)(&mut defaults).to_bits() {
+                parts.push(format!("{} {}", row.name, value));
+            }
+        }
+        parts.join(" ")
+    }
+
+    /// The parameters a [`to_settings_string`](Self::to_settings_string)
+    /// text gives (defaults for the rest), and a message for each name
+    /// not known, value not a number or out of its range (skipped).
+    pub fn from_settings_string(text: &str) -> (Self, Vec<String>) {
+        let mut params = Self::default();
+        let mut problems = Vec::new();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        for pair in words.chunks(2) {
+            let [name, value] = pair else {
+                problems.push(format!("\"{}\" has no value", pair[0]));
+                continue;
+            };
+            let Some(row) = PARAMS.iter().find(|r| r.name.eq_ignore_ascii_case(name)) else {
+                problems.push(format!("unknown movement setting \"{name}\""));
+                continue;
+            };
+            match value.parse::<f32>() {
+                Ok(v) if v.is_finite() && (row.min..=row.max).contains(&f64::from(v)) => *(row.field)(&mut params) = v,
+                _ => problems.push(format!("{name}: \"{value}\" is not a number from {} to {}", row.min, row.max)),
+            }
+        }
+        (params.consistent(), problems)
+    }
+
     /// These parameters with contradictions removed: non-finite values take
     /// their default, the crouch and dead box tops lie between the box
     /// bottom (plus one unit) and the standing top, and every view height
@@ -248,6 +288,23 @@ impl MoveParams {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_settings_a_server_tells_read_back_exactly() {
+        assert_eq!(MoveParams::default().to_settings_string(), "");
+        let mut p = MoveParams::default();
+        p.gravity = 600.0;
+        p.jump_velocity = 301.25;
+        p.speed = 0.1 + 319.9;
+        let text = p.to_settings_string();
+        let (back, problems) = MoveParams::from_settings_string(&text);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(back, p.consistent(), "{text}");
+        let (fallback, problems) = MoveParams::from_settings_string("g_gravity 1e30 nonsense 3 g_speed");
+        assert_eq!(fallback, MoveParams::default());
+        assert_eq!(problems.len(), 3, "{problems:?}");
+    }
+
     use super::*;
 
     #[test]

@@ -74,6 +74,8 @@ pub struct NetServer {
     last_map: Option<String>,
     /// The timing clients were last told (`CS_TIMING`): tick and snapshot rate.
     timing: Option<(u16, u16)>,
+    /// The movement settings clients were last told (`CS_MOVEMENT`).
+    movement: Option<String>,
     item_classes: Vec<&'static str>,
     lockout: PasswordLockout,
     /// The objective state as of the last tick that sent snapshots.
@@ -134,6 +136,7 @@ impl NetServer {
             bans,
             last_map: None,
             timing: None,
+            movement: None,
             item_classes: Vec::new(),
             lockout: PasswordLockout::default(),
             mode: outbound::Versioned::default(),
@@ -188,6 +191,7 @@ impl NetServer {
             }
             return lines;
         };
+        self.update_movement(&game.settings().movement);
         for ev in self.transport.poll_events() {
             match ev {
                 ServerEvent::Connected { conn, addr, hello } => {
@@ -336,7 +340,24 @@ impl NetServer {
         if let Some(offer) = self.downloads.offer() {
             cs.push((quarry_net::handshake::CS_MAP, offer.config_string()));
         }
+        if let Some(movement) = &self.movement {
+            cs.push((quarry_net::handshake::CS_MOVEMENT, movement.clone()));
+        }
         cs
+    }
+
+    /// Records the match's movement settings; when they changed (a live
+    /// `g_gravity` edit), tells every client, whose prediction moves with them.
+    fn update_movement(&mut self, params: &quarry_movement::pmove::MoveParams) {
+        let now = params.to_settings_string();
+        if self.movement.as_deref() == Some(now.as_str()) {
+            return;
+        }
+        let first = self.movement.is_none();
+        self.movement = Some(now.clone());
+        if !first {
+            self.transport.broadcast(&ServerMessage::ConfigString { index: quarry_net::handshake::CS_MOVEMENT, value: now });
+        }
     }
 
     /// Records the server's tick and snapshot rate; when they changed (a
