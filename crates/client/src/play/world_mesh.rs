@@ -213,7 +213,9 @@ mod tests {
         let mut options = quarry_map::LoadOptions::default();
         options.keep_surfaces = true;
         let mut maps = 0;
-        for dir in [root.join("maps"), root.join("../shared/maps/valve220"), root.join("../shared/maps/q3")] {
+        let shared = std::env::var_os("QUARRY_SHARED_MAPS").map_or_else(|| root.join("../shared/maps"), std::path::PathBuf::from);
+        let dirs = ["valve220", "q3", "q3-brushdef", "q1-standard"].map(|d| shared.join(d));
+        for dir in std::iter::once(root.join("maps")).chain(dirs) {
             let Ok(entries) = std::fs::read_dir(&dir) else { continue };
             for e in entries.flatten() {
                 let path = e.path();
