@@ -75,6 +75,9 @@ if [ "$matches" != 0 ]; then
     if command -v xvfb-run >/dev/null 2>&1; then
         python3 scripts/play_figures.py --server "$target/release/quarry-server" --client "$target/release/quarry-client" --tsv "$target/play_figures.tsv" >&2
         extra+=(--extra "$target/play_figures.tsv")
+        # Every shipped and shared map and every game type, played in the window.
+        python3 scripts/play_maps.py --server "$target/release/quarry-server" --client "$target/release/quarry-client" --tsv "$target/play_maps.tsv" >&2 || true
+        [ -f "$target/play_maps.tsv" ] && extra+=(--extra "$target/play_maps.tsv")
     fi
 fi
 if [ "$soak_minutes" != 0 ]; then
