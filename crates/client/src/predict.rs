@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 use quarry_map::CollisionWorld;
+use quarry_movement::obstacles::{BoxObstacle, WithObstacles};
 use quarry_movement::triggers::{MoveTrigger, MoveTriggers, pad_velocity, teleport};
 use quarry_movement::UserCmd;
 use quarry_movement::pmove::{MoveParams, MoveState, pmove};
@@ -37,6 +38,7 @@ pub struct Predictor {
     dt: f32,
     sent: VecDeque<(u32, UserCmd)>,
     triggers: MoveTriggers,
+    obstacles: Vec<BoxObstacle>,
 }
 
 /// What a prediction gave.
@@ -68,7 +70,7 @@ impl Predictor {
     /// A predictor moving with `params` (the server's movement settings)
     /// one command every `1 / tick_rate` seconds.
     pub fn new(params: MoveParams, tick_rate: u32) -> Self {
-        Self { params, dt: 1.0 / tick_rate.max(1) as f32, sent: VecDeque::with_capacity(MAX_UNACKED), triggers: MoveTriggers::default() }
+        Self { params, dt: 1.0 / tick_rate.max(1) as f32, sent: VecDeque::with_capacity(MAX_UNACKED), triggers: MoveTriggers::default(), obstacles: Vec::new() }
     }
 
     /// Also moves the player through the map's jump pads and teleporters
@@ -76,6 +78,13 @@ impl Predictor {
     pub fn with_triggers(mut self, triggers: MoveTriggers) -> Self {
         self.triggers = triggers;
         self
+    }
+
+    /// The other players' boxes the own player is blocked by, as the
+    /// newest snapshot has them (the sim's pmove is blocked by living
+    /// players' boxes).
+    pub fn set_obstacles(&mut self, obstacles: Vec<BoxObstacle>) {
+        self.obstacles = obstacles;
     }
 
     /// Takes over the commands `other` kept (new movement settings, the
@@ -119,7 +128,8 @@ impl Predictor {
         let mut triggered = false;
         for (_, cmd) in self.sent.iter().filter(|(t, _)| *t > acked) {
             // The events (sounds, landings) are the server's to tell.
-            let _ = pmove(&mut state, cmd, world, &self.params, self.dt);
+            let scene = WithObstacles { world, obstacles: &self.obstacles };
+            let _ = pmove(&mut state, cmd, &scene, &self.params, self.dt);
             self.triggers.touched(world, &state, &mut hits);
             let before = (state.origin, state.velocity);
             on_pad = self.touch(&mut state, world, &hits, on_pad);

@@ -3,7 +3,8 @@
 //! command ([`UserCmd`], [`Buttons`], the angle unit a command's angles are
 //! rounded to) and player movement ([`pmove`]) with its parameters as a
 //! plain struct ([`pmove::MoveParams`]), and what jump pads and teleporters
-//! do to a moving player ([`triggers`]).
+//! do to a moving player ([`triggers`]), and other players' boxes as
+//! obstacles ([`obstacles`]).
 //!
 //! Rules: no ECS, no console, no sockets, no clock, no RNG. The world is
 //! reached only through [`quarry_map::Trace`]; the parameters arrive as a
@@ -13,6 +14,7 @@
 //! carriers' business: the net crate frames it in datagrams, the record
 //! crate in recordings, both over this one type.
 
+pub mod obstacles;
 pub mod pmove;
 pub mod triggers;
 pub mod usercmd;

@@ -1,6 +1,7 @@
 //! `quarry-client play` end to end under Xvfb and Mesa's software
 //! renderer: the real server with bots, the real window, a scripted
-//! player that walks, turns, fires at a bot and opens the scoreboard.
+//! player that walks, turns, hunts a bot and fires at it, and opens the
+//! scoreboard.
 //!
 //! Checks: the screenshots show the map where the camera says (pixels on
 //! rays that hit a wall or floor are not sky), the player moved and the
@@ -20,6 +21,9 @@ use std::process::{Command, Stdio};
 use glam::Vec3;
 use quarry_map::{Contents, LoadOptions};
 use support::TestServer;
+
+/// The map played.
+const MAP: &str = "q_duel1";
 
 /// The sky colour the client clears to and draws sky faces in (linear 0..1).
 const SKY: [f32; 3] = [0.42, 0.52, 0.68];
@@ -159,15 +163,17 @@ fn a_scripted_player_plays_in_the_window() {
     std::fs::create_dir_all(&artifacts).expect("artifact folder");
     let log = artifacts.join("games.log");
     let log_arg = log.display().to_string();
+    // A small map, so the scripted player meets a bot within seconds.
     let server = TestServer::start(&[
-        "+set", "sv_gameLog", &log_arg, "+set", "bot_minPlayers", "4", "+set", "fraglimit", "0", "+set", "timelimit", "0",
+        "+set", "sv_gameLog", &log_arg, "+set", "bot_minPlayers", "4", "+set", "fraglimit", "0", "+set", "timelimit", "0", "+map",
+        MAP,
     ]);
     let script = artifacts.join("script.txt");
     std::fs::write(
         &script,
         "0.5 screenshot start.png\n0.6 +forward\n1.6 turn 60\n2.2 -forward\n2.3 screenshot walked.png\n\
-         2.4 aim\n2.5 +attack\n7.0 -attack\n7.0 aim off\n7.1 +moveright\n7.6 -moveright\n7.7 aim\n7.8 +attack\n11.0 -attack\n\
-         11.0 +scores\n11.5 screenshot scores.png\n11.6 -scores\n11.8 quit\n",
+         2.4 hunt\n2.5 +attack\n13.0 -attack\n13.0 hunt off\n\
+         13.0 +scores\n13.5 screenshot scores.png\n13.6 -scores\n13.8 quit\n",
     )
     .expect("script");
     let address = format!("quarry://{}/#{}", server.addr, server.fingerprint);
@@ -191,9 +197,8 @@ fn a_scripted_player_plays_in_the_window() {
     assert!(output.status.success(), "play failed ({}):\n{stdout}\n{stderr}", output.status);
 
     // The map is drawn where the camera says.
-    let mut options = LoadOptions::default();
-    options.keep_surfaces = false;
-    let map = quarry_map::load(root.join("maps/q_dm1.map"), &options).expect("q_dm1");
+    let options = LoadOptions::default();
+    let map = quarry_map::load(root.join(format!("maps/{MAP}.map")), &options).expect("the test's map");
     let checked: usize = ["start.png", "walked.png"].iter().map(|s| check_geometry(&map, &artifacts.join(s))).sum();
     assert!(checked >= 10, "only {checked} pixels had the map within 800 units");
 

@@ -3,7 +3,7 @@
 
 use bevy_ecs::prelude::*;
 use glam::Vec3;
-use quarry_map::{CollisionWorld, Contents, SURFACE_CLIP_EPSILON, Trace, TraceResult};
+use quarry_map::{CollisionWorld, Contents, Trace, TraceResult};
 
 use crate::components::{Body, Life, Player};
 use crate::slots::SlotId;
@@ -73,58 +73,11 @@ impl Trace for SceneTrace<'_> {
 }
 
 /// Sweeps box `mins..maxs` from `start` to `end` against one obstacle box
-/// (slab test on the Minkowski sum). Stops [`SURFACE_CLIP_EPSILON`] short,
-/// like a map trace. `None` when it does not touch.
+/// (the movement core's sweep, which a predicting client runs too). `None`
+/// when it does not touch.
 pub fn sweep_box(start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, o: &Obstacle) -> Option<TraceResult> {
-    let lo = o.origin + o.mins - maxs;
-    let hi = o.origin + o.maxs - mins;
-    let inside = start.cmpgt(lo).all() && start.cmplt(hi).all();
-    if inside {
-        return Some(TraceResult {
-            fraction: 0.0,
-            end: start,
-            normal: Vec3::ZERO,
-            start_solid: true,
-            all_solid: false,
-            contents: Contents::SOLID,
-            entity: None,
-        });
-    }
-    let d = end - start;
-    let mut t_enter = f32::NEG_INFINITY;
-    let mut t_exit = f32::INFINITY;
-    let mut normal = Vec3::ZERO;
-    for axis in 0..3 {
-        let (s, v, l, h) = (start[axis], d[axis], lo[axis], hi[axis]);
-        if v.abs() < 1e-9 {
-            if s <= l || s >= h {
-                return None;
-            }
-            continue;
-        }
-        let (t0, t1) = ((l - s) / v, (h - s) / v);
-        let (near, far, n) = if t0 < t1 { (t0, t1, -1.0) } else { (t1, t0, 1.0) };
-        if near > t_enter {
-            t_enter = near;
-            normal = Vec3::ZERO;
-            normal[axis] = n;
-        }
-        t_exit = t_exit.min(far);
-    }
-    if t_enter > t_exit || !(0.0..=1.0).contains(&t_enter) {
-        return None;
-    }
-    let len = d.length();
-    let fraction = if len > 0.0 { (t_enter - SURFACE_CLIP_EPSILON / len).max(0.0) } else { 0.0 };
-    Some(TraceResult {
-        fraction,
-        end: start + d * fraction,
-        normal,
-        start_solid: false,
-        all_solid: false,
-        contents: Contents::SOLID,
-        entity: None,
-    })
+    let b = quarry_movement::obstacles::BoxObstacle { origin: o.origin, mins: o.mins, maxs: o.maxs };
+    quarry_movement::obstacles::sweep_box(start, end, mins, maxs, &b)
 }
 
 /// How far below an item the floor is looked for (Quake 3: 4096).

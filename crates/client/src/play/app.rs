@@ -164,6 +164,10 @@ struct App {
     options: PlayOptions,
     typing: Option<Typing>,
     aim: bool,
+    /// Scripts: walk towards the nearest player while nobody is in sight.
+    hunt: bool,
+    /// Hunting now (nobody in sight).
+    hunting: bool,
     want_weapon: u8,
     grabbed: bool,
     mouse: MouseMotion,
@@ -201,6 +205,8 @@ impl App {
             options,
             typing: None,
             aim: false,
+            hunt: false,
+            hunting: false,
             want_weapon: 0,
             grabbed: false,
             mouse: MouseMotion::default(),
@@ -417,6 +423,11 @@ impl App {
             match step {
                 Step::Turn(yaw, pitch) => self.session.turn(yaw, pitch),
                 Step::Aim(on) => self.aim = on,
+                Step::Hunt(on) => {
+                    self.aim = on;
+                    self.hunt = on;
+                    self.hunting = false;
+                }
                 Step::Screenshot(name) => self.shots.push(name),
                 Step::Quit => self.quit = true,
                 Step::Command(line) => self.exec(&line),
@@ -539,7 +550,7 @@ impl App {
             }
         }
         let cmd = UserCmd {
-            forward: axis(Held::Forward, Held::Back),
+            forward: if self.hunting { 127 } else { axis(Held::Forward, Held::Back) },
             right: axis(Held::MoveRight, Held::MoveLeft),
             up: axis(Held::Jump, Held::Crouch),
             buttons,
@@ -549,18 +560,22 @@ impl App {
         Intent { cmd }
     }
 
-    /// Points the view at the nearest other living player (scripts only).
+    /// Points the view at the nearest other living player in sight; when
+    /// hunting and nobody is, at the nearest one, level (scripts only).
     fn aim_at_nearest(&mut self, now: Instant) {
         let eye = self.session.eye(now);
         let own = self.session.client().welcome().map(|w| u32::from(w.slot));
-        let target = self
+        let others: Vec<Vec3> = self
             .session
             .entities(now, self.controls.settings.cl_interp)
             .into_iter()
             .filter(|d| d.view.kind == EntityKind::Player && Some(d.view.state.aux) != own && d.view.state.flags & 1 == 0)
             .map(|d| d.origin + Vec3::Z * 10.0)
-            .filter(|p| self.visible(eye, *p))
-            .min_by(|a, b| a.distance(eye).total_cmp(&b.distance(eye)));
+            .collect();
+        let nearest = |points: &mut dyn Iterator<Item = Vec3>| points.min_by(|a, b| a.distance(eye).total_cmp(&b.distance(eye)));
+        let in_sight = nearest(&mut others.iter().copied().filter(|p| self.visible(eye, *p)));
+        self.hunting = self.hunt && in_sight.is_none();
+        let target = in_sight.or_else(|| if self.hunt { nearest(&mut others.iter().map(|p| Vec3::new(p.x, p.y, eye.z))) } else { None });
         if let Some(t) = target {
             let d = t - eye;
             let yaw = d.y.atan2(d.x).to_degrees();

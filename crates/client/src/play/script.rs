@@ -7,7 +7,8 @@
 //! 0.5  +forward
 //! 2.0  -forward
 //! 2.0  turn 90          # yaw degrees (and pitch), as a mouse would
-//! 2.5  aim              # keep the view on the nearest other player
+//! 2.5  aim              # keep the view on the nearest other player in sight
+//! 2.5  hunt             # and when nobody is in sight, walk towards the nearest
 //! 2.5  +attack
 //! 4.0  -attack
 //! 4.0  +scores
@@ -15,7 +16,7 @@
 //! 5.0  quit
 //! ```
 //!
-//! Anything that is not `turn`, `aim`, `screenshot` or `quit` is a command
+//! Anything that is not `turn`, `aim`, `hunt`, `screenshot` or `quit` is a command
 //! line run exactly as a key bound to it would run it. Screenshots are
 //! written only into the folder `--screenshots` names, under a plain file
 //! name ending in `.png`: a script cannot write anywhere else.
@@ -33,8 +34,11 @@ pub const MAX_SCRIPT_LINES: usize = 10_000;
 pub enum Step {
     /// Turn the view by (yaw, pitch) degrees.
     Turn(f32, f32),
-    /// Keep the view on the nearest other living player (`true`) or stop (`false`).
+    /// Keep the view on the nearest other living player in sight (`true`) or stop (`false`).
     Aim(bool),
+    /// Hunt: aim as `Aim`, and while nobody is in sight face the nearest
+    /// other living player and walk towards them (`true`), or stop.
+    Hunt(bool),
     /// Save the screen as this file name in the screenshot folder.
     Screenshot(String),
     /// Leave and close the window.
@@ -123,6 +127,11 @@ fn step(text: &str) -> Result<Step, String> {
             [] | ["on"] => Step::Aim(true),
             ["off"] => Step::Aim(false),
             _ => return Err("usage: aim [on|off]".to_owned()),
+        },
+        "hunt" => match args.as_slice() {
+            [] | ["on"] => Step::Hunt(true),
+            ["off"] => Step::Hunt(false),
+            _ => return Err("usage: hunt [on|off]".to_owned()),
         },
         "screenshot" => match args.as_slice() {
             [name] if is_plain_png(name) => Step::Screenshot((*name).to_owned()),

@@ -16,6 +16,7 @@ use glam::Vec3;
 use quarry_map::{EntityId, LoadedMap};
 use quarry_movement::UserCmd;
 use quarry_movement::pmove::{MoveParams, MoveState};
+use quarry_movement::obstacles::BoxObstacle;
 use quarry_movement::triggers::MoveTriggers;
 use quarry_net::handshake::CS_MOVEMENT;
 use quarry_net::snapshot::{EntityKind, PF_CROUCHED, PF_DEAD, PF_SPECTATOR, PlayerState};
@@ -24,6 +25,11 @@ use crate::client::Client;
 use crate::error::ClientError;
 use crate::predict::{ErrorSmoothing, Predictor};
 use crate::view::EntityView;
+
+/// Entity flag: dead (the server's `EF_DEAD`).
+const EF_DEAD: u16 = 1;
+/// Entity flag: crouched (the server's `EF_CROUCHED`).
+const EF_CROUCHED: u16 = 1 << 1;
 
 /// Snapshots kept for interpolation (a second at 30 per second is plenty).
 const HISTORY: usize = 32;
@@ -338,6 +344,7 @@ impl Session {
         }
         self.history.push_back(Frame { tick, entities, player });
         self.place_movers();
+        self.place_obstacles();
         if let Some(p) = player {
             let acked = self.client.view().acked_cmd_tick();
             if let Some(&(_, at)) = self.by_tick.iter().find(|(t, _)| *t == acked)
@@ -366,6 +373,22 @@ impl Session {
                 world.set_mover_offset(m, Vec3::from(e.origin));
             }
         }
+    }
+
+    /// Gives the predictor the other living players' boxes of the newest snapshot.
+    fn place_obstacles(&mut self) {
+        let Some(frame) = self.history.back() else { return };
+        let own = self.client.welcome().map(|w| u32::from(w.slot));
+        let obstacles = frame
+            .entities
+            .values()
+            .filter(|e| e.kind == EntityKind::Player && Some(e.state.aux) != own && e.state.flags & EF_DEAD == 0)
+            .map(|e| {
+                let (mins, maxs) = if e.state.flags & EF_CROUCHED != 0 { self.params.crouch_box() } else { self.params.player_box() };
+                BoxObstacle { origin: Vec3::from(e.origin), mins, maxs }
+            })
+            .collect();
+        self.predictor.set_obstacles(obstacles);
     }
 
     /// Predicts from the newest snapshot; `sent` is the tick of a command

@@ -19,7 +19,7 @@ escape frees the mouse (click to take it again). Settings (sensitivity, fov, nam
 bindings are saved to client.cfg in the user's config folder.
 
 Scripts (--script FILE): `SECONDS COMMAND` per line; commands are what a key runs (+forward,
--forward, weapon 5, +attack, +scores, say hi) plus `turn YAW [PITCH]`, `aim [on|off]`,
+-forward, weapon 5, +attack, +scores, say hi) plus `turn YAW [PITCH]`, `aim [on|off]`, `hunt [on|off]`,
 `screenshot NAME.png` (into --screenshots) and `quit`.
 
 Exit codes: 0 when the player quits or the server ends the game cleanly; 1 when the connection is
