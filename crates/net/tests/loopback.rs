@@ -133,9 +133,12 @@ fn eight_clients_play_with_a_pinned_certificate() {
         assert!(snaps.len() > 15, "client {i}: {} snapshots", snaps.len());
         let (first, last) = (snaps[0], snaps[snaps.len() - 1]);
         assert!(last.player.origin[0] > first.player.origin[0], "client {i} did not move");
-        // Sees the 7 others, and sees them move.
+        // Sees the 7 others, and sees them move: from the first snapshot
+        // that had them all (clients join one after another, so an early
+        // snapshot may lack the last ones) to the last.
         assert_eq!(last.entities.len(), 7, "client {i}");
-        let moved = last.entities.iter().filter(|e| first.entities.iter().any(|f| f.id == e.id && f.origin[0] < e.origin[0])).count();
+        let all = snaps.iter().find(|s| s.entities.len() == 7).expect("a snapshot with every other player");
+        let moved = last.entities.iter().filter(|e| all.entities.iter().any(|f| f.id == e.id && f.origin[0] < e.origin[0])).count();
         assert!(moved >= 6, "client {i} saw {moved} others move");
         let stats = clients[i].stats();
         assert!(stats.ping.is_some_and(|p| p < Duration::from_millis(100)));

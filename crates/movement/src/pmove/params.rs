@@ -292,10 +292,7 @@ mod tests {
     #[test]
     fn the_settings_a_server_tells_read_back_exactly() {
         assert_eq!(MoveParams::default().to_settings_string(), "");
-        let mut p = MoveParams::default();
-        p.gravity = 600.0;
-        p.jump_velocity = 301.25;
-        p.speed = 0.1 + 319.9;
+        let p = MoveParams { gravity: 600.0, jump_velocity: 301.25, speed: 0.1 + 319.9, ..MoveParams::default() };
         let text = p.to_settings_string();
         let (back, problems) = MoveParams::from_settings_string(&text);
         assert!(problems.is_empty(), "{problems:?}");
