@@ -160,25 +160,41 @@ def prediction_figures(server_bin, client_bin, config, tmp, seed, name, map_arg,
             (f"play/prediction_commands_measured_{name}", str(n), "commands"), (f"play/prediction_trigger_commands_{name}", str(triggers), "commands")]
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def play_arguments(p):
+    """The --server, --client and --tsv arguments both play scripts take."""
     p.add_argument("--server", default=str(target_dir() / "release" / "quarry-server"))
     p.add_argument("--client", default=str(target_dir() / "release" / "quarry-client"))
-    p.add_argument("--seed", type=int, default=48)
     p.add_argument("--tsv")
-    p.add_argument("--only", choices=["frames", "prediction"])
-    args = p.parse_args()
+
+
+def check_play_tools(args):
+    """Stops with what to do when a binary or xvfb-run is missing."""
     require_binary(args.server, "cargo build --release --bin quarry-server")
     require_binary(args.client, "cargo build --release --bin quarry-client")
     if not shutil.which("xvfb-run"):
         raise SystemExit("xvfb-run is not installed (Debian: xvfb, libgl1-mesa-dri)")
+
+
+def scratch_config(tmp):
+    """A copy of the shipped config under `tmp` (never the checkout's archive)."""
+    config = tmp / "config"
+    config.mkdir()
+    for f in ("server.cfg", "items.toml", "weapons.toml"):
+        shutil.copy(ROOT / "config" / f, config / f)
+    return config
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    play_arguments(p)
+    p.add_argument("--seed", type=int, default=48)
+    p.add_argument("--only", choices=["frames", "prediction"])
+    args = p.parse_args()
+    check_play_tools(args)
     rows = []
     with tempfile.TemporaryDirectory() as d:
         tmp = pathlib.Path(d)
-        config = tmp / "config"
-        config.mkdir()
-        for f in ("server.cfg", "items.toml", "weapons.toml"):
-            shutil.copy(ROOT / "config" / f, config / f)
+        config = scratch_config(tmp)
         if args.only in (None, "frames"):
             for name, map_arg, maps in [("q_dm1", "q_dm1", [str(ROOT / "maps")]),
                                         ("oacmpdm8", str(SHARED / "q3" / "oacmpdm8.map"), [str(SHARED / "q3")])]:

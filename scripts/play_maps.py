@@ -17,14 +17,11 @@ Prints one line per case and a summary row for scripts/bench.sh.
 import argparse
 import pathlib
 import re
-import shutil
 import sys
 import tempfile
 import time
 
-from live_server import LiveServer
-from play_figures import run_client, start_server
-from script_common import require_binary, target_dir
+from play_figures import check_play_tools, play_arguments, run_client, scratch_config, start_server
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "maps"
@@ -49,22 +46,14 @@ def cases():
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--server", default=str(target_dir() / "release" / "quarry-server"))
-    p.add_argument("--client", default=str(target_dir() / "release" / "quarry-client"))
+    play_arguments(p)
     p.add_argument("--seconds", type=float, default=8.0)
-    p.add_argument("--tsv")
     args = p.parse_args()
-    require_binary(args.server, "cargo build --release --bin quarry-server")
-    require_binary(args.client, "cargo build --release --bin quarry-client")
-    if not shutil.which("xvfb-run"):
-        raise SystemExit("xvfb-run is not installed (Debian: xvfb, libgl1-mesa-dri)")
+    check_play_tools(args)
     passed, failed = 0, []
     with tempfile.TemporaryDirectory() as d:
         tmp = pathlib.Path(d)
-        config = tmp / "config"
-        config.mkdir()
-        for f in ("server.cfg", "items.toml", "weapons.toml"):
-            shutil.copy(ROOT / "config" / f, config / f)
+        config = scratch_config(tmp)
         for name, server_args, folder in cases():
             server, port, fp = start_server(args.server, config, ["+set", "bot_minPlayers", "4"] + server_args)
             try:

@@ -233,15 +233,8 @@ impl KnownServers {
     /// Writes the file whole and renames it into place (its folder made
     /// if missing).
     pub fn save(&self, path: &Path) -> Result<(), KnownServersError> {
-        let fail = |e: std::io::Error| KnownServersError { path: path.to_owned(), reason: e.to_string() };
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(fail)?;
-        }
-        let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
-        std::fs::write(&tmp, self.to_text()).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            fail(e)
-        })
+        crate::atomic::write_file(path, self.to_text().as_bytes())
+            .map_err(|e| KnownServersError { path: path.to_owned(), reason: e.to_string() })
     }
 }
 

@@ -51,6 +51,7 @@
 //! }
 //! ```
 
+mod atomic;
 mod client;
 mod driver;
 mod error;

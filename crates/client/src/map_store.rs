@@ -20,7 +20,6 @@
 //! What it must not do: block on the network (a fetch advances only as the
 //! client is pumped) or trust a byte it has not checked against the hash.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use quarry_net::map_transfer::{AssemblyError, MAX_MAP_BYTES, MapAssembly, MapChunk, MapHash, MapRefusal};
@@ -120,19 +119,8 @@ impl MapStore {
         if MapHash::of(bytes) != hash {
             return Err(std::io::Error::other("the bytes do not match the hash"));
         }
-        std::fs::create_dir_all(dir)?;
         let path = dir.join(format!("{hash}.map"));
-        let tmp = dir.join(format!(".{hash}.{}.part", std::process::id()));
-        let written = (|| {
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(bytes)?;
-            f.sync_all()?;
-            std::fs::rename(&tmp, &path)
-        })();
-        if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        written.map(|()| path)
+        crate::atomic::write_file(&path, bytes).map(|()| path)
     }
 }
 

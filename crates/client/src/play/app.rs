@@ -735,7 +735,7 @@ impl App {
             format!("loss in {:.1}%   path {:.1}%", s.loss_in * 100.0, s.path_loss * 100.0),
             format!("wire in {} B/s   out {} B/s", s.wire_in_per_s, s.wire_out_per_s),
             format!("payload in {} B/s   out {} B/s", s.bytes_in_per_s, s.bytes_out_per_s),
-            format!("prediction miss {:.2} (p99 {:.2}) units", f.last(), f.quantile(0.99)),
+            format!("prediction miss {:.2} (p99 of the last 512 {:.2}) units", f.last(), f.recent_quantile(0.99, 512)),
             format!("frame {:.1} ms", self.frame_ms.last().copied().unwrap_or(0.0)),
         ]
     }

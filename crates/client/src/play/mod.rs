@@ -119,15 +119,7 @@ pub fn default_config_path() -> Option<PathBuf> {
     crate::join::KnownServers::default_path().and_then(|p| p.parent().map(|d| d.join("client.cfg")))
 }
 
-/// Writes `bytes` to `path` whole: a temporary file renamed into place.
+/// Writes `bytes` to `path` whole (a temporary file renamed into place).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), PlayError> {
-    let fail = |e: std::io::Error| PlayError::Write { path: path.to_owned(), reason: e.to_string() };
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(fail)?;
-    }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })
+    crate::atomic::write_file(path, bytes).map_err(|e| PlayError::Write { path: path.to_owned(), reason: e.to_string() })
 }

@@ -153,19 +153,30 @@ pub struct PredictionFigures {
 impl PredictionFigures {
     /// The `q` quantile (0..1) of the misses, 0 without any.
     pub fn quantile(&self, q: f64) -> f32 {
-        if self.misses.is_empty() {
-            return 0.0;
-        }
-        let mut v = self.misses.clone();
-        v.sort_by(f32::total_cmp);
-        let i = ((v.len() - 1) as f64 * q.clamp(0.0, 1.0)).round() as usize;
-        v[i]
+        quantile_of(&self.misses, q)
+    }
+
+    /// The `q` quantile of the newest `n` misses (what a net graph shows
+    /// every frame: sorting all of them each frame would grow with the game).
+    pub fn recent_quantile(&self, q: f64, n: usize) -> f32 {
+        quantile_of(&self.misses[self.misses.len().saturating_sub(n)..], q)
     }
 
     /// The newest miss.
     pub fn last(&self) -> f32 {
         self.misses.last().copied().unwrap_or(0.0)
     }
+}
+
+/// The `q` quantile (0..1) of `misses`, 0 without any.
+fn quantile_of(misses: &[f32], q: f64) -> f32 {
+    if misses.is_empty() {
+        return 0.0;
+    }
+    let mut v = misses.to_vec();
+    v.sort_by(f32::total_cmp);
+    let i = ((v.len() - 1) as f64 * q.clamp(0.0, 1.0)).round() as usize;
+    v[i]
 }
 
 /// The connection and everything predicted and interpolated from it.
@@ -548,6 +559,7 @@ mod tests {
         assert_eq!(f.quantile(0.5), 50.0);
         assert_eq!(f.quantile(0.99), 98.0);
         assert_eq!(f.last(), 99.0);
+        assert_eq!(f.recent_quantile(0.5, 10), 95.0, "the newest ten are 90..=99");
         assert_eq!(PredictionFigures::default().quantile(0.99), 0.0);
     }
 }
