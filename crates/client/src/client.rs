@@ -50,9 +50,18 @@ pub enum Status {
     Disconnected(DisconnectReason),
 }
 
+/// Where a client's events come from.
+enum Link {
+    /// A server over QUIC (boxed: the local link is small).
+    Net(Box<ClientTransport>),
+    /// Events handed in by the program ([`Client::local`]): a demo played
+    /// in the window. Nothing is sent anywhere.
+    Local(VecDeque<ClientEvent>),
+}
+
 /// A player's connection: the transport, what it sees, what it was told.
 pub struct Client {
-    transport: ClientTransport,
+    link: Link,
     connect_timeout: Duration,
     status: Status,
     welcome: Option<Welcome>,
@@ -87,8 +96,20 @@ impl Client {
             settings,
         };
         let transport = ClientTransport::connect_with(config, options.net.clone())?;
-        Ok(Self {
-            transport,
+        Ok(Self::over(Link::Net(Box::new(transport)), &options))
+    }
+
+    /// A client whose events are handed in with [`Client::deliver`]
+    /// instead of coming from a server: what a demo's viewer is sent
+    /// reaches the same view, notices and scoreboard as a live game's.
+    /// Sending fails with [`ClientError::Local`].
+    pub fn local(options: &ClientOptions) -> Self {
+        Self::over(Link::Local(VecDeque::new()), options)
+    }
+
+    fn over(link: Link, options: &ClientOptions) -> Self {
+        Self {
+            link,
             connect_timeout: options.connect_timeout,
             status: Status::Connecting,
             welcome: None,
@@ -105,7 +126,15 @@ impl Client {
             averager: StatsAverager::default(),
             confirm_map_changes: options.confirm_map_changes,
             map_fetch: None,
-        })
+        }
+    }
+
+    /// Hands a local client ([`Client::local`]) events to take in on the
+    /// next pump; a networked client ignores them.
+    pub fn deliver(&mut self, events: impl IntoIterator<Item = ClientEvent>) {
+        if let Link::Local(inbox) = &mut self.link {
+            inbox.extend(events);
+        }
     }
 
     /// Connects and blocks until the server lets us in ([`Client::wait_welcome`]).
@@ -144,14 +173,20 @@ impl Client {
     /// Takes in everything that arrived; never blocks. Returns how many
     /// transport events were handled.
     pub fn pump(&mut self) -> usize {
-        let events = self.transport.poll_events();
+        let events = match &mut self.link {
+            Link::Net(t) => t.poll_events(),
+            Link::Local(inbox) => inbox.drain(..).collect(),
+        };
         self.absorb(events)
     }
 
     /// Like [`Client::pump`], but waits up to `timeout` when nothing is
     /// pending (for loops without a frame clock).
     pub fn wait(&mut self, timeout: Duration) -> usize {
-        let events = self.transport.wait_events(timeout);
+        let events = match &mut self.link {
+            Link::Net(t) => t.wait_events(timeout),
+            Link::Local(inbox) => inbox.drain(..).collect(),
+        };
         self.absorb(events)
     }
 
@@ -164,6 +199,9 @@ impl Client {
                     self.status = Status::Connected;
                     self.map = Some(w.map.clone());
                     self.config_strings = w.config_strings.iter().cloned().collect();
+                    // A new welcome starts the picture over (a demo's viewer
+                    // moved to another player or another tick).
+                    self.view.restart();
                     self.welcome = Some(w.clone());
                     self.notify(Notice::Welcomed(w));
                 }
@@ -302,7 +340,7 @@ impl Client {
             Some((hash, _)) if let Some(file) = store.find(&name, hash) => MapFetch::ready(store.clone(), file),
             Some((_, size)) if size > MAX_MAP_BYTES => MapFetch::failed(store.clone(), &name, MapFetchError::TooLarge { map: name.clone(), size, max: MAX_MAP_BYTES }),
             Some((hash, size)) => {
-                self.transport.send_reliable(&ClientMessage::MapRequest { hash, offset: 0 })?;
+                self.transport()?.send_reliable(&ClientMessage::MapRequest { hash, offset: 0 })?;
                 MapFetch::downloading(store.clone(), &name, hash, size)
             }
         };
@@ -320,7 +358,7 @@ impl Client {
     /// loaded the map after a map change; others need not.
     pub fn confirm_map_loaded(&mut self) -> Result<(), ClientError> {
         let map = self.map.clone().unwrap_or_default();
-        self.transport.send_reliable(&ClientMessage::MapLoaded(map))?;
+        self.transport()?.send_reliable(&ClientMessage::MapLoaded(map))?;
         Ok(())
     }
 
@@ -427,7 +465,7 @@ impl Client {
         };
         let delta = self.view.player().map_or([0.0; 2], |p| p.delta_angles);
         let sent = UserCmd { tick, ..without_delta(cmd, delta) };
-        self.transport.send_cmd(sent)?;
+        self.transport()?.send_cmd(sent)?;
         self.last_cmd_tick = Some(tick);
         self.cmds_sent += 1;
         Ok(Some(sent))
@@ -462,20 +500,35 @@ impl Client {
     /// Sends any reliable message.
     pub fn send(&mut self, msg: ClientMessage) -> Result<(), ClientError> {
         self.ensure_connected()?;
-        self.transport.send_reliable(&msg)?;
+        self.transport()?.send_reliable(&msg)?;
         Ok(())
     }
 
     /// Leaves cleanly (the server sees `Quit`); the `Disconnected` notice
     /// follows on the next pump. Dropping the client also leaves cleanly.
     pub fn disconnect(&mut self) {
-        self.transport.disconnect();
+        match &mut self.link {
+            Link::Net(t) => t.disconnect(),
+            Link::Local(_) => self.status = Status::Disconnected(DisconnectReason::Quit),
+        }
+    }
+
+    /// The transport to send on; a local client has none.
+    fn transport(&mut self) -> Result<&mut ClientTransport, ClientError> {
+        match &mut self.link {
+            Link::Net(t) => Ok(t),
+            Link::Local(_) => Err(ClientError::Local),
+        }
     }
 
     /// The connection's current figures.
     pub fn stats(&self) -> ClientStats {
+        let conn = match &self.link {
+            Link::Net(t) => t.stats(),
+            Link::Local(_) => quarry_net::conn::ConnStats::default(),
+        };
         ClientStats::from_conn(
-            &self.transport.stats(),
+            &conn,
             self.view.snapshots_applied(),
             self.cmds_sent,
         )
@@ -489,7 +542,9 @@ impl Client {
     /// Test hook: drops off the network without a word, like a crashed
     /// client; the server notices only by its idle timeout.
     pub fn vanish(self) {
-        self.transport.vanish();
+        if let Link::Net(t) = self.link {
+            (*t).vanish();
+        }
     }
 }
 

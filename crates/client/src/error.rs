@@ -65,6 +65,9 @@ pub enum ClientError {
     /// The transport refused the send.
     #[error(transparent)]
     Transport(#[from] TransportError),
+    /// A local client (a demo's viewer) has no server to send to.
+    #[error("not connected to a server (this is a demo)")]
+    Local,
 }
 
 #[cfg(test)]

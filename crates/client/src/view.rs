@@ -68,6 +68,13 @@ impl View {
         self.snapshots += 1;
     }
 
+    /// Starts over, as before the first snapshot (a new welcome); the
+    /// count of snapshots applied goes on, so a caller comparing it sees
+    /// the next one arrive.
+    pub fn restart(&mut self) {
+        *self = View { snapshots: self.snapshots, ..View::default() };
+    }
+
     /// Forgets everything (after a map change, before the new map's first snapshot).
     pub fn clear_entities(&mut self) {
         self.entities.clear();

@@ -9,6 +9,11 @@
 //! log's damage line), and the scoreboard was drawn on Tab. Screenshots
 //! stay in `target/tmp/play_window/` as artifacts.
 //!
+//! And `play --demo`: a golden recording played from a player's eyes,
+//! paused, seeked and followed from another player and flying free; the
+//! eye is where the replayed match has the followed player at the tick
+//! drawn.
+//!
 //! Needs `xvfb-run` and the `quarry-client` binary beside this test's
 //! (`cargo test --workspace` builds it). Without them the test says so
 //! and passes, unless `QUARRY_REQUIRE_DISPLAY=1` (set by `.ci/run`).
@@ -149,8 +154,13 @@ fn check_geometry(map: &quarry_map::LoadedMap, shot: &Path) -> usize {
     checked
 }
 
+/// One window at a time: the live test's player must find a bot in time,
+/// which a second software-rendered window on two cores would slow.
+static ONE_WINDOW: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn a_scripted_player_plays_in_the_window() {
+    let _window = ONE_WINDOW.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let Some(client) = client_binary() else {
         return skip_or_fail("no quarry-client binary beside the test (run `cargo test --workspace`)");
     };
@@ -231,4 +241,108 @@ fn a_scripted_player_plays_in_the_window() {
         .filter_map(|r| r["given"].as_u64())
         .sum();
     assert!(given > 0, "the player dealt no damage; game log:\n{text}\nclient:\n{stdout}");
+}
+
+/// The origin of `slot` at match tick `tick` of the recording at `path`,
+/// from the server's own replay (built and stepped as `quarry-server
+/// replay` does).
+fn replayed_origin(path: &Path, slot: u8, tick: u32) -> Vec3 {
+    use quarry_server::modes::replay;
+    let rec = replay::open(path, &replay::ReplayOptions::default()).expect("the recording");
+    let scratch = replay::scratch().expect("scratch");
+    let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps");
+    let mut server = replay::build(&rec, scratch.path(), Some(&maps)).expect("the replayed match");
+    for t in rec.ticks() {
+        if server.state.game.running.as_ref().is_some_and(|g| g.tick() >= tick) {
+            break;
+        }
+        replay::step(&mut server, &t.expect("a tick")).expect("the replay");
+    }
+    let game = server.state.game.running.as_ref().expect("a match");
+    assert_eq!(game.tick(), tick, "the recording ends before tick {tick}");
+    game.own_view(quarry_sim::SlotId(slot)).unwrap_or_else(|| panic!("slot {slot} has no player at tick {tick}")).origin
+}
+
+/// A demo note's tick and followed slot.
+fn demo_fields(path: &Path) -> (f64, i32) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let field = |key: &str| text.lines().find_map(|l| l.strip_prefix(key)?.trim().parse::<f64>().ok()).unwrap_or_else(|| panic!("{key} in {text}"));
+    (field("demo_tick "), field("demo_slot ") as i32)
+}
+
+#[test]
+fn a_demo_plays_from_a_players_eyes() {
+    let _window = ONE_WINDOW.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let Some(client) = client_binary() else {
+        return skip_or_fail("no quarry-client binary beside the test (run `cargo test --workspace`)");
+    };
+    if !has_xvfb() {
+        return skip_or_fail("xvfb-run is not installed (Debian: xvfb, libgl1-mesa-dri)");
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let demo = root.join("crates/server/tests/replays/ffa.qdemo");
+    let artifacts = Path::new(env!("CARGO_TARGET_TMPDIR")).join("play_demo");
+    let _ = std::fs::remove_dir_all(&artifacts);
+    std::fs::create_dir_all(&artifacts).expect("artifact folder");
+    let script = artifacts.join("script.txt");
+    // Pausing puts the view exactly on a tick (a tick behind the newest),
+    // so the eye can be checked against the replayed match.
+    std::fs::write(
+        &script,
+        "0.8 demo_pause\n1.0 screenshot first.png\n1.1 demo_pause\n\
+         1.2 demo_seek 6\n1.3 follow next\n2.0 demo_pause\n2.2 screenshot next.png\n\
+         2.3 demo_seek -3\n2.4 screenshot back.png\n\
+         2.5 follow free\n2.6 +forward\n3.4 -forward\n3.5 screenshot free.png\n3.6 quit\n",
+    )
+    .expect("script");
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(&client)
+        .args(["play", "--no-config"])
+        .arg("--maps")
+        .arg(root.join("maps"))
+        .arg("--demo")
+        .arg(&demo)
+        .arg("--script")
+        .arg(&script)
+        .arg("--screenshots")
+        .arg(&artifacts)
+        .env("LIBGL_ALWAYS_SOFTWARE", "true")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run xvfb-run");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    std::fs::write(artifacts.join("client.txt"), format!("{stdout}\n--- stderr\n{stderr}")).expect("client output");
+    assert!(output.status.success(), "play --demo failed ({}):\n{stdout}\n{stderr}", output.status);
+
+    let rec = quarry_record::read(&demo).expect("the recording");
+    let name = quarry_server::modes::replay::plain_map_name(&rec.header.map_name).expect("the map's name");
+    let map = quarry_map::load(root.join(format!("maps/{name}.map")), &LoadOptions::default()).expect("the map");
+    let checked: usize = ["first.png", "next.png", "back.png"].iter().map(|s| check_geometry(&map, &artifacts.join(s))).sum();
+    assert!(checked >= 10, "only {checked} pixels had the map within 800 units");
+
+    // Paused, the eye is the followed player's, at the tick drawn, raised by the view height.
+    let mut followed = Vec::new();
+    for shot in ["first", "next"] {
+        let note = read_note(&artifacts.join(format!("{shot}.camera")));
+        let (tick, slot) = demo_fields(&artifacts.join(format!("{shot}.camera")));
+        assert!(slot >= 0 && tick.fract() == 0.0, "{shot}: paused on a player at a whole tick, not {tick} (slot {slot})");
+        let origin = replayed_origin(&demo, slot as u8, tick as u32);
+        assert!(note.eye.truncate().distance(origin.truncate()) < 0.5, "{shot}: eye {} but slot {slot} is at {origin} at tick {tick}", note.eye);
+        let height = note.eye.z - origin.z;
+        assert!((-20.0..=40.0).contains(&height), "{shot}: eye {height} units above the player");
+        followed.push((slot, tick));
+    }
+    assert_ne!(followed[0].0, followed[1].0, "`follow next` watches another player");
+    assert!(followed[1].1 >= 6.0 * f64::from(rec.header.hz) - 1.0, "seeking to 6 s drew tick {}", followed[1].1);
+    let (back, _) = demo_fields(&artifacts.join("back.camera"));
+    assert!(back < followed[1].1, "seeking back drew tick {back} after {}", followed[1].1);
+
+    // Flying free: nobody followed, and the camera moved.
+    let free = read_note(&artifacts.join("free.camera"));
+    let (_, slot) = demo_fields(&artifacts.join("free.camera"));
+    assert_eq!(slot, -1);
+    let from = read_note(&artifacts.join("back.camera")).eye;
+    assert!(free.eye.distance(from) > 100.0, "the free camera stayed at {} (from {from})", free.eye);
 }

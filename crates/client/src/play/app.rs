@@ -17,6 +17,7 @@ use quarry_net::reliable::ClientMessage;
 use quarry_net::snapshot::{EntityKind, PF_DEAD};
 
 use super::controls::{Controls, Handled, Held, M_YAW};
+use super::demo::{Demo, DemoReply};
 use super::gpu::GpuWorld;
 use super::hud::{Hud, HudInput};
 use super::script::{PlayScript, Step, is_plain_png};
@@ -47,7 +48,8 @@ pub struct PlayReport {
 }
 
 /// Connects, loads the map, opens the window and plays until the player
-/// (or the script) quits or the server ends the game.
+/// (or the script) quits or the server ends the game; with
+/// [`PlayOptions::demo`], plays the recording instead.
 pub fn run(options: PlayOptions) -> Result<PlayReport, PlayError> {
     let mut controls = Controls::default();
     if let Some(path) = &options.config {
@@ -67,14 +69,24 @@ pub fn run(options: PlayOptions) -> Result<PlayReport, PlayError> {
         client_options.name = controls.settings.name.clone();
     }
     client_options = client_options.confirm_map_changes(false);
-    let mut client = Client::join(client_options)?;
-    let store = MapStore::with_user_cache(super::with_subfolders(&options.maps));
-    let map_name = client.map().unwrap_or_default().to_owned();
-    let map = fetch_map_blocking(&mut client, &store)?;
-    let session = Session::new(client, map);
+    let (session, demo, title) = match &options.demo {
+        Some(path) => {
+            let demo = Demo::open(path, options.follow.as_deref(), &super::with_subfolders(&options.maps))?;
+            let map = quarry_map::load_str(demo.map_text(), demo.map_name(), &map_options())?;
+            let title = format!("Quarry demo: {} ({})", path.display(), demo.map_name());
+            (Session::observer(Client::local(&client_options), map), Some(demo), title)
+        }
+        None => {
+            let mut client = Client::join(client_options)?;
+            let store = MapStore::with_user_cache(super::with_subfolders(&options.maps));
+            let title = format!("Quarry: {}", client.map().unwrap_or_default());
+            let map = fetch_map_blocking(&mut client, &store)?;
+            (Session::new(client, map), None, title)
+        }
+    };
     let options = PlayOptions { maps: super::with_subfolders(&options.maps), ..options };
     let conf = macroquad::window::Conf {
-        window_title: format!("Quarry: {map_name}"),
+        window_title: title,
         window_width: i32::try_from(options.width).unwrap_or(1280),
         window_height: i32::try_from(options.height).unwrap_or(720),
         fullscreen: options.fullscreen,
@@ -84,7 +96,7 @@ pub fn run(options: PlayOptions) -> Result<PlayReport, PlayError> {
     let out: Rc<RefCell<Option<Result<PlayReport, PlayError>>>> = Rc::new(RefCell::new(None));
     let slot = Rc::clone(&out);
     macroquad::Window::from_config(conf, async move {
-        let result = match App::new(session, controls, script, options) {
+        let result = match App::new(session, controls, script, options, demo) {
             Ok(app) => app.run().await,
             Err(e) => Err(e),
         };
@@ -188,10 +200,16 @@ struct App {
     last_ammo: Option<(u8, i32)>,
     /// When the last shot was seen.
     fired: Option<Instant>,
+    /// The recording played instead of a server (`--demo`).
+    demo: Option<Demo>,
+    /// Flying free in a demo: where the camera is and where it looks.
+    free_camera: Option<(Vec3, [f32; 2])>,
+    /// Where the last frame was drawn from (a free camera starts there).
+    last_view: (Vec3, [f32; 2]),
 }
 
 impl App {
-    fn new(session: Session, controls: Controls, script: Option<PlayScript>, options: PlayOptions) -> Result<Self, PlayError> {
+    fn new(session: Session, controls: Controls, script: Option<PlayScript>, options: PlayOptions, demo: Option<Demo>) -> Result<Self, PlayError> {
         let surfaces = session.map().surfaces().cloned().unwrap_or_default();
         let gpu = GpuWorld::new(WorldMesh::build(&surfaces))?;
         let now = Instant::now();
@@ -224,6 +242,9 @@ impl App {
             loading: false,
             last_ammo: None,
             fired: None,
+            demo,
+            free_camera: None,
+            last_view: (Vec3::ZERO, [0.0; 2]),
         })
     }
 
@@ -246,6 +267,7 @@ impl App {
             if self.aim {
                 self.aim_at_nearest(now);
             }
+            self.play_demo(now)?;
             let intent = self.intent();
             if let Err(e) = self.session.frame(now, intent)
                 && self.session.client().is_connected()
@@ -313,7 +335,11 @@ impl App {
         }
         if !scripted && self.grabbed {
             let s = &self.controls.settings;
-            self.session.turn(-dx * M_YAW * s.sensitivity, dy * s.m_pitch * s.sensitivity);
+            let (dyaw, dpitch) = (-dx * M_YAW * s.sensitivity, dy * s.m_pitch * s.sensitivity);
+            match self.free_camera.as_mut() {
+                Some((_, angles)) => *angles = turned(*angles, dyaw, dpitch),
+                None => self.session.turn(dyaw, dpitch),
+            }
         }
         if !scripted && is_mouse_button_pressed(MouseButton::Left) && !self.grabbed {
             self.grab(true);
@@ -325,7 +351,12 @@ impl App {
                 self.grab(false);
                 continue;
             }
-            if let Some(line) = super::keys::key_name(k).and_then(|n| self.controls.key(&n, true)) {
+            let name = super::keys::key_name(k);
+            if let Some(line) = name.as_deref().and_then(|n| self.demo_key(n)) {
+                lines.push(line.to_owned());
+                continue;
+            }
+            if let Some(line) = name.and_then(|n| self.controls.key(&n, true)) {
                 lines.push(line);
             }
         }
@@ -337,7 +368,10 @@ impl App {
         for b in [MouseButton::Left, MouseButton::Right, MouseButton::Middle] {
             let name = super::keys::mouse_name(b);
             if is_mouse_button_pressed(b) && self.grabbed {
-                lines.extend(self.controls.key(name, true));
+                match self.demo_key(name) {
+                    Some(line) => lines.push(line.to_owned()),
+                    None => lines.extend(self.controls.key(name, true)),
+                }
             }
             if is_mouse_button_released(b) {
                 lines.extend(self.controls.key(name, false));
@@ -461,6 +495,21 @@ impl App {
             Handled::NotMine => {}
         }
         let (cmd, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(c, r)| (c, r.trim()));
+        if let Some(demo) = self.demo.as_mut() {
+            match demo.command(&cmd.to_ascii_lowercase(), rest) {
+                Ok(DemoReply::Done(reply)) => {
+                    if !reply.is_empty() {
+                        self.hud.console_line(&reply);
+                    }
+                    return;
+                }
+                Ok(DemoReply::NotMine) => {}
+                Err(e) => {
+                    self.hud.console_line(&format!("{line}: {e}"));
+                    return;
+                }
+            }
+        }
         let result = match cmd.to_ascii_lowercase().as_str() {
             "weapon" => {
                 match rest.parse::<u8>() {
@@ -650,8 +699,8 @@ impl App {
             macroquad::prelude::draw_text(&line, 40.0, screen_height() / 2.0, 32.0, macroquad::prelude::WHITE);
             return;
         }
-        let eye = self.session.eye(now);
-        let [pitch, yaw] = self.session.view_angles();
+        let (eye, [pitch, yaw]) = self.viewpoint(now);
+        self.last_view = (eye, [pitch, yaw]);
         let camera = super::scene::camera(eye, pitch, yaw, self.controls.settings.fov);
         set_camera(&camera);
         let gpu_eye = super::scene::eye_of(&camera, eye);
@@ -700,6 +749,11 @@ impl App {
             super::hud::draw_weapon(w, h, self.session.player().map_or(0, |p| p.weapon), flash);
         }
         self.hud.draw(now, &input);
+        if let Some(demo) = &self.demo {
+            let line = demo.status_line();
+            let size = macroquad::prelude::measure_text(&line, None, 24, 1.0);
+            macroquad::prelude::draw_text(&line, (w - size.width) / 2.0, 28.0, 24.0, Color::new(1.0, 0.85, 0.3, 1.0));
+        }
         if self.session.player().is_some_and(|p| p.flags & PF_DEAD != 0) {
             macroquad::prelude::draw_rectangle(0.0, 0.0, w, h, Color::new(0.4, 0.0, 0.0, 0.25));
         }
@@ -770,15 +824,77 @@ impl App {
     }
 }
 
+/// How fast the free camera flies, units per second.
+const FREE_CAMERA_SPEED: f32 = 480.0;
+
 impl App {
+    /// A demo's frame: the ticks due are played and handed to the
+    /// session, whose clock is pinned to the playback's; the free camera
+    /// flies by the movement keys.
+    fn play_demo(&mut self, now: Instant) -> Result<(), PlayError> {
+        let Some(demo) = self.demo.as_mut() else { return Ok(()) };
+        let events = demo.advance(now)?;
+        if demo.take_restarted() {
+            self.session.restart();
+        }
+        let free = demo.is_free();
+        let shown = demo.shown_tick();
+        self.session.client_mut().deliver(events);
+        self.session.pin_clock(shown);
+        let dt = self.frame_ms.last().copied().unwrap_or(0.0).clamp(0.0, 100.0) / 1000.0;
+        match (free, self.free_camera.is_some()) {
+            (true, false) => self.free_camera = Some(self.last_view),
+            (false, true) => self.free_camera = None,
+            _ => {}
+        }
+        if let Some((origin, [pitch, yaw])) = self.free_camera.as_mut() {
+            let c = &self.controls;
+            let axis = |plus: Held, minus: Held| f32::from(i8::from(c.is_held(plus)) - i8::from(c.is_held(minus)));
+            let (sp, cp) = pitch.to_radians().sin_cos();
+            let (sy, cy) = yaw.to_radians().sin_cos();
+            let forward = Vec3::new(cp * cy, cp * sy, -sp);
+            let right = Vec3::new(sy, -cy, 0.0);
+            let wish = forward * axis(Held::Forward, Held::Back) + right * axis(Held::MoveRight, Held::MoveLeft) + Vec3::Z * axis(Held::Jump, Held::Crouch);
+            *origin += wish.normalize_or_zero() * FREE_CAMERA_SPEED * dt;
+        }
+        Ok(())
+    }
+
+    /// The demo's own keys, before the bindings: pause, speed, seek, and
+    /// whom to watch.
+    fn demo_key(&self, key: &str) -> Option<&'static str> {
+        self.demo.as_ref()?;
+        Some(match key {
+            "p" | "pause" => "demo_pause",
+            "[" => "demo_speed slower",
+            "]" => "demo_speed faster",
+            "leftarrow" => "demo_seek -10",
+            "rightarrow" => "demo_seek +10",
+            "home" => "demo_seek 0",
+            "mouse1" => "follow next",
+            "mouse2" => "follow prev",
+            "f" => "follow free",
+            _ => return None,
+        })
+    }
+
+    /// Where the view is drawn from and where it looks: the free camera's,
+    /// else the own (or watched) player's eye.
+    fn viewpoint(&self, now: Instant) -> (Vec3, [f32; 2]) {
+        match self.free_camera {
+            Some((origin, angles)) => (origin, angles),
+            None => (self.session.eye(now), self.session.view_angles()),
+        }
+    }
+
     /// Where the camera was for a screenshot, so a test can check the
     /// picture against the map: `key value…` lines.
     fn camera_note(&self, width: u16, height: u16) -> String {
-        let eye = self.session.eye(Instant::now());
+        let (eye, [pitch, yaw]) = self.viewpoint(Instant::now());
         let own = self.session.player();
-        let [pitch, yaw] = self.session.view_angles();
+        let demo = self.demo.as_ref().map(|d| d.note(self.session.shown_tick(Instant::now()))).unwrap_or_default();
         format!(
-            "eye {} {} {}\npitch {}\nyaw {}\nfov {}\nsize {width} {height}\nscores {}\nhealth {}\n",
+            "eye {} {} {}\npitch {}\nyaw {}\nfov {}\nsize {width} {height}\nscores {}\nhealth {}\n{demo}",
             eye.x,
             eye.y,
             eye.z,
@@ -789,6 +905,15 @@ impl App {
             own.map_or(0, |p| p.health),
         )
     }
+}
+
+/// `angles` (pitch, yaw) turned by the mouse, pitch held within ±89.
+fn turned([pitch, yaw]: [f32; 2], dyaw: f32, dpitch: f32) -> [f32; 2] {
+    if !(dyaw.is_finite() && dpitch.is_finite()) {
+        return [pitch, yaw];
+    }
+    let max = quarry_movement::MAX_PITCH;
+    [(pitch + dpitch).clamp(-max, max), (yaw + dyaw).rem_euclid(360.0)]
 }
 
 /// An RGBA image as PNG bytes (alpha made opaque: the framebuffer's

@@ -14,6 +14,7 @@
 //! - [`controls`] and [`keys`]: bindings, held actions, settings and the
 //!   config file;
 //! - [`script`]: timed command lines that play the window in tests;
+//! - [`demo`]: a recording played in the window, with pause, speed and seek;
 //! - [`app`]: the frame loop that ties them together.
 //!
 //! The window comes from macroquad (on miniquad), which loads X11 and
@@ -21,6 +22,7 @@
 
 mod app;
 pub mod controls;
+pub mod demo;
 pub mod gpu;
 pub mod hud;
 pub mod keys;
@@ -64,6 +66,10 @@ pub struct PlayOptions {
     pub quit_after: Option<Duration>,
     /// Print the network figures once a second.
     pub stats: bool,
+    /// Play this recording instead of joining a server.
+    pub demo: Option<PathBuf>,
+    /// Whom to watch in the demo first (a player's name).
+    pub follow: Option<String>,
 }
 
 /// Why `play` stopped with an error.
@@ -88,6 +94,9 @@ pub enum PlayError {
     /// The connection failed while playing.
     #[error(transparent)]
     Client(#[from] crate::error::ClientError),
+    /// The demo could not be played.
+    #[error("{0}")]
+    Demo(String),
     /// A file could not be written.
     #[error("could not write {path}: {reason}")]
     Write {

@@ -56,10 +56,15 @@ struct RenderClock {
     base_tick: f64,
     base_time: Option<Instant>,
     rate: f64,
+    /// Set by whoever keeps the time (a demo's playback): the tick shown.
+    pinned: Option<f64>,
 }
 
 impl RenderClock {
     fn now(&self, at: Instant) -> f64 {
+        if let Some(tick) = self.pinned {
+            return tick;
+        }
         match self.base_time {
             Some(t) => self.base_tick + at.saturating_duration_since(t).as_secs_f64() * self.rate,
             None => self.base_tick,
@@ -204,6 +209,9 @@ pub struct Session {
     travelled: f32,
     /// The server's movement settings as last told (`CS_MOVEMENT`).
     movement_told: String,
+    /// Watching, not playing (a demo): no commands, no prediction; the
+    /// view is the own player's state as the snapshots have it.
+    observing: bool,
 }
 
 impl Session {
@@ -221,7 +229,7 @@ impl Session {
             params,
             smoothing: ErrorSmoothing::default(),
             pacer: CommandClock::new(f64::from(tick_rate)),
-            clock: RenderClock { base_tick: 0.0, base_time: None, rate: f64::from(tick_rate) },
+            clock: RenderClock { base_tick: 0.0, base_time: None, rate: f64::from(tick_rate), pinned: None },
             history: VecDeque::with_capacity(HISTORY),
             cmd_angles: [0.0; 2],
 
@@ -233,7 +241,34 @@ impl Session {
             tick_rate: f64::from(tick_rate),
             travelled: 0.0,
             movement_told: told,
+            observing: false,
         }
+    }
+
+    /// A session that watches (a demo's viewer): it sends nothing and
+    /// predicts nothing; the view follows the own player of the snapshots,
+    /// interpolated like everyone else.
+    pub fn observer(client: Client, map: LoadedMap) -> Self {
+        Session { observing: true, ..Session::new(client, map) }
+    }
+
+    /// Shows the game at server tick `tick` (fractional) from now on,
+    /// instead of the clock kept from the snapshots' arrival: a demo's
+    /// playback keeps the time (paused, faster, slower).
+    pub fn pin_clock(&mut self, tick: f64) {
+        if tick.is_finite() {
+            self.clock.pinned = Some(tick);
+        }
+    }
+
+    /// Forgets the snapshots kept and what was predicted from them (the
+    /// demo moved to another tick or another player).
+    pub fn restart(&mut self) {
+        self.history.clear();
+        self.predicted = None;
+        self.predicted_before = None;
+        self.by_tick.clear();
+        self.smoothing = ErrorSmoothing::default();
     }
 
     /// The connection.
@@ -291,6 +326,9 @@ impl Session {
     /// The view angles drawn now, `[pitch, yaw]` in degrees: the command
     /// angles plus the delta angles, pitch held within ±89.
     pub fn view_angles(&self) -> [f32; 2] {
+        if self.observing {
+            return self.observed_angles();
+        }
         let [dp, dy] = self.delta();
         let [p, y] = self.cmd_angles;
         let pitch = quarry_movement::wrap_half_turn(p + dp).clamp(-quarry_movement::MAX_PITCH, quarry_movement::MAX_PITCH);
@@ -299,12 +337,12 @@ impl Session {
 
     /// One frame: takes in what arrived and sends the command when due.
     pub fn frame(&mut self, now: Instant, intent: Intent) -> Result<(), ClientError> {
-        let before = self.client.view().server_tick();
+        let before = self.client.view().snapshots_applied();
         self.client.pump();
-        if self.client.view().server_tick() != before {
+        if self.client.view().snapshots_applied() != before {
             self.snapshot_arrived(now);
         }
-        if !self.client.is_connected() {
+        if !self.client.is_connected() || self.observing {
             return Ok(());
         }
         // One command per server tick, however long the frame took: a tick
@@ -405,6 +443,9 @@ impl Session {
     /// Predicts from the newest snapshot; `sent` is the tick of a command
     /// just sent (its predicted position is remembered to measure later).
     fn repredict(&mut self, now: Instant, sent: Option<u32>) {
+        if self.observing {
+            return;
+        }
         let Some(base) = self.client.view().player().copied() else { return };
         if base.flags & (PF_DEAD | PF_SPECTATOR) != 0 {
             self.predicted = None;
@@ -446,6 +487,9 @@ impl Session {
         } else {
             self.params.view_height
         };
+        if self.observing {
+            return self.observed(now).map_or(Vec3::ZERO, |(origin, _)| origin) + Vec3::Z * height;
+        }
         let origin = match self.predicted {
             Some(s) => {
                 let t = self.predicted_at.map_or(1.0, |at| {
@@ -459,6 +503,48 @@ impl Session {
         origin + Vec3::Z * height
     }
 
+    /// The two snapshots around the clock's tick at `now`, and how far
+    /// between them it is (0..1); the newest twice past it.
+    fn frames_around(&self, now: Instant, behind: f64) -> Option<(&Frame, &Frame, f32)> {
+        let at = self.clock.now(now) - behind;
+        let newer = self.history.iter().position(|f| f64::from(f.tick) > at);
+        let (a, b) = match newer {
+            Some(0) | None => {
+                let last = self.history.back()?;
+                (last, last)
+            }
+            Some(i) => (&self.history[i - 1], &self.history[i]),
+        };
+        let span = f64::from(b.tick.saturating_sub(a.tick)).max(1.0);
+        Some((a, b, ((at - f64::from(a.tick)) / span).clamp(0.0, 1.0) as f32))
+    }
+
+    /// The server tick drawn at `now`: the clock's, within the snapshots
+    /// kept (`None` before the first).
+    pub fn shown_tick(&self, now: Instant) -> Option<f64> {
+        let (first, last) = (self.history.front()?.tick, self.history.back()?.tick);
+        Some(self.clock.now(now).clamp(f64::from(first), f64::from(last)))
+    }
+
+    /// The watched own player's origin and view angles at `now`,
+    /// interpolated between the snapshots around the clock.
+    fn observed(&self, now: Instant) -> Option<(Vec3, [f32; 2])> {
+        let (a, b, t) = self.frames_around(now, 0.0)?;
+        let to = b.player?;
+        let from = a.player.unwrap_or(to);
+        let (o0, o1) = (Vec3::from(from.origin), Vec3::from(to.origin));
+        let origin = if o0.distance(o1) > 128.0 { o1 } else { o0.lerp(o1, t) };
+        let yaw = from.yaw + quarry_movement::wrap_half_turn(to.yaw - from.yaw) * t;
+        let pitch = from.pitch + (to.pitch - from.pitch) * t;
+        Some((origin, [pitch.clamp(-quarry_movement::MAX_PITCH, quarry_movement::MAX_PITCH), yaw.rem_euclid(360.0)]))
+    }
+
+    /// The watched player's view angles (a watching session's clock is
+    /// pinned, so the instant does not matter).
+    fn observed_angles(&self) -> [f32; 2] {
+        self.observed(Instant::now()).map_or([0.0; 2], |(_, angles)| angles)
+    }
+
     /// The predicted own state after the newest command.
     pub fn predicted(&self) -> Option<&MoveState> {
         self.predicted.as_ref()
@@ -467,19 +553,12 @@ impl Session {
     /// Every other entity where it is drawn now: `cl_interp` seconds behind
     /// the estimated server time, between the two snapshots around it.
     pub fn entities(&self, now: Instant, cl_interp: f32) -> Vec<Drawn> {
-        let at = self.clock.now(now) - f64::from(cl_interp.max(0.0)) * self.tick_rate;
-        let newer = self.history.iter().position(|f| f64::from(f.tick) > at);
-        let (a, b) = match newer {
-            Some(0) | None => {
-                let Some(last) = self.history.back() else { return Vec::new() };
-                (last, last)
-            }
-            Some(i) => (&self.history[i - 1], &self.history[i]),
-        };
-        let span = f64::from(b.tick.saturating_sub(a.tick)).max(1.0);
-        let t = ((at - f64::from(a.tick)) / span).clamp(0.0, 1.0) as f32;
+        let behind = f64::from(cl_interp.max(0.0)) * self.tick_rate;
+        let Some((a, b, t)) = self.frames_around(now, behind) else { return Vec::new() };
         // Past the newest snapshot: carry moving things along, briefly.
-        let ahead = if newer.is_none() { ((at - f64::from(b.tick)) / self.tick_rate).clamp(0.0, f64::from(MAX_EXTRAPOLATION)) as f32 } else { 0.0 };
+        let at = self.clock.now(now) - behind;
+        let past_newest = self.history.back().is_some_and(|f| f64::from(f.tick) <= at);
+        let ahead = if past_newest { ((at - f64::from(b.tick)) / self.tick_rate).clamp(0.0, f64::from(MAX_EXTRAPOLATION)) as f32 } else { 0.0 };
         b.entities
             .values()
             .map(|e| {
@@ -540,7 +619,7 @@ mod tests {
     #[test]
     fn the_render_clock_moves_smoothly_and_jumps_only_when_far_off() {
         let start = Instant::now();
-        let mut clock = RenderClock { base_tick: 0.0, base_time: None, rate: 60.0 };
+        let mut clock = RenderClock { base_tick: 0.0, base_time: None, rate: 60.0, pinned: None };
         clock.snapshot(100, start);
         assert_eq!(clock.now(start), 100.0);
         assert!((clock.now(start + Duration::from_millis(500)) - 130.0).abs() < 1e-6, "runs at the tick rate");

@@ -96,7 +96,7 @@ pub fn replay(path: &Path, options: &ReplayOptions) -> Result<(Server, u32, Reco
 
 /// Reads `path` and refuses a recording by another sim version unless
 /// `options.force`.
-pub(super) fn open(path: &Path, options: &ReplayOptions) -> Result<Recording, ReplayError> {
+pub fn open(path: &Path, options: &ReplayOptions) -> Result<Recording, ReplayError> {
     let rec = quarry_record::read(path)?;
     let shown = path.display().to_string();
     if rec.header.sim_version != crate::recording::SIM_VERSION && !options.force {
@@ -109,13 +109,13 @@ pub(super) fn open(path: &Path, options: &ReplayOptions) -> Result<Recording, Re
 }
 
 /// A scratch folder for the map and config files of a replay.
-pub(super) fn scratch() -> Result<tempfile::TempDir, ReplayError> {
+pub fn scratch() -> Result<tempfile::TempDir, ReplayError> {
     tempfile::tempdir().map_err(|e| ReplayError::Setup(format!("a scratch folder: {e}")))
 }
 
 /// One recorded tick: its journal and commands applied, the server
 /// stepped, its stored hash (if any) checked.
-pub(super) fn step(server: &mut Server, t: &TickRecord) -> Result<(), ReplayError> {
+pub fn step(server: &mut Server, t: &TickRecord) -> Result<(), ReplayError> {
     apply(server, t)?;
     server.tick();
     if let Some(check) = &t.hash {
@@ -126,7 +126,7 @@ pub(super) fn step(server: &mut Server, t: &TickRecord) -> Result<(), ReplayErro
 
 /// The server and match of the header: map and config files written into
 /// `scratch`, the recorded cvars, the seed; bots never fill in.
-pub(super) fn build(rec: &Recording, scratch: &Path, maps_dir: Option<&Path>) -> Result<Server, ReplayError> {
+pub fn build(rec: &Recording, scratch: &Path, maps_dir: Option<&Path>) -> Result<Server, ReplayError> {
     let h = &rec.header;
     let setup = |what: &str, e: std::io::Error| ReplayError::Setup(format!("{what}: {e}"));
     let config = scratch.join("config");
@@ -247,7 +247,7 @@ fn shown_name(name: &str) -> String {
 }
 
 /// The map's file name: the recorded name's last part, plain.
-fn plain_map_name(name: &str) -> Result<String, ReplayError> {
+pub fn plain_map_name(name: &str) -> Result<String, ReplayError> {
     let base = Path::new(name).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     if base.is_empty() || base.starts_with('.') {
         return Err(ReplayError::Setup(format!("map name '{name}' gives no file name")));

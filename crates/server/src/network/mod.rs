@@ -8,6 +8,7 @@ pub mod admin;
 mod bans;
 pub mod convert;
 pub mod download;
+pub mod messages;
 pub mod outbound;
 pub mod traffic;
 

@@ -5,12 +5,12 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use quarry_net::reliable::{ChatScope as WireScope, ServerMessage};
+use quarry_net::reliable::ServerMessage;
 use quarry_net::transport::ConnId;
-use quarry_sim::chat::ChatScope;
 use quarry_sim::events::GameEvent;
 use quarry_sim::{Match, SlotId};
 
+use super::messages::Audience;
 use super::{NetServer, convert};
 
 /// The shortest time between two scoreboards to one client, unless the
@@ -20,47 +20,16 @@ const BOARD_INTERVAL: Duration = Duration::from_secs(2);
 
 impl NetServer {
     pub(super) fn deliver_events(&mut self, game: &Match, events: &[GameEvent]) {
-        for ev in events {
-            match ev {
-                GameEvent::Chat { from, name, scope, text } => {
-                    let name = if from.is_some() { name.clone() } else { "server".to_owned() };
-                    let wire_scope = match scope {
-                        ChatScope::All => WireScope::All,
-                        ChatScope::Team(_) => WireScope::Team,
-                    };
-                    let msg = ServerMessage::Chat { from: from.map(|s| s.0), name, scope: wire_scope, text: text.clone() };
-                    let recipients = game.chat_recipients(*scope);
+        for (audience, msg) in super::messages::event_messages(game, events) {
+            match audience {
+                Audience::All => self.transport.broadcast(&msg),
+                audience => {
                     for (conn, c) in &self.clients {
-                        if recipients.contains(&c.slot) {
+                        if audience.includes(Some(c.slot)) {
                             let _ = self.transport.send_reliable(*conn, &msg);
                         }
                     }
                 }
-                GameEvent::Print { to: None, text } => self.transport.broadcast(&ServerMessage::Print(text.clone())),
-                GameEvent::Kill { killer, victim, means } => {
-                    self.transport.broadcast(&ServerMessage::Print(game.obituary(*killer, *victim, *means)));
-                }
-                GameEvent::Flag { kind, team, slot } => {
-                    let who = slot.and_then(|s| game.slots().get(s)).map(|s| s.userinfo.name.clone());
-                    let line = quarry_sim::flags::flag_line(*kind, *team, who.as_deref());
-                    self.transport.broadcast(&ServerMessage::Print(line));
-                }
-                GameEvent::Frozen { .. } | GameEvent::Thawed { .. } => {
-                    if let Some(line) = quarry_sim::modes::freeze::freeze_line(ev, game.slots()) {
-                        self.transport.broadcast(&ServerMessage::Print(line));
-                    }
-                }
-                GameEvent::RoundStart { number } => self.transport.broadcast(&ServerMessage::Print(format!("Round {number}: fight!"))),
-                GameEvent::RoundEnd { number, winner, reason } => {
-                    let line = quarry_sim::modes::rounds::round_end_line(*number, *winner, *reason);
-                    self.transport.broadcast(&ServerMessage::Print(line));
-                }
-                GameEvent::Print { to: Some(slot), text } => {
-                    if let Some((conn, _)) = self.clients.iter().find(|(_, c)| c.slot == *slot) {
-                        let _ = self.transport.send_reliable(*conn, &ServerMessage::Print(text.clone()));
-                    }
-                }
-                _ => {}
             }
         }
     }

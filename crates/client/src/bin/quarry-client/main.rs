@@ -115,7 +115,7 @@ refused or fails (the reason is printed) or the server kicks us; 2 for bad argum
 pub(crate) struct JoinArgs {
     /// The server: the join address it printed (quarry://HOST:PORT/#FINGERPRINT), or HOST[:PORT]
     /// with --fingerprint, or one joined before (its fingerprint is in the known servers file).
-    pub(crate) target: String,
+    pub(crate) target: Option<String>,
     /// The known servers file (default: known_servers in the user's config folder).
     #[arg(long, value_name = "FILE")]
     pub(crate) known_servers: Option<PathBuf>,
@@ -377,7 +377,8 @@ impl Refusal {
 /// remembers. A server with none of these is refused. The file is only
 /// read unless `--remember` asks to add a new server to it.
 pub(crate) fn trust_for(args: &JoinArgs, remember: bool) -> Result<Join, Refusal> {
-    let address: JoinAddress = args.target.parse().map_err(|e: quarry_client::join::BadJoinAddress| Refusal::usage(e.to_string()))?;
+    let target = args.target.as_deref().ok_or_else(|| Refusal::usage("give the server to join: the join address it printed (quarry://HOST:PORT/#FINGERPRINT) or HOST[:PORT]".to_owned()))?;
+    let address: JoinAddress = target.parse().map_err(|e: quarry_client::join::BadJoinAddress| Refusal::usage(e.to_string()))?;
     let server = address.server.clone();
     if args.insecure {
         eprintln!("quarry-client: WARNING: --insecure accepts any server certificate; anyone on the path can impersonate the server (development only)");

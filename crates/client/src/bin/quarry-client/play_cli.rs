@@ -8,7 +8,7 @@ use clap::Args;
 use quarry_client::play::{PlayOptions, default_config_path};
 use quarry_client::{ClientOptions, Trust, resolve};
 
-use super::{JoinArgs, parse_seconds, trust_for};
+use super::{Join, JoinArgs, parse_seconds, trust_for};
 
 /// Shown by `quarry-client play --help`.
 const PLAY_HELP: &str = "\
@@ -21,6 +21,12 @@ bindings are saved to client.cfg in the user's config folder.
 Scripts (--script FILE): `SECONDS COMMAND` per line; commands are what a key runs (+forward,
 -forward, weapon 5, +attack, +scores, say hi) plus `turn YAW [PITCH]`, `aim [on|off]`, `hunt [on|off]`,
 `screenshot NAME.png` (into --screenshots) and `quit`.
+
+Demos (--demo FILE, a .qdemo recording): the match is played again from the followed player's eyes.
+p pauses, [ and ] halve and double the speed, the arrows seek 10 seconds back and forth, home goes to
+the start, mouse1 and mouse2 watch the next and previous player, f flies free (WASD, space, crouch).
+Console and script commands: demo_pause, demo_speed X, demo_seek SECONDS (or +S, -S),
+follow NAME|next|prev|free.
 
 Exit codes: 0 when the player quits or the server ends the game cleanly; 1 when the connection is
 refused or fails, the map is missing, or the window cannot open; 2 for bad arguments or a bad script.";
@@ -76,6 +82,12 @@ pub(crate) struct PlayArgs {
     /// Print the network figures once a second, and the prediction and frame figures at the end.
     #[arg(long)]
     stats: bool,
+    /// Play this recording (.qdemo) instead of joining a server.
+    #[arg(long, value_name = "FILE", conflicts_with = "target")]
+    demo: Option<PathBuf>,
+    /// In a demo, watch this player first (default: the first in the game).
+    #[arg(long, value_name = "NAME", requires = "demo")]
+    follow: Option<String>,
     /// Give up joining after this many seconds.
     #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_seconds)]
     connect_timeout: Duration,
@@ -83,23 +95,32 @@ pub(crate) struct PlayArgs {
 
 /// Runs `play`; returns the exit code.
 pub(crate) fn run(args: &PlayArgs) -> ExitCode {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    // A demo runs the server's replay, whose notes on the recording (cvars
+    // a replay does not take, tables left at their defaults) are for
+    // operators, not for someone watching.
+    let default = if args.demo.is_some() { "warn,quarry_server=error" } else { "warn" };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
-    let join = match trust_for(&args.join, !args.no_remember) {
-        Ok(join) => join,
-        Err(refusal) => {
-            eprintln!("quarry-client: {}", refusal.message);
-            return ExitCode::from(refusal.code);
-        }
+    let join = match &args.demo {
+        // A demo joins nobody.
+        Some(_) => None,
+        None => match trust_for(&args.join, !args.no_remember) {
+            Ok(join) => Some(join),
+            Err(refusal) => {
+                eprintln!("quarry-client: {}", refusal.message);
+                return ExitCode::from(refusal.code);
+            }
+        },
     };
-    let addr = match resolve(&join.server) {
-        Ok(a) => a,
+    let addr = match join.as_ref().map(|j| resolve(&j.server)).transpose() {
+        Ok(a) => a.unwrap_or_else(|| std::net::SocketAddr::from(([127, 0, 0, 1], 0))),
         Err(e) => {
             eprintln!("quarry-client: {e}");
             return ExitCode::from(1);
         }
     };
-    let mut client = ClientOptions { trust: join.trust, ..ClientOptions::insecure(addr, args.name.clone().unwrap_or_default()) }
+    let trust = join.as_ref().map_or(Trust::InsecureDevelopment, |j| j.trust);
+    let mut client = ClientOptions { trust, ..ClientOptions::insecure(addr, args.name.clone().unwrap_or_default()) }
         .connect_timeout(args.connect_timeout);
     client.password = args.password.clone();
     let options = PlayOptions {
@@ -115,6 +136,8 @@ pub(crate) fn run(args: &PlayArgs) -> ExitCode {
         max_fps: args.max_fps,
         quit_after: args.duration,
         stats: args.stats,
+        demo: args.demo.clone(),
+        follow: args.follow.clone(),
     };
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         eprintln!("quarry-client: play needs a display (DISPLAY is not set); under CI run it inside xvfb-run");
@@ -127,10 +150,10 @@ pub(crate) fn run(args: &PlayArgs) -> ExitCode {
             return ExitCode::from(if matches!(e, quarry_client::play::PlayError::Script(_)) { 2 } else { 1 });
         }
     };
-    if let (Some((mut known, path)), Trust::Pinned(fp)) = (join.remember, join.trust) {
-        known.remember(&join.server, fp);
+    if let Some(Join { server, trust: Trust::Pinned(fp), remember: Some((mut known, path)) }) = join {
+        known.remember(&server, fp);
         match known.save(&path) {
-            Ok(()) => println!("remembered {} in {}", join.server, path.display()),
+            Ok(()) => println!("remembered {server} in {}", path.display()),
             Err(e) => eprintln!("quarry-client: warning: {e}"),
         }
     }
