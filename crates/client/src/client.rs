@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use quarry_movement::UserCmd;
+use quarry_net::event::SnapshotEvent;
 use quarry_net::handshake::Welcome;
 use quarry_net::reliable::{ChatScope, ClientMessage, DisconnectReason, ModeUpdate, Scoreboard, ServerMessage};
 use quarry_net::transport::{ClientConfig, ClientEvent, ClientTransport};
@@ -32,6 +33,8 @@ use crate::view::View;
 const MAX_NOTICES: usize = 4096;
 /// Chat lines kept for [`Client::chat_log`].
 const CHAT_LOG: usize = 256;
+/// Snapshot events kept when nobody takes them ([`Client::take_events`]).
+const MAX_EVENTS: usize = 256;
 /// How many ticks a command may aim beyond the server tick the client
 /// estimates: sending faster than the server ticks would otherwise run
 /// ahead without bound, and the server's input queue is only ~8 deep.
@@ -68,6 +71,8 @@ pub struct Client {
     map: Option<String>,
     config_strings: BTreeMap<u16, String>,
     view: View,
+    /// The events of the snapshots applied, not taken yet.
+    events: VecDeque<SnapshotEvent>,
     snapshot_at: Option<Instant>,
     notices: VecDeque<Notice>,
     chat: VecDeque<ChatLine>,
@@ -116,6 +121,7 @@ impl Client {
             map: None,
             config_strings: BTreeMap::new(),
             view: View::default(),
+            events: VecDeque::new(),
             snapshot_at: None,
             notices: VecDeque::new(),
             chat: VecDeque::new(),
@@ -206,8 +212,17 @@ impl Client {
                     self.notify(Notice::Welcomed(w));
                 }
                 ClientEvent::Snapshot(s) => {
+                    let newer = self.view.server_tick().is_none_or(|t| s.server_tick > t);
                     self.view.apply(&s);
                     self.snapshot_at = Some(now);
+                    if newer {
+                        for e in s.events {
+                            if self.events.len() == MAX_EVENTS {
+                                self.events.pop_front();
+                            }
+                            self.events.push_back(e);
+                        }
+                    }
                 }
                 ClientEvent::Message(m) => self.handle_message(m),
                 ClientEvent::Disconnected(r) => {
@@ -298,6 +313,12 @@ impl Client {
             self.notices.pop_front();
         }
         self.notices.push_back(n);
+    }
+
+    /// Takes the sounds, shots, hits and hurts of the snapshots applied
+    /// since the last call, in order (at most the newest 256 are kept).
+    pub fn take_events(&mut self) -> Vec<SnapshotEvent> {
+        self.events.drain(..).collect()
     }
 
     /// Where the connection is.

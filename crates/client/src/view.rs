@@ -173,6 +173,7 @@ mod tests {
                 ..PlayerState::default()
             },
             entities,
+            events: Vec::new(),
         }
     }
 

@@ -45,7 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         if let Some(c) = conn.filter(|_| tick.is_multiple_of(2)) {
             let bot = EntityState { origin: [(tick as i32) * 8, 0, 0], velocity: [60, 0, 0], ..EntityState::empty(2) };
-            let snap = Snapshot { server_tick: tick, acked_cmd_tick: tick, player: PlayerState { origin: [x, 0.0, 24.0], ..PlayerState::default() }, entities: vec![bot] };
+            let snap = Snapshot { server_tick: tick, acked_cmd_tick: tick, player: PlayerState { origin: [x, 0.0, 24.0], ..PlayerState::default() }, entities: vec![bot], events: Vec::new() };
             server.send_snapshot(c, snap.into())?;
         }
         // Client frame: send a command, read what arrived.

@@ -21,7 +21,7 @@ pub const ALPN: &[u8] = b"quarry/1";
 
 /// The protocol version in [`Hello::version`]; bump on any wire change
 /// (a peer of another version is refused with both versions named).
-pub const PROTOCOL_VERSION: u32 = 5;
+pub const PROTOCOL_VERSION: u32 = 6;
 
 /// Longest player name accepted by the decoder, in bytes (the server may
 /// enforce a shorter one and answer [`RejectReason::BadName`]).

@@ -34,6 +34,7 @@ pub mod codec;
 pub mod conn;
 pub mod datagram;
 pub mod delta;
+pub mod event;
 pub mod fragment;
 pub mod handshake;
 pub mod lockout;

@@ -13,6 +13,8 @@
 
 use std::sync::Arc;
 
+pub use crate::event::SnapshotEvent;
+
 /// How many eighths of a unit one origin step is: Quake 3 snaps entity
 /// origins to whole units; 1/8 keeps slow movers smooth while a 10-unit step
 /// at 60 Hz still delta-codes into two bytes.
@@ -195,6 +197,8 @@ pub struct Snapshot {
     pub player: PlayerState,
     /// Every other visible entity, sorted by `id`, ids unique.
     pub entities: Vec<EntityState>,
+    /// What happened since the client's last snapshot (sent once).
+    pub events: Vec<SnapshotEvent>,
 }
 
 /// A snapshot as the server keeps it: the tick's entity list is one
@@ -214,6 +218,8 @@ pub struct SharedSnapshot {
     pub entities: Arc<[EntityState]>,
     /// The id of the client's own entity, which its snapshot leaves out.
     pub own: Option<u32>,
+    /// What happened since the client's last snapshot (this client's own).
+    pub events: Vec<SnapshotEvent>,
 }
 
 impl SharedSnapshot {
@@ -230,13 +236,14 @@ impl SharedSnapshot {
             acked_cmd_tick: self.acked_cmd_tick,
             player: self.player,
             entities: self.entities().copied().collect(),
+            events: self.events.clone(),
         }
     }
 }
 
 impl From<Snapshot> for SharedSnapshot {
     fn from(s: Snapshot) -> Self {
-        Self { server_tick: s.server_tick, acked_cmd_tick: s.acked_cmd_tick, player: s.player, entities: s.entities.into(), own: None }
+        Self { server_tick: s.server_tick, acked_cmd_tick: s.acked_cmd_tick, player: s.player, entities: s.entities.into(), own: None, events: s.events }
     }
 }
 

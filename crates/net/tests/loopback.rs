@@ -85,7 +85,7 @@ impl Game {
                     .filter(|(j, _)| *j != i)
                     .map(|(j, id)| EntityState { origin: quantize_origin(self.players.get(id).map_or([0.0; 3], |p| p.0)), ..EntityState::empty(j as u32 + 1) })
                     .collect();
-                let snap = Snapshot { server_tick: self.tick, acked_cmd_tick: acked, player: PlayerState { origin, health: 100, ..Default::default() }, entities };
+                let snap = Snapshot { server_tick: self.tick, acked_cmd_tick: acked, player: PlayerState { origin, health: 100, ..Default::default() }, entities, events: Vec::new() };
                 s.send_snapshot(me, snap.into()).expect("snapshot");
             }
         }

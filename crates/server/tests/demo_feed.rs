@@ -124,3 +124,37 @@ fn a_damaged_recording_is_refused_with_its_name() {
     let e = DemoFeed::open(&path, &options).expect_err("garbage is refused");
     assert!(e.to_string().contains("broken.qdemo"), "{e}");
 }
+
+#[test]
+fn snapshots_carry_the_shots_sounds_hits_and_hurts_of_the_match() {
+    use quarry_net::event::EventKind;
+    let mut seen = std::collections::BTreeMap::new();
+    let mut own_shots = 0;
+    // Every golden match from each player's eyes: somebody shoots, hits and is hit.
+    for name in ["ffa.qdemo", "tdm.qdemo", "duel.qdemo", "ca.qdemo"] {
+        // Everyone who plays by the end, each followed from when they are in.
+        let mut whole = open(name);
+        while whole.step().expect("replay") {}
+        for player in whole.players() {
+            let mut feed = open(name);
+            while feed.player_named(&player.name).is_none() && feed.step().expect("replay") {}
+            feed.set_viewpoint(Viewpoint::Player(player.slot));
+            while feed.step().expect("replay") {
+                for s in snapshots(&feed.take_events()) {
+                    for e in &s.events {
+                        *seen.entry(e.kind.tag()).or_insert(0u32) += 1;
+                        if e.kind == EventKind::Shot && e.source == player.slot.0 + 1 {
+                            own_shots += 1;
+                            assert_ne!(e.origin, e.end, "a shot goes somewhere");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let count = |k: EventKind| seen.get(&k.tag()).copied().unwrap_or(0);
+    assert!(count(EventKind::Sound) > 0, "{seen:?}");
+    assert!(count(EventKind::Shot) > 0, "matches with machine guns have shots: {seen:?}");
+    assert!(count(EventKind::Hit) > 0 && count(EventKind::Hurt) > 0, "someone hit and someone was hit: {seen:?}");
+    assert!(own_shots > 0, "a player's own shots reach it: {seen:?}");
+}

@@ -151,6 +151,17 @@ pub enum GameEvent {
         /// Where the item was.
         origin: Vec3,
     },
+    /// A hitscan weapon's single ray: where it went (for clients to draw).
+    Shot {
+        /// The shooter.
+        slot: SlotId,
+        /// The weapon's number.
+        weapon: u8,
+        /// The muzzle.
+        start: Vec3,
+        /// Where the ray ended (a wall, or its range).
+        end: Vec3,
+    },
     /// A sound at a place.
     Sound {
         /// What.

@@ -29,6 +29,9 @@ pub enum ViewKind {
         alive: bool,
         /// Crouching.
         crouched: bool,
+        /// Holding fire with a weapon that has ammo (for the flash and a
+        /// lightning beam others see: Quake 3's `EF_FIRING`).
+        firing: bool,
     },
     /// A rocket, grenade or plasma ball.
     Projectile {
@@ -151,6 +154,9 @@ pub fn entity_views(world: &World) -> Vec<EntityView> {
         for (e, id, p, body, life) in players.iter(world) {
             let (inv, pw, flag) = (world.get::<Inventory>(e), world.get::<Powerups>(e), world.get::<CarriesFlag>(e));
             let alive = *life == Life::Alive;
+            let held = slots.get(p.slot).and_then(|s| s.input.last()).is_some_and(|c| c.buttons.contains(crate::Buttons::ATTACK));
+            let loaded = inv.is_some_and(|i| i.ammo.get(usize::from(i.current)).is_some_and(|&a| a != 0));
+            let firing = alive && held && loaded;
             out.push(EntityView {
                 velocity: body.0.velocity,
                 pitch: body.0.pitch,
@@ -158,7 +164,7 @@ pub fn entity_views(world: &World) -> Vec<EntityView> {
                 team: slots.get(p.slot).map_or(Team::Free, |s| s.team),
                 weapon: inv.map_or(0, |i| i.current),
                 powerups: pw.map_or(0, |p| powerup_bits(p, tick)) | flag_bits(flag),
-                ..blank(id.0, ViewKind::Player { slot: p.slot, alive, crouched: body.0.crouched }, body.0.origin)
+                ..blank(id.0, ViewKind::Player { slot: p.slot, alive, crouched: body.0.crouched, firing }, body.0.origin)
             });
         }
     }

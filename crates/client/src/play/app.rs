@@ -13,11 +13,13 @@ use macroquad::prelude::{
 use macroquad::input::utils::{register_input_subscriber, repeat_all_miniquad_input};
 use quarry_map::LoadOptions;
 use quarry_movement::{Buttons, UserCmd};
+use quarry_net::event::EventKind;
 use quarry_net::reliable::ClientMessage;
 use quarry_net::snapshot::{EntityKind, PF_DEAD};
 
 use super::controls::{Controls, Handled, Held, M_YAW};
 use super::demo::{Demo, DemoReply};
+use super::effects::Effects;
 use super::gpu::GpuWorld;
 use super::hud::{Hud, HudInput};
 use super::script::{PlayScript, Step, is_plain_png};
@@ -45,6 +47,8 @@ pub struct PlayReport {
     pub ended: Option<String>,
     /// How far the server moved the player, units (steps of a teleport or respawn not counted).
     pub travelled: f32,
+    /// The snapshot events seen.
+    pub events: EventCounts,
 }
 
 /// Connects, loads the map, opens the window and plays until the player
@@ -206,6 +210,25 @@ struct App {
     free_camera: Option<(Vec3, [f32; 2])>,
     /// Where the last frame was drawn from (a free camera starts there).
     last_view: (Vec3, [f32; 2]),
+    /// Beams, flashes, the hit marker and hurt marks showing now.
+    effects: Effects,
+    /// Snapshot events seen, for the report.
+    events_seen: EventCounts,
+    /// The snapshot count the effects last saw.
+    effects_snapshot: u64,
+}
+
+/// Snapshot events seen in a game, by kind (for `--stats` and tests).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EventCounts {
+    /// Sounds.
+    pub sounds: u32,
+    /// Hitscan paths.
+    pub shots: u32,
+    /// Hits the player dealt.
+    pub hits: u32,
+    /// Hurts the player took.
+    pub hurts: u32,
 }
 
 impl App {
@@ -245,6 +268,9 @@ impl App {
             demo,
             free_camera: None,
             last_view: (Vec3::ZERO, [0.0; 2]),
+            effects: Effects::default(),
+            events_seen: EventCounts::default(),
+            effects_snapshot: 0,
         })
     }
 
@@ -275,6 +301,7 @@ impl App {
                 return Err(e.into());
             }
             self.take_notices(now);
+            self.take_events(now);
             if self.loading {
                 self.load_changed_map()?;
             }
@@ -321,6 +348,7 @@ impl App {
             origins,
             ended: self.ended,
             travelled: self.session.travelled(),
+            events: self.events_seen,
         })
     }
 
@@ -633,6 +661,33 @@ impl App {
         }
     }
 
+    fn take_events(&mut self, now: Instant) {
+        let applied = self.session.client().view().snapshots_applied();
+        if applied != self.effects_snapshot {
+            self.effects_snapshot = applied;
+            let projectiles = self
+                .session
+                .client()
+                .view()
+                .entities()
+                .filter(|e| e.kind == EntityKind::Projectile)
+                .map(|e| (e.id, Vec3::from(e.origin), e.state.weapon))
+                .collect();
+            self.effects.projectiles(projectiles, now);
+        }
+        let events = self.session.client_mut().take_events();
+        for e in &events {
+            let n = &mut self.events_seen;
+            match e.kind {
+                EventKind::Sound => n.sounds += 1,
+                EventKind::Shot => n.shots += 1,
+                EventKind::Hit => n.hits += 1,
+                EventKind::Hurt => n.hurts += 1,
+            }
+        }
+        self.effects.take(&events, now);
+    }
+
     fn take_notices(&mut self, now: Instant) {
         for n in self.session.client_mut().take_notices() {
             match n {
@@ -719,6 +774,17 @@ impl App {
         let slot = self.session.client().welcome().map(|w| w.slot);
         let time = now.saturating_duration_since(self.joined).as_secs_f32();
         super::scene::draw_entities(&drawn, &items, slot, time);
+        self.effects.draw_world(now);
+        let firing: Vec<(Vec3, Vec3, u8)> = drawn
+            .iter()
+            .filter(|d| d.view.kind == EntityKind::Player && d.view.state.flags & super::effects::EF_FIRING != 0 && Some(d.view.state.aux) != slot.map(u32::from))
+            .map(|d| (d.origin + Vec3::Z * 26.0, super::scene::forward(d.view.angles[0], d.view.angles[1]), d.view.state.weapon))
+            .collect();
+        let world = self.session.map().world();
+        self.effects.draw_firing(&firing, |from, to| {
+            let tr = world.trace(from, to, Vec3::ZERO, Vec3::ZERO, quarry_map::Contents::SOLID);
+            tr.end
+        });
         self.gpu.draw_translucent(gpu_eye);
         set_default_camera();
         let (w, h) = (screen_width(), screen_height());
@@ -749,6 +815,7 @@ impl App {
             super::hud::draw_weapon(w, h, self.session.player().map_or(0, |p| p.weapon), flash);
         }
         self.hud.draw(now, &input);
+        self.effects.draw_screen(now, eye, yaw, w, h);
         if let Some(demo) = &self.demo {
             let line = demo.status_line();
             let size = macroquad::prelude::measure_text(&line, None, 24, 1.0);

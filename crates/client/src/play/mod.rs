@@ -10,6 +10,8 @@
 //!   triangles, from the same convex hulls the server traces against;
 //!   [`gpu`] puts them on the GPU;
 //! - [`scene`]: the camera, players, items, projectiles and flags;
+//! - [`effects`]: what the snapshots' events show for a moment (beams,
+//!   explosions, the hit marker, where a hurt came from);
 //! - [`hud`]: everything drawn over the view;
 //! - [`controls`] and [`keys`]: bindings, held actions, settings and the
 //!   config file;
@@ -23,6 +25,7 @@
 mod app;
 pub mod controls;
 pub mod demo;
+pub mod effects;
 pub mod gpu;
 pub mod hud;
 pub mod keys;
@@ -37,7 +40,7 @@ use std::time::Duration;
 
 use crate::options::ClientOptions;
 
-pub use app::run;
+pub use app::{EventCounts, PlayReport, run};
 
 /// Everything `play` is told on its command line.
 #[derive(Debug, Clone)]

@@ -20,7 +20,8 @@ const EF_HIDDEN: u16 = 1 << 2;
 const Z_NEAR: f32 = 4.0;
 const Z_FAR: f32 = 16_384.0;
 
-fn mq(v: Vec3) -> macroquad::math::Vec3 {
+/// A world point as macroquad's vector (the same axes: the camera is set up in Quake's).
+pub(super) fn mq(v: Vec3) -> macroquad::math::Vec3 {
     vec3(v.x, v.y, v.z)
 }
 

@@ -295,6 +295,7 @@ fn send_snapshots(s: &mut ServerTransport, tick: u32, players: &BTreeMap<ConnId,
             acked_cmd_tick: me.last_cmd,
             player,
             entities,
+            events: Vec::new(),
         };
         let _ = s.send_snapshot(*conn, snap.into());
     }

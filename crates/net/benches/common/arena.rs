@@ -3,7 +3,16 @@
 //! ground physics numbers), each firing a rocket every ~1.5 s (projectiles
 //! appear, fly and vanish), 30 static items, ticking at 60 Hz. Seeded, so
 //! every run sees the same match.
+//!
+//! Each snapshot carries the events of the ticks since the one before (a
+//! snapshot every other tick), as the server sends them: a player holding
+//! fire shoots every 6 ticks and the first path of each burst is an event
+//! (the rest is drawn from its firing flag); one shot in four hits, which
+//! is a hit to the shooter, a hurt to the victim and the victim's pain
+//! sound (at most one per player per 18 ticks). Launches, explosions and
+//! jumps are not events: the client sees them in the entities.
 
+use quarry_net::event::{EventKind, SOUND_PAIN, SnapshotEvent, whole_units};
 use quarry_net::snapshot::{EntityKind, EntityState, PF_ON_GROUND, PlayerState, Snapshot, quantize_angle, quantize_origin, quantize_velocity};
 
 /// Players in the match (the client is one of them).
@@ -50,6 +59,11 @@ pub(crate) struct Arena {
     rockets: Vec<Projectile>,
     next_id: u32,
     rng: Rng,
+    /// The events of the last two ticks: tick, event, who alone sees it.
+    events: Vec<(u32, SnapshotEvent, Option<usize>)>,
+    /// Each player's last shot and last pain sound.
+    last_shot: Vec<Option<u32>>,
+    last_pain: Vec<Option<u32>>,
 }
 
 impl Arena {
@@ -59,14 +73,16 @@ impl Arena {
         let bodies = (0..PLAYERS)
             .map(|_| Body { origin: [rng.f() * 2000.0, rng.f() * 2000.0, 24.0], yaw: rng.f() * 360.0, health: 100, ammo: 50, ..Body::default() })
             .collect();
-        Self { tick: 0, bodies, rockets: Vec::new(), next_id: 2000, rng }
+        Self { tick: 0, bodies, rockets: Vec::new(), next_id: 2000, rng, events: Vec::new(), last_shot: vec![None; PLAYERS], last_pain: vec![None; PLAYERS] }
     }
 
     /// Runs one 60 Hz tick.
     pub(crate) fn step(&mut self) {
         self.tick += 1;
+        let tick = self.tick;
+        self.events.retain(|(t, _, _)| tick - t < 2);
         let rng = &mut self.rng;
-        for b in &mut self.bodies {
+        for (i, b) in self.bodies.iter_mut().enumerate() {
             // New intentions a few times per second.
             if rng.f() < 0.03 {
                 b.turn = (rng.f() - 0.5) * 400.0;
@@ -101,12 +117,35 @@ impl Arena {
             if rng.f() < 0.03 {
                 b.firing = !b.firing;
             }
+            if b.firing && (tick + i as u32).is_multiple_of(6) {
+                let (s, c) = b.yaw.to_radians().sin_cos();
+                let end = [b.origin[0] + 800.0 * c, b.origin[1] + 800.0 * s, b.origin[2]];
+                if self.last_shot[i].is_none_or(|t| tick - t >= 18) {
+                    let shot = SnapshotEvent { kind: EventKind::Shot, what: 2, origin: whole_units(b.origin), end: whole_units(end), source: i as u8 + 1, aux: 0 };
+                    self.events.push((tick, shot, None));
+                }
+                self.last_shot[i] = Some(tick);
+                if rng.f() < 0.25 {
+                    let at = whole_units(end);
+                    let victim = (i + 1) % PLAYERS;
+                    if self.last_pain[victim].is_none_or(|t| tick - t >= 18) {
+                        let pain = SnapshotEvent { kind: EventKind::Sound, what: SOUND_PAIN, origin: at, end: at, source: victim as u8 + 1, aux: 0 };
+                        self.events.push((tick, pain, None));
+                        self.last_pain[victim] = Some(tick);
+                    }
+                    let hit = SnapshotEvent { kind: EventKind::Hit, what: 0, origin: at, end: at, source: 1, aux: 7 };
+                    self.events.push((tick, hit, Some(i)));
+                    let hurt = SnapshotEvent { kind: EventKind::Hurt, what: 0, origin: whole_units(b.origin), end: whole_units(b.origin), source: i as u8 + 1, aux: 7 };
+                    self.events.push((tick, hurt, Some((i + 1) % PLAYERS)));
+                }
+            }
         }
         for i in 0..PLAYERS {
             if self.rng.f() < 1.0 / 90.0 {
                 let b = self.bodies[i];
                 let (s, c) = b.yaw.to_radians().sin_cos();
                 self.rockets.push(Projectile { id: self.next_id, origin: b.origin, vel: [900.0 * c, 900.0 * s, 0.0], life: 1.0 });
+
                 self.next_id += 1;
                 self.bodies[i].ammo -= 1;
             }
@@ -170,6 +209,7 @@ impl Arena {
                 ..PlayerState::default()
             },
             entities,
+            events: self.events.iter().filter(|(_, _, only)| only.is_none_or(|o| o == me)).map(|(_, e, _)| *e).collect(),
         }
     }
 }

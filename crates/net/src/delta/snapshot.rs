@@ -26,6 +26,8 @@ pub struct SnapshotTicks {
 /// list    entities      the entity list against the base's (a full snapshot's
 ///                       base list is empty: every entity is new), by id or by
 ///                       bitmap: see the layouts in list.rs
+/// events  the new snapshot's own (crate::event::encode_events; a base's
+///         events are not sent again)
 /// ```
 ///
 /// Base entities not listed are their prediction in the new snapshot: an
@@ -49,15 +51,16 @@ struct View<'a> {
     player: &'a PlayerState,
     entities: &'a [EntityState],
     skip: Option<u32>,
+    events: &'a [crate::event::SnapshotEvent],
 }
 
 impl<'a> View<'a> {
     fn of_snapshot(s: &'a Snapshot) -> Self {
-        Self { server_tick: s.server_tick, acked_cmd_tick: s.acked_cmd_tick, player: &s.player, entities: &s.entities, skip: None }
+        Self { server_tick: s.server_tick, acked_cmd_tick: s.acked_cmd_tick, player: &s.player, entities: &s.entities, skip: None, events: &s.events }
     }
 
     fn of_shared(s: &'a SharedSnapshot) -> Self {
-        Self { server_tick: s.server_tick, acked_cmd_tick: s.acked_cmd_tick, player: &s.player, entities: &s.entities, skip: s.own }
+        Self { server_tick: s.server_tick, acked_cmd_tick: s.acked_cmd_tick, player: &s.player, entities: &s.entities, skip: s.own, events: &s.events }
     }
 
     fn entities(self) -> impl Iterator<Item = &'a EntityState> + Clone {
@@ -90,6 +93,7 @@ fn encode_view(base: Option<View<'_>>, new: View<'_>, tick_rate: u16, w: &mut Wr
     encode_player(base.map_or(&zero, |b| b.player), new.player, w);
 
     super::list::encode_entities(base.map(View::entities).into_iter().flatten(), new.entities(), motion, w);
+    crate::event::encode_events(new.events, w);
     Ok(())
 }
 
@@ -132,6 +136,7 @@ pub fn decode_snapshot<'a>(bytes: &[u8], base_for: impl FnOnce(u32) -> Option<&'
 
     let old: &[EntityState] = base.map_or(&[], |b| &b.entities);
     let entities = super::list::decode_entities(old, motion, &mut r)?;
+    let events = crate::event::decode_events(&mut r)?;
     r.finish()?;
-    Ok(Snapshot { server_tick: ticks.server_tick, acked_cmd_tick, player, entities })
+    Ok(Snapshot { server_tick: ticks.server_tick, acked_cmd_tick, player, entities, events })
 }

@@ -65,7 +65,7 @@ proptest! {
             let mut all: Vec<EntityState> = s.entities.iter().filter(|e| e.id != own_id).copied().collect();
             let at = all.partition_point(|e| e.id < own_id);
             all.insert(at, EntityState { id: own_id, ..own });
-            SharedSnapshot { server_tick: s.server_tick, acked_cmd_tick: s.acked_cmd_tick, player: s.player, entities: all.into(), own: Some(own_id) }
+            SharedSnapshot { server_tick: s.server_tick, acked_cmd_tick: s.acked_cmd_tick, player: s.player, entities: all.into(), own: Some(own_id), events: s.events.clone() }
         };
         let (shared_base, shared_new) = (share(&base), share(&new));
         let client_base = shared_base.to_snapshot();
@@ -94,10 +94,11 @@ fn identical_snapshot_costs_a_few_bytes() {
         acked_cmd_tick: 98,
         player: PlayerState { health: 100, ..Default::default() },
         entities: (1..=15).map(|id| EntityState { id, origin: [id as i32 * 80, 5, 7], ..EntityState::empty(id) }).collect(),
+        events: Vec::new(),
     };
     let next = Snapshot { server_tick: 101, acked_cmd_tick: 99, ..base.clone() };
     let bytes = encode(Some(&base), &next);
-    assert!(bytes.len() <= 6, "{} bytes", bytes.len());
+    assert!(bytes.len() <= 7, "{} bytes (the last: no events)", bytes.len());
 }
 
 #[test]
@@ -114,7 +115,7 @@ fn entities_on_their_predicted_path_cost_nothing() {
         w.len()
     };
     assert!(moved < bytes, "{moved} vs {bytes}");
-    assert_eq!(moved, 7, "header only: tick, gap, rate, cmd lag (2), player mask, entry count");
+    assert_eq!(moved, 8, "header only: tick, gap, rate, cmd lag (2), player mask, entry count, event count");
     assert_eq!(predict_entity(&rocket(0), Motion { gap: 6, tick_rate: 0 }), rocket(0));
 }
 

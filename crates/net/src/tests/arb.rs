@@ -3,6 +3,7 @@
 
 use proptest::prelude::*;
 
+use crate::event::{EventKind, SOUND_COUNT, SnapshotEvent};
 use crate::snapshot::{AMMO_SLOTS, EntityKind, EntityState, PlayerState, Snapshot};
 
 /// A finite float in a game-like range (NaN never round-trips through `==`).
@@ -59,14 +60,26 @@ pub(crate) fn entities(id_space: u32, max: usize) -> impl Strategy<Value = Vec<E
         .prop_flat_map(|ids| ids.into_iter().map(entity).collect::<Vec<_>>())
 }
 
+/// A position an event may have (whole units within the world).
+fn event_point() -> impl Strategy<Value = [i32; 3]> {
+    prop::array::uniform3(-65536i32..=65536)
+}
+
+/// Any event the wire can carry (a shot's end is its own; others' is the origin).
+pub(crate) fn event() -> impl Strategy<Value = SnapshotEvent> {
+    ((0u8..4), any::<u8>(), event_point(), event_point(), any::<u8>(), any::<u16>()).prop_map(|(tag, what, origin, end, source, aux)| {
+        let kind = EventKind::from_tag(tag).unwrap_or_default();
+        let what = if kind == EventKind::Sound { what % SOUND_COUNT } else { what };
+        let end = if kind == EventKind::Shot { end } else { origin };
+        SnapshotEvent { kind, what, origin, end, source, aux }
+    })
+}
+
 /// Any snapshot at a tick in `ticks`.
 pub(crate) fn snapshot(ticks: std::ops::Range<u32>) -> impl Strategy<Value = Snapshot> {
-    (ticks, any::<u32>(), player(), entities(64, 24)).prop_map(|(server_tick, acked_cmd_tick, player, entities)| Snapshot {
-        server_tick,
-        acked_cmd_tick,
-        player,
-        entities,
-    })
+    (ticks, any::<u32>(), player(), entities(64, 24), prop::collection::vec(event(), 0..=4)).prop_map(
+        |(server_tick, acked_cmd_tick, player, entities, events)| Snapshot { server_tick, acked_cmd_tick, player, entities, events },
+    )
 }
 
 /// A base and a newer snapshot derived from it: some entities moved a

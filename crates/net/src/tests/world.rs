@@ -71,6 +71,7 @@ impl World {
             acked_cmd_tick: self.tick.saturating_sub(2),
             player: PlayerState { origin, velocity: Self::velocity(yaw), yaw, health: 100, weapon: 5, flags: crate::snapshot::PF_ON_GROUND, ..PlayerState::default() },
             entities,
+            events: Vec::new(),
         }
     }
 }

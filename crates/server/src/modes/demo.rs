@@ -25,7 +25,7 @@ use quarry_sim::{Match, SlotId, Team};
 
 use super::replay::{ReplayError, ReplayOptions, build, open, scratch, step};
 use crate::feature::{Observer, TickReport};
-use crate::network::{convert, messages};
+use crate::network::{convert, events, messages};
 use crate::server::Server;
 
 /// The slot number a free camera is welcomed with: no player has it.
@@ -86,6 +86,8 @@ pub struct DemoFeed {
     items: Vec<&'static str>,
     mode_sent: Option<ModeUpdate>,
     board_sent: Option<(Scoreboard, u32)>,
+    /// Sounds, shots, hits and hurts for the next snapshot.
+    shown: events::PendingEvents,
     out: VecDeque<ClientEvent>,
 }
 
@@ -118,6 +120,7 @@ impl DemoFeed {
             items: Vec::new(),
             mode_sent: None,
             board_sent: None,
+            shown: events::PendingEvents::default(),
             out: VecDeque::new(),
         };
         feed.server.state.features.observe(EventTap::default());
@@ -304,12 +307,17 @@ impl DemoFeed {
         let welcome = Welcome { slot, map: self.map_name.clone(), tick_rate: hz, snapshot_rate: hz, server_info, config_strings };
         self.mode_sent = None;
         self.board_sent = None;
+        self.shown = events::PendingEvents::default();
         self.push(ClientEvent::Welcomed(welcome));
     }
 
-    /// The chat and prints of the tick the viewer hears.
+    /// The chat and prints of the tick the viewer hears; the sounds,
+    /// shots, hits and hurts it is shown queue for the snapshot.
     fn tell_events(&mut self, events: &[GameEvent]) {
-        let Some(game) = self.game() else { return };
+        let Some(game) = self.server.state.game.running.as_ref() else { return };
+        let slot = self.followed();
+        let eye = slot.and_then(|s| game.own_view(s)).map(|v| v.origin);
+        self.shown.offer(&events::tick_events(game, events), slot, eye, game.tick());
         let heard: Vec<ServerMessage> = messages::event_messages(game, events)
             .into_iter()
             .filter(|(audience, _)| audience.includes(self.followed()))
@@ -348,6 +356,7 @@ impl DemoFeed {
             player: convert::player_state(own.as_ref(), team, frags),
             entities: entities.into(),
             own: own.as_ref().map(|o| o.id),
+            events: if fresh { Vec::new() } else { self.shown.take() },
         }
         .to_snapshot();
         if self.items.len() != items_before {

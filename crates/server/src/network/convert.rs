@@ -63,7 +63,7 @@ pub fn player_state(own: Option<&OwnView>, team: Team, frags: i32) -> PlayerStat
     }
 }
 
-/// Entity flags on the wire: dead, crouched, item unavailable, dropped.
+/// Entity flags on the wire: dead, crouched, item unavailable, dropped, firing.
 pub const EF_DEAD: u16 = 1;
 /// Crouching player.
 pub const EF_CROUCHED: u16 = 1 << 1;
@@ -71,13 +71,18 @@ pub const EF_CROUCHED: u16 = 1 << 1;
 pub const EF_HIDDEN: u16 = 1 << 2;
 /// A weapon someone dropped.
 pub const EF_DROPPED: u16 = 1 << 3;
+/// A player holding fire with a loaded weapon.
+pub const EF_FIRING: u16 = 1 << 4;
 
 /// One entity for a snapshot. `model` for items is an index into
 /// `item_classes` (the config string table the welcome carries).
 pub fn entity_state(v: &EntityView, item_model: impl Fn(&str) -> u16) -> EntityState {
     let (kind, flags, aux, model) = match v.kind {
-        ViewKind::Player { slot, alive, crouched } => {
+        ViewKind::Player { slot, alive, crouched, firing } => {
             let mut f = 0;
+            if firing {
+                f |= EF_FIRING;
+            }
             if !alive {
                 f |= EF_DEAD;
             }

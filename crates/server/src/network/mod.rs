@@ -8,6 +8,7 @@ pub mod admin;
 mod bans;
 pub mod convert;
 pub mod download;
+pub mod events;
 pub mod messages;
 pub mod outbound;
 pub mod traffic;
@@ -64,6 +65,8 @@ struct NetClient {
     board_sent: Option<outbound::BoardSent>,
     /// Its traffic as of the last metrics sample.
     counted: traffic::Counted,
+    /// The events waiting for its next snapshot.
+    events: events::PendingEvents,
 }
 
 /// The live network side of the server.
@@ -276,7 +279,7 @@ impl NetServer {
         let team = game.enter_game(slot).ok();
         let name = game.slots().get(slot).map(|s| s.userinfo.name.clone()).unwrap_or_default();
         lines.push(format!("{name} connected from {addr} (slot {}, {})", slot.0, team.map_or("?", |t| t.name())));
-        self.clients.insert(conn, NetClient { slot, addr, name, mode_sent: None, board_sent: None, counted: traffic::Counted::default() });
+        self.clients.insert(conn, NetClient { slot, addr, name, mode_sent: None, board_sent: None, counted: traffic::Counted::default(), events: events::PendingEvents::default() });
     }
 
     /// Checks the server password, with lockout: an address that failed
@@ -420,6 +423,7 @@ impl NetServer {
             self.last_map = Some(map_name.to_owned());
         }
         self.deliver_events(game, events);
+        self.queue_snapshot_events(game, events, server_tick);
         let mut lines = Vec::new();
         self.send_map_chunks(&mut lines);
         self.update_latency(game);
@@ -452,18 +456,33 @@ impl NetServer {
                 .get(slot)
                 .map(|s| (s.team, s.score.frags, s.input.last().map_or(0, |c| c.tick)))
                 .unwrap_or((quarry_sim::Team::Spectator, 0, 0));
+            let events = self.clients.get_mut(&conn).map(|c| c.events.take()).unwrap_or_default();
             let snapshot = SharedSnapshot {
                 server_tick,
                 acked_cmd_tick: acked,
                 player: convert::player_state(own.as_ref(), team, frags),
                 entities: Arc::clone(&entities),
                 own: own.as_ref().map(|o| o.id),
+                events,
             };
             if let Err(e) = self.transport.send_snapshot(conn, snapshot) {
                 tracing::debug!("snapshot to {conn:?}: {e}");
             }
         }
         lines
+    }
+
+    /// Queues the tick's sounds, shots, hits and hurts for each client
+    /// they reach (see [`events`]).
+    fn queue_snapshot_events(&mut self, game: &Match, events: &[GameEvent], server_tick: u32) {
+        let shown = events::tick_events(game, events);
+        if shown.is_empty() {
+            return;
+        }
+        for c in self.clients.values_mut() {
+            let eye = game.own_view(c.slot).map(|v| v.origin);
+            c.events.offer(&shown, Some(c.slot), eye, server_tick);
+        }
     }
 
     fn update_latency(&mut self, game: &mut Match) {

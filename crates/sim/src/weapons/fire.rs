@@ -180,6 +180,11 @@ fn trigger(
         }
         WeaponKind::Hitscan => {
             let result = fire_hitscan(def, shot, map, boxes, rng);
+            // A single ray's path, for clients to draw (a rail's trail, a
+            // lightning beam); pellets are too many to be worth the bytes.
+            if let [end] = result.ends[..] {
+                out.events.push(GameEvent::Shot { slot, weapon: def.number, start: shot.start, end });
+            }
             out.hits.push((slot, result.hit_slots().collect()));
             out.damage.extend(result.damage);
             out.surfaces.extend(result.surfaces);

@@ -162,8 +162,12 @@ pub(crate) fn run(args: &PlayArgs) -> ExitCode {
         println!("prediction: {n} misses measured, p50 {p50:.3} p99 {p99:.3} max {max:.3} units; {} commands through a teleporter or off a jump pad", report.triggers);
         println!("frames: {} drawn, p50 {:.2} ms p99 {:.2} ms", report.frames, report.frame_ms.0, report.frame_ms.1);
         println!("travelled: {:.0} units", report.travelled);
-        if let Some((predicted, server)) = report.origins {
-            println!("origin: predicted {predicted:?} server {server:?}");
+        let e = report.events;
+        println!("events: {} sounds, {} shots, {} hits, {} hurts", e.sounds, e.shots, e.hits, e.hurts);
+        match report.origins {
+            Some((predicted, server)) => println!("origin: predicted {predicted:?} server {server:?}"),
+            // Nothing is predicted for a dead player or a spectator.
+            None => println!("origin: not predicted at the end (dead or watching)"),
         }
     }
     match report.ended {
