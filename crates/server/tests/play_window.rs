@@ -239,6 +239,11 @@ fn a_scripted_player_plays_in_the_window() {
         .find_map(|l| l.strip_prefix("events: ")?.split(", ").find_map(|p| p.strip_suffix(" hits")?.parse().ok()))
         .unwrap_or_else(|| panic!("no events line:\n{stdout}"));
     assert!(hits > 0, "no hit events reached the player:\n{stdout}");
+    let sounds: u32 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("sounds: ")?.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no sounds line:\n{stdout}"));
+    assert!(sounds > 0, "a fight with bots made no sound:\n{stdout}");
 
     // Damage was dealt: the game log's damage line for the player, written when it left.
     drop(server);

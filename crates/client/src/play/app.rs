@@ -20,6 +20,7 @@ use quarry_net::snapshot::{EntityKind, PF_DEAD};
 use super::controls::{Controls, Handled, Held, M_YAW};
 use super::demo::{Demo, DemoReply};
 use super::effects::Effects;
+use super::sound::{AudioOut, Silent, SoundDirector};
 use super::gpu::GpuWorld;
 use super::hud::{Hud, HudInput};
 use super::script::{PlayScript, Step, is_plain_png};
@@ -49,6 +50,8 @@ pub struct PlayReport {
     pub travelled: f32,
     /// The snapshot events seen.
     pub events: EventCounts,
+    /// Sounds started (heard, or would have been with a sound device).
+    pub sounds: u32,
 }
 
 /// Connects, loads the map, opens the window and plays until the player
@@ -216,6 +219,9 @@ struct App {
     events_seen: EventCounts,
     /// The snapshot count the effects last saw.
     effects_snapshot: u64,
+    /// What is heard, and where it goes.
+    sounds: SoundDirector,
+    audio: Box<dyn AudioOut>,
 }
 
 /// Snapshot events seen in a game, by kind (for `--stats` and tests).
@@ -271,6 +277,8 @@ impl App {
             effects: Effects::default(),
             events_seen: EventCounts::default(),
             effects_snapshot: 0,
+            sounds: SoundDirector::default(),
+            audio: open_audio(),
         })
     }
 
@@ -349,6 +357,7 @@ impl App {
             ended: self.ended,
             travelled: self.session.travelled(),
             events: self.events_seen,
+            sounds: self.sounds.started(),
         })
     }
 
@@ -674,8 +683,13 @@ impl App {
                 .map(|e| (e.id, Vec3::from(e.origin), e.state.weapon))
                 .collect();
             self.effects.projectiles(projectiles, now);
+            let own = self.session.client().welcome().map(|w| u32::from(w.slot));
+            self.sounds.entities(self.session.client().view().entities(), own, now);
+            let alive = self.session.player().filter(|p| p.flags & (PF_DEAD | quarry_net::snapshot::PF_SPECTATOR) == 0);
+            self.sounds.own(None, alive.map(|p| (Vec3::from(p.origin), Vec3::from(p.velocity))));
         }
         let events = self.session.client_mut().take_events();
+        self.sounds.events(&events);
         for e in &events {
             let n = &mut self.events_seen;
             match e.kind {
@@ -723,6 +737,7 @@ impl App {
             && a1 < a0
         {
             self.fired = Some(now);
+            self.sounds.own(Some(w1), None);
         }
         self.last_ammo = ammo;
         let health = self.session.player().map(|p| p.health);
@@ -816,6 +831,7 @@ impl App {
         }
         self.hud.draw(now, &input);
         self.effects.draw_screen(now, eye, yaw, w, h);
+        self.sounds.play(self.audio.as_mut(), eye, yaw, now, self.controls.settings.s_volume);
         if let Some(demo) = &self.demo {
             let line = demo.status_line();
             let size = macroquad::prelude::measure_text(&line, None, 24, 1.0);
@@ -972,6 +988,19 @@ impl App {
             own.map_or(0, |p| p.health),
         )
     }
+}
+
+/// The sound device (the `audio` feature); without one, or without the
+/// feature, one line says so and nothing is heard.
+fn open_audio() -> Box<dyn AudioOut> {
+    #[cfg(feature = "audio")]
+    match super::speakers::Speakers::open() {
+        Ok(s) => return Box::new(s),
+        Err(e) => println!("no sound: {e}"),
+    }
+    #[cfg(not(feature = "audio"))]
+    println!("no sound: this quarry-client was built without the `audio` feature");
+    Box::new(Silent::default())
 }
 
 /// `angles` (pitch, yaw) turned by the mouse, pitch held within ±89.

@@ -6,7 +6,7 @@
 //! the same command lines, so a script and a keyboard take one path.
 //!
 //! Settings (`sensitivity`, `fov`, `name`, `cl_interp`, `m_pitch`,
-//! `net_graph`) and bindings are saved as command lines to `client.cfg`
+//! `net_graph`, `r_grid`, `s_volume`) and bindings are saved as command lines to `client.cfg`
 //! in the user's config folder and run again at start.
 
 use std::collections::BTreeMap;
@@ -116,6 +116,8 @@ pub struct Settings {
     /// Draw a 64-unit grid on the map's faces (off by default: it doubles the
     /// time a software renderer spends per pixel).
     pub r_grid: bool,
+    /// Sound volume, 0 (silent) to 1.
+    pub s_volume: f32,
 }
 
 impl Default for Settings {
@@ -129,6 +131,7 @@ impl Default for Settings {
             net_graph: false,
             vid_fullscreen: false,
             r_grid: false,
+            s_volume: 0.7,
         }
     }
 }
@@ -233,7 +236,7 @@ impl Controls {
                 [name] => self.toggle(name),
                 _ => Handled::Local("usage: toggle net_graph|vid_fullscreen|r_grid".to_owned()),
             },
-            "sensitivity" | "m_pitch" | "fov" | "cl_interp" | "name" | "net_graph" | "vid_fullscreen" | "r_grid" => self.set(&cmd, &rest),
+            "sensitivity" | "m_pitch" | "fov" | "cl_interp" | "name" | "net_graph" | "vid_fullscreen" | "r_grid" | "s_volume" => self.set(&cmd, &rest),
             _ => Handled::NotMine,
         }
     }
@@ -259,6 +262,7 @@ impl Controls {
                 "net_graph" => u8::from(s.net_graph).to_string(),
                 "vid_fullscreen" => u8::from(s.vid_fullscreen).to_string(),
                 "r_grid" => u8::from(s.r_grid).to_string(),
+                "s_volume" => s.s_volume.to_string(),
                 _ => s.name.clone(),
             };
             return Handled::Local(format!("\"{name}\" is \"{now}\""));
@@ -278,6 +282,7 @@ impl Controls {
             "net_graph" => number(0.0, 1.0).map(|v| s.net_graph = v != 0.0),
             "vid_fullscreen" => number(0.0, 1.0).map(|v| s.vid_fullscreen = v != 0.0),
             "r_grid" => number(0.0, 1.0).map(|v| s.r_grid = v != 0.0),
+            "s_volume" => number(0.0, 1.0).map(|v| s.s_volume = v),
             _ => {
                 let clean: String = text.chars().filter(|c| !c.is_control()).take(32).collect();
                 if clean.trim().is_empty() {
@@ -297,7 +302,7 @@ impl Controls {
         let mut out = String::from("// Quarry client settings, written by quarry-client play\n");
         out.push_str(&format!("name \"{}\"\n", s.name.replace('"', "'")));
         out.push_str(&format!("sensitivity {}\nm_pitch {}\nfov {}\ncl_interp {}\n", s.sensitivity, s.m_pitch, s.fov, s.cl_interp));
-        out.push_str(&format!("net_graph {}\nr_grid {}\n", u8::from(s.net_graph), u8::from(s.r_grid)));
+        out.push_str(&format!("net_graph {}\nr_grid {}\ns_volume {}\n", u8::from(s.net_graph), u8::from(s.r_grid), s.s_volume));
         for (k, c) in &self.binds {
             out.push_str(&format!("bind {k} {c}\n"));
         }

@@ -16,14 +16,16 @@
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
-use macroquad::prelude::{Color, draw_cube, draw_line, draw_line_3d, draw_sphere, draw_triangle, vec2, vec3};
-use super::scene::mq;
+use macroquad::prelude::{Color, draw_cube, draw_line, draw_line_3d, draw_triangle, vec2, vec3};
+use super::scene::{ball, mq};
 use quarry_net::event::{EventKind, SOUND_EXPLOSION, SOUND_GUNFIRE, SOUND_JUMP_PAD, SOUND_TELEPORT, SnapshotEvent};
 
 /// Effects kept at once; the oldest go first.
 pub const MAX_EFFECTS: usize = 128;
 /// How long a hit marker shows.
 const HIT_MARKER: Duration = Duration::from_millis(250);
+/// Most rings drawn along a rail's trail.
+const MAX_RINGS: f32 = 32.0;
 /// How long a hurt's direction shows.
 const HURT_MARK: Duration = Duration::from_millis(1_000);
 
@@ -113,12 +115,12 @@ impl Effects {
         for (id, (o, w)) in &self.projectiles {
             if !fresh.contains_key(id) {
                 // A plasma ball fizzles; rockets and grenades blow up.
-                let (r1, colour) = if *w == 8 { (20.0, [0.5, 0.7, 1.0]) } else { (72.0, [1.0, 0.55, 0.15]) };
+                let (r1, colour) = if *w == 8 { (20.0, [0.5, 0.7, 1.0]) } else { (48.0, [1.0, 0.55, 0.15]) };
                 born.push(Shape::Ball { at: *o, r0: 8.0, r1, colour });
             }
         }
         for shape in born {
-            let life = if matches!(shape, Shape::Ball { r1, .. } if r1 > 16.0) { 350 } else { 60 };
+            let life = if matches!(shape, Shape::Ball { r1, .. } if r1 > 16.0) { 300 } else { 60 };
             if self.world.len() == MAX_EFFECTS {
                 self.world.remove(0);
             }
@@ -133,11 +135,11 @@ impl Effects {
     pub fn draw_firing(&self, firing: &[(Vec3, Vec3, u8)], trace: impl Fn(Vec3, Vec3) -> Vec3) {
         for &(eye, forward, weapon) in firing {
             let muzzle = eye + forward * 20.0;
-            draw_sphere(mq(muzzle), 5.0, None, Color::new(1.0, 0.85, 0.4, 0.8));
+            draw_cube(mq(muzzle), vec3(7.0, 7.0, 7.0), None, Color::new(1.0, 0.85, 0.4, 0.8));
             if weapon == LIGHTNING {
                 let end = trace(muzzle, muzzle + forward * LIGHTNING_RANGE);
                 draw_line_3d(mq(muzzle), mq(end), Color::new(0.75, 0.85, 1.0, 1.0));
-                draw_sphere(mq(end), 6.0, None, Color::new(0.75, 0.85, 1.0, 0.7));
+                ball(end, 6.0, Color::new(0.75, 0.85, 1.0, 0.7));
             }
         }
     }
@@ -160,8 +162,10 @@ impl Effects {
                     let c = Color::new(r, g, b, fade);
                     draw_line_3d(mq(from), mq(to), c);
                     if rings {
+                        // Rings along the trail, at most MAX_RINGS: each is
+                        // blended, which a software renderer pays per pixel.
                         let along = to - from;
-                        let n = (along.length() / 24.0).min(200.0) as usize;
+                        let n = (along.length() / 48.0).min(MAX_RINGS) as usize;
                         for i in 1..n {
                             let p = from + along * (i as f32 / n as f32);
                             let s = 2.0 + 4.0 * age;
@@ -171,7 +175,7 @@ impl Effects {
                 }
                 Shape::Ball { at, r0, r1, colour: [r, g, b] } => {
                     let radius = r0 + (r1 - r0) * age;
-                    draw_sphere(mq(at), radius, None, Color::new(r, g, b, fade * 0.8));
+                    ball(at, radius, Color::new(r, g, b, fade * 0.8));
                 }
             }
         }

@@ -15,6 +15,8 @@
 //! - [`hud`]: everything drawn over the view;
 //! - [`controls`] and [`keys`]: bindings, held actions, settings and the
 //!   config file;
+//! - [`sound`], [`synth`] (and `speakers` with the `audio` feature): what
+//!   is heard, made here, placed by where it happened;
 //! - [`script`]: timed command lines that play the window in tests;
 //! - [`demo`]: a recording played in the window, with pause, speed and seek;
 //! - [`app`]: the frame loop that ties them together.
@@ -33,6 +35,10 @@ pub mod look;
 pub mod scene;
 pub mod script;
 pub mod session;
+pub mod sound;
+#[cfg(feature = "audio")]
+pub mod speakers;
+pub mod synth;
 pub mod world_mesh;
 
 use std::path::{Path, PathBuf};

@@ -3,7 +3,8 @@
 //! kind, projectiles with their trails, flags.
 
 use glam::Vec3;
-use macroquad::prelude::{Camera3D, Color, Projection, draw_cube, draw_cube_wires, draw_line_3d, draw_sphere, vec3};
+use macroquad::models::{DrawSphereParams, draw_sphere_ex};
+use macroquad::prelude::{Camera3D, Color, Projection, draw_cube, draw_cube_wires, draw_line_3d, vec3};
 use quarry_net::snapshot::EntityKind;
 
 use super::gpu::Eye;
@@ -23,6 +24,12 @@ const Z_FAR: f32 = 16_384.0;
 /// A world point as macroquad's vector (the same axes: the camera is set up in Quake's).
 pub(super) fn mq(v: Vec3) -> macroquad::math::Vec3 {
     vec3(v.x, v.y, v.z)
+}
+
+/// A ball of few triangles (macroquad's default sphere has 512, which a
+/// software renderer feels when a fight draws dozens).
+pub(super) fn ball(at: Vec3, radius: f32, colour: Color) {
+    draw_sphere_ex(mq(at), radius, None, colour, DrawSphereParams { rings: 6, slices: 8, ..DrawSphereParams::default() });
 }
 
 /// The forward vector of Quake angles (pitch down positive, yaw from +X).
@@ -145,7 +152,7 @@ pub fn draw_entities(drawn: &[Drawn], items: &[String], own_slot: Option<u8>, ti
                     4 => Color::new(0.3, 0.5, 0.2, 1.0),
                     _ => Color::new(1.0, 0.6, 0.2, 1.0),
                 };
-                draw_sphere(mq(o), 4.0, None, colour);
+                ball(o, 4.0, colour);
                 if v.length_squared() > 1.0 {
                     let trail = o - v.normalize() * 48.0;
                     draw_line_3d(mq(o), mq(trail), Color::new(0.8, 0.8, 0.8, 0.7));

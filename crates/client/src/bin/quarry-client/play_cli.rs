@@ -164,6 +164,7 @@ pub(crate) fn run(args: &PlayArgs) -> ExitCode {
         println!("travelled: {:.0} units", report.travelled);
         let e = report.events;
         println!("events: {} sounds, {} shots, {} hits, {} hurts", e.sounds, e.shots, e.hits, e.hurts);
+        println!("sounds: {} started", report.sounds);
         match report.origins {
             Some((predicted, server)) => println!("origin: predicted {predicted:?} server {server:?}"),
             // Nothing is predicted for a dead player or a spectator.
