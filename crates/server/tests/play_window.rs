@@ -154,6 +154,33 @@ fn check_geometry(map: &quarry_map::LoadedMap, shot: &Path) -> usize {
     checked
 }
 
+/// Runs `quarry-client play ARGS` under Xvfb with the repository's maps,
+/// `script` and screenshots into `artifacts` (its output saved there as
+/// `client.txt`); returns its standard output, failing the test if it failed.
+fn play(client: &Path, args: &[&str], root: &Path, script: &Path, artifacts: &Path) -> String {
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(client)
+        .arg("play")
+        .args(args)
+        .arg("--no-config")
+        .arg("--maps")
+        .arg(root.join("maps"))
+        .arg("--script")
+        .arg(script)
+        .arg("--screenshots")
+        .arg(artifacts)
+        .env("LIBGL_ALWAYS_SOFTWARE", "true")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run xvfb-run");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    std::fs::write(artifacts.join("client.txt"), format!("{stdout}\n--- stderr\n{stderr}")).expect("client output");
+    assert!(output.status.success(), "play {args:?} failed ({}):\n{stdout}\n{stderr}", output.status);
+    stdout
+}
+
 /// One window at a time: the live test's player must find a bot in time,
 /// which a second software-rendered window on two cores would slow.
 static ONE_WINDOW: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -187,24 +214,7 @@ fn a_scripted_player_plays_in_the_window() {
     )
     .expect("script");
     let address = format!("quarry://{}/#{}", server.addr, server.fingerprint);
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(&client)
-        .args(["play", &address, "--name", "tester", "--no-config", "--no-remember", "--stats"])
-        .arg("--maps")
-        .arg(root.join("maps"))
-        .arg("--script")
-        .arg(&script)
-        .arg("--screenshots")
-        .arg(&artifacts)
-        .env("LIBGL_ALWAYS_SOFTWARE", "true")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run xvfb-run");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    std::fs::write(artifacts.join("client.txt"), format!("{stdout}\n--- stderr\n{stderr}")).expect("client output");
-    assert!(output.status.success(), "play failed ({}):\n{stdout}\n{stderr}", output.status);
+    let stdout = play(&client, &[&address, "--name", "tester", "--no-remember", "--stats"], &root, &script, &artifacts);
 
     // The map is drawn where the camera says.
     let options = LoadOptions::default();
@@ -309,26 +319,8 @@ fn a_demo_plays_from_a_players_eyes() {
          2.5 follow free\n2.6 +forward\n3.4 -forward\n3.5 screenshot free.png\n3.6 quit\n",
     )
     .expect("script");
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(&client)
-        .args(["play", "--no-config"])
-        .arg("--maps")
-        .arg(root.join("maps"))
-        .arg("--demo")
-        .arg(&demo)
-        .arg("--script")
-        .arg(&script)
-        .arg("--screenshots")
-        .arg(&artifacts)
-        .env("LIBGL_ALWAYS_SOFTWARE", "true")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run xvfb-run");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    std::fs::write(artifacts.join("client.txt"), format!("{stdout}\n--- stderr\n{stderr}")).expect("client output");
-    assert!(output.status.success(), "play --demo failed ({}):\n{stdout}\n{stderr}", output.status);
+    let demo_arg = demo.display().to_string();
+    play(&client, &["--demo", &demo_arg], &root, &script, &artifacts);
 
     let rec = quarry_record::read(&demo).expect("the recording");
     let name = quarry_server::modes::replay::plain_map_name(&rec.header.map_name).expect("the map's name");
