@@ -829,6 +829,11 @@ impl App {
             let flash = self.fired.is_some_and(|t| now.saturating_duration_since(t) < Duration::from_millis(60));
             super::hud::draw_weapon(w, h, self.session.player().map_or(0, |p| p.weapon), flash);
         }
+        // The death view tints the world, not the HUD: the scoreboard and
+        // the lines over it stay readable while waiting to respawn.
+        if self.session.player().is_some_and(|p| p.flags & PF_DEAD != 0) {
+            macroquad::prelude::draw_rectangle(0.0, 0.0, w, h, Color::new(0.4, 0.0, 0.0, 0.25));
+        }
         self.hud.draw(now, &input);
         self.effects.draw_screen(now, eye, yaw, w, h);
         self.sounds.play(self.audio.as_mut(), eye, yaw, now, self.controls.settings.s_volume);
@@ -836,9 +841,6 @@ impl App {
             let line = demo.status_line();
             let size = macroquad::prelude::measure_text(&line, None, 24, 1.0);
             macroquad::prelude::draw_text(&line, (w - size.width) / 2.0, 28.0, 24.0, Color::new(1.0, 0.85, 0.3, 1.0));
-        }
-        if self.session.player().is_some_and(|p| p.flags & PF_DEAD != 0) {
-            macroquad::prelude::draw_rectangle(0.0, 0.0, w, h, Color::new(0.4, 0.0, 0.0, 0.25));
         }
     }
 
