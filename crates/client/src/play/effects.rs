@@ -135,7 +135,13 @@ impl Effects {
     pub fn draw_firing(&self, firing: &[(Vec3, Vec3, u8)], trace: impl Fn(Vec3, Vec3) -> Vec3) {
         for &(eye, forward, weapon) in firing {
             let muzzle = eye + forward * 20.0;
-            draw_cube(mq(muzzle), vec3(7.0, 7.0, 7.0), None, Color::new(1.0, 0.85, 0.4, 0.8));
+            // A star of three short lines: a flash every frame for every
+            // firing player must cost no fill (a blended solid near the
+            // camera costs a software renderer a fifth of the screen).
+            let c = Color::new(1.0, 0.85, 0.4, 1.0);
+            for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+                draw_line_3d(mq(muzzle - axis * 5.0), mq(muzzle + axis * 5.0), c);
+            }
             if weapon == LIGHTNING {
                 let end = trace(muzzle, muzzle + forward * LIGHTNING_RANGE);
                 draw_line_3d(mq(muzzle), mq(end), Color::new(0.75, 0.85, 1.0, 1.0));
