@@ -181,6 +181,20 @@ fn play(client: &Path, args: &[&str], root: &Path, script: &Path, artifacts: &Pa
     stdout
 }
 
+/// The client binary, when it and Xvfb are here; else says what is
+/// missing (and fails under `QUARRY_REQUIRE_DISPLAY`).
+fn window_tools() -> Option<PathBuf> {
+    let Some(client) = client_binary() else {
+        skip_or_fail("no quarry-client binary beside the test (run `cargo test --workspace`)");
+        return None;
+    };
+    if !has_xvfb() {
+        skip_or_fail("xvfb-run is not installed (Debian: xvfb, libgl1-mesa-dri)");
+        return None;
+    }
+    Some(client)
+}
+
 /// One window at a time: the live test's player must find a bot in time,
 /// which a second software-rendered window on two cores would slow.
 static ONE_WINDOW: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -188,12 +202,7 @@ static ONE_WINDOW: std::sync::Mutex<()> = std::sync::Mutex::new(());
 #[test]
 fn a_scripted_player_plays_in_the_window() {
     let _window = ONE_WINDOW.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let Some(client) = client_binary() else {
-        return skip_or_fail("no quarry-client binary beside the test (run `cargo test --workspace`)");
-    };
-    if !has_xvfb() {
-        return skip_or_fail("xvfb-run is not installed (Debian: xvfb, libgl1-mesa-dri)");
-    }
+    let Some(client) = window_tools() else { return };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let artifacts = Path::new(env!("CARGO_TARGET_TMPDIR")).join("play_window");
     let _ = std::fs::remove_dir_all(&artifacts);
@@ -297,12 +306,7 @@ fn demo_fields(path: &Path) -> (f64, i32) {
 #[test]
 fn a_demo_plays_from_a_players_eyes() {
     let _window = ONE_WINDOW.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let Some(client) = client_binary() else {
-        return skip_or_fail("no quarry-client binary beside the test (run `cargo test --workspace`)");
-    };
-    if !has_xvfb() {
-        return skip_or_fail("xvfb-run is not installed (Debian: xvfb, libgl1-mesa-dri)");
-    }
+    let Some(client) = window_tools() else { return };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let demo = root.join("crates/server/tests/replays/ffa.qdemo");
     let artifacts = Path::new(env!("CARGO_TARGET_TMPDIR")).join("play_demo");
