@@ -195,6 +195,14 @@ fn window_tools() -> Option<PathBuf> {
     Some(client)
 }
 
+/// The number that starts the `--stats` line beginning with `prefix`.
+fn first_number<T: std::str::FromStr>(stdout: &str, prefix: &str) -> T {
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(prefix)?.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no '{prefix}' line:\n{stdout}"))
+}
+
 /// One window at a time: the live test's player must find a bot in time,
 /// which a second software-rendered window on two cores would slow.
 static ONE_WINDOW: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -239,10 +247,7 @@ fn a_scripted_player_plays_in_the_window() {
     assert!(yellow > 200, "no scoreboard title in scores.png ({yellow} yellow pixels)");
 
     // The player moved, and the prediction ends where the server has it.
-    let travelled: f32 = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("travelled: ")?.split_whitespace().next()?.parse().ok())
-        .unwrap_or_else(|| panic!("no travelled line:\n{stdout}"));
+    let travelled: f32 = first_number(&stdout, "travelled: ");
     assert!(travelled > 100.0, "the player moved only {travelled} units:\n{stdout}");
     let origins = stdout.lines().find(|l| l.starts_with("origin: ")).unwrap_or_else(|| panic!("no origin line:\n{stdout}"));
     // A bot may kill the player in the last moment: a dead player predicts nothing.
@@ -258,10 +263,7 @@ fn a_scripted_player_plays_in_the_window() {
         .find_map(|l| l.strip_prefix("events: ")?.split(", ").find_map(|p| p.strip_suffix(" hits")?.parse().ok()))
         .unwrap_or_else(|| panic!("no events line:\n{stdout}"));
     assert!(hits > 0, "no hit events reached the player:\n{stdout}");
-    let sounds: u32 = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("sounds: ")?.split_whitespace().next()?.parse().ok())
-        .unwrap_or_else(|| panic!("no sounds line:\n{stdout}"));
+    let sounds: u32 = first_number(&stdout, "sounds: ");
     assert!(sounds > 0, "a fight with bots made no sound:\n{stdout}");
 
     // Damage was dealt: the game log's damage line for the player, written when it left.

@@ -686,7 +686,7 @@ impl App {
             let own = self.session.client().welcome().map(|w| u32::from(w.slot));
             self.sounds.entities(self.session.client().view().entities(), own, now);
             let alive = self.session.player().filter(|p| p.flags & (PF_DEAD | quarry_net::snapshot::PF_SPECTATOR) == 0);
-            self.sounds.own(None, alive.map(|p| (Vec3::from(p.origin), Vec3::from(p.velocity))));
+            self.sounds.own_state(alive.map(|p| (Vec3::from(p.origin), Vec3::from(p.velocity))));
         }
         let events = self.session.client_mut().take_events();
         self.sounds.events(&events);
@@ -737,7 +737,7 @@ impl App {
             && a1 < a0
         {
             self.fired = Some(now);
-            self.sounds.own(Some(w1), None);
+            self.sounds.own_shot(w1);
         }
         self.last_ammo = ammo;
         let health = self.session.player().map(|p| p.health);

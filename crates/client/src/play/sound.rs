@@ -204,13 +204,14 @@ impl SoundDirector {
         }
     }
 
-    /// The own player's sounds: a shot (`fired`: its ammo went down), and
-    /// its steps, jumps and landings from its newest state (`None`: dead
-    /// or watching).
-    pub fn own(&mut self, fired: Option<u8>, state: Option<(Vec3, Vec3)>) {
-        if let Some(weapon) = fired {
-            self.queued.push((SoundId::Gunfire(weapon), None, 0.9));
-        }
+    /// The own player fired `weapon` (its ammo went down).
+    pub fn own_shot(&mut self, weapon: u8) {
+        self.queued.push((SoundId::Gunfire(weapon), None, 0.9));
+    }
+
+    /// The own player's steps, jumps and landings from its newest state:
+    /// origin and velocity (`None`: dead or watching).
+    pub fn own_state(&mut self, state: Option<(Vec3, Vec3)>) {
         let Some((origin, velocity)) = state else {
             self.own = None;
             return;

@@ -98,9 +98,9 @@ impl std::fmt::Debug for DemoFeed {
 }
 
 impl DemoFeed {
-    /// Opens `path` and builds its match; the viewer is welcomed when the
-    /// first events are taken. `follow` names the player to watch first
-    /// (`None`: the first in the game).
+    /// Opens `path` and builds its match. The viewer is welcomed once a
+    /// viewpoint is set: the first player in the game after a step, or
+    /// [`DemoFeed::set_viewpoint`].
     pub fn open(path: &Path, options: &ReplayOptions) -> Result<Self, ReplayError> {
         let rec = open(path, options)?;
         let scratch = scratch()?;
