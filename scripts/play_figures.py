@@ -39,7 +39,7 @@ from script_common import require_binary, target_dir
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "maps"
 COMMAND = "python3 scripts/play_figures.py"
-FRAME_SECONDS = 20
+FRAME_SECONDS = 60
 PREDICTION_SECONDS = 120
 
 

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 use macroquad::prelude::{
-    Color, KeyCode, MouseButton, clear_background, get_char_pressed, get_keys_pressed, get_keys_released,
+    Color, KeyCode, MouseButton, get_char_pressed, get_keys_pressed, get_keys_released,
     is_mouse_button_pressed, is_mouse_button_released, mouse_wheel, next_frame, screen_height, screen_width, set_camera,
     set_cursor_grab, set_default_camera, set_fullscreen, show_mouse,
 };
@@ -285,6 +285,14 @@ impl App {
     async fn run(mut self) -> Result<PlayReport, PlayError> {
         let min_frame = Duration::from_secs_f32(1.0 / self.options.max_fps.clamp(10.0, 1000.0));
         loop {
+            // Pace here, after the last frame was shown: the renderer draws
+            // what a frame asked for only when it is shown (`next_frame`),
+            // so sleeping before that would idle it for nothing.
+            if let Some(since) = self.last_frame.map(|last| last.elapsed())
+                && since < min_frame
+            {
+                std::thread::sleep(min_frame - since);
+            }
             let now = Instant::now();
             if let Some(last) = self.last_frame {
                 self.frame_ms.push(now.saturating_duration_since(last).as_secs_f32() * 1000.0);
@@ -321,10 +329,6 @@ impl App {
             self.draw(now);
             self.save_screenshots()?;
             self.print_stats(now);
-            let spent = now.elapsed();
-            if spent < min_frame {
-                std::thread::sleep(min_frame - spent);
-            }
             next_frame().await;
         }
         self.session.client_mut().disconnect();
@@ -759,8 +763,7 @@ impl App {
     }
 
     fn draw(&mut self, now: Instant) {
-        let [r, g, b] = SKY_COLOUR;
-        clear_background(Color::new(r, g, b, 1.0));
+        GpuWorld::clear(SKY_COLOUR);
         if self.loading {
             let line = match self.session.client().map_download() {
                 Some(MapDownload::Fetching { map, received, total: Some(total) }) => format!("Downloading {map}: {} of {} kB", received / 1024, total / 1024),

@@ -172,6 +172,21 @@ impl GpuWorld {
         Ok(Self { opaque, opaque_plain, translucent, grid: false, bindings, sorted, order: Vec::new(), scratch: Vec::new(), mesh })
     }
 
+    /// Clears the screen to `colour` and the depth and stencil buffers.
+    ///
+    /// Depth and stencil together: a software renderer clears a packed
+    /// depth-stencil buffer with plain stores when both are cleared, but
+    /// reads every pixel back to keep the stencil when only depth is (as
+    /// macroquad's `clear_background` does).
+    pub fn clear(colour: [f32; 3]) {
+        let mut gl = unsafe { macroquad::window::get_internal_gl() };
+        gl.flush();
+        let ctx = gl.quad_context;
+        let [r, g, b] = colour;
+        ctx.begin_default_pass(PassAction::Clear { color: Some((r, g, b, 1.0)), depth: Some(1.0), stencil: Some(0) });
+        ctx.end_render_pass();
+    }
+
     /// The mesh being drawn.
     pub fn mesh(&self) -> &WorldMesh {
         &self.mesh
