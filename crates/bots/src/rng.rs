@@ -40,6 +40,11 @@ impl BotRng {
         self.unit() * 2.0 - 1.0
     }
 
+    /// Uniform in `[lo, hi)`.
+    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.unit()
+    }
+
     /// `true` with probability `p` (clamped to 0..=1).
     pub fn chance(&mut self, p: f32) -> bool {
         self.unit() < p.clamp(0.0, 1.0)

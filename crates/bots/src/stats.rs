@@ -71,6 +71,12 @@ pub struct BotStats {
     pub first_shots: u64,
     /// Sum of their delays from first in view to the first shot, ms.
     pub first_shot_ms_sum: f64,
+    /// First hits on an enemy after it came into view.
+    pub first_hits: u64,
+    /// Sum of their delays from first in view to the first hit, ms.
+    pub first_hit_ms_sum: f64,
+    /// The fastest the view turned in any tick, degrees/s.
+    pub peak_turn_deg_s: f64,
     /// Sounds heard (enemies', doors' and lifts'), and reports taken in.
     pub noises_heard: u64,
     /// Noises and reports the bot went to look into.
@@ -139,6 +145,11 @@ impl BotStats {
     /// Mean time from an enemy's first tick in view to the first shot at it, ms.
     pub fn mean_first_shot_ms(&self) -> Option<f64> {
         (self.first_shots > 0).then(|| self.first_shot_ms_sum / self.first_shots as f64)
+    }
+
+    /// Mean time from an enemy's first tick in view to the first hit on it, ms.
+    pub fn mean_first_hit_ms(&self) -> Option<f64> {
+        (self.first_hits > 0).then(|| self.first_hit_ms_sum / self.first_hits as f64)
     }
 
     /// Mean rolled reaction delay of fresh acquisitions without the peripheral penalty, ms.

@@ -3,9 +3,13 @@
 //! 1. The reaction delay of this acquisition has passed.
 //! 2. The target is seen, or was lost less than `suppressionMsec` ago
 //!    (suppressive fire at the believed position).
-//! 3. The view points within the fire cone of the aim point (lead
-//!    included) and slews slower than the hold-fire rate; otherwise the
-//!    time on target starts over.
+//! 3. The view points within the fire gate of the aim point (lead and
+//!    the hand's error included: the bot fires where it believes the
+//!    target is) and slews slower than the hold-fire rate; otherwise the
+//!    time on target starts over. The gate is the target's angular
+//!    radius times `fireGateScale` (low skill fires early and wide, high
+//!    skill waits until the view is on the body), capped by `fireConeDeg`,
+//!    so a farther target is a narrower gate.
 //! 4. The aim has sat on target for the settle time (skipped by a
 //!    mistimed-shot mistake).
 //! 5. Single-shot weapons wait for their cadence; after each shot the time
@@ -70,6 +74,9 @@ pub struct FireInput {
     pub interval_ms: f32,
     /// A mistimed-shot mistake is in force.
     pub hasty: bool,
+    /// What counts as on target around the aim point, units (the body's
+    /// half-width, or half a splash weapon's radius).
+    pub target_radius: f32,
 }
 
 /// What the trigger did.
@@ -120,7 +127,7 @@ impl Trigger {
             return FireOutcome::Hold(Hold::NoTarget);
         }
         let off = off_axis_deg(input.forward, input.eye, input.aim_point);
-        if off > t.effective_fire_cone_deg() {
+        if off > t.fire_gate_deg(input.eye.distance(input.aim_point), input.target_radius) {
             self.on_target_ms = 0.0;
             return FireOutcome::Hold(Hold::Cone);
         }
@@ -174,6 +181,7 @@ mod tests {
             slew: 0.0,
             interval_ms: 1500.0,
             hasty: false,
+            target_radius: 15.0,
         }
     }
 
@@ -228,6 +236,24 @@ mod tests {
             .collect();
         assert!(outs.contains(&FireOutcome::Hold(Hold::Unsafe)));
         assert!(!outs.iter().any(|o| matches!(o, FireOutcome::Fire { .. })));
+    }
+
+    #[test]
+    fn the_gate_waits_for_the_view_on_the_body_at_high_skill_and_not_at_low() {
+        // Off by twice the body's angular radius at 500 units.
+        let off = 2.0 * (15.0f32 / 500.0).atan();
+        let wide = FireInput {
+            aim_point: Vec3::new(500.0 * off.cos(), 500.0 * off.sin(), 0.0),
+            ..input()
+        };
+        let s1 = Traits::at_skill(1.0);
+        let s5 = Traits::at_skill(5.0);
+        assert!(run(&s1, wide, 120).iter().any(|o| matches!(o, FireOutcome::Fire { .. })), "skill 1 fires wide");
+        assert!(run(&s5, wide, 120).iter().all(|o| *o == FireOutcome::Hold(Hold::Cone)), "skill 5 waits");
+        // On the body, skill 5 fires too.
+        assert!(run(&s5, input(), 120).iter().any(|o| matches!(o, FireOutcome::Fire { .. })));
+        // A farther target is a narrower gate.
+        assert!(s5.fire_gate_deg(2000.0, 15.0) < s5.fire_gate_deg(300.0, 15.0));
     }
 
     #[test]

@@ -18,6 +18,9 @@ use crate::trigger::{FireInput, FireOutcome, Trigger};
 use crate::view::{BotClock, BotView, PlayerSnap};
 use crate::weapons::{WeaponChoice, ballistics, shot_is_safe};
 
+/// The half-width of a target whose box is unknown, units (Quake 3's player box).
+const DEFAULT_TARGET_RADIUS: f32 = 15.0;
+
 /// What the trigger did this tick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Pull {
@@ -92,6 +95,7 @@ impl Gunner {
     }
 
     /// Turns the view toward `target` for this tick; returns (pitch, yaw).
+    #[expect(clippy::too_many_arguments, reason = "one turn with everything it reads")]
     pub fn turn(
         &mut self,
         target: AimTarget,
@@ -100,11 +104,12 @@ impl Gunner {
         gravity: f32,
         t: &Traits,
         clock: &BotClock,
+        rng: &mut BotRng,
     ) -> (f32, f32) {
         let projectile = in_hand.and_then(|d| ballistics(d, gravity));
         let frozen_belief = self.mistakes.active(MistakeKind::LoseTracking, clock);
         self.aim
-            .update(target, me.eye, me.velocity, projectile.as_ref(), t, frozen_belief, clock)
+            .update(target, me.eye, me.velocity, projectile.as_ref(), t, frozen_belief, clock, rng)
     }
 
     /// The trigger for this tick against engagement `e` (`None`: no target,
@@ -133,6 +138,10 @@ impl Gunner {
         }
         let forward = self.aim.forward();
         let unseen_ms = if visible { 0.0 } else { clock.ms_since(e.last_seen) };
+        // What counts as on target: the body's half-width, or half the
+        // splash of a weapon that hurts around where it lands.
+        let body = view.player(e.slot).map_or(DEFAULT_TARGET_RADIUS, |p| (p.maxs.x - p.mins.x).abs() * 0.5);
+        let target_radius = if def.has_splash() { body.max(def.splash_radius * 0.5) } else { body };
         let input = FireInput {
             reacted: clock.tick >= e.fire_after,
             visible,
@@ -143,6 +152,7 @@ impl Gunner {
             slew: self.aim.slew_rate(),
             interval_ms: def.interval_ms as f32,
             hasty: self.mistakes.active(MistakeKind::MistimedShot, clock),
+            target_radius,
         };
         let dist = aim_point.distance(me.eye);
         let suppressing = !visible;
@@ -163,7 +173,7 @@ impl Gunner {
                             e.reaction_ms,
                             if e.fresh { "fresh" } else { "re-acquired" },
                             perception::off_axis_deg(forward, me.eye, aim_point),
-                            t.effective_fire_cone_deg(),
+                            t.fire_gate_deg(dist, target_radius),
                             self.aim.slew_rate(),
                             t.effective_settle_msec(),
                             self.aim.lead_roll,

@@ -3,20 +3,38 @@
 //!
 //! 1. **Belief** lags the truth: a first-order filter with the
 //!    `aimTrackTimeConst` time constant while the target is seen; while it
-//!    is not, the belief drifts along the last seen velocity with fading
+//!    is not, the belief drifts along the seen motion with fading
 //!    confidence. A fresh acquisition snaps the belief to the truth.
-//! 2. **Lead** for projectile weapons: target velocity (minus a share of
+//! 2. **Seen motion** ([`motion`]): the target's velocity as the aim
+//!    follows it. A change of motion (a turn over about 30 degrees, a
+//!    stop, a start) is noticed only after `aimRetargetMsec`; until then
+//!    the belief follows the old motion, and when it is noticed the
+//!    hand's error opens by how far that carried it.
+//! 3. **The hand's error** ([`hand`]): an angular offset held between
+//!    corrections, opened on acquisition (past the target on large turns,
+//!    short on small ones) and closed by a random share at each
+//!    correction step, one per `aimCorrectMsec`. The bot believes the
+//!    target is where the error puts it, so it fires there.
+//! 4. **Lead** for projectile weapons: the seen velocity (minus a share of
 //!    the bot's own, a low-skill error) times flight time, plus gravity
-//!    compensation, over a few iterations, scaled by `aimLead` and a
-//!    per-engagement roll of `aimLeadError`. Hitscan weapons are not led.
-//! 3. **Tracking error**: the low-passed angular speed of the aim point
+//!    compensation, over a few iterations, scaled by `aimLead`; the
+//!    per-shot `aimLeadError` roll scales the sideways part fully and the
+//!    part along the line of sight by a third, so the error grows with the
+//!    target's sideways speed and the projectile's flight time. Hitscan
+//!    weapons are not led.
+//! 5. **Tracking error**: the low-passed angular speed of the aim point
 //!    pushes the aim back against the motion (`aimTrackError`).
-//! 4. **Tremor**: two sine octaves per axis, phases seeded per bot, so bots
+//! 6. **Tremor**: two sine octaves per axis, phases seeded per bot, so bots
 //!    never shake in step.
-//! 5. **Turn**: a second-order spring per axis (natural frequency
+//! 7. **Turn**: a second-order spring per axis (natural frequency
 //!    `turnAccel/turnSpeed`, damping `turnDamping`, speed cap
-//!    `turnSpeed`) with the aim point's own angular speed fed forward, so
-//!    low skill overshoots and every skill can follow a moving target.
+//!    `turnSpeed`, at most [`MAX_TURN_PER_TICK_DEG`] a tick) with the aim
+//!    point's own angular speed fed forward, so low skill overshoots and
+//!    every skill can follow a moving target within its turn rate.
+//!
+//! Range needs no rule of its own: the errors are angles, so a farther
+//! target, smaller in angle, is missed more, and the fire gate
+//! (`trigger`) narrows with the target's angular size.
 //!
 //! Mistakes (lose tracking, mistimed shot, wrong weapon, late dodge) are
 //! rolled on acquisition and while engaged, each bounded to `mistakeMsec`.
@@ -38,6 +56,12 @@ const MAX_PITCH: f32 = 85.0;
 const RATE_FILTER: f32 = 0.25;
 /// Seconds after which an unseen target's believed motion stops being extrapolated.
 const EXTRAPOLATE_S: f32 = 0.75;
+/// The most the view turns in one tick, degrees (a hand's flick is at
+/// most a few thousand degrees a second; no tick turns half around).
+pub const MAX_TURN_PER_TICK_DEG: f32 = 45.0;
+/// Share of the lead error roll applied along the line of sight (an
+/// approaching or retreating target's speed is misjudged less in angle).
+const RADIAL_LEAD_ERROR_SHARE: f32 = 1.0 / 3.0;
 
 /// How a projectile flies, for leading.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -52,8 +76,9 @@ pub struct Ballistics {
 
 /// The point to aim at so a projectile from `eye` meets a target now at
 /// `target` moving at `target_vel`. `lead` is the fraction of the correct
-/// lead applied (the `aimLead` trait) and `roll` its per-engagement error
-/// multiplier (1.0 exact). The shooter's own velocity leaks in by
+/// lead applied (the `aimLead` trait) and `roll` its per-shot error
+/// multiplier (1.0 exact), applied fully to the sideways motion and by a
+/// third to the motion along the line of sight. The shooter's own velocity leaks in by
 /// `1 - lead` (low skill leads relative to its own motion).
 pub fn lead_point(
     eye: Vec3,
@@ -68,16 +93,30 @@ pub fn lead_point(
         return target;
     }
     let rel = target_vel - own_vel * (1.0 - lead.clamp(0.0, 1.0));
+    let sight = (target - eye).normalize_or_zero();
+    let along = sight * rel.dot(sight);
+    let rel = (rel - along) * roll + along * (1.0 + (roll - 1.0) * RADIAL_LEAD_ERROR_SHARE);
     let mut flight = eye.distance(target) / b.speed;
     let mut aim = target;
     for _ in 0..LEAD_ITERATIONS {
         let t = flight.min(3.0);
-        let ahead = rel * t * lead * roll;
+        let ahead = rel * t * lead;
         let drop = Vec3::Z * ((0.5 * b.gravity * t * t - b.lift_speed * t) * lead);
         aim = target + ahead + drop;
         flight = eye.distance(aim) / b.speed;
     }
     aim
+}
+
+/// `point` as seen from `eye` turned by `offset` (pitch, yaw degrees), at
+/// the same distance: where a hand off by `offset` believes it is.
+pub fn offset_point(eye: Vec3, point: Vec3, offset: (f32, f32)) -> Vec3 {
+    let Some((pitch, yaw)) = angles_to(eye, point) else { return point };
+    if offset == (0.0, 0.0) {
+        return point;
+    }
+    let pitch = (pitch + offset.0).clamp(-89.0, 89.0);
+    eye + crate::perception::forward(pitch, yaw + offset.1) * eye.distance(point)
 }
 
 /// Pitch and yaw (degrees) looking from `from` to `to`; `None` if they coincide.
@@ -205,6 +244,10 @@ pub struct AimState {
     last_desired: Option<(f32, f32)>,
     /// The lead error multiplier of this engagement/burst/shot.
     pub lead_roll: f32,
+    /// The hand's aim error.
+    pub hand: HandError,
+    /// The target's motion as the aim follows it.
+    pub motion: SeenMotion,
     phases: [f32; 4],
 }
 
@@ -222,6 +265,8 @@ impl AimState {
             point_rate: (0.0, 0.0),
             last_desired: None,
             lead_roll: 1.0,
+            hand: HandError::default(),
+            motion: SeenMotion::default(),
             phases: [base, base + 2.3, base + 4.6, base + 6.9],
         }
     }
@@ -261,9 +306,10 @@ impl AimState {
         t: &Traits,
         frozen: bool,
         clock: &BotClock,
+        rng: &mut BotRng,
     ) -> (f32, f32) {
         let dt = clock.dt().clamp(0.001, 0.1);
-        let point = self.believe(target, eye, own_vel, ballistics, t, frozen, dt);
+        let point = self.believe(target, eye, own_vel, ballistics, t, frozen, clock, rng);
         let desired = point.and_then(|p| angles_to(eye, p)).unwrap_or((self.pitch, self.yaw));
         let goal = self.goal_angles(desired, t, dt, clock);
         self.turn(goal, t, dt);
@@ -277,9 +323,11 @@ impl AimState {
         (self.pitch, self.yaw)
     }
 
-    /// Belief and lead: the point to steer the view to this tick (`None`:
-    /// keep the view). An enemy's belief lags (or drifts while unseen, or
-    /// stays with a lose-tracking mistake) and is led for projectiles.
+    /// Belief, lead and the hand's error: the point to steer the view to
+    /// this tick (`None`: keep the view). An enemy's belief lags (or
+    /// follows the old motion, or drifts while unseen, or stays with a
+    /// lose-tracking mistake), is led for projectiles and is off by the
+    /// hand's error.
     #[expect(
         clippy::too_many_arguments,
         reason = "the belief step of one update with what it reads"
@@ -292,8 +340,10 @@ impl AimState {
         ballistics: Option<&Ballistics>,
         t: &Traits,
         frozen: bool,
-        dt: f32,
+        clock: &BotClock,
+        rng: &mut BotRng,
     ) -> Option<Vec3> {
+        let dt = clock.dt().clamp(0.001, 0.1);
         match target {
             AimTarget::Enemy {
                 point,
@@ -307,33 +357,65 @@ impl AimState {
                         if frozen {
                             b
                         } else if visible {
-                            b + (point - b) * (1.0 - (-dt / t.aim_track_time_const.max(0.01)).exp())
+                            self.follow(b, point, velocity, eye, t, clock, rng)
                         } else {
                             let confidence = (1.0 - unseen_s / EXTRAPOLATE_S).clamp(0.0, 1.0);
-                            b + velocity * dt * t.pursuit.min(1.0) * confidence
+                            b + self.motion.velocity * dt * t.pursuit.min(1.0) * confidence
                         }
                     }
-                    _ => point,
+                    _ => {
+                        self.motion = SeenMotion::start(velocity);
+                        let turn = angles_to(eye, point)
+                            .map_or((0.0, 0.0), |(p, y)| (angle_diff(p, self.pitch), angle_diff(y, self.yaw)));
+                        self.hand.acquire(turn, t, clock, rng);
+                        point
+                    }
                 };
                 self.belief = Some(belief);
-                let aimed = match ballistics {
-                    Some(b) => lead_point(eye, own_vel, belief, velocity, b, t.aim_lead, self.lead_roll),
+                self.hand.update(t, clock, rng);
+                let led = match ballistics {
+                    Some(b) => lead_point(eye, own_vel, belief, self.motion.velocity, b, t.aim_lead, self.lead_roll),
                     None => belief,
                 };
+                let aimed = offset_point(eye, led, self.hand.offset);
                 self.aim_point = Some(aimed);
                 Some(aimed)
             }
             AimTarget::Point(p) => {
-                self.belief = None;
-                self.aim_point = None;
+                self.forget();
                 Some(p)
             }
             AimTarget::Keep => {
-                self.belief = None;
-                self.aim_point = None;
+                self.forget();
                 None
             }
         }
+    }
+
+    /// One tick of following a seen target from belief `b`: the old motion
+    /// while a change is not yet noticed, a jump to the truth (and an
+    /// opened error) when it is, the lagging filter otherwise.
+    #[expect(clippy::too_many_arguments, reason = "one step of the belief with what it reads")]
+    fn follow(&mut self, b: Vec3, point: Vec3, velocity: Vec3, eye: Vec3, t: &Traits, clock: &BotClock, rng: &mut BotRng) -> Vec3 {
+        let dt = clock.dt().clamp(0.001, 0.1);
+        match self.motion.update(velocity, t, clock, rng) {
+            Watch::Noticed => {
+                if let (Some(was), Some(is)) = (angles_to(eye, b), angles_to(eye, point)) {
+                    self.hand.reopen((angle_diff(was.0, is.0), angle_diff(was.1, is.1)), t, clock, rng);
+                }
+                point
+            }
+            Watch::Following if self.motion.behind() => b + self.motion.velocity * dt,
+            Watch::Following => b + (point - b) * (1.0 - (-dt / t.aim_track_time_const.max(0.01)).exp()),
+        }
+    }
+
+    /// Nothing to track: no belief, no error, no motion.
+    fn forget(&mut self) {
+        self.belief = None;
+        self.aim_point = None;
+        self.hand.clear();
+        self.motion = SeenMotion::default();
     }
 
     /// The angles the spring steers to: the `desired` angles less the
@@ -371,7 +453,8 @@ impl AimState {
             let err = angle_diff(goal, angle);
             let accel = wn * wn * err + 2.0 * zeta * wn * (ff - rate);
             let rate = (rate + accel * dt).clamp(-t.turn_speed, t.turn_speed);
-            (normalize_angle(angle + rate * dt), rate)
+            let turn = (rate * dt).clamp(-MAX_TURN_PER_TICK_DEG, MAX_TURN_PER_TICK_DEG);
+            (normalize_angle(angle + turn), rate)
         };
         let (yaw, yaw_rate) = step(self.yaw, self.yaw_rate, goal.1, self.point_rate.1);
         let (mut pitch, mut pitch_rate) = step(self.pitch, self.pitch_rate, goal.0, self.point_rate.0);
@@ -392,8 +475,12 @@ impl AimState {
 }
 
 mod gunner;
+pub mod hand;
+pub mod motion;
 
 pub use gunner::{Gunner, Pull, enemy_aim_target};
+use hand::HandError;
+use motion::{SeenMotion, Watch};
 
 #[cfg(test)]
 mod tests;

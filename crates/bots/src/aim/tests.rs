@@ -89,7 +89,7 @@ fn settle(skill: f32) -> (f32, f32) {
     let mut max_yaw: f32 = 0.0;
     let mut settled_at = None;
     for tick in 1..600 {
-        a.update(target, Vec3::ZERO, Vec3::ZERO, None, &t, false, &clock(tick));
+        a.update(target, Vec3::ZERO, Vec3::ZERO, None, &t, false, &clock(tick), &mut BotRng::from_seed(1));
         max_yaw = max_yaw.max(a.yaw);
         if settled_at.is_none() && (a.yaw - 90.0).abs() < 1.0 && a.yaw_rate.abs() < 5.0 {
             settled_at = Some(tick);
@@ -126,7 +126,7 @@ fn turning_tracks_a_moving_target_within_a_few_degrees() {
             unseen_s: 0.0,
             fresh: tick == 1,
         };
-        a.update(aim, Vec3::ZERO, Vec3::ZERO, None, &t, false, &BotClock { tick, hz: 60 });
+        a.update(aim, Vec3::ZERO, Vec3::ZERO, None, &t, false, &BotClock { tick, hz: 60 }, &mut BotRng::from_seed(1));
         if tick > 90 {
             let (_, want) = angles_to(Vec3::ZERO, target).expect("angles");
             worst = worst.max(angle_diff(want, a.yaw).abs());
@@ -147,8 +147,8 @@ fn tremor_differs_per_slot_and_mistakes_are_bounded() {
     let clock = BotClock { tick: 200, hz: 60 };
     for tick in 1..200 {
         let c = BotClock { tick, hz: 60 };
-        a.update(target, Vec3::ZERO, Vec3::ZERO, None, &t, false, &c);
-        b.update(target, Vec3::ZERO, Vec3::ZERO, None, &t, false, &c);
+        a.update(target, Vec3::ZERO, Vec3::ZERO, None, &t, false, &c, &mut BotRng::from_seed(1));
+        b.update(target, Vec3::ZERO, Vec3::ZERO, None, &t, false, &c, &mut BotRng::from_seed(1));
     }
     assert!((a.yaw - b.yaw).abs() > 0.01, "bots shake out of step");
     assert!(a.yaw.abs() < 2.0 * t.aim_tremor_deg);
@@ -169,4 +169,144 @@ fn tremor_differs_per_slot_and_mistakes_are_bounded() {
     assert!(kinds.iter().any(|&k| m.active(k, &clock)));
     let later = BotClock { tick: 200 + 30, hz: 60 };
     assert!(!kinds.iter().any(|&k| m.active(k, &later)), "over after mistakeMsec");
+}
+
+/// Tracks a target strafing across at 500 units that reverses at `turn_tick`;
+/// returns the view's worst yaw error from the truth before and after.
+fn reversal(skill: f32, turn_tick: u32) -> (f32, f32, f32) {
+    let t = Traits {
+        aim_tremor_deg: 0.0,
+        ..Traits::at_skill(skill)
+    };
+    let mut a = AimState::new(0.0, 0.0, 2);
+    let mut rng = BotRng::from_seed(11);
+    let (mut before, mut after, mut opened): (f32, f32, f32) = (0.0, 0.0, 0.0);
+    let mut y = -200.0;
+    for tick in 1..(turn_tick + 60) {
+        let v = if tick < turn_tick { 320.0 } else { -320.0 };
+        y += v / 60.0;
+        let target = Vec3::new(500.0, y, 0.0);
+        let aim = AimTarget::Enemy {
+            point: target,
+            velocity: Vec3::new(0.0, v, 0.0),
+            visible: true,
+            unseen_s: 0.0,
+            fresh: tick == 1,
+        };
+        a.update(aim, Vec3::ZERO, Vec3::ZERO, None, &t, false, &BotClock { tick, hz: 60 }, &mut rng);
+        let (_, want) = angles_to(Vec3::ZERO, target).expect("angles");
+        let err = angle_diff(want, a.yaw).abs();
+        if (turn_tick - 20..turn_tick).contains(&tick) {
+            before = before.max(err);
+        } else if tick >= turn_tick {
+            after = after.max(err);
+            opened = opened.max(a.hand.size());
+        }
+    }
+    (before, after, opened)
+}
+
+#[test]
+fn a_target_that_changes_direction_opens_the_error() {
+    for skill in [1.0, 3.0, 5.0] {
+        let (before, after, opened) = reversal(skill, 150);
+        assert!(after > before + 4.0, "skill {skill}: {before:.1} degrees off before the reversal, {after:.1} after");
+        assert!(opened > 3.0, "skill {skill}: the hand's error opened by {opened:.1} degrees");
+    }
+    // A quicker eye notices sooner, so it strays less.
+    assert!(reversal(5.0, 150).1 < reversal(1.0, 150).1);
+}
+
+/// Shots and hits of a bot acquiring a still target at `distance` many
+/// times over (a hit: the view passes within the body's half-width).
+fn still_target_accuracy(skill: f32, distance: f32) -> (u32, u32) {
+    let t = Traits::at_skill(skill);
+    let mut rng = BotRng::from_seed(5);
+    let (mut shots, mut hits) = (0, 0);
+    for round in 0..200u32 {
+        let mut a = AimState::new(0.0, rng.range(-120.0, 120.0), 3);
+        a.engage(&t, &mut rng);
+        let mut trigger = crate::trigger::Trigger::default();
+        let target = Vec3::new(distance, 0.0, 0.0);
+        for k in 1..90u32 {
+            let clock = BotClock { tick: round * 1000 + k, hz: 60 };
+            let aim = AimTarget::Enemy { point: target, velocity: Vec3::ZERO, visible: true, unseen_s: 0.0, fresh: k == 1 };
+            a.update(aim, Vec3::ZERO, Vec3::ZERO, None, &t, false, &clock, &mut rng);
+            let input = crate::trigger::FireInput {
+                reacted: true,
+                visible: true,
+                unseen_ms: 0.0,
+                eye: Vec3::ZERO,
+                forward: a.forward(),
+                aim_point: a.aim_point.expect("aimed"),
+                slew: a.slew_rate(),
+                interval_ms: 1500.0,
+                hasty: false,
+                target_radius: 15.0,
+            };
+            if let crate::trigger::FireOutcome::Fire { .. } = trigger.decide(&t, &input, &clock, &mut rng, || true) {
+                shots += 1;
+                let miss = crate::perception::off_axis_deg(a.forward(), Vec3::ZERO, target);
+                if miss < (15.0f32 / distance).atan().to_degrees() {
+                    hits += 1;
+                }
+                break;
+            }
+        }
+    }
+    (shots, hits)
+}
+
+#[test]
+fn a_far_target_is_harder() {
+    for skill in [1.0, 3.0, 5.0] {
+        let (near_shots, near_hits) = still_target_accuracy(skill, 300.0);
+        let (far_shots, far_hits) = still_target_accuracy(skill, 1500.0);
+        let near = near_hits as f32 / near_shots.max(1) as f32;
+        let far = far_hits as f32 / far_shots.max(1) as f32;
+        assert!(near_shots > 100 && far_shots > 50, "skill {skill} fires: {near_shots} near, {far_shots} far");
+        assert!(far < near, "skill {skill}: {near:.2} of first shots hit at 300 units, {far:.2} at 1500");
+    }
+}
+
+#[test]
+fn a_projectile_lead_errs_with_sideways_speed() {
+    let eye = Vec3::ZERO;
+    let target = Vec3::new(800.0, 0.0, 0.0);
+    let rocket = Ballistics { speed: 900.0, gravity: 0.0, lift_speed: 0.0 };
+    let error = |vel: Vec3| {
+        let exact = lead_point(eye, Vec3::ZERO, target, vel, &rocket, 1.0, 1.0);
+        let rolled = lead_point(eye, Vec3::ZERO, target, vel, &rocket, 1.0, 1.3);
+        rolled.distance(exact)
+    };
+    let sideways = error(Vec3::new(0.0, 320.0, 0.0));
+    let towards = error(Vec3::new(-320.0, 0.0, 0.0));
+    let slow = error(Vec3::new(0.0, 100.0, 0.0));
+    assert!(sideways > 2.0 * towards, "sideways {sideways:.1}, along the line of sight {towards:.1}");
+    assert!(sideways > 2.5 * slow, "faster sideways errs more: {sideways:.1} vs {slow:.1}");
+    // A longer flight errs more.
+    let far = Vec3::new(1600.0, 0.0, 0.0);
+    let far_error = lead_point(eye, Vec3::ZERO, far, Vec3::new(0.0, 320.0, 0.0), &rocket, 1.0, 1.3)
+        .distance(lead_point(eye, Vec3::ZERO, far, Vec3::new(0.0, 320.0, 0.0), &rocket, 1.0, 1.0));
+    assert!(far_error > 1.5 * sideways, "{far_error:.1} vs {sideways:.1}");
+}
+
+#[test]
+fn no_tick_flicks_over_180_degrees_at_any_skill() {
+    for skill in [1.0, 2.0, 3.0, 4.0, 5.0] {
+        for t in [Traits::at_skill(skill), Traits { turn_speed: 2000.0, turn_accel: 40000.0, turn_damping: 0.1, ..Traits::at_skill(skill) }] {
+            let mut a = AimState::new(0.0, 0.0, 1);
+            let mut rng = BotRng::from_seed(2);
+            let mut last = a.yaw;
+            for tick in 1..240u32 {
+                // The target jumps behind the bot every half second.
+                let side = if (tick / 30) % 2 == 0 { -1.0 } else { 1.0 };
+                let aim = AimTarget::Enemy { point: Vec3::new(-1000.0, side, 0.0), velocity: Vec3::ZERO, visible: true, unseen_s: 0.0, fresh: tick % 30 == 1 };
+                a.update(aim, Vec3::ZERO, Vec3::ZERO, None, &t, false, &BotClock { tick, hz: 60 }, &mut rng);
+                let step = angle_diff(a.yaw, last).abs();
+                assert!(step <= MAX_TURN_PER_TICK_DEG + 1e-3, "skill {skill}: {step} degrees in one tick");
+                last = a.yaw;
+            }
+        }
+    }
 }

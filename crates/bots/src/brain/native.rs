@@ -207,6 +207,9 @@ impl NativeBrain {
         let engagement = target.map(|x| x.engagement);
         let visible = target.is_some_and(|x| x.visible);
         let pull = self.gunner.pull_trigger(view, me, engagement, visible, &t, debug_aim, &clock, &mut self.rng);
+        self.count_first_hits(view, &clock);
+        let stats = &mut self.profile.stats;
+        stats.peak_turn_deg_s = stats.peak_turn_deg_s.max(f64::from(self.gunner.aim.slew_rate()));
         if pull.new_shot {
             self.profile.stats.trigger_pulls += 1;
             if let Some(ms) = target.and_then(|x| self.senses.noticing.first_shot(x.engagement.slot, &clock)) {
@@ -533,7 +536,22 @@ impl NativeBrain {
         };
         let in_hand = view.weapons.get(me.inventory.current);
         self.gunner
-            .turn(aim_target, me, in_hand, view.settings.movement.gravity, &t, clock)
+            .turn(aim_target, me, in_hand, view.settings.movement.gravity, &t, clock, &mut self.rng)
+    }
+
+    /// Counts the first hit on each enemy after it came into view.
+    fn count_first_hits(&mut self, view: &BotView<'_>, clock: &BotClock) {
+        let me = self.profile.slot;
+        for ev in &view.events {
+            if let quarry_sim::events::GameEvent::Damage { target, attacker: Some(a), .. } = *ev
+                && a == me
+                && target != me
+                && let Some(ms) = self.senses.noticing.first_hit(target, clock)
+            {
+                self.profile.stats.first_hits += 1;
+                self.profile.stats.first_hit_ms_sum += f64::from(ms);
+            }
+        }
     }
 
     /// Counts a swim when the bot goes into a liquid over its waist.

@@ -55,7 +55,7 @@ pub struct BotIdentity {
 /// Everything a bot plays with for one life.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Resolved {
-    /// The 51 traits.
+    /// The 56 traits.
     pub traits: Traits,
     /// Weapon preferences.
     pub weapon_bias: WeaponBias,

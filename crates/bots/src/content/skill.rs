@@ -1,4 +1,4 @@
-//! The skill curve: 51 behaviour traits, one row each, with a value for each
+//! The skill curve: 56 behaviour traits, one row each, with a value for each
 //! of the five skill levels and a clamp range. This table alone makes a
 //! complete bot; styles and characters (a later layer) only bias it.
 //!
@@ -26,6 +26,8 @@
 
 /// How many skill levels the table has.
 pub const SKILL_LEVELS: usize = 5;
+/// The narrowest fire gate, degrees (a hand cannot hold finer).
+pub const MIN_FIRE_GATE_DEG: f32 = 0.25;
 /// The lowest skill level.
 pub const MIN_SKILL: f32 = 1.0;
 /// The highest skill level.
@@ -172,8 +174,18 @@ skill_table! {
         "Fraction of the correct projectile lead applied.";
     aim_lead_error: "aimLeadError", Aim, Down, 0.0..=2.0, [0.45, 0.32, 0.2, 0.11, 0.05],
         "Random +/- fraction applied to the lead, rolled per engagement, burst and shot.";
+    aim_error_deg: "aimErrorDeg", Aim, Down, 0.0..=45.0, [13.0, 10.0, 7.5, 5.5, 4.0],
+        "Size of the hand's aim error on acquiring a target (past it on large turns, short on small ones), degrees.";
+    aim_correct_msec: "aimCorrectMsec", Aim, Down, 20.0..=1000.0, [240.0, 200.0, 165.0, 135.0, 110.0],
+        "Interval between corrections of the aim error (one per hand reaction), ms.";
+    aim_correct_share: "aimCorrectShare", Aim, Up, 0.0..=0.9, [0.35, 0.42, 0.5, 0.57, 0.64],
+        "Mean share of the aim error removed at each correction; each is drawn between half and 1.5 times this.";
+    aim_retarget_msec: "aimRetargetMsec", Aim, Down, 0.0..=2000.0, [320.0, 270.0, 230.0, 195.0, 165.0],
+        "Time to notice that the target changed its motion (a turn over 30 degrees, a stop, a start); until then the aim follows the old motion, ms.";
     fire_cone_deg: "fireConeDeg", Trigger, Down, 0.25..=45.0, [14.0, 10.0, 6.5, 4.0, 2.0],
-        "Half-angle of the fire gate around the aim point, before initiative scaling, degrees.";
+        "Widest the fire gate gets (close targets), before initiative scaling, degrees.";
+    fire_gate_scale: "fireGateScale", Trigger, Down, 0.2..=10.0, [3.0, 2.4, 1.9, 1.5, 1.15],
+        "The fire gate as a multiple of the target's angular radius, before initiative scaling: low skill fires early and wide.";
     hold_fire_turn_rate: "holdFireTurnRate", Trigger, Down, 10.0..=4000.0, [1000.0, 700.0, 500.0, 340.0, 220.0],
         "No firing while the view slews faster than this, degrees/s.";
     burst_min_msec: "burstMinMsec", Trigger, Shaped, 30.0..=4000.0, [480.0, 380.0, 300.0, 210.0, 140.0],
@@ -308,6 +320,16 @@ impl Traits {
         self.fire_cone_deg * (0.5 + self.initiative)
     }
 
+    /// Half-angle of the fire gate for a target of `radius` units at
+    /// `distance`, degrees: its angular radius times `fireGateScale` and
+    /// initiative, at least [`MIN_FIRE_GATE_DEG`], at most the effective
+    /// `fireConeDeg`. A farther target is a smaller gate.
+    pub fn fire_gate_deg(&self, distance: f32, radius: f32) -> f32 {
+        let angular = (radius.max(0.0) / distance.max(1.0)).atan().to_degrees();
+        let gate = angular * self.fire_gate_scale * (0.5 + self.initiative);
+        gate.clamp(MIN_FIRE_GATE_DEG, self.effective_fire_cone_deg().max(MIN_FIRE_GATE_DEG))
+    }
+
     /// The slew rate above which the bot holds fire, after initiative, degrees/s.
     pub fn effective_hold_fire_rate(&self) -> f32 {
         self.hold_fire_turn_rate * (0.5 + self.initiative)
@@ -363,7 +385,7 @@ pub fn parse_skill(text: &str) -> Option<f32> {
 mod tests {
     use super::*;
 
-    const ACCURACY: [&str; 25] = [
+    const ACCURACY: [&str; 30] = [
         "sightRange",
         "fov",
         "reactionMsec",
@@ -382,7 +404,12 @@ mod tests {
         "aimSettleMsec",
         "aimLead",
         "aimLeadError",
+        "aimErrorDeg",
+        "aimCorrectMsec",
+        "aimCorrectShare",
+        "aimRetargetMsec",
         "fireConeDeg",
+        "fireGateScale",
         "holdFireTurnRate",
         "mistakeChance",
         "mistakeMsec",
@@ -407,12 +434,12 @@ mod tests {
     ];
 
     #[test]
-    fn table_has_51_unique_rows_inside_their_ranges() {
-        assert_eq!(SKILL_TABLE.len(), 51);
+    fn table_has_56_unique_rows_inside_their_ranges() {
+        assert_eq!(SKILL_TABLE.len(), 56);
         let mut names: Vec<&str> = SKILL_TABLE.iter().map(|r| r.name).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 51, "duplicate trait names");
+        assert_eq!(names.len(), 56, "duplicate trait names");
         for r in SKILL_TABLE {
             assert!(r.min < r.max, "{}", r.name);
             for v in r.levels {

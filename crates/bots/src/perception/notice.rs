@@ -78,6 +78,8 @@ struct InView {
     noticed: bool,
     /// Its first shot was counted.
     shot: bool,
+    /// Its first hit was counted.
+    hit: bool,
 }
 
 /// What the bot has noticed, and since when enemies have been in view.
@@ -121,7 +123,7 @@ impl Noticing {
             let i = match self.in_view.iter().position(|v| v.slot == s.slot) {
                 Some(i) => i,
                 None => {
-                    self.in_view.push(InView { slot: s.slot, first: clock.tick, last: clock.tick, noticed: false, shot: false });
+                    self.in_view.push(InView { slot: s.slot, first: clock.tick, last: clock.tick, noticed: false, shot: false, hit: false });
                     self.in_view.len() - 1
                 }
             };
@@ -144,6 +146,14 @@ impl Noticing {
     pub fn first_shot(&mut self, slot: SlotId, clock: &BotClock) -> Option<f32> {
         let v = self.in_view.iter_mut().find(|v| v.slot == slot && v.noticed && !v.shot)?;
         v.shot = true;
+        Some(clock.ms_since(v.first))
+    }
+
+    /// The first hit on `slot`: the delay from its first tick in view, ms,
+    /// once per stretch in view.
+    pub fn first_hit(&mut self, slot: SlotId, clock: &BotClock) -> Option<f32> {
+        let v = self.in_view.iter_mut().find(|v| v.slot == slot && v.noticed && !v.hit)?;
+        v.hit = true;
         Some(clock.ms_since(v.first))
     }
 }

@@ -76,6 +76,12 @@ pub struct BotFigures {
     pub first_shots: u64,
     /// Mean time from an enemy's first tick in view to the first shot, ms.
     pub first_shot_ms: Option<f64>,
+    /// First hits on an enemy after it came into view.
+    pub first_hits: u64,
+    /// Mean time from an enemy's first tick in view to the first hit, ms.
+    pub first_hit_ms: Option<f64>,
+    /// The fastest the view turned in any tick, degrees/s.
+    pub peak_turn_deg_s: f64,
     /// Noises and reports it went to look into.
     pub investigations: u64,
     /// Teammates' facts it took in.
@@ -146,6 +152,9 @@ impl BotFigures {
             notice_ms: s.mean_notice_ms(),
             first_shots: s.first_shots,
             first_shot_ms: s.mean_first_shot_ms(),
+            first_hits: s.first_hits,
+            first_hit_ms: s.mean_first_hit_ms(),
+            peak_turn_deg_s: s.peak_turn_deg_s,
             investigations: s.investigations,
             reports_heard: s.reports_heard,
             report_finds: s.report_finds,
@@ -577,6 +586,9 @@ mod tests {
             notice_ms: Some(100.0 * f64::from(slot)),
             first_shots: 2,
             first_shot_ms: Some(500.0),
+            first_hits: 1,
+            first_hit_ms: Some(700.0),
+            peak_turn_deg_s: 400.0,
             investigations: 0,
             reports_heard: 0,
             report_finds: 0,
