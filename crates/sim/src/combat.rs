@@ -8,6 +8,7 @@
 use bevy_ecs::prelude::*;
 use glam::Vec3;
 
+use crate::accuracy::{AccuracyBook, RangeBand};
 use crate::clock::MatchClock;
 use crate::components::{Armor, Body, Health, Life, Powerups};
 use crate::events::{GameEvent, MeansOfDeath, SoundKind};
@@ -42,6 +43,10 @@ pub struct DamageRequest {
     pub armor_protects: bool,
     /// How.
     pub means: MeansOfDeath,
+    /// The range band of the counted shot that dealt it, for the
+    /// [`AccuracyBook`]; `None` for damage no counted shot dealt (melee,
+    /// the world, falling, crushing).
+    pub band: Option<RangeBand>,
 }
 
 /// Damage to apply this tick, in the order it happened.
@@ -140,6 +145,12 @@ fn apply_one(world: &mut World, settings: &Settings, tick: u32, req: DamageReque
         {
             s.score.damage_given += (damage + absorbed) as u32;
         }
+    }
+    // Accuracy: what an enemy lost, in the band of the shot that dealt it.
+    if let (Some(a), Some(band), Some(weapon)) = (req.attacker.filter(|a| *a != req.target && !teammates), req.band, req.means.weapon())
+        && let Some(mut book) = world.get_resource_mut::<AccuracyBook>()
+    {
+        book.count_damage(a, weapon, band, u32::try_from(damage + absorbed).unwrap_or(0));
     }
     world.write_message(GameEvent::Damage {
         target: req.target,

@@ -12,6 +12,7 @@ use quarry_map::{LoadedMap, NotPlayable};
 use quarry_movement::UserCmd;
 
 use crate::MapRes;
+use crate::accuracy::{AccuracyBook, SlotAccuracy};
 use crate::chat::{ChatScope, clean_chat};
 use crate::clock::{MatchClock, SimRng};
 use crate::combat::DamageQueue;
@@ -112,6 +113,7 @@ impl Match {
         world.insert_resource(slots);
         world.insert_resource(MapRes(map));
         world.insert_resource(DamageQueue::default());
+        world.insert_resource(AccuracyBook::default());
         world.insert_resource(TickHash::default());
         world.insert_resource(NetIds::default());
         world.insert_resource(SpawnLoadout::default());
@@ -233,7 +235,9 @@ impl Match {
     /// Allocates a slot for a new client: the one path for humans and bots.
     pub fn connect(&mut self, kind: ClientKind, userinfo: UserInfo) -> Result<SlotId, SlotError> {
         let tick = self.tick();
-        self.slots_mut().allocate(kind, userinfo, tick)
+        let slot = self.slots_mut().allocate(kind, userinfo, tick)?;
+        self.world.resource_mut::<AccuracyBook>().start_over(slot);
+        Ok(slot)
     }
 
     /// The client finished loading: it enters the game on the team the rules
@@ -268,6 +272,7 @@ impl Match {
     /// A client leaves: its body is removed and its slot freed.
     pub fn disconnect(&mut self, slot: SlotId) -> Option<crate::slots::Slot> {
         let freed = self.slots_mut().free(slot)?;
+        self.world.resource_mut::<AccuracyBook>().start_over(slot);
         if let Some(e) = freed.entity {
             self.world.despawn(e);
         }
@@ -480,6 +485,12 @@ impl Match {
         let life = self.world.get::<Life>(e)?;
         let _ = self.world.get::<Player>(e)?;
         Some(PlayerView { origin: body.0.origin, velocity: body.0.velocity, on_ground: body.0.on_ground(), health: health.hp, alive: *life == Life::Alive })
+    }
+
+    /// A slot's shots, hits, splash hits and damage this match per weapon
+    /// and range band ([`crate::accuracy`]); zeros for an empty slot.
+    pub fn accuracy(&self, slot: SlotId) -> &SlotAccuracy {
+        self.world.resource::<AccuracyBook>().slot(slot)
     }
 
     /// The scoreboard: every non-spectator by frags (then fewer deaths, then slot).

@@ -11,6 +11,7 @@
 //! what kind of client filled a slot on the way from a command to the game.
 //! Every player is driven by [`UserCmd`]s pushed into the input queue.
 
+pub mod accuracy;
 pub mod chat;
 pub mod client_command;
 pub mod clock;

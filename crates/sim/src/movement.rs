@@ -93,6 +93,7 @@ pub fn move_players(world: &mut World) {
                                 knockback: false,
                                 armor_protects: false,
                                 means: MeansOfDeath::Falling,
+                                band: None,
                             });
                         }
                     }

@@ -47,6 +47,7 @@ fn hurt(m: &mut Match, s: &[SlotId], target: SlotId, attacker: Option<SlotId>, a
         knockback: true,
         armor_protects: true,
         means,
+        band: None,
     });
     step(m, s, 1, &mut |_, _| UserCmd::default());
 }

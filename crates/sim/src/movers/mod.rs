@@ -286,6 +286,7 @@ fn crush(target: crate::slots::SlotId, amount: f32) -> DamageRequest {
         knockback: false,
         armor_protects: true,
         means: MeansOfDeath::World,
+        band: None,
     }
 }
 

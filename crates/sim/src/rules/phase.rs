@@ -4,6 +4,7 @@
 
 use bevy_ecs::prelude::*;
 
+use crate::accuracy::AccuracyBook;
 use crate::clock::MatchClock;
 use crate::events::GameEvent;
 use crate::settings::Settings;
@@ -92,6 +93,7 @@ pub fn update_phase(
     settings: Res<Settings>,
     mut rules: ResMut<RulesState>,
     mut slots: ResMut<Slots>,
+    mut book: Option<ResMut<AccuracyBook>>,
     mut events: MessageWriter<GameEvent>,
 ) {
     let tick = clock.tick;
@@ -108,7 +110,7 @@ pub fn update_phase(
                 // No warmup: live at once, except a match that a missing
                 // player forfeits, which waits for its players.
                 if enough || !rules.gametype.forfeits() {
-                    go_live(&mut rules, &mut slots, tick);
+                    go_live(&mut rules, &mut slots, book.as_deref_mut(), tick);
                 }
             } else if enough {
                 let live_at = tick + clock.ticks(settings.countdown_s);
@@ -124,7 +126,7 @@ pub fn update_phase(
                 rules.phase = Phase::Warmup;
                 events.write(GameEvent::Print { to: None, text: "Waiting for players.".into() });
             } else if tick >= live_at {
-                go_live(&mut rules, &mut slots, tick);
+                go_live(&mut rules, &mut slots, book.as_deref_mut(), tick);
                 events.write(GameEvent::Print { to: None, text: "Fight!".into() });
             }
         }
@@ -147,12 +149,16 @@ pub fn update_phase(
     }
 }
 
-fn go_live(rules: &mut RulesState, slots: &mut Slots, tick: u32) {
+fn go_live(rules: &mut RulesState, slots: &mut Slots, book: Option<&mut AccuracyBook>, tick: u32) {
     rules.phase = Phase::Live { since: tick };
     rules.team_scores = (0, 0);
     rules.respawn_all = true;
     for (_, s) in slots.iter_mut() {
         s.score = Default::default();
+    }
+    // Warmup's shots do not count, as its frags do not.
+    if let Some(book) = book {
+        book.start_over_all();
     }
 }
 

@@ -29,7 +29,7 @@ pub const SLIME_DAMAGE: f32 = 10.0;
 pub const LIQUID_INTERVAL_S: f32 = 1.0;
 
 fn world_damage(target: SlotId, amount: f32, means: MeansOfDeath) -> DamageRequest {
-    DamageRequest { target, attacker: None, amount, dir: Vec3::ZERO, knockback: false, armor_protects: true, means }
+    DamageRequest { target, attacker: None, amount, dir: Vec3::ZERO, knockback: false, armor_protects: true, means, band: None }
 }
 
 /// A player touches hurt volume `id` this tick.

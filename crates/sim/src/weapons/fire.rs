@@ -16,6 +16,10 @@
 //! it reached (Quake 3 accuracy). The melee weapon fires only when it
 //! reaches someone and, as in Quake 3, is left out of accuracy.
 //! Projectiles are spawned here and fly from the `Projectiles` set.
+//!
+//! Each hitscan or projectile shot also gets its range band here and is
+//! counted in the [`AccuracyBook`] per trace, weapon and band (the rules
+//! are in [`crate::accuracy`]); none of that is read by play.
 
 use bevy_ecs::prelude::*;
 use glam::Vec3;
@@ -23,6 +27,7 @@ use quarry_map::{CollisionWorld, Contents};
 use quarry_movement::Buttons;
 
 use crate::MapRes;
+use crate::accuracy::{AccuracyBook, RangeBand, band_of_shot};
 use crate::clock::{MatchClock, SimRng};
 use crate::combat::{DamageQueue, DamageRequest};
 use crate::components::{Body, CurrentCmd, Inventory, Life, Player, Powerups};
@@ -78,6 +83,15 @@ struct Outcome {
     shots: Vec<SlotId>,
     hits: Vec<(SlotId, Vec<SlotId>)>,
     surfaces: Vec<(quarry_map::EntityId, f32)>,
+    counted: Vec<Counted>,
+}
+
+/// A shot as accuracy counts it, once the loop is done.
+enum Counted {
+    /// A hitscan trigger pull: the players each trace hit.
+    Traces { shooter: SlotId, weapon: u8, band: RangeBand, rays: Vec<Vec<SlotId>> },
+    /// A projectile launched.
+    Launch { shooter: SlotId, weapon: u8, band: RangeBand },
 }
 
 /// Switches and fires every living player's weapon (the `Weapons` set).
@@ -92,6 +106,7 @@ pub fn fire_weapons(world: &mut World) {
     }
     let clock = *world.resource::<MatchClock>();
     let settings = world.resource::<Settings>().clone();
+    let team_game = world.resource::<RulesState>().gametype.is_team_game();
     let mut shooters: Vec<(SlotId, Entity)> = world
         .query::<(Entity, &Player, &Life)>()
         .iter(world)
@@ -130,7 +145,6 @@ pub fn fire_weapons(world: &mut World) {
                         let basis = ViewBasis::from_angles(pitch, yaw);
                         let eye = eye_position(&body, &settings.movement);
                         let map = world.resource::<MapRes>().0.world();
-                        let shot = Shot { shooter: slot, start: shot_start(map, eye, basis.forward), basis };
                         let history = world.resource::<LagHistory>();
                         let seen = if matches!(def.kind, WeaponKind::Projectile) {
                             None
@@ -138,6 +152,13 @@ pub fn fire_weapons(world: &mut World) {
                             history.rewound(&obstacles, &shooters, latency_ms, settings.max_unlag_ms, &clock)
                         };
                         let boxes = seen.as_deref().unwrap_or(&obstacles);
+                        let band = if matches!(def.kind, WeaponKind::Melee) {
+                            RangeBand::Untargeted
+                        } else {
+                            let slots = world.resource::<Slots>();
+                            band_of_shot(eye, basis.forward, slot, boxes, |t| is_enemy(slots, team_game, slot, t))
+                        };
+                        let shot = Shot { shooter: slot, start: shot_start(map, eye, basis.forward), basis, band };
                         if trigger(def, &shot, map, boxes, &mut rng, &clock, &mut out) {
                             if let Some(ammo) = inv.ammo.get_mut(usize::from(def.number)) {
                                 *ammo -= def.ammo_use;
@@ -179,7 +200,11 @@ fn trigger(
             out.damage.push(hit);
         }
         WeaponKind::Hitscan => {
-            let result = fire_hitscan(def, shot, map, boxes, rng);
+            let mut result = fire_hitscan(def, shot, map, boxes, rng);
+            for d in &mut result.damage {
+                d.band = Some(shot.band);
+            }
+            out.counted.push(Counted::Traces { shooter: slot, weapon: def.number, band: shot.band, rays: result.hits_by_ray() });
             // A single ray's path, for clients to draw (a rail's trail, a
             // lightning beam); pellets are too many to be worth the bytes.
             if let [end] = result.ends[..] {
@@ -202,7 +227,9 @@ fn trigger(
                 explode_tick: clock.tick + ms_ticks(clock, def.fuse_ms),
                 resting: false,
                 fresh: true,
+                band: shot.band,
             });
+            out.counted.push(Counted::Launch { shooter: slot, weapon: def.number, band: shot.band });
             out.shots.push(slot);
         }
     }
@@ -222,6 +249,7 @@ fn apply(world: &mut World, out: Outcome) {
     for (shooter, targets) in out.hits {
         credit_hit(world, shooter, &targets);
     }
+    count_accuracy(world, out.counted);
     for p in out.projectiles {
         let id = world.resource_mut::<NetIds>().next_id();
         world.spawn((p, id));
@@ -235,4 +263,25 @@ fn apply(world: &mut World, out: Outcome) {
     for e in out.events {
         world.write_message(e);
     }
+}
+
+/// Counts the tick's shots in the [`AccuracyBook`] (the rules are in
+/// [`crate::accuracy`]).
+fn count_accuracy(world: &mut World, counted: Vec<Counted>) {
+    if counted.is_empty() || !world.contains_resource::<AccuracyBook>() {
+        return;
+    }
+    let team_game = world.resource::<RulesState>().gametype.is_team_game();
+    world.resource_scope(|world, mut book: Mut<AccuracyBook>| {
+        let slots = world.resource::<Slots>();
+        for c in counted {
+            match c {
+                Counted::Traces { shooter, weapon, band, rays } => {
+                    let enemy = |t: SlotId| is_enemy(slots, team_game, shooter, t);
+                    book.count_hitscan(shooter, weapon, band, rays.iter().map(Vec::as_slice), enemy);
+                }
+                Counted::Launch { shooter, weapon, band } => book.count_launch(shooter, weapon, band),
+            }
+        }
+    });
 }

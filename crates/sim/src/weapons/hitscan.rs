@@ -14,6 +14,7 @@
 use glam::Vec3;
 use quarry_map::{CollisionWorld, Contents, EntityId};
 
+use crate::accuracy::RangeBand;
 use crate::clock::SimRng;
 use crate::combat::DamageRequest;
 use crate::events::MeansOfDeath;
@@ -32,6 +33,9 @@ pub struct Shot {
     pub start: Vec3,
     /// The view basis from the command's angles.
     pub basis: ViewBasis,
+    /// The range band of the enemy it was aimed at, for accuracy only
+    /// ([`crate::accuracy`]).
+    pub band: RangeBand,
 }
 
 /// What the traces of one trigger pull did.
@@ -44,6 +48,9 @@ pub struct ShotResult {
     /// Brush entities (doors, buttons) traces stopped on, with the damage
     /// each would have dealt.
     pub surfaces: Vec<(EntityId, f32)>,
+    /// How many players each trace hit, one entry per trace in the order
+    /// traced (each trace's requests follow each other in `damage`).
+    pub hits_per_ray: Vec<usize>,
 }
 
 /// What one ray went through.
@@ -61,6 +68,20 @@ impl ShotResult {
     /// Players hit, in hit order (with repeats for several pellets).
     pub fn hit_slots(&self) -> impl Iterator<Item = SlotId> + '_ {
         self.damage.iter().map(|d| d.target)
+    }
+
+    /// The players each trace hit, one list per trace in the order traced
+    /// (accuracy counts traces, so a pellet is a shot of its own).
+    pub fn hits_by_ray(&self) -> Vec<Vec<SlotId>> {
+        let mut rest = self.damage.as_slice();
+        self.hits_per_ray
+            .iter()
+            .map(|&n| {
+                let (ray, after) = rest.split_at(n.min(rest.len()));
+                rest = after;
+                ray.iter().map(|d| d.target).collect()
+            })
+            .collect()
     }
 }
 
@@ -110,6 +131,7 @@ pub fn fire_hitscan(
         let ray = trace_ray(map, obstacles, shot.shooter, shot.start, dir, def.range, def.pierce);
         out.ends.push(ray.end);
         out.surfaces.extend(ray.surface.map(|e| (e, def.damage)));
+        out.hits_per_ray.push(ray.players.len());
         for target in ray.players {
             out.damage.push(request(def, shot.shooter, target, dir));
         }
@@ -133,6 +155,7 @@ fn request(def: &WeaponDef, shooter: SlotId, target: SlotId, dir: Vec3) -> Damag
         knockback: def.knockback,
         armor_protects: true,
         means: MeansOfDeath::Weapon(def.number),
+        band: None,
     }
 }
 

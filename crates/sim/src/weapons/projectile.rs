@@ -26,6 +26,7 @@ use glam::Vec3;
 use quarry_map::{CollisionWorld, Contents};
 
 use crate::MapRes;
+use crate::accuracy::{AccuracyBook, RangeBand};
 use crate::clock::MatchClock;
 use crate::combat::{DamageQueue, DamageRequest};
 use crate::components::NetId;
@@ -64,6 +65,10 @@ pub struct Projectile {
     pub resting: bool,
     /// Not moved yet (its first move covers [`PRESTEP_S`] more).
     pub fresh: bool,
+    /// The range band it was fired in, for accuracy ([`crate::accuracy`]):
+    /// an observation, never read by its flight and left out of the state
+    /// hash.
+    pub band: RangeBand,
 }
 
 /// What one tick of flight ended in.
@@ -151,6 +156,7 @@ pub fn blast(def: &WeaponDef, p: &Projectile, at: Vec3, direct: Option<SlotId>, 
             knockback: def.knockback,
             armor_protects: true,
             means: MeansOfDeath::Weapon(def.number),
+            band: Some(p.band),
         });
     }
     for h in splash_hits(map, at, def.splash_damage, def.splash_radius, obstacles, direct) {
@@ -162,6 +168,7 @@ pub fn blast(def: &WeaponDef, p: &Projectile, at: Vec3, direct: Option<SlotId>, 
             knockback: def.knockback,
             armor_protects: true,
             means: MeansOfDeath::Splash(def.number),
+            band: Some(p.band),
         });
     }
     out
@@ -188,6 +195,7 @@ pub fn move_projectiles(world: &mut World) {
     let mut damage = Vec::new();
     let mut events = Vec::new();
     let mut credits: Vec<(SlotId, Vec<SlotId>)> = Vec::new();
+    let mut blasts: Vec<Blast> = Vec::new();
     let mut gone = Vec::new();
     let mut moved = Vec::new();
     let mut hits = Vec::new();
@@ -207,6 +215,7 @@ pub fn move_projectiles(world: &mut World) {
                     hits.extend(surface.map(|entity| MoverHit::Direct { entity, amount: def.damage }));
                     hits.push(MoverHit::Splash { at, amount: def.splash_damage, radius: def.splash_radius });
                     credits.push((p.owner, hurt.iter().map(|d| d.target).collect()));
+                    blasts.push(Blast { projectile: p, direct, hurt: hurt.iter().map(|d| d.target).collect() });
                     damage.extend(hurt);
                     events.push(GameEvent::Sound { kind: SoundKind::Explosion, origin: at, source: Some(p.owner) });
                     gone.push(entity);
@@ -225,6 +234,7 @@ pub fn move_projectiles(world: &mut World) {
     for (owner, targets) in credits {
         super::fire::credit_hit(world, owner, &targets);
     }
+    count_blasts(world, blasts);
     world.resource_mut::<DamageQueue>().0.extend(damage);
     if let Some(mut queue) = world.get_resource_mut::<MoverHits>() {
         for h in hits {
@@ -234,4 +244,33 @@ pub fn move_projectiles(world: &mut World) {
     for e in events {
         world.write_message(e);
     }
+}
+
+/// An explosion as accuracy counts it: the projectile, the player it
+/// struck and everyone its blast reached (the direct target first).
+struct Blast {
+    projectile: Projectile,
+    direct: Option<SlotId>,
+    hurt: Vec<SlotId>,
+}
+
+/// Counts each explosion's direct or splash hit in the band its projectile
+/// was fired in ([`crate::accuracy`]).
+fn count_blasts(world: &mut World, blasts: Vec<Blast>) {
+    if blasts.is_empty() {
+        return;
+    }
+    if !world.contains_resource::<AccuracyBook>() {
+        return;
+    }
+    let team_game = world.resource::<RulesState>().gametype.is_team_game();
+    world.resource_scope(|world, mut book: Mut<AccuracyBook>| {
+        let slots = world.resource::<crate::slots::Slots>();
+        for b in blasts {
+            let p = b.projectile;
+            let enemy = |t: SlotId| super::fire::is_enemy(slots, team_game, p.owner, t);
+            let splashed = b.hurt.into_iter().filter(|t| Some(*t) != b.direct);
+            book.count_blast(p.owner, p.weapon, p.band, b.direct, splashed, enemy);
+        }
+    });
 }
