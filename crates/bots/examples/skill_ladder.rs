@@ -1,18 +1,107 @@
 //! Does skill read right? Seeded 1v1 matches between two skill levels on
-//! the duel map; prints who won each, the win count, accuracy per weapon
-//! per skill and the mean fresh reaction per skill against the table.
+//! each map given; prints who won each, the wins over decided duels, and
+//! per map and skill: accuracy per weapon (the sim's book: per trace, so
+//! per pellet for the shotgun, direct hits apart from splash) in every
+//! range band, the mean fresh reaction against
+//! the table, the mean time from first sight to the first shot and to the
+//! first hit, and the peak view turn rate.
+//!
+//! A map is a name in `maps/` or a path to a `.map` file. With HIGH equal
+//! to LOW both bots play the same skill (a mirror, for accuracy figures).
 //!
 //! ```text
-//! cargo run --release -p quarry-bots --example skill_ladder -- [HIGH] [LOW] [MATCHES] [MINUTES] [MAP]
-//! cargo run --release -p quarry-bots --example skill_ladder -- 5 1 20 3
+//! cargo run --release -p quarry-bots --example skill_ladder -- [HIGH] [LOW] [MATCHES] [MINUTES] [MAP...]
+//! cargo run --release -p quarry-bots --example skill_ladder -- 5 1 48 5 q_duel1 ../shared/maps/q1-standard/dm6.map
 //! ```
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use quarry_bots::content::Traits;
+use quarry_bots::report::MatchReport;
 use quarry_bots::{AddBot, BotManager, BotSettings};
+use quarry_sim::accuracy::{BandFigures, RangeBand};
 use quarry_sim::slots::Slots;
-use quarry_sim::{GameData, Match, Settings};
+use quarry_sim::{GameData, Match, Settings, SlotId};
+
+/// Sums of one skill's figures on one map.
+#[derive(Default)]
+struct Tally {
+    /// Weapon name -> figures per band, in `RangeBand::ALL` order.
+    accuracy: BTreeMap<String, [BandFigures; 4]>,
+    reaction: Mean,
+    first_shot: Mean,
+    first_hit: Mean,
+    peak_turn: f64,
+}
+
+/// A running mean.
+#[derive(Default)]
+struct Mean {
+    sum: f64,
+    n: u64,
+}
+
+impl Mean {
+    fn add(&mut self, value: Option<f64>, weight: u64) {
+        if let Some(v) = value {
+            self.sum += v * weight as f64;
+            self.n += weight;
+        }
+    }
+
+    fn get(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.sum / self.n as f64)
+    }
+}
+
+fn map_path(arg: &str) -> PathBuf {
+    let as_path = PathBuf::from(arg);
+    if as_path.extension().is_some_and(|e| e == "map") {
+        return as_path;
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps").join(format!("{arg}.map"))
+}
+
+/// One duel's outcome: the frags of the high and the low skill bot, the
+/// bots' report and each bot's accuracy by skill and weapon name.
+struct Duel {
+    high_frags: i32,
+    low_frags: i32,
+    report: MatchReport,
+    accuracy: Vec<(f32, String, [BandFigures; 4])>,
+}
+
+/// Plays one seeded duel.
+fn duel(path: &PathBuf, seed: u64, high: f32, low: f32, minutes: f32) -> Result<Duel, String> {
+    let map = quarry_map::load(path, &quarry_map::LoadOptions::default()).map_err(|e| format!("{}: {e}", path.display()))?;
+    let settings = Settings { warmup: false, fraglimit: 0, timelimit_min: 0.0, ..Settings::default() };
+    let mut game = Match::new(map, &GameData::default(), settings, seed, Slots::new(4), 60).map_err(|e| e.to_string())?;
+    let mut bots = BotManager::new(BotSettings::default());
+    // Alternate who joins first so spawn order does not favour a side.
+    let order = if seed % 2 == 0 { [high, low] } else { [low, high] };
+    let mut slots: Vec<(f32, SlotId)> = Vec::new();
+    for (i, s) in order.into_iter().enumerate() {
+        let add = AddBot { name: Some(format!("Skill{s}_{i}")), skill: Some(s), exact: false, ..Default::default() };
+        let slot = bots.add_bot(&mut game, add).map_err(|e| e.to_string())?;
+        slots.push((s, slot));
+    }
+    for _ in 0..(minutes * 60.0 * game.hz() as f32) as u32 {
+        bots.think(&mut game);
+        game.step();
+    }
+    let frags = |i: usize| slots.get(i).and_then(|(_, slot)| game.slots().get(*slot)).map_or(0, |s| s.score.frags);
+    // In a mirror both are "high"; report the first joined as high.
+    let (high_frags, low_frags) = if order[0] == high { (frags(0), frags(1)) } else { (frags(1), frags(0)) };
+    let mut accuracy = Vec::new();
+    for (skill, slot) in &slots {
+        for (n, w) in game.accuracy(*slot).used() {
+            let name = game.weapon_name(n).unwrap_or("?").to_owned();
+            accuracy.push((*skill, name, w.bands));
+        }
+    }
+    Ok(Duel { high_frags, low_frags, report: bots.report(&game), accuracy })
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -21,99 +110,87 @@ fn main() {
     let low: f32 = arg(1, "1").parse().unwrap_or(1.0);
     let matches: u64 = arg(2, "20").parse().unwrap_or(20);
     let minutes: f32 = arg(3, "3").parse().unwrap_or(3.0);
-    let map_name = arg(4, "q_duel1");
-    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../maps")
-        .join(format!("{map_name}.map"));
-    let mut wins = 0;
-    let mut ties = 0;
-    let mut accuracy: BTreeMap<(String, String), (u32, u32)> = BTreeMap::new();
-    let mut reaction: BTreeMap<String, (f64, u64)> = BTreeMap::new();
-    for seed in 1..=matches {
-        let Ok(map) = quarry_map::load(&path, &quarry_map::LoadOptions::default()) else {
-            eprintln!("can't load {}", path.display());
-            std::process::exit(2);
-        };
-        let settings = Settings {
-            warmup: false,
-            fraglimit: 0,
-            timelimit_min: 0.0,
-            ..Settings::default()
-        };
-        let Ok(mut game) = Match::new(map, &GameData::default(), settings, seed, Slots::new(4), 60) else {
-            std::process::exit(2)
-        };
-        let mut bots = BotManager::new(BotSettings::default());
-        // Alternate who joins first so spawn order does not favour a side.
-        let order = if seed % 2 == 0 { [high, low] } else { [low, high] };
-        let mut slots = Vec::new();
-        for s in order {
-            let name = format!("Skill{s}");
-            match bots.add_bot(
-                &mut game,
-                AddBot {
-                    name: Some(name),
-                    skill: Some(s),
-                    exact: false,
-                    ..Default::default()
-                },
-            ) {
-                Ok(slot) => slots.push((s, slot)),
+    let maps: Vec<String> = if args.len() > 4 { args[4..].to_vec() } else { vec!["q_duel1".to_owned()] };
+    for map in &maps {
+        let path = map_path(map);
+        let (mut wins, mut losses, mut ties) = (0, 0, 0);
+        let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
+        for seed in 1..=matches {
+            let Duel { high_frags: fh, low_frags: fl, report, accuracy } = match duel(&path, seed, high, low, minutes) {
+                Ok(x) => x,
                 Err(e) => {
                     eprintln!("{e}");
                     std::process::exit(2);
                 }
+            };
+            match fh.cmp(&fl) {
+                std::cmp::Ordering::Greater => wins += 1,
+                std::cmp::Ordering::Less => losses += 1,
+                std::cmp::Ordering::Equal => ties += 1,
+            }
+            println!("{map} match {seed:2}: skill {high} {fh:3} - {fl:3} skill {low}");
+            for b in &report.bots {
+                let tally = tallies.entry(format!("{:.1}", b.skill)).or_default();
+                tally.reaction.add(b.reaction_ms, 1);
+                tally.first_shot.add(b.first_shot_ms, b.first_shots);
+                tally.first_hit.add(b.first_hit_ms, b.first_hits);
+                tally.peak_turn = tally.peak_turn.max(b.peak_turn_deg_s);
+            }
+            for (skill, weapon, bands) in accuracy {
+                let tally = tallies.entry(format!("{skill:.1}")).or_default();
+                let sum = tally.accuracy.entry(weapon).or_default();
+                for (s, b) in sum.iter_mut().zip(bands) {
+                    s.shots += b.shots;
+                    s.hits += b.hits;
+                    s.splash_hits += b.splash_hits;
+                    s.damage += b.damage;
+                }
             }
         }
-        for _ in 0..(minutes * 3600.0) as u32 {
-            bots.think(&mut game);
-            game.step();
-        }
-        let frags = |skill: f32| {
-            slots
-                .iter()
-                .find(|(s, _)| *s == skill)
-                .and_then(|(_, slot)| game.slots().get(*slot))
-                .map_or(0, |s| s.score.frags)
-        };
-        let (fh, fl) = (frags(high), frags(low));
-        if fh > fl {
-            wins += 1;
-        } else if fh == fl {
-            ties += 1;
-        }
-        println!("match {seed:2}: skill {high} {fh:3} - {fl:3} skill {low}");
-        let report = bots.report(&game);
-        for b in &report.bots {
-            let r = reaction.entry(format!("{:.1}", b.skill)).or_default();
-            if let Some(ms) = b.reaction_ms {
-                r.0 += ms;
-                r.1 += 1;
+        let decided = wins + losses;
+        println!(
+            "{map}: skill {high} won {wins} of {decided} decided duels ({:.0} %), {ties} ties, against skill {low}",
+            100.0 * f64::from(wins) / f64::from(decided.max(1))
+        );
+        let ms = |m: &Mean| m.get().map_or_else(|| "-".to_owned(), |v| format!("{v:.0} ms"));
+        for (skill, tally) in &tallies {
+            let s: f32 = skill.parse().unwrap_or(3.0);
+            let t = Traits::at_skill(s);
+            println!(
+                "  skill {skill}: reaction {} (table {:.0} ms), first sight to first shot {}, to first hit {}, peak turn {:.0} deg/s",
+                ms(&tally.reaction),
+                t.reaction_msec * t.reaction_scale(),
+                ms(&tally.first_shot),
+                ms(&tally.first_hit),
+                tally.peak_turn
+            );
+            for (weapon, bands) in &tally.accuracy {
+                // Every shot, then each band with an enemy near the line of fire.
+                let all = bands.iter().fold(BandFigures::ZERO, |a, b| BandFigures {
+                    shots: a.shots + b.shots,
+                    hits: a.hits + b.hits,
+                    splash_hits: a.splash_hits + b.splash_hits,
+                    damage: a.damage + b.damage,
+                });
+                let mut line = format!("    {weapon:<16} all {}", percent(&all));
+                for band in RangeBand::ALL {
+                    let b = &bands[band.index()];
+                    if b.shots > 0 {
+                        line.push_str(&format!("  {} {}", band.name(), percent(b)));
+                    }
+                }
+                println!("{line}");
             }
         }
-        for a in report.accuracy {
-            let e = accuracy.entry((a.skill.to_string(), a.weapon)).or_default();
-            e.0 += a.shots;
-            e.1 += a.hits;
-        }
     }
-    println!("skill {high} won {wins} of {matches} ({ties} ties)");
-    println!("accuracy per weapon and skill:");
-    for ((skill, weapon), (shots, hits)) in &accuracy {
-        println!(
-            "  skill {skill} {weapon:<18} {:5.1}% ({hits}/{shots})",
-            100.0 * f64::from(*hits) / f64::from((*shots).max(1))
-        );
-    }
-    println!("mean fresh reaction (table: reactionMsec x (1.5 - initiative)):");
-    for (skill, (sum, n)) in &reaction {
-        let s: f32 = skill.parse().unwrap_or(3.0);
-        let t = Traits::at_skill(s);
-        let table = t.reaction_msec * t.reaction_scale();
-        let mean = sum / (*n).max(1) as f64;
-        println!(
-            "  skill {skill}: {mean:6.1} ms, table {table:6.1} ms ({:+.1}%)",
-            100.0 * (mean / f64::from(table) - 1.0)
-        );
-    }
+}
+
+/// Direct hits per shot with its standard error and count, and splash hits
+/// per shot when there were any.
+fn percent(b: &BandFigures) -> String {
+    let n = f64::from(b.shots.max(1));
+    let p = f64::from(b.hits) / n;
+    let se = (p * (1.0 - p) / n).sqrt();
+    let splash = if b.splash_hits > 0 { format!(" +splash {:.1} %", 100.0 * f64::from(b.splash_hits) / n) } else { String::new() };
+    format!("{:.1} % ± {:.1} ({}/{}){splash}", 100.0 * p, 100.0 * se, b.hits, b.shots)
 }

@@ -162,25 +162,25 @@ skill_table! {
         "Damping ratio of the view spring (below 1 overshoots).";
     aim_track_time_const: "aimTrackTimeConst", Aim, Down, 0.01..=2.0, [0.4, 0.3, 0.22, 0.14, 0.08],
         "Time constant of the lag of the believed target position behind the real one, s.";
-    aim_tremor_deg: "aimTremorDeg", Aim, Down, 0.0..=30.0, [4.2, 3.0, 2.1, 1.2, 0.5],
+    aim_tremor_deg: "aimTremorDeg", Aim, Down, 0.0..=30.0, [4.2, 3.0, 2.1, 1.4, 0.8],
         "Amplitude of the continuous two-octave hand tremor, degrees.";
     aim_tremor_rate_hz: "aimTremorRateHz", Aim, Shaped, 0.05..=10.0, [0.6, 0.8, 1.1, 1.4, 1.8],
         "Base frequency of the tremor, Hz.";
-    aim_track_error: "aimTrackError", Aim, Down, 0.0..=20.0, [2.8, 2.1, 1.5, 0.8, 0.3],
+    aim_track_error: "aimTrackError", Aim, Down, 0.0..=20.0, [9.0, 7.0, 5.0, 3.8, 3.0],
         "Lag across the view per 100 degrees/s of target angular speed, degrees.";
     aim_settle_msec: "aimSettleMsec", Aim, Down, 0.0..=2000.0, [240.0, 200.0, 170.0, 110.0, 60.0],
         "Time the aim must stay inside the fire cone before shooting, ms.";
     aim_lead: "aimLead", Aim, Up, 0.0..=1.5, [0.1, 0.35, 0.6, 0.82, 0.97],
         "Fraction of the correct projectile lead applied.";
-    aim_lead_error: "aimLeadError", Aim, Down, 0.0..=2.0, [0.45, 0.32, 0.2, 0.11, 0.05],
+    aim_lead_error: "aimLeadError", Aim, Down, 0.0..=2.0, [0.6, 0.5, 0.42, 0.35, 0.3],
         "Random +/- fraction applied to the lead, rolled per engagement, burst and shot.";
-    aim_error_deg: "aimErrorDeg", Aim, Down, 0.0..=45.0, [13.0, 10.0, 7.5, 5.5, 4.0],
+    aim_error_deg: "aimErrorDeg", Aim, Down, 0.0..=45.0, [13.0, 10.0, 8.0, 6.5, 5.5],
         "Size of the hand's aim error on acquiring a target (past it on large turns, short on small ones), degrees.";
-    aim_correct_msec: "aimCorrectMsec", Aim, Down, 20.0..=1000.0, [240.0, 200.0, 165.0, 135.0, 110.0],
+    aim_correct_msec: "aimCorrectMsec", Aim, Down, 20.0..=1000.0, [240.0, 200.0, 170.0, 150.0, 130.0],
         "Interval between corrections of the aim error (one per hand reaction), ms.";
-    aim_correct_share: "aimCorrectShare", Aim, Up, 0.0..=0.9, [0.35, 0.42, 0.5, 0.57, 0.64],
+    aim_correct_share: "aimCorrectShare", Aim, Up, 0.0..=0.9, [0.35, 0.42, 0.48, 0.52, 0.56],
         "Mean share of the aim error removed at each correction; each is drawn between half and 1.5 times this.";
-    aim_retarget_msec: "aimRetargetMsec", Aim, Down, 0.0..=2000.0, [320.0, 270.0, 230.0, 195.0, 165.0],
+    aim_retarget_msec: "aimRetargetMsec", Aim, Down, 0.0..=2000.0, [320.0, 270.0, 235.0, 215.0, 200.0],
         "Time to notice that the target changed its motion (a turn over 30 degrees, a stop, a start); until then the aim follows the old motion, ms.";
     fire_cone_deg: "fireConeDeg", Trigger, Down, 0.25..=45.0, [14.0, 10.0, 6.5, 4.0, 2.0],
         "Widest the fire gate gets (close targets), before initiative scaling, degrees.";
