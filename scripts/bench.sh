@@ -70,6 +70,20 @@ if [ "$matches" != 0 ]; then
     # stream taken and a slowloris.
     python3 scripts/web_limits.py --server "$target/release/quarry-server" --tsv "$target/web_limits.tsv" >&2
     extra+=(--extra "$target/web_limits.tsv")
+    # Issue 49's aim: accuracy per weapon, first hit and peak turn per skill
+    # in mirror duels, and the ladder's wins between skills, on a Quake 3
+    # duel map, a Quake 1 map and the largest Quake 3 map.
+    cargo build --release -p quarry-bots --example skill_ladder >&2
+    aim_maps=(q_duel1 ../shared/maps/q1-standard/dm6.map ../shared/maps/q3/oacmpdm8.map)
+    for s in 1 2 3 4 5; do
+        "$target/release/examples/skill_ladder" --tsv "$target/aim_mirror_$s.tsv" "$s" "$s" 24 5 "${aim_maps[@]}" >&2
+        extra+=(--extra "$target/aim_mirror_$s.tsv")
+    done
+    for pair in "5 1" "2 1" "3 2" "4 3" "5 4"; do
+        # shellcheck disable=SC2086 # the pair is two words on purpose
+        "$target/release/examples/skill_ladder" --tsv "$target/aim_ladder_${pair// /_}.tsv" $pair 48 5 "${aim_maps[@]}" >&2
+        extra+=(--extra "$target/aim_ladder_${pair// /_}.tsv")
+    done
     # Issue 48's play client: frame times under llvmpipe and prediction
     # through a 100 ms / 2 % loss relay (needs xvfb-run).
     if command -v xvfb-run >/dev/null 2>&1; then

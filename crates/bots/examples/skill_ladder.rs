@@ -8,15 +8,20 @@
 //!
 //! A map is a name in `maps/` or a path to a `.map` file. With HIGH equal
 //! to LOW both bots play the same skill (a mirror, for accuracy figures).
+//! Each weapon's overall accuracy is marked against `config/aim_bands.toml`
+//! (`--bands FILE` for another); `--tsv FILE` also writes the figures as
+//! `scripts/bench.sh` rows (a mirror's accuracy, first hit and peak turn
+//! per skill; a pair's wins).
 //!
 //! ```text
-//! cargo run --release -p quarry-bots --example skill_ladder -- [HIGH] [LOW] [MATCHES] [MINUTES] [MAP...]
+//! cargo run --release -p quarry-bots --example skill_ladder -- [--bands FILE] [--tsv FILE] [HIGH] [LOW] [MATCHES] [MINUTES] [MAP...]
 //! cargo run --release -p quarry-bots --example skill_ladder -- 5 1 48 5 q_duel1 ../shared/maps/q1-standard/dm6.map
 //! ```
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use quarry_bots::aim::bands::AimBands;
 use quarry_bots::content::Traits;
 use quarry_bots::report::MatchReport;
 use quarry_bots::{AddBot, BotManager, BotSettings};
@@ -79,7 +84,7 @@ fn duel(path: &PathBuf, seed: u64, high: f32, low: f32, minutes: f32) -> Result<
     let mut game = Match::new(map, &GameData::default(), settings, seed, Slots::new(4), 60).map_err(|e| e.to_string())?;
     let mut bots = BotManager::new(BotSettings::default());
     // Alternate who joins first so spawn order does not favour a side.
-    let order = if seed % 2 == 0 { [high, low] } else { [low, high] };
+    let order = if seed.is_multiple_of(2) { [high, low] } else { [low, high] };
     let mut slots: Vec<(f32, SlotId)> = Vec::new();
     for (i, s) in order.into_iter().enumerate() {
         let add = AddBot { name: Some(format!("Skill{s}_{i}")), skill: Some(s), exact: false, ..Default::default() };
@@ -103,8 +108,26 @@ fn duel(path: &PathBuf, seed: u64, high: f32, low: f32, minutes: f32) -> Result<
     Ok(Duel { high_frags, low_frags, report: bots.report(&game), accuracy })
 }
 
+/// Takes `--NAME VALUE` out of `args`.
+fn take_flag(args: &mut Vec<String>, name: &str) -> Option<String> {
+    let i = args.iter().position(|a| a == name)?;
+    args.remove(i);
+    (i < args.len()).then(|| args.remove(i))
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let bands_path = take_flag(&mut args, "--bands")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../config/aim_bands.toml"), PathBuf::from);
+    let tsv = take_flag(&mut args, "--tsv").map(PathBuf::from);
+    let bands = match std::fs::read_to_string(&bands_path).map_err(|e| e.to_string()).and_then(|t| AimBands::parse(&t).map_err(|e| e.to_string())) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{}: {e}", bands_path.display());
+            std::process::exit(2);
+        }
+    };
+    let mut rows: Vec<String> = Vec::new();
     let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.to_owned());
     let high: f32 = arg(0, "5").parse().unwrap_or(5.0);
     let low: f32 = arg(1, "1").parse().unwrap_or(1.0);
@@ -148,6 +171,13 @@ fn main() {
             }
         }
         let decided = wins + losses;
+        if high != low {
+            let map_name = path.file_stem().map_or_else(|| map.clone(), |n| n.to_string_lossy().into_owned());
+            rows.push(format!(
+                "aim/ladder_wins_pct_skill{high}_over_{low}_{map_name}\t{:.0}\t%",
+                100.0 * f64::from(wins) / f64::from(decided.max(1))
+            ));
+        }
         println!(
             "{map}: skill {high} won {wins} of {decided} decided duels ({:.0} %), {ties} ties, against skill {low}",
             100.0 * f64::from(wins) / f64::from(decided.max(1))
@@ -156,6 +186,15 @@ fn main() {
         for (skill, tally) in &tallies {
             let s: f32 = skill.parse().unwrap_or(3.0);
             let t = Traits::at_skill(s);
+            let map_name = path.file_stem().map_or_else(|| map.clone(), |n| n.to_string_lossy().into_owned());
+            // Mirror duels give the per-skill rows; a pair gives its wins.
+            let mirror = high == low;
+            if let Some(v) = tally.first_hit.get().filter(|_| mirror) {
+                rows.push(format!("aim/first_hit_ms_skill{}_{map_name}\t{v:.0}\tms", s.round()));
+            }
+            if mirror {
+                rows.push(format!("aim/peak_turn_deg_s_skill{}_{map_name}\t{:.0}\tdeg/s", s.round(), tally.peak_turn));
+            }
             println!(
                 "  skill {skill}: reaction {} (table {:.0} ms), first sight to first shot {}, to first hit {}, peak turn {:.0} deg/s",
                 ms(&tally.reaction),
@@ -164,23 +203,40 @@ fn main() {
                 ms(&tally.first_hit),
                 tally.peak_turn
             );
-            for (weapon, bands) in &tally.accuracy {
+            for (weapon, per_band) in &tally.accuracy {
                 // Every shot, then each band with an enemy near the line of fire.
-                let all = bands.iter().fold(BandFigures::ZERO, |a, b| BandFigures {
+                let all = per_band.iter().fold(BandFigures::ZERO, |a, b| BandFigures {
                     shots: a.shots + b.shots,
                     hits: a.hits + b.hits,
                     splash_hits: a.splash_hits + b.splash_hits,
                     damage: a.damage + b.damage,
                 });
-                let mut line = format!("    {weapon:<16} all {}", percent(&all));
+                let overall = 100.0 * f64::from(all.hits) / f64::from(all.shots.max(1));
+                let verdict = bands
+                    .weapon(weapon)
+                    .and_then(|b| b.verdict(s.round() as u8, overall))
+                    .map_or("no band", |v| v.word());
+                let map_name = path.file_stem().map_or_else(|| map.clone(), |n| n.to_string_lossy().into_owned());
+                if mirror {
+                    rows.push(format!("aim/accuracy_{weapon}_skill{}_{map_name}\t{overall:.1}\t%", s.round()));
+                }
+                let mut line = format!("    {weapon:<16} all {} [{verdict}]", percent(&all));
                 for band in RangeBand::ALL {
-                    let b = &bands[band.index()];
+                    let b = &per_band[band.index()];
                     if b.shots > 0 {
                         line.push_str(&format!("  {} {}", band.name(), percent(b)));
                     }
                 }
                 println!("{line}");
             }
+        }
+    }
+    if let Some(path) = tsv {
+        let command = format!("cargo run --release -p quarry-bots --example skill_ladder -- {}", std::env::args().skip(1).collect::<Vec<_>>().join(" "));
+        let text: String = rows.iter().map(|r| format!("{r}\t{command}\n")).collect();
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("{}: {e}", path.display());
+            std::process::exit(2);
         }
     }
 }

@@ -474,6 +474,7 @@ impl AimState {
     }
 }
 
+pub mod bands;
 mod gunner;
 pub mod hand;
 pub mod motion;
