@@ -17,6 +17,12 @@
 //!   first sub-movement of a human pointing motion overshoots or
 //!   undershoots (Champandard's momentum model overshoots large turns and
 //!   undershoots small ones), plus a sideways part.
+//! - **Each correction lands off by an amount that grows with the
+//!   target's angular speed** (signal-dependent motor noise: the spread of
+//!   a movement's end point grows with its speed, Harris & Wolpert 1998):
+//!   a uniform ±`aimPursuitError` degrees per 100 degrees/s the view must
+//!   follow, per axis, added after the share is removed. A still target is
+//!   settled on; a crossing one is tracked with a wobble.
 //! - **It opens again when the target changes direction** (see
 //!   `motion.rs`): by however far the old motion carried the belief.
 
@@ -28,6 +34,8 @@ use crate::view::BotClock;
 pub const OVERSHOOT_TURN_DEG: f32 = 30.0;
 /// A correction never removes more than this share of the error.
 const MAX_SHARE: f32 = 0.95;
+/// The fastest pursuit that adds noise, degrees/s (a flick is not tracking).
+const MAX_PURSUIT: f32 = 400.0;
 /// The largest error held, degrees (a re-acquisition far off is clamped).
 const MAX_ERROR_DEG: f32 = 45.0;
 
@@ -88,13 +96,20 @@ impl HandError {
         self.schedule(t, clock, rng);
     }
 
-    /// Applies a correction step when one is due.
-    pub fn update(&mut self, t: &Traits, clock: &BotClock, rng: &mut BotRng) {
-        if clock.tick < self.next_correction || self.offset == (0.0, 0.0) {
+    /// Applies a correction step when one is due; `pursuit` is the
+    /// angular speed (pitch, yaw degrees/s) the view follows now.
+    pub fn update(&mut self, pursuit: (f32, f32), t: &Traits, clock: &BotClock, rng: &mut BotRng) {
+        if clock.tick < self.next_correction {
             return;
         }
         let share = (t.aim_correct_share * rng.range(0.5, 1.5)).clamp(0.0, MAX_SHARE);
-        self.offset = (self.offset.0 * (1.0 - share), self.offset.1 * (1.0 - share));
+        let noise = t.aim_pursuit_error * 0.01;
+        let (wp, wy) = (pursuit.0.abs().min(MAX_PURSUIT), pursuit.1.abs().min(MAX_PURSUIT));
+        self.offset = (
+            self.offset.0 * (1.0 - share) + rng.signed() * noise * wp,
+            self.offset.1 * (1.0 - share) + rng.signed() * noise * wy,
+        );
+        self.clamp();
         self.schedule(t, clock, rng);
     }
 
@@ -131,7 +146,7 @@ mod tests {
         assert!(start >= 0.6 * t.aim_error_deg * 0.5, "{start}");
         let mut sizes = vec![start];
         for tick in 1..=120 {
-            e.update(&t, &clock(tick), &mut rng);
+            e.update((0.0, 0.0), &t, &clock(tick), &mut rng);
             if e.size() < sizes[sizes.len() - 1] {
                 sizes.push(e.size());
             }
@@ -143,6 +158,24 @@ mod tests {
         let shares: Vec<f32> = sizes.windows(2).map(|w| 1.0 - w[1] / w[0]).collect();
         let spread = shares.iter().cloned().fold(f32::MIN, f32::max) - shares.iter().cloned().fold(f32::MAX, f32::min);
         assert!(spread > 0.2, "the share removed varies: {shares:?}");
+    }
+
+    #[test]
+    fn a_moving_target_keeps_the_error_open_in_proportion_to_its_speed() {
+        let t = Traits::at_skill(5.0);
+        let mean_error = |speed: f32| {
+            let mut rng = BotRng::from_seed(6);
+            let mut e = HandError::default();
+            let mut sum = 0.0;
+            for tick in 0..6000 {
+                e.update((0.0, speed), &t, &clock(tick), &mut rng);
+                sum += e.size();
+            }
+            sum / 6000.0
+        };
+        let (still, slow, fast) = (mean_error(0.0), mean_error(40.0), mean_error(120.0));
+        assert!(still < 1e-3, "a still target is settled on: {still}");
+        assert!(slow > 0.3 && fast > 2.5 * slow, "40 deg/s: {slow}, 120 deg/s: {fast}");
     }
 
     #[test]

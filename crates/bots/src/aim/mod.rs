@@ -13,8 +13,10 @@
 //! 3. **The hand's error** ([`hand`]): an angular offset held between
 //!    corrections, opened on acquisition (past the target on large turns,
 //!    short on small ones) and closed by a random share at each
-//!    correction step, one per `aimCorrectMsec`. The bot believes the
-//!    target is where the error puts it, so it fires there.
+//!    correction step, one per `aimCorrectMsec`, each landing off by a
+//!    random amount in proportion to the target's angular speed
+//!    (`aimPursuitError`). The bot believes the target is where the
+//!    error puts it, so it fires there.
 //! 4. **Lead** for projectile weapons: the seen velocity (minus a share of
 //!    the bot's own, a low-skill error) times flight time, plus gravity
 //!    compensation, over a few iterations, scaled by `aimLead`; the
@@ -117,6 +119,22 @@ pub fn offset_point(eye: Vec3, point: Vec3, offset: (f32, f32)) -> Vec3 {
     }
     let pitch = (pitch + offset.0).clamp(-89.0, 89.0);
     eye + crate::perception::forward(pitch, yaw + offset.1) * eye.distance(point)
+}
+
+/// How fast (pitch, yaw degrees/s) a point at `point` moving at `vel`
+/// crosses the view of an eye at `eye`.
+pub fn angular_speed(eye: Vec3, point: Vec3, vel: Vec3) -> (f32, f32) {
+    let d = point - eye;
+    let flat = d.truncate().length();
+    if flat < 1.0 {
+        return (0.0, 0.0);
+    }
+    // Yaw: the horizontal velocity across the line of sight over the
+    // horizontal distance; pitch: the vertical velocity over the distance.
+    let across = Vec3::new(-d.y, d.x, 0.0) / flat;
+    let yaw = vel.dot(across) / flat;
+    let pitch = vel.z * flat / d.length_squared().max(1.0);
+    (pitch.to_degrees(), yaw.to_degrees())
 }
 
 /// Pitch and yaw (degrees) looking from `from` to `to`; `None` if they coincide.
@@ -372,7 +390,7 @@ impl AimState {
                     }
                 };
                 self.belief = Some(belief);
-                self.hand.update(t, clock, rng);
+                self.hand.update(angular_speed(eye, belief, self.motion.velocity - own_vel), t, clock, rng);
                 let led = match ballistics {
                     Some(b) => lead_point(eye, own_vel, belief, self.motion.velocity, b, t.aim_lead, self.lead_roll),
                     None => belief,

@@ -264,7 +264,7 @@ fn a_far_target_is_harder() {
         let (far_shots, far_hits) = still_target_accuracy(skill, 1500.0);
         let near = near_hits as f32 / near_shots.max(1) as f32;
         let far = far_hits as f32 / far_shots.max(1) as f32;
-        assert!(near_shots > 100 && far_shots > 50, "skill {skill} fires: {near_shots} near, {far_shots} far");
+        assert!(near_shots > 100 && far_shots > 30, "skill {skill} fires: {near_shots} near, {far_shots} far");
         assert!(far < near, "skill {skill}: {near:.2} of first shots hit at 300 units, {far:.2} at 1500");
     }
 }

@@ -55,7 +55,7 @@ pub struct BotIdentity {
 /// Everything a bot plays with for one life.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Resolved {
-    /// The 56 traits.
+    /// The 57 traits.
     pub traits: Traits,
     /// Weapon preferences.
     pub weapon_bias: WeaponBias,

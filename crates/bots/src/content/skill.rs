@@ -1,4 +1,4 @@
-//! The skill curve: 56 behaviour traits, one row each, with a value for each
+//! The skill curve: 57 behaviour traits, one row each, with a value for each
 //! of the five skill levels and a clamp range. This table alone makes a
 //! complete bot; styles and characters (a later layer) only bias it.
 //!
@@ -160,7 +160,7 @@ skill_table! {
         "Turn acceleration, degrees/s^2; turnAccel/turnSpeed is the natural frequency of the view spring.";
     turn_damping: "turnDamping", Aim, Up, 0.1..=3.0, [0.42, 0.55, 0.7, 0.9, 1.1],
         "Damping ratio of the view spring (below 1 overshoots).";
-    aim_track_time_const: "aimTrackTimeConst", Aim, Down, 0.01..=2.0, [0.4, 0.3, 0.22, 0.14, 0.08],
+    aim_track_time_const: "aimTrackTimeConst", Aim, Down, 0.01..=2.0, [0.4, 0.3, 0.22, 0.17, 0.12],
         "Time constant of the lag of the believed target position behind the real one, s.";
     aim_tremor_deg: "aimTremorDeg", Aim, Down, 0.0..=30.0, [4.2, 3.0, 2.1, 1.4, 0.8],
         "Amplitude of the continuous two-octave hand tremor, degrees.";
@@ -180,11 +180,13 @@ skill_table! {
         "Interval between corrections of the aim error (one per hand reaction), ms.";
     aim_correct_share: "aimCorrectShare", Aim, Up, 0.0..=0.9, [0.35, 0.42, 0.48, 0.52, 0.56],
         "Mean share of the aim error removed at each correction; each is drawn between half and 1.5 times this.";
+    aim_pursuit_error: "aimPursuitError", Aim, Down, 0.0..=50.0, [17.0, 13.5, 10.0, 9.0, 8.5],
+        "Spread of each correction while following a moving target: +/- degrees per 100 degrees/s of its angular speed.";
     aim_retarget_msec: "aimRetargetMsec", Aim, Down, 0.0..=2000.0, [320.0, 270.0, 235.0, 215.0, 200.0],
         "Time to notice that the target changed its motion (a turn over 30 degrees, a stop, a start); until then the aim follows the old motion, ms.";
     fire_cone_deg: "fireConeDeg", Trigger, Down, 0.25..=45.0, [14.0, 10.0, 6.5, 4.0, 2.0],
         "Widest the fire gate gets (close targets), before initiative scaling, degrees.";
-    fire_gate_scale: "fireGateScale", Trigger, Down, 0.2..=10.0, [3.0, 2.4, 1.9, 1.5, 1.15],
+    fire_gate_scale: "fireGateScale", Trigger, Down, 0.2..=10.0, [2.6, 1.9, 1.35, 1.1, 0.9],
         "The fire gate as a multiple of the target's angular radius, before initiative scaling: low skill fires early and wide.";
     hold_fire_turn_rate: "holdFireTurnRate", Trigger, Down, 10.0..=4000.0, [1000.0, 700.0, 500.0, 340.0, 220.0],
         "No firing while the view slews faster than this, degrees/s.";
@@ -385,7 +387,7 @@ pub fn parse_skill(text: &str) -> Option<f32> {
 mod tests {
     use super::*;
 
-    const ACCURACY: [&str; 30] = [
+    const ACCURACY: [&str; 31] = [
         "sightRange",
         "fov",
         "reactionMsec",
@@ -407,6 +409,7 @@ mod tests {
         "aimErrorDeg",
         "aimCorrectMsec",
         "aimCorrectShare",
+        "aimPursuitError",
         "aimRetargetMsec",
         "fireConeDeg",
         "fireGateScale",
@@ -434,12 +437,12 @@ mod tests {
     ];
 
     #[test]
-    fn table_has_56_unique_rows_inside_their_ranges() {
-        assert_eq!(SKILL_TABLE.len(), 56);
+    fn table_has_57_unique_rows_inside_their_ranges() {
+        assert_eq!(SKILL_TABLE.len(), 57);
         let mut names: Vec<&str> = SKILL_TABLE.iter().map(|r| r.name).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 56, "duplicate trait names");
+        assert_eq!(names.len(), 57, "duplicate trait names");
         for r in SKILL_TABLE {
             assert!(r.min < r.max, "{}", r.name);
             for v in r.levels {
