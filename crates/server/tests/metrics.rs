@@ -99,6 +99,9 @@ fn metrics_are_scraped_over_http() {
     assert!(want("quarry_navmesh_nodes") > 100.0);
     assert!(want("quarry_navmesh_build_seconds") > 0.0);
     assert_eq!(want("quarry_chat_lines_total{from=\"player\"}"), 1.0);
+    for name in ["quarry_weapon_shots", "quarry_weapon_hits", "quarry_weapon_splash_hits", "quarry_weapon_damage"] {
+        assert!(body.contains(&format!("# TYPE {name} counter")), "no {name} in\n{body}");
+    }
     assert!(sample(&body, "quarry_network_dropped_total{class=\"handshake\",reason=\"server_full\"}").is_some(), "{body}");
     // The index answers; other paths are not found. (From other addresses:
     // the idle ones may not all be gone yet.)
