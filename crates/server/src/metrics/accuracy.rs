@@ -2,16 +2,15 @@
 //! range band and kind of player (`human` or `bot`), from the match's
 //! accuracy book (`quarry_sim::accuracy` has the rules).
 //!
-//! They are fed each tick from what changed in the book: a slot's row
-//! carries a revision (skipped when unchanged, so a quiet tick costs one
-//! comparison per player) and a count of fresh starts (a new player in the
-//! slot, the match going live: then its figures count from zero). Taking
+//! They are fed each tick from what changed in the book: the book and each
+//! slot's row carry a revision (a quiet tick costs one comparison, a busy
+//! one a comparison per player and the additions of those who shot), and a
+//! row a count of fresh starts (a new player in the slot, the match going
+//! live: then its figures count from zero). Taking
 //! them each tick rather than at a match's end counts a player who leaves
 //! and a match cut short. Unlike the game log's match-end record, which
 //! counts from the moment the match went live, the counters count every
 //! shot the server saw, warmup included.
-
-use std::collections::BTreeMap;
 
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -29,14 +28,16 @@ pub(super) struct AccuracyCounters {
     hits: Family<Labels, Counter>,
     splash_hits: Family<Labels, Counter>,
     damage: Family<Labels, Counter>,
-    /// Each slot's row as last counted.
-    seen: BTreeMap<u8, SlotAccuracy>,
+    /// Each slot's row as last counted, by slot index.
+    seen: Vec<SlotAccuracy>,
+    /// The book's revision when last counted.
+    seen_revision: Option<u64>,
 }
 
 impl AccuracyCounters {
     /// Registers the counters.
     pub(super) fn register(registry: &mut Registry) -> Self {
-        let c = Self { shots: Family::default(), hits: Family::default(), splash_hits: Family::default(), damage: Family::default(), seen: BTreeMap::new() };
+        let c = Self { shots: Family::default(), hits: Family::default(), splash_hits: Family::default(), damage: Family::default(), seen: Vec::new(), seen_revision: None };
         let what = "by weapon, range band of the target (close, mid, far, untargeted) and player (human or bot)";
         registry.register("quarry_weapon_shots", format!("Shots (each pellet, each projectile) {what}"), c.shots.clone());
         registry.register("quarry_weapon_hits", format!("Shots that hit an enemy directly {what}"), c.hits.clone());
@@ -48,24 +49,36 @@ impl AccuracyCounters {
     /// A new match: its book starts from nothing.
     pub(super) fn forget(&mut self) {
         self.seen.clear();
+        self.seen_revision = None;
     }
 
     /// Adds what changed in `game`'s book since the last look; only takes
     /// note of it when `count` is off (the endpoint is off: turning it on
     /// later does not add the past).
     pub(super) fn look(&mut self, game: &Match, count: bool) {
-        for (id, slot) in game.slots().iter() {
-            let row = game.accuracy(id);
-            let before = self.seen.get(&id.0);
-            if before.is_some_and(|b| b.revision == row.revision) {
+        let book = game.accuracy_book();
+        if self.seen_revision == Some(book.revision()) {
+            return;
+        }
+        self.seen_revision = Some(book.revision());
+        for (id, row) in book.rows() {
+            let i = usize::from(id.0);
+            let before = self.seen.get(i).unwrap_or(&SlotAccuracy::ZERO);
+            if (before.revision, before.started) == (row.revision, row.started) {
                 continue;
             }
-            if count {
-                let from = before.filter(|b| b.started == row.started).unwrap_or(&SlotAccuracy::ZERO);
+            let from = if before.started == row.started { *before } else { SlotAccuracy::ZERO };
+            // An empty slot's row is zeros (it started over when its player left).
+            if count && let Some(slot) = game.slots().get(id) {
                 let player = if slot.kind == ClientKind::Bot { "bot" } else { "human" };
-                self.add(game, row, from, player);
+                self.add(game, row, &from, player);
             }
-            self.seen.insert(id.0, *row);
+            if self.seen.len() <= i {
+                self.seen.resize(i + 1, SlotAccuracy::ZERO);
+            }
+            if let Some(seen) = self.seen.get_mut(i) {
+                *seen = *row;
+            }
         }
     }
 
