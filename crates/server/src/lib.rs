@@ -28,6 +28,8 @@ pub mod secrets;
 pub mod server;
 pub mod state;
 pub mod stdin_console;
+#[cfg(test)]
+mod test_match;
 pub mod tick_stats;
 pub mod utc;
 pub mod web;

@@ -1,7 +1,7 @@
 //! The Prometheus endpoint through the real binary: `sv_metricsAddr` starts
 //! it, a scrape over HTTP returns the text exposition format with the
 //! server's figures (ticks, players by team and kind, traffic, round trips,
-//! matches, the navmesh, chat), one address holding many idle connections
+//! matches, the navmesh, chat, shots by weapon and band), one address holding many idle connections
 //! does not keep another scraper out, and a bad address is refused with a
 //! message while the server goes on.
 
@@ -12,7 +12,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use quarry_net::reliable::{ChatScope, ClientMessage};
-use quarry_sim::UserCmd;
+use quarry_sim::{Buttons, UserCmd};
 use support::TestServer;
 
 /// GETs `path` from `addr` (from `source` when given) and returns (head, body).
@@ -53,7 +53,8 @@ fn metrics_are_scraped_over_http() {
         let _ = client.poll_events();
         let tick = client.latest_snapshot().map_or(0, |s| s.server_tick) + 1;
         if client.is_connected() {
-            let _ = client.send_cmd(UserCmd { tick, ..UserCmd::default() });
+            // Holding attack: the watcher's shots reach the accuracy counters.
+            let _ = client.send_cmd(UserCmd { tick, buttons: Buttons::ATTACK, ..UserCmd::default() });
             if !chatted {
                 chatted = client.send_reliable(&ClientMessage::Chat { scope: ChatScope::All, text: "counting".into() }).is_ok();
             }
@@ -99,6 +100,14 @@ fn metrics_are_scraped_over_http() {
     assert!(want("quarry_navmesh_nodes") > 100.0);
     assert!(want("quarry_navmesh_build_seconds") > 0.0);
     assert_eq!(want("quarry_chat_lines_total{from=\"player\"}"), 1.0);
+    // The watcher's machinegun, in whatever band its aim fell, labelled human.
+    let shots: f64 = body
+        .lines()
+        .filter(|l| l.starts_with("quarry_weapon_shots_total{weapon=\"machinegun\",") && l.contains("player=\"human\"}"))
+        .filter_map(|l| l.rsplit_once(' ')?.1.parse::<f64>().ok())
+        .sum();
+    assert!(shots >= 10.0, "the watcher's shots are not counted:\n{body}");
+    assert!(body.contains("# TYPE quarry_weapon_damage counter"), "{body}");
     assert!(sample(&body, "quarry_network_dropped_total{class=\"handshake\",reason=\"server_full\"}").is_some(), "{body}");
     // The index answers; other paths are not found. (From other addresses:
     // the idle ones may not all be gone yet.)

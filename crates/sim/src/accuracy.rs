@@ -223,6 +223,8 @@ impl SlotAccuracy {
 pub struct AccuracyBook {
     /// Per slot index; grows to the highest slot counted.
     rows: Vec<SlotAccuracy>,
+    /// Changes to any row (wrapping).
+    revision: u64,
 }
 
 static EMPTY_ROW: SlotAccuracy = SlotAccuracy::ZERO;
@@ -231,6 +233,18 @@ impl AccuracyBook {
     /// A slot's figures (zeros for a slot with none).
     pub fn slot(&self, slot: SlotId) -> &SlotAccuracy {
         self.rows.get(usize::from(slot.0)).unwrap_or(&EMPTY_ROW)
+    }
+
+    /// Every row made so far with its slot, in slot order (rows of empty
+    /// slots read as zeros).
+    pub fn rows(&self) -> impl Iterator<Item = (SlotId, &SlotAccuracy)> {
+        self.rows.iter().enumerate().map(|(i, r)| (SlotId(i as u8), r))
+    }
+
+    /// Changes to any row since the book was made (wrapping): unchanged,
+    /// every row is unchanged, so a reader of deltas can skip the book.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// A slot's row, made on first use.
@@ -251,6 +265,7 @@ impl AccuracyBook {
             row.weapons = [WeaponAccuracy::ZERO; MAX_WEAPONS];
             row.started = row.started.wrapping_add(1);
             row.revision = row.revision.wrapping_add(1);
+            self.revision = self.revision.wrapping_add(1);
         }
     }
 
@@ -268,6 +283,7 @@ impl AccuracyBook {
         let Some(w) = row.weapons.get_mut(usize::from(weapon)) else { return };
         f(&mut w.bands[band.index()]);
         row.revision = row.revision.wrapping_add(1);
+        self.revision = self.revision.wrapping_add(1);
     }
 
     /// Counts one hitscan trigger pull: one shot per trace in `rays`, each
@@ -419,6 +435,7 @@ mod tests {
         let damage = RangeBand::ALL.map(|b| row.weapon(2).band(b).damage);
         assert_eq!(damage, [14, 0, 7, 0]);
         assert_eq!(row.revision, 2, "only real changes count");
+        assert_eq!(book.revision(), 2);
         book.start_over(me);
         assert!(book.slot(me).used().next().is_none());
         assert_eq!(book.slot(me).started, 1);

@@ -493,6 +493,11 @@ impl Match {
         self.world.resource::<AccuracyBook>().slot(slot)
     }
 
+    /// Every slot's accuracy, for a reader that follows its changes.
+    pub fn accuracy_book(&self) -> &AccuracyBook {
+        self.world.resource::<AccuracyBook>()
+    }
+
     /// The scoreboard: every non-spectator by frags (then fewer deaths, then slot).
     pub fn scoreboard(&self) -> Scoreboard {
         let rules = self.world.resource::<RulesState>();

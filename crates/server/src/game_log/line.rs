@@ -2,6 +2,7 @@
 //! on one line, with the envelope of [`Entry`]: when (UTC wall clock), which
 //! match, and the match clock. Field names are stable: stats tools parse them.
 
+use quarry_sim::accuracy::BandFigures;
 use serde::Serialize;
 
 /// A player as a record names them: slot, name and team at that moment.
@@ -63,15 +64,35 @@ pub struct WeaponTally {
     pub kills: u32,
 }
 
+/// One weapon's accuracy for one player, by the range band of each shot's
+/// target (`quarry_sim::accuracy` has the rules): traces (each pellet) and
+/// projectiles fired, direct hits, splash-only hits and the damage they did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AccuracyLine {
+    /// Weapon table name.
+    pub weapon: String,
+    /// The target nearer than 300 units.
+    pub close: BandFigures,
+    /// The target 300 to 800 units away.
+    pub mid: BandFigures,
+    /// The target farther than 800 units.
+    pub far: BandFigures,
+    /// No enemy within 30° of the aim.
+    pub untargeted: BandFigures,
+}
+
 /// One scoreboard line of a finished match.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScoreLine {
-    /// Who.
+    /// Who (with `bot`, so a stats tool can set bots beside people).
     #[serde(flatten)]
     pub player: PlayerRef,
     /// Frags, deaths, kills, damage, shots, hits and the objective counts.
     #[serde(flatten)]
     pub score: quarry_sim::slots::ScoreCard,
+    /// Per weapon fired since the match went live (melee left out), in
+    /// weapon number order.
+    pub accuracy: Vec<AccuracyLine>,
 }
 
 /// What happened.

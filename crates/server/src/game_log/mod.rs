@@ -4,7 +4,10 @@
 //! and disconnects (with a salted address hash), team changes, kills (killer,
 //! victim, means, weapon, positions, distance), damage summaries, flag and
 //! round events, chat, the operator's commands (secrets hidden) and each
-//! match's end with the full scoreboard.
+//! match's end with the full scoreboard, each line of which carries the
+//! player's bot flag and accuracy per weapon and range band (shots, hits,
+//! splash hits, damage: `quarry_sim::accuracy`), so an operator's own logs
+//! can set bots' aim beside people's.
 //!
 //! The tick thread turns events into lines ([`narrator`]); a writer thread
 //! ([`writer`]) serialises and appends them, so the tick never waits on the

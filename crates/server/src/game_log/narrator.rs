@@ -1,7 +1,9 @@
 //! Turns a match's events into game log lines, on the tick thread. It
 //! remembers who held each slot (a player who left is still named in the
 //! records about them) and tallies damage, shots, hits and kills per player
-//! and weapon for the summaries at the end. It only reads the match.
+//! and weapon for the summaries at the end; the final scoreboard carries
+//! each player's accuracy per weapon and range band from the match
+//! ([`Match::accuracy`]). It only reads the match.
 
 use std::collections::BTreeMap;
 
@@ -9,7 +11,9 @@ use quarry_sim::Match;
 use quarry_sim::events::{FlagEventKind, GameEvent, SoundKind};
 use quarry_sim::slots::{ClientKind, SlotId, Team};
 
-use super::line::{MatchSettings, PlayerAt, PlayerRef, Line, ScoreLine, TeamScores, WeaponTally};
+use quarry_sim::accuracy::RangeBand;
+
+use super::line::{AccuracyLine, MatchSettings, PlayerAt, PlayerRef, Line, ScoreLine, TeamScores, WeaponTally};
 
 /// Gives the address hash of a remote client's slot.
 pub type AddressOf<'a> = &'a dyn Fn(SlotId) -> Option<String>;
@@ -203,6 +207,7 @@ impl Narrator {
             .map(|row| ScoreLine {
                 player: PlayerRef { slot: row.slot.0, name: row.name.clone(), team: row.team.name(), bot: row.bot },
                 score: row.score,
+                accuracy: accuracy_lines(game, row.slot),
             })
             .collect();
         out.push(Line::MatchEnd {
@@ -258,6 +263,20 @@ fn weapon_tally<'a>(tally: &'a mut Tally, game: &Match, w: u8) -> &'a mut Weapon
     tally.weapons.entry(w).or_insert_with(|| WeaponTally { weapon: weapon_name(game, w), ..WeaponTally::default() })
 }
 
+/// A slot's accuracy per weapon fired, for its scoreboard line.
+fn accuracy_lines(game: &Match, slot: SlotId) -> Vec<AccuracyLine> {
+    game.accuracy(slot)
+        .used()
+        .map(|(n, w)| AccuracyLine {
+            weapon: weapon_name(game, n),
+            close: *w.band(RangeBand::Close),
+            mid: *w.band(RangeBand::Mid),
+            far: *w.band(RangeBand::Far),
+            untargeted: *w.band(RangeBand::Untargeted),
+        })
+        .collect()
+}
+
 fn damage_record(player: PlayerRef, tally: Tally) -> Line {
     Line::Damage { player, given: tally.given, taken: tally.taken, weapons: tally.weapons.into_values().collect() }
 }
@@ -273,4 +292,47 @@ fn flag_action(kind: FlagEventKind) -> &'static str {
 
 fn ticks_to_s(game: &Match, ticks: u32) -> f32 {
     ticks as f32 / game.hz().max(1) as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game_log::line::{Entry, to_json_line};
+
+    #[test]
+    fn the_match_end_carries_each_players_accuracy_with_the_bot_flag() {
+        let (mut game, human, bot) = crate::test_match::human_and_bot();
+        let mut narrator = Narrator::default();
+        narrator.match_start(&game, "room", false);
+        crate::test_match::run(&mut game, &[human, bot], 60, true);
+        let end = narrator.match_end(&game, "test").pop().expect("the match end");
+        let Line::MatchEnd { scoreboard, .. } = &end else { panic!("not a match end: {end:?}") };
+        assert_eq!(scoreboard.len(), 2);
+        for (slot, bot_flag) in [(human, false), (bot, true)] {
+            let row = scoreboard.iter().find(|r| r.player.slot == slot.0).expect("a scoreboard row");
+            assert_eq!(row.player.bot, bot_flag);
+            let [mg] = row.accuracy.as_slice() else { panic!("one weapon fired: {:?}", row.accuracy) };
+            assert_eq!(mg.weapon, "machinegun");
+            // 400 units apart, aiming at each other: every shot is mid range.
+            assert!(mg.mid.shots >= 9 && mg.mid.hits > 0 && mg.mid.damage > 0, "{mg:?}");
+            assert_eq!(mg.mid.splash_hits, 0);
+            assert!(mg.close.shots + mg.far.shots + mg.untargeted.shots == 0, "{mg:?}");
+            assert_eq!(mg.mid.damage, row.score.damage_given, "all of it the machinegun's, at mid range");
+        }
+        // As a stats tool reads it.
+        let line = to_json_line(&Entry { unix_ms: 0, match_id: None, t: 1.0, record: end }).expect("serializes");
+        let v: serde_json::Value = serde_json::from_str(&line).expect("parses");
+        let rows = v["scoreboard"].as_array().expect("a scoreboard");
+        let bot_row = rows.iter().find(|r| r["bot"] == true).expect("the bot's row");
+        let human_row = rows.iter().find(|r| r["bot"] == false).expect("the human's row");
+        for r in [bot_row, human_row] {
+            let w = &r["accuracy"][0];
+            assert_eq!(w["weapon"], "machinegun", "{r}");
+            for band in ["close", "mid", "far", "untargeted"] {
+                for figure in ["shots", "hits", "splash_hits", "damage"] {
+                    assert!(w[band][figure].is_u64(), "{band}.{figure} in {w}");
+                }
+            }
+        }
+    }
 }

@@ -1,12 +1,15 @@
 //! Prometheus metrics: `sv_metricsAddr HOST:PORT` (or `PORT`, on loopback)
 //! serves `/metrics` in the text exposition format from the HTTP thread
 //! ([`crate::http`]). The tick thread only updates atomics: one histogram
-//! observation and a look at the tick's events each tick, and once a second
-//! a sample of the slower figures (players by team, traffic, round trips,
-//! the navmesh, bots' stuck time).
+//! observation, a look at the tick's events and at what changed in the
+//! accuracy book ([`accuracy`]) each tick, and once a second a sample of
+//! the slower figures (players by team, traffic, round trips, the navmesh,
+//! bots' stuck time).
 //!
 //! Names follow Prometheus conventions: the `quarry_` prefix, base units
 //! (seconds, bytes), counters ending in `_total` (the encoder adds it).
+
+mod accuracy;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -112,6 +115,8 @@ pub struct Metrics {
     failed: Option<String>,
     seen_stuck: BTreeMap<u8, u64>,
     seen_nav_builds: u32,
+    /// Shots, hits, splash hits and damage by weapon, band and kind of player.
+    accuracy: accuracy::AccuracyCounters,
 }
 
 impl Metrics {
@@ -127,6 +132,7 @@ impl Metrics {
         )?;
         let mut registry = Registry::default();
         let exported = Exported::register(&mut registry);
+        let accuracy = accuracy::AccuracyCounters::register(&mut registry);
         Ok(Self {
             addr_cvar,
             addr_seen: u64::MAX,
@@ -140,6 +146,7 @@ impl Metrics {
             failed: None,
             seen_stuck: BTreeMap::new(),
             seen_nav_builds: 0,
+            accuracy,
         })
     }
 
@@ -304,9 +311,13 @@ impl Observer for Metrics {
         let view = &report.view;
         if view.matches_started != self.matches_counted {
             self.matches_counted = view.matches_started;
+            self.accuracy.forget();
             if let Some(game) = view.game {
                 self.match_started(game);
             }
+        }
+        if let Some(game) = view.game {
+            self.accuracy.look(game, self.server.is_some());
         }
         if self.server.is_none() {
             return;

@@ -75,7 +75,7 @@ pub fn install(world: &mut World, schedule: &mut Schedule, table: &WeaponTable) 
 
 /// Feeds the weapon state the core hash leaves out into the tick hash:
 /// each slot's switch target, ready tick and fire-rate carry, then every
-/// projectile by `NetId`.
+/// projectile by `NetId` (not its accuracy band, which play never reads).
 pub fn hash_weapons(
     slots: Res<Slots>,
     inventories: Query<&Inventory>,

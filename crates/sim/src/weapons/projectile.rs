@@ -20,6 +20,10 @@
 //! A new projectile's first move also covers [`PRESTEP_S`] (Quake 3
 //! `MISSILE_PRESTEP_TIME`), so point-blank shots land on the tick they are
 //! fired.
+//!
+//! Each explosion is also counted for accuracy, in the range band the
+//! projectile was fired in: a direct hit on an enemy, or else one splash
+//! hit when the blast reached one ([`crate::accuracy`]).
 
 use bevy_ecs::prelude::*;
 use glam::Vec3;
@@ -257,10 +261,7 @@ struct Blast {
 /// Counts each explosion's direct or splash hit in the band its projectile
 /// was fired in ([`crate::accuracy`]).
 fn count_blasts(world: &mut World, blasts: Vec<Blast>) {
-    if blasts.is_empty() {
-        return;
-    }
-    if !world.contains_resource::<AccuracyBook>() {
+    if blasts.is_empty() || !world.contains_resource::<AccuracyBook>() {
         return;
     }
     let team_game = world.resource::<RulesState>().gametype.is_team_game();
