@@ -83,8 +83,10 @@ def read_rows(paths):
                     if isinstance(player, dict) and player.get("bot") and player.get("skill") is not None:
                         skills[(rec.get("match"), player.get("slot"))] = player.get("skill")
                 elif event == "match_end":
-                    board = rec.get("scoreboard") or {}
-                    for row in (board.get("rows") if isinstance(board, dict) else None) or []:
+                    board = rec.get("scoreboard") or []
+                    if isinstance(board, dict):
+                        board = board.get("rows") or []
+                    for row in board if isinstance(board, list) else []:
                         if not isinstance(row, dict) or not isinstance(row.get("accuracy"), list):
                             skipped += 1
                             continue

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use quarry_net::reliable::{ChatScope, ClientMessage};
-use quarry_sim::UserCmd;
+use quarry_sim::{Buttons, UserCmd};
 use serde_json::Value;
 use support::TestServer;
 
@@ -174,4 +174,66 @@ fn a_spectator_who_takes_a_duel_place_is_logged_as_a_team_change() {
     }
     let all = records(&log);
     assert!(of_kind(&all, "team_change").iter().any(took_place), "{:#?}", of_kind(&all, "team_change"));
+}
+
+/// The repository's root (scripts live there).
+fn repo_root() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn the_match_end_carries_accuracy_and_aim_bands_reads_people_beside_bots() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("games.log");
+    let log_arg = log.to_string_lossy().into_owned();
+    let mut server = TestServer::start(&["+set", "sv_gameLog", &log_arg, "+set", "bot_minPlayers", "3", "+set", "bot_skill", "2", "+set", "fraglimit", "0", "+set", "timelimit", "0"]);
+    let mut client = server.client("visitor", None);
+    // The visitor holds attack while the bots fight, until a bot has
+    // killed with a weapon (so bots have fired too).
+    let start = Instant::now();
+    let bot_killed = |r: &Value| weapon_kill(r) && r["killer"]["bot"] == true;
+    while start.elapsed() < Duration::from_secs(8) || (!records(&log).iter().any(bot_killed) && start.elapsed() < Duration::from_secs(90)) {
+        let _ = client.poll_events();
+        let tick = client.latest_snapshot().map_or(0, |s| s.server_tick) + 1;
+        if client.is_connected() {
+            let _ = client.send_cmd(UserCmd { tick, buttons: Buttons::ATTACK, ..UserCmd::default() });
+        }
+        std::thread::sleep(Duration::from_millis(16));
+    }
+    server.console("quit");
+    let stopped = Instant::now();
+    while server.is_running() && stopped.elapsed() < Duration::from_secs(15) {
+        let _ = client.poll_events();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let all = records(&log);
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let end = of_kind(&all, "match_end");
+    let board = end.first().and_then(|e| e["scoreboard"].as_array()).unwrap_or_else(|| panic!("no match end:\n{text}"));
+    let visitor = board.iter().find(|r| r["name"] == "visitor").unwrap_or_else(|| panic!("the visitor's row:\n{text}"));
+    assert_eq!(visitor["bot"], false);
+    assert!(visitor["skill"].is_null(), "a person has no skill level: {visitor}");
+    let mg = visitor["accuracy"].as_array().and_then(|a| a.iter().find(|w| w["weapon"] == "machinegun")).unwrap_or_else(|| panic!("the visitor's machinegun: {visitor}"));
+    let shots: u64 = ["close", "mid", "far", "untargeted"].iter().filter_map(|b| mg[*b]["shots"].as_u64()).sum();
+    assert!(shots >= 20, "8 s of held attack fired {shots} shots: {mg}");
+    let bots: Vec<&Value> = board.iter().filter(|r| r["bot"] == true).collect();
+    assert!(!bots.is_empty() && bots.iter().all(|b| b["skill"].as_f64().is_some_and(|s| (1.0..=5.0).contains(&s)) && b["accuracy"].is_array()), "{}", end[0]);
+    // The operator's script reads it: a human row beside the bots' skills.
+    let Ok(out) = std::process::Command::new("python3")
+        .arg(repo_root().join("scripts/aim_bands.py"))
+        .arg(&log)
+        .args(["--min-shots", "1", "--json"])
+        .output()
+    else {
+        eprintln!("skipping the script: python3 not found");
+        return;
+    };
+    assert!(out.status.success(), "aim_bands.py failed: {}", String::from_utf8_lossy(&out.stderr));
+    let figures: Value = serde_json::from_slice(&out.stdout).expect("aim_bands.py --json prints JSON");
+    let rows = figures["rows"].as_array().expect("rows");
+    let mg_all = rows.iter().find(|r| r["weapon"] == "machinegun" && r["band"] == "all").unwrap_or_else(|| panic!("no machinegun row: {figures}"));
+    assert_eq!(mg_all["humans"], 1, "{mg_all}");
+    assert!(mg_all["percentiles"]["50"].as_f64().is_some(), "{mg_all}");
+    let with_bots = rows.iter().any(|r| r["bots"].as_object().is_some_and(|b| b.keys().any(|k| k.starts_with("skill "))));
+    assert!(with_bots, "no bot row by skill: {figures}");
 }

@@ -87,6 +87,9 @@ pub struct ScoreLine {
     /// Who (with `bot`, so a stats tool can set bots beside people).
     #[serde(flatten)]
     pub player: PlayerRef,
+    /// A bot's skill level (absent for people).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill: Option<f32>,
     /// Frags, deaths, kills, damage, shots, hits and the objective counts.
     #[serde(flatten)]
     pub score: quarry_sim::slots::ScoreCard,

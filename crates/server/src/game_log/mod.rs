@@ -152,6 +152,12 @@ impl GameLog {
         }
     }
 
+    /// The skill each bot plays at now, by slot (carried into the match
+    /// end's scoreboard rows).
+    pub fn set_bot_skills(&mut self, skills: impl IntoIterator<Item = (u8, f32)>) {
+        self.narrator.set_bot_skills(skills);
+    }
+
     /// A new match began on `map`.
     pub fn match_started(&mut self, game: &Match, map: &str) {
         self.matches += 1;

@@ -42,11 +42,20 @@ struct Known {
 pub struct Narrator {
     known: BTreeMap<u8, Known>,
     tallies: BTreeMap<u8, Tally>,
+    /// The skill each bot plays at, by slot, as the bot manager last said.
+    bot_skills: BTreeMap<u8, f32>,
     /// The match's end was recorded (its results are in).
     ended: bool,
 }
 
 impl Narrator {
+    /// The skill each bot plays at now, by slot (for the match end's rows,
+    /// so a stats tool can set each skill's figures beside people's).
+    pub fn set_bot_skills(&mut self, skills: impl IntoIterator<Item = (u8, f32)>) {
+        self.bot_skills.clear();
+        self.bot_skills.extend(skills.into_iter().filter(|(_, s)| s.is_finite()));
+    }
+
     /// A new match: forgets the last one and names who is already there.
     pub fn match_start(&mut self, game: &Match, map: &str, in_progress: bool) -> Line {
         self.known.clear();
@@ -206,6 +215,7 @@ impl Narrator {
             .iter()
             .map(|row| ScoreLine {
                 player: PlayerRef { slot: row.slot.0, name: row.name.clone(), team: row.team.name(), bot: row.bot },
+                skill: row.bot.then(|| self.bot_skills.get(&row.slot.0).copied()).flatten(),
                 score: row.score,
                 accuracy: accuracy_lines(game, row.slot),
             })

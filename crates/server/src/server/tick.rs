@@ -15,6 +15,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// How often the game log is told the bots' skills, in ticks.
+const BOT_SKILLS_EVERY_TICKS: u64 = 16;
+
 use quarry_sim::events::GameEvent;
 
 use super::Server;
@@ -138,6 +141,11 @@ impl Server {
         self.state.bots.think(game);
         for line in self.state.bots.take_notices() {
             self.console.print(line);
+        }
+        // The game log's match end says each bot's skill; told a few times a second.
+        if self.state.stats.total_ticks().is_multiple_of(BOT_SKILLS_EVERY_TICKS) {
+            let skills: Vec<(u8, f32)> = self.state.bots.list(None).iter().map(|r| (r.slot.0, r.skill)).collect();
+            self.state.game.log.set_bot_skills(skills);
         }
     }
 
