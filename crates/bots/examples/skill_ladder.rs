@@ -136,6 +136,7 @@ fn main() {
     let maps: Vec<String> = if args.len() > 4 { args[4..].to_vec() } else { vec!["q_duel1".to_owned()] };
     for map in &maps {
         let path = map_path(map);
+        let map_name = path.file_stem().map_or_else(|| map.clone(), |n| n.to_string_lossy().into_owned());
         let (mut wins, mut losses, mut ties) = (0, 0, 0);
         let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
         for seed in 1..=matches {
@@ -172,7 +173,6 @@ fn main() {
         }
         let decided = wins + losses;
         if high != low {
-            let map_name = path.file_stem().map_or_else(|| map.clone(), |n| n.to_string_lossy().into_owned());
             rows.push(format!(
                 "aim/ladder_wins_pct_skill{high}_over_{low}_{map_name}\t{:.0}\t%",
                 100.0 * f64::from(wins) / f64::from(decided.max(1))
@@ -186,7 +186,6 @@ fn main() {
         for (skill, tally) in &tallies {
             let s: f32 = skill.parse().unwrap_or(3.0);
             let t = Traits::at_skill(s);
-            let map_name = path.file_stem().map_or_else(|| map.clone(), |n| n.to_string_lossy().into_owned());
             // Mirror duels give the per-skill rows; a pair gives its wins.
             let mirror = high == low;
             if let Some(v) = tally.first_hit.get().filter(|_| mirror) {
@@ -216,7 +215,6 @@ fn main() {
                     .weapon(weapon)
                     .and_then(|b| b.verdict(s.round() as u8, overall))
                     .map_or("no band", |v| v.word());
-                let map_name = path.file_stem().map_or_else(|| map.clone(), |n| n.to_string_lossy().into_owned());
                 if mirror {
                     rows.push(format!("aim/accuracy_{weapon}_skill{}_{map_name}\t{overall:.1}\t%", s.round()));
                 }

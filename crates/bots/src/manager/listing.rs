@@ -65,6 +65,16 @@ impl BotManager {
         self.bots.iter().find(|b| b.brain.slot() == slot).map(|b| b.brain.status(Some(&view)))
     }
 
+    /// Each bot's slot and the skill it plays at now (as [`BotManager::list`]
+    /// says it), without the rest of a listing: cheap enough for a tick.
+    pub fn skills(&self) -> impl Iterator<Item = (SlotId, f32)> + '_ {
+        let settings = self.brain_settings();
+        self.bots.iter().map(move |b| {
+            let p = b.brain.profile();
+            (p.slot, skill_now(p, &settings))
+        })
+    }
+
     /// The `botlist` rows.
     pub fn list(&self, game: Option<&Match>) -> Vec<BotRow> {
         let settings = self.brain_settings();
@@ -87,11 +97,7 @@ impl BotManager {
                 BotRow {
                     slot: p.slot,
                     name,
-                    skill: if p.stats.alive_ticks > 0 {
-                        p.skill
-                    } else {
-                        p.effective_skill(&settings)
-                    },
+                    skill: skill_now(p, &settings),
                     filled: b.filled,
                     status,
                     enemy,
@@ -191,4 +197,10 @@ impl BotManager {
         out.push(self.nav.describe());
         out
     }
+}
+
+/// The skill a bot plays at: its life's once it has lived, else the one
+/// its next life will get from the settings.
+fn skill_now(p: &crate::brain::BotProfile, settings: &crate::brain::BrainSettings) -> f32 {
+    if p.stats.alive_ticks > 0 { p.skill } else { p.effective_skill(settings) }
 }

@@ -144,8 +144,7 @@ impl Server {
         }
         // The game log's match end says each bot's skill; told a few times a second.
         if self.state.stats.total_ticks().is_multiple_of(BOT_SKILLS_EVERY_TICKS) {
-            let skills: Vec<(u8, f32)> = self.state.bots.list(None).iter().map(|r| (r.slot.0, r.skill)).collect();
-            self.state.game.log.set_bot_skills(skills);
+            self.state.game.log.set_bot_skills(self.state.bots.skills().map(|(slot, skill)| (slot.0, skill)));
         }
     }
 
