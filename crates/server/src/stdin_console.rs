@@ -25,12 +25,22 @@ use rustyline::{Context, Editor, ExternalPrinter, Helper};
 pub const MAX_LINE_BYTES: usize = 16 * 1024;
 /// How long Tab waits for the tick thread's answer.
 const COMPLETION_TIMEOUT: Duration = Duration::from_millis(250);
+/// How long the prompt waits for a line's output before it comes back (a
+/// `map` can take a while; the prompt then returns and the output follows).
+const LINE_DONE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// What the stdin thread asks of the tick thread.
 #[derive(Debug)]
 pub enum ConsoleRequest {
     /// A line to execute.
-    Line(String),
+    Line {
+        /// The text typed.
+        text: String,
+        /// Told once the line has run and its output is printed, so the
+        /// prompt does not come back (and queue later output out of
+        /// order) before it; `None` for plain input, which has no prompt.
+        done: Option<Sender<()>>,
+    },
     /// Completion of the text before the cursor; the answer goes to `reply`.
     Complete {
         /// The text before the cursor.
@@ -154,7 +164,7 @@ fn run_plain(tx: Sender<ConsoleRequest>) {
             Ok(_) => {
                 buf.truncate(MAX_LINE_BYTES);
                 let line = String::from_utf8_lossy(&buf).trim_end_matches(['\r', '\n']).to_owned();
-                if tx.send(ConsoleRequest::Line(line)).is_err() {
+                if tx.send(ConsoleRequest::Line { text: line, done: None }).is_err() {
                     return;
                 }
             }
@@ -191,9 +201,15 @@ fn run_tty(tx: Sender<ConsoleRequest>, printer: Printer) {
                 if !line.trim().is_empty() {
                     let _ = editor.add_history_entry(line.as_str());
                 }
-                if tx.send(ConsoleRequest::Line(line)).is_err() {
+                // Output printed while the prompt is up is queued by the
+                // editor and shown at its next poll, which typed-ahead keys
+                // can postpone past the next line's output: so the prompt
+                // waits for this line's output to be printed first.
+                let (done, ran) = mpsc::channel();
+                if tx.send(ConsoleRequest::Line { text: line, done: Some(done) }).is_err() {
                     return;
                 }
+                let _ = ran.recv_timeout(LINE_DONE_TIMEOUT);
             }
             Err(ReadlineError::Interrupted) => {
                 let _ = tx.send(ConsoleRequest::Quit("interrupted at the console"));

@@ -434,7 +434,7 @@ impl Server {
             let wait = if self.state.fast { Duration::ZERO } else { self.clock.wait(Instant::now()) };
             match stdin.requests.recv_timeout(wait) {
                 Ok(request) => {
-                    self.handle_request(request);
+                    self.handle_request(request, printer);
                     continue;
                 }
                 Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {}
@@ -483,9 +483,16 @@ impl Server {
         self.state.cvars.tick_rate(self.console.cvars())
     }
 
-    fn handle_request(&mut self, request: ConsoleRequest) {
+    fn handle_request(&mut self, request: ConsoleRequest, printer: &Printer) {
         match request {
-            ConsoleRequest::Line(line) => self.execute_line(&line),
+            ConsoleRequest::Line { text, done } => {
+                self.execute_line(&text);
+                // The prompt waits for this line's output (see `stdin_console`).
+                if let Some(done) = done {
+                    self.flush(printer);
+                    let _ = done.send(());
+                }
+            }
             ConsoleRequest::Complete { line, reply } => {
                 let _ = reply.send(self.complete(&line));
             }
