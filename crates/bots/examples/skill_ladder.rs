@@ -11,11 +11,14 @@
 //! Each weapon's overall accuracy is marked against `config/aim_bands.toml`
 //! (`--bands FILE` for another); `--tsv FILE` also writes the figures as
 //! `scripts/bench.sh` rows (a mirror's accuracy, first hit and peak turn
-//! per skill; a pair's wins).
+//! per skill; a pair's wins). `--ffa N` plays free-for-all matches of N
+//! bots at skill HIGH instead of duels (the mixed ranges of a crowded
+//! map, where people's figures come from).
 //!
 //! ```text
-//! cargo run --release -p quarry-bots --example skill_ladder -- [--bands FILE] [--tsv FILE] [HIGH] [LOW] [MATCHES] [MINUTES] [MAP...]
+//! cargo run --release -p quarry-bots --example skill_ladder -- [--bands FILE] [--tsv FILE] [--ffa N] [HIGH] [LOW] [MATCHES] [MINUTES] [MAP...]
 //! cargo run --release -p quarry-bots --example skill_ladder -- 5 1 48 5 q_duel1 ../shared/maps/q1-standard/dm6.map
+//! cargo run --release -p quarry-bots --example skill_ladder -- --ffa 8 3 3 4 5 q_dm1 dm4
 //! ```
 
 use std::collections::BTreeMap;
@@ -68,8 +71,9 @@ fn map_path(arg: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps").join(format!("{arg}.map"))
 }
 
-/// One duel's outcome: the frags of the high and the low skill bot, the
-/// bots' report and each bot's accuracy by skill and weapon name.
+/// One match's outcome: the frags of the high and the low skill bot (the
+/// first two to join), the bots' report and each bot's accuracy by skill
+/// and weapon name.
 struct Duel {
     high_frags: i32,
     low_frags: i32,
@@ -77,16 +81,22 @@ struct Duel {
     accuracy: Vec<(f32, String, [BandFigures; 4])>,
 }
 
-/// Plays one seeded duel.
-fn duel(path: &PathBuf, seed: u64, high: f32, low: f32, minutes: f32) -> Result<Duel, String> {
+/// Plays one seeded duel, or with `ffa` a free-for-all of that many bots
+/// at skill `high`.
+fn duel(path: &PathBuf, seed: u64, high: f32, low: f32, minutes: f32, ffa: Option<usize>) -> Result<Duel, String> {
     let map = quarry_map::load(path, &quarry_map::LoadOptions::default()).map_err(|e| format!("{}: {e}", path.display()))?;
     let settings = Settings { warmup: false, fraglimit: 0, timelimit_min: 0.0, ..Settings::default() };
-    let mut game = Match::new(map, &GameData::default(), settings, seed, Slots::new(4), 60).map_err(|e| e.to_string())?;
+    let players = ffa.unwrap_or(2);
+    let mut game = Match::new(map, &GameData::default(), settings, seed, Slots::new(players.max(2) + 2), 60).map_err(|e| e.to_string())?;
     let mut bots = BotManager::new(BotSettings::default());
     // Alternate who joins first so spawn order does not favour a side.
-    let order = if seed.is_multiple_of(2) { [high, low] } else { [low, high] };
+    let order: Vec<f32> = match ffa {
+        Some(n) => vec![high; n],
+        None if seed.is_multiple_of(2) => vec![high, low],
+        None => vec![low, high],
+    };
     let mut slots: Vec<(f32, SlotId)> = Vec::new();
-    for (i, s) in order.into_iter().enumerate() {
+    for (i, s) in order.iter().copied().enumerate() {
         let add = AddBot { name: Some(format!("Skill{s}_{i}")), skill: Some(s), exact: false, ..Default::default() };
         let slot = bots.add_bot(&mut game, add).map_err(|e| e.to_string())?;
         slots.push((s, slot));
@@ -120,6 +130,14 @@ fn main() {
     let bands_path = take_flag(&mut args, "--bands")
         .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../config/aim_bands.toml"), PathBuf::from);
     let tsv = take_flag(&mut args, "--tsv").map(PathBuf::from);
+    let ffa = match take_flag(&mut args, "--ffa").map(|n| n.parse::<usize>()) {
+        None => None,
+        Some(Ok(n)) if (2..=32).contains(&n) => Some(n),
+        Some(_) => {
+            eprintln!("--ffa takes a number of bots, 2 to 32");
+            std::process::exit(2);
+        }
+    };
     let bands = match std::fs::read_to_string(&bands_path).map_err(|e| e.to_string()).and_then(|t| AimBands::parse(&t).map_err(|e| e.to_string())) {
         Ok(b) => b,
         Err(e) => {
@@ -140,7 +158,7 @@ fn main() {
         let (mut wins, mut losses, mut ties) = (0, 0, 0);
         let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
         for seed in 1..=matches {
-            let Duel { high_frags: fh, low_frags: fl, report, accuracy } = match duel(&path, seed, high, low, minutes) {
+            let Duel { high_frags: fh, low_frags: fl, report, accuracy } = match duel(&path, seed, high, low, minutes, ffa) {
                 Ok(x) => x,
                 Err(e) => {
                     eprintln!("{e}");
@@ -152,7 +170,10 @@ fn main() {
                 std::cmp::Ordering::Less => losses += 1,
                 std::cmp::Ordering::Equal => ties += 1,
             }
-            println!("{map} match {seed:2}: skill {high} {fh:3} - {fl:3} skill {low}");
+            match ffa {
+                Some(n) => println!("{map} match {seed:2}: {n} bots at skill {high}"),
+                None => println!("{map} match {seed:2}: skill {high} {fh:3} - {fl:3} skill {low}"),
+            }
             for b in &report.bots {
                 let tally = tallies.entry(format!("{:.1}", b.skill)).or_default();
                 tally.reaction.add(b.reaction_ms, 1);
@@ -172,27 +193,33 @@ fn main() {
             }
         }
         let decided = wins + losses;
-        if high != low {
+        if ffa.is_some() {
+            println!("{map}: {matches} free-for-all matches of {} bots at skill {high}", ffa.unwrap_or(0));
+        } else if high != low {
             rows.push(format!(
                 "aim/ladder_wins_pct_skill{high}_over_{low}_{map_name}\t{:.0}\t%",
                 100.0 * f64::from(wins) / f64::from(decided.max(1))
             ));
         }
-        println!(
-            "{map}: skill {high} won {wins} of {decided} decided duels ({:.0} %), {ties} ties, against skill {low}",
-            100.0 * f64::from(wins) / f64::from(decided.max(1))
-        );
+        if ffa.is_none() {
+            println!(
+                "{map}: skill {high} won {wins} of {decided} decided duels ({:.0} %), {ties} ties, against skill {low}",
+                100.0 * f64::from(wins) / f64::from(decided.max(1))
+            );
+        }
         let ms = |m: &Mean| m.get().map_or_else(|| "-".to_owned(), |v| format!("{v:.0} ms"));
         for (skill, tally) in &tallies {
             let s: f32 = skill.parse().unwrap_or(3.0);
             let t = Traits::at_skill(s);
-            // Mirror duels give the per-skill rows; a pair gives its wins.
+            // Mirror duels give the per-skill rows; a pair gives its wins;
+            // free-for-all rows are named apart.
             let mirror = high == low;
+            let kind = if ffa.is_some() { "ffa_" } else { "" };
             if let Some(v) = tally.first_hit.get().filter(|_| mirror) {
-                rows.push(format!("aim/first_hit_ms_skill{}_{map_name}\t{v:.0}\tms", s.round()));
+                rows.push(format!("aim/{kind}first_hit_ms_skill{}_{map_name}\t{v:.0}\tms", s.round()));
             }
             if mirror {
-                rows.push(format!("aim/peak_turn_deg_s_skill{}_{map_name}\t{:.0}\tdeg/s", s.round(), tally.peak_turn));
+                rows.push(format!("aim/{kind}peak_turn_deg_s_skill{}_{map_name}\t{:.0}\tdeg/s", s.round(), tally.peak_turn));
             }
             println!(
                 "  skill {skill}: reaction {} (table {:.0} ms), first sight to first shot {}, to first hit {}, peak turn {:.0} deg/s",
@@ -216,7 +243,7 @@ fn main() {
                     .and_then(|b| b.verdict(s.round() as u8, overall))
                     .map_or("no band", |v| v.word());
                 if mirror {
-                    rows.push(format!("aim/accuracy_{weapon}_skill{}_{map_name}\t{overall:.1}\t%", s.round()));
+                    rows.push(format!("aim/{kind}accuracy_{weapon}_skill{}_{map_name}\t{overall:.1}\t%", s.round()));
                 }
                 let mut line = format!("    {weapon:<16} all {} [{verdict}]", percent(&all));
                 for band in RangeBand::ALL {

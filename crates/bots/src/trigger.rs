@@ -9,7 +9,12 @@
 //!    time on target starts over. The gate is the target's angular
 //!    radius times `fireGateScale` (low skill fires early and wide, high
 //!    skill waits until the view is on the body), capped by `fireConeDeg`,
-//!    so a farther target is a narrower gate.
+//!    so a farther target is a narrower gate. A single-shot weapon's gate
+//!    narrows with the time a miss costs (its interval; see
+//!    [`shot_care`]): people take the railgun's shot with more care than
+//!    a plasma bolt's, but wait no longer than a miss would cost, so the
+//!    gate widens back to the plain one over one interval of waiting with
+//!    the weapon ready.
 //! 4. The aim has sat on target for the settle time (skipped by a
 //!    mistimed-shot mistake).
 //! 5. Single-shot weapons wait for their cadence; after each shot the time
@@ -17,7 +22,11 @@
 //! 6. The line of fire is safe (asked through a callback, only now, since
 //!    it traces).
 //! 7. Automatic weapons fire in bursts with rests: asked last, because
-//!    starting a burst changes state.
+//!    starting a burst changes state. A burst, once started, is held while
+//!    the view stays within `fireConeDeg` (steps 3 to 5 apply to starting
+//!    one): people hold a tracking weapon's button through the wobble of
+//!    their tracking rather than release it each time they slip off, which
+//!    is why their lightning gun hits less often than their railgun.
 //!
 //! Cone, slew gate and settle time are scaled by initiative (see
 //! `content::skill`). Pure apart from the RNG passed in.
@@ -31,6 +40,22 @@ use crate::view::BotClock;
 
 /// Weapons firing faster than this (ms between shots) are automatic: they fire in bursts.
 pub const AUTOMATIC_INTERVAL_MS: f32 = 250.0;
+
+/// The interval at which a single shot is taken with a skill's plain fire
+/// gate, ms; slower weapons narrow it (see [`shot_care`]).
+pub const CARE_INTERVAL_MS: f32 = 400.0;
+/// The narrowest a slow weapon makes the gate, as a share of the plain one.
+pub const MIN_SHOT_CARE: f32 = 0.5;
+
+/// How much of the fire gate a single shot of a weapon firing every
+/// `interval_ms` keeps: `sqrt(CARE_INTERVAL_MS / interval)`, between
+/// [`MIN_SHOT_CARE`] and 1. A miss with the railgun (1.5 s to the next
+/// shot) costs a duel; a missed plasma bolt costs a tenth of a second. So
+/// a person waits for a better aim before a slow shot, and the railgun's
+/// gate is about half the plasma gun's, the shotgun's (1 s) 0.63 of it.
+pub fn shot_care(interval_ms: f32) -> f32 {
+    (CARE_INTERVAL_MS / interval_ms.max(1.0)).sqrt().clamp(MIN_SHOT_CARE, 1.0)
+}
 
 /// Why the trigger was not pulled (for `bot_debugAim` and tests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +122,8 @@ pub enum FireOutcome {
 pub struct Trigger {
     /// Time the aim has sat inside the cone, ms.
     pub on_target_ms: f32,
+    /// Time a single-shot weapon has been ready with a target to shoot at, ms.
+    ready_ms: f32,
     burst_until: u32,
     rest_until: u32,
     next_single: u32,
@@ -124,10 +151,24 @@ impl Trigger {
         let suppressing = input.unseen_ms > 0.0 && input.unseen_ms <= t.suppression_msec;
         if !input.visible && !suppressing {
             self.on_target_ms = 0.0;
+            self.ready_ms = 0.0;
             return FireOutcome::Hold(Hold::NoTarget);
         }
+        let automatic = input.interval_ms < AUTOMATIC_INTERVAL_MS;
+        if !automatic && clock.tick >= self.next_single {
+            self.ready_ms += tick_ms;
+        }
         let off = off_axis_deg(input.forward, input.eye, input.aim_point);
-        if off > t.fire_gate_deg(input.eye.distance(input.aim_point), input.target_radius) {
+        // A burst once started is held while the view stays within the fire
+        // cone: a tracking weapon is sprayed through the hand's wobble.
+        if automatic && clock.tick < self.burst_until && off <= t.effective_fire_cone_deg() {
+            return if safe() { FireOutcome::Fire { new_shot: false } } else { FireOutcome::Hold(Hold::Unsafe) };
+        }
+        // The care a slow shot takes wears off over one interval of waiting.
+        let care = shot_care(input.interval_ms);
+        let care = care + (1.0 - care) * (self.ready_ms / input.interval_ms.max(1.0)).min(1.0);
+        let gate = t.fire_gate_deg(input.eye.distance(input.aim_point), input.target_radius) * care;
+        if off > gate {
             self.on_target_ms = 0.0;
             return FireOutcome::Hold(Hold::Cone);
         }
@@ -139,7 +180,6 @@ impl Trigger {
         if !input.hasty && self.on_target_ms < t.effective_settle_msec() {
             return FireOutcome::Hold(Hold::Settle);
         }
-        let automatic = input.interval_ms < AUTOMATIC_INTERVAL_MS;
         if !automatic && clock.tick < self.next_single {
             return FireOutcome::Hold(Hold::Cadence);
         }
@@ -149,6 +189,7 @@ impl Trigger {
         if !automatic {
             self.next_single = clock.after_ms((input.interval_ms * 0.85).max(tick_ms));
             self.on_target_ms = 0.0;
+            self.ready_ms = 0.0;
             return FireOutcome::Fire { new_shot: true };
         }
         if clock.tick < self.burst_until {
@@ -244,6 +285,7 @@ mod tests {
         let off = 2.0 * (15.0f32 / 500.0).atan();
         let wide = FireInput {
             aim_point: Vec3::new(500.0 * off.cos(), 500.0 * off.sin(), 0.0),
+            interval_ms: CARE_INTERVAL_MS,
             ..input()
         };
         let s1 = Traits::at_skill(1.0);
@@ -254,6 +296,60 @@ mod tests {
         assert!(run(&s5, input(), 120).iter().any(|o| matches!(o, FireOutcome::Fire { .. })));
         // A farther target is a narrower gate.
         assert!(s5.fire_gate_deg(2000.0, 15.0) < s5.fire_gate_deg(300.0, 15.0));
+    }
+
+    #[test]
+    fn a_slow_weapons_shot_waits_for_a_better_aim() {
+        assert_eq!(shot_care(100.0), 1.0, "fast weapons keep the plain gate");
+        assert!((shot_care(1600.0) - 0.5).abs() < 1e-6);
+        assert!(shot_care(1500.0) < shot_care(1000.0) && shot_care(1000.0) < shot_care(800.0));
+        // Off by 0.7 of the gate a skill fires a plasma bolt with: fired
+        // at a fast weapon's cadence, held with the railgun.
+        let t = Traits::at_skill(3.0);
+        let off = (0.7 * t.fire_gate_deg(500.0, 15.0)).to_radians();
+        let at = |interval_ms| FireInput {
+            aim_point: Vec3::new(500.0 * off.cos(), 500.0 * off.sin(), 0.0),
+            interval_ms,
+            ..input()
+        };
+        let first_shot = |interval_ms| {
+            run(&t, at(interval_ms), 180)
+                .iter()
+                .position(|o| matches!(o, FireOutcome::Fire { .. }))
+                .expect("fires in the end")
+        };
+        let (quick, careful) = (first_shot(CARE_INTERVAL_MS), first_shot(1500.0));
+        // The railgun waits a third of a second or more for a better aim,
+        // and not longer than a miss would cost (1.5 s, 90 ticks).
+        assert!(careful >= quick + 20 && careful <= 90, "first shot at tick {quick} with a plain gate, {careful} with care");
+    }
+
+    #[test]
+    fn a_burst_is_held_through_the_wobble_and_let_go_outside_the_cone() {
+        let t = Traits::at_skill(3.0);
+        let lg = FireInput { interval_ms: 50.0, ..input() };
+        let mut trig = Trigger::default();
+        let mut rng = BotRng::from_seed(3);
+        let clock = |tick| BotClock { tick, hz: 60 };
+        let mut tick = 0;
+        // On the body: the burst starts.
+        let started = loop {
+            tick += 1;
+            assert!(tick < 120, "a burst starts on the body");
+            if let FireOutcome::Fire { new_shot: true } = trig.decide(&t, &lg, &clock(tick), &mut rng, || true) {
+                break tick;
+            }
+        };
+        // Slipped off to twice the gate, still inside the fire cone: held.
+        let off = 2.0 * t.fire_gate_deg(500.0, 15.0);
+        assert!(off < t.effective_fire_cone_deg());
+        let slipped = |deg: f32| FireInput { aim_point: Vec3::new(500.0 * deg.to_radians().cos(), 500.0 * deg.to_radians().sin(), 0.0), ..lg };
+        assert_eq!(trig.decide(&t, &slipped(off), &clock(started + 1), &mut rng, || true), FireOutcome::Fire { new_shot: false });
+        // Outside the cone the button is let go; a new burst needs the gate.
+        let gone = slipped(t.effective_fire_cone_deg() + 1.0);
+        assert_eq!(trig.decide(&t, &gone, &clock(started + 2), &mut rng, || true), FireOutcome::Hold(Hold::Cone));
+        // And it is never held through an unsafe line of fire.
+        assert_eq!(trig.decide(&t, &slipped(off), &clock(started + 3), &mut rng, || false), FireOutcome::Hold(Hold::Unsafe));
     }
 
     #[test]

@@ -4,6 +4,21 @@
 //! close score and a far score blended by distance, from the table below),
 //! times the bot's weapon bias and an ammo factor. Splash weapons score a
 //! fifth at point-blank range; the gauntlet only scores inside its reach.
+//! Two rules from what a weapon does, not its name, weigh the range in as
+//! a person does:
+//!
+//! - *Spread*: a weapon that scatters its rounds is worth the share of
+//!   them a body at that range catches with the aim dead on
+//!   ([`spread_share`]: a shotgun's pellets, spread evenly over a square,
+//!   all land on a body up to about 180 units and a fifth of them at 500;
+//!   a machinegun's rounds, dense at the centre, lose little before 1,000).
+//!   People keep the shotgun for close quarters for exactly this reason.
+//! - *Flight time*: a target sees a projectile coming and sidesteps it, so
+//!   a direct hit's worth falls with the flight time: by
+//!   `1 / (1 + (t / DODGE_SECONDS)²)`, [`DODGE_SECONDS`] being a reaction
+//!   (about 0.25 s) plus the time a strafing body needs to leave the round's
+//!   path. A splash weapon keeps [`SPLASH_KEEPS`] of its worth whatever the
+//!   flight (the blast still reaches a target that stepped aside).
 //! Re-evaluated every `weaponSwitchMsec`; with probability `weaponSkill`
 //! the choice is careful, otherwise the weapon in hand is kept if it works
 //! at all. A switch needs the best weapon to beat the one in hand by 18%
@@ -22,7 +37,7 @@ use quarry_map::Contents;
 use quarry_sim::SlotId;
 use quarry_sim::components::Inventory;
 use quarry_sim::scene::SceneTrace;
-use quarry_sim::weapons::{WeaponDef, WeaponKind, WeaponTable, distance_to_box};
+use quarry_sim::weapons::{SPREAD_DISTANCE, WeaponDef, WeaponKind, WeaponTable, distance_to_box};
 
 use crate::content::{Traits, WeaponBias};
 use crate::rng::BotRng;
@@ -34,6 +49,14 @@ const CLOSE_RANGE: f32 = 250.0;
 const FAR_RANGE: f32 = 1000.0;
 /// The range assumed with no enemy (a general-purpose pick).
 pub const NO_ENEMY_RANGE: f32 = 1000.0;
+/// The flight time at which a projectile's direct hits are worth half, s.
+pub const DODGE_SECONDS: f32 = 0.6;
+/// The share of a splash weapon's worth that flight time cannot take away.
+pub const SPLASH_KEEPS: f32 = 0.5;
+/// Half the width of the body a spread is measured against (the player box).
+const BODY_HALF_WIDTH: f32 = 15.0;
+/// Half the height of that body.
+const BODY_HALF_HEIGHT: f32 = 28.0;
 /// Minimum time between switches, ms.
 pub const SWITCH_DWELL_MS: f32 = 850.0;
 /// How much better the best weapon must score to replace the one in hand.
@@ -86,6 +109,14 @@ pub fn suitability(def: &WeaponDef, range: f32) -> f32 {
     }
     let b = smoothstep((range - CLOSE_RANGE) / (FAR_RANGE - CLOSE_RANGE));
     let mut s = p.close + (p.far - p.close) * b;
+    if def.kind == WeaponKind::Hitscan && def.spread > 0.0 {
+        s *= spread_share(def.spread * range / SPREAD_DISTANCE, def.pellets > 1);
+    }
+    if def.kind == WeaponKind::Projectile && def.speed > 0.0 {
+        let t = range / def.speed;
+        let direct = 1.0 / (1.0 + (t / DODGE_SECONDS).powi(2));
+        s *= if def.has_splash() { SPLASH_KEEPS + (1.0 - SPLASH_KEEPS) * direct } else { direct };
+    }
     if def.has_splash() && range < def.splash_radius + 48.0 {
         s *= 0.2;
     }
@@ -93,6 +124,30 @@ pub fn suitability(def: &WeaponDef, range: f32) -> f32 {
         s *= 0.1;
     }
     s
+}
+
+/// The share of rounds that land on a standing body (the player box seen
+/// side-on) when the aim is dead on and the rounds scatter up to `spread`
+/// units off the aim line at the body's range: evenly over a square
+/// (`square`, Quake 3's shotgun) or over a disc denser at the centre (a
+/// uniform radius at a uniform angle, its machinegun).
+pub fn spread_share(spread: f32, square: bool) -> f32 {
+    if spread <= BODY_HALF_WIDTH {
+        return 1.0;
+    }
+    if square {
+        return (BODY_HALF_WIDTH / spread) * (BODY_HALF_HEIGHT / spread).min(1.0);
+    }
+    // Over the radius (uniform in 0..spread), the share of a circle's
+    // angles inside the box: all of them inside the half-width, then the
+    // circle leaves the box at the sides (and, further, at top and bottom).
+    const STEPS: usize = 16;
+    let angles = |r: f32| {
+        // The arc of a quadrant past the box's side at half-extent `h`.
+        let past = |h: f32| if r > h { (h / r).acos() } else { 0.0 };
+        (1.0 - (past(BODY_HALF_WIDTH) + past(BODY_HALF_HEIGHT)) / std::f32::consts::FRAC_PI_2).max(0.0)
+    };
+    (0..STEPS).map(|i| angles((i as f32 + 0.5) / STEPS as f32 * spread)).sum::<f32>() / STEPS as f32
 }
 
 /// Ammo factor: full from five shots up, less when nearly empty.
@@ -318,6 +373,10 @@ mod tests {
         WeaponTable::quake3()
     }
 
+    fn get(name: &str) -> WeaponDef {
+        table().by_name(name).expect("weapon").clone()
+    }
+
     fn inv_with(weapons: &[(u8, i32)]) -> Inventory {
         let mut inv = Inventory::default();
         for &(w, ammo) in weapons {
@@ -343,6 +402,45 @@ mod tests {
         assert!(suitability(&lg, 1200.0) < 1.0, "beyond its reach");
         let g = get("gauntlet");
         assert!(suitability(&g, 40.0) > 10.0 && suitability(&g, 300.0) < 1.0);
+    }
+
+    #[test]
+    fn a_spread_is_worth_the_share_of_rounds_a_body_catches() {
+        // Dead on at point blank every round lands, whatever the pattern.
+        assert_eq!(spread_share(10.0, true), 1.0);
+        assert_eq!(spread_share(10.0, false), 1.0);
+        // A square of ±60 units: 15/60 of the width, 28/60 of the height.
+        assert!((spread_share(60.0, true) - 0.25 * 28.0 / 60.0).abs() < 1e-6);
+        // The same reach over a disc dense at the centre keeps more rounds.
+        assert!(spread_share(60.0, false) > 2.0 * spread_share(60.0, true));
+        // It only falls with the spread.
+        let mut last = 1.0;
+        for spread in [20.0, 40.0, 80.0, 160.0, 320.0] {
+            let share = spread_share(spread, false);
+            assert!(share < last && share > 0.0, "{spread}: {share} after {last}");
+            last = share;
+        }
+        // So the shotgun gives way to the machinegun past close quarters
+        // (the range people switch at), and not before.
+        let (sg, mg) = (get("shotgun"), get("machinegun"));
+        assert!(suitability(&sg, 250.0) > 1.5 * suitability(&mg, 250.0));
+        assert!(suitability(&sg, 550.0) < suitability(&mg, 550.0));
+    }
+
+    #[test]
+    fn a_projectile_is_worth_less_the_longer_it_flies_and_splash_keeps_some() {
+        let (pg, rl) = (get("plasma_gun"), get("rocket_launcher"));
+        let no_splash = WeaponDef { splash_damage: 0.0, ..rl.clone() };
+        // Same profile, same range: the one without splash loses more to
+        // the flight (rockets fly 900 u/s: about a second to 1,000 units).
+        let kept = suitability(&rl, 1000.0) / suitability(&no_splash, 1000.0);
+        assert!(kept > 2.0, "{kept}");
+        // A rocket to 1,000 units is worth less than a plasma bolt there
+        // relative to each one's close worth: plasma flies twice as fast.
+        let fall = |d: &WeaponDef| suitability(d, 1000.0) / suitability(d, 300.0);
+        assert!(fall(&no_splash) < fall(&WeaponDef { splash_damage: 0.0, ..pg.clone() }));
+        // The railgun owns the far range.
+        assert!(suitability(&get("railgun"), 1200.0) > 1.5 * suitability(&rl, 1200.0));
     }
 
     #[test]

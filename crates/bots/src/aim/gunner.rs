@@ -208,11 +208,16 @@ pub fn enemy_aim_target(
     let splash = view
         .weapons
         .get(me.inventory.current)
-        .is_some_and(|d| d.has_splash() && d.splash_radius >= 60.0);
-    if splash && p.on_ground {
-        // Rockets at the feet: the floor catches what misses.
+        .filter(|d| d.has_splash() && d.splash_radius >= 60.0 && d.speed > 0.0);
+    if let Some(def) = splash
+        && p.on_ground
+    {
+        // Rockets at the feet: the floor catches what the target sidesteps.
+        // A rocket that arrives before a sidestep can be taken (a short
+        // flight) is aimed at the body, for the direct hit.
+        let flight = me.eye.distance(p.origin) / def.speed;
         let feet = p.mins.z + 6.0;
-        offset.z += (feet - offset.z) * t.weapon_skill * 0.8;
+        offset.z += (feet - offset.z) * t.weapon_skill * 0.8 * (flight / crate::weapons::DODGE_SECONDS).min(1.0);
     }
     offset.z = offset.z.clamp(p.mins.z + 1.0, p.maxs.z - 1.0);
     let (base, velocity) = if visible {

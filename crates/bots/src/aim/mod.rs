@@ -1,10 +1,14 @@
 //! The aim model: where the bot believes its target is, where it must
 //! point to hit it, and how its view gets there, tick by tick.
 //!
-//! 1. **Belief** lags the truth: a first-order filter with the
-//!    `aimTrackTimeConst` time constant while the target is seen; while it
-//!    is not, the belief drifts along the seen motion with fading
-//!    confidence. A fresh acquisition snaps the belief to the truth.
+//! 1. **Belief** moves with the seen motion and is pulled toward the truth
+//!    with the `aimTrackTimeConst` time constant while the target is seen,
+//!    as a pursuing eye predicts a steady motion (smooth pursuit keeps a
+//!    steadily moving target near the fovea rather than trailing it by its
+//!    speed times a delay); what the hand misses comes from the changes of
+//!    motion it notices late, its own error and tracking lag. While the
+//!    target is not seen, the belief drifts along the seen motion with
+//!    fading confidence. A fresh acquisition snaps the belief to the truth.
 //! 2. **Seen motion** ([`motion`]): the target's velocity as the aim
 //!    follows it. A change of motion (a turn over about 30 degrees, a
 //!    stop, a start) is noticed only after `aimRetargetMsec`; until then
@@ -412,7 +416,8 @@ impl AimState {
 
     /// One tick of following a seen target from belief `b`: the old motion
     /// while a change is not yet noticed, a jump to the truth (and an
-    /// opened error) when it is, the lagging filter otherwise.
+    /// opened error) when it is, otherwise the seen motion with a pull
+    /// toward the truth.
     #[expect(clippy::too_many_arguments, reason = "one step of the belief with what it reads")]
     fn follow(&mut self, b: Vec3, point: Vec3, velocity: Vec3, eye: Vec3, t: &Traits, clock: &BotClock, rng: &mut BotRng) -> Vec3 {
         let dt = clock.dt().clamp(0.001, 0.1);
@@ -424,7 +429,11 @@ impl AimState {
                 point
             }
             Watch::Following if self.motion.behind() => b + self.motion.velocity * dt,
-            Watch::Following => b + (point - b) * (1.0 - (-dt / t.aim_track_time_const.max(0.01)).exp()),
+            Watch::Following => {
+                // Carried by the seen motion, then pulled toward the truth.
+                let carried = b + self.motion.velocity * dt;
+                carried + (point - carried) * (1.0 - (-dt / t.aim_track_time_const.max(0.01)).exp())
+            }
         }
     }
 

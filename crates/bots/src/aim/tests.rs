@@ -132,10 +132,34 @@ fn turning_tracks_a_moving_target_within_a_few_degrees() {
             worst = worst.max(angle_diff(want, a.yaw).abs());
         }
     }
+    // Its tracking lag (aimTrackError per 100 degrees/s) and pursuit noise
+    // keep it within a few degrees, not on the pixel.
     assert!(
-        worst < 4.0,
+        worst < 5.0,
         "skill 5 follows a strafer at 500 units within {worst} degrees"
     );
+}
+
+#[test]
+fn a_steady_motion_is_followed_not_trailed() {
+    // The belief moves with the seen motion: a target crossing at a steady
+    // 320 units/s is believed where it is, at every skill, not a time
+    // constant's worth of travel behind (70 units at skill 3 once).
+    for skill in [1.0, 3.0, 5.0] {
+        let t = Traits::at_skill(skill);
+        let mut a = AimState::new(0.0, 0.0, 2);
+        let mut rng = BotRng::from_seed(4);
+        let mut worst: f32 = 0.0;
+        for tick in 1..240u32 {
+            let target = Vec3::new(600.0, -300.0 + 320.0 * tick as f32 / 60.0, 0.0);
+            let aim = AimTarget::Enemy { point: target, velocity: Vec3::new(0.0, 320.0, 0.0), visible: true, unseen_s: 0.0, fresh: tick == 1 };
+            a.update(aim, Vec3::ZERO, Vec3::ZERO, None, &t, false, &BotClock { tick, hz: 60 }, &mut rng);
+            if tick > 30 {
+                worst = worst.max(a.belief.expect("believed").distance(target));
+            }
+        }
+        assert!(worst < 2.0, "skill {skill}: the belief trails a steady strafer by {worst:.1} units");
+    }
 }
 
 #[test]
@@ -259,12 +283,16 @@ fn still_target_accuracy(skill: f32, distance: f32) -> (u32, u32) {
 
 #[test]
 fn a_far_target_is_harder() {
+    // Harder shows as fewer first shots inside the window (the gate waits
+    // longer for a smaller target) and fewer of them hitting: hits per
+    // acquisition fall, and so does the share of shots that hit.
     for skill in [1.0, 3.0, 5.0] {
         let (near_shots, near_hits) = still_target_accuracy(skill, 300.0);
         let (far_shots, far_hits) = still_target_accuracy(skill, 1500.0);
         let near = near_hits as f32 / near_shots.max(1) as f32;
         let far = far_hits as f32 / far_shots.max(1) as f32;
-        assert!(near_shots > 100 && far_shots > 30, "skill {skill} fires: {near_shots} near, {far_shots} far");
+        assert!(near_shots > 100 && far_shots > 10, "skill {skill} fires: {near_shots} near, {far_shots} far");
+        assert!(far_hits < near_hits, "skill {skill}: {near_hits} first shots hit at 300 units, {far_hits} at 1500");
         assert!(far < near, "skill {skill}: {near:.2} of first shots hit at 300 units, {far:.2} at 1500");
     }
 }

@@ -166,13 +166,13 @@ skill_table! {
         "Amplitude of the continuous two-octave hand tremor, degrees.";
     aim_tremor_rate_hz: "aimTremorRateHz", Aim, Shaped, 0.05..=10.0, [0.6, 0.8, 1.1, 1.4, 1.8],
         "Base frequency of the tremor, Hz.";
-    aim_track_error: "aimTrackError", Aim, Down, 0.0..=20.0, [9.0, 7.0, 5.0, 3.8, 3.0],
+    aim_track_error: "aimTrackError", Aim, Down, 0.0..=20.0, [11.0, 9.0, 7.5, 6.0, 5.0],
         "Lag across the view per 100 degrees/s of target angular speed, degrees.";
     aim_settle_msec: "aimSettleMsec", Aim, Down, 0.0..=2000.0, [240.0, 200.0, 170.0, 110.0, 60.0],
         "Time the aim must stay inside the fire cone before shooting, ms.";
-    aim_lead: "aimLead", Aim, Up, 0.0..=1.5, [0.1, 0.35, 0.6, 0.82, 0.97],
+    aim_lead: "aimLead", Aim, Up, 0.0..=1.5, [0.5, 0.65, 0.8, 0.9, 0.97],
         "Fraction of the correct projectile lead applied.";
-    aim_lead_error: "aimLeadError", Aim, Down, 0.0..=2.0, [0.6, 0.5, 0.42, 0.35, 0.3],
+    aim_lead_error: "aimLeadError", Aim, Down, 0.0..=2.0, [0.5, 0.42, 0.35, 0.3, 0.25],
         "Random +/- fraction applied to the lead, rolled per engagement, burst and shot.";
     aim_error_deg: "aimErrorDeg", Aim, Down, 0.0..=45.0, [13.0, 10.0, 8.0, 6.5, 5.5],
         "Size of the hand's aim error on acquiring a target (past it on large turns, short on small ones), degrees.";
@@ -180,7 +180,7 @@ skill_table! {
         "Interval between corrections of the aim error (one per hand reaction), ms.";
     aim_correct_share: "aimCorrectShare", Aim, Up, 0.0..=0.9, [0.35, 0.42, 0.48, 0.52, 0.56],
         "Mean share of the aim error removed at each correction; each is drawn between half and 1.5 times this.";
-    aim_pursuit_error: "aimPursuitError", Aim, Down, 0.0..=50.0, [17.0, 13.5, 10.0, 9.0, 8.5],
+    aim_pursuit_error: "aimPursuitError", Aim, Down, 0.0..=50.0, [22.0, 19.0, 16.0, 14.0, 13.0],
         "Spread of each correction while following a moving target: +/- degrees per 100 degrees/s of its angular speed.";
     aim_retarget_msec: "aimRetargetMsec", Aim, Down, 0.0..=2000.0, [320.0, 270.0, 235.0, 215.0, 200.0],
         "Time to notice that the target changed its motion (a turn over 30 degrees, a stop, a start); until then the aim follows the old motion, ms.";
@@ -527,7 +527,7 @@ mod tests {
         assert_eq!(r.at(f32::NAN), 460.0);
         let t = Traits::at_skill(3.0);
         assert_eq!(t.sight_range, 2200.0);
-        assert_eq!(t.aim_lead, 0.6);
+        assert_eq!(t.aim_lead, 0.8);
     }
 
     #[test]
