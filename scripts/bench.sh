@@ -79,6 +79,13 @@ if [ "$matches" != 0 ]; then
         "$target/release/examples/skill_ladder" --tsv "$target/aim_mirror_$s.tsv" "$s" "$s" 24 5 "${aim_maps[@]}" >&2
         extra+=(--extra "$target/aim_mirror_$s.tsv")
     done
+    # The same figures in 8-bot free-for-all (mixed ranges) on every shipped
+    # and shared map.
+    ffa_maps=(q_dm1 q_duel1 q_ctf1 ../shared/maps/q3/*.map ../shared/maps/q3-brushdef/*.map ../shared/maps/q1-standard/*.map ../shared/maps/valve220/*.map)
+    for s in 1 2 3 4 5; do
+        "$target/release/examples/skill_ladder" --ffa 8 --tsv "$target/aim_ffa_$s.tsv" "$s" "$s" 6 5 "${ffa_maps[@]}" >&2
+        extra+=(--extra "$target/aim_ffa_$s.tsv")
+    done
     for pair in "5 1" "2 1" "3 2" "4 3" "5 4"; do
         # shellcheck disable=SC2086 # the pair is two words on purpose
         "$target/release/examples/skill_ladder" --tsv "$target/aim_ladder_${pair// /_}.tsv" $pair 48 5 "${aim_maps[@]}" >&2
