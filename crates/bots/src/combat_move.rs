@@ -11,8 +11,11 @@
 //!   random extra. A dodge owns the side until it ends (flipping inside a
 //!   dodge undoes it).
 //! - Dodges: scheduled `dodgeReactMsec` after a hit (twice that with a
-//!   late-dodge mistake) or earlier for a projectile about to pass close;
-//!   700 ms long, with jumps by `jumpChance`.
+//!   late-dodge mistake) or half of it after seeing a projectile (in the
+//!   bot's field of view) about to pass close, whatever its time to
+//!   arrive: a round that lands before the bot reacts is not dodged, as a
+//!   person cannot dodge a rocket fired from point blank; 700 ms long,
+//!   with jumps by `jumpChance`.
 //! - Safety: a changed direction is swept 72 units with the player box and
 //!   needs floor under its end; an unsafe side is tried mirrored, then
 //!   dropped.
@@ -386,11 +389,16 @@ pub fn floor_below_flight<T: Trace + ?Sized>(trace: &T, me: &PlayerSnap) -> bool
 
 /// The most urgent hostile projectile about to pass within clearance:
 /// its travel direction and seconds to closest approach.
-pub fn incoming_threat(view: &BotView<'_>, me: &PlayerSnap) -> Option<(Vec3, f32)> {
+pub fn incoming_threat(view: &BotView<'_>, me: &PlayerSnap, fov_deg: f32) -> Option<(Vec3, f32)> {
     let center = me.center();
+    let forward = crate::perception::forward(me.pitch, me.yaw);
     let mut best: Option<(Vec3, f32)> = None;
     for p in &view.projectiles {
         if p.owner == me.slot {
+            continue;
+        }
+        // Only what the bot can see coming: a round behind it is not dodged.
+        if !crate::perception::in_fov(forward, me.eye, p.origin, fov_deg) {
             continue;
         }
         if view.team_game && view.player(p.owner).is_some_and(|o| o.team == me.team) {

@@ -60,11 +60,11 @@ pub fn compose_movement(
     let mut dir = steer.dir;
     let mut jump = steer.jump;
     if (clock.tick + u32::from(fight.slot)).is_multiple_of(5)
-        && let Some((threat, ttc)) = incoming_threat(view, me)
+        && let Some((threat, _)) = incoming_threat(view, me, t.fov)
         && !fight.late_dodge
     {
-        let delay = (t.dodge_react_msec * 0.5).min(ttc * 500.0);
-        combat.schedule_dodge(threat, delay, t, clock, rng);
+        // A reaction after seeing it, however soon it arrives.
+        combat.schedule_dodge(threat, t.dodge_react_msec * 0.5, t, clock, rng);
     }
     if !steer.committed {
         // The strafe alone, already checked: what is left without a route
