@@ -162,7 +162,7 @@ skill_table! {
         "Damping ratio of the view spring (below 1 overshoots).";
     aim_track_time_const: "aimTrackTimeConst", Aim, Down, 0.01..=2.0, [0.4, 0.3, 0.22, 0.17, 0.12],
         "Time constant of the lag of the believed target position behind the real one, s.";
-    aim_tremor_deg: "aimTremorDeg", Aim, Down, 0.0..=30.0, [4.2, 3.0, 2.1, 1.4, 0.8],
+    aim_tremor_deg: "aimTremorDeg", Aim, Down, 0.0..=30.0, [6.0, 4.6, 3.4, 2.6, 2.0],
         "Amplitude of the continuous two-octave hand tremor, degrees.";
     aim_tremor_rate_hz: "aimTremorRateHz", Aim, Shaped, 0.05..=10.0, [0.6, 0.8, 1.1, 1.4, 1.8],
         "Base frequency of the tremor, Hz.";
@@ -180,7 +180,7 @@ skill_table! {
         "Interval between corrections of the aim error (one per hand reaction), ms.";
     aim_correct_share: "aimCorrectShare", Aim, Up, 0.0..=0.9, [0.35, 0.42, 0.48, 0.52, 0.56],
         "Mean share of the aim error removed at each correction; each is drawn between half and 1.5 times this.";
-    aim_pursuit_error: "aimPursuitError", Aim, Down, 0.0..=50.0, [22.0, 19.0, 16.0, 14.0, 13.0],
+    aim_pursuit_error: "aimPursuitError", Aim, Down, 0.0..=50.0, [26.0, 23.0, 20.0, 18.0, 16.0],
         "Spread of each correction while following a moving target: +/- degrees per 100 degrees/s of its angular speed.";
     aim_retarget_msec: "aimRetargetMsec", Aim, Down, 0.0..=2000.0, [320.0, 270.0, 235.0, 215.0, 200.0],
         "Time to notice that the target changed its motion (a turn over 30 degrees, a stop, a start); until then the aim follows the old motion, ms.";
