@@ -295,8 +295,11 @@ fn a_far_target_is_harder() {
         let far = far_hits as f32 / far_shots.max(1) as f32;
         assert!(near_shots > 100 && far_shots > 10, "skill {skill} fires: {near_shots} near, {far_shots} far");
         assert!(far_hits < near_hits, "skill {skill}: {near_hits} first shots hit at 300 units, {far_hits} at 1500");
-        // (Skill 1 fires its first shot early and wide: it misses at both.)
-        assert!(far <= near, "skill {skill}: {near:.2} of first shots hit at 300 units, {far:.2} at 1500");
+        // Skill 1 fires its first shot early and wide: it misses at both
+        // ranges alike, so only its hits per acquisition tell them apart.
+        if skill > 1.0 {
+            assert!(far < near, "skill {skill}: {near:.2} of first shots hit at 300 units, {far:.2} at 1500");
+        }
     }
 }
 
