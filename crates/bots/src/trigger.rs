@@ -14,7 +14,8 @@
 //!    [`shot_care`]): people take the railgun's shot with more care than
 //!    a plasma bolt's, but wait no longer than a miss would cost, so the
 //!    gate widens back to the plain one over one interval of waiting with
-//!    the weapon ready.
+//!    the weapon ready, and on past it (impatience, up to `fireConeDeg`)
+//!    the longer the wait: a shaky hand still takes a far shot.
 //! 4. The aim has sat on target for the settle time (skipped by a
 //!    mistimed-shot mistake).
 //! 5. Single-shot weapons wait for their cadence; after each shot the time
@@ -164,10 +165,14 @@ impl Trigger {
         if automatic && clock.tick < self.burst_until && off <= t.effective_fire_cone_deg() {
             return if safe() { FireOutcome::Fire { new_shot: false } } else { FireOutcome::Hold(Hold::Unsafe) };
         }
-        // The care a slow shot takes wears off over one interval of waiting.
+        // The care a slow shot takes wears off over one interval of waiting;
+        // waiting on, the bot grows impatient and the gate keeps widening
+        // (to the fire cone), so a shaky hand still takes a far shot.
+        let waited = self.ready_ms / input.interval_ms.max(1.0);
         let care = shot_care(input.interval_ms);
-        let care = care + (1.0 - care) * (self.ready_ms / input.interval_ms.max(1.0)).min(1.0);
-        let gate = t.fire_gate_deg(input.eye.distance(input.aim_point), input.target_radius) * care;
+        let care = if waited < 1.0 { care + (1.0 - care) * waited } else { waited };
+        let plain = t.fire_gate_deg(input.eye.distance(input.aim_point), input.target_radius);
+        let gate = (plain * care).min(t.effective_fire_cone_deg().max(plain));
         if off > gate {
             self.on_target_ms = 0.0;
             return FireOutcome::Hold(Hold::Cone);
