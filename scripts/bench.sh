@@ -59,6 +59,10 @@ if [ "$matches" != 0 ]; then
     # Issue 21's recording sizes: KB a minute for 8, 16 and 64 players.
     python3 scripts/record_figures.py --server "$target/release/quarry-server" --tsv "$target/record_figures.tsv" >&2
     extra+=(--extra "$target/record_figures.tsv")
+    # Tick p50 and p99 with 64 bots on every shipped and shared map (the
+    # budget: p99 at most 2 ms), best of two runs each.
+    python3 scripts/tick_figures.py --server "$target/release/quarry-server" --tsv "$target/tick_figures.tsv" >&2
+    extra+=(--extra "$target/tick_figures.tsv")
     # Issue 22's flood figures: tick p99 under bad admin sign-ins and queries.
     cargo build --release --bin quarry-client >&2
     python3 scripts/service_flood.py --server "$target/release/quarry-server" --client "$target/release/quarry-client" --tsv "$target/service_flood.tsv" >&2

@@ -572,8 +572,7 @@ impl Navigator for MeshNavigator<'_> {
     }
 
     fn clear_line(&mut self, from: Vec3, to: Vec3) -> bool {
-        let tr = self.world.trace(from, to, Vec3::ZERO, Vec3::ZERO, quarry_map::Contents::MASK_SHOT);
-        tr.fraction >= 1.0
+        self.world.line_reaches(from, to, quarry_map::Contents::MASK_SHOT)
     }
 
     fn cover(&mut self, from: Vec3, threat_eye: Vec3, max_distance: f32) -> Option<Vec3> {

@@ -313,6 +313,21 @@ mod properties {
         }
 
         #[test]
+        fn a_clear_line_is_a_point_trace_that_gets_through(
+            start in vec3(-500.0..500.0),
+            delta in vec3(-900.0..900.0),
+        ) {
+            // line_is_clear stops at the first hull in the way; its answer
+            // is the full trace's, for every mask.
+            let map = world();
+            for mask in [PLAYER, Contents::MASK_SHOT, Contents::WATER | Contents::TRIGGER] {
+                let tr = map.trace(start, start + delta, Vec3::ZERO, Vec3::ZERO, mask);
+                prop_assert_eq!(map.world().line_is_clear(start, start + delta, mask), !tr.start_solid && tr.fraction >= 1.0);
+                prop_assert_eq!(map.world().line_reaches(start, start + delta, mask), tr.fraction >= 1.0);
+            }
+        }
+
+        #[test]
         fn fraction_one_means_the_box_fits(start in vec3(-500.0..500.0), delta in vec3(-64.0..64.0)) {
             let map = world();
             let tr = map.trace(start, start + delta, PLAYER_MINS, PLAYER_MAXS, PLAYER);

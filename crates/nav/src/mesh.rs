@@ -280,6 +280,7 @@ impl NavMesh {
         Prober::new(world, &self.agent, self.cell_size(), doors)
             .with_hazards(self.hazards)
             .with_warps(&self.warps)
+            .with_line_focus()
     }
 
     /// Approximate heap bytes held by the mesh.

@@ -71,6 +71,8 @@ pub struct TickSummary {
     pub total_ticks: u64,
     /// Mean work time per tick over the window, in milliseconds.
     pub mean_ms: f64,
+    /// Median work time over the window, in milliseconds.
+    pub p50_ms: f64,
     /// 99th percentile work time over the window, in milliseconds.
     pub p99_ms: f64,
     /// Longest tick since startup, in milliseconds.
@@ -116,15 +118,19 @@ impl TickStats {
         if span > 0.0 { (self.starts.len() - 1) as f64 / span } else { 0.0 }
     }
 
-    /// Mean, p99 and max of the window.
+    /// Mean, p50, p99 and max of the window.
     pub fn summary(&self) -> TickSummary {
         if self.samples.is_empty() {
             return TickSummary { late_ticks: self.late_ticks, ..TickSummary::default() };
         }
-        let (mean_ms, p99_ms) = mean_and_p99(self.samples.clone());
+        let mut sorted = self.samples.clone();
+        sorted.sort_unstable();
+        let p50_ms = ms(percentile(&sorted, 50));
+        let (mean_ms, p99_ms) = mean_and_p99(sorted);
         TickSummary {
             total_ticks: self.total_ticks,
             mean_ms,
+            p50_ms,
             p99_ms,
             max_ms: ms(self.max),
             rate_hz: self.measured_rate(),
@@ -155,8 +161,14 @@ fn ms(d: Duration) -> f64 {
 fn mean_and_p99(mut samples: Vec<Duration>) -> (f64, f64) {
     samples.sort_unstable();
     let sum: Duration = samples.iter().sum();
-    let rank = (samples.len() * 99).div_ceil(100).max(1);
-    (ms(sum) / samples.len() as f64, ms(samples[rank - 1]))
+    (ms(sum) / samples.len() as f64, ms(percentile(&samples, 99)))
+}
+
+/// The nearest-rank `pct` percentile of `sorted` (ascending; zero when
+/// empty): the smallest sample with at least `pct` % at or below it.
+fn percentile(sorted: &[Duration], pct: usize) -> Duration {
+    let rank = (sorted.len() * pct).div_ceil(100).max(1);
+    sorted.get(rank - 1).copied().unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -175,6 +187,7 @@ mod tests {
         assert_eq!(sum.total_ticks, 100);
         assert!((sum.mean_ms - 0.505).abs() < 1e-9, "{sum:?}");
         assert!((sum.p99_ms - 0.99).abs() < 1e-9, "{sum:?}");
+        assert!((sum.p50_ms - 0.5).abs() < 1e-9, "{sum:?}");
         assert!((sum.max_ms - 1.0).abs() < 1e-9, "{sum:?}");
     }
 

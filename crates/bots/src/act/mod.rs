@@ -17,8 +17,10 @@ use glam::Vec3;
 use quarry_sim::{Buttons, UserCmd};
 
 mod movement;
+mod near_world;
 
 pub use movement::{Fight, WIDE_HOLD, compose_movement};
+pub use near_world::NearWorld;
 
 /// What a bot wants to do this tick.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

@@ -57,6 +57,10 @@ pub fn compose_movement(
     clock: &BotClock,
     rng: &mut BotRng,
 ) -> (Vec3, bool) {
+    // Every check below looks within a stride of the bot: the hulls there
+    // are gathered once, on the first one.
+    let near = super::NearWorld::around(view.map.world(), me.origin);
+    let world = &near;
     let mut dir = steer.dir;
     let mut jump = steer.jump;
     if (clock.tick + u32::from(fight.slot)).is_multiple_of(5)
@@ -79,7 +83,7 @@ pub fn compose_movement(
         if let Some(foe) = foe {
             let want = fight.range.unwrap_or_else(|| preferred_range(t, fight.in_hand));
             let cv = combat.vector(me, foe, want, t, clock, rng);
-            let lateral = combat.safe_lateral(cv.lateral, view.map.world(), me, clock);
+            let lateral = combat.safe_lateral(cv.lateral, world, me, clock);
             fallback = lateral;
             if fight.chasing || follower.route().is_none() {
                 // Range keeping replaces route following: no progress is
@@ -91,7 +95,7 @@ pub fn compose_movement(
                 // Backed into a wall, a corner or a ledge: keeping off is
                 // over, the range is what it is.
                 // Without a route it closes in rather than stand there.
-                let approach = if cv.approach < 0.0 && !combat.can_back_off(view.map.world(), me, cv.to_foe, clock) {
+                let approach = if cv.approach < 0.0 && !combat.can_back_off(world, me, cv.to_foe, clock) {
                     if follower.route().is_none() { 0.5 } else { 0.0 }
                 } else {
                     cv.approach
@@ -110,14 +114,14 @@ pub fn compose_movement(
                 dir += lateral * 0.8;
             }
             // A dodge's hop only where it comes down on floor.
-            jump |= cv.jump && jump_landing_is_safe(view.map.world(), me, dir);
+            jump |= cv.jump && jump_landing_is_safe(world, me, dir);
         }
         dir += separation(view, me);
         // The sum of the route, the range keeping, the strafe and the
         // separation is checked as a whole (each part alone may be safe):
         // off a ledge or into lava it falls back to the route alone, or
         // to the strafe alone without one.
-        if dir != steer.dir && me.on_ground && dir.length_squared() > 0.01 && !floor_ahead_is_safe(view.map.world(), me, dir) {
+        if dir != steer.dir && me.on_ground && dir.length_squared() > 0.01 && !floor_ahead_is_safe(world, me, dir) {
             dir = if steer.dir != Vec3::ZERO { steer.dir } else { fallback };
             jump = steer.jump;
         }
@@ -148,16 +152,16 @@ pub fn compose_movement(
         // the drop), back onto the floor, whichever way that is. With
         // edges all round, standing still is no answer either: the route's
         // way it is.
-        if let Some(h) = safe_heading(view.map.world(), me, dir, reach, 180, first_left) {
+        if let Some(h) = safe_heading(world, me, dir, reach, 180, first_left) {
             dir = h;
         }
     }
-    if me.on_ground && !off_the_lip && v.length() > EDGE_CHECK_SPEED && !floor_ahead_is_safe(view.map.world(), me, v) {
-        dir = if steer.dir != Vec3::ZERO && floor_ahead_is_safe(view.map.world(), me, steer.dir) { steer.dir } else { -v.normalize() };
+    if me.on_ground && !off_the_lip && v.length() > EDGE_CHECK_SPEED && !floor_ahead_is_safe(world, me, v) {
+        dir = if steer.dir != Vec3::ZERO && floor_ahead_is_safe(world, me, steer.dir) { steer.dir } else { -v.normalize() };
         jump = false;
     }
     // A stuck bot's sidestep hops only where it comes down on floor.
-    if jump && follower.unsticking(clock) && !leaving_on_purpose && !jump_landing_is_safe(view.map.world(), me, dir) {
+    if jump && follower.unsticking(clock) && !leaving_on_purpose && !jump_landing_is_safe(world, me, dir) {
         jump = false;
     }
     // In the air off a route's action (a dodge's hop, a push, a step off
@@ -167,7 +171,7 @@ pub fn compose_movement(
         combat.last_ground = Some(me.origin);
     } else if !leaving_on_purpose
         && let Some(back) = combat.last_ground
-        && !floor_below_flight(view.map.world(), me)
+        && !floor_below_flight(world, me)
     {
         dir = Vec3::new(back.x - me.origin.x, back.y - me.origin.y, 0.0).normalize_or_zero();
     }

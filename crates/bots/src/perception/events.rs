@@ -151,8 +151,8 @@ pub fn carries(view: &BotView<'_>, kind: SoundKind, origin: Vec3, ear: Vec3) -> 
         open
     } else {
         // Far enough that a wall would silence it: one trace decides.
-        let tr = view.map.world().trace(origin + Vec3::Z * 8.0, ear, Vec3::ZERO, Vec3::ZERO, quarry_map::Contents::MASK_SHOT);
-        if tr.fraction >= 1.0 { open } else { open * table.wall_factor }
+        let through = view.map.world().line_reaches(origin + Vec3::Z * 8.0, ear, quarry_map::Contents::MASK_SHOT);
+        if through { open } else { open * table.wall_factor }
     };
     (distance <= range).then_some((distance, range))
 }

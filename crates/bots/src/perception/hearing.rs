@@ -114,13 +114,24 @@ pub struct Hearing {
 /// down), then onto the navmesh when a point is near. Returns the estimate
 /// and its error bound.
 pub fn estimate(truth: Vec3, distance: f32, nav: &mut dyn Navigator, rng: &mut BotRng) -> (Vec3, f32) {
+    let (guess, error) = rough_estimate(truth, distance, rng);
+    (onto_mesh(guess, error, nav), error)
+}
+
+/// [`estimate`] before it is moved onto the navmesh: `truth` moved at
+/// random, and the error bound. Draws the same numbers from `rng`.
+fn rough_estimate(truth: Vec3, distance: f32, rng: &mut BotRng) -> (Vec3, f32) {
     let error = ERROR_PER_UNIT * distance.max(0.0);
     let angle = rng.unit() * std::f32::consts::TAU;
     let r = error * rng.unit().sqrt();
     let off = Vec3::new(angle.cos() * r, angle.sin() * r, rng.signed() * 0.15 * r);
-    let guess = truth + off;
-    let on_mesh = nav.nearest(guess, error.max(96.0)).unwrap_or(guess);
-    (on_mesh, error)
+    (truth + off, error)
+}
+
+/// A rough estimate moved onto the navmesh when a point is near (within
+/// its error, at least 96 units); else kept as it is.
+fn onto_mesh(guess: Vec3, error: f32, nav: &mut dyn Navigator) -> Vec3 {
+    nav.nearest(guess, error.max(96.0)).unwrap_or(guess)
 }
 
 impl Hearing {
@@ -136,15 +147,20 @@ impl Hearing {
 
     /// A sound heard now: estimated and offered to the memory; acted on
     /// after `reaction_ms`. Returns whether it was kept.
+    ///
+    /// The estimate is moved onto the navmesh only when the noise is kept
+    /// (the memory's choice reads none of it, and the snap's walkability
+    /// probes are most of a bot's hearing cost), with the same random
+    /// draws either way.
     pub fn hear(&mut self, s: &HeardSound, reaction_ms: f32, nav: &mut dyn Navigator, clock: &BotClock, rng: &mut BotRng) -> bool {
-        let (estimate, error) = estimate(s.origin, s.distance, nav, rng);
+        let (guess, error) = rough_estimate(s.origin, s.distance, rng);
         if s.distance <= ALERT_DISTANCE {
             self.alert_until = self.alert_until.max(clock.after_ms(ALERT_MS));
         }
-        self.consider(Noise {
+        let noise = Noise {
             source: s.source,
             danger: Danger::of(s.kind),
-            estimate,
+            estimate: guess,
             error,
             distance: s.distance,
             tick: clock.tick,
@@ -152,15 +168,17 @@ impl Hearing {
             handled: false,
             reported: false,
             pull: 1.0,
-        }, clock)
+        };
+        if !self.replaces(&noise, clock) {
+            return false;
+        }
+        let estimate = onto_mesh(guess, error, nav);
+        self.consider(Noise { estimate, ..noise }, clock)
     }
 
-    /// Offers a lead; it replaces the kept one only when that one is gone
-    /// or older than [`NOISE_MEMORY_MS`], comes from the same player, or the
-    /// new one is more dangerous, or as dangerous and closer. Returns
-    /// whether it was kept.
-    pub fn consider(&mut self, n: Noise, clock: &BotClock) -> bool {
-        let replace = match self.noise {
+    /// Whether `n` would replace the kept noise ([`Hearing::consider`]'s rule).
+    fn replaces(&self, n: &Noise, clock: &BotClock) -> bool {
+        match self.noise {
             None => true,
             Some(old) => {
                 clock.ms_since(old.tick) > NOISE_MEMORY_MS
@@ -168,7 +186,15 @@ impl Hearing {
                     || n.danger > old.danger
                     || (n.danger == old.danger && n.distance < old.distance)
             }
-        };
+        }
+    }
+
+    /// Offers a lead; it replaces the kept one only when that one is gone
+    /// or older than [`NOISE_MEMORY_MS`], comes from the same player, or the
+    /// new one is more dangerous, or as dangerous and closer. Returns
+    /// whether it was kept.
+    pub fn consider(&mut self, n: Noise, clock: &BotClock) -> bool {
+        let replace = self.replaces(&n, clock);
         if replace {
             // A fresher word about a lead acted on lately needs no new
             // reaction (a continuing fight is weighed again every
@@ -283,6 +309,51 @@ mod tests {
         assert!(h.consider(noise(Danger::Pain, 500.0, 6, 2), &clock(6)), "as bad and closer");
         assert!(h.consider(noise(Danger::Combat, 1500.0, 7, 3), &clock(7)), "gunfire");
         assert!(h.consider(noise(Danger::Movement, 1500.0, 300, 4), &clock(300)), "the old one is stale");
+    }
+
+    /// A navigator that snaps every point 10 units up and counts its snaps.
+    #[derive(Default)]
+    struct CountingNav {
+        snaps: u32,
+    }
+
+    impl Navigator for CountingNav {
+        fn ready(&self) -> bool {
+            true
+        }
+        fn route(&mut self, _: Vec3, _: Vec3, _: crate::navigate::Traveller) -> Option<crate::navigate::Route> {
+            None
+        }
+        fn nearest(&mut self, point: Vec3, _: f32) -> Option<Vec3> {
+            self.snaps += 1;
+            Some(point + Vec3::Z * 10.0)
+        }
+        fn random_route(&mut self, _: Vec3, _: crate::navigate::Traveller, _: &mut BotRng) -> Option<crate::navigate::Route> {
+            None
+        }
+        fn describe(&self) -> String {
+            "counting".to_owned()
+        }
+    }
+
+    #[test]
+    fn only_a_kept_noise_is_moved_onto_the_mesh_and_the_draws_are_the_same() {
+        let clock = BotClock { tick: 10, hz: 60 };
+        let sound = |kind, source: u8, distance: f32| HeardSound { source: Some(SlotId(source)), kind, origin: Vec3::new(distance, 0.0, 0.0), distance, range: 3000.0 };
+        let mut nav = CountingNav::default();
+        let mut rng = BotRng::for_slot(3, 1, 0);
+        let mut h = Hearing::default();
+        assert!(h.hear(&sound(SoundKind::Explosion, 1, 800.0), 200.0, &mut nav, &clock, &mut rng));
+        assert_eq!(nav.snaps, 1);
+        // The kept estimate is the snapped one, as estimate() gives it.
+        let mut again = BotRng::for_slot(3, 1, 0);
+        let (want, _) = estimate(Vec3::new(800.0, 0.0, 0.0), 800.0, &mut CountingNav::default(), &mut again);
+        assert_eq!(h.noise.map(|n| n.estimate), Some(want));
+        // Steps under a fight are not kept: no snap, but the same draws.
+        assert!(!h.hear(&sound(SoundKind::Footstep, 2, 300.0), 200.0, &mut nav, &clock, &mut rng));
+        assert_eq!(nav.snaps, 1);
+        let _ = estimate(Vec3::new(300.0, 0.0, 0.0), 300.0, &mut CountingNav::default(), &mut again);
+        assert_eq!(rng.unit(), again.unit(), "the random stream is where it would be");
     }
 
     #[test]

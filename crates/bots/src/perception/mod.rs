@@ -115,8 +115,7 @@ pub fn visible_point<T: Trace + ?Sized>(trace: &T, eye: Vec3, target: &BodyBox) 
 
 /// Whether a point-sized line from `a` to `b` crosses nothing shot-solid.
 pub fn clear_line<T: Trace + ?Sized>(trace: &T, a: Vec3, b: Vec3) -> bool {
-    let tr = trace.trace(a, b, Vec3::ZERO, Vec3::ZERO, Contents::MASK_SHOT);
-    !tr.start_solid && tr.fraction >= 1.0
+    trace.line_is_clear(a, b, Contents::MASK_SHOT)
 }
 
 /// The unit view direction for `pitch`/`yaw` in degrees (Quake: pitch down positive).

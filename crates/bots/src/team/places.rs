@@ -69,8 +69,7 @@ impl Places {
             near.sort_by(|a, b| a.1.distance_squared(point).total_cmp(&b.1.distance_squared(point)).then(a.0.cmp(&b.0)));
             let eye = point + Vec3::Z * 24.0;
             let seen = near.iter().take(SIGHT_TRIES).find(|(_, at)| {
-                let tr = trace.trace(eye, *at, Vec3::ZERO, Vec3::ZERO, Contents::MASK_SHOT);
-                !tr.start_solid && tr.fraction >= 1.0
+                trace.line_is_clear(eye, *at, Contents::MASK_SHOT)
             });
             return seen.or(near.first()).map(|(n, _)| n.clone());
         }

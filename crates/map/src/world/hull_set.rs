@@ -151,6 +151,55 @@ impl HullSet {
         });
     }
 
+    /// Whether any hull whose contents intersect `mask` stops `sweep` (or,
+    /// with `start_blocks`, holds its start): [`HullSet::trace`] would leave
+    /// `state` with a fraction under 1 (or `start_solid`). The first such
+    /// hull ends the walk
+    /// (a yes or no needs no nearest hit), so the order of the walk cannot
+    /// change the answer: each hull is asked as the full trace's first
+    /// would be, and a hull the full trace prunes at a smaller fraction is
+    /// pruned here only when it cannot stop the sweep at all.
+    pub(crate) fn blocks(&self, sweep: &Sweep, mask: Contents, start_blocks: bool) -> bool {
+        let (lo, hi) = sweep.bounds(1.0);
+        match self.bounds {
+            Some((min, max)) if self.contents.intersects(mask) && aabb_overlap(min, max, lo, hi) => {}
+            _ => return false,
+        }
+        let path = sweep.long_path();
+        let mut blocked = false;
+        self.bvh.traverse(|node| {
+            if !aabb_overlap(node.mins(), node.maxs(), lo, hi) || path.is_some_and(|p| !p.may_touch(node.mins(), node.maxs(), 1.0)) {
+                return TraversalAction::Prune;
+            }
+            match node.leaf_data() {
+                None => TraversalAction::Continue,
+                Some(leaf) if self.leaf_blocks(leaf, sweep, mask, start_blocks) => {
+                    blocked = true;
+                    TraversalAction::EarlyExit
+                }
+                Some(_) => TraversalAction::Continue,
+            }
+        });
+        blocked
+    }
+
+    /// Whether hull `leaf` stops `sweep` anywhere along it, never lets it
+    /// out, or (with `start_blocks`) holds its start.
+    #[inline(never)]
+    fn leaf_blocks(&self, leaf: u32, sweep: &Sweep, mask: Contents, start_blocks: bool) -> bool {
+        let Some(r) = self.records.get(leaf as usize) else {
+            return false;
+        };
+        if !r.contents.intersects(mask) {
+            return false;
+        }
+        match clip(self.planes_of(r), sweep, 1.0) {
+            Clip::Miss => false,
+            Clip::Hit { .. } => true,
+            Clip::StartSolid { all_solid } => all_solid || start_blocks,
+        }
+    }
+
     /// Appends to `out` every hull whose bounds overlap `lo..hi` (touching
     /// counts), in the order [`HullSet::trace`] visits them.
     pub(crate) fn gather(&self, lo: Vec3, hi: Vec3, out: &mut Vec<u32>) {

@@ -126,6 +126,14 @@ impl Trace for Nearby<'_> {
         self.world.point_contents_in(point, mask)
     }
 
+    fn line_is_clear(&self, a: Vec3, b: Vec3, mask: Contents) -> bool {
+        self.world.line_is_clear(a, b, mask)
+    }
+
+    fn line_reaches(&self, a: Vec3, b: Vec3, mask: Contents) -> bool {
+        self.world.line_reaches(a, b, mask)
+    }
+
     fn nearby(&self) -> Option<Nearby<'_>> {
         Some(self.world.nearby())
     }

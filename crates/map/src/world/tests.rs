@@ -65,6 +65,34 @@ fn non_finite_input_does_not_move() {
     let tr = map.world().trace(Vec3::ZERO, Vec3::NAN, Vec3::ZERO, Vec3::ZERO, Contents::all());
     assert!(tr.all_solid && tr.fraction == 0.0 && tr.end == Vec3::ZERO);
     assert_eq!(map.world().box_contents(Vec3::NAN, Vec3::ONE), Contents::empty());
+    assert!(!map.world().line_is_clear(Vec3::ZERO, Vec3::NAN, Contents::all()));
+    assert!(!map.world().line_reaches(Vec3::ZERO, Vec3::NAN, Contents::all()));
+}
+
+#[test]
+fn clear_lines_agree_with_traces_through_movers_and_volumes() {
+    // Lines past the door (open and shut), through the water and the
+    // trigger, starting inside the floor: line_is_clear answers as the
+    // point trace does, whatever the mask.
+    let mut map = load_str(&map_src(), "w.map", &LoadOptions::default()).expect("loads");
+    let door = map.world().mover_of(EntityId(1)).expect("door mover");
+    for offset in [Vec3::ZERO, Vec3::new(0.0, 0.0, 120.0)] {
+        assert!(map.world_mut().set_mover_offset(door, offset));
+        let w = map.world();
+        for (a, b) in [
+            (Vec3::new(0.0, 0.0, 40.0), Vec3::new(400.0, 0.0, 40.0)),
+            (Vec3::new(-400.0, 0.0, 40.0), Vec3::new(0.0, 10.0, 30.0)),
+            (Vec3::new(0.0, 0.0, -8.0), Vec3::new(0.0, 0.0, 40.0)),
+            (Vec3::new(-50.0, 0.0, 100.0), Vec3::new(400.0, 20.0, 100.0)),
+            (Vec3::new(130.0, 0.0, 32.0), Vec3::new(130.0, 0.0, 32.0)),
+        ] {
+            for mask in [Contents::MASK_SHOT, Contents::MASK_PLAYER_SOLID, Contents::WATER, Contents::TRIGGER, Contents::all()] {
+                let tr = w.trace(a, b, Vec3::ZERO, Vec3::ZERO, mask);
+                assert_eq!(w.line_is_clear(a, b, mask), !tr.start_solid && tr.fraction >= 1.0, "{a} -> {b}, door at {offset}, {mask:?}");
+                assert_eq!(w.line_reaches(a, b, mask), tr.fraction >= 1.0, "{a} -> {b}, door at {offset}, {mask:?}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -90,6 +90,24 @@ pub trait Trace {
         None
     }
 
+    /// Whether a point-sized line from `a` to `b` crosses nothing in
+    /// `mask`: the answer of `!start_solid && fraction >= 1.0` for the same
+    /// [`Trace::trace`], which a world may give faster (it can stop at the
+    /// first thing in the way instead of looking for the nearest). For line
+    /// of sight, where only yes or no matters.
+    fn line_is_clear(&self, a: Vec3, b: Vec3, mask: Contents) -> bool {
+        let tr = self.trace(a, b, Vec3::ZERO, Vec3::ZERO, mask);
+        !tr.start_solid && tr.fraction >= 1.0
+    }
+
+    /// Whether a point-sized line from `a` to `b` gets all the way: the
+    /// answer of `fraction >= 1.0` for the same [`Trace::trace`] (a line
+    /// that starts inside something and gets out counts), which a world
+    /// may give faster, as [`Trace::line_is_clear`].
+    fn line_reaches(&self, a: Vec3, b: Vec3, mask: Contents) -> bool {
+        self.trace(a, b, Vec3::ZERO, Vec3::ZERO, mask).fraction >= 1.0
+    }
+
     /// A view of this world for many traces around one spot
     /// ([`Nearby`]), where the world has one; `None` (the default) means
     /// trace this world directly.
@@ -183,6 +201,38 @@ impl CollisionWorld {
         }
     }
 
+    /// [`Trace::line_is_clear`]: the same answer as a point trace's
+    /// `!start_solid && fraction >= 1.0`, stopping at the first hull in the
+    /// way (every hull set and mover is asked, none needs the nearest hit).
+    /// A non-finite end is never clear, as the trace gives `all_solid`.
+    pub fn line_is_clear(&self, a: Vec3, b: Vec3, mask: Contents) -> bool {
+        !self.line_blocked(a, b, mask, true)
+    }
+
+    /// [`Trace::line_reaches`]: the same answer as a point trace's
+    /// `fraction >= 1.0` (a line that starts inside a hull and gets out
+    /// reaches), stopping at the first hull in the way.
+    pub fn line_reaches(&self, a: Vec3, b: Vec3, mask: Contents) -> bool {
+        !self.line_blocked(a, b, mask, false)
+    }
+
+    /// Whether a point-sized line from `a` to `b` is stopped by a hull in
+    /// `mask` (or, with `start_blocks`, starts inside one).
+    fn line_blocked(&self, a: Vec3, b: Vec3, mask: Contents, start_blocks: bool) -> bool {
+        if !(a.is_finite() && b.is_finite()) {
+            return true;
+        }
+        let sweep = Sweep::new(a, b, Vec3::ZERO, Vec3::ZERO);
+        if self.solid.blocks(&sweep, mask, start_blocks) || self.volumes.blocks(&sweep, mask, start_blocks) {
+            return true;
+        }
+        let (lo, hi) = sweep.bounds(1.0);
+        self.movers.iter().any(|mover| {
+            mover.hulls.bounds().is_some_and(|(min, max)| aabb_overlap(min + mover.offset, max + mover.offset, lo, hi))
+                && mover.hulls.blocks(&sweep.shifted(mover.offset), mask, start_blocks)
+        })
+    }
+
     /// The union of the contents of every hull containing `point`
     /// (solid, clips, liquids, triggers, movers at their current offset).
     pub fn point_contents(&self, point: Vec3) -> Contents {
@@ -245,6 +295,14 @@ impl Trace for CollisionWorld {
 
     fn point_contents_in(&self, point: Vec3, mask: Contents) -> Contents {
         CollisionWorld::point_contents_in(self, point, mask)
+    }
+
+    fn line_is_clear(&self, a: Vec3, b: Vec3, mask: Contents) -> bool {
+        CollisionWorld::line_is_clear(self, a, b, mask)
+    }
+
+    fn line_reaches(&self, a: Vec3, b: Vec3, mask: Contents) -> bool {
+        CollisionWorld::line_reaches(self, a, b, mask)
     }
 
     fn nearby(&self) -> Option<Nearby<'_>> {

@@ -112,6 +112,10 @@ pub(crate) struct Prober<'a> {
     /// The hulls around the spot being probed, when the world offers that
     /// ([`Prober::with_nearby`], [`Prober::focus`]).
     near: Option<RefCell<Nearby<'a>>>,
+    /// Whether each straight line ([`Prober::walkable_line`]) gathers the
+    /// hulls around itself first (route queries: a line's falls and floor
+    /// probes, a dozen to a hundred short traces, then skip the tree).
+    line_focus: bool,
 }
 
 /// The lifts swept from one origin ([`Prober::lift`]).
@@ -144,6 +148,7 @@ impl<'a> Prober<'a> {
             jump_blocked: Cell::new(false),
             lifts: RefCell::new(LiftMemo::default()),
             near: None,
+            line_focus: false,
         }
     }
 
@@ -153,6 +158,31 @@ impl<'a> Prober<'a> {
     pub(crate) fn with_nearby(mut self) -> Prober<'a> {
         self.near = self.world.nearby().map(RefCell::new);
         self
+    }
+
+    /// This prober gathering the hulls around every straight line it
+    /// proves before the line's short probes (where the world offers a
+    /// [`Nearby`] view; same results): for route queries, never for the
+    /// flood, whose focus is the node it probes out of.
+    pub(crate) fn with_line_focus(mut self) -> Prober<'a> {
+        if self.near.is_none() {
+            self.near = self.world.nearby().map(RefCell::new);
+        }
+        self.line_focus = self.near.is_some();
+        self
+    }
+
+    /// Gathers the hulls around the straight line `a`..`b` for
+    /// [`Prober::walkable_line`]'s falls and floor probes under it.
+    fn focus_line(&self, a: Vec3, b: Vec3) {
+        if let Some(near) = &self.near {
+            let ag = &self.agent;
+            let side = Vec2::splat(ag.half_width + 2.0);
+            let below = ag.min_z - 2.0 * ag.step_height - 4.0 * GROUND_OFFSET - 2.0;
+            let above = ag.max_z + ag.step_height + 4.0 * GROUND_OFFSET + 2.0;
+            let (lo, hi) = (a.min(b), a.max(b));
+            near.borrow_mut().focus(lo + (-side).extend(below), hi + side.extend(above));
+        }
     }
 
     /// Gathers the hulls around `origin` for the probes out of a node
@@ -611,6 +641,9 @@ impl<'a> Prober<'a> {
         if self.crosses_warp(a, b) {
             return false;
         }
+        if self.line_focus {
+            self.focus_line(a, b);
+        }
         (1..n).all(|i| {
             let p = a.lerp(b, i as f32 / n as f32) + Vec3::Z * lift;
             match self.fall(p, lift + dip) {
@@ -626,7 +659,28 @@ impl<'a> Prober<'a> {
     /// one steering slip from falling off.
     fn footing_at_centre(&self, ground: Vec3) -> bool {
         let depth = self.agent.step_height + 2.0 * GROUND_OFFSET;
-        footing::middle_has_floor(self.world, ground + Vec3::Z * GROUND_OFFSET, depth, self.footprint(), MASK, |tr| tr.hit() || tr.start_solid)
+        footing::middle_has_floor(self, ground + Vec3::Z * GROUND_OFFSET, depth, self.footprint(), MASK, |tr| tr.hit() || tr.start_solid)
+    }
+}
+
+/// A prober traces as its world does, through the hulls it has gathered
+/// where it has some (the same answers): so shared probes such as
+/// [`footing::middle_has_floor`] take the gathered list too.
+impl Trace for Prober<'_> {
+    fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, mask: Contents) -> TraceResult {
+        Prober::trace(self, start, end, mins, maxs, mask)
+    }
+
+    fn point_contents(&self, point: Vec3) -> Contents {
+        self.world.point_contents(point)
+    }
+
+    fn point_contents_in(&self, point: Vec3, mask: Contents) -> Contents {
+        self.world.point_contents_in(point, mask)
+    }
+
+    fn mover_offset_of(&self, entity: EntityId) -> Option<Vec3> {
+        self.world.mover_offset_of(entity)
     }
 }
 
