@@ -71,15 +71,17 @@ fn duel(seed: u64, seconds: u32) -> Outcome {
 
 #[test]
 fn two_bots_move_fire_and_kill_and_replay_exactly() {
-    let first = duel(11, 60);
+    // Two minutes: bots aim like people now, and a minute's duel from
+    // spawn (machineguns, finding each other first) can end 0-0.
+    let first = duel(11, 120);
     assert!(
         first.travelled.iter().all(|&d| d > 2000.0),
         "both move: {:?}",
         first.travelled
     );
     assert!(first.shots.iter().all(|&s| s > 0), "both fire: {:?}", first.shots);
-    assert!(first.kills >= 1, "at least one kill in a minute");
-    let again = duel(11, 60);
+    assert!(first.kills >= 1, "at least one kill in two minutes");
+    let again = duel(11, 120);
     assert_eq!(first.hash, again.hash, "same seed, same match");
 }
 
