@@ -42,7 +42,7 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-from script_common import require_binary, target_dir  # noqa: E402 (beside this script)
+from script_common import emit_rows, require_binary, target_dir  # noqa: E402 (beside this script)
 TEN_MINUTES = ["+set", "timelimit", "10", "+set", "fraglimit", "0", "+set", "capturelimit", "0"]
 FOUR_A_SIDE = ["+set", "bot_minPlayers", "8"]
 STYLE_BOTS = ["Quill", "Tamsin", "Rook", "Harrow", "Brannock", "Dace", "Sable", "Greyhame"]
@@ -257,12 +257,7 @@ def main():
         for figure, value, unit in figures(kind, runs):
             shown = "-" if value is None else f"{value:.2f}"
             rows.append((f"match/{name}/{figure}", shown, unit, f"{command} (seeds {opts.seeds})"))
-    if opts.tsv:
-        pathlib.Path(opts.tsv).write_text("".join("\t".join(r) + "\n" for r in rows))
-    header = ("name", "value", "unit", "command")
-    widths = [max(len(r[i]) for r in rows + [header]) for i in range(3)]
-    for row in [header] + rows:
-        print("  ".join([row[0].ljust(widths[0]), row[1].rjust(widths[1]), row[2].ljust(widths[2]), row[3]]))
+    emit_rows(rows, opts.tsv)
     return 0
 
 

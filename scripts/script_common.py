@@ -1,5 +1,6 @@
-"""Helpers the Python scripts share: where cargo's output is, and a clear
-message when a binary a script runs has not been built."""
+"""Helpers the Python scripts share: where cargo's output is, a clear
+message when a binary a script runs has not been built, and the figures
+table every *_figures.py prints (and writes for scripts/bench.sh)."""
 
 import os
 import pathlib
@@ -18,3 +19,14 @@ def require_binary(path, build):
     """Exits with a clear message when a binary the script runs is missing."""
     if not pathlib.Path(path).is_file():
         sys.exit(f"{pathlib.Path(sys.argv[0]).name}: {path} not found; build it with `{build}` or give its path")
+
+
+def emit_rows(rows, tsv=None):
+    """Writes `rows` (name, value, unit, command) to `tsv` for bench.sh when
+    given, and prints them as an aligned table."""
+    if tsv:
+        pathlib.Path(tsv).write_text("".join("\t".join(r) + "\n" for r in rows))
+    header = ("name", "value", "unit", "command")
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(3)]
+    for row in [header] + rows:
+        print("  ".join([row[0].ljust(widths[0]), row[1].rjust(widths[1]), row[2].ljust(widths[2]), row[3]]))

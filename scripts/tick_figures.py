@@ -29,7 +29,7 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-from script_common import require_binary, target_dir  # noqa: E402 (beside this script)
+from script_common import emit_rows, require_binary, target_dir  # noqa: E402 (beside this script)
 
 # The shipped maps by name, the shared ones by path below --shared.
 SHIPPED = ["q_dm1", "q_duel1", "q_ctf1"]
@@ -95,12 +95,7 @@ def main():
               + ", ".join(f"{t['p99_ms']:.2f}" for t, _ in runs) + ")", file=sys.stderr)
         rows.append((f"tick/64_bots/{name}/p50", f"{p50:.2f}", "ms", f"{command} (best of {len(runs)})"))
         rows.append((f"tick/64_bots/{name}/p99", f"{p99:.2f}", "ms", f"{command} (best of {len(runs)})"))
-    if opts.tsv:
-        pathlib.Path(opts.tsv).write_text("".join("\t".join(r) + "\n" for r in rows))
-    header = ("name", "value", "unit", "command")
-    widths = [max(len(r[i]) for r in rows + [header]) for i in range(3)]
-    for row in [header] + rows:
-        print("  ".join([row[0].ljust(widths[0]), row[1].rjust(widths[1]), row[2].ljust(widths[2]), row[3]]))
+    emit_rows(rows, opts.tsv)
     return 0
 
 
