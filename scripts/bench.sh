@@ -51,6 +51,11 @@ if [ "$matches" != 0 ]; then
     cargo build --release --bin quarry-server >&2
     python3 scripts/match_figures.py --server "$target/release/quarry-server" --jobs 2 --tsv "$target/match_figures.tsv" >&2
     extra+=(--extra "$target/match_figures.tsv")
+    # The tactical team (bot_tactical 5) against a level-0 team, 4v4 TDM,
+    # seeds 101-116 from both sides: wins and frag difference per map, every
+    # shipped and shared map (the tactics must carry over to maps unseen).
+    python3 scripts/tactics_figures.py --server "$target/release/quarry-server" --tsv "$target/tactics_figures.tsv" >&2
+    extra+=(--extra "$target/tactics_figures.tsv")
     # Issue 16's figures: how well bots get around every map, FFA and 4v4 CTF.
     python3 scripts/stuck_figures.py --server "$target/release/quarry-server" --tsv "$target/stuck_ffa.tsv" >&2
     python3 scripts/stuck_figures.py --server "$target/release/quarry-server" --gametype ctf \

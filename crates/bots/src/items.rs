@@ -143,6 +143,22 @@ pub fn strong_weapon_held(me: &PlayerSnap, table: &WeaponTable) -> bool {
     })
 }
 
+/// Shots of ammo a strong weapon must hold for the bot to count as armed
+/// ([`armed`]): the weapon choice's ammo factor is full from five shots.
+pub const ARMED_SHOTS: i32 = 5;
+
+/// Whether `me` is armed for a fight: it holds a strong weapon (as
+/// [`strong_weapon_held`] counts them) with ammo for at least
+/// [`ARMED_SHOTS`] shots. A bot fighting for its stack does so only armed
+/// (`crate::tactics::Tactics::stack`).
+pub fn armed(me: &PlayerSnap, table: &WeaponTable) -> bool {
+    table.iter().any(|d| {
+        let p = crate::weapons::profile(d);
+        let shots = if d.uses_ammo() { me.inventory.ammo_of(d.number) / d.ammo_use.max(1) } else { ARMED_SHOTS };
+        p.close.max(p.far) >= 9.0 && me.inventory.has(d.number) && shots >= ARMED_SHOTS
+    })
+}
+
 fn ammo_utility(current: i32, cap: i32) -> f32 {
     if cap <= 0 || current >= cap {
         return 0.0;
@@ -370,6 +386,19 @@ mod tests {
         bl.add(GoalKey::Item(NetId(2)), 1000, 10);
         let c = choose_item(&items, &p, &t, &table, &bias, StackWeights::FACE, &bl, &mut nav, Traveller::default(), &clock).expect("a choice");
         assert_eq!(c.item.id, NetId(1));
+    }
+
+    #[test]
+    fn armed_takes_a_strong_weapon_with_five_shots() {
+        let table = WeaponTable::quake3();
+        let mut p = PlayerSnap { inventory: table.spawn_inventory(), ..PlayerSnap::standing(0, Team::Free, Vec3::ZERO) };
+        assert!(!armed(&p, &table), "the spawn loadout is no strong weapon");
+        let rl = table.by_name("rocket_launcher").expect("rockets");
+        p.inventory.weapons |= 1 << rl.number;
+        p.inventory.ammo[usize::from(rl.number)] = ARMED_SHOTS * rl.ammo_use - 1;
+        assert!(!armed(&p, &table), "a rocket launcher short of five shots");
+        p.inventory.ammo[usize::from(rl.number)] = ARMED_SHOTS * rl.ammo_use;
+        assert!(armed(&p, &table));
     }
 
     #[test]

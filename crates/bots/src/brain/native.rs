@@ -412,7 +412,7 @@ impl NativeBrain {
             engage_range,
             cover,
             retreat: level.moves_by_stance() && self.tactics.stance == crate::tactics::Stance::Retreat,
-            stack: crate::tactics::Tactics::stack(level, objective.is_some()),
+            stack: crate::tactics::Tactics::stack(level, objective.is_some(), crate::items::armed(me, view.weapons)),
             opportunity,
             restless,
         };

@@ -104,6 +104,14 @@ impl NativeBrain {
         m == Matchup::BreakOff
     }
 
+    /// Whether the bot's last look for cover found none within
+    /// [`COVER_RANGE`] (and the next look is not due yet): in the open, a
+    /// fight is not refused (turning away there only hands the enemy free
+    /// shots).
+    pub(super) fn no_cover_near(&self, clock: &BotClock) -> bool {
+        clock.tick < self.cover.quiet_until
+    }
+
     /// Whether `slot` is an enemy the bot broke off from on weapons lately
     /// (it is not chased).
     pub(super) fn avoids(&self, slot: quarry_sim::SlotId, clock: &BotClock) -> bool {

@@ -67,7 +67,10 @@ impl NativeBrain {
     pub(super) fn filter_engagements(&mut self, view: &BotView<'_>, me: &PlayerSnap, level: TacticalLevel, clock: &BotClock) {
         let before = self.senses.suppressed;
         self.senses.suppressed = Default::default();
-        if !level.filters_engagements() || self.cover.on_objective {
+        // With no cover near (the last look found none), no fight is
+        // refused: a bot that turns away in the open takes the shots
+        // anyway, without giving any back.
+        if !level.filters_engagements() || self.cover.on_objective || self.no_cover_near(clock) {
             return;
         }
         for i in 0..self.senses.sightings.len() {
@@ -83,7 +86,7 @@ impl NativeBrain {
             let outgunned = level.reads_matchups() && facing && !supported && attacker.is_none_or(|ms| ms > crate::tactics::RETURN_FIRE_MS);
             let why = self
                 .tactics
-                .suppress(level, slot, p.origin, attacker, facing, &self.senses.memory, view, clock)
+                .suppress(level, slot, p.origin, attacker, facing, crate::tactics::reaches(p, me, view.weapons), &self.senses.memory, view, clock)
                 .or_else(|| (outgunned && self.outgunned(view, me, p, clock)).then_some(crate::tactics::Suppress::Matchup));
             if let Some(why) = why {
                 // Level 2 and up: out of its sight, too.
