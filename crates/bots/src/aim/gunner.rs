@@ -18,8 +18,7 @@ use crate::trigger::{FireInput, FireOutcome, Trigger};
 use crate::view::{BotClock, BotView, PlayerSnap};
 use crate::weapons::{WeaponChoice, ballistics, shot_is_safe};
 
-/// The half-width of a target whose box is unknown, units (Quake 3's player box).
-const DEFAULT_TARGET_RADIUS: f32 = 15.0;
+use super::DEFAULT_TARGET_RADIUS;
 
 /// What the trigger did this tick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -23,6 +23,14 @@
 //!   a uniform ±`aimPursuitError` degrees per 100 degrees/s the view must
 //!   follow, per axis, added after the share is removed. A still target is
 //!   settled on; a crossing one is tracked with a wobble.
+//! - **An error that still hits is not corrected** (the minimum
+//!   intervention principle of optimal feedback control, Todorov & Jordan
+//!   2002: a hand corrects the deviations that matter to the task and
+//!   lets the rest be). A correction closes only the part of the error
+//!   beyond `aimSlack` of the target's angular radius, so a close, large
+//!   target is aimed at loosely and the wobble on top of that misses it
+//!   more often than its size suggests, while a far one, small in angle,
+//!   is aimed at as finely as the hand can.
 //! - **It opens again when the target changes direction** (see
 //!   `motion.rs`): by however far the old motion carried the belief.
 
@@ -97,17 +105,22 @@ impl HandError {
     }
 
     /// Applies a correction step when one is due; `pursuit` is the
-    /// angular speed (pitch, yaw degrees/s) the view follows now.
-    pub fn update(&mut self, pursuit: (f32, f32), t: &Traits, clock: &BotClock, rng: &mut BotRng) {
+    /// angular speed (pitch, yaw degrees/s) the view follows now and
+    /// `radius_deg` the target's angular radius.
+    pub fn update(&mut self, pursuit: (f32, f32), radius_deg: f32, t: &Traits, clock: &BotClock, rng: &mut BotRng) {
         if clock.tick < self.next_correction {
             return;
         }
         let share = (t.aim_correct_share * rng.range(0.5, 1.5)).clamp(0.0, MAX_SHARE);
+        // Only the part beyond the slack is worth correcting.
+        let size = self.size();
+        let slack = (t.aim_slack * radius_deg).max(0.0);
+        let closed = if size > slack { share * (1.0 - slack / size) } else { 0.0 };
         let noise = t.aim_pursuit_error * 0.01;
         let (wp, wy) = (pursuit.0.abs().min(MAX_PURSUIT), pursuit.1.abs().min(MAX_PURSUIT));
         self.offset = (
-            self.offset.0 * (1.0 - share) + rng.signed() * noise * wp,
-            self.offset.1 * (1.0 - share) + rng.signed() * noise * wy,
+            self.offset.0 * (1.0 - closed) + rng.signed() * noise * wp,
+            self.offset.1 * (1.0 - closed) + rng.signed() * noise * wy,
         );
         self.clamp();
         self.schedule(t, clock, rng);
@@ -146,7 +159,7 @@ mod tests {
         assert!(start >= 0.6 * t.aim_error_deg * 0.5, "{start}");
         let mut sizes = vec![start];
         for tick in 1..=120 {
-            e.update((0.0, 0.0), &t, &clock(tick), &mut rng);
+            e.update((0.0, 0.0), 0.0, &t, &clock(tick), &mut rng);
             if e.size() < sizes[sizes.len() - 1] {
                 sizes.push(e.size());
             }
@@ -168,7 +181,7 @@ mod tests {
             let mut e = HandError::default();
             let mut sum = 0.0;
             for tick in 0..6000 {
-                e.update((0.0, speed), &t, &clock(tick), &mut rng);
+                e.update((0.0, speed), 0.0, &t, &clock(tick), &mut rng);
                 sum += e.size();
             }
             sum / 6000.0
@@ -176,6 +189,31 @@ mod tests {
         let (still, slow, fast) = (mean_error(0.0), mean_error(40.0), mean_error(120.0));
         assert!(still < 1e-3, "a still target is settled on: {still}");
         assert!(slow > 0.3 && fast > 2.5 * slow, "40 deg/s: {slow}, 120 deg/s: {fast}");
+    }
+
+    #[test]
+    fn an_error_that_still_hits_is_left_alone() {
+        let t = Traits::at_skill(3.0);
+        // The error held after two seconds of corrections on a still
+        // target of angular radius `radius`, over many acquisitions.
+        let settled = |radius: f32| {
+            let mut rng = BotRng::from_seed(12);
+            let mut total = 0.0;
+            for _ in 0..200 {
+                let mut e = HandError::default();
+                e.acquire((0.0, 60.0), &t, &clock(0), &mut rng);
+                for tick in 1..=120 {
+                    e.update((0.0, 0.0), radius, &t, &clock(tick), &mut rng);
+                }
+                total += e.size();
+            }
+            total / 200.0
+        };
+        let (far, close) = (settled(0.5), settled(6.0));
+        let slack = t.aim_slack * 6.0;
+        assert!(far < 0.5, "a far target is aimed at as finely as the hand can: {far}");
+        assert!(close > 0.8 * slack && close < 1.2 * slack, "a close one is left {close} degrees off (slack {slack})");
+        assert!(close < 6.0, "but never off the target");
     }
 
     #[test]

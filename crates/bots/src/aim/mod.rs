@@ -19,8 +19,9 @@
 //!    short on small ones) and closed by a random share at each
 //!    correction step, one per `aimCorrectMsec`, each landing off by a
 //!    random amount in proportion to the target's angular speed
-//!    (`aimPursuitError`). The bot believes the target is where the
-//!    error puts it, so it fires there.
+//!    (`aimPursuitError`). An error small enough to hit anyway (inside
+//!    `aimSlack` of the target's angular radius) is left alone. The bot
+//!    believes the target is where the error puts it, so it fires there.
 //! 4. **Lead** for projectile weapons: the seen velocity (minus a share of
 //!    the bot's own, a low-skill error) times flight time, plus gravity
 //!    compensation, over a few iterations, scaled by `aimLead`; the
@@ -65,6 +66,8 @@ const EXTRAPOLATE_S: f32 = 0.75;
 /// The most the view turns in one tick, degrees (a hand's flick is at
 /// most a few thousand degrees a second; no tick turns half around).
 pub const MAX_TURN_PER_TICK_DEG: f32 = 45.0;
+/// The half-width of a target whose box is unknown, units (Quake 3's player box).
+pub(crate) const DEFAULT_TARGET_RADIUS: f32 = 15.0;
 /// Share of the lead error roll applied along the line of sight (an
 /// approaching or retreating target's speed is misjudged less in angle).
 const RADIAL_LEAD_ERROR_SHARE: f32 = 1.0 / 3.0;
@@ -394,7 +397,8 @@ impl AimState {
                     }
                 };
                 self.belief = Some(belief);
-                self.hand.update(angular_speed(eye, belief, self.motion.velocity - own_vel), t, clock, rng);
+                let radius_deg = (DEFAULT_TARGET_RADIUS / eye.distance(belief).max(1.0)).atan().to_degrees();
+                self.hand.update(angular_speed(eye, belief, self.motion.velocity - own_vel), radius_deg, t, clock, rng);
                 let led = match ballistics {
                     Some(b) => lead_point(eye, own_vel, belief, self.motion.velocity, b, t.aim_lead, self.lead_roll),
                     None => belief,

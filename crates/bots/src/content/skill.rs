@@ -1,4 +1,4 @@
-//! The skill curve: 57 behaviour traits, one row each, with a value for each
+//! The skill curve: 58 behaviour traits, one row each, with a value for each
 //! of the five skill levels and a clamp range. This table alone makes a
 //! complete bot; styles and characters (a later layer) only bias it.
 //!
@@ -184,6 +184,8 @@ skill_table! {
         "Spread of each correction while following a moving target: +/- degrees per 100 degrees/s of its angular speed.";
     aim_retarget_msec: "aimRetargetMsec", Aim, Down, 0.0..=2000.0, [320.0, 270.0, 235.0, 215.0, 200.0],
         "Time to notice that the target changed its motion (a turn over 30 degrees, a stop, a start); until then the aim follows the old motion, ms.";
+    aim_slack: "aimSlack", Aim, Down, 0.0..=1.0, [0.9, 0.8, 0.7, 0.6, 0.5],
+        "Share of the target's angular radius within which the hand leaves its error uncorrected (an error that still hits is not worth a correction).";
     fire_cone_deg: "fireConeDeg", Trigger, Down, 0.25..=45.0, [14.0, 10.0, 6.5, 4.0, 2.0],
         "Widest the fire gate gets (close targets), before initiative scaling, degrees.";
     fire_gate_scale: "fireGateScale", Trigger, Down, 0.2..=10.0, [2.6, 1.9, 1.35, 1.1, 0.9],
@@ -387,7 +389,7 @@ pub fn parse_skill(text: &str) -> Option<f32> {
 mod tests {
     use super::*;
 
-    const ACCURACY: [&str; 31] = [
+    const ACCURACY: [&str; 32] = [
         "sightRange",
         "fov",
         "reactionMsec",
@@ -411,6 +413,7 @@ mod tests {
         "aimCorrectShare",
         "aimPursuitError",
         "aimRetargetMsec",
+        "aimSlack",
         "fireConeDeg",
         "fireGateScale",
         "holdFireTurnRate",
@@ -437,12 +440,12 @@ mod tests {
     ];
 
     #[test]
-    fn table_has_57_unique_rows_inside_their_ranges() {
-        assert_eq!(SKILL_TABLE.len(), 57);
+    fn table_has_58_unique_rows_inside_their_ranges() {
+        assert_eq!(SKILL_TABLE.len(), 58);
         let mut names: Vec<&str> = SKILL_TABLE.iter().map(|r| r.name).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 57, "duplicate trait names");
+        assert_eq!(names.len(), 58, "duplicate trait names");
         for r in SKILL_TABLE {
             assert!(r.min < r.max, "{}", r.name);
             for v in r.levels {
