@@ -19,6 +19,7 @@
 //!   (about 0.25 s) plus the time a strafing body needs to leave the round's
 //!   path. A splash weapon keeps [`SPLASH_KEEPS`] of its worth whatever the
 //!   flight (the blast still reaches a target that stepped aside).
+//!
 //! Re-evaluated every `weaponSwitchMsec`; with probability `weaponSkill`
 //! the choice is careful, otherwise the weapon in hand is kept if it works
 //! at all. A switch needs the best weapon to beat the one in hand by 18%
