@@ -49,6 +49,9 @@ const GATE_SHOT_RANGE: f32 = 1500.0;
 const GATE_FACE_SLACK: f32 = 96.0;
 /// The aim must be within about 6 degrees of the gate to fire.
 const GATE_AIM_COS: f32 = 0.995;
+/// How fresh news of an enemy must be to count it within earshot (a
+/// stealthy bot walks only then), ms.
+const EARSHOT_NEWS_MS: f32 = 3000.0;
 
 /// The native brain: one bot's layers and state.
 #[derive(Debug, Clone)]
@@ -230,7 +233,10 @@ impl NativeBrain {
         let shot_lately = self.senses.memory.last_hit.is_some_and(|h| clock.ms_since(h.tick) < 3000.0);
         // A carrier, an attacker or a defender runs, whatever its stance
         // (a stealthy carrier walking home cost CTF its captures).
-        let walk = !self.cover.on_objective && self.tactics.walks(input.settings.tactical, visible, shot_lately);
+        let earshot = view.sounds.footstep * crate::tactics::EARSHOT_MARGIN;
+        let in_earshot = self.tactics.stance == crate::tactics::Stance::Stealth
+            && self.senses.memory.nearest_news(me.origin, &clock, EARSHOT_NEWS_MS, 0.0..=earshot, |_| true).is_some();
+        let walk = !self.cover.on_objective && self.tactics.walks(input.settings.tactical, visible, shot_lately, in_earshot);
         if input.settings.tactical.reads_forces() && self.tactics.stance == crate::tactics::Stance::Stealth {
             self.profile.stats.stealth_ticks += 1;
             self.profile.stats.stealth_walk_ticks += u64::from(walk);

@@ -8,7 +8,7 @@
 //! |---|---|
 //! | 0 | off: nothing is computed |
 //! | 1 | the local force ratio and the stance are computed and reported; nothing acts on them |
-//! | 2 | the stack, once armed: armor and health are worth more ([`STACK`]) to a bot holding a strong weapon with ammo (`crate::items::armed`); eyes on the threat: a bot with no target watches the nearest enemy it knows of lately (`Senses::watch_point`: seen, heard or reported) and reacts to such an enemy showing itself near where it was believed to be as to one just lost from view (`Senses::look`'s anticipation); movement follows stance: a stealthy bot walks (silent footsteps) while no enemy knows where it is; a bot falling back (retreat) treats health as critical, and one breaking contact takes cover (the navmesh's nearest spot out of the threat's sight); one outnumbered in a team game with nothing to hide from falls back on its nearest teammate; a cautious, stealthy or retreating bot's routes prefer covered ground; a bot playing an objective (a carrier, an attacker, a defender) neither takes cover nor regroups, takes the shortest routes, and runs whatever its stance; at 3 and up it refuses no fight, at 4 and up never holds fire, at 5 fetches no matchup pickup (the objective layer wins: each of these cost CTF captures) |
+//! | 2 | the stack, once armed: armor and health are worth more ([`STACK`]) to a bot holding a strong weapon with ammo (`crate::items::armed`); eyes on the threat: a bot with no target watches the nearest enemy it knows of lately (`Senses::watch_point`: seen, heard or reported) and reacts to such an enemy showing itself near where it was believed to be as to one just lost from view (`Senses::look`'s anticipation); movement follows stance: a stealthy bot walks (silent footsteps) while no enemy knows where it is and one it knows of is within earshot of footsteps ([`EARSHOT_MARGIN`]); a bot falling back (retreat) treats health as critical, and one breaking contact takes cover (the navmesh's nearest spot out of the threat's sight); one outnumbered in a team game with nothing to hide from falls back on its nearest teammate; a cautious, stealthy or retreating bot's routes prefer covered ground; a bot playing an objective (a carrier, an attacker, a defender) neither takes cover nor regroups, takes the shortest routes, and runs whatever its stance; at 3 and up it refuses no fight, at 4 and up never holds fire, at 5 fetches no matchup pickup (the objective layer wins: each of these cost CTF captures) |
 //! | 3 | engagement filter: a stealthy bot, or a cautious one outnumbered, engages only an isolated enemy (none other within [`ISOLATED`]), one facing away, one shooting it, or one facing it whose weapon reaches it ([`reaches`]); a fight it should not be in is broken off (and the bot takes cover), and none of these, nor a retreating bot, chase; with no cover near (its last look for cover found none) it refuses no fight |
 //! | 4 | weapon matchup ([`Matchup`]): against the weapon its target holds, at their range, a bot switches, closes in or backs off to where it wins, or breaks off a fight it loses at every range within reach (and takes cover) |
 //! | 5 | a bot alone and outnumbered goes stealthy; dropped weapons and ammo that win the matchup are fetched ([`pickup_wins`]); stance calls in team chat (falling back, outnumbered) |
@@ -82,6 +82,10 @@ pub const ISOLATED: f32 = 400.0;
 pub const RETURN_FIRE_MS: f32 = 2000.0;
 /// Known enemies count for isolation while the news is this fresh, ms.
 const ISOLATION_NEWS_MS: f32 = 3000.0;
+/// A stealthy bot walks while an enemy it knows of is within this many
+/// times the range footsteps carry (the enemy may be coming closer).
+pub const EARSHOT_MARGIN: f32 = 1.25;
+
 /// How much a cautious, stealthy or retreating bot (level 2 and up) shuns
 /// open ground: each step of its routes costs `1 + this × exposure` of
 /// where it leads (the navmesh's figure, 0 covered .. 1 seen from
@@ -241,11 +245,16 @@ impl Tactics {
         *self = Self::new(seed, slot);
     }
 
-    /// Whether the bot should walk (level 2 and up): stealthy, and no enemy
+    /// Whether the bot should walk (level 2 and up): stealthy, no enemy
     /// knows where it is (it is not fighting one in sight and was not shot
-    /// lately).
-    pub fn walks(&self, level: TacticalLevel, fighting: bool, shot_lately: bool) -> bool {
-        level.moves_by_stance() && self.stance == Stance::Stealth && !fighting && !shot_lately
+    /// lately), and an enemy it knows of is `in_earshot` (within
+    /// [`EARSHOT_MARGIN`] times the range footsteps carry). Walking is
+    /// worth its half speed only where running would be heard: a bot that
+    /// walked across a large map while its enemies were out of earshot
+    /// arrived late everywhere (on oa_bases3cl, letting stealthy level-5
+    /// bots run put 2 frags a match back on the tactical team).
+    pub fn walks(&self, level: TacticalLevel, fighting: bool, shot_lately: bool, in_earshot: bool) -> bool {
+        level.moves_by_stance() && self.stance == Stance::Stealth && !fighting && !shot_lately && in_earshot
     }
 
     /// How much this bot's routes shun open ground (level 2 and up:
@@ -398,6 +407,20 @@ mod tests {
         };
         assert_eq!(judge(reach - 100.0), None, "a facing enemy whose weapon reaches the bot is a fight already");
         assert_eq!(judge(reach + 300.0), Some(Suppress::Outnumbered), "beyond its reach the fight can still be refused");
+    }
+
+    #[test]
+    fn a_stealthy_bot_walks_only_where_running_would_be_heard() {
+        let mut t = Tactics::new(1, 0);
+        t.stance = Stance::Stealth;
+        let level = TacticalLevel::new(2);
+        assert!(t.walks(level, false, false, true), "an enemy within earshot: walk");
+        assert!(!t.walks(level, false, false, false), "none within earshot: run");
+        assert!(!t.walks(level, true, false, true), "fighting: run");
+        assert!(!t.walks(level, false, true, true), "shot lately: run");
+        assert!(!t.walks(TacticalLevel::new(1), false, false, true), "level 1 only reports the stance");
+        t.stance = Stance::Cautious;
+        assert!(!t.walks(level, false, false, true), "only a stealthy bot walks");
     }
 
     #[test]
