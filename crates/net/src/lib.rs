@@ -39,6 +39,7 @@ pub mod fragment;
 pub mod handshake;
 pub mod lockout;
 pub mod map_transfer;
+pub mod oob;
 pub mod reliable;
 pub mod service;
 pub mod snapshot;
