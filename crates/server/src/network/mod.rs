@@ -9,6 +9,7 @@ mod bans;
 pub mod convert;
 pub mod download;
 pub mod events;
+pub mod listing;
 pub mod messages;
 pub mod outbound;
 pub mod traffic;
@@ -164,6 +165,24 @@ impl NetServer {
     /// Publishes the server query's answer.
     pub fn publish_query(&self, info: &quarry_net::service::QueryInfo) {
         self.transport.publish_query(info);
+    }
+
+    /// Publishes what the out-of-band queries answer (from the server
+    /// query's answer); a change between empty, non-empty and full
+    /// heartbeats the masters at once.
+    pub fn publish_oob(&self, query: &quarry_net::service::QueryInfo) {
+        self.transport.publish_oob(&listing::oob_info(query, &self.fingerprint()));
+    }
+
+    /// Whether and where to heartbeat (`sv_public`, `sv_master1`..`5`);
+    /// nothing happens when they did not change.
+    pub fn set_masters(&self, settings: quarry_net::transport::MasterSettings) {
+        self.transport.set_masters(settings);
+    }
+
+    /// What the out-of-band handler and the heartbeats did.
+    pub fn oob_stats(&self) -> (quarry_net::oob::OobStats, quarry_net::transport::HeartbeatStats) {
+        (self.transport.oob_stats(), self.transport.heartbeat_stats())
     }
 
     /// What the admin and query services did.
