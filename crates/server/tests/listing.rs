@@ -6,9 +6,11 @@
 //! apart, and reads each one's A2S info and players; a human joining an
 //! empty server makes the master list it among the non-empty ones within
 //! seconds (the server heartbeats at once); a server that quits heartbeats
-//! a last time.
+//! a last time; gamedig reads both servers through `protocol-quake3` and
+//! `protocol-valve`, bots apart from humans.
 //!
-//! Needs `cc`, `make` and `quakestat`; without them the test says so and
+//! Needs `cc`, `make`, `quakestat` and gamedig (`QUARRY_GAMEDIG_DIR`, or
+//! on the path); without them the test says so and
 //! passes, unless `QUARRY_REQUIRE_LISTING=1` (set by `.ci/run`, which
 //! installs them).
 
@@ -151,6 +153,20 @@ fn block<'a>(out: &'a str, port: u16) -> Option<&'a str> {
     out.split("\n\n").find(|b| b.lines().next().is_some_and(|l| l.contains(&format!("127.0.0.1:{port};"))))
 }
 
+/// gamedig: `QUARRY_GAMEDIG_DIR/node_modules/.bin/gamedig` (where `.ci/run`
+/// installs it), else on the path.
+fn gamedig_binary() -> Option<PathBuf> {
+    let local = std::env::var_os("QUARRY_GAMEDIG_DIR").map(|d| PathBuf::from(d).join("node_modules/.bin/gamedig"));
+    local.filter(|p| p.is_file()).or_else(|| has("gamedig", "--help").then(|| PathBuf::from("gamedig")))
+}
+
+/// One gamedig query's JSON.
+fn gamedig_query(gamedig: &Path, protocol: &str, addr: SocketAddr) -> serde_json::Value {
+    let out = Command::new(gamedig).args(["--type", protocol, &addr.to_string()]).output().expect("gamedig runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("gamedig {protocol}: {e}: {text}"))
+}
+
 fn server(master: &Dpmaster, beat_to: &UdpSocket, name: &str, map: &str, bots: &str) -> TestServer {
     let beat = beat_to.local_addr().expect("addr").to_string();
     TestServer::start(&[
@@ -204,6 +220,21 @@ fn a_real_master_lists_two_servers_and_qstat_reads_them() {
         let first = out.lines().next().unwrap_or_default();
         assert!(first.starts_with(&format!("A2S;{addr};{name};")), "{out}");
         assert_eq!(out.lines().skip(1).filter(|l| l.ends_with(";0;0") || l.matches(';').count() == 2).count(), bots, "A2S players:\n{out}");
+    }
+
+    // gamedig through both protocols: humans and bots apart.
+    match gamedig_binary() {
+        Some(gamedig) => {
+            for (addr, name, bots) in [(a, "Alpha", 2), (b, "Beta", 3)] {
+                for protocol in ["protocol-quake3", "protocol-valve"] {
+                    let v = gamedig_query(&gamedig, protocol, addr);
+                    assert_eq!(v["name"], name, "{protocol}: {v}");
+                    assert_eq!(v["bots"].as_array().map(Vec::len), Some(bots), "{protocol}: {v}");
+                    assert_eq!(v["players"].as_array().map(Vec::len), Some(0), "no humans yet: {protocol}: {v}");
+                }
+            }
+        }
+        None => skip_or_fail("gamedig is not installed (QUARRY_GAMEDIG_DIR or PATH)"),
     }
 
     // Empty to non-empty: the master hears of it within seconds.
