@@ -7,7 +7,8 @@
 //! empty server makes the master list it among the non-empty ones within
 //! seconds (the server heartbeats at once); a server that quits heartbeats
 //! a last time; gamedig reads both servers through `protocol-quake3` and
-//! `protocol-valve`, bots apart from humans.
+//! `protocol-valve`, bots apart from humans; `quarry-client list` shows
+//! both, and the join address it prints works with `quarry-client connect`.
 //!
 //! Needs `cc`, `make`, `quakestat` and gamedig (`QUARRY_GAMEDIG_DIR`, or
 //! on the path); without them the test says so and
@@ -153,6 +154,13 @@ fn block<'a>(out: &'a str, port: u16) -> Option<&'a str> {
     out.split("\n\n").find(|b| b.lines().next().is_some_and(|l| l.contains(&format!("127.0.0.1:{port};"))))
 }
 
+/// The `quarry-client` binary beside this test's.
+fn client_binary() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let bin = exe.parent()?.parent()?.join(format!("quarry-client{}", std::env::consts::EXE_SUFFIX));
+    bin.is_file().then_some(bin)
+}
+
 /// gamedig: `QUARRY_GAMEDIG_DIR/node_modules/.bin/gamedig` (where `.ci/run`
 /// installs it), else on the path.
 fn gamedig_binary() -> Option<PathBuf> {
@@ -235,6 +243,28 @@ fn a_real_master_lists_two_servers_and_qstat_reads_them() {
             }
         }
         None => skip_or_fail("gamedig is not installed (QUARRY_GAMEDIG_DIR or PATH)"),
+    }
+
+    // quarry-client list: both, and the join address it prints joins.
+    match client_binary() {
+        Some(client) => {
+            let out = Command::new(&client).args(["list", "--master", &master.addr(), "--json"]).output().expect("quarry-client runs");
+            let text = String::from_utf8_lossy(&out.stdout);
+            let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("list --json: {e}: {text}"));
+            let servers = v["servers"].as_array().cloned().unwrap_or_default();
+            let find = |name: &str| servers.iter().find(|s| s["name"] == name).cloned().unwrap_or_else(|| panic!("{name} listed: {text}"));
+            let (alpha_entry, beta_entry) = (find("Alpha"), find("Beta"));
+            assert_eq!((alpha_entry["map"].as_str(), alpha_entry["humans"].as_u64(), alpha_entry["bots"].as_u64(), alpha_entry["slots"].as_u64()), (Some("q_dm1"), Some(0), Some(2), Some(16)), "{text}");
+            assert_eq!((beta_entry["map"].as_str(), beta_entry["bots"].as_u64()), (Some("q_duel1"), Some(3)), "{text}");
+            let join = beta_entry["join"].as_str().unwrap_or_default().to_owned();
+            assert_eq!(join, format!("quarry://{b}/#{}", beta.fingerprint), "{text}");
+            let table = Command::new(&client).args(["list", "--master", &master.addr()]).output().expect("quarry-client runs");
+            let table = String::from_utf8_lossy(&table.stdout);
+            assert!(table.contains("Alpha") && table.contains(&join), "{table}");
+            let joined = Command::new(&client).args(["connect", &join, "--name", "Lister", "--duration", "1"]).output().expect("quarry-client runs");
+            assert!(joined.status.success(), "the printed join address joins: {}{}", String::from_utf8_lossy(&joined.stdout), String::from_utf8_lossy(&joined.stderr));
+        }
+        None => skip_or_fail("the quarry-client binary is not built beside this test (cargo test --workspace builds it)"),
     }
 
     // Empty to non-empty: the master hears of it within seconds.
