@@ -150,7 +150,7 @@ fn quakestat(args: &[&str]) -> String {
 }
 
 /// A server's block in `quakestat -raw` output: its line, rules and players.
-fn block<'a>(out: &'a str, port: u16) -> Option<&'a str> {
+fn block(out: &str, port: u16) -> Option<&str> {
     out.split("\n\n").find(|b| b.lines().next().is_some_and(|l| l.contains(&format!("127.0.0.1:{port};"))))
 }
 

@@ -60,6 +60,7 @@ macro_rules! match_view {
             matches_started: $server.state.game.matches_started,
             headless: $server.state.game.headless,
             listening: $server.state.net.is_some(),
+            fingerprint: $server.state.net.as_ref().map(|n| n.fingerprint_text()),
             bots: &$server.state.bots,
             cvars: $server.console.cvars(),
             config_dir: &$server.config_dir,
