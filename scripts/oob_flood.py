@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Issue 50's amplification figure: a live server with bots on loopback,
-flooded with out-of-band requests (getstatus, getinfo, A2S info, players
-and rules, and garbage) from many loopback source addresses (127.1.0.0/16:
+flooded with the smallest out-of-band requests it answers (getstatus,
+getinfo, A2S info, players and rules) from many loopback source addresses (127.1.0.0/16:
 each a real address on Linux's loopback /8, so the answers come back and
 are counted), as fast as one process at the lowest CPU priority sends.
 Reports the bytes the server sent back over the bytes it was sent, and the
@@ -17,7 +17,6 @@ flood lasts 18 s; the amplification is also given for its first 10 s.
 import argparse
 import os
 import pathlib
-import random
 import re
 import socket
 import sys
@@ -30,15 +29,14 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 COMMAND = "python3 scripts/oob_flood.py"
 WINDOW_S = 18
 PREFIX = b"\xff\xff\xff\xff"
+# Only requests the server answers, the smallest each can be: the worst
+# case for amplification (malformed ones are the fuzz campaign's).
 REQUESTS = [
     PREFIX + b"getstatus",
-    PREFIX + b"getinfo xyz",
+    PREFIX + b"getinfo x",
     PREFIX + b"\x54Source Engine Query\x00",
     PREFIX + b"\x55\xff\xff\xff\xff",
     PREFIX + b"\x56\x01\x02\x03\x04",
-    PREFIX + b"\x55\x01",  # truncated
-    PREFIX + bytes(random.Random(7).randrange(256) for _ in range(40)),  # random bytes
-    PREFIX + b"g" * 600,  # oversized
 ]
 
 
