@@ -126,6 +126,62 @@ fn heartbeats_follow_occupancy_and_end_at_shutdown() {
 }
 
 #[test]
+fn a_master_name_is_heartbeated_on_both_address_families() {
+    // A master listening on 127.0.0.1 and ::1 at one port; the server's
+    // socket is dual-stack, so IPv4 goes out as ::ffff:127.0.0.1.
+    let Ok(v6) = UdpSocket::bind("[::1]:0") else {
+        return eprintln!("skipping: no IPv6 loopback");
+    };
+    let port = v6.local_addr().expect("addr").port();
+    let Ok(v4) = UdpSocket::bind(("127.0.0.1", port)) else {
+        return eprintln!("skipping: port {port} is taken on IPv4");
+    };
+    // Where `localhost` resolves to both, one name; else one address of each.
+    let both = std::net::ToSocketAddrs::to_socket_addrs(&("localhost", port)).map(|a| a.collect::<Vec<_>>()).unwrap_or_default();
+    let masters = if both.iter().any(SocketAddr::is_ipv4) && both.iter().any(SocketAddr::is_ipv6) {
+        vec![format!("localhost:{port}")]
+    } else {
+        vec![format!("127.0.0.1:{port}"), format!("[::1]:{port}")]
+    };
+    let identity = Identity::generate().expect("certificate");
+    let Ok(s) = ServerTransport::bind(ServerConfig { bind: "[::]:0".parse().expect("addr"), identity, settings: TransportSettings::default() }) else {
+        return eprintln!("skipping: no dual-stack socket");
+    };
+    s.publish_oob(&info(0, 1));
+    s.set_masters(MasterSettings { public: true, masters });
+    for (family, socket) in [("IPv4", &v4), ("IPv6", &v6)] {
+        socket.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
+        let from = heartbeat(socket);
+        assert_eq!(from.port(), s.local_addr().port(), "{family}: from the game port");
+    }
+    assert_eq!(s.heartbeat_stats().addresses, 2);
+}
+
+#[test]
+fn malformed_datagrams_on_the_port_are_counted_and_get_nothing() {
+    let s = server(TransportSettings::default());
+    s.publish_oob(&info(1, 1));
+    let q = udp();
+    q.set_read_timeout(Some(Duration::from_millis(300))).expect("timeout");
+    let junk: Vec<Vec<u8>> = vec![
+        PREFIX.to_vec(),
+        [&PREFIX[..], &[a2s::PLAYER, 1]].concat(),
+        [&PREFIX[..], &[0xC3, 0x28, 0xA0]].concat(),
+        [&PREFIX[..], &vec![b'g'; 1200]].concat(),
+        [&PREFIX[..], b"getinfo bad\\challenge"].concat(),
+        [&PREFIX[..], b"rcon secret status"].concat(),
+    ];
+    for d in &junk {
+        q.send_to(d, s.local_addr()).expect("send");
+    }
+    let mut buf = [0u8; 2048];
+    assert!(q.recv_from(&mut buf).is_err(), "no answer to any of them");
+    let st = s.oob_stats();
+    assert_eq!((st.received, st.answered), (junk.len() as u64, 0), "{st:?}");
+    assert_eq!((st.malformed, st.oversized, st.unknown), (4, 1, 1), "{st:?}");
+}
+
+#[test]
 fn a_flood_from_many_addresses_is_held_to_the_budget() {
     let limits = OobLimits { global_burst_bytes: 8_000.0, global_bytes_per_sec: 8_000.0, ..OobLimits::default() };
     let s = server(TransportSettings { oob_limits: limits, ..TransportSettings::default() });
