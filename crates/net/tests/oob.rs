@@ -2,7 +2,8 @@
 //! queries answered from the port QUIC clients join on (with a QUIC client
 //! joining at the same time), heartbeats to a master that follow the
 //! server's occupancy and end at shutdown, and a flood of spoofed-looking
-//! sources (many loopback addresses) held to the global byte budget.
+//! sources (many loopback addresses) held to the global byte budget while
+//! the master is still answered.
 
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
@@ -187,6 +188,11 @@ fn a_flood_from_many_addresses_is_held_to_the_budget() {
     let s = server(TransportSettings { oob_limits: limits, ..TransportSettings::default() });
     s.publish_oob(&info(4, 12));
     let to = s.local_addr();
+    let master = udp();
+    master.set_read_timeout(Some(Duration::from_secs(3))).expect("timeout");
+    s.set_masters(MasterSettings { public: true, masters: vec![master.local_addr().expect("addr").to_string()] });
+    let _ = heartbeat(&master); // resolved: the plane knows its address
+    master.set_read_timeout(Some(Duration::from_millis(200))).expect("timeout");
     // Loopback is a /8: each socket is a source address of its own.
     let senders: Vec<UdpSocket> = (1..=200u8).filter_map(|i| UdpSocket::bind((std::net::Ipv4Addr::new(127, 0, 1, i), 0)).ok()).collect();
     assert!(senders.len() > 100, "loopback addresses to send from");
@@ -201,6 +207,17 @@ fn a_flood_from_many_addresses_is_held_to_the_budget() {
             }
         }
     }
+    // The budget is spent, yet the master the server heartbeats is answered.
+    master.send_to(&q3::getinfo("still"), to).expect("send");
+    let mut buf = [0u8; 2048];
+    let end = Instant::now() + Duration::from_secs(2);
+    let mut answered = false;
+    while Instant::now() < end && !answered {
+        if let Ok((n, _)) = master.recv_from(&mut buf) {
+            answered = q3::parse_info_response(&buf[..n]).is_ok_and(|p| p.contains(&("challenge".into(), "still".into())));
+        }
+    }
+    assert!(answered, "a flood must not get the server delisted");
     std::thread::sleep(Duration::from_millis(300));
     let stats = s.oob_stats();
     let elapsed = start.elapsed().as_secs_f32();

@@ -52,13 +52,22 @@ pub struct OobHandler {
     limiter: RateLimiter,
     challenges: Challenges,
     stats: OobStats,
+    /// The masters' addresses (canonical), answered beyond the global budget.
+    masters: Vec<IpAddr>,
 }
 
 impl OobHandler {
     /// A handler with `limits`, its challenges keyed by `key`, its clocks
     /// starting at `now`.
     pub fn new(limits: OobLimits, key: &[u8; 32], now: Instant) -> Self {
-        Self { limiter: RateLimiter::new(limits, now), challenges: Challenges::new(key, now), stats: OobStats::default() }
+        Self { limiter: RateLimiter::new(limits, now), challenges: Challenges::new(key, now), stats: OobStats::default(), masters: Vec::new() }
+    }
+
+    /// The addresses of the masters the server heartbeats (at most a few):
+    /// their `getinfo` is answered even when a flood has spent the global
+    /// budget, so a flood cannot get the server delisted.
+    pub fn set_masters(&mut self, masters: &[IpAddr]) {
+        self.masters = masters.iter().take(2 * crate::transport::MAX_MASTERS).map(|ip| ip.to_canonical()).collect();
     }
 
     /// The counters.
@@ -123,7 +132,8 @@ impl OobHandler {
         if answer.is_empty() {
             return Ok(None);
         }
-        self.limiter.allow(from.ip(), answer.len(), now).map_err(OobError::Limited)?;
+        let master = self.masters.contains(&from.ip().to_canonical());
+        self.limiter.allow(from.ip(), answer.len(), now, master).map_err(OobError::Limited)?;
         Ok(Some(answer))
     }
 

@@ -93,8 +93,10 @@ impl RateLimiter {
     }
 
     /// Whether `ip` may get an answer of `bytes` now; spends its share of
-    /// both budgets if so, nothing if not.
-    pub fn allow(&mut self, ip: IpAddr, bytes: usize, now: Instant) -> Result<(), Limited> {
+    /// both budgets if so, nothing if not. A `master` (an address the
+    /// server heartbeats) skips the global budget, so a flood from
+    /// elsewhere cannot get the server delisted; its own bucket still holds.
+    pub fn allow(&mut self, ip: IpAddr, bytes: usize, now: Instant, master: bool) -> Result<(), Limited> {
         let now_ms = u64::try_from(now.saturating_duration_since(self.start).as_millis()).unwrap_or(u64::MAX);
         let l = self.limits;
         let slot = self.slot(ip);
@@ -103,12 +105,14 @@ impl RateLimiter {
         if bucket.tokens < 1.0 {
             return Err(Limited::Address);
         }
-        Self::refill(&mut self.global, now_ms, l.global_bytes_per_sec, l.global_burst_bytes);
-        let cost = bytes as f32;
-        if self.global.tokens < cost {
-            return Err(Limited::Global);
+        if !master {
+            Self::refill(&mut self.global, now_ms, l.global_bytes_per_sec, l.global_burst_bytes);
+            let cost = bytes as f32;
+            if self.global.tokens < cost {
+                return Err(Limited::Global);
+            }
+            self.global.tokens -= cost;
         }
-        self.global.tokens -= cost;
         if let Some(b) = self.table.get_mut(slot) {
             b.tokens -= 1.0;
         }
@@ -127,10 +131,10 @@ mod tests {
         let t0 = Instant::now();
         let mut l = RateLimiter::new(OobLimits::default(), t0);
         let ip: IpAddr = "198.51.100.7".parse().expect("ip");
-        let burst = (0..50).filter(|_| l.allow(ip, 10, t0).is_ok()).count();
+        let burst = (0..50).filter(|_| l.allow(ip, 10, t0, false).is_ok()).count();
         assert_eq!(burst, 8);
-        assert_eq!(l.allow(ip, 10, t0), Err(Limited::Address));
-        assert!(l.allow(ip, 10, t0 + Duration::from_millis(300)).is_ok(), "earned back");
+        assert_eq!(l.allow(ip, 10, t0, false), Err(Limited::Address));
+        assert!(l.allow(ip, 10, t0 + Duration::from_millis(300), false).is_ok(), "earned back");
     }
 
     #[test]
@@ -140,22 +144,26 @@ mod tests {
         let mut l = RateLimiter::new(limits, t0);
         let mut sent = 0usize;
         for i in 0..100_000u32 {
-            if l.allow(IpAddr::from(i.to_be_bytes()), 1000, t0).is_ok() {
+            if l.allow(IpAddr::from(i.to_be_bytes()), 1000, t0, false).is_ok() {
                 sent += 1000;
             }
         }
         assert!(sent as f32 <= limits.global_burst_bytes, "{sent}");
         assert_eq!(l.table.len(), ADDRESS_BUCKETS);
         // One second later the budget has come back, by its rate.
-        let later = (0..100u32).filter(|i| l.allow(IpAddr::from((i + 200_000).to_be_bytes()), 1000, t0 + Duration::from_secs(1)).is_ok()).count();
+        let later = (0..100u32).filter(|i| l.allow(IpAddr::from((i + 200_000).to_be_bytes()), 1000, t0 + Duration::from_secs(1), false).is_ok()).count();
         assert_eq!(later, (limits.global_bytes_per_sec / 1000.0) as usize);
+        // A master is still answered with the budget spent, within its bucket.
+        let master: IpAddr = "203.0.113.1".parse().expect("ip");
+        let t1 = t0 + Duration::from_secs(1);
+        assert_eq!((0..20).filter(|_| l.allow(master, 1000, t1, true).is_ok()).count(), 8);
     }
 
     #[test]
     fn an_ipv6_64_is_one_address() {
         let t0 = Instant::now();
         let mut l = RateLimiter::new(OobLimits::default(), t0);
-        let n = (0..50u16).filter(|i| l.allow(format!("2001:db8::{i:x}").parse().expect("ip"), 10, t0).is_ok()).count();
+        let n = (0..50u16).filter(|i| l.allow(format!("2001:db8::{i:x}").parse().expect("ip"), 10, t0, false).is_ok()).count();
         assert_eq!(n, 8);
     }
 }

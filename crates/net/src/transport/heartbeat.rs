@@ -17,6 +17,7 @@ use quinn::udp::Transmit;
 use tokio::sync::{Notify, watch};
 use tracing::{debug, info, warn};
 
+use super::oob::OobPlane;
 use crate::oob::q3;
 
 /// The usual master port (ioquake3's `PORT_MASTER`).
@@ -63,6 +64,8 @@ pub(crate) struct Heartbeats {
 
 struct Shared {
     socket: Arc<dyn AsyncUdpSocket>,
+    /// The out-of-band side, told the masters' addresses.
+    plane: Arc<OobPlane>,
     /// Whether the socket is IPv6 (dual-stack): IPv4 masters are then
     /// written as `::ffff:a.b.c.d`.
     v6_socket: bool,
@@ -115,10 +118,11 @@ impl Shared {
 }
 
 impl Heartbeats {
-    /// Starts the task on the current runtime, sending through `socket`.
-    pub(crate) fn start(socket: Arc<dyn AsyncUdpSocket>) -> Self {
+    /// Starts the task on the current runtime, sending through `socket`
+    /// and telling `plane` where the masters are.
+    pub(crate) fn start(socket: Arc<dyn AsyncUdpSocket>, plane: Arc<OobPlane>) -> Self {
         let v6_socket = socket.local_addr().map(|a| a.is_ipv6()).unwrap_or(false);
-        let shared = Arc::new(Shared { socket, v6_socket, resolved: Mutex::new(Vec::new()), sent: AtomicU64::new(0), failed: AtomicU64::new(0) });
+        let shared = Arc::new(Shared { socket, plane, v6_socket, resolved: Mutex::new(Vec::new()), sent: AtomicU64::new(0), failed: AtomicU64::new(0) });
         let (settings, rx) = watch::channel(MasterSettings::default());
         let kick = Arc::new(Notify::new());
         tokio::spawn(run(Arc::clone(&shared), rx, Arc::clone(&kick)));
@@ -164,6 +168,7 @@ async fn run(shared: Arc<Shared>, mut settings: watch::Receiver<MasterSettings>,
         if s.public {
             if resolved_at.is_none_or(|t| t.elapsed() >= RESOLVE_EVERY) {
                 let addrs = resolve_all(&s.masters).await;
+                shared.plane.set_masters(&addrs.iter().map(SocketAddr::ip).collect::<Vec<_>>());
                 *shared.resolved.lock().unwrap_or_else(PoisonError::into_inner) = addrs;
                 resolved_at = Some(Instant::now());
             }

@@ -49,6 +49,11 @@ impl OobPlane {
         self.handler.lock().unwrap_or_else(PoisonError::into_inner).stats()
     }
 
+    /// The masters' addresses, answered beyond the global budget.
+    pub(crate) fn set_masters(&self, masters: &[std::net::IpAddr]) {
+        self.handler.lock().unwrap_or_else(PoisonError::into_inner).set_masters(masters);
+    }
+
     /// Answers one out-of-band datagram through `socket`.
     fn serve(&self, socket: &dyn AsyncUdpSocket, meta: &RecvMeta, datagram: &[u8]) {
         let published = Arc::clone(&self.published.borrow());

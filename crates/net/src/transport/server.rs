@@ -160,7 +160,7 @@ impl ServerTransport {
             let socket = super::socket::bind_udp(bind).map_err(|source| TransportError::Bind { addr: bind, source })?;
             let (endpoint, bare) = super::socket::server_endpoint(quinn::EndpointConfig::default(), server_config, socket, Arc::clone(&oob))
                 .map_err(|source| TransportError::Bind { addr: bind, source })?;
-            (endpoint, Heartbeats::start(bare))
+            (endpoint, Heartbeats::start(bare, Arc::clone(&oob)))
         };
         let local_addr = endpoint.local_addr().map_err(|source| TransportError::Bind { addr: bind, source })?;
         let (tx, accepted) = mpsc::channel(ACCEPT_QUEUE);
