@@ -10,6 +10,10 @@
 //! (`accept`, `send_snapshot`, …) in between, so snapshot encoding runs
 //! there, deterministically, and the runtime never blocks the tick.
 //!
+//! The server's socket also carries the out-of-band datagrams (`oob.rs`
+//! splits them from QUIC and answers them on the driver task) and the
+//! heartbeats to masters (`heartbeat.rs`, a task on the same runtime).
+//!
 //! Connections are keyed by [`ConnId`], a counter that is never reused,
 //! never by address (QUIC connections may migrate).
 
