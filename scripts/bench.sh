@@ -72,6 +72,10 @@ if [ "$matches" != 0 ]; then
     cargo build --release --bin quarry-client >&2
     python3 scripts/service_flood.py --server "$target/release/quarry-server" --client "$target/release/quarry-client" --tsv "$target/service_flood.tsv" >&2
     extra+=(--extra "$target/service_flood.tsv")
+    # Issue 50's amplification: bytes out over bytes in under a flood of
+    # out-of-band requests from many loopback addresses, and the tick p99.
+    python3 scripts/oob_flood.py --server "$target/release/quarry-server" --tsv "$target/oob_flood.tsv" >&2
+    extra+=(--extra "$target/oob_flood.tsv")
     # Issue 23's viewer figure: tick p99 with five web viewers against none.
     python3 scripts/web_viewers.py --server "$target/release/quarry-server" --tsv "$target/web_viewers.tsv" >&2
     extra+=(--extra "$target/web_viewers.tsv")

@@ -14,7 +14,9 @@
 # packets: N malformed-packet cases in process through
 #   crates/net/examples/fuzz_packets.rs: each a fresh server connection fed a
 #   valid hello, then mutated control-stream frames and datagrams of every
-#   message kind (catch_unwind per case, a per-case time budget).
+#   message kind (catch_unwind per case, a per-case time budget); then as
+#   many mutated out-of-band requests (getinfo, getstatus, A2S) through the
+#   out-of-band handler.
 # recordings: N hostile recordings made from a real one (a short headless
 #   match recorded by the binary) by crates/record/examples/
 #   craft_recordings.rs: half byte mutants, half crafted (console text in a
@@ -161,10 +163,13 @@ fuzz_packets() {
 	if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
 		cargo build --release -p quarry-net --example fuzz_packets >&2 || return 1
 	fi
-	local row
-	row=$("$TARGET/release/examples/fuzz_packets" --cases "$N" --seed "$SEED" --budget-ms "$BUDGET_MS")
-	# shellcheck disable=SC2086
-	record_row $row
+	local rows row
+	rows=$("$TARGET/release/examples/fuzz_packets" --cases "$N" --seed "$SEED" --budget-ms "$BUDGET_MS") || return 1
+	# One row for the connections, one for the out-of-band datagrams.
+	while IFS= read -r row; do
+		# shellcheck disable=SC2086
+		[ -n "$row" ] && record_row $row
+	done <<< "$rows"
 }
 
 # Cases for a campaign that runs the binary once a case: N when the section

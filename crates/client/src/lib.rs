@@ -55,6 +55,7 @@ mod atomic;
 mod client;
 mod driver;
 mod error;
+pub mod browse;
 pub mod mode;
 pub mod input;
 pub mod join;

@@ -68,7 +68,7 @@ pub fn query_json(info: &QueryInfo) -> String {
 }
 
 /// `s` as a JSON string.
-fn json_str(s: &str) -> String {
+pub(crate) fn json_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {

@@ -7,9 +7,15 @@
 //!
 //!     cargo run --release -p quarry-net --example fuzz_packets -- --cases 100000 [--seed 13] [--budget-ms 200]
 //!
-//! Prints one line: `packets inprocess CASES OK REJECTED PANIC TIMEOUT ABORT SLOW`
+//! Then the same number of out-of-band cases: mutated `getinfo`,
+//! `getstatus` and A2S requests (and random bytes behind the `FF FF FF FF`
+//! prefix) through one `OobHandler`, which must answer or count a drop for
+//! each, never with an answer over one datagram.
+//!
+//! Prints two lines: `packets inprocess CASES OK REJECTED PANIC TIMEOUT ABORT SLOW`
 //! (the row format of `scripts/fuzz.sh`): ok = the connection is still up
-//! after the case, rejected = it closed the connection with a reason.
+//! after the case, rejected = it closed the connection with a reason; and
+//! `oob inprocess ...`: ok = answered, rejected = dropped and counted.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
@@ -18,6 +24,7 @@ use quarry_net::codec::{Writer, encode_frame};
 use quarry_net::conn::{ConnConfig, ServerConn, ServerConnEvent};
 use quarry_net::datagram::{DatagramKind, write_header};
 use quarry_net::handshake::{Hello, PROTOCOL_VERSION, Welcome};
+use quarry_net::oob::{MAX_ANSWER, OobHandler, OobInfo, OobLimits, OobPlayer, PREFIX, Published};
 use quarry_net::reliable::{ChatScope, ClientFrame, ClientMessage};
 use quarry_net::usercmd::{Buttons, CmdPacket, UserCmd};
 
@@ -189,4 +196,67 @@ fn main() {
     }
     eprintln!("{cases} cases in {:.1} s", t0.elapsed().as_secs_f64());
     println!("packets inprocess {cases} {} {} {} {} 0 {}", counts.ok, counts.rejected, counts.panic, counts.timeout, counts.slow);
+    let oob = fuzz_oob(&mut rng, cases, budget);
+    println!("oob inprocess {cases} {} {} {} {} 0 {}", oob.ok, oob.rejected, oob.panic, oob.timeout, oob.slow);
+}
+
+/// Valid out-of-band requests of every kind, to mutate.
+fn oob_corpus() -> Vec<Vec<u8>> {
+    let with = |body: &[u8]| [&PREFIX[..], body].concat();
+    vec![
+        with(b"getinfo abc"),
+        with(b"getstatus"),
+        with(b"getstatus xyz"),
+        with(b"\x54Source Engine Query\0"),
+        with(&[0x55, 0xFF, 0xFF, 0xFF, 0xFF]),
+        with(&[0x56, 1, 2, 3, 4]),
+    ]
+}
+
+/// The out-of-band campaign: one handler (its rate limits and counters
+/// carry over, as on a live server), one mutated request a case from one
+/// of a few thousand sources.
+fn fuzz_oob(rng: &mut Rng, cases: u64, budget: Duration) -> Counts {
+    let players = (0..40).map(|i| OobPlayer { name: format!("p\\{i}\""), score: i, ping_ms: 30, bot: i % 2 == 0, seconds: 1.0 }).collect();
+    let info = OobInfo { hostname: "fuzz".into(), map: "q_dm1".into(), gametype: "ffa".into(), max_clients: 64, players, ..OobInfo::default() };
+    let published = Published::new(&info, 27960);
+    let corpus = oob_corpus();
+    let mut handler = OobHandler::new(OobLimits::default(), &[9; 32], Instant::now());
+    let mut counts = Counts::default();
+    let mut now = Instant::now();
+    for case in 0..cases {
+        let base = corpus[rng.below(corpus.len())].clone();
+        let mut bytes = mutate(rng, base);
+        if rng.below(4) != 0 && !bytes.starts_with(&PREFIX) {
+            bytes.splice(0..0, PREFIX);
+        }
+        let from = std::net::SocketAddr::from(([10, 0, (rng.below(16)) as u8, rng.below(250) as u8], 1024 + rng.below(60000) as u16));
+        now += Duration::from_micros(200);
+        let started = Instant::now();
+        let before = handler.stats();
+        let outcome = catch_unwind(AssertUnwindSafe(|| handler.handle(now, from, &bytes, &published).map(|a| a.len())));
+        let took = started.elapsed();
+        let s = handler.stats();
+        match outcome {
+            Err(_) => {
+                counts.panic += 1;
+                eprintln!("oob case {case}: panic");
+            }
+            Ok(_) if took > budget * 10 => counts.timeout += 1,
+            Ok(answer) => {
+                if took > budget {
+                    counts.slow += 1;
+                }
+                if answer.is_some_and(|n| n > MAX_ANSWER) || s.received != before.received + 1 {
+                    counts.panic += 1;
+                    eprintln!("oob case {case}: an answer over one datagram, or a datagram not counted");
+                } else if answer.is_some() {
+                    counts.ok += 1;
+                } else {
+                    counts.rejected += 1;
+                }
+            }
+        }
+    }
+    counts
 }

@@ -11,6 +11,10 @@
 //!   and return bytes and events: handshake, Quake 3 style delta snapshots
 //!   against the last acknowledged one, redundant user commands, a byte-rate
 //!   cap, loss measurement, and a policy for clients that send garbage.
+//! - **The out-of-band datagrams** ([`oob`]): what server browsers, masters
+//!   and monitors send the game port outside QUIC (Quake 3 `getinfo` and
+//!   `getstatus`, Source A2S), answered sans-IO under per-address and
+//!   global rate limits, and the heartbeats to masters.
 //! - **The transport** ([`transport`]): quinn on a small tokio runtime, with a
 //!   server endpoint the synchronous tick thread polls once per tick and a
 //!   client endpoint with the mirror API. Certificates and pinning are in
@@ -39,6 +43,7 @@ pub mod fragment;
 pub mod handshake;
 pub mod lockout;
 pub mod map_transfer;
+pub mod oob;
 pub mod reliable;
 pub mod service;
 pub mod snapshot;

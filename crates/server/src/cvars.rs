@@ -28,6 +28,10 @@ pub struct ServerCvars {
     pub sv_download_rate: CvarId,
     /// `sv_downloadMaxKB`: the largest compressed map sent, KiB.
     pub sv_download_max_kb: CvarId,
+    /// `sv_public`: heartbeat the masters.
+    pub sv_public: CvarId,
+    /// `sv_master1`..`sv_master5`: the masters.
+    pub sv_masters: [CvarId; 5],
 }
 
 /// The server's settings as one tick sees them, read once per tick
@@ -46,6 +50,8 @@ pub struct ServerSettings {
     pub cheats: bool,
     /// `sv_allowDownload`, `sv_downloadRate`, `sv_downloadMaxKB`.
     pub download: DownloadSettings,
+    /// `sv_public` and `sv_master1`..`5`.
+    pub listing: quarry_net::transport::MasterSettings,
 }
 
 /// The download cvars as a tick reads them.
@@ -87,6 +93,10 @@ impl ServerCvars {
             password: cvars.string(self.sv_password),
             cheats: cvars.bool(self.sv_cheats),
             download,
+            listing: quarry_net::transport::MasterSettings {
+                public: cvars.bool(self.sv_public),
+                masters: self.sv_masters.iter().map(|&id| cvars.string(id)).filter(|m| !m.trim().is_empty()).collect(),
+            },
         }
     }
 
@@ -149,6 +159,7 @@ impl ServerCvars {
             "snapshots per second sent to each client (at most sv_fps)",
         ))?;
         let (sv_allow_download, sv_download_rate, sv_download_max_kb) = register_download(console)?;
+        let (sv_public, sv_masters) = register_listing(console)?;
         Ok(Self {
             sv_fps,
             sv_hostname,
@@ -161,8 +172,39 @@ impl ServerCvars {
             sv_allow_download,
             sv_download_rate,
             sv_download_max_kb,
+            sv_public,
+            sv_masters,
         })
     }
+}
+
+/// The master servers' default: dpmaster's public master, which lists
+/// DarkPlaces-protocol games by name.
+pub const DEFAULT_MASTER: &str = "dpmaster.deathmask.net";
+
+/// Registers `sv_public` and `sv_master1`..`sv_master5` (the heartbeats:
+/// `quarry_net::transport`'s `heartbeat.rs`).
+fn register_listing<C: 'static>(console: &mut Console<C>) -> Result<(CvarId, [CvarId; 5]), CvarError> {
+    let public = console.register_cvar(
+        CvarDef::bool(
+            "sv_public",
+            false,
+            "1 = heartbeat the masters (sv_master1..5) every 300 s and when the server empties, fills or gets its first player, so server browsers list it; 0 = unlisted (queries are still answered)",
+        )
+        .flags(CvarFlags::ARCHIVE),
+    )?;
+    let mut master = |n: usize, default: &str| {
+        console.register_cvar(
+            CvarDef::string(
+                &format!("sv_master{n}"),
+                default,
+                "a master server, HOST or HOST:PORT (port 27950 if none), resolved for IPv4 and IPv6 and heartbeated on both when sv_public is 1; empty = none",
+            )
+            .flags(CvarFlags::ARCHIVE),
+        )
+    };
+    let masters = [master(1, DEFAULT_MASTER)?, master(2, "")?, master(3, "")?, master(4, "")?, master(5, "")?];
+    Ok((public, masters))
 }
 
 /// Registers the map download cvars (`network/download.rs`).

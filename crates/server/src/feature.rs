@@ -43,6 +43,8 @@ pub struct MatchView<'a> {
     pub headless: bool,
     /// The server's socket is bound (players can join).
     pub listening: bool,
+    /// The certificate fingerprint clients pin, when listening.
+    pub fingerprint: Option<&'a str>,
     /// The bot clients.
     pub bots: &'a quarry_bots::BotManager,
     /// Every cvar.

@@ -5,7 +5,8 @@
 //! Counters as humans and bots join and leave, applies an allocation's
 //! game type and map, and with `sv_agonesShutdownAtEnd 1` sends Shutdown
 //! after its allocated match and exits; in process, Health stops while the
-//! tick hangs. Run with `cargo test -p quarry-server --features agones --test agones`.
+//! tick hangs; the certificate fingerprint is set as an annotation before
+//! Ready. Run with `cargo test -p quarry-server --features agones --test agones`.
 
 #![cfg(feature = "agones")]
 
@@ -238,6 +239,14 @@ fn ready_comes_once_the_map_loads_health_repeats_and_the_counters_follow_joins_a
     let ready = gateway.requests("POST", "/ready")[0].clone();
     assert!(ready.at >= loaded - Duration::from_millis(500), "Ready came before the map loaded");
     assert_eq!(ready.body, "{}");
+    // The fingerprint annotation went first, so an allocation returns it
+    // with the address and port.
+    let annotations = gateway.requests("PUT", "/metadata/annotation");
+    assert_eq!(annotations.len(), 1, "{annotations:?}");
+    let body: serde_json::Value = serde_json::from_str(&annotations[0].body).expect("json");
+    assert_eq!(body["key"], "quarry-fingerprint");
+    assert_eq!(body["value"], server.fingerprint.to_string());
+    assert!(annotations[0].at <= ready.at, "the annotation before Ready");
     assert!(server.output().contains("Agones: ready on q_dm1"), "{}", server.output());
     // The worker reads the GameServer once Ready (for Allocated).
     wait_until("GameServer polls", Duration::from_secs(5), || gateway.count("GET", "/gameserver") >= 2);

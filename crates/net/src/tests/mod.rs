@@ -3,6 +3,7 @@
 
 pub(crate) mod arb;
 mod fuzz;
+mod oob_fuzz;
 mod pair;
 mod roundtrip;
 pub(crate) mod util;

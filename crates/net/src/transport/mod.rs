@@ -10,6 +10,10 @@
 //! (`accept`, `send_snapshot`, …) in between, so snapshot encoding runs
 //! there, deterministically, and the runtime never blocks the tick.
 //!
+//! The server's socket also carries the out-of-band datagrams (`oob.rs`
+//! splits them from QUIC and answers them on the driver task) and the
+//! heartbeats to masters (`heartbeat.rs`, a task on the same runtime).
+//!
 //! Connections are keyed by [`ConnId`], a counter that is never reused,
 //! never by address (QUIC connections may migrate).
 
@@ -21,14 +25,17 @@ use crate::conn::{ConnConfig, ConnError, SnapshotError};
 
 pub(crate) mod admission;
 mod client;
+mod heartbeat;
 mod io;
 mod loss;
+mod oob;
 pub mod raw;
 mod server;
 mod socket;
 
 pub use client::{ClientConfig, ClientEvent, ClientOptions, ClientTransport};
 pub(crate) use client::quinn_client_config_alpn;
+pub use heartbeat::{HEARTBEAT_EVERY, HeartbeatStats, MASTER_PORT, MAX_MASTERS, MasterSettings, split_host_port};
 pub use loss::LossHook;
 #[cfg(test)]
 pub(crate) use loss::SplitMix64;
@@ -78,6 +85,8 @@ pub struct TransportSettings {
     /// Server: make every new connection prove its address with a QUIC Retry
     /// first, so a spoofed Initial draws back no more than it sent.
     pub validate_addresses: bool,
+    /// Server: the rate limits on out-of-band answers (`getinfo`, A2S...).
+    pub oob_limits: crate::oob::OobLimits,
 }
 
 impl Default for TransportSettings {
@@ -97,6 +106,7 @@ impl Default for TransportSettings {
             max_connections: 256,
             max_connections_per_ip: 8,
             validate_addresses: true,
+            oob_limits: crate::oob::OobLimits::default(),
         }
     }
 }

@@ -5,10 +5,13 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tracing::{debug, warn};
 
 use super::admission::{Admission, AdmissionStats, Refusal, Ticket};
+use super::heartbeat::{HeartbeatStats, Heartbeats, MasterSettings};
+use super::oob::OobPlane;
+use crate::oob::{OobInfo, OobStats, Published};
 use super::io::{Inbound, Link, PathInfo, Side};
 use super::{ConnId, TransportError, TransportSettings, quinn_transport, runtime};
 use crate::cert::{Fingerprint, Identity, provider};
@@ -126,6 +129,9 @@ pub struct ServerTransport {
     local_addr: SocketAddr,
     services: Arc<Services>,
     handles: ServiceHandles,
+    oob: Arc<OobPlane>,
+    oob_published: watch::Sender<Arc<Published>>,
+    heartbeats: Heartbeats,
 }
 
 /// Admin requests the owner takes per poll at most.
@@ -148,11 +154,13 @@ impl ServerTransport {
         server_config.max_incoming(settings.max_connections.clamp(1, 4096));
 
         let rt = runtime(settings.worker_threads, "quarry-net-server")?;
-        let endpoint = {
+        let (oob, oob_published) = OobPlane::new(settings.oob_limits);
+        let (endpoint, heartbeats) = {
             let _guard = rt.enter();
             let socket = super::socket::bind_udp(bind).map_err(|source| TransportError::Bind { addr: bind, source })?;
-            super::socket::endpoint(quinn::EndpointConfig::default(), Some(server_config), socket)
-                .map_err(|source| TransportError::Bind { addr: bind, source })?
+            let (endpoint, bare) = super::socket::server_endpoint(quinn::EndpointConfig::default(), server_config, socket, Arc::clone(&oob))
+                .map_err(|source| TransportError::Bind { addr: bind, source })?;
+            (endpoint, Heartbeats::start(bare, Arc::clone(&oob)))
         };
         let local_addr = endpoint.local_addr().map_err(|source| TransportError::Bind { addr: bind, source })?;
         let (tx, accepted) = mpsc::channel(ACCEPT_QUEUE);
@@ -161,7 +169,48 @@ impl ServerTransport {
         rt.spawn(accept_loop(endpoint.clone(), tx, settings.clone(), admission.clone(), Arc::clone(&services)));
         // The host prints its own listening line; this one is for debugging.
         debug!(%local_addr, %fingerprint, "listening");
-        Ok(Self { runtime: Some(rt), endpoint, accepted, admission, peers: BTreeMap::new(), settings, fingerprint, local_addr, services, handles })
+        Ok(Self {
+            runtime: Some(rt),
+            endpoint,
+            accepted,
+            admission,
+            peers: BTreeMap::new(),
+            settings,
+            fingerprint,
+            local_addr,
+            services,
+            handles,
+            oob,
+            oob_published,
+            heartbeats,
+        })
+    }
+
+    /// Publishes what the out-of-band queries answer from now on (encoded
+    /// here, once); a change between empty, non-empty and full heartbeats
+    /// the masters at once.
+    pub fn publish_oob(&self, info: &OobInfo) {
+        let published = Published::new(info, self.local_addr.port());
+        let now = published.occupancy();
+        let before = self.oob_published.send_replace(Arc::new(published)).occupancy();
+        if before.is_some() && before != now {
+            self.heartbeats.kick();
+        }
+    }
+
+    /// Whether and where to heartbeat (`sv_public`, `sv_master1`..`5`).
+    pub fn set_masters(&self, settings: MasterSettings) {
+        self.heartbeats.configure(settings);
+    }
+
+    /// What the out-of-band handler did.
+    pub fn oob_stats(&self) -> OobStats {
+        self.oob.stats()
+    }
+
+    /// What the heartbeats did.
+    pub fn heartbeat_stats(&self) -> HeartbeatStats {
+        self.heartbeats.stats()
     }
 
     /// What admission did: Retries sent, connections refused and let in.
@@ -354,6 +403,8 @@ impl ServerTransport {
     /// Disconnects everyone with `reason` and waits up to `grace` for the
     /// goodbyes to leave (blocking the caller).
     pub fn shutdown(&mut self, reason: DisconnectReason, grace: Duration) {
+        // The masters hear from a listed server a last time.
+        self.heartbeats.last();
         for p in self.peers.values_mut() {
             p.conn.disconnect(reason.clone());
             flush(p);

@@ -33,6 +33,22 @@ pub(crate) fn endpoint(config: quinn::EndpointConfig, server: Option<quinn::Serv
     quinn::Endpoint::new_with_abstract_socket(config, server, socket, runtime)
 }
 
+/// A server endpoint on `socket`, through [`NoEcn`] and the out-of-band
+/// [`Split`](super::oob::Split); also returns the bare socket, which the
+/// heartbeats send through (from the game port).
+pub(crate) fn server_endpoint(
+    config: quinn::EndpointConfig,
+    server: quinn::ServerConfig,
+    socket: UdpSocket,
+    plane: Arc<super::oob::OobPlane>,
+) -> io::Result<(quinn::Endpoint, Arc<dyn AsyncUdpSocket>)> {
+    let runtime = quinn::default_runtime().ok_or_else(|| io::Error::other("no async runtime for quinn"))?;
+    let bare = runtime.wrap_udp_socket(socket)?;
+    let split: Arc<dyn AsyncUdpSocket> = Arc::new(super::oob::Split::new(Arc::clone(&bare), plane));
+    let socket = Arc::new(NoEcn(split));
+    Ok((quinn::Endpoint::new_with_abstract_socket(config, Some(server), socket, runtime)?, bare))
+}
+
 /// quinn's socket with Explicit Congestion Notification turned off: what
 /// it sends is marked Not-ECT, and marks on what it receives are ignored.
 ///

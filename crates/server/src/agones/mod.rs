@@ -3,6 +3,7 @@
 //!
 //! | Agones call | when the server makes it | how |
 //! |---|---|---|
+//! | annotation | once, right before `Ready`: `quarry-fingerprint` = the certificate fingerprint, so an allocation returns address, port and the fingerprint a client pins (Agones stores it as `agones.dev/sdk-quarry-fingerprint`) | `PUT /metadata/annotation` `{"key": "quarry-fingerprint", "value": "AB:CD:..."}` |
 //! | `Ready` | once, on the first tick with a map loaded and the UDP socket bound | `POST /ready`, retried every second until the sidecar answers (it may start after us) |
 //! | `Health` | every [`HEALTH_INTERVAL`] from the tick loop: a hung tick stops them, and Agones marks the server `Unhealthy` | `POST /health` |
 //! | Counters | `players` (humans) and `bots` whenever they change, each with capacity `sv_maxclients` | `PATCH /v1beta1/counters/NAME` `{"count": "N", "capacity": "M"}` |
@@ -53,6 +54,10 @@ pub const PORT_ENV: &str = "AGONES_SDK_HTTP_PORT";
 pub const MAP_KEY: &str = "quarry.map";
 /// The annotation (or label) naming the game type an allocation asks for.
 pub const GAMETYPE_KEY: &str = "quarry.gametype";
+/// The annotation key the certificate fingerprint is set under (Agones
+/// prefixes SDK annotations: the GameServer shows
+/// `agones.dev/sdk-quarry-fingerprint`).
+pub const FINGERPRINT_KEY: &str = "quarry-fingerprint";
 /// The Counter of humans in slots.
 pub const PLAYERS_COUNTER: &str = "players";
 /// The Counter of bots in slots.
@@ -105,6 +110,8 @@ pub trait FleetSdk: Send {
     fn shutdown(&mut self);
     /// Sets Counter `name` to `count` of `capacity`.
     fn set_counter(&mut self, name: &'static str, count: u64, capacity: u64);
+    /// Sets the GameServer annotation `key` (Agones prefixes it `agones.dev/sdk-`).
+    fn set_annotation(&mut self, key: &'static str, value: String);
     /// An allocation seen since the last call, if any (`Allocated`).
     fn allocated(&mut self) -> Option<Allocation>;
     /// Calls dropped because the queue was full.
@@ -122,6 +129,7 @@ impl FleetSdk for NoopSdk {
     fn health(&mut self) {}
     fn shutdown(&mut self) {}
     fn set_counter(&mut self, _: &'static str, _: u64, _: u64) {}
+    fn set_annotation(&mut self, _: &'static str, _: String) {}
     fn allocated(&mut self) -> Option<Allocation> {
         None
     }
@@ -231,6 +239,10 @@ impl Controller for Agones {
         let Some(game) = view.game else { return };
         if !self.ready_sent && view.listening {
             self.ready_sent = true;
+            // Before Ready, so no allocation can come without it.
+            if let Some(fingerprint) = view.fingerprint {
+                self.sdk.set_annotation(FINGERPRINT_KEY, fingerprint.to_owned());
+            }
             self.sdk.ready();
             requests.print(format!("Agones: ready on {}", view.map_name));
         }

@@ -25,6 +25,7 @@ enum Call {
     Health,
     Shutdown,
     Counter { name: &'static str, count: u64, capacity: u64 },
+    Annotation { key: &'static str, value: String },
 }
 
 /// The SDK over the REST gateway (see the module doc).
@@ -73,6 +74,9 @@ impl FleetSdk for HttpSdk {
     fn set_counter(&mut self, name: &'static str, count: u64, capacity: u64) {
         self.push(Call::Counter { name, count, capacity });
     }
+    fn set_annotation(&mut self, key: &'static str, value: String) {
+        self.push(Call::Annotation { key, value });
+    }
     fn allocated(&mut self) -> Option<Allocation> {
         self.allocations.try_recv().ok()
     }
@@ -115,12 +119,12 @@ struct Worker {
     /// Counters the sidecar does not know (404): not sent again.
     missing: Vec<&'static str>,
     /// Whether the last call of each kind failed (each outage logged once).
-    failing: [bool; 4],
+    failing: [bool; 5],
 }
 
 impl Worker {
     fn new(gateway: Gateway, found: SyncSender<Allocation>) -> Self {
-        Self { gateway, found, ready_retry: None, ready: false, next_poll: Instant::now(), state: String::new(), missing: Vec::new(), failing: [false; 4] }
+        Self { gateway, found, ready_retry: None, ready: false, next_poll: Instant::now(), state: String::new(), missing: Vec::new(), failing: [false; 5] }
     }
 
     fn run(mut self, queue: &Receiver<Call>) {
@@ -158,6 +162,7 @@ impl Worker {
             Call::Counter { name, count, capacity } => {
                 (3, "PATCH", format!("/v1beta1/counters/{name}"), format!("{{\"count\":\"{count}\",\"capacity\":\"{capacity}\"}}"))
             }
+            Call::Annotation { key, value } => (4, "PUT", "/metadata/annotation".to_owned(), serde_json::json!({ "key": key, "value": value }).to_string()),
         };
         let mut result = self.gateway.request(method, &path, &body);
         if call == Call::Shutdown && !result.as_ref().is_ok_and(Reply::ok) {

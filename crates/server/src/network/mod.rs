@@ -9,6 +9,7 @@ mod bans;
 pub mod convert;
 pub mod download;
 pub mod events;
+pub mod listing;
 pub mod messages;
 pub mod outbound;
 pub mod traffic;
@@ -92,6 +93,8 @@ pub struct NetServer {
     pseudonyms: quarry_net::cert::Identity,
     /// The map clients may download and each one's transfer.
     downloads: download::Downloads,
+    /// The certificate fingerprint as clients write it (`AB:CD:...`).
+    fingerprint: String,
 }
 
 /// What the handshake needs to know about the server right now.
@@ -134,6 +137,7 @@ impl NetServer {
         for w in warnings {
             tracing::warn!("{w}");
         }
+        let fingerprint = transport.fingerprint().to_string();
         Ok(Self {
             transport,
             clients: BTreeMap::new(),
@@ -148,6 +152,7 @@ impl NetServer {
             endpoint_counted: traffic::EndpointCounted::default(),
             pseudonyms,
             downloads: download::Downloads::default(),
+            fingerprint,
         })
     }
 
@@ -166,6 +171,24 @@ impl NetServer {
         self.transport.publish_query(info);
     }
 
+    /// Publishes what the out-of-band queries answer (from the server
+    /// query's answer); a change between empty, non-empty and full
+    /// heartbeats the masters at once.
+    pub fn publish_oob(&self, query: &quarry_net::service::QueryInfo) {
+        self.transport.publish_oob(&listing::oob_info(query, &self.fingerprint));
+    }
+
+    /// Whether and where to heartbeat (`sv_public`, `sv_master1`..`5`);
+    /// nothing happens when they did not change.
+    pub fn set_masters(&self, settings: quarry_net::transport::MasterSettings) {
+        self.transport.set_masters(settings);
+    }
+
+    /// What the out-of-band handler and the heartbeats did.
+    pub fn oob_stats(&self) -> (quarry_net::oob::OobStats, quarry_net::transport::HeartbeatStats) {
+        (self.transport.oob_stats(), self.transport.heartbeat_stats())
+    }
+
     /// What the admin and query services did.
     pub fn service_stats(&self) -> quarry_net::service::ServiceStats {
         self.transport.service_stats()
@@ -174,6 +197,11 @@ impl NetServer {
     /// The address actually bound (port 0 picks a free one).
     pub fn local_addr(&self) -> SocketAddr {
         self.transport.local_addr()
+    }
+
+    /// The certificate fingerprint clients pin, as text (kept, not made each call).
+    pub fn fingerprint_text(&self) -> &str {
+        &self.fingerprint
     }
 
     /// The certificate fingerprint clients pin.
@@ -519,9 +547,20 @@ impl NetServer {
         })
     }
 
+    /// The `status` line of the out-of-band side: answers and bytes, drops
+    /// by reason, heartbeats.
+    fn oob_status(&self) -> String {
+        let (o, h) = self.oob_stats();
+        format!(
+            "out-of-band: {} answered ({} B out for {} B in, {} challenges); dropped {} per address, {} over the budget, {} malformed, {} oversized, {} unknown, {} refused; heartbeats {} sent to {} master address(es)",
+            o.answered, o.bytes_out, o.bytes_in, o.challenges, o.limited_address, o.limited_global, o.malformed, o.oversized, o.unknown, o.refused, h.sent, h.addresses,
+        )
+    }
+
     /// The `status` lines of the network: one for the endpoint (open
     /// connections, address validation, refusals, password lockouts), one
-    /// for the services (queries, admin sign-ins and refusals), then
+    /// for the services (queries, admin sign-ins and refusals), one for the
+    /// out-of-band queries and heartbeats, then
     /// one per connected client: ping, loss, rate, bytes/s, reliable
     /// backlog and messages dropped by the rate limits.
     pub fn status_lines(&self) -> Vec<String> {
@@ -541,6 +580,7 @@ impl NetServer {
                 "services: queries {} answered, {} rate-limited; admin sign-ins {} ok, {} failed, {} locked out, {} busy",
                 v.queries, v.queries_limited, v.admin_signins, v.admin_failures, v.admin_locked_out, v.admin_busy,
             ),
+            self.oob_status(),
             self.download_status(),
         ];
         lines.extend(self.clients.iter().map(|(conn, c)| {

@@ -56,7 +56,7 @@ pub const ENV_PREFIX: &str = "QUARRY_";
 
 /// `QUARRY_*` variables (after the prefix; a name or the start of one)
 /// that are not cvars: the tests' and scripts' own knobs.
-pub const NOT_CVARS: [&str; 8] = ["SHARED_MAPS", "REQUIRE_SHARED_MAPS", "REQUIRE_BROWSER", "BLESS_REPLAYS", "WEB_PASSWORD", "FUZZ_", "BENCH_", "HOSTILE_"];
+pub const NOT_CVARS: [&str; 8] = ["SHARED_MAPS", "SHARED_THIRD_PARTY", "REQUIRE_", "BLESS_REPLAYS", "WEB_PASSWORD", "FUZZ_", "BENCH_", "HOSTILE_"];
 
 /// The secret files: file cvar, the secret cvar its first line fills, help.
 const SECRET_FILES: [(&str, &str, &str); 2] = [

@@ -60,6 +60,7 @@ macro_rules! match_view {
             matches_started: $server.state.game.matches_started,
             headless: $server.state.game.headless,
             listening: $server.state.net.is_some(),
+            fingerprint: $server.state.net.as_ref().map(|n| n.fingerprint_text()),
             bots: &$server.state.bots,
             cvars: $server.console.cvars(),
             config_dir: &$server.config_dir,
@@ -129,7 +130,10 @@ impl Server {
         if let Some(net) = self.state.net.as_ref()
             && self.state.stats.total_ticks().is_multiple_of(u64::from((settings.tick_rate / 2).max(1)))
         {
-            net.publish_query(&super::rcon::query_info(&self.state, self.console.cvars()));
+            let info = super::rcon::query_info(&self.state, self.console.cvars());
+            net.publish_query(&info);
+            net.publish_oob(&info);
+            net.set_masters(settings.listing.clone());
         }
     }
 

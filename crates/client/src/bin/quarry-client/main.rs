@@ -41,6 +41,8 @@ enum Command {
     Connect(ConnectArgs),
     /// Ask a server who is playing what, without taking a slot.
     Query(QueryArgs),
+    /// List the servers the masters know (a server browser).
+    List(ListArgs),
     /// Administer a server remotely: one command, or an interactive console.
     Rcon(RconArgs),
     /// Open a window and play in first person (keyboard and mouse).
@@ -77,6 +79,19 @@ struct QueryArgs {
     target: String,
     #[command(flatten)]
     trust: TrustArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct ListArgs {
+    /// A master server, HOST or HOST:PORT (port 27950 if none); repeat for more.
+    #[arg(long = "master", value_name = "HOST[:PORT]", default_value = "dpmaster.deathmask.net")]
+    masters: Vec<String>,
+    /// Seconds to wait for each master and each batch of servers.
+    #[arg(long, value_name = "SECONDS", default_value = "1.5", value_parser = parse_seconds)]
+    timeout: Duration,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -230,6 +245,21 @@ fn run_query(args: &QueryArgs) -> ExitCode {
     }
 }
 
+/// `quarry-client list`: exit 0 when some server answered or no master
+/// failed, 1 when every master failed.
+fn run_list(args: &ListArgs) -> ExitCode {
+    let listing = quarry_client::browse::list(&quarry_client::browse::ListOptions { masters: args.masters.clone(), timeout: args.timeout });
+    for e in &listing.errors {
+        eprintln!("quarry-client: {e}");
+    }
+    if args.json {
+        out(&quarry_client::browse::listing_json(&listing));
+    } else {
+        print!("{}", quarry_client::browse::listing_text(&listing));
+    }
+    if listing.servers.is_empty() && listing.errors.len() == args.masters.len() { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
 /// `quarry-client rcon`.
 fn run_rcon(args: &RconArgs) -> ExitCode {
     let addr = match resolve(&args.target) {
@@ -275,6 +305,7 @@ fn main() -> ExitCode {
     let args = match cli.command {
         Command::Connect(args) => args,
         Command::Query(args) => return run_query(&args),
+        Command::List(args) => return run_list(&args),
         Command::Rcon(args) => return run_rcon(&args),
         Command::Play(args) => return play_cli::run(&args),
     };
