@@ -22,8 +22,10 @@ struct Golden {
 /// The recorded matches. Update only together with a change of play.
 /// Last changed by the hand's slack (issue 49): a correction closes only
 /// the part of the aim error beyond `aimSlack` of the target's angular
-/// radius (an error that still hits is left alone), so close targets are
-/// aimed at loosely. Every match changes.
+/// radius less the held weapon's scatter (an error that still hits with
+/// every round is left alone), so close targets are aimed at loosely and
+/// a shotgun at the centre. Every match changes (Clan Arena's played out
+/// the same once the scatter counted).
 /// Before that, by the aim's second calibration pass (issue 49): the
 /// belief moves with the seen motion (it trailed a steady strafer), a
 /// tracking weapon's burst is held within the fire cone, a slow weapon's
@@ -137,13 +139,13 @@ struct Golden {
 /// while fighting, run up to a jump along it, step off a high drop no
 /// faster than carries them onto its landing.
 const GOLDEN: &[Golden] = &[
-    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "8135f02ce2bbc0c7" },
-    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "7b7dda569f094542" },
-    Golden { gametype: "duel", map: "q_duel1", seed: 13, bots: 2, hash: "df9e42dbd3b57034" },
-    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "cba134e7bb2dab32" },
-    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "f573d2feb22a1db5" },
-    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "02f5deb72222081f" },
-    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "89a6d29087574567" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 11, bots: 6, hash: "49a186696df3c0c7" },
+    Golden { gametype: "ffa", map: "q_dm1", seed: 12, bots: 6, hash: "1b520679c3c48c5d" },
+    Golden { gametype: "duel", map: "q_duel1", seed: 13, bots: 2, hash: "44f8a4cad71738fc" },
+    Golden { gametype: "tdm", map: "q_dm1", seed: 14, bots: 6, hash: "0cc88d7d3bbd1657" },
+    Golden { gametype: "ctf", map: "q_ctf1", seed: 15, bots: 6, hash: "1f156697cb8e51c4" },
+    Golden { gametype: "1fctf", map: "q_ctf1", seed: 16, bots: 6, hash: "b859e7ebec0387c0" },
+    Golden { gametype: "ft", map: "q_dm1", seed: 17, bots: 6, hash: "2866a43cf03525c5" },
     Golden { gametype: "ca", map: "q_dm1", seed: 18, bots: 6, hash: "bea4fd08d381f4e0" },
 ];
 
@@ -214,7 +216,7 @@ fn seeded_matches_end_in_the_recorded_state() {
 /// last slow steps go over the lip unbraked); before that by the full-speed
 /// moves (the larger axis of a command held fully), and by issue 21's
 /// command angles (whole 1/65536 turns).
-const SCRIPTED: &str = "d730c0c6485d26ba";
+const SCRIPTED: &str = "0e9542fab78a386d";
 
 /// The final hash of the scripted match.
 fn play_scripted() -> String {

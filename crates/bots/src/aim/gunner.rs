@@ -6,7 +6,7 @@
 //! weapon choice, view angles and whether attack is pressed.
 
 use glam::Vec3;
-use quarry_sim::weapons::WeaponDef;
+use quarry_sim::weapons::{SPREAD_DISTANCE, WeaponDef};
 
 use super::{AimState, AimTarget, MistakeKind, Mistakes};
 use crate::content::{Traits, WeaponBias};
@@ -106,6 +106,7 @@ impl Gunner {
         rng: &mut BotRng,
     ) -> (f32, f32) {
         let projectile = in_hand.and_then(|d| ballistics(d, gravity));
+        self.aim.spread_deg = in_hand.map_or(0.0, |d| (d.spread.max(0.0) / SPREAD_DISTANCE).atan().to_degrees());
         let frozen_belief = self.mistakes.active(MistakeKind::LoseTracking, clock);
         self.aim
             .update(target, me.eye, me.velocity, projectile.as_ref(), t, frozen_belief, clock, rng)

@@ -30,7 +30,10 @@
 //!   beyond `aimSlack` of the target's angular radius, so a close, large
 //!   target is aimed at loosely and the wobble on top of that misses it
 //!   more often than its size suggests, while a far one, small in angle,
-//!   is aimed at as finely as the hand can.
+//!   is aimed at as finely as the hand can. What still hits is the body
+//!   less the held weapon's scatter: a shotgun's pellets fly up to about
+//!   5 degrees off the line, so with it every bit of error costs pellets
+//!   and the hand aims at the centre.
 //! - **It opens again when the target changes direction** (see
 //!   `motion.rs`): by however far the old motion carried the belief.
 

@@ -269,6 +269,10 @@ pub struct AimState {
     last_desired: Option<(f32, f32)>,
     /// The lead error multiplier of this engagement/burst/shot.
     pub lead_roll: f32,
+    /// How far the held weapon scatters its rounds off the aim line,
+    /// degrees (0 for one round on the line): an error within the body
+    /// less this still hits with every round (`Gunner::turn` sets it).
+    pub spread_deg: f32,
     /// The hand's aim error.
     pub hand: HandError,
     /// The target's motion as the aim follows it.
@@ -290,6 +294,7 @@ impl AimState {
             point_rate: (0.0, 0.0),
             last_desired: None,
             lead_roll: 1.0,
+            spread_deg: 0.0,
             hand: HandError::default(),
             motion: SeenMotion::default(),
             phases: [base, base + 2.3, base + 4.6, base + 6.9],
@@ -397,7 +402,9 @@ impl AimState {
                     }
                 };
                 self.belief = Some(belief);
-                let radius_deg = (DEFAULT_TARGET_RADIUS / eye.distance(belief).max(1.0)).atan().to_degrees();
+                // What still hits with every round: the body's angular
+                // radius less the held weapon's scatter.
+                let radius_deg = ((DEFAULT_TARGET_RADIUS / eye.distance(belief).max(1.0)).atan().to_degrees() - self.spread_deg).max(0.0);
                 self.hand.update(angular_speed(eye, belief, self.motion.velocity - own_vel), radius_deg, t, clock, rng);
                 let led = match ballistics {
                     Some(b) => lead_point(eye, own_vel, belief, self.motion.velocity, b, t.aim_lead, self.lead_roll),

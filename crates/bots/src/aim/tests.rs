@@ -344,3 +344,31 @@ fn no_tick_flicks_over_180_degrees_at_any_skill() {
         }
     }
 }
+
+#[test]
+fn a_scattering_weapon_is_aimed_at_the_centre() {
+    // A still target 150 units off: a single round may land anywhere on the
+    // body, so the hand leaves some of its error; a shotgun's pellets
+    // scatter about 5 degrees, so every bit of error costs pellets and the
+    // hand closes it.
+    let t = Traits::at_skill(3.0);
+    let held = |spread_deg: f32| {
+        let mut rng = BotRng::from_seed(9);
+        let mut total = 0.0;
+        for round in 0..100u32 {
+            let mut a = AimState::new(0.0, rng.range(-90.0, 90.0), 3);
+            a.engage(&t, &mut rng);
+            a.spread_deg = spread_deg;
+            for k in 1..150u32 {
+                let clock = BotClock { tick: round * 1000 + k, hz: 60 };
+                let aim = AimTarget::Enemy { point: Vec3::new(150.0, 0.0, 0.0), velocity: Vec3::ZERO, visible: true, unseen_s: 0.0, fresh: k == 1 };
+                a.update(aim, Vec3::ZERO, Vec3::ZERO, None, &t, false, &clock, &mut rng);
+            }
+            total += a.hand.size();
+        }
+        total / 100.0
+    };
+    let (single, pellets) = (held(0.0), held(4.9));
+    assert!(single > 2.0, "a single round: the error left within the body ({single} degrees)");
+    assert!(pellets < 0.5 * single, "pellets: {pellets} degrees against {single}");
+}
