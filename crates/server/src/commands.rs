@@ -2,7 +2,10 @@
 //! chat and scoreboard commands, and the admin ones (`kick`, `ban`, ...);
 //! the word with one player and the team locks in [`moderation`].
 
+mod maps;
 mod moderation;
+
+pub(crate) use maps::next_map;
 
 use quarry_console::{CommandDef, Console, ConsoleError};
 
@@ -16,6 +19,7 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
     register_admin(console)?;
     register_bans(console)?;
     moderation::register(console)?;
+    maps::register(console)?;
     Ok(())
 }
 

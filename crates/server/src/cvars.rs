@@ -18,6 +18,8 @@ pub struct ServerCvars {
     pub version: CvarId,
     /// `sv_mapRotation`: maps to cycle through when a match ends.
     pub sv_map_rotation: CvarId,
+    /// `sv_mapPoolFile`: the map pool per game type ("" = none).
+    pub sv_map_pool_file: CvarId,
     /// `sv_password`: required to join ("" = none).
     pub sv_password: CvarId,
     /// `sv_snapshotRate`: snapshots per second to each client.
@@ -139,6 +141,14 @@ impl ServerCvars {
             )
             .flags(CvarFlags::ARCHIVE),
         )?;
+        let sv_map_pool_file = console.register_cvar(
+            CvarDef::string(
+                "sv_mapPoolFile",
+                "",
+                "file (in the config folder unless a path) of map|gametype lines: maplist shows the game type's maps, nextmap and a match's end load the next one (over sv_mapRotation); empty = no pool",
+            )
+            .flags(CvarFlags::ARCHIVE),
+        )?;
         let sv_password =
             console.register_cvar(CvarDef::string("sv_password", "", "password players must give to join; empty = none (never printed)").flags(CvarFlags::SECRET))?;
         let sv_snapshot_rate = console.register_cvar(CvarDef::int(
@@ -156,6 +166,7 @@ impl ServerCvars {
             sv_cheats,
             version,
             sv_map_rotation,
+            sv_map_pool_file,
             sv_password,
             sv_snapshot_rate,
             sv_allow_download,

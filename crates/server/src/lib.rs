@@ -18,6 +18,7 @@ pub mod health;
 pub mod http;
 pub mod logging;
 pub mod map_info;
+pub mod map_pool;
 pub mod match_result;
 pub mod metrics;
 pub mod modes;

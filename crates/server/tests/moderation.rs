@@ -185,3 +185,29 @@ fn a_locked_team_refuses_joins_and_forceteam_still_moves_players() {
     server.console("lock free");
     assert!(server.wait_for(from, "only red and blue can be locked", Duration::from_secs(5)), "{}", server.output());
 }
+
+#[test]
+fn the_map_pool_lists_the_game_types_maps_and_nextmap_moves_through_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("pool.txt"), "# ffa maps\nq_dm1|ffa\nq_duel1|ffa\nq_ctf1|ctf\nq_dm1 ffa\n").expect("write");
+    let mut server = TestServer::start_in(dir, &[], &["+set", "bot_minPlayers", "0", "+set", "sv_mapPoolFile", "pool.txt"]);
+    let from = server.output_lines();
+    server.console("maplist");
+    assert!(server.wait_for(from, "map pool for ffa: 2 maps", Duration::from_secs(5)), "{}", server.output());
+    assert!(server.wait_for(from, "q_dm1 (current)", Duration::from_secs(5)), "{}", server.output());
+    assert!(server.wait_for(from, "pool.txt:5: expected map|gametype", Duration::from_secs(5)), "the bad line is named: {}", server.output());
+    assert!(!server.output_since(from).iter().any(|l| l.contains("q_ctf1")), "another game type's map is not listed");
+
+    let from = server.output_lines();
+    server.console("nextmap");
+    assert!(server.wait_for(from, "q_duel1.map loaded", Duration::from_secs(20)), "{}", server.output());
+    let from = server.output_lines();
+    server.console("nextmap");
+    assert!(server.wait_for(from, "q_dm1.map loaded", Duration::from_secs(20)), "wraps to the first: {}", server.output());
+
+    let from = server.output_lines();
+    server.console("set sv_mapPoolFile missing.txt");
+    server.console("maplist");
+    assert!(server.wait_for(from, "sv_mapPoolFile", Duration::from_secs(5)), "{}", server.output());
+    assert!(server.is_running());
+}

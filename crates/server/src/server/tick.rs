@@ -261,12 +261,12 @@ impl Server {
         self.next_match();
     }
 
-    /// Loads the next map of the rotation, or restarts this one.
+    /// Loads the next map of the pool (`sv_mapPoolFile`) or the rotation,
+    /// or restarts this one.
     fn next_match(&mut self) {
-        let rotation = self.console.cvars().string(self.state.cvars.sv_map_rotation);
         // A card match plays again rather than rotate.
         let card = self.state.features.get::<crate::cards::live::LiveCards>().is_some_and(|c| c.current.is_some());
-        let next = if card { None } else { crate::game::next_in_rotation(&rotation, self.state.game.map_path.as_deref()) };
+        let next = if card { None } else { crate::commands::next_map(&self.state, &mut self.console) };
         let hz = self.clock_hz();
         let result = match next {
             Some(name) => self.state.game.change_map(self.console.cvars_mut(), &name, hz),
