@@ -30,6 +30,8 @@ pub struct ServerCvars {
     pub sv_download_rate: CvarId,
     /// `sv_downloadMaxKB`: the largest compressed map sent, KiB.
     pub sv_download_max_kb: CvarId,
+    /// `g_allowVote`, `g_voteKinds`, `g_voteTime`, `g_voteCooldown`.
+    pub votes: crate::votes::VoteCvars,
 }
 
 /// The server's settings as one tick sees them, read once per tick
@@ -48,6 +50,8 @@ pub struct ServerSettings {
     pub cheats: bool,
     /// `sv_allowDownload`, `sv_downloadRate`, `sv_downloadMaxKB`.
     pub download: DownloadSettings,
+    /// The vote cvars.
+    pub votes: crate::votes::VoteSettings,
 }
 
 /// The download cvars as a tick reads them.
@@ -89,6 +93,7 @@ impl ServerCvars {
             password: cvars.string(self.sv_password),
             cheats: cvars.bool(self.sv_cheats),
             download,
+            votes: self.votes.read(cvars),
         }
     }
 
@@ -172,6 +177,7 @@ impl ServerCvars {
             sv_allow_download,
             sv_download_rate,
             sv_download_max_kb,
+            votes: crate::votes::VoteCvars::register(console)?,
         })
     }
 }

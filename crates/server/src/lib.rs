@@ -33,6 +33,7 @@ pub mod stdin_console;
 mod test_match;
 pub mod tick_stats;
 pub mod utc;
+pub mod votes;
 pub mod web;
 
 use std::process::ExitCode;

@@ -211,3 +211,68 @@ fn the_map_pool_lists_the_game_types_maps_and_nextmap_moves_through_them() {
     assert!(server.wait_for(from, "sv_mapPoolFile", Duration::from_secs(5)), "{}", server.output());
     assert!(server.is_running());
 }
+
+/// Sends a client command from client `i` and pumps everyone for a moment.
+fn command(clients: &mut [ClientTransport], i: usize, line: &str) -> Vec<Vec<ClientEvent>> {
+    clients[i].send_reliable(&ClientMessage::Command(line.into())).expect("command");
+    pump(clients, Duration::from_millis(600))
+}
+
+#[test]
+fn votes_pass_by_a_majority_of_humans_and_fail_by_no_or_time() {
+    // Two humans and two bots: a yes from both humans passes (bots neither
+    // vote nor count, or 2 of 4 would not be a majority).
+    let mut server = TestServer::start(&["+set", "bot_minPlayers", "4", "+set", "g_voteTime", "5", "+set", "g_voteCooldown", "60"]);
+    let (a, _) = join(&server, "ada");
+    let (b, _) = join(&server, "bo");
+    let mut clients = vec![a, b];
+    let end = Instant::now() + Duration::from_secs(15);
+    while server.status().bots < 2 {
+        assert!(Instant::now() < end, "the bots never came: {}", server.output());
+        pump(&mut clients, Duration::from_millis(300));
+    }
+
+    let from = server.output_lines();
+    let events = command(&mut clients, 0, "callvote map_restart");
+    assert!(printed(&events[1], "ada called a vote: map_restart"), "announced to all: {:?}", events[1]);
+    assert!(!server.output_since(from).iter().any(|l| l.contains("vote passed")), "one human of two is not a majority");
+    let events = command(&mut clients, 0, "vote yes");
+    assert!(printed(&events[0], "you already voted"), "the caller voted yes: {:?}", events[0]);
+    let events = command(&mut clients, 1, "vote yes");
+    assert!(printed(&events[1], "vote passed: map_restart"), "{:?}", events[1]);
+    assert!(server.wait_for(from, "q_dm1.map loaded", Duration::from_secs(10)), "the match restarted: {}", server.output());
+
+    // The caller's cooldown; a full split fails.
+    let events = command(&mut clients, 0, "callvote bot_skill 2");
+    assert!(printed(&events[0], "you called a vote recently"), "{:?}", events[0]);
+    let from = server.output_lines();
+    command(&mut clients, 1, "callvote bot_skill 2");
+    command(&mut clients, 0, "vote no");
+    assert!(server.wait_for(from, "vote failed: bot_skill 2 (no majority", Duration::from_secs(5)), "{}", server.output());
+
+    // Bad arguments and refusals are told to the caller alone.
+    let events = command(&mut clients, 1, "callvote map ../../etc/passwd");
+    assert!(printed(&events[1], "is not a map name"), "{:?}", events[1]);
+    let events = command(&mut clients, 1, "callvote bots 999");
+    assert!(printed(&events[1], "not a number"), "{:?}", events[1]);
+    let events = command(&mut clients, 1, "vote yes");
+    assert!(printed(&events[1], "no vote is in progress"), "{:?}", events[1]);
+    server.console("set g_voteKinds map");
+    pump(&mut clients, Duration::from_millis(300));
+    let events = command(&mut clients, 1, "callvote kick ada");
+    assert!(printed(&events[1], "'kick' votes are not allowed here (allowed: map)"), "{:?}", events[1]);
+    server.console("set g_allowVote 0");
+    pump(&mut clients, Duration::from_millis(300));
+    let events = command(&mut clients, 1, "callvote map q_dm1");
+    assert!(printed(&events[1], "voting is off"), "{:?}", events[1]);
+
+    // Time runs out (g_voteTime 5).
+    server.console("set g_allowVote 1");
+    server.console("set g_voteCooldown 0");
+    pump(&mut clients, Duration::from_millis(300));
+    let from = server.output_lines();
+    command(&mut clients, 1, "callvote map q_duel1");
+    pump(&mut clients, Duration::from_secs(6));
+    assert!(server.wait_for(from, "vote failed: map q_duel1 (time up", Duration::from_secs(3)), "{}", server.output());
+    assert!(server.is_running());
+}

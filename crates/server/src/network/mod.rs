@@ -13,6 +13,7 @@ pub mod messages;
 pub mod outbound;
 pub mod team_lock;
 pub mod traffic;
+mod vote_commands;
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -78,6 +79,8 @@ pub struct NetServer {
     clients: BTreeMap<ConnId, NetClient>,
     /// Banned addresses.
     pub bans: BanList,
+    /// Players' votes (`callvote`, `vote`).
+    pub votes: crate::votes::Votes,
     /// The teams players may not join by their own choice (`lock`).
     pub team_locks: team_lock::TeamLocks,
     last_map: Option<String>,
@@ -113,6 +116,10 @@ pub struct ServerFacts<'a> {
     pub map: Option<&'a Arc<quarry_net::map_transfer::MapOffer>>,
     /// `sv_allowDownload`, `sv_downloadRate`, `sv_downloadMaxKB`.
     pub download: download::DownloadSettings,
+    /// The vote cvars.
+    pub votes: &'a crate::votes::VoteSettings,
+    /// The server's tick count (votes are timed in ticks).
+    pub tick: u64,
 }
 
 impl NetServer {
@@ -143,6 +150,7 @@ impl NetServer {
             transport,
             clients: BTreeMap::new(),
             bans,
+            votes: crate::votes::Votes::default(),
             team_locks: team_lock::TeamLocks::default(),
             last_map: None,
             timing: None,
@@ -216,7 +224,7 @@ impl NetServer {
                     }
                 }
                 ServerEvent::SnapshotAcked { .. } => {}
-                ServerEvent::Message { conn, msg } => self.on_message(game, conn, msg, &mut lines),
+                ServerEvent::Message { conn, msg } => self.on_message(game, conn, msg, facts, &mut lines),
                 ServerEvent::Misbehaving { conn, count } => {
                     tracing::debug!("connection {conn:?} sent {count} malformed datagrams");
                 }
@@ -311,7 +319,7 @@ impl NetServer {
         false
     }
 
-    fn on_message(&mut self, game: &mut Match, conn: ConnId, msg: ClientMessage, lines: &mut Vec<String>) {
+    fn on_message(&mut self, game: &mut Match, conn: ConnId, msg: ClientMessage, facts: &ServerFacts<'_>, lines: &mut Vec<String>) {
         let Some(client) = self.clients.get(&conn).cloned() else { return };
         match msg {
             ClientMessage::Chat { .. } if client.muted => {
@@ -326,7 +334,10 @@ impl NetServer {
             ClientMessage::Command(cmd) => {
                 let reply = match self.team_locks.refusal(&cmd) {
                     Some(refusal) => refusal,
-                    None => game.client_command(client.slot, &cmd),
+                    None => match self.vote_command(game, client.slot, &client.name, &cmd, facts) {
+                        Some(reply) => reply,
+                        None => game.client_command(client.slot, &cmd),
+                    },
                 };
                 let _ = self.transport.send_reliable(conn, &ServerMessage::Print(reply));
             }
