@@ -1,7 +1,8 @@
 //! The operator's community tools through the real binary and real QUIC
 //! clients on 127.0.0.1: bans by range and with an expiry (at admission,
 //! in the bans file), `tell`, `mute`/`unmute`, `lock`/`unlock` and
-//! `forceteam`.
+//! `forceteam`, the map pool (`maplist`, `nextmap`, a match's end) and
+//! players' votes (`callvote`, `vote`).
 
 use std::time::{Duration, Instant};
 
@@ -275,4 +276,17 @@ fn votes_pass_by_a_majority_of_humans_and_fail_by_no_or_time() {
     pump(&mut clients, Duration::from_secs(6));
     assert!(server.wait_for(from, "vote failed: map q_duel1 (time up", Duration::from_secs(3)), "{}", server.output());
     assert!(server.is_running());
+}
+
+#[test]
+fn a_match_end_takes_the_pools_next_map_over_the_rotation() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("pool.txt"), "q_dm1|ffa\nq_duel1|ffa\n").expect("write");
+    let server = TestServer::start_in(
+        dir,
+        &[],
+        &["+set", "bot_minPlayers", "2", "+set", "sv_mapPoolFile", "pool.txt", "+set", "sv_mapRotation", "q_ctf1", "+set", "timelimit", "0.05", "+set", "g_intermission", "0"],
+    );
+    assert!(server.wait_for(0, "q_duel1.map loaded", Duration::from_secs(30)), "the pool's next map, not the rotation's: {}", server.output());
+    assert!(!server.output().contains("q_ctf1.map loaded"), "{}", server.output());
 }
