@@ -1,5 +1,11 @@
 //! The server's console commands: `status`, `serverinfo`, `quit`, the map,
-//! chat and scoreboard commands, and the admin ones (`kick`, `ban`, ...).
+//! chat and scoreboard commands, and the admin ones (`kick`, `ban`, ...);
+//! the word with one player and the team locks in [`moderation`].
+
+mod maps;
+mod moderation;
+
+pub(crate) use maps::next_map;
 
 use quarry_console::{CommandDef, Console, ConsoleError};
 
@@ -12,6 +18,8 @@ pub(crate) fn register(console: &mut Console<ServerState>) -> Result<(), quarry_
     register_players(console)?;
     register_admin(console)?;
     register_bans(console)?;
+    moderation::register(console)?;
+    maps::register(console)?;
     Ok(())
 }
 
@@ -189,26 +197,37 @@ fn register_admin(console: &mut Console<ServerState>) -> Result<(), quarry_conso
     .complete_with(|console, args, partial| if args.is_empty() { console.complete_name(partial) } else { Vec::new() }))?;
     console.register_command(CommandDef::new(
         "ban",
-        "ban NAME|SLOT|ADDRESS [REASON]",
-        "ban a player's address (kicking them) or an address; kept in bans.txt",
+        "ban NAME|SLOT|ADDRESS[/PREFIX] [DURATION] [REASON]",
+        "ban a player's address or an address range (kicking whoever is on it), for good or for a DURATION (30m, 2h, 7d); kept in bans.txt",
         |state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]| {
-            let [who, reason @ ..] = args else { return Err(ConsoleError::Usage { usage: "ban NAME|SLOT|ADDRESS [REASON]".into() }) };
+            const USAGE: &str = "ban NAME|SLOT|ADDRESS[/PREFIX] [DURATION] [REASON]";
+            let [who, rest @ ..] = args else { return Err(ConsoleError::Usage { usage: USAGE.into() }) };
+            let (until, reason) = match rest.split_first() {
+                Some((d, reason)) if d.starts_with(|c: char| c.is_ascii_digit()) => {
+                    let secs = crate::network::parse_duration(d).map_err(|e| err("ban", e.to_string()))?;
+                    (Some(crate::network::bans_now().saturating_add(secs)), reason)
+                }
+                _ => (None, rest),
+            };
             let reason = if reason.is_empty() { "banned".to_owned() } else { reason.join(" ") };
             let Some(net) = state.net.as_ref() else { return Err(err("ban", "the network is not running")) };
-            let (ip, slot) = match who.parse::<std::net::IpAddr>() {
-                Ok(ip) => (ip, None),
-                Err(_) => {
-                    let slot = find_client(state, who).ok_or_else(|| err("ban", format!("no player or address '{who}'")))?;
+            let range = match crate::network::BanRange::parse(who) {
+                Ok(range) => range,
+                Err(parse) => {
+                    let slot = find_client(state, who).ok_or_else(|| err("ban", format!("no player '{who}', and {parse}")))?;
                     let addr = net.addr_of(slot).ok_or_else(|| err("ban", format!("'{who}' is not a remote player")))?;
-                    (addr.ip(), Some(slot))
+                    crate::network::BanRange::new(addr.ip(), 128)
                 }
             };
             let net = state.net.as_mut().ok_or_else(|| err("ban", "the network is not running"))?;
-            net.bans.ban(ip, &reason).map_err(|e| err("ban", e))?;
-            if let Some(slot) = slot {
+            net.bans.ban(range, &reason, until).map_err(|e| err("ban", e))?;
+            for slot in net.slots_in(&range) {
                 net.kick(slot, &format!("banned: {reason}"));
             }
-            console.print(format!("banned {ip}: {reason}"));
+            match until {
+                Some(u) => console.print(format!("banned {range} until {}: {reason}", crate::utc::rfc3339_utc(u.saturating_mul(1000)))),
+                None => console.print(format!("banned {range}: {reason}")),
+            }
             Ok(())
         },
     ))?;
@@ -232,15 +251,15 @@ fn register_admin(console: &mut Console<ServerState>) -> Result<(), quarry_conso
 fn register_bans(console: &mut Console<ServerState>) -> Result<(), quarry_console::CvarError> {
     console.register_command(CommandDef::new(
         "unban",
-        "unban ADDRESS",
-        "lift a ban",
+        "unban ADDRESS[/PREFIX]",
+        "lift a ban (the address or range exactly as banlist shows it)",
         |state: &mut ServerState, console: &mut Console<ServerState>, args: &[String]| {
-            let [addr] = args else { return Err(ConsoleError::Usage { usage: "unban ADDRESS".into() }) };
-            let ip: std::net::IpAddr = addr.parse().map_err(|_| err("unban", format!("'{addr}' is not an IP address")))?;
+            let [addr] = args else { return Err(ConsoleError::Usage { usage: "unban ADDRESS[/PREFIX]".into() }) };
+            let range = crate::network::BanRange::parse(addr).map_err(|e| err("unban", e.to_string()))?;
             let net = state.net.as_mut().ok_or_else(|| err("unban", "the network is not running"))?;
-            match net.bans.unban(ip).map_err(|e| err("unban", e))? {
-                true => console.print(format!("unbanned {ip}")),
-                false => console.print(format!("{ip} was not banned")),
+            match net.bans.unban(range).map_err(|e| err("unban", e))? {
+                true => console.print(format!("unbanned {range}")),
+                false => console.print(format!("{range} was not banned")),
             }
             Ok(())
         },
@@ -248,12 +267,21 @@ fn register_bans(console: &mut Console<ServerState>) -> Result<(), quarry_consol
     console.register_command(CommandDef::new(
         "banlist",
         "banlist",
-        "list banned addresses",
+        "list the bans in force: address or range, expiry (UTC), reason",
         |state: &mut ServerState, console: &mut Console<ServerState>, _: &[String]| {
+            let now = crate::network::bans_now();
             let lines: Vec<String> = state
                 .net
                 .as_ref()
-                .map(|n| n.bans.iter().map(|(ip, r)| format!("{ip} {r}")).collect())
+                .map(|n| {
+                    n.bans
+                        .iter(now)
+                        .map(|(range, b)| match b.until {
+                            Some(u) => format!("{range} until {} {}", crate::utc::rfc3339_utc(u.saturating_mul(1000)), b.reason),
+                            None => format!("{range} {}", b.reason),
+                        })
+                        .collect()
+                })
                 .unwrap_or_default();
             let count = lines.len();
             for l in lines {

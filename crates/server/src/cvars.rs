@@ -18,6 +18,8 @@ pub struct ServerCvars {
     pub version: CvarId,
     /// `sv_mapRotation`: maps to cycle through when a match ends.
     pub sv_map_rotation: CvarId,
+    /// `sv_mapPoolFile`: the map pool per game type ("" = none).
+    pub sv_map_pool_file: CvarId,
     /// `sv_password`: required to join ("" = none).
     pub sv_password: CvarId,
     /// `sv_snapshotRate`: snapshots per second to each client.
@@ -32,6 +34,8 @@ pub struct ServerCvars {
     pub sv_public: CvarId,
     /// `sv_master1`..`sv_master5`: the masters.
     pub sv_masters: [CvarId; 5],
+    /// `g_allowVote`, `g_voteKinds`, `g_voteTime`, `g_voteCooldown`.
+    pub votes: crate::votes::VoteCvars,
 }
 
 /// The server's settings as one tick sees them, read once per tick
@@ -52,6 +56,8 @@ pub struct ServerSettings {
     pub download: DownloadSettings,
     /// `sv_public` and `sv_master1`..`5`.
     pub listing: quarry_net::transport::MasterSettings,
+    /// The vote cvars.
+    pub votes: crate::votes::VoteSettings,
 }
 
 /// The download cvars as a tick reads them.
@@ -97,6 +103,7 @@ impl ServerCvars {
                 public: cvars.bool(self.sv_public),
                 masters: self.sv_masters.iter().map(|&id| cvars.string(id)).filter(|m| !m.trim().is_empty()).collect(),
             },
+            votes: self.votes.read(cvars),
         }
     }
 
@@ -149,6 +156,14 @@ impl ServerCvars {
             )
             .flags(CvarFlags::ARCHIVE),
         )?;
+        let sv_map_pool_file = console.register_cvar(
+            CvarDef::string(
+                "sv_mapPoolFile",
+                "",
+                "file (in the config folder unless a path) of map|gametype lines: maplist shows the game type's maps, nextmap and a match's end load the next one (over sv_mapRotation); empty = no pool",
+            )
+            .flags(CvarFlags::ARCHIVE),
+        )?;
         let sv_password =
             console.register_cvar(CvarDef::string("sv_password", "", "password players must give to join; empty = none (never printed)").flags(CvarFlags::SECRET))?;
         let sv_snapshot_rate = console.register_cvar(CvarDef::int(
@@ -167,6 +182,7 @@ impl ServerCvars {
             sv_cheats,
             version,
             sv_map_rotation,
+            sv_map_pool_file,
             sv_password,
             sv_snapshot_rate,
             sv_allow_download,
@@ -174,6 +190,7 @@ impl ServerCvars {
             sv_download_max_kb,
             sv_public,
             sv_masters,
+            votes: crate::votes::VoteCvars::register(console)?,
         })
     }
 }

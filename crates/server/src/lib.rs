@@ -18,6 +18,7 @@ pub mod health;
 pub mod http;
 pub mod logging;
 pub mod map_info;
+pub mod map_pool;
 pub mod match_result;
 pub mod metrics;
 pub mod modes;
@@ -32,6 +33,7 @@ pub mod stdin_console;
 mod test_match;
 pub mod tick_stats;
 pub mod utc;
+pub mod votes;
 pub mod web;
 
 use std::process::ExitCode;

@@ -12,7 +12,9 @@ pub mod events;
 pub mod listing;
 pub mod messages;
 pub mod outbound;
+pub mod team_lock;
 pub mod traffic;
+mod vote_commands;
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -27,7 +29,7 @@ use quarry_net::transport::{ConnId, ServerConfig, ServerEvent, ServerTransport, 
 use quarry_sim::events::GameEvent;
 use quarry_sim::{ClientKind, Match, SlotId, UserInfo};
 
-pub use bans::BanList;
+pub use bans::{Ban, BanLineError, BanList, BanParseError, BanRange, now_secs as bans_now, parse_duration};
 pub use quarry_net::lockout::Lockout as PasswordLockout;
 
 /// What the server does when a human is about to join a full match: the
@@ -68,6 +70,8 @@ struct NetClient {
     counted: traffic::Counted,
     /// The events waiting for its next snapshot.
     events: events::PendingEvents,
+    /// Whether its chat is dropped (`mute`), until `unmute` or it leaves.
+    muted: bool,
 }
 
 /// The live network side of the server.
@@ -76,6 +80,10 @@ pub struct NetServer {
     clients: BTreeMap<ConnId, NetClient>,
     /// Banned addresses.
     pub bans: BanList,
+    /// Players' votes (`callvote`, `vote`).
+    pub votes: crate::votes::Votes,
+    /// The teams players may not join by their own choice (`lock`).
+    pub team_locks: team_lock::TeamLocks,
     last_map: Option<String>,
     /// The timing clients were last told (`CS_TIMING`): tick and snapshot rate.
     timing: Option<(u16, u16)>,
@@ -111,6 +119,10 @@ pub struct ServerFacts<'a> {
     pub map: Option<&'a Arc<quarry_net::map_transfer::MapOffer>>,
     /// `sv_allowDownload`, `sv_downloadRate`, `sv_downloadMaxKB`.
     pub download: download::DownloadSettings,
+    /// The vote cvars.
+    pub votes: &'a crate::votes::VoteSettings,
+    /// The server's tick count (votes are timed in ticks).
+    pub tick: u64,
 }
 
 impl NetServer {
@@ -142,6 +154,8 @@ impl NetServer {
             transport,
             clients: BTreeMap::new(),
             bans,
+            votes: crate::votes::Votes::default(),
+            team_locks: team_lock::TeamLocks::default(),
             last_map: None,
             timing: None,
             movement: None,
@@ -238,7 +252,7 @@ impl NetServer {
                     }
                 }
                 ServerEvent::SnapshotAcked { .. } => {}
-                ServerEvent::Message { conn, msg } => self.on_message(game, conn, msg, &mut lines),
+                ServerEvent::Message { conn, msg } => self.on_message(game, conn, msg, facts, &mut lines),
                 ServerEvent::Misbehaving { conn, count } => {
                     tracing::debug!("connection {conn:?} sent {count} malformed datagrams");
                 }
@@ -304,10 +318,10 @@ impl NetServer {
             game.disconnect(slot);
             return;
         }
-        let team = game.enter_game(slot).ok();
+        let team = game.enter_game(slot).ok().map(|t| self.team_locks.place(game, slot, t));
         let name = game.slots().get(slot).map(|s| s.userinfo.name.clone()).unwrap_or_default();
         lines.push(format!("{name} connected from {addr} (slot {}, {})", slot.0, team.map_or("?", |t| t.name())));
-        self.clients.insert(conn, NetClient { slot, addr, name, mode_sent: None, board_sent: None, counted: traffic::Counted::default(), events: events::PendingEvents::default() });
+        self.clients.insert(conn, NetClient { slot, addr, name, mode_sent: None, board_sent: None, counted: traffic::Counted::default(), events: events::PendingEvents::default(), muted: false });
     }
 
     /// Checks the server password, with lockout: an address that failed
@@ -333,16 +347,26 @@ impl NetServer {
         false
     }
 
-    fn on_message(&mut self, game: &mut Match, conn: ConnId, msg: ClientMessage, lines: &mut Vec<String>) {
+    fn on_message(&mut self, game: &mut Match, conn: ConnId, msg: ClientMessage, facts: &ServerFacts<'_>, lines: &mut Vec<String>) {
         let Some(client) = self.clients.get(&conn).cloned() else { return };
         match msg {
+            ClientMessage::Chat { .. } if client.muted => {
+                lines.push(format!("{} is muted: chat dropped", client.name));
+                let _ = self.transport.send_reliable(conn, &ServerMessage::Print("chat: you are muted by the server; no one saw that".into()));
+            }
             ClientMessage::Chat { scope, text } => {
                 if let Err(e) = game.say(Some(client.slot), matches!(scope, WireScope::Team), &text) {
                     let _ = self.transport.send_reliable(conn, &ServerMessage::Print(format!("chat: {e}")));
                 }
             }
             ClientMessage::Command(cmd) => {
-                let reply = game.client_command(client.slot, &cmd);
+                let reply = match self.team_locks.refusal(&cmd) {
+                    Some(refusal) => refusal,
+                    None => match self.vote_command(game, client.slot, &client.name, &cmd, facts) {
+                        Some(reply) => reply,
+                        None => game.client_command(client.slot, &cmd),
+                    },
+                };
                 let _ = self.transport.send_reliable(conn, &ServerMessage::Print(reply));
             }
             ClientMessage::UserInfo(pairs) => {
@@ -530,6 +554,30 @@ impl NetServer {
             return false;
         };
         self.transport.disconnect(conn, DisconnectReason::Kicked(reason.to_owned())).is_ok()
+    }
+
+    /// Sends `text` to the player in `slot` alone; `false` if no remote
+    /// player is there.
+    pub fn tell(&mut self, slot: SlotId, text: &str) -> bool {
+        let Some(conn) = self.clients.iter().find(|(_, c)| c.slot == slot).map(|(k, _)| *k) else { return false };
+        self.transport.send_reliable(conn, &ServerMessage::Print(format!("(to you) server: {text}"))).is_ok()
+    }
+
+    /// Mutes or unmutes the player in `slot` (their chat is dropped and
+    /// they are told); `false` if no remote player is there.
+    pub fn set_muted(&mut self, slot: SlotId, muted: bool) -> bool {
+        match self.clients.values_mut().find(|c| c.slot == slot) {
+            Some(c) => {
+                c.muted = muted;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The slots of the clients whose address is in `range`.
+    pub fn slots_in(&self, range: &BanRange) -> Vec<SlotId> {
+        self.clients.values().filter(|c| range.contains(c.addr.ip())).map(|c| c.slot).collect()
     }
 
     /// The address of the client in `slot`.

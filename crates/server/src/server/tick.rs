@@ -117,6 +117,8 @@ impl Server {
                 snapshot_rate: settings.snapshot_rate,
                 map: self.state.game.map_offer.as_ref(),
                 download: settings.download,
+                votes: &settings.votes,
+                tick: self.state.stats.total_ticks(),
             };
             let bots = &mut self.state.bots;
             let mut make_room = |game: &mut quarry_sim::Match| {
@@ -126,6 +128,7 @@ impl Server {
                 self.console.print(line);
             }
         }
+        self.decide_vote();
         self.serve_admin_requests();
         if let Some(net) = self.state.net.as_ref()
             && self.state.stats.total_ticks().is_multiple_of(u64::from((settings.tick_rate / 2).max(1)))
@@ -135,6 +138,35 @@ impl Server {
             net.publish_oob(&info);
             net.set_masters(settings.listing.clone());
         }
+    }
+
+    /// A vote the players' ballots (or its time) decided: announced to
+    /// everyone; a passed one's commands run on the console as `vote`.
+    fn decide_vote(&mut self) {
+        let tick = self.state.stats.total_ticks();
+        let Some(decision) = self.state.net.as_mut().and_then(|n| n.decide_vote(tick)) else { return };
+        let (announce, commands) = match decision {
+            // The slot may have changed hands while the vote ran.
+            crate::votes::Decision::Passed(crate::votes::VoteKind::Kick { slot, name })
+                if self.state.game.running.as_ref().and_then(|g| g.slots().get(quarry_sim::SlotId(slot))).is_none_or(|s| s.userinfo.name != name) =>
+            {
+                (format!("vote void: {name} left before it passed"), Vec::new())
+            }
+            crate::votes::Decision::Passed(kind) => (format!("vote passed: {}", kind.describe()), kind.commands()),
+            crate::votes::Decision::Failed(why) => (why, Vec::new()),
+        };
+        // Straight to the players: a passed vote may replace the match
+        // (and its pending prints) within this call.
+        if let Some(net) = self.state.net.as_mut() {
+            net.announce(&announce);
+        }
+        self.console.print(announce);
+        let mut requests = Requests::default();
+        for (name, args) in commands {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            requests.run(&name, &args);
+        }
+        self.carry_out("vote", requests);
     }
 
     /// Bots think right before the step and push their commands into the
@@ -265,12 +297,12 @@ impl Server {
         self.next_match();
     }
 
-    /// Loads the next map of the rotation, or restarts this one.
+    /// Loads the next map of the pool (`sv_mapPoolFile`) or the rotation,
+    /// or restarts this one.
     fn next_match(&mut self) {
-        let rotation = self.console.cvars().string(self.state.cvars.sv_map_rotation);
         // A card match plays again rather than rotate.
         let card = self.state.features.get::<crate::cards::live::LiveCards>().is_some_and(|c| c.current.is_some());
-        let next = if card { None } else { crate::game::next_in_rotation(&rotation, self.state.game.map_path.as_deref()) };
+        let next = if card { None } else { crate::commands::next_map(&self.state, &mut self.console) };
         let hz = self.clock_hz();
         let result = match next {
             Some(name) => self.state.game.change_map(self.console.cvars_mut(), &name, hz),
