@@ -26,7 +26,7 @@ impl AdminCvars {
         let a = CvarFlags::ARCHIVE;
         Ok(Self {
             operator_commands: console.register_cvar(
-                CvarDef::string("sv_adminOperatorCommands", "status serverinfo kick map map_restart addbot removebot botlist say", "console commands an admin with the operator role may run remotely (admins run any)").flags(a),
+                CvarDef::string("sv_adminOperatorCommands", "status serverinfo kick map map_restart addbot removebot botlist say tell mute unmute forceteam lock unlock maplist nextmap", "console commands an admin with the operator role may run remotely (admins run any)").flags(a),
             )?,
             audit_log: console.register_cvar(CvarDef::string("sv_adminAuditLog", "admin_audit.log", "file (in the config folder unless a path) where every admin sign-in, refusal and command is appended as a JSON line; empty = the operator log only").flags(a))?,
         })
