@@ -24,6 +24,7 @@ import tempfile
 import time
 
 from live_server import LiveServer
+from script_common import copy_config
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 COMMAND = "python3 scripts/oob_flood.py"
@@ -87,9 +88,7 @@ def main():
     ap.add_argument("--tsv")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as work:
-        config = pathlib.Path(work)
-        for name in ["server.cfg", "items.toml", "weapons.toml", "sounds.toml"]:
-            (config / name).write_text((ROOT / "config" / name).read_text())
+        config = copy_config(work)
         server = LiveServer(args.server, config, ["+set", "bot_minPlayers", "8", "+set", "timelimit", "0", "+set", "fraglimit", "0", "+map", "q_dm1"])
         m = server.wait_for(r"listening on udp \S+:(\d+)")
         port = int(m.group(1))

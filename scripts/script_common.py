@@ -21,6 +21,15 @@ def require_binary(path, build):
         sys.exit(f"{pathlib.Path(sys.argv[0]).name}: {path} not found; build it with `{build}` or give its path")
 
 
+def copy_config(into):
+    """Copies the shipped config/ files a server reads into the folder
+    `into`, so a run never reads or leaves an archive.cfg in the checkout."""
+    into = pathlib.Path(into)
+    for name in ["server.cfg", "items.toml", "weapons.toml", "sounds.toml"]:
+        (into / name).write_text((ROOT / "config" / name).read_text())
+    return into
+
+
 def emit_rows(rows, tsv=None):
     """Writes `rows` (name, value, unit, command) to `tsv` for bench.sh when
     given, and prints them as an aligned table."""

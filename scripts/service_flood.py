@@ -20,6 +20,7 @@ import tempfile
 import time
 
 from live_server import LiveServer
+from script_common import copy_config
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 COMMAND = "python3 scripts/service_flood.py"
@@ -48,9 +49,7 @@ def main():
     ap.add_argument("--tsv")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as work:
-        config = pathlib.Path(work)
-        for name in ["server.cfg", "items.toml", "weapons.toml", "sounds.toml"]:
-            (config / name).write_text((ROOT / "config" / name).read_text())
+        config = copy_config(work)
         subprocess.run([args.server, "--config", str(config), "new-admin", "ops", "--role", "operator"], check=True, capture_output=True)
         # A key for the same name that the server does not know.
         wrong = config / "wrong"

@@ -25,7 +25,7 @@ import threading
 import time
 import urllib.request
 
-from script_common import require_binary, target_dir
+from script_common import copy_config, require_binary, target_dir
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -72,9 +72,7 @@ def main():
     require_binary(args.server, "cargo build --release -p quarry-server")
     web_port = free_port()
     with tempfile.TemporaryDirectory() as work:
-        config = pathlib.Path(work)
-        for name in ["server.cfg", "items.toml", "weapons.toml", "sounds.toml"]:
-            (config / name).write_text((ROOT / "config" / name).read_text())
+        config = copy_config(work)
         common = [args.server, "--config", str(config), "--botfiles", str(ROOT / "botfiles"), "--maps", args.maps_dir]
         if args.replay:
             cmd = common + ["replay", args.replay, "--web", str(web_port)]

@@ -30,9 +30,8 @@ import threading
 import time
 
 from live_server import LiveServer
-from script_common import require_binary, target_dir
+from script_common import copy_config, require_binary, target_dir
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 COMMAND = "python3 scripts/web_viewers.py"
 # `status` reports the last 1,024 ticks (17 s at 60 Hz): windows this long
 # do not overlap.
@@ -78,9 +77,7 @@ def one_run(args, viewers):
     each window's (mean, p99) tick time in ms, the viewers' frames a second
     and KB a frame, and the obituaries printed until the last window."""
     with tempfile.TemporaryDirectory() as work:
-        config = pathlib.Path(work)
-        for name in ["server.cfg", "items.toml", "weapons.toml", "sounds.toml"]:
-            (config / name).write_text((ROOT / "config" / name).read_text())
+        config = copy_config(work)
         server = LiveServer(args.server, config, ["--seed", str(args.seed), "+set", "bot_navBackground", "0", "+set", "bot_minPlayers", str(args.bots),
                                                   "+set", "timelimit", "0", "+set", "fraglimit", "0", "+set", "sv_webAddr", "127.0.0.1:0", "+map", "q_dm1"])
         readers = []
