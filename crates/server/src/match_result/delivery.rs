@@ -7,9 +7,10 @@
 //!   `sv_matchResultDir` and, with a webhook set, into the spool
 //!   ([`Spool`]), then wakes the poster. It only touches the disk.
 //! - The **poster** sends what the spool holds, oldest first, and removes
-//!   each document after a 2xx. A failed attempt is tried again after
-//!   [`backoff`]; after [`ATTEMPTS_PER_RUN`] it waits in the spool for the
-//!   next start. On start it sends whatever an earlier run left.
+//!   each document after a 2xx. After a failed attempt it waits
+//!   [`backoff`] before the next; a document that failed
+//!   [`ATTEMPTS_PER_RUN`] times waits in the spool for the next start. On
+//!   start it sends whatever an earlier run left.
 //!
 //! A graceful stop ([`Delivery::stop`]) first waits for the writer (every
 //! queued document reaches the disk), then gives the poster up to
@@ -21,6 +22,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
+use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -52,8 +54,6 @@ enum Note {
     Wake,
     /// The webhook and spool to use from now on (none: stop posting).
     Configure(Option<(WebhookTarget, Spool)>),
-    /// Deliver until this instant, then end.
-    Stop(Instant),
 }
 
 /// The two threads (see the module doc).
@@ -63,6 +63,8 @@ pub struct Delivery {
     notes: SyncSender<Note>,
     writer: Option<JoinHandle<()>>,
     poster: Option<JoinHandle<()>>,
+    /// Set once at a stop: the poster delivers until then and ends.
+    stop_at: Arc<OnceLock<Instant>>,
 }
 
 /// Why a document was not queued.
@@ -81,10 +83,12 @@ impl Delivery {
     pub fn start(target: Option<(WebhookTarget, Spool)>) -> std::io::Result<Self> {
         let (notes, note_rx) = mpsc::sync_channel(QUEUE);
         let (jobs, job_rx) = mpsc::sync_channel(QUEUE);
-        let poster = std::thread::Builder::new().name("results-post".into()).spawn(move || post_loop(&note_rx, target))?;
+        let stop_at = Arc::new(OnceLock::new());
+        let stop = Arc::clone(&stop_at);
+        let poster = std::thread::Builder::new().name("results-post".into()).spawn(move || post_loop(&note_rx, target, &stop))?;
         let wake = notes.clone();
         let writer = std::thread::Builder::new().name("results-write".into()).spawn(move || write_loop(&job_rx, &wake))?;
-        Ok(Self { jobs: Some(jobs), notes, writer: Some(writer), poster: Some(poster) })
+        Ok(Self { jobs: Some(jobs), notes, writer: Some(writer), poster: Some(poster), stop_at })
     }
 
     /// Hands a document to the writer without waiting.
@@ -115,11 +119,10 @@ impl Delivery {
             tracing::error!("match results: the writer thread panicked");
         }
         let deadline = Instant::now() + STOP_GRACE;
-        // The poster reads its notes between attempts: this one waits at
-        // most one request for a place.
-        if self.notes.send(Note::Stop(deadline)).is_err() {
-            return;
-        }
+        let _ = self.stop_at.set(deadline);
+        // Wakes a poster waiting out a backoff; a full queue of notes means
+        // it is awake already.
+        let _ = self.notes.try_send(Note::Wake);
         let Some(poster) = self.poster.take() else { return };
         let give_up = deadline + REQUEST_TIMEOUT + Duration::from_secs(1);
         while !poster.is_finished() && Instant::now() < give_up {
@@ -178,33 +181,38 @@ fn write_one(job: &Job) -> bool {
     }
 }
 
-/// One spooled document's attempts in this run.
-#[derive(Debug, Clone, Copy)]
-struct Attempts {
-    failures: u32,
-    next: Instant,
-}
-
-/// The poster's state: the webhook, the spool, and each document's attempts.
+/// The poster's state: the webhook, the spool, and the attempts so far.
+///
+/// The endpoint is what backs off, not each document: after a failure the
+/// poster waits [`backoff`] of the failures in a row before trying again,
+/// oldest document first, so a down endpoint is not hammered once per
+/// pending document. A document that failed [`ATTEMPTS_PER_RUN`] times is
+/// passed over for the rest of the run (a receiver that refuses one body
+/// forever does not hold back the others).
 struct PostState {
     target: Option<(WebhookTarget, Spool)>,
-    attempts: HashMap<PathBuf, Attempts>,
+    /// Failed attempts per document in this run.
+    attempts: HashMap<PathBuf, u32>,
+    /// Failed attempts in a row, and when the next may start.
+    failures_in_row: u32,
+    next_round: Instant,
     poster: Poster,
 }
 
-/// The poster's loop (see the module doc).
-fn post_loop(notes: &Receiver<Note>, target: Option<(WebhookTarget, Spool)>) {
-    let mut state = PostState { target, attempts: HashMap::new(), poster: Poster::new() };
+/// The poster's loop (see the module doc): ends once `stop` is set and
+/// nothing more can be tried before it.
+fn post_loop(notes: &Receiver<Note>, target: Option<(WebhookTarget, Spool)>, stop: &OnceLock<Instant>) {
+    let mut state = PostState { target, attempts: HashMap::new(), failures_in_row: 0, next_round: Instant::now(), poster: Poster::new() };
     if let Some((_, spool)) = &state.target {
         for stale in spool.clean() {
             tracing::info!("removed {}, left by an interrupted write", stale.display());
         }
     }
-    let mut stop: Option<Instant> = None;
     loop {
-        let now = Instant::now();
-        let next = state.round(now, stop);
-        if stop.is_some_and(|d| next.is_none_or(|n| n >= d)) {
+        let next = state.round(stop);
+        if let Some(deadline) = stop.get()
+            && next.is_none_or(|n| n >= *deadline)
+        {
             return;
         }
         let note = match next {
@@ -216,53 +224,57 @@ fn post_loop(notes: &Receiver<Note>, target: Option<(WebhookTarget, Spool)>) {
             Ok(Note::Configure(target)) => {
                 state.target = target;
                 state.attempts.clear();
+                state.failures_in_row = 0;
+                state.next_round = Instant::now();
             }
-            Ok(Note::Stop(deadline)) => stop = Some(deadline),
-            Err(RecvTimeoutError::Disconnected) => stop = Some(stop.unwrap_or(now)),
+            // Every sender is gone: nothing can wake it again.
+            Err(RecvTimeoutError::Disconnected) => return,
         }
     }
 }
 
 impl PostState {
-    /// Tries every spooled document that is due (stopping at `stop`);
-    /// returns when the next one is due, if any is.
-    fn round(&mut self, now: Instant, stop: Option<Instant>) -> Option<Instant> {
+    /// Tries the spooled documents, oldest first, until one fails or
+    /// `stop`'s deadline passes; returns when to try again (none: nothing
+    /// left to try in this run).
+    fn round(&mut self, stop: &OnceLock<Instant>) -> Option<Instant> {
         let (target, spool) = self.target.as_ref()?;
+        if Instant::now() < self.next_round {
+            return Some(self.next_round);
+        }
         let pending = match spool.pending() {
             Ok(p) => p,
             Err(e) => {
                 tracing::warn!("match results: {e}");
-                return Some(now + backoff(1));
+                self.next_round = Instant::now() + backoff(1);
+                return Some(self.next_round);
             }
         };
         self.attempts.retain(|p, _| pending.contains(p));
-        let mut next: Option<Instant> = None;
         for path in pending {
-            let a = *self.attempts.entry(path.clone()).or_insert(Attempts { failures: 0, next: now });
-            if a.failures >= ATTEMPTS_PER_RUN {
+            let failed = self.attempts.get(&path).copied().unwrap_or(0);
+            if failed >= ATTEMPTS_PER_RUN {
                 continue;
             }
-            if a.next > Instant::now() || stop.is_some_and(|d| Instant::now() >= d) {
-                next = Some(next.map_or(a.next, |n| n.min(a.next)));
-                continue;
+            if stop.get().is_some_and(|d| Instant::now() >= *d) {
+                return None;
             }
             match deliver(&self.poster, target, spool, &path) {
                 Ok(()) => {
                     self.attempts.remove(&path);
+                    self.failures_in_row = 0;
                 }
                 Err(e) => {
-                    let failures = a.failures + 1;
-                    let retry = Instant::now() + backoff(failures);
-                    let left = ATTEMPTS_PER_RUN - failures;
+                    self.attempts.insert(path.clone(), failed + 1);
+                    self.failures_in_row = self.failures_in_row.saturating_add(1);
+                    self.next_round = Instant::now() + backoff(self.failures_in_row);
+                    let left = ATTEMPTS_PER_RUN - (failed + 1);
                     tracing::warn!("match results: posting {} to the webhook failed ({e}); {left} more tries this run", path.display());
-                    self.attempts.insert(path, Attempts { failures, next: retry });
-                    if left > 0 {
-                        next = Some(next.map_or(retry, |n| n.min(retry)));
-                    }
+                    return Some(self.next_round);
                 }
             }
         }
-        next
+        None
     }
 }
 
@@ -273,4 +285,29 @@ fn deliver(poster: &Poster, target: &WebhookTarget, spool: &Spool, path: &Path) 
     poster.post(target, id, text.as_bytes()).map_err(|e| e.to_string())?;
     tracing::info!("match result {id} delivered to the webhook");
     spool.remove(path).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stop_writes_every_queued_document_and_keeps_the_spooled_ones() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let results = dir.path().join("results");
+        let mut delivery = Delivery::start(None).expect("threads");
+        for i in 0..3 {
+            let job = Job { id: format!("m{i}"), text: format!("{{\"n\":{i}}}\n"), dir: results.clone(), spool: i != 1 };
+            delivery.queue(job).expect("queued");
+        }
+        delivery.stop();
+        let names = |dir: &Path| {
+            let mut n: Vec<String> = std::fs::read_dir(dir).expect("folder").filter_map(Result::ok).filter(|e| e.path().is_file()).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+            n.sort();
+            n
+        };
+        assert_eq!(names(&results), ["m0.json", "m1.json", "m2.json"]);
+        assert_eq!(names(&results.join("pending")), ["m0.json", "m2.json"], "no webhook to take them: they wait");
+        assert!(matches!(delivery.queue(Job { id: "late".into(), text: String::new(), dir: results, spool: false }), Err(QueueError::Stopped)));
+    }
 }
