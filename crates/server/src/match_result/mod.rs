@@ -96,7 +96,7 @@ impl Observer for MatchResults {
         self.configured = Some(now);
         let (target, line) = match self.target(cvars) {
             Ok(t) => {
-                let line = t.as_ref().map(|(t, s)| format!("match results are posted to {} (undelivered ones wait in {})", t.url(), s.dir().display()));
+                let line = t.as_ref().map(|(t, s)| format!("match results are posted to {} (undelivered ones wait in {})", t.shown(), s.dir().display()));
                 (t, line)
             }
             Err(e) => (None, Some(format!("error: {e}; match results are not posted"))),
@@ -148,8 +148,8 @@ impl Observer for MatchResults {
     }
 
     fn status(&self, lines: &mut Vec<String>) {
-        if let Some((url, ..)) = self.configured.as_ref().filter(|c| !c.0.trim().is_empty()) {
-            lines.push(format!("match results: posted to {url}"));
+        if self.configured.as_ref().is_some_and(|c| !c.0.trim().is_empty()) {
+            lines.push(format!("match results: posted to {WEBHOOK_CVAR}"));
         }
     }
 }

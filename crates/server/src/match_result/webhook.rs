@@ -106,6 +106,19 @@ impl WebhookTarget {
         &self.url
     }
 
+    /// The URL as logs show it: scheme, host and port only, since a path
+    /// or query may carry a token (Discord's webhooks do) and the
+    /// authority a user and password.
+    pub fn shown(&self) -> String {
+        let Ok(uri) = self.url.parse::<ureq::http::Uri>() else { return "(the webhook)".to_owned() };
+        let scheme = uri.scheme_str().unwrap_or("http");
+        let host = uri.host().unwrap_or("");
+        match uri.port_u16() {
+            Some(port) => format!("{scheme}://{host}:{port}/…"),
+            None => format!("{scheme}://{host}/…"),
+        }
+    }
+
     /// `sha256=<hex>`: the HMAC-SHA256 of `body` under the secret.
     pub fn signature(&self, body: &[u8]) -> String {
         let tag = hmac::sign(&self.key, body);
@@ -192,6 +205,8 @@ mod tests {
         let t = target_of("http://h/", "Jefe", "/r").expect("good").expect("on");
         assert_eq!(t.signature(b"what do ya want for nothing?"), "sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
         assert!(!format!("{t:?}").contains("Jefe"), "the secret is never printed");
+        let t = target_of("https://user:pw@discord.example:8443/api/webhooks/1/TOKEN?x=1", "k", "/r").expect("good").expect("on");
+        assert_eq!(t.shown(), "https://discord.example:8443/…", "no user, password, path or query in the logs");
     }
 
     #[test]
