@@ -53,7 +53,7 @@ enum Note {
     /// The spool has something new.
     Wake,
     /// The webhook and spool to use from now on (none: stop posting).
-    Configure(Option<(WebhookTarget, Spool)>),
+    Configure(Box<Option<(WebhookTarget, Spool)>>),
 }
 
 /// The two threads (see the module doc).
@@ -104,7 +104,7 @@ impl Delivery {
     pub fn configure(&self, target: Option<(WebhookTarget, Spool)>) {
         // A full queue of notes means the poster is busy: a blocking send
         // would stall the tick, so try again at the next cvar change.
-        if self.notes.try_send(Note::Configure(target)).is_err() {
+        if self.notes.try_send(Note::Configure(Box::new(target))).is_err() {
             tracing::warn!("match results: the delivery thread is busy; the webhook change waits for the next one");
         }
     }
@@ -222,7 +222,7 @@ fn post_loop(notes: &Receiver<Note>, target: Option<(WebhookTarget, Spool)>, sto
         match note {
             Ok(Note::Wake) | Err(RecvTimeoutError::Timeout) => {}
             Ok(Note::Configure(target)) => {
-                state.target = target;
+                state.target = *target;
                 state.attempts.clear();
                 state.failures_in_row = 0;
                 state.next_round = Instant::now();
