@@ -189,6 +189,9 @@ fn start_server(server: &mut Server, cli: &Cli, plus: &[cli::PlusCommand], card:
     if let Some(e) = server.secret_error() {
         return Err(refuse(e));
     }
+    if let Some(e) = server.webhook_error() {
+        return Err(refuse(e));
+    }
     for line in server.banner() {
         stdin.printer.print(&line);
     }

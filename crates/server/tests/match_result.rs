@@ -29,8 +29,9 @@ fn a_finished_match_leaves_its_result_as_json_and_a_cut_one_does_not() {
     let files: Vec<_> = std::fs::read_dir(&results).expect("the folder was made").filter_map(Result::ok).map(|e| e.path()).collect();
     assert_eq!(files.len(), 1, "one match, one file: {files:?}");
     let name = files[0].file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
-    assert!(name.ends_with("-q_dm1-ffa.json") && name.len() == "20261206-171500-q_dm1-ffa.json".len(), "{name}");
+    assert!(name.contains("-q_dm1-ffa-") && name.len() == "20261206-171500-q_dm1-ffa-1a2b3c4d.json".len(), "{name}");
     let result: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&files[0]).expect("read")).expect("JSON");
+    assert_eq!(Some(name.as_str()), result["match_id"].as_str().map(|id| format!("{id}.json")).as_deref(), "named for its match id");
     assert_eq!(result["map"], "q_dm1");
     assert_eq!(result["gametype"], "ffa");
     assert_eq!(result["seed"], summary["seed"], "the match the summary reports");

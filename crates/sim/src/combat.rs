@@ -132,8 +132,13 @@ fn apply_one(world: &mut World, settings: &Settings, tick: u32, req: DamageReque
         damage -= absorbed;
     }
     let Some(mut health) = world.get_mut::<Health>(target) else { return };
+    // What the victim lost: health down to zero, not past it (a hurt
+    // trigger's 10,000 takes a 100-health player's 100), plus the armor
+    // that absorbed (capped by the armor it had, above).
+    let lost = damage.min(health.hp.max(0));
     health.hp -= damage;
     let dead = health.hp <= 0;
+    let damage = lost;
     let origin = world.get::<Body>(target).map_or(Vec3::ZERO, |b| b.0.origin);
     {
         let mut slots = world.resource_mut::<Slots>();

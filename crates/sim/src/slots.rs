@@ -111,10 +111,13 @@ pub struct ScoreCard {
     pub kills: u32,
     /// Suicides (own weapon, falling, lava, world).
     pub suicides: u32,
-    /// Damage dealt to others.
+    /// Damage dealt to enemies: what they lost (health and armor).
     pub damage_given: u32,
-    /// Damage taken.
+    /// Damage taken: what this player lost (health down to zero and armor),
+    /// never a hit's raw figure.
     pub damage_taken: u32,
+    /// Items picked up (weapons, ammo, health, armor, powerups, dropped ones).
+    pub pickups: u32,
     /// Shots fired (one per trigger pull, pellets counted once).
     pub shots: u32,
     /// Shots that damaged an enemy.

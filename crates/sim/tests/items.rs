@@ -123,7 +123,14 @@ fn weapon_race(weapon_stay: bool) -> (Vec<(u32, SlotId, &'static str)>, u8, u8) 
     let mut events = run_to(&mut m, &s, s[0], Vec3::new(40.0, 0.0, 0.0), 4.0, 60);
     events.extend(run_to(&mut m, &s, s[1], Vec3::new(0.0, 0.0, 0.0), 4.0, 90));
     let has = |slot| u8::from(inventory(&m, slot).has(ROCKET));
-    (pickups(&events), has(s[0]), has(s[1]))
+    // Every player's score card counts its pickups, bot or human alike.
+    let got = pickups(&events);
+    let board = m.scoreboard();
+    for slot in &s {
+        let card = board.rows.iter().find(|r| r.slot == *slot).expect("a row").score;
+        assert_eq!(card.pickups as usize, got.iter().filter(|p| p.1 == *slot).count(), "{slot:?}: {got:?}");
+    }
+    (got, has(s[0]), has(s[1]))
 }
 
 #[test]

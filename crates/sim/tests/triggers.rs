@@ -143,7 +143,10 @@ fn lava_and_slime_hurt_once_a_second_by_depth() {
         for w in hits.windows(2) {
             assert_eq!(w[1].0 - w[0].0, 60, "{texture}: once a second: {hits:?}");
         }
-        assert!(hits.iter().all(|(_, d)| d % per_level == 0 && *d > 0), "{texture}: {per_level} per level: {hits:?}");
+        // The last hit may kill: it takes only what health was left.
+        let (before_last, _) = hits.split_at(hits.len() - 1);
+        assert!(hits.iter().all(|(_, d)| *d > 0), "{texture}: {hits:?}");
+        assert!(before_last.iter().all(|(_, d)| d % per_level == 0), "{texture}: {per_level} per level: {hits:?}");
     }
 }
 
@@ -163,6 +166,33 @@ fn trigger_hurt_paces_its_damage() {
     let slow = stand_in_hurt(&[("dmg", "20"), ("spawnflags", "16")], 180);
     assert_eq!(slow.len(), 3, "SLOW: once a second: {slow:?}");
     assert!(stand_in_hurt(&[("spawnflags", "1")], 60).is_empty(), "START_OFF never hurts");
+}
+
+/// Issue 50: a bot that fell into a map's killing hurt trigger twice showed
+/// 1,335,985 damage taken. Damage counts what the victim lost (health down
+/// to zero, plus the armor that absorbed), never the trigger's raw figure.
+#[test]
+fn a_killing_hurt_trigger_counts_only_what_the_player_had() {
+    let hurt = brush_entity(
+        "trigger_hurt",
+        &[("dmg", "667992")],
+        &[trigger_brush(Vec3::new(-64.0, -64.0, 0.0), Vec3::new(64.0, 64.0, 64.0))],
+    );
+    let (mut m, s) = start(&arena(&[(0.0, 0.0)], &[], &[hurt]), 1);
+    let events = step(&mut m, &s, 60 * 8, &mut |_, t| {
+        // Attack pressed every other tick asks to respawn once dead.
+        let buttons = if t % 2 == 0 { quarry_sim::Buttons::ATTACK } else { quarry_sim::Buttons::default() };
+        UserCmd { buttons, ..UserCmd::default() }
+    });
+    let hits = damage_ticks(&events, s[0], MeansOfDeath::World);
+    let card = m.scoreboard().rows.iter().find(|r| r.slot == s[0]).expect("a row").score;
+    assert!(card.deaths >= 2, "respawned into it and died again: {card:?}");
+    assert!(hits.iter().all(|(_, d)| (1..=400).contains(d)), "at most a full health and armor a hit: {hits:?}");
+    // Spawned with at most a full health and no armor, each life loses at
+    // most that (the first life began in the trigger before `events`).
+    assert!(card.damage_taken <= 400 * card.deaths, "{card:?}");
+    let sum: u32 = hits.iter().map(|(_, d)| d.unsigned_abs()).sum();
+    assert!(sum <= card.damage_taken, "the card counts at least what the events here lost: {sum} {card:?}");
 }
 
 /// The command of a client running forward with its view at `yaw`: the

@@ -1,161 +1,155 @@
-//! `sv_matchResultDir DIR`: when a match ends, its result is written into
-//! `DIR` as one JSON file (`20261206-171500-q_dm1-ffa.json`: its end time
-//! in UTC, map and game type), atomically, for a league's scripts, a
-//! tournament bracket or a webhook relay to pick up. Empty = off.
+//! Match results pushed out: when a match ends, its result document
+//! ([`document`]) is written into `sv_matchResultDir` as
+//! `<match_id>.json` (`20261206-171500-q_dm1-ffa-1a2b3c4d.json`) and, with
+//! `sv_statsWebhook URL` set, POSTed there signed with
+//! `sv_statsWebhookSecret` ([`webhook`]), retried with backoff, and kept
+//! in the spool ([`spool`]) until an endpoint took it, across restarts.
 //!
-//! The file holds the match's identity (map, game type, seed, the state
-//! hash it ended on), how long it ran, why it ended, the winner, and the
-//! scoreboard with each player's score card. It is written only for a
-//! match that ended on its own rules (not for one cut short by a map
-//! change or a shutdown). A folder that cannot be made or written is
-//! reported on the operator log and the match goes on.
+//! A result is written only for a match that ended on its own rules (not
+//! for one cut short by a map change or a shutdown). The tick only builds
+//! the document and hands it to the writer's bounded queue; the disk and
+//! the network are the delivery threads' ([`delivery`]). A folder that
+//! cannot be written is reported on the operator log and the match goes
+//! on. A webhook that cannot be used safely (no secret, a secret file that
+//! cannot be read, a URL that is not http or https, no results folder)
+//! stops the server at startup ([`MatchResults::check`]).
 
-use std::path::{Path, PathBuf};
+pub mod delivery;
+pub mod document;
+pub mod spool;
+pub mod webhook;
 
-use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId};
-use quarry_sim::{Scoreboard, Team};
-use serde::Serialize;
+use std::path::PathBuf;
+
+use quarry_console::{Console, CvarDef, CvarError, CvarFlags, CvarId, CvarSet};
 
 use crate::feature::{MatchView, Observer, TickReport};
 use crate::headless::HeadlessSummary;
+use delivery::{Delivery, Job};
+use document::MatchTimes;
+pub use document::{MatchResult, PlayerResult, WeaponResult};
+use spool::Spool;
+pub use webhook::WebhookConfigError;
 
 /// The cvar naming the folder.
 pub const DIR_CVAR: &str = "sv_matchResultDir";
+/// The cvar naming the webhook's URL.
+pub const WEBHOOK_CVAR: &str = "sv_statsWebhook";
+/// The cvar holding the webhook's signing secret.
+pub const SECRET_CVAR: &str = "sv_statsWebhookSecret";
 
-/// Writes each finished match's result (see the module doc).
+/// Writes and delivers each finished match's result (see the module doc).
 #[derive(Debug)]
 pub struct MatchResults {
     dir: CvarId,
-}
-
-/// What a result file holds.
-#[derive(Debug, Serialize)]
-pub struct MatchResult<'a> {
-    /// When the match ended, RFC 3339 UTC.
-    pub ended_at: String,
-    /// The map's name.
-    pub map: &'a str,
-    /// The game type.
-    pub gametype: &'a str,
-    /// The match seed.
-    pub seed: u64,
-    /// The state hash the match ended on (a replay ends on the same).
-    pub final_hash: &'a str,
-    /// Match time played, seconds.
-    pub duration_s: f64,
-    /// Why the match ended (`fraglimit hit`, `timelimit hit`, ...).
-    pub end_reason: Option<&'a str>,
-    /// The winner: `red`/`blue` in team games, a player's name otherwise;
-    /// none for a draw.
-    pub winner: Option<String>,
-    /// Red's and blue's scores in team games.
-    pub team_scores: Option<(i32, i32)>,
-    /// Every player, best first.
-    pub players: Vec<PlayerResult<'a>>,
-}
-
-/// One player's line in a result.
-#[derive(Debug, Serialize)]
-pub struct PlayerResult<'a> {
-    /// The name they played under.
-    pub name: &'a str,
-    /// Their team (`free` outside team games).
-    pub team: &'a str,
-    /// Whether a bot held the slot.
-    pub bot: bool,
-    /// Their score card (frags, deaths, captures, ...).
-    pub score: &'a quarry_sim::slots::ScoreCard,
+    url: CvarId,
+    secret: CvarId,
+    /// The delivery threads, from the end of the startup on.
+    delivery: Option<Delivery>,
+    /// The (url, secret, folder) the delivery was last configured with.
+    configured: Option<(String, String, String)>,
+    /// Which match the start time belongs to, and that time (ms).
+    started: (u64, u64),
 }
 
 impl MatchResults {
-    /// Registers `sv_matchResultDir`.
+    /// Registers `sv_matchResultDir`, `sv_statsWebhook` and
+    /// `sv_statsWebhookSecret`.
     pub fn register<C: 'static>(console: &mut Console<C>) -> Result<Self, CvarError> {
         let dir = console.register_cvar(
-            CvarDef::string(DIR_CVAR, "", "folder each finished match's result is written into as one JSON file (map, game type, seed, winner, scoreboard); empty = off")
+            CvarDef::string(DIR_CVAR, "", "folder each finished match's result is written into as one JSON file (match id, map, game type, times, settings, scores, per player and weapon figures); its pending/ holds what the webhook has not taken yet; empty = off")
                 .flags(CvarFlags::ARCHIVE),
         )?;
-        Ok(Self { dir })
+        let url = console.register_cvar(
+            CvarDef::string(WEBHOOK_CVAR, "", "http:// or https:// URL each match result is POSTed to, signed with sv_statsWebhookSecret (X-Quarry-Signature: sha256=HMAC of the body); needs sv_matchResultDir; empty = off")
+                .flags(CvarFlags::ARCHIVE),
+        )?;
+        let secret = console.register_cvar(
+            CvarDef::string(SECRET_CVAR, "", "the key sv_statsWebhook's posts are signed with (HMAC-SHA256); required when a webhook is set")
+                .flags(CvarFlags::SECRET),
+        )?;
+        Ok(Self { dir, url, secret, delivery: None, configured: None, started: (u64::MAX, 0) })
+    }
+
+    /// The webhook the cvars describe, or why the server must not run with
+    /// it (checked at startup, before anything is bound).
+    pub fn check(&self, cvars: &CvarSet) -> Result<(), WebhookConfigError> {
+        self.target(cvars).map(|_| ())
+    }
+
+    fn target(&self, cvars: &CvarSet) -> Result<Option<(webhook::WebhookTarget, Spool)>, WebhookConfigError> {
+        let dir = cvars.string(self.dir);
+        let target = webhook::target_of(&cvars.string(self.url), &cvars.string(self.secret), &dir)?;
+        Ok(target.map(|t| (t, Spool::of_results(&PathBuf::from(dir.trim())))))
     }
 }
 
 impl Observer for MatchResults {
+    fn sync(&mut self, cvars: &CvarSet, startup_done: bool) -> Option<String> {
+        if !startup_done {
+            return None;
+        }
+        let now = (cvars.string(self.url), cvars.string(self.secret), cvars.string(self.dir));
+        if self.delivery.is_some() && self.configured.as_ref() == Some(&now) {
+            return None;
+        }
+        self.configured = Some(now);
+        let (target, line) = match self.target(cvars) {
+            Ok(t) => {
+                let line = t.as_ref().map(|(t, s)| format!("match results are posted to {} (undelivered ones wait in {})", t.shown(), s.dir().display()));
+                (t, line)
+            }
+            Err(e) => (None, Some(format!("error: {e}; match results are not posted"))),
+        };
+        match &self.delivery {
+            Some(d) => d.configure(target),
+            None => match Delivery::start(target) {
+                Ok(d) => self.delivery = Some(d),
+                Err(e) => return Some(format!("error: match results: couldn't start the delivery threads: {e}")),
+            },
+        }
+        line
+    }
+
+    fn before_tick(&mut self, view: &MatchView<'_>) {
+        if self.started.0 != view.matches_started {
+            self.started = (view.matches_started, crate::utc::now_ms());
+        }
+    }
+
     fn after_tick(&mut self, _report: &TickReport<'_>) {}
 
     fn match_over(&mut self, view: &MatchView<'_>, summary: Option<&HeadlessSummary>) {
         let dir = view.cvars.string(self.dir);
         let Some(summary) = summary.filter(|_| !dir.trim().is_empty()) else { return };
-        let ended = crate::utc::now_ms();
-        let result = result_of(summary, view.map_name, crate::utc::rfc3339_utc(ended));
-        match write(Path::new(dir.trim()), &result, ended) {
-            Ok(path) => tracing::info!("match result written to {}", path.display()),
-            Err(e) => tracing::warn!("{DIR_CVAR} {dir}: couldn't write the match result: {e}"),
+        let ended_ms = crate::utc::now_ms();
+        let started_ms = if self.started.0 == view.matches_started { self.started.1 } else { ended_ms };
+        let id = document::new_match_id(ended_ms, view.map_name, &summary.gametype);
+        let result = document::result_of(summary, view.game, view.cvars, view.map_name, id.clone(), MatchTimes { started_ms, ended_ms });
+        let text = match serde_json::to_string_pretty(&result) {
+            Ok(t) => t + "\n",
+            Err(e) => return tracing::warn!("match result {id}: {e}"),
+        };
+        let spool = !view.cvars.string(self.url).trim().is_empty();
+        let job = Job { id: id.clone(), text, dir: PathBuf::from(dir.trim()), spool };
+        let queued = match &self.delivery {
+            Some(d) => d.queue(job).map_err(|e| e.to_string()),
+            None => Err("the delivery threads are not running".to_owned()),
+        };
+        if let Err(e) = queued {
+            tracing::error!("match result {id} is lost: {e}");
         }
     }
-}
 
-/// The result of the match `summary` describes.
-pub fn result_of<'a>(summary: &'a HeadlessSummary, map: &'a str, ended_at: String) -> MatchResult<'a> {
-    let board = &summary.scoreboard;
-    MatchResult {
-        ended_at,
-        map,
-        gametype: &summary.gametype,
-        seed: summary.seed,
-        final_hash: &summary.final_hash,
-        duration_s: summary.simulated_seconds,
-        end_reason: board.end_reason.as_deref(),
-        winner: winner(board),
-        team_scores: board.team_scores,
-        players: board.rows.iter().map(|r| PlayerResult { name: &r.name, team: r.team.name(), bot: r.bot, score: &r.score }).collect(),
-    }
-}
-
-/// The winning team by score, or the player alone at the top by frags.
-fn winner(board: &Scoreboard) -> Option<String> {
-    if let Some((red, blue)) = board.team_scores {
-        return match red.cmp(&blue) {
-            std::cmp::Ordering::Greater => Some(Team::Red.name().to_owned()),
-            std::cmp::Ordering::Less => Some(Team::Blue.name().to_owned()),
-            std::cmp::Ordering::Equal => None,
-        };
-    }
-    let [first, rest @ ..] = board.rows.as_slice() else { return None };
-    let tied = rest.first().is_some_and(|second| second.score.frags == first.score.frags);
-    (!tied).then(|| first.name.clone())
-}
-
-/// Writes `result` into `dir` (made if missing) under a name free there.
-fn write(dir: &Path, result: &MatchResult<'_>, ended_ms: u64) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let stem = crate::utc::file_stem(ended_ms, result.map, result.gametype);
-    let path = (1..).map(|n| dir.join(if n == 1 { format!("{stem}.json") } else { format!("{stem}-{n}.json") })).find(|p| !p.exists()).unwrap_or_else(|| dir.join(format!("{stem}.json")));
-    let text = serde_json::to_string_pretty(result).map_err(|e| e.to_string())?;
-    quarry_console::write_atomic(&path, &(text + "\n")).map_err(|e| e.to_string())?;
-    Ok(path)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use quarry_sim::slots::ScoreCard;
-    use quarry_sim::rules::{GameType, Phase};
-    use quarry_sim::{ScoreRow, SlotId};
-
-    fn row(name: &str, team: Team, frags: i32) -> ScoreRow {
-        ScoreRow { slot: SlotId(0), name: name.to_owned(), team, bot: true, score: ScoreCard { frags, ..ScoreCard::default() } }
+    fn shutdown(&mut self, _view: &MatchView<'_>, _summary: Option<&HeadlessSummary>, _reason: &str) {
+        if let Some(mut d) = self.delivery.take() {
+            d.stop();
+        }
     }
 
-    fn board(team_scores: Option<(i32, i32)>, rows: Vec<ScoreRow>) -> Scoreboard {
-        Scoreboard { gametype: GameType::Ffa, phase: Phase::Over, team_scores, end_reason: None, rows }
-    }
-
-    #[test]
-    fn the_winner_is_the_better_team_or_the_player_alone_at_the_top() {
-        assert_eq!(winner(&board(Some((3, 1)), vec![])).as_deref(), Some("red"));
-        assert_eq!(winner(&board(Some((0, 2)), vec![])).as_deref(), Some("blue"));
-        assert_eq!(winner(&board(Some((2, 2)), vec![])), None, "a team draw");
-        assert_eq!(winner(&board(None, vec![row("Wren", Team::Free, 5), row("Rook", Team::Free, 3)])).as_deref(), Some("Wren"));
-        assert_eq!(winner(&board(None, vec![row("Wren", Team::Free, 5), row("Rook", Team::Free, 5)])), None, "tied at the top");
-        assert_eq!(winner(&board(None, vec![])), None);
+    fn status(&self, lines: &mut Vec<String>) {
+        if self.configured.as_ref().is_some_and(|c| !c.0.trim().is_empty()) {
+            lines.push(format!("match results: posted to {WEBHOOK_CVAR}"));
+        }
     }
 }

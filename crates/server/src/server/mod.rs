@@ -59,7 +59,7 @@ pub const ENV_PREFIX: &str = "QUARRY_";
 pub const NOT_CVARS: [&str; 8] = ["SHARED_MAPS", "SHARED_THIRD_PARTY", "REQUIRE_", "BLESS_REPLAYS", "WEB_PASSWORD", "FUZZ_", "BENCH_", "HOSTILE_"];
 
 /// The secret files: file cvar, the secret cvar its first line fills, help.
-const SECRET_FILES: [(&str, &str, &str); 2] = [
+const SECRET_FILES: [(&str, &str, &str); 3] = [
     (
         "sv_passwordFile",
         "sv_password",
@@ -69,6 +69,11 @@ const SECRET_FILES: [(&str, &str, &str); 2] = [
         "sv_webPasswordFile",
         "sv_webPassword",
         "file holding the web view's password (its first line), read when this is set; a file that cannot be read at startup stops the server; empty = off",
+    ),
+    (
+        "sv_statsWebhookSecretFile",
+        "sv_statsWebhookSecret",
+        "file holding the key match results posted to sv_statsWebhook are signed with (its first line), read when this is set; a file that cannot be read at startup stops the server; empty = off",
     ),
 ];
 
@@ -113,6 +118,8 @@ pub struct Server {
     secrets: crate::secrets::SecretFiles,
     /// A secret file the startup could not read: the server must not run.
     secret_error: Option<crate::secrets::SecretFileError>,
+    /// A webhook the startup found unsafe to run with (`match_result/`).
+    webhook_error: Option<crate::match_result::WebhookConfigError>,
     archive: crate::archive_writer::ArchiveWriter,
 }
 
@@ -178,6 +185,7 @@ impl Server {
             features_seen: None,
             secrets,
             secret_error: None,
+            webhook_error: None,
         };
         if let Some(port) = options.port {
             // Applied before the +commands so an explicit +set net_port still wins.
@@ -255,8 +263,10 @@ impl Server {
             self.console.print(line);
         }
         self.secret_error = failed;
+        let results = self.state.features.get::<crate::match_result::MatchResults>();
+        self.webhook_error = results.and_then(|r| r.check(self.console.cvars()).err());
         // A server that must stop binds nothing (the web view, metrics).
-        if self.secret_error.is_none() {
+        if self.secret_error.is_none() && self.webhook_error.is_none() {
             self.sync_cvars();
         }
     }
@@ -265,6 +275,13 @@ impl Server {
     /// stop rather than run without the secret (see `secrets.rs`).
     pub fn secret_error(&self) -> Option<&crate::secrets::SecretFileError> {
         self.secret_error.as_ref()
+    }
+
+    /// A webhook the startup found unsafe to run with, if one: the server
+    /// must stop rather than post results unsigned or nowhere
+    /// (`match_result/webhook.rs`).
+    pub fn webhook_error(&self) -> Option<&crate::match_result::WebhookConfigError> {
+        self.webhook_error.as_ref()
     }
 
     /// Sets every registered cvar named by a `QUARRY_NAME=VALUE` variable

@@ -14,7 +14,7 @@ use quarry_map::entities::items::KeyKind;
 use crate::events::{GameEvent, SoundKind};
 use crate::rules::RulesState;
 use crate::settings::Settings;
-use crate::slots::SlotId;
+use crate::slots::{SlotId, Slots};
 
 /// A timed powerup the sim models.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -211,6 +211,9 @@ pub fn touch_items(world: &mut World) {
             let weapon_stay = settings.weapon_stay && !dropped && matches!(item.gift, Gift::Weapon { .. });
             if !try_give(world, pe, &item.gift, *dropped, weapon_stay, clock) {
                 continue;
+            }
+            if let Some(s) = world.resource_mut::<Slots>().get_mut(slot) {
+                s.score.pickups += 1;
             }
             world.write_message(GameEvent::ItemPickup { slot, item: item.classname, origin: item.origin });
             world.write_message(GameEvent::Sound {
