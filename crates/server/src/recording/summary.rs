@@ -106,6 +106,31 @@ fn lower_case_names(board: &mut Value) {
     }
 }
 
+/// Score-card figures whose counting changed after recordings were made:
+/// pickups were not counted, and damage counted the raw hit rather than
+/// what the victim lost. The play behind them (the final hash) is the
+/// same, so a recording from before is compared without them.
+const RECOUNTED: [&str; 3] = ["pickups", "damage_given", "damage_taken"];
+
+/// Whether `board` (a recorded scoreboard) comes from before score cards
+/// counted pickups: its rows' score cards lack `pickups`.
+fn older_score_card(board: &Value) -> bool {
+    board.get("rows").and_then(Value::as_array).is_some_and(|rows| rows.iter().any(|r| r.get("score").is_some_and(|s| s.get("pickups").is_none())))
+}
+
+/// Removes the [`RECOUNTED`] figures from every row of `board`.
+fn drop_recounted(board: &mut Value) {
+    if let Some(Value::Array(rows)) = board.get_mut("rows") {
+        for row in rows {
+            if let Some(Value::Object(score)) = row.get_mut("score") {
+                for field in RECOUNTED {
+                    score.remove(field);
+                }
+            }
+        }
+    }
+}
+
 /// The summary fields that describe play: equal in a faithful replay.
 pub const PLAY_FIELDS: [&str; 7] = ["gametype", "seed", "ticks", "hz", "final_hash", "scoreboard", "mode"];
 
@@ -134,6 +159,12 @@ pub fn merge(recorded: &str, replayed: &HeadlessSummary) -> Result<Value, Summar
     let Ok(Value::Object(mut theirs)) = serde_json::from_str::<Value>(recorded) else { return Ok(mine) };
     if let Some(board) = theirs.get_mut("scoreboard") {
         lower_case_names(board);
+        if older_score_card(board)
+            && let Some(mine) = mine.get_mut("scoreboard")
+        {
+            drop_recounted(board);
+            drop_recounted(mine);
+        }
     }
     for field in PLAY_FIELDS {
         let (r, m) = (theirs.get(field).unwrap_or(&Value::Null), mine.get(field).unwrap_or(&Value::Null));
@@ -201,6 +232,25 @@ mod tests {
         let e = merge(&recorded, &summary("0100")).expect_err("hash differs");
         assert_eq!(e.field, "final_hash");
         assert!(e.to_string().contains("\"00ff\""), "{e}");
+    }
+
+    #[test]
+    fn a_recording_from_before_pickups_were_counted_is_compared_without_the_recounted_figures() {
+        let mut replayed = summary("00ff");
+        let score = quarry_sim::slots::ScoreCard { pickups: 7, damage_given: 120, frags: 2, ..Default::default() };
+        let row = quarry_sim::ScoreRow { slot: quarry_sim::SlotId(0), name: "Wren".into(), team: quarry_sim::slots::Team::Free, bot: true, score };
+        replayed.scoreboard.rows.push(row);
+        let mut recorded = serde_json::to_value(&replayed).expect("json");
+        let score = &mut recorded["scoreboard"]["rows"][0]["score"];
+        score.as_object_mut().expect("a score card").remove("pickups");
+        score["damage_given"] = 300.into(); // counted raw then
+        assert!(merge(&recorded.to_string(), &replayed).is_ok(), "the same play, counted the old way");
+        recorded["scoreboard"]["rows"][0]["score"]["frags"] = 3.into();
+        assert_eq!(merge(&recorded.to_string(), &replayed).expect_err("frags differ").field, "scoreboard");
+        // A recording that counts pickups is compared on every figure.
+        let mut current = serde_json::to_value(&replayed).expect("json");
+        current["scoreboard"]["rows"][0]["score"]["damage_given"] = 300.into();
+        assert_eq!(merge(&current.to_string(), &replayed).expect_err("damage differs").field, "scoreboard");
     }
 
     #[test]
