@@ -250,9 +250,8 @@ impl Tactics {
     /// lately), and an enemy it knows of is `in_earshot` (within
     /// [`EARSHOT_MARGIN`] times the range footsteps carry). Walking is
     /// worth its half speed only where running would be heard: a bot that
-    /// walked across a large map while its enemies were out of earshot
-    /// arrived late everywhere (on oa_bases3cl, letting stealthy level-5
-    /// bots run put 2 frags a match back on the tactical team).
+    /// walks across a large map while its enemies are out of earshot
+    /// arrives late everywhere and is heard by no one for it.
     pub fn walks(&self, level: TacticalLevel, fighting: bool, shot_lately: bool, in_earshot: bool) -> bool {
         level.moves_by_stance() && self.stance == Stance::Stealth && !fighting && !shot_lately && in_earshot
     }
