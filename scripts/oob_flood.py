@@ -41,6 +41,18 @@ REQUESTS = [
 ]
 
 
+
+def drain(socks):
+    """Bytes waiting on the non-blocking sockets `socks`, read and dropped."""
+    got = 0
+    for s in socks:
+        while True:
+            try:
+                got += len(s.recv(4096))
+            except OSError:
+                break
+    return got
+
 def flood(port, sources, seconds):
     """Sends for `seconds`; returns (sent bytes, received bytes) at 10 s and at the end."""
     socks = []
@@ -62,21 +74,12 @@ def flood(port, sources, seconds):
                 sent += len(d)
             except OSError:
                 pass
-        for s in socks:
-            while True:
-                try:
-                    received += len(s.recv(4096))
-                except OSError:
-                    break
+        received += drain(socks)
         if at10 is None and time.time() - start >= 10:
             at10 = (sent, received)
     time.sleep(0.2)
+    received += drain(socks)
     for s in socks:
-        while True:
-            try:
-                received += len(s.recv(4096))
-            except OSError:
-                break
         s.close()
     return at10 or (sent, received), (sent, received), n
 

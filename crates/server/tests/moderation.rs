@@ -16,19 +16,7 @@ use support::TestServer;
 
 /// Pumps every client for `duration` with empty commands; their events.
 fn pump(clients: &mut [ClientTransport], duration: Duration) -> Vec<Vec<ClientEvent>> {
-    let mut events = vec![Vec::new(); clients.len()];
-    let start = Instant::now();
-    while start.elapsed() < duration {
-        for (i, c) in clients.iter_mut().enumerate() {
-            events[i].extend(c.poll_events());
-            let tick = c.latest_snapshot().map_or(0, |s| s.server_tick) + 1;
-            if c.is_connected() {
-                let _ = c.send_cmd(UserCmd { tick, ..UserCmd::default() });
-            }
-        }
-        std::thread::sleep(Duration::from_millis(16));
-    }
-    events
+    support::pump(clients, duration, |_, _| UserCmd::default())
 }
 
 fn welcomed(events: &[ClientEvent]) -> bool {

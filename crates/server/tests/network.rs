@@ -11,24 +11,7 @@ use quarry_net::transport::{ClientEvent, ClientTransport};
 use quarry_sim::{Buttons, UserCmd};
 
 mod support;
-use support::TestServer;
-
-/// Pumps every client for `duration`, sending a command per 16 ms from `cmd(i, tick)`.
-fn pump(clients: &mut [ClientTransport], duration: Duration, mut cmd: impl FnMut(usize, u32) -> UserCmd) -> Vec<Vec<ClientEvent>> {
-    let mut events = vec![Vec::new(); clients.len()];
-    let start = Instant::now();
-    while start.elapsed() < duration {
-        for (i, c) in clients.iter_mut().enumerate() {
-            events[i].extend(c.poll_events());
-            let tick = c.latest_snapshot().map_or(0, |s| s.server_tick) + 1;
-            if c.is_connected() {
-                let _ = c.send_cmd(UserCmd { tick, ..cmd(i, tick) });
-            }
-        }
-        std::thread::sleep(Duration::from_millis(16));
-    }
-    events
-}
+use support::{TestServer, pump};
 
 #[test]
 fn eight_clients_join_move_see_each_other_and_chat() {

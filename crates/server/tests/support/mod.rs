@@ -300,3 +300,20 @@ pub(crate) fn headless_command() -> (Command, tempfile::TempDir) {
 pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// Pumps every client for `duration`, sending a command per 16 ms from `cmd(i, tick)`.
+pub(crate) fn pump(clients: &mut [ClientTransport], duration: Duration, mut cmd: impl FnMut(usize, u32) -> quarry_sim::UserCmd) -> Vec<Vec<quarry_net::transport::ClientEvent>> {
+    let mut events = vec![Vec::new(); clients.len()];
+    let start = Instant::now();
+    while start.elapsed() < duration {
+        for (i, c) in clients.iter_mut().enumerate() {
+            events[i].extend(c.poll_events());
+            let tick = c.latest_snapshot().map_or(0, |s| s.server_tick) + 1;
+            if c.is_connected() {
+                let _ = c.send_cmd(quarry_sim::UserCmd { tick, ..cmd(i, tick) });
+            }
+        }
+        std::thread::sleep(Duration::from_millis(16));
+    }
+    events
+}
