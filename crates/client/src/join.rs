@@ -20,7 +20,7 @@ use std::str::FromStr;
 
 use quarry_net::cert::Fingerprint;
 
-use crate::options::DEFAULT_PORT;
+use crate::options::{DEFAULT_PORT, Trust};
 
 /// The scheme of a join address.
 pub const SCHEME: &str = "quarry://";
@@ -238,6 +238,82 @@ impl KnownServers {
     }
 }
 
+/// How a join will trust the server, decided before connecting.
+#[derive(Debug)]
+pub struct TrustPlan {
+    /// `HOST:PORT`.
+    pub server: String,
+    /// The certificate check.
+    pub trust: Trust,
+    /// The known servers to add the server to once joined (a new server,
+    /// when remembering was asked for), and the file to save them to.
+    pub remember: Option<(KnownServers, PathBuf)>,
+    /// Lines of the known servers file that were skipped.
+    pub warnings: Vec<String>,
+}
+
+impl TrustPlan {
+    /// After a join: adds a new server to the known servers file, if that
+    /// was planned. Returns the file written.
+    pub fn remember_now(self) -> Result<Option<PathBuf>, KnownServersError> {
+        match (self.remember, self.trust) {
+            (Some((mut known, path)), Trust::Pinned(fp)) => {
+                known.remember(&self.server, fp);
+                known.save(&path)?;
+                Ok(Some(path))
+            }
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Why a join is refused before it starts.
+#[derive(Debug, thiserror::Error)]
+pub enum TrustRefusal {
+    /// Nothing says which certificate to expect, or the inputs disagree:
+    /// the player must say more.
+    #[error("{0}")]
+    Unpinned(String),
+    /// The known servers file could not be read.
+    #[error(transparent)]
+    File(#[from] KnownServersError),
+    /// The server's fingerprint is not the one remembered.
+    #[error(transparent)]
+    Changed(#[from] FingerprintChanged),
+}
+
+/// What a join to `address` trusts: any certificate with `insecure`;
+/// else the fingerprint the address or `fingerprint` gives, checked
+/// against the known servers file at `known_servers` (a changed one is
+/// refused, naming both); else the one that file remembers. A server with
+/// none of these is refused. `remember` plans to add a new server to the
+/// file once joined ([`TrustPlan::remember_now`]).
+pub fn plan_trust(address: &JoinAddress, fingerprint: Option<Fingerprint>, insecure: bool, known_servers: Option<PathBuf>, remember: bool) -> Result<TrustPlan, TrustRefusal> {
+    let server = address.server.clone();
+    if insecure {
+        return Ok(TrustPlan { server, trust: Trust::InsecureDevelopment, remember: None, warnings: Vec::new() });
+    }
+    let given = match (address.fingerprint, fingerprint) {
+        (Some(a), Some(b)) if a != b => return Err(TrustRefusal::Unpinned(format!("the join address carries fingerprint {a} but --fingerprint says {b}: give one"))),
+        (a, b) => a.or(b),
+    };
+    let Some(path) = known_servers else {
+        return match given {
+            Some(fp) => Ok(TrustPlan { server, trust: Trust::Pinned(fp), remember: None, warnings: Vec::new() }),
+            None => Err(TrustRefusal::Unpinned(format!("no fingerprint for {server}: give the join address the server printed (quarry://HOST:PORT/#FINGERPRINT) or --fingerprint"))),
+        };
+    };
+    let (known, warnings) = KnownServers::load(&path)?;
+    let Some(fp) = given.or_else(|| known.get(&server).copied()) else {
+        return Err(TrustRefusal::Unpinned(format!(
+            "no fingerprint for {server}, and it is not in {}: give the join address the server printed (quarry://HOST:PORT/#FINGERPRINT) or --fingerprint",
+            path.display()
+        )));
+    };
+    let fresh = known.check(&server, &fp, &path.display().to_string())? == Known::New;
+    Ok(TrustPlan { server, trust: Trust::Pinned(fp), remember: (fresh && remember).then_some((known, path)), warnings })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +363,24 @@ mod tests {
         let e = known.check("h:1", &fp(2), "/home/u/.config/quarry/known_servers").expect_err("changed");
         let text = e.to_string();
         assert!(text.contains(&fp(1).to_string()) && text.contains(&fp(2).to_string()) && text.contains("known_servers"), "{text}");
+    }
+
+    #[test]
+    fn a_join_is_pinned_by_the_address_or_the_file_and_remembered_once_planned() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("known_servers");
+        let url: JoinAddress = JoinAddress::url("h:1", &fp(1)).parse().expect("url");
+        let bare: JoinAddress = "h:1".parse().expect("bare");
+        assert!(matches!(plan_trust(&bare, None, false, Some(path.clone()), true), Err(TrustRefusal::Unpinned(_))), "an unknown server without a fingerprint");
+        assert!(matches!(plan_trust(&url, Some(fp(2)), false, None, false), Err(TrustRefusal::Unpinned(_))), "two fingerprints that disagree");
+        assert_eq!(plan_trust(&bare, None, true, None, true).expect("insecure").trust, Trust::InsecureDevelopment);
+        let plan = plan_trust(&url, None, false, Some(path.clone()), true).expect("pinned by the address");
+        assert_eq!(plan.trust, Trust::Pinned(fp(1)));
+        assert_eq!(plan.remember_now().expect("saved"), Some(path.clone()));
+        let again = plan_trust(&bare, None, false, Some(path.clone()), true).expect("known now");
+        assert_eq!((again.trust, again.remember.is_none()), (Trust::Pinned(fp(1)), true), "a known server is not written again");
+        let other: JoinAddress = JoinAddress::url("h:1", &fp(9)).parse().expect("url");
+        assert!(matches!(plan_trust(&other, None, false, Some(path), true), Err(TrustRefusal::Changed(_))));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
@@ -52,46 +53,41 @@ pub struct PlayReport {
     pub events: EventCounts,
     /// Sounds started (heard, or would have been with a sound device).
     pub sounds: u32,
+    /// The player asked to quit (`quit`, the window closed, `--duration`
+    /// over), not only to leave the game (`disconnect`, or the server ended it).
+    pub quit: bool,
 }
 
 /// Connects, loads the map, opens the window and plays until the player
 /// (or the script) quits or the server ends the game; with
-/// [`PlayOptions::demo`], plays the recording instead.
+/// [`PlayOptions::demo`], plays the recording instead; with
+/// [`PlayOptions::browser`], opens the server list and plays the servers
+/// the player picks from it, back to the list after each game.
 pub fn run(options: PlayOptions) -> Result<PlayReport, PlayError> {
-    let mut controls = Controls::default();
-    if let Some(path) = &options.config {
-        match quarry_files::read_text_file(path, 1 << 20) {
-            Ok(text) => {
-                for problem in controls.load_config(&text, &path.display().to_string()) {
-                    tracing::warn!("{problem}");
-                }
-            }
-            Err(e) if e.is_not_found() => {}
-            Err(e) => tracing::warn!("{}: {}; using the default settings", path.display(), e.problem),
-        }
-    }
+    let controls = load_controls(options.config.as_deref());
     let script = options.script.as_deref().map(PlayScript::load).transpose()?;
     let mut client_options = options.client.clone();
     if client_options.name.is_empty() {
         client_options.name = controls.settings.name.clone();
     }
     client_options = client_options.confirm_map_changes(false);
-    let (session, demo, title) = match &options.demo {
-        Some(path) => {
+    let (start, title) = match (&options.demo, &options.browser) {
+        (Some(path), _) => {
             let demo = Demo::open(path, options.follow.as_deref(), &super::with_subfolders(&options.maps))?;
             let map = quarry_map::load_str(demo.map_text(), demo.map_name(), &map_options())?;
             let title = format!("Quarry demo: {} ({})", path.display(), demo.map_name());
-            (Session::observer(Client::local(&client_options), map), Some(demo), title)
+            (Start::Game(Box::new(Session::observer(Client::local(&client_options), map)), Box::new(Some(demo))), title)
         }
-        None => {
-            let mut client = Client::join(client_options)?;
+        (None, Some(_)) => (Start::Browse, "Quarry: servers".to_owned()),
+        (None, None) => {
+            let mut client = Client::join(client_options.clone())?;
             let store = MapStore::with_user_cache(super::with_subfolders(&options.maps));
             let title = format!("Quarry: {}", client.map().unwrap_or_default());
-            let map = fetch_map_blocking(&mut client, &store)?;
-            (Session::new(client, map), None, title)
+            let map = fetch_map_blocking(&mut client, &store, &mut |line| println!("{line}"), &AtomicBool::new(false))?;
+            (Start::Game(Box::new(Session::new(client, map)), Box::new(None)), title)
         }
     };
-    let options = PlayOptions { maps: super::with_subfolders(&options.maps), ..options };
+    let options = Rc::new(PlayOptions { maps: super::with_subfolders(&options.maps), client: client_options, ..options });
     let conf = macroquad::window::Conf {
         window_title: title,
         window_width: i32::try_from(options.width).unwrap_or(1280),
@@ -103,13 +99,63 @@ pub fn run(options: PlayOptions) -> Result<PlayReport, PlayError> {
     let out: Rc<RefCell<Option<Result<PlayReport, PlayError>>>> = Rc::new(RefCell::new(None));
     let slot = Rc::clone(&out);
     macroquad::Window::from_config(conf, async move {
-        let result = match App::new(session, controls, script, options, demo) {
-            Ok(app) => app.run().await,
-            Err(e) => Err(e),
+        let carry = Carry { controls, script, subscriber: register_input_subscriber(), deadline: options.quit_after.map(|d| Instant::now() + d) };
+        let result = match start {
+            Start::Game(session, demo) => match gpu_for(&session) {
+                Ok(gpu) => App::new(*session, gpu, carry, options, *demo).run().await.0,
+                Err(e) => Err(e),
+            },
+            Start::Browse => super::browser::run(carry, options).await,
         };
         *slot.borrow_mut() = Some(result);
     });
     out.take().unwrap_or_else(|| Ok(PlayReport::default()))
+}
+
+/// What the window starts with.
+enum Start {
+    /// A game: a server joined, or a demo.
+    Game(Box<Session>, Box<Option<Demo>>),
+    /// The server list.
+    Browse,
+}
+
+/// The bindings and settings from the settings file (defaults where it
+/// is missing; its bad lines are warned of and skipped).
+fn load_controls(path: Option<&std::path::Path>) -> Controls {
+    let mut controls = Controls::default();
+    if let Some(path) = path {
+        match quarry_files::read_text_file(path, 1 << 20) {
+            Ok(text) => {
+                for problem in controls.load_config(&text, &path.display().to_string()) {
+                    tracing::warn!("{problem}");
+                }
+            }
+            Err(e) if e.is_not_found() => {}
+            Err(e) => tracing::warn!("{}: {}; using the default settings", path.display(), e.problem),
+        }
+    }
+    controls
+}
+
+/// What outlives one game in the window: the bindings and settings, the
+/// script and its clock, the window's input queue and when to stop.
+pub(super) struct Carry {
+    /// Bindings, held actions and settings.
+    pub(super) controls: Controls,
+    /// The script, if the window is scripted.
+    pub(super) script: Option<PlayScript>,
+    /// The window's raw input queue (registered once: a queue nobody
+    /// drains would grow for as long as the window is open).
+    pub(super) subscriber: usize,
+    /// When `--duration` runs out.
+    pub(super) deadline: Option<Instant>,
+}
+
+/// The session's map on the GPU.
+pub(super) fn gpu_for(session: &Session) -> Result<GpuWorld, PlayError> {
+    let surfaces = session.map().surfaces().cloned().unwrap_or_default();
+    Ok(GpuWorld::new(WorldMesh::build(&surfaces))?)
 }
 
 /// How the play client loads a map: with the surfaces it draws.
@@ -119,12 +165,21 @@ fn map_options() -> LoadOptions {
     options
 }
 
-/// Finds the server's map on disk or downloads it, before the window
-/// opens, printing the download's progress; then confirms it is loaded.
-fn fetch_map_blocking(client: &mut Client, store: &MapStore) -> Result<quarry_map::LoadedMap, PlayError> {
+/// Finds the server's map on disk or downloads it, telling `progress`
+/// how the download goes, then confirms it is loaded; gives up when
+/// `cancel` is set.
+pub(super) fn fetch_map_blocking(
+    client: &mut Client,
+    store: &MapStore,
+    progress: &mut dyn FnMut(String),
+    cancel: &AtomicBool,
+) -> Result<quarry_map::LoadedMap, PlayError> {
     client.fetch_map(store)?;
     let mut shown = Instant::now();
     loop {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(PlayError::MapFetch("cancelled".to_owned()));
+        }
         client.wait(Duration::from_millis(20));
         match client.map_download() {
             Some(MapDownload::Ready(file)) => {
@@ -137,7 +192,7 @@ fn fetch_map_blocking(client: &mut Client, store: &MapStore) -> Result<quarry_ma
                 if shown.elapsed() >= Duration::from_millis(500) {
                     shown = Instant::now();
                     let total = total.map_or_else(|| "?".to_owned(), |t| t.to_string());
-                    println!("downloading {map}: {received} of {total} bytes");
+                    progress(format!("downloading {map}: {received} of {total} bytes"));
                 }
             }
             None => return Err(PlayError::MapFetch("the server named no map".to_owned())),
@@ -174,13 +229,14 @@ impl macroquad::miniquad::EventHandler for MouseMotion {
     }
 }
 
-struct App {
+/// One game in the window: a server joined, or a demo.
+pub(super) struct App {
     session: Session,
     gpu: GpuWorld,
     controls: Controls,
     hud: Hud,
     script: Option<PlayScript>,
-    options: PlayOptions,
+    options: Rc<PlayOptions>,
     typing: Option<Typing>,
     aim: bool,
     /// Scripts: walk towards the nearest player while nobody is in sight.
@@ -196,6 +252,10 @@ struct App {
     frame_ms: Vec<f32>,
     shots: Vec<String>,
     quit: bool,
+    /// Leave the game, back to the server list.
+    leave: bool,
+    /// When `--duration` runs out.
+    deadline: Option<Instant>,
     ended: Option<String>,
     hurt: Option<Instant>,
     last_health: Option<i32>,
@@ -238,17 +298,15 @@ pub struct EventCounts {
 }
 
 impl App {
-    fn new(session: Session, controls: Controls, script: Option<PlayScript>, options: PlayOptions, demo: Option<Demo>) -> Result<Self, PlayError> {
-        let surfaces = session.map().surfaces().cloned().unwrap_or_default();
-        let gpu = GpuWorld::new(WorldMesh::build(&surfaces))?;
+    pub(super) fn new(session: Session, gpu: GpuWorld, carry: Carry, options: Rc<PlayOptions>, demo: Option<Demo>) -> Self {
         let now = Instant::now();
         let fullscreen = options.fullscreen;
-        Ok(App {
+        App {
             session,
             gpu,
-            controls,
+            controls: carry.controls,
             hud: Hud::default(),
-            script,
+            script: carry.script,
             options,
             typing: None,
             aim: false,
@@ -257,12 +315,14 @@ impl App {
             want_weapon: 0,
             grabbed: false,
             mouse: MouseMotion::default(),
-            subscriber: register_input_subscriber(),
+            subscriber: carry.subscriber,
             joined: now,
             last_frame: None,
             frame_ms: Vec::new(),
             shots: Vec::new(),
             quit: false,
+            leave: false,
+            deadline: carry.deadline,
             ended: None,
             hurt: None,
             last_health: None,
@@ -279,10 +339,28 @@ impl App {
             effects_snapshot: 0,
             sounds: SoundDirector::default(),
             audio: open_audio(),
-        })
+        }
     }
 
-    async fn run(mut self) -> Result<PlayReport, PlayError> {
+    /// Plays until the player quits or leaves, or the server ends the
+    /// game; gives back what outlives the game with the report.
+    pub(super) async fn run(mut self) -> (Result<PlayReport, PlayError>, Carry) {
+        // The script's clock starts with the first game, and runs on after it.
+        if let Some(script) = self.script.as_mut() {
+            script.resume(Instant::now());
+        }
+        let played = self.frames().await;
+        self.session.client_mut().disconnect();
+        if self.grabbed {
+            self.grab(false);
+        }
+        self.controls.release_all();
+        let result = played.and_then(|()| self.report());
+        let App { controls, script, subscriber, deadline, .. } = self;
+        (result, Carry { controls, script, subscriber, deadline })
+    }
+
+    async fn frames(&mut self) -> Result<(), PlayError> {
         let min_frame = Duration::from_secs_f32(1.0 / self.options.max_fps.clamp(10.0, 1000.0));
         loop {
             // Pace here, after the last frame was shown: the renderer draws
@@ -300,11 +378,11 @@ impl App {
             self.last_frame = Some(now);
             self.read_input();
             self.run_script(now);
-            if self.options.quit_after.is_some_and(|d| now.saturating_duration_since(self.joined) >= d) {
+            if self.deadline.is_some_and(|d| now >= d) || macroquad::input::is_quit_requested() {
                 self.quit = true;
             }
-            if self.quit || macroquad::input::is_quit_requested() {
-                break;
+            if self.quit || self.leave {
+                return Ok(());
             }
             if self.aim {
                 self.aim_at_nearest(now);
@@ -323,7 +401,7 @@ impl App {
             }
             if let Status::Disconnected(reason) = self.session.client().status() {
                 self.ended = Some(reason.to_string());
-                break;
+                return Ok(());
             }
             self.apply_window_settings();
             self.draw(now);
@@ -331,11 +409,10 @@ impl App {
             self.print_stats(now);
             next_frame().await;
         }
-        self.session.client_mut().disconnect();
-        self.finish()
     }
 
-    fn finish(self) -> Result<PlayReport, PlayError> {
+    /// The game's figures (and the settings saved).
+    fn report(&mut self) -> Result<PlayReport, PlayError> {
         if let Some(path) = self.options.config.clone() {
             write_atomic(&path, self.controls.to_config().as_bytes())?;
         }
@@ -358,10 +435,11 @@ impl App {
             misses: (f.misses.len(), f.quantile(0.5), f.quantile(0.99), largest),
             triggers: f.triggers,
             origins,
-            ended: self.ended,
+            ended: self.ended.take(),
             travelled: self.session.travelled(),
             events: self.events_seen,
             sounds: self.sounds.started(),
+            quit: self.quit,
         })
     }
 
@@ -494,7 +572,7 @@ impl App {
 
     fn run_script(&mut self, now: Instant) {
         let Some(script) = self.script.as_mut() else { return };
-        for step in script.due(now.saturating_duration_since(self.joined)) {
+        for step in script.due_now(now) {
             match step {
                 Step::Turn(yaw, pitch) => self.session.turn(yaw, pitch),
                 Step::Aim(on) => self.aim = on,
@@ -589,8 +667,16 @@ impl App {
                 }
                 Ok(())
             }
-            "quit" | "disconnect" => {
+            "quit" => {
                 self.quit = true;
+                Ok(())
+            }
+            // Back to the server list when the window has one; else out.
+            "disconnect" => {
+                match self.options.browser {
+                    Some(_) => self.leave = true,
+                    None => self.quit = true,
+                }
                 Ok(())
             }
             "say" => self.session.client_mut().say(rest),
@@ -894,14 +980,8 @@ impl App {
         if self.shots.is_empty() {
             return Ok(());
         }
-        let image = macroquad::texture::get_screen_data();
-        let (w, h) = (usize::from(image.width), usize::from(image.height));
-        let mut rows = Vec::with_capacity(w * h * 4);
-        for y in (0..h).rev() {
-            rows.extend_from_slice(image.bytes.get(y * w * 4..(y + 1) * w * 4).unwrap_or(&[]));
-        }
-        let png = encode_png(&rows, image.width.into(), image.height.into());
-        let camera = self.camera_note(image.width, image.height);
+        let (png, width, height) = super::screenshot::capture();
+        let camera = self.camera_note(width, height);
         for name in std::mem::take(&mut self.shots) {
             let path = self.options.screenshots.join(&name);
             write_atomic(&path, &png)?;
@@ -1015,25 +1095,4 @@ fn turned([pitch, yaw]: [f32; 2], dyaw: f32, dpitch: f32) -> [f32; 2] {
     }
     let max = quarry_movement::MAX_PITCH;
     [(pitch + dpitch).clamp(-max, max), (yaw + dyaw).rem_euclid(360.0)]
-}
-
-/// An RGBA image as PNG bytes (alpha made opaque: the framebuffer's
-/// alpha means nothing on screen).
-fn encode_png(rgba: &[u8], width: u32, height: u32) -> Vec<u8> {
-    let mut opaque = rgba.to_vec();
-    for px in opaque.chunks_exact_mut(4) {
-        px[3] = 255;
-    }
-    let mut out = Vec::new();
-    {
-        let mut encoder = png::Encoder::new(&mut out, width, height);
-        encoder.set_color(png::ColorType::Rgba);
-        encoder.set_depth(png::BitDepth::Eight);
-        let written = encoder.write_header().and_then(|mut w| w.write_image_data(&opaque));
-        if let Err(e) = written {
-            tracing::warn!("could not encode a screenshot: {e}");
-            out.clear();
-        }
-    }
-    out
 }

@@ -19,12 +19,18 @@
 //!   is heard, made here, placed by where it happened;
 //! - [`script`]: timed command lines that play the window in tests;
 //! - [`demo`]: a recording played in the window, with pause, speed and seek;
+//! - [`server_list`] and `browser`: the server list shown when no server
+//!   is given (the masters asked through [`crate::browse`], as
+//!   `quarry-client list` does), joining the server picked, and back to
+//!   the list when the game ends;
+//! - [`screenshot`]: the window's picture as a PNG;
 //! - [`app`]: the frame loop that ties them together.
 //!
 //! The window comes from macroquad (on miniquad), which loads X11 and
 //! OpenGL at run time; `docs/DESIGN.md` says why it was chosen.
 
 mod app;
+mod browser;
 pub mod controls;
 pub mod demo;
 pub mod effects;
@@ -33,7 +39,9 @@ pub mod hud;
 pub mod keys;
 pub mod look;
 pub mod scene;
+pub mod screenshot;
 pub mod script;
+pub mod server_list;
 pub mod session;
 pub mod sound;
 #[cfg(feature = "audio")]
@@ -47,6 +55,7 @@ use std::time::Duration;
 use crate::options::ClientOptions;
 
 pub use app::{EventCounts, PlayReport, run};
+pub use browser::BrowserOptions;
 
 /// Everything `play` is told on its command line.
 #[derive(Debug, Clone)]
@@ -79,6 +88,8 @@ pub struct PlayOptions {
     pub demo: Option<PathBuf>,
     /// Whom to watch in the demo first (a player's name).
     pub follow: Option<String>,
+    /// Open the server list instead of joining `client`'s server.
+    pub browser: Option<BrowserOptions>,
 }
 
 /// Why `play` stopped with an error.

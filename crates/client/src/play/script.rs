@@ -3,7 +3,7 @@
 //! tests and benchmarks play the real window the way a person would.
 //!
 //! ```text
-//! # seconds after joining, then a command
+//! # seconds on the script's clock, then a command
 //! 0.5  +forward
 //! 2.0  -forward
 //! 2.0  turn 90          # yaw degrees (and pitch), as a mouse would
@@ -16,13 +16,22 @@
 //! 5.0  quit
 //! ```
 //!
+//! The script's clock runs while the window shows a game or the server
+//! list, and stops while a server is being joined (connecting, fetching
+//! and loading its map): with an address on the command line the first
+//! step counts from the join, and from the server list a step after a
+//! join counts the time spent in the list plus the time in the game.
+//!
+//! A `#` at the start of a line or after a space starts a comment (one
+//! inside a word, as in a join address, does not).
+//!
 //! Anything that is not `turn`, `aim`, `hunt`, `screenshot` or `quit` is a command
 //! line run exactly as a key bound to it would run it. Screenshots are
 //! written only into the folder `--screenshots` names, under a plain file
 //! name ending in `.png`: a script cannot write anywhere else.
 
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Largest script file read.
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
@@ -64,6 +73,9 @@ pub struct PlayScriptError {
 pub struct PlayScript {
     steps: Vec<(Duration, Step)>,
     next: usize,
+    /// The clock: time played before the last pause, and when it last started.
+    banked: Duration,
+    running_since: Option<Instant>,
 }
 
 impl PlayScript {
@@ -83,7 +95,7 @@ impl PlayScript {
             if i >= MAX_SCRIPT_LINES {
                 return Err(err(format!("more than {MAX_SCRIPT_LINES} lines")));
             }
-            let line = raw.split('#').next().unwrap_or("").trim();
+            let line = without_comment(raw).trim();
             if line.is_empty() {
                 continue;
             }
@@ -96,7 +108,31 @@ impl PlayScript {
         }
         // Stable: lines at the same time keep their order.
         steps.sort_by_key(|(t, _)| *t);
-        Ok(PlayScript { steps, next: 0 })
+        Ok(PlayScript { steps, next: 0, banked: Duration::ZERO, running_since: None })
+    }
+
+    /// Starts the script's clock, or lets it run on after a pause.
+    pub fn resume(&mut self, now: Instant) {
+        if self.running_since.is_none() {
+            self.running_since = Some(now);
+        }
+    }
+
+    /// Stops the script's clock, keeping the time it has run.
+    pub fn pause(&mut self, now: Instant) {
+        if let Some(since) = self.running_since.take() {
+            self.banked += now.saturating_duration_since(since);
+        }
+    }
+
+    /// The time on the script's clock at `now`.
+    pub fn clock(&self, now: Instant) -> Duration {
+        self.banked + self.running_since.map_or(Duration::ZERO, |since| now.saturating_duration_since(since))
+    }
+
+    /// The steps due by the script's clock at `now`, in order.
+    pub fn due_now(&mut self, now: Instant) -> Vec<Step> {
+        self.due(self.clock(now))
     }
 
     /// The steps due by `elapsed` that have not run yet, in order.
@@ -142,6 +178,19 @@ fn step(text: &str) -> Result<Step, String> {
     })
 }
 
+/// `line` up to its comment: a `#` at its start or after a space (a `#`
+/// inside a word, as in a join address's `/#FINGERPRINT`, is kept).
+fn without_comment(line: &str) -> &str {
+    let mut prev = ' ';
+    for (i, c) in line.char_indices() {
+        if c == '#' && prev.is_whitespace() {
+            return &line[..i];
+        }
+        prev = c;
+    }
+    line
+}
+
 /// A file name a screenshot may take: plain characters, no folder, `.png`.
 pub fn is_plain_png(name: &str) -> bool {
     name.len() <= 64
@@ -162,6 +211,26 @@ mod tests {
         assert_eq!(s.due(Duration::from_secs(1)), vec![Step::Command("-forward".into()), Step::Turn(90.0, -10.0)]);
         assert_eq!(s.due(Duration::from_secs(5)), vec![Step::Screenshot("a.png".into()), Step::Quit]);
         assert_eq!(s.due(Duration::from_secs(6)), vec![]);
+    }
+
+    #[test]
+    fn a_join_address_is_not_a_comment() {
+        let mut s = PlayScript::parse("#note\n1 connect quarry://h:1/#AB:CD # join\n", "t").expect("parses");
+        assert_eq!(s.due(Duration::from_secs(1)), vec![Step::Command("connect quarry://h:1/#AB:CD".into())]);
+    }
+
+    #[test]
+    fn the_clock_stops_while_paused() {
+        let mut s = PlayScript::parse("1 +forward\n2 -forward\n", "t").expect("parses");
+        let t0 = Instant::now();
+        assert_eq!(s.due_now(t0 + Duration::from_secs(5)), vec![], "a clock not started stands at zero");
+        s.resume(t0);
+        assert_eq!(s.due_now(t0 + Duration::from_millis(1500)), vec![Step::Command("+forward".into())]);
+        s.pause(t0 + Duration::from_millis(1500));
+        assert_eq!(s.due_now(t0 + Duration::from_secs(30)), vec![], "joining a server takes no script time");
+        s.resume(t0 + Duration::from_secs(30));
+        assert_eq!(s.clock(t0 + Duration::from_millis(30_400)), Duration::from_millis(1900));
+        assert_eq!(s.due_now(t0 + Duration::from_millis(30_500)), vec![Step::Command("-forward".into())]);
     }
 
     #[test]

@@ -4,6 +4,9 @@
 
 #![allow(dead_code, reason = "each test crate uses a different part of the harness")]
 
+pub(crate) mod dpmaster;
+pub(crate) mod window;
+
 use std::io::{BufRead, BufReader, Write};
 use std::net::SocketAddr;
 use std::path::Path;

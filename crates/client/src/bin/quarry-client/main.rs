@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{ArgGroup, Args, Parser, Subcommand};
-use quarry_client::join::{JoinAddress, Known, KnownServers};
+use quarry_client::join::{JoinAddress, KnownServers, TrustPlan, TrustRefusal, plan_trust};
 use quarry_client::report::{disconnect_line, notice_lines, view_lines};
 use quarry_client::{
     Client, ClientOptions, ConnectError, DisconnectReason, Driver, Fingerprint, IdleInput, Input,
@@ -368,25 +368,15 @@ fn connect(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     let mut driver = Driver::new(client, input, args.rate);
     let code = play(&mut driver, args, &interrupted, addr);
     // Joined with a pinned certificate: the server is known from now on.
-    if let (Some((mut known, path)), Trust::Pinned(fp), true) = (join.remember, trust, driver.client().welcome().is_some()) {
-        known.remember(&join.server, fp);
-        if let Err(e) = known.save(&path) {
-            eprintln!("quarry-client: warning: {e}");
-        }
+    if driver.client().welcome().is_some()
+        && let Err(e) = join.remember_now()
+    {
+        eprintln!("quarry-client: warning: {e}");
     }
     if args.stats && driver.client().welcome().is_some() {
         out(&format!("stats: {}", driver.client().session_stats()));
     }
     Ok(code)
-}
-
-/// Whom `connect` or `play` joins and how it trusts them.
-pub(crate) struct Join {
-    /// `HOST:PORT`.
-    pub(crate) server: String,
-    pub(crate) trust: Trust,
-    /// The known servers to add the server to once joined (a new one).
-    pub(crate) remember: Option<(KnownServers, PathBuf)>,
 }
 
 /// Why `connect` or `play` will not start, with its exit code.
@@ -407,37 +397,22 @@ impl Refusal {
 /// file (a changed one is refused, naming both); else the one that file
 /// remembers. A server with none of these is refused. The file is only
 /// read unless `--remember` asks to add a new server to it.
-pub(crate) fn trust_for(args: &JoinArgs, remember: bool) -> Result<Join, Refusal> {
+pub(crate) fn trust_for(args: &JoinArgs, remember: bool) -> Result<TrustPlan, Refusal> {
     let target = args.target.as_deref().ok_or_else(|| Refusal::usage("give the server to join: the join address it printed (quarry://HOST:PORT/#FINGERPRINT) or HOST[:PORT]".to_owned()))?;
     let address: JoinAddress = target.parse().map_err(|e: quarry_client::join::BadJoinAddress| Refusal::usage(e.to_string()))?;
-    let server = address.server.clone();
     if args.insecure {
         eprintln!("quarry-client: WARNING: --insecure accepts any server certificate; anyone on the path can impersonate the server (development only)");
-        return Ok(Join { server, trust: Trust::InsecureDevelopment, remember: None });
     }
-    let given = match (address.fingerprint, args.fingerprint) {
-        (Some(a), Some(b)) if a != b => return Err(Refusal::usage(format!("the join address carries fingerprint {a} but --fingerprint says {b}: give one"))),
-        (a, b) => a.or(b),
-    };
-    let Some(path) = args.known_servers.clone().or_else(KnownServers::default_path) else {
-        return match given {
-            Some(fp) => Ok(Join { server, trust: Trust::Pinned(fp), remember: None }),
-            None => Err(Refusal::usage(format!("no fingerprint for {server}: give the join address the server printed (quarry://HOST:PORT/#FINGERPRINT) or --fingerprint"))),
-        };
-    };
-    let (known, warnings) = KnownServers::load(&path).map_err(|e| Refusal::usage(e.to_string()))?;
-    for w in warnings {
+    let known = args.known_servers.clone().or_else(KnownServers::default_path);
+    let plan = plan_trust(&address, args.fingerprint, args.insecure, known, remember).map_err(|e| match e {
+        // A changed fingerprint is the server's failure to prove itself (exit 1), not a bad argument.
+        TrustRefusal::Changed(e) => Refusal { code: 1, message: e.to_string() },
+        e => Refusal::usage(e.to_string()),
+    })?;
+    for w in &plan.warnings {
         eprintln!("quarry-client: warning: {w}");
     }
-    let Some(fp) = given.or_else(|| known.get(&server).copied()) else {
-        return Err(Refusal::usage(format!(
-            "no fingerprint for {server}, and it is not in {}: give the join address the server printed (quarry://HOST:PORT/#FINGERPRINT) or --fingerprint",
-            path.display()
-        )));
-    };
-    // A changed fingerprint is the server's failure to prove itself (exit 1), not a bad argument.
-    let fresh = known.check(&server, &fp, &path.display().to_string()).map_err(|e| Refusal { code: 1, message: e.to_string() })? == Known::New;
-    Ok(Join { server, trust: Trust::Pinned(fp), remember: (fresh && remember).then_some((known, path)) })
+    Ok(plan)
 }
 
 /// Runs the driver until the end; returns the exit code.

@@ -5,10 +5,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
-use quarry_client::play::{PlayOptions, default_config_path};
+use quarry_client::join::KnownServers;
+use quarry_client::play::{BrowserOptions, PlayOptions, default_config_path};
 use quarry_client::{ClientOptions, Trust, resolve};
 
-use super::{Join, JoinArgs, parse_seconds, trust_for};
+use super::{JoinArgs, parse_seconds, trust_for};
 
 /// Shown by `quarry-client play --help`.
 const PLAY_HELP: &str = "\
@@ -18,7 +19,14 @@ y team chat, ~ console, f1 \"follow me\", f2 \"drop it\", f3 net graph, f11 full
 escape frees the mouse (click to take it again). Settings (sensitivity, fov, name, cl_interp) and
 bindings are saved to client.cfg in the user's config folder.
 
-Scripts (--script FILE): `SECONDS COMMAND` per line; commands are what a key runs (+forward,
+Without a server (and without --demo), play opens the server list: the masters (--master) are asked
+for Quarry servers and each is shown with its name, map, game type, humans+bots/slots and ping.
+Up/Down pick, Enter or a double click joins, F5 asks again, S sorts, E hides empty servers, A types or
+pastes a join address, Esc quits; `disconnect` in a game comes back to the list. The list's commands
+(console and scripts): refresh, sort [ping|name|players|map], hide_empty [on|off], select N|TEXT,
+join, connect ADDRESS, screenshot NAME.png, quit.
+
+Scripts (--script FILE): `SECONDS COMMAND` per line (the clock stops while a server is joined); commands are what a key runs (+forward,
 -forward, weapon 5, +attack, +scores, say hi) plus `turn YAW [PITCH]`, `aim [on|off]`, `hunt [on|off]`,
 `screenshot NAME.png` (into --screenshots) and `quit`.
 
@@ -91,6 +99,13 @@ pub(crate) struct PlayArgs {
     /// Give up joining after this many seconds.
     #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_seconds)]
     connect_timeout: Duration,
+    /// Without a server: the master servers the server list asks, HOST or HOST:PORT (port 27950
+    /// if none). Repeatable.
+    #[arg(long = "master", value_name = "HOST[:PORT]", default_value = "dpmaster.deathmask.net", conflicts_with_all = ["target", "demo"])]
+    masters: Vec<String>,
+    /// Seconds the server list waits for each master and each batch of servers.
+    #[arg(long, value_name = "SECONDS", default_value = "1.5", value_parser = parse_seconds)]
+    list_timeout: Duration,
 }
 
 /// Runs `play`; returns the exit code.
@@ -101,9 +116,19 @@ pub(crate) fn run(args: &PlayArgs) -> ExitCode {
     let default = if args.demo.is_some() { "warn,quarry_server=error" } else { "warn" };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    // Without a server the window opens the server list.
+    let browse = args.demo.is_none() && args.join.target.is_none();
+    if browse && args.join.fingerprint.is_some() {
+        eprintln!("quarry-client: --fingerprint pins the server given with it: give the server too (the server list pins each server by the fingerprint it lists)");
+        return ExitCode::from(2);
+    }
+    if browse && args.join.insecure {
+        eprintln!("quarry-client: WARNING: --insecure accepts any server certificate; anyone on the path can impersonate the server (development only)");
+    }
     let join = match &args.demo {
-        // A demo joins nobody.
+        // A demo joins nobody; the server list picks whom to join later.
         Some(_) => None,
+        None if browse => None,
         None => match trust_for(&args.join, !args.no_remember) {
             Ok(join) => Some(join),
             Err(refusal) => {
@@ -138,6 +163,13 @@ pub(crate) fn run(args: &PlayArgs) -> ExitCode {
         stats: args.stats,
         demo: args.demo.clone(),
         follow: args.follow.clone(),
+        browser: browse.then(|| BrowserOptions {
+            masters: args.masters.clone(),
+            timeout: args.list_timeout,
+            known_servers: args.join.known_servers.clone().or_else(KnownServers::default_path),
+            insecure: args.join.insecure,
+            remember: !args.no_remember,
+        }),
     };
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         eprintln!("quarry-client: play needs a display (DISPLAY is not set); under CI run it inside xvfb-run");
@@ -150,10 +182,11 @@ pub(crate) fn run(args: &PlayArgs) -> ExitCode {
             return ExitCode::from(if matches!(e, quarry_client::play::PlayError::Script(_)) { 2 } else { 1 });
         }
     };
-    if let Some(Join { server, trust: Trust::Pinned(fp), remember: Some((mut known, path)) }) = join {
-        known.remember(&server, fp);
-        match known.save(&path) {
-            Ok(()) => println!("remembered {server} in {}", path.display()),
+    if let Some(plan) = join {
+        let server = plan.server.clone();
+        match plan.remember_now() {
+            Ok(Some(path)) => println!("remembered {server} in {}", path.display()),
+            Ok(None) => {}
             Err(e) => eprintln!("quarry-client: warning: {e}"),
         }
     }
