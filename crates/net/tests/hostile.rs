@@ -437,7 +437,17 @@ fn players_join_while_34_addresses_hold_every_connection_they_may() {
     let endpoints: Vec<RawEndpoint> = (0..34).map(|i| endpoint(&format!("127.0.1.{}:0", i + 1))).collect();
     let mut held = Vec::new();
     for ep in &endpoints {
-        held.extend(connect_many(&mut s, &mut pump, ep, addr, 8, WAIT).into_iter().filter_map(Result::ok));
+        for outcome in connect_many(&mut s, &mut pump, ep, addr, 8, WAIT) {
+            match outcome {
+                Ok(c) => held.push(c),
+                // Eight handshakes at once on a loaded machine (the other
+                // tests of this file flood in parallel) may outlast the
+                // wait; that is the machine, not a refusal, so it is asked
+                // again once. A refusal is counted below.
+                Err(RawError::Timeout(_)) => held.extend(connect(&mut s, &mut pump, ep, addr, WAIT)),
+                Err(e) => panic!("an address was refused one of its 8: {e}"),
+            }
+        }
     }
     assert_eq!(held.len(), 272, "every address got its 8: the oldest idle made room");
     assert_eq!(s.open_connections(), 256);
