@@ -96,7 +96,10 @@ pub fn gates(map: &LoadedMap) -> Vec<Gate> {
                     (EntityKind::Mover(b), Some(bounds)) if b.kind == MoverKind::Button => bounds,
                     _ => continue,
                 };
-                if !reaches(map, t.id, e.id) {
+                // Through a counter only to a door that stays open: the
+                // counter fires once, then is spent, so a door that shuts
+                // again is a wall from then on.
+                if !reaches(map, t.id, e.id, m.wait < 0.0) {
                     continue;
                 }
                 let shot = matches!(&t.kind, EntityKind::Mover(b) if b.health > 0.0);
@@ -139,9 +142,11 @@ pub fn describe_gates(map: &LoadedMap) -> Vec<String> {
         .collect()
 }
 
-/// Whether firing `from` uses `door`, through relays (not counters, whose
-/// other uses nobody can plan for).
-fn reaches(map: &LoadedMap, from: EntityId, door: EntityId) -> bool {
+/// Whether firing `from` uses `door`, through relays, and through
+/// counters when `counters` (each use of what feeds a counter counts, so
+/// pressing its buttons, or one of them again and again, opens the door;
+/// once).
+fn reaches(map: &LoadedMap, from: EntityId, door: EntityId, counters: bool) -> bool {
     let entities = map.entities();
     let mut frontier = vec![from];
     let mut seen = BTreeSet::new();
@@ -153,10 +158,11 @@ fn reaches(map: &LoadedMap, from: EntityId, door: EntityId) -> bool {
                 if t == door {
                     return true;
                 }
-                let relay = matches!(
-                    entities.get(t.index()).map(|x| &x.kind),
-                    Some(EntityKind::Trigger(Trigger { kind: TriggerKind::Relay, .. }))
-                );
+                let relay = match entities.get(t.index()).map(|x| &x.kind) {
+                    Some(EntityKind::Trigger(Trigger { kind: TriggerKind::Relay, .. })) => true,
+                    Some(EntityKind::Trigger(Trigger { kind: TriggerKind::Counter, .. })) => counters,
+                    _ => false,
+                };
                 if relay && seen.insert(t) {
                     next.push(t);
                 }

@@ -43,8 +43,9 @@ pub struct KeyKnowledge<'a> {
 const SAMPLE_STEP: f32 = 16.0;
 /// A shooting spot stands this far back along the route from the gate, units.
 const SHOOT_BACK: f32 = 96.0;
-/// How far from a button or trigger a standing spot may be, units.
-const OPENING_RADIUS: f32 = 256.0;
+/// How far back from a shootable button (beyond touching it) a bot stands
+/// to shoot it, units.
+const SHOOT_STEP_BACK: f32 = 48.0;
 /// Keys tried (nearest first) when looking for one that routes.
 const MAX_KEY_CANDIDATES: usize = 4;
 /// Closed gates looked through in a row (a trigger behind a key door
@@ -117,9 +118,17 @@ impl Way<'_, '_> {
         for opening in &gate.openings {
             let plan = match *opening {
                 Opening::Touch { bounds: (lo, hi), .. } => {
-                    let floor_centre = Vec3::new((lo.x + hi.x) * 0.5, (lo.y + hi.y) * 0.5, lo.z - mins.z);
-                    let spot = mesh.nearest_node(world, floor_centre, OPENING_RADIUS).and_then(|n| mesh.node(n)).map(|n| n.origin);
-                    spot.map(|_| OpeningPlan { target: floor_centre, shoot_at: None, gate: gate.entity, key: None })
+                    // Into the middle of a trigger volume; against a button
+                    // (solid, so its middle is no route's end) from a side
+                    // the player stands at, pressed against it. The first
+                    // of these a route reaches with every gate open.
+                    let centre = Vec3::new((lo.x + hi.x) * 0.5, (lo.y + hi.y) * 0.5, lo.z - mins.z);
+                    let [a, b, c, d] = beside(lo, hi, centre.z, mesh.agent().half_width + 1.0);
+                    let open_ways = RouteOptions { validate: false, ..RouteOptions::default() };
+                    [centre, a, b, c, d]
+                        .into_iter()
+                        .find(|p| mesh.route(world, scratch, from, *p, &open_ways).is_ok())
+                        .map(|target| OpeningPlan { target, shoot_at: None, gate: gate.entity, key: None })
                 }
                 Opening::Shoot { entity, bounds: (lo, hi) } => {
                     let aim = (lo + hi) * 0.5;
@@ -128,7 +137,11 @@ impl Way<'_, '_> {
                         let back = (SHOOT_BACK / SAMPLE_STEP).ceil() as usize;
                         points.get(at.saturating_sub(back)).copied()
                     } else {
-                        mesh.nearest_node(world, aim, OPENING_RADIUS).and_then(|n| mesh.node(n)).map(|n| n.origin)
+                        // In front of it, back from the wall it sits on (a
+                        // point above the floor routes from the floor below).
+                        let r = mesh.agent().half_width + SHOOT_STEP_BACK;
+                        let open_ways = RouteOptions { validate: false, ..RouteOptions::default() };
+                        beside(lo, hi, aim.z, r).into_iter().find(|p| mesh.route(world, scratch, from, *p, &open_ways).is_ok())
                     };
                     stand.map(|target| OpeningPlan { target, shoot_at: Some(aim), gate: gate.entity, key: None })
                 }
@@ -160,3 +173,9 @@ impl Way<'_, '_> {
     }
 }
 
+/// Points `r` out from the middle of each side of the box `lo..hi`, at
+/// height `z`.
+fn beside(lo: Vec3, hi: Vec3, z: f32, r: f32) -> [Vec3; 4] {
+    let (cx, cy) = ((lo.x + hi.x) * 0.5, (lo.y + hi.y) * 0.5);
+    [Vec3::new(lo.x - r, cy, z), Vec3::new(hi.x + r, cy, z), Vec3::new(cx, lo.y - r, z), Vec3::new(cx, hi.y + r, z)]
+}
