@@ -53,6 +53,7 @@ impl BotManager {
         self.current.next_status = 0;
         self.current.view_cache = ViewCache::default();
         self.current.pickups.clear();
+        self.current.spots.clear();
         // Objective play follows the game type (fails closed without one).
         self.objectives = Some(crate::objective::provider_for(game.rules().gametype));
         self.chat.new_match(self.current.seed);

@@ -24,7 +24,7 @@ impl BotManager {
                     .with_stuck(&p.stuck)
             })
             .collect();
-        crate::report::MatchReport::new(game, rows, &self.current.pickups, self.nav.describe())
+        crate::report::MatchReport::new(game, rows, &self.current.pickups, &self.current.spots, self.nav.describe())
             .with_chat(self.chat.figures().clone())
             .with_team(self.chat.team_figures().clone(), game.rules().gametype.is_team_game())
             .with_objective(self.objectives.as_ref().and_then(|o| o.report()))

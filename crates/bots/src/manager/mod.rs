@@ -268,6 +268,8 @@ struct MatchState {
     view_cache: ViewCache,
     /// Items bots picked up this match, by class.
     pickups: std::collections::BTreeMap<&'static str, u32>,
+    /// Items bots picked up this match, by class and place.
+    spots: std::collections::BTreeMap<(&'static str, [i32; 3]), u32>,
 }
 
 /// Where bots' traits, characters and chat come from.

@@ -108,10 +108,11 @@ impl BotManager {
             self.chat.hear(view, game, &brains, content, &self.settings.chat_settings());
         }
         for ev in &view.events {
-            if let quarry_sim::events::GameEvent::ItemPickup { slot, item, .. } = ev
+            if let quarry_sim::events::GameEvent::ItemPickup { slot, item, origin } = ev
                 && self.bots.iter().any(|b| b.brain.slot() == *slot)
             {
                 *self.current.pickups.entry(item).or_default() += 1;
+                *self.current.spots.entry((item, crate::report::spot_key(*origin))).or_default() += 1;
             }
         }
     }

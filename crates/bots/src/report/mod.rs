@@ -274,6 +274,9 @@ pub struct MatchReport {
     pub bots: Vec<BotFigures>,
     /// Item classes the map has, with how many pickups bots made of each.
     pub items: BTreeMap<String, u32>,
+    /// Every item the map placed, with how many times bots took it (so a
+    /// run shows which items bots never reached).
+    pub item_spots: Vec<ItemSpot>,
     /// Accuracy per rounded skill and weapon.
     pub accuracy: Vec<AccuracyRow>,
     /// The navmesh line.
@@ -290,6 +293,22 @@ pub struct MatchReport {
     pub team: Option<TeamReport>,
 }
 
+/// One item the map placed, and how often bots took it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ItemSpot {
+    /// Its class.
+    pub class: String,
+    /// The middle of its pickup box, to the unit.
+    pub origin: [i32; 3],
+    /// Pickups by bots this match.
+    pub taken: u32,
+}
+
+/// An item's place to the unit, as pickups and the report key it.
+pub fn spot_key(origin: glam::Vec3) -> [i32; 3] {
+    [origin.x.round() as i32, origin.y.round() as i32, origin.z.round() as i32]
+}
+
 /// Bot chat over a match.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct ChatReport {
@@ -302,14 +321,25 @@ pub struct ChatReport {
 
 impl MatchReport {
     /// Assembles the report.
-    pub fn new(game: &Match, bots: Vec<BotFigures>, pickups: &BTreeMap<&'static str, u32>, navmesh: String) -> Self {
+    pub fn new(
+        game: &Match,
+        bots: Vec<BotFigures>,
+        pickups: &BTreeMap<&'static str, u32>,
+        spots: &BTreeMap<(&'static str, [i32; 3]), u32>,
+        navmesh: String,
+    ) -> Self {
         let mut items: BTreeMap<String, u32> = BTreeMap::new();
+        let mut item_spots = Vec::new();
         let world = game.world();
         if let Some(mut q) = world.try_query::<&quarry_sim::items::Item>() {
             for item in q.iter(world) {
                 items.entry(item.classname.to_owned()).or_default();
+                let key = spot_key(item.origin);
+                let taken = spots.get(&(item.classname, key)).copied().unwrap_or(0);
+                item_spots.push(ItemSpot { class: item.classname.to_owned(), origin: key, taken });
             }
         }
+        item_spots.sort_by(|a, b| (&a.class, a.origin).cmp(&(&b.class, b.origin)));
         for (class, n) in pickups {
             *items.entry((*class).to_owned()).or_default() += n;
         }
@@ -353,6 +383,7 @@ impl MatchReport {
             seconds: f64::from(game.tick()) / f64::from(game.hz().max(1)),
             bots,
             items,
+            item_spots,
             accuracy,
             navmesh,
             chat: ChatReport::default(),

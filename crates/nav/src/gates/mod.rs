@@ -1,7 +1,8 @@
 //! Gates: doors that do not open when touched, and what opens each one.
 //!
 //! A door with a `targetname` opens when a trigger volume or a button
-//! whose chain of targets (through relays) reaches it fires; a door with
+//! whose chain of targets (through relays, and through a counter to a door
+//! that stays open once opened) reaches it fires; a door with
 //! `health` and a shootable secret door open when shot; a Quake 1 key door
 //! opens to a player carrying its key. The mesh is built with every gate
 //! bots open ([`Gate::bots_open`]) open and its links re-checked against
