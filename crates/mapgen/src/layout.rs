@@ -50,6 +50,16 @@ struct Partition {
     doorway: Option<Doorway>,
 }
 
+/// A wall along a room's length splitting off a side room, with a doorway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Split {
+    room: usize,
+    /// The wall's y range.
+    y: (i32, i32),
+    /// The doorway's x range (z from 0 to [`DOOR_HEIGHT`]).
+    door_x: (i32, i32),
+}
+
 /// Rooms in a row inside one shell.
 #[derive(Debug, Clone)]
 pub struct Chain {
@@ -60,6 +70,7 @@ pub struct Chain {
     lengths: Vec<i32>,
     partitions: Vec<Partition>,
     islands: Vec<RoomBox>,
+    splits: Vec<Split>,
     /// Extra world brushes (ledges, steps).
     pub solids: Vec<Cuboid>,
     /// Entities so far.
@@ -79,7 +90,7 @@ impl Chain {
                 Partition { thickness: WALL, doorway: Some(Doorway { y: (y0, y0 + w), z: (0, DOOR_HEIGHT) }) }
             })
             .collect();
-        Self { width, height, lengths, partitions, islands: Vec::new(), solids: Vec::new(), entities: Vec::new() }
+        Self { width, height, lengths, partitions, islands: Vec::new(), splits: Vec::new(), solids: Vec::new(), entities: Vec::new() }
     }
 
     /// How many rooms.
@@ -109,6 +120,18 @@ impl Chain {
         self.partitions.get(i).and_then(|p| p.doorway)
     }
 
+    /// Moves every partition's doorway into `y0..y1` (keeping its width
+    /// where it fits), for rooms split along their length.
+    pub fn doorways_within(&mut self, rng: &mut Rng, y0: i32, y1: i32) {
+        for p in &mut self.partitions {
+            if let Some(d) = p.doorway.as_mut() {
+                let w = (d.y.1 - d.y.0).min(y1 - y0 - 32);
+                let start = rng.step(y0 + 16, (y1 - 16 - w).max(y0 + 16), 16);
+                d.y = (start, start + w);
+            }
+        }
+    }
+
     /// Reshapes the partition after room `i`: its thickness and doorway.
     pub fn set_partition(&mut self, i: usize, thickness: i32, doorway: Option<Doorway>) {
         if let Some(p) = self.partitions.get_mut(i) {
@@ -123,6 +146,17 @@ impl Chain {
         let room = RoomBox { min: [0, y0, 0], max: [length, y0 + width, self.height] };
         self.islands.push(room);
         room
+    }
+
+    /// Splits room `i` along its length with a wall at `y` (its main half
+    /// below, a side room above), with a doorway through the wall at
+    /// `door_x`; returns the side room and the doorway's box (for a door).
+    /// The partitions' doorways must stay in the main half.
+    pub fn split(&mut self, i: usize, y: i32, door_x: (i32, i32)) -> (RoomBox, Cuboid) {
+        let r = self.room(i);
+        self.splits.push(Split { room: i, y: (y, y + WALL), door_x });
+        let side = RoomBox { min: [r.min[0], y + WALL, 0], max: r.max };
+        (side, Cuboid::new([door_x.0, y, 0], [door_x.1, y + WALL, DOOR_HEIGHT], Surface::Door))
     }
 
     /// Adds an entity.
@@ -151,6 +185,19 @@ impl Chain {
                             world.push(c);
                         }
                     }
+                }
+            }
+        }
+        for sp in &self.splits {
+            let r = self.room(sp.room);
+            let ((y0, y1), (d0, d1)) = (sp.y, sp.door_x);
+            for c in [
+                Cuboid::new([r.min[0], y0, 0], [d0, y1, r.max[2]], Surface::Wall),
+                Cuboid::new([d1, y0, 0], [r.max[0], y1, r.max[2]], Surface::Wall),
+                Cuboid::new([d0, y0, DOOR_HEIGHT], [d1, y1, r.max[2]], Surface::Wall),
+            ] {
+                if c.is_solid() {
+                    world.push(c);
                 }
             }
         }

@@ -17,6 +17,10 @@ pub enum PartKind {
     /// A chain of 1 to 4 doors, each opened by a button in the room before
     /// it, so each button stands behind the door before.
     ButtonChain(u8),
+    /// Gates nested 2 to 4 deep: the goal's door opens from a button in a
+    /// side room behind a door whose button stands in another side room
+    /// behind another door, and so on; only the last button is in the open.
+    NestedGates(u8),
     /// A door opened by walking into a `trigger_multiple` in an alcove.
     TriggerDoor,
     /// A button firing a `trigger_relay` with a delay, which opens the door.
@@ -53,6 +57,7 @@ impl PartKind {
     pub fn all() -> Vec<PartKind> {
         let mut kinds = vec![Self::Open];
         kinds.extend((1..=4).map(Self::ButtonChain));
+        kinds.extend((2..=4).map(Self::NestedGates));
         kinds.extend([
             Self::TriggerDoor,
             Self::RelayDoor,
@@ -74,6 +79,7 @@ impl PartKind {
         match self {
             Self::Open => "open".into(),
             Self::ButtonChain(n) => format!("buttons{n}"),
+            Self::NestedGates(n) => format!("nested{n}"),
             Self::TriggerDoor => "trigger".into(),
             Self::RelayDoor => "relay".into(),
             Self::CounterDoor => "counter".into(),
@@ -107,14 +113,16 @@ impl<'a> Build<'a> {
     /// Two spawn points in room 0, facing along the chain, and a health
     /// item beside them (a goal reached by walking).
     pub(crate) fn spawns(&mut self) {
+        // In the quarter of the width nearest y = 0: the hall, when a part
+        // splits the room along its length.
         let r = self.chain.room(0);
-        let c = r.floor_centre();
+        let y = r.min[1] + (r.max[1] - r.min[1]) / 4;
         let x = r.min[0] + 64;
-        for dy in [-64, 64] {
-            self.chain.push(Entity::point("info_player_deathmatch", [x, c[1] + dy, 24]).with("angle", 0));
+        for dy in [-48, 48] {
+            self.chain.push(Entity::point("info_player_deathmatch", [x, y + dy, 24]).with("angle", 0));
         }
         let health = if self.dialect.is_quake3() { "item_health_large" } else { "item_health" };
-        self.item(health, [x + 96, c[1], 16], Expect::Reachable, Vec::new());
+        self.item(health, [x + 96, y, 16], Expect::Reachable, Vec::new());
     }
 
     /// A goal item of `class` at `origin`.
@@ -200,6 +208,7 @@ pub(crate) fn build(kind: PartKind, b: &mut Build<'_>) {
             let r = b.chain.room(last);
             b.prize_in(r, Expect::Reachable, vec![Mechanism::Button; usize::from(depth)]);
         }
+        PartKind::NestedGates(depth) => nested(b, usize::from(depth.max(2))),
         PartKind::TriggerDoor => {
             let name = b.gate_name();
             b.door(0, &[("targetname", name.clone())]);
@@ -303,7 +312,48 @@ pub(crate) fn build(kind: PartKind, b: &mut Build<'_>) {
 pub(crate) fn rooms_for(kind: PartKind) -> usize {
     match kind {
         PartKind::ButtonChain(n) => usize::from(n) + 1,
+        PartKind::NestedGates(n) => usize::from(n.max(2)),
         PartKind::Teleporter | PartKind::Sealed => 1,
         _ => 2,
     }
+}
+
+/// Gates nested `depth` deep. Rooms 0 to `depth - 2` are split along their
+/// length into a hall (joined from room to room by open doorways) and a
+/// side room behind a door; the last room holds the goal behind gate G.
+/// G's button is in side room 0, side room 0's door's button in side room
+/// 1, and so on; the last side room's door's button is in the hall. Every
+/// door stays open once opened (a puzzle door that shut again would trap
+/// a player in a side room with no button inside).
+fn nested(b: &mut Build<'_>, depth: usize) {
+    let sides = depth - 1;
+    let w = b.chain.width;
+    let split_y = w / 2;
+    let rng = &mut *b.rng;
+    b.chain.doorways_within(rng, 0, split_y);
+    let goal_gate = b.gate_name();
+    let last = b.chain.rooms() - 1;
+    b.door(last - 1, &[("targetname", goal_gate.clone()), ("wait", "-1".to_owned())]);
+    // The target each side room's button fires: G for side room 0, side
+    // room k-1's door for side room k.
+    let mut fires = goal_gate;
+    for k in 0..sides {
+        let r = b.chain.room(k);
+        let x = b.rng.step(r.min[0] + 48, r.max[0] - 144, 16);
+        let (side, door_box) = b.chain.split(k, split_y, (x, x + 96));
+        // This side room's button, on its far wall.
+        let bx = b.rng.step(side.min[0] + 32, side.max[0] - 64, 16);
+        let button = Cuboid::new([bx, side.max[1] - 8, 24], [bx + 32, side.max[1], 56], Surface::Button);
+        b.chain.push(Entity::brush("func_button", vec![button]).with("angle", 90).with("target", &fires));
+        let door = b.gate_name();
+        b.chain.push(Entity::brush("func_door", vec![door_box]).with("angle", -1).with("wait", -1).with("targetname", &door));
+        fires = door;
+    }
+    // The last side room's door opens from a button in the hall.
+    let hall = b.chain.room(0);
+    let bx = b.rng.step(hall.min[0] + 96, hall.max[0] - 64, 16);
+    let button = Cuboid::new([bx, hall.min[1], 24], [bx + 32, hall.min[1] + 8, 56], Surface::Button);
+    b.chain.push(Entity::brush("func_button", vec![button]).with("angle", 270).with("target", &fires));
+    let r = b.chain.room(last);
+    b.prize_in(r, Expect::Reachable, vec![Mechanism::Button; depth]);
 }

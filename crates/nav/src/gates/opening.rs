@@ -50,7 +50,7 @@ const SHOOT_STEP_BACK: f32 = 48.0;
 const MAX_KEY_CANDIDATES: usize = 4;
 /// Closed gates looked through in a row (a trigger behind a key door
 /// behind another trigger's door...).
-const MAX_NESTED_GATES: u32 = 3;
+const MAX_NESTED_GATES: u32 = 4;
 
 /// Whether `g` is closed in the live `world` (at the offset the map drew it).
 pub fn is_closed(world: &CollisionWorld, g: &Gate) -> bool {
