@@ -38,7 +38,7 @@ pub enum PartKind {
     Crawlway,
     /// A ledge too high to jump, with a `func_plat` up to it.
     Lift,
-    /// An island room reached only by a teleporter.
+    /// An island room reached only by a teleporter (with one back).
     Teleporter,
     /// An island room nothing leads into.
     Sealed,
@@ -300,6 +300,12 @@ pub(crate) fn build(kind: PartKind, b: &mut Build<'_>) {
                 b.chain.push(Entity::brush("trigger_teleport", vec![Cuboid::new([x, y, 0], [x + 64, y + 64, 64], Surface::Trigger)]).with("target", "dest1"));
                 let dest = if b.dialect.is_quake3() { "misc_teleporter_dest" } else { "info_teleport_destination" };
                 b.chain.push(Entity::point(dest, [island.min[0] + 64, c[1], 24]).with("targetname", "dest1").with("angle", 0));
+                // And back: an island with no way out would trap whoever
+                // went for its prize (real maps give it a way back).
+                let (bx, by) = (island.max[0] - 96, island.min[1] + 32);
+                b.chain.push(Entity::brush("trigger_teleport", vec![Cuboid::new([bx, by, 0], [bx + 64, by + 64, 64], Surface::Trigger)]).with("target", "dest2"));
+                let home = b.chain.room(0);
+                b.chain.push(Entity::point(dest, [home.min[0] + 160, home.min[1] + 64, 24]).with("targetname", "dest2").with("angle", 90));
             }
             let class = b.prize();
             let (expect, via) = if kind == PartKind::Teleporter { (Expect::Reachable, vec![Mechanism::Teleporter]) } else { (Expect::Unreachable, Vec::new()) };
