@@ -479,7 +479,15 @@ impl PathFollower {
             } else {
                 corners.get(self.index - 1).map(|c| c.pos)
             };
-            match self.reached(corner, prev, corners.get(self.index + 1), me) {
+            let next = corners.get(self.index + 1);
+            // A lift's boarding spot is reached only with the plat there to
+            // stand on: under a plat that is away, the bot stands in its
+            // shaft (at the boarding spot's height when the plat rests a
+            // step above the floor), and must wait out of it, not ride.
+            if self.lift_away && corner.link == LinkKind::Walk && next.is_some_and(|n| n.link == LinkKind::Lift) {
+                break;
+            }
+            match self.reached(corner, prev, next, me) {
                 Reach::No => break,
                 Reach::Yes => self.advance(clock),
                 Reach::Elsewhere => return Some(FollowEvent::Misplaced),

@@ -323,6 +323,29 @@ fn a_bot_in_the_shaft_a_lift_comes_down_into_steps_out_of_it() {
 }
 
 #[test]
+fn under_a_raised_plat_that_rests_a_step_up_the_bot_is_no_rider() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let clock = BotClock { tick: 1, hz: 60 };
+    // The plat rests 16 units above the floor: its boarding spot is 16 up.
+    let board = Corner { pos: Vec3::new(100.0, 0.0, 16.0), link: LinkKind::Walk, entity: None };
+    let top = Corner { pos: Vec3::new(200.0, 0.0, 176.0), link: LinkKind::Lift, entity: Some(EntityId(7)) };
+    f.set_route(Route { corners: vec![board, top], cost: 0.0 }, &clock);
+    // Away: on the floor right under the boarding spot (within a corner's
+    // height of it) the bot has not boarded; it steps out of the shaft.
+    f.lift_away = true;
+    let s = f.follow(&me(Vec3::new(110.0, 0.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(f.index(), 0, "not riding a plat that is not there");
+    assert!(s.dir.x > 0.9, "steps out of the shaft: {:?}", s.dir);
+    // Down, it boards; on the floor beside the plat after boarding, it is off it.
+    f.lift_away = false;
+    f.follow(&me(Vec3::new(100.0, 0.0, 16.0), true), &clock, &mut rng);
+    assert_eq!(f.index(), 1, "on the plat");
+    let s = f.follow(&me(Vec3::new(100.0, 40.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(s.event, FollowEvent::Misplaced, "fell off beside it");
+}
+
+#[test]
 fn a_lift_that_never_comes_back_gives_the_route_up() {
     let mut f = PathFollower::default();
     let mut rng = BotRng::from_seed(1);

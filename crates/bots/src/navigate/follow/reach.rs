@@ -9,6 +9,10 @@ use glam::Vec3;
 
 use super::*;
 
+/// A bot on the ground this far below a lift's boarding spot is off the
+/// plat (in its shaft or beside it), units.
+const RIDER_BELOW_BOARDING: f32 = 8.0;
+
 impl PathFollower {
     /// Whether `me` moves along the jump that leaves takeoff `c` (or
     /// hardly moves): a jump taken with the momentum of a run from the
@@ -93,8 +97,10 @@ impl PathFollower {
                 Reach::No
             }
             LinkKind::Lift => {
-                // Fell off the plat, or into the shaft under it.
-                if me.on_ground && prev.is_some_and(|b| me.origin.z < b.z - CORNER_HEIGHT) {
+                // Fell off the plat, or into the shaft under it: a rider
+                // stands on the plat, never below where it boarded (a plat
+                // may rest only a step above the floor beside it).
+                if me.on_ground && prev.is_some_and(|b| me.origin.z < b.z - RIDER_BELOW_BOARDING) {
                     return Reach::Elsewhere;
                 }
                 if me.on_ground && horiz <= CORNER_RADIUS && dz <= CORNER_HEIGHT {
