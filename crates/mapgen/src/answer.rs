@@ -37,6 +37,12 @@ pub enum Mechanism {
     Lift,
     /// Takes a teleporter.
     Teleporter,
+    /// Climbs a flight of stairs.
+    Stairs,
+    /// Jumps up onto a ledge higher than a step.
+    JumpUp,
+    /// Swims, or walks under water.
+    Swim,
 }
 
 /// One goal of a map.

@@ -51,6 +51,7 @@ impl Dialect {
             Surface::Button => if q3 { "mapgen/button" } else { "mgen_button" },
             Surface::Metal => if q3 { "mapgen/metal" } else { "mgen_metal" },
             Surface::Trigger => if q3 { "common/trigger" } else { "trigger" },
+            Surface::Water => if q3 { "liquids/water" } else { "*water1" },
         }
     }
 

@@ -2,8 +2,9 @@
 //! maps nobody has tuned them to.
 //!
 //! Each map is built around one part real Quake maps use (a chain of
-//! button doors, a trigger, a relay, a counter, a shot button, a
-//! shootable door, a key door, a crawlway, a lift, a teleporter, a sealed
+//! button doors, nested gates, a trigger, a relay, a counter, a shot
+//! button, a shootable door, a key door, a crawlway, a lift, a
+//! teleporter, stairs, a ledge to jump onto, a flooded room, a sealed
 //! room, a ledge with no way up), from a seed that varies every size and
 //! place, in any of the three dialects the loader reads
 //! ([`Dialect`]), and comes with its [`Answer`]: each goal, whether bots

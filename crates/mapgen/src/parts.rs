@@ -44,6 +44,12 @@ pub enum PartKind {
     Sealed,
     /// A ledge too high to jump with no way up.
     HighLedge,
+    /// A ledge reached by a flight of stairs.
+    Stairs,
+    /// A ledge a little higher than a step: jumped onto.
+    JumpLedge,
+    /// A room flooded to above head height, the prize on its floor.
+    Flooded,
 }
 
 impl PartKind {
@@ -70,6 +76,9 @@ impl PartKind {
             Self::Teleporter,
             Self::Sealed,
             Self::HighLedge,
+            Self::Stairs,
+            Self::JumpLedge,
+            Self::Flooded,
         ]);
         kinds
     }
@@ -91,6 +100,9 @@ impl PartKind {
             Self::Teleporter => "teleporter".into(),
             Self::Sealed => "sealed".into(),
             Self::HighLedge => "highledge".into(),
+            Self::Stairs => "stairs".into(),
+            Self::JumpLedge => "jumpledge".into(),
+            Self::Flooded => "flooded".into(),
         }
     }
 }
@@ -290,12 +302,49 @@ pub(crate) fn build(kind: PartKind, b: &mut Build<'_>) {
             let (expect, via) = if lift { (Expect::Reachable, vec![Mechanism::Lift]) } else { (Expect::Unreachable, Vec::new()) };
             b.item(class, [ledge_x + depth / 2, yc, h + 16], expect, via);
         }
+        PartKind::Stairs => {
+            let r = b.chain.room(last);
+            let depth = b.rng.step(128, 192, 32);
+            // The flight fits in the room with 96 units clear before it.
+            let fits = ((r.max[0] - r.min[0] - depth - 96) / 32 + 1) * 16;
+            let h = b.rng.step(64, 128.min(b.chain.height - 96).min(fits).max(64), 16);
+            let ledge_x = r.max[0] - depth;
+            b.chain.solids.push(Cuboid::new([ledge_x, r.min[1], 0], [r.max[0], r.max[1], h], Surface::Metal));
+            // Steps of 16 up, 32 deep, 96 wide, ending at the ledge.
+            let y = b.rng.step(r.min[1] + 32, r.max[1] - 128, 16);
+            let steps = h / 16 - 1;
+            for k in 0..steps {
+                let x0 = ledge_x - (steps - k) * 32;
+                b.chain.solids.push(Cuboid::new([x0, y, 0], [x0 + 32, y + 96, (k + 1) * 16], Surface::Floor));
+            }
+            let class = b.prize();
+            b.item(class, [ledge_x + depth / 2, y + 48, h + 16], Expect::Reachable, vec![Mechanism::Stairs]);
+        }
+        PartKind::JumpLedge => {
+            // Quake 3's jump lifts the feet about 45 units; a step is 18.
+            let r = b.chain.room(last);
+            let h = b.rng.step(32, 40, 8);
+            let depth = b.rng.step(128, 192, 32);
+            let ledge_x = r.max[0] - depth;
+            b.chain.solids.push(Cuboid::new([ledge_x, r.min[1], 0], [r.max[0], r.max[1], h], Surface::Metal));
+            let class = b.prize();
+            let yc = (r.min[1] + r.max[1]) / 2;
+            b.item(class, [ledge_x + depth / 2, yc, h + 16], Expect::Reachable, vec![Mechanism::JumpUp]);
+        }
+        PartKind::Flooded => {
+            let r = b.chain.room(last);
+            let depth = b.rng.step(96, 160.min(b.chain.height - 32), 16);
+            b.chain.solids.push(Cuboid::new([r.min[0], r.min[1], 0], [r.max[0], r.max[1], depth], Surface::Water));
+            b.prize_in(r, Expect::Reachable, vec![Mechanism::Swim]);
+        }
         PartKind::Teleporter | PartKind::Sealed => {
             let island = b.chain.island(b.rng.step(256, 384, 32), b.rng.step(256, 384, 32));
             let c = island.floor_centre();
             if kind == PartKind::Teleporter {
+                // In the far half of the room, clear of the spawn points,
+                // the item beside them and the way back in.
                 let r = b.chain.room(last);
-                let x = b.rng.step(r.min[0] + 128, r.max[0] - 128, 16);
+                let x = b.rng.step((r.min[0] + r.max[0]) / 2 + 32, r.max[0] - 96, 16);
                 let y = b.rng.step(r.min[1] + 64, r.max[1] - 128, 16);
                 b.chain.push(Entity::brush("trigger_teleport", vec![Cuboid::new([x, y, 0], [x + 64, y + 64, 64], Surface::Trigger)]).with("target", "dest1"));
                 let dest = if b.dialect.is_quake3() { "misc_teleporter_dest" } else { "info_teleport_destination" };

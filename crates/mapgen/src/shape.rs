@@ -18,6 +18,8 @@ pub enum Surface {
     Metal,
     /// Trigger volumes (not solid).
     Trigger,
+    /// Water (not solid, swum through).
+    Water,
 }
 
 /// An axis-aligned box from `min` to `max` (whole units).
