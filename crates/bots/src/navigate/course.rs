@@ -22,13 +22,16 @@ pub const RECOVERY_AFTER_MS: f32 = 1000.0;
 pub const STUCK_STAT_MS: f32 = 2000.0;
 
 /// How far above and below a boarding spot a lift's top counts as down
-/// there (the spot is a player origin on the lowered top), units.
-const LIFT_DOWN_SLACK: f32 = 18.0;
+/// there (the spot is a player origin on the lowered top), units: less
+/// than a step, since a plat may rest a step above the floor beside it,
+/// and the floor under a plat that is up must not read as the plat.
+const LIFT_DOWN_SLACK: f32 = 8.0;
 
 /// Whether a lift is down at `board` (a player origin standing on its
 /// lowered top) in the live `trace` world: a box like `me`'s, dropped from
-/// a step above the spot, lands within a step of it. A plat that is up or
-/// on its way leaves the spot empty (the box falls past it) or fills it.
+/// a little above the spot, lands within a little of it. A plat that is up
+/// or on its way leaves the spot empty (the box falls past it, to the
+/// floor) or fills it.
 pub fn lift_down_at(trace: &dyn Trace, me: &PlayerSnap, board: Vec3) -> bool {
     let from = board + Vec3::Z * LIFT_DOWN_SLACK;
     let tr = trace.trace(from, board - Vec3::Z * LIFT_DOWN_SLACK, me.mins, me.maxs, quarry_map::Contents::MASK_PLAYER_SOLID);

@@ -415,13 +415,18 @@ impl PathFollower {
             // Below the boarding spot and near it: standing in the shaft
             // the plat comes down into, which would hold it up (a plat
             // lowering onto a player goes back up). Step out, away from it.
+            // Waiting for a lift that is away is no lack of progress: the
+            // statistics' stuck clock starts over (the wait has its own
+            // limit, LIFT_WAIT_MS).
             if me.origin.z < corner.pos.z - LIFT_SHAFT_BELOW && dist < LIFT_SHAFT_RADIUS {
                 self.lift_wait_since.get_or_insert(clock.tick);
+                self.progress_tick = clock.tick;
                 let away = Vec3::new(me.origin.x - corner.pos.x, me.origin.y - corner.pos.y, 0.0).normalize_or_zero();
                 return Steer { dir: away, look: Some(corner.pos), ..Steer::IDLE };
             }
             if dist > LIFT_WAIT_RADIUS {
                 self.lift_wait_since.get_or_insert(clock.tick);
+                self.progress_tick = clock.tick;
                 return Steer { dir: Vec3::ZERO, look: Some(corner.pos), ..Steer::IDLE };
             }
         }
@@ -508,10 +513,13 @@ impl PathFollower {
         // The first leg starts where the bot stood when it took the route.
         let start = *self.route_start.get_or_insert(me.origin);
         let leg_from = if self.index == 0 { Some(start) } else { corners.get(self.index - 1).map(|c| c.pos) };
+        // Below the way onto a lift that is away: in its shaft, where the
+        // follower steps the bot out to wait; not carried off the route.
+        let in_shaft = self.lift_away && corner.link == LinkKind::Walk && corners.get(self.index + 1).is_some_and(|n| n.link == LinkKind::Lift);
         if matches!(corner.link, LinkKind::Walk | LinkKind::Drop | LinkKind::Jump | LinkKind::Crouch)
             && let Some(from) = leg_from
             && (off_leg(from, corner.pos, me.origin) > OFF_ROUTE
-                || (corner.link == LinkKind::Walk && me.on_ground && under_walk_leg(from, corner.pos, me.origin) > WALK_LEG_BELOW))
+                || (corner.link == LinkKind::Walk && me.on_ground && !in_shaft && under_walk_leg(from, corner.pos, me.origin) > WALK_LEG_BELOW))
         {
             return Some(FollowEvent::Misplaced);
         }

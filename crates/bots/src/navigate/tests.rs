@@ -337,6 +337,12 @@ fn under_a_raised_plat_that_rests_a_step_up_the_bot_is_no_rider() {
     let s = f.follow(&me(Vec3::new(110.0, 0.0, 0.0), true), &clock, &mut rng);
     assert_eq!(f.index(), 0, "not riding a plat that is not there");
     assert!(s.dir.x > 0.9, "steps out of the shaft: {:?}", s.dir);
+    // Waiting there is neither a misplacement nor, for the statistics, stuck.
+    let mut later = clock;
+    later.tick += 180;
+    let s = f.follow(&me(Vec3::new(140.0, 0.0, 0.0), true), &later, &mut rng);
+    assert_eq!(s.event, FollowEvent::None, "waits out of the shaft, on its route");
+    assert_eq!(f.progress_tick, later.tick, "a wait for the lift is no lack of progress");
     // Down, it boards; on the floor beside the plat after boarding, it is off it.
     f.lift_away = false;
     f.follow(&me(Vec3::new(100.0, 0.0, 16.0), true), &clock, &mut rng);
