@@ -93,6 +93,9 @@ const LIFT_SHAFT_BELOW: f32 = 4.0;
 /// …and this close to it (horizontally) stands where the plat comes down,
 /// units.
 const LIFT_SHAFT_RADIUS: f32 = 128.0;
+/// A bot on the ground this far below a lift's boarding spot is off the
+/// plat (in its shaft or beside it), units.
+const RIDER_BELOW_BOARDING: f32 = 8.0;
 /// A rider this far from the middle of the plat steps back toward it, units.
 const LIFT_CENTRE: f32 = 8.0;
 
@@ -486,10 +489,15 @@ impl PathFollower {
             };
             let next = corners.get(self.index + 1);
             // A lift's boarding spot is reached only with the plat there to
-            // stand on: under a plat that is away, the bot stands in its
-            // shaft (at the boarding spot's height when the plat rests a
-            // step above the floor), and must wait out of it, not ride.
-            if self.lift_away && corner.link == LinkKind::Walk && next.is_some_and(|n| n.link == LinkKind::Lift) {
+            // stand on: below the spot while the plat is away, the bot is
+            // in its shaft (within a corner's height of the spot when the
+            // plat rests a step above the floor), and must wait out of it,
+            // not ride. On the plat as it starts up, it rides.
+            if self.lift_away
+                && me.origin.z < corner.pos.z - RIDER_BELOW_BOARDING
+                && corner.link == LinkKind::Walk
+                && next.is_some_and(|n| n.link == LinkKind::Lift)
+            {
                 break;
             }
             match self.reached(corner, prev, next, me) {

@@ -9,10 +9,6 @@ use glam::Vec3;
 
 use super::*;
 
-/// A bot on the ground this far below a lift's boarding spot is off the
-/// plat (in its shaft or beside it), units.
-const RIDER_BELOW_BOARDING: f32 = 8.0;
-
 impl PathFollower {
     /// Whether `me` moves along the jump that leaves takeoff `c` (or
     /// hardly moves): a jump taken with the momentum of a run from the
