@@ -273,6 +273,11 @@ impl PathFollower {
         (next.link == LinkKind::Lift && here.link == LinkKind::Walk).then_some(here.pos)
     }
 
+    /// Whether `corner` boards a lift (`next` rides it) that is away.
+    fn boarding_away(&self, corner: &Corner, next: Option<&Corner>) -> bool {
+        self.lift_away && corner.link == LinkKind::Walk && next.is_some_and(|n| n.link == LinkKind::Lift)
+    }
+
     /// Whether a committed action (a non-walk corner) is under way.
     pub fn in_action(&self) -> bool {
         self.corner().is_some_and(|c| c.link.is_special())
@@ -493,11 +498,7 @@ impl PathFollower {
             // in its shaft (within a corner's height of the spot when the
             // plat rests a step above the floor), and must wait out of it,
             // not ride. On the plat as it starts up, it rides.
-            if self.lift_away
-                && me.origin.z < corner.pos.z - RIDER_BELOW_BOARDING
-                && corner.link == LinkKind::Walk
-                && next.is_some_and(|n| n.link == LinkKind::Lift)
-            {
+            if self.boarding_away(corner, next) && me.origin.z < corner.pos.z - RIDER_BELOW_BOARDING {
                 break;
             }
             match self.reached(corner, prev, next, me) {
@@ -523,7 +524,7 @@ impl PathFollower {
         let leg_from = if self.index == 0 { Some(start) } else { corners.get(self.index - 1).map(|c| c.pos) };
         // Below the way onto a lift that is away: in its shaft, where the
         // follower steps the bot out to wait; not carried off the route.
-        let in_shaft = self.lift_away && corner.link == LinkKind::Walk && corners.get(self.index + 1).is_some_and(|n| n.link == LinkKind::Lift);
+        let in_shaft = self.boarding_away(&corner, corners.get(self.index + 1));
         if matches!(corner.link, LinkKind::Walk | LinkKind::Drop | LinkKind::Jump | LinkKind::Crouch)
             && let Some(from) = leg_from
             && (off_leg(from, corner.pos, me.origin) > OFF_ROUTE

@@ -154,7 +154,12 @@ pub(super) struct Carry {
 
 /// The session's map on the GPU.
 pub(super) fn gpu_for(session: &Session) -> Result<GpuWorld, PlayError> {
-    let surfaces = session.map().surfaces().cloned().unwrap_or_default();
+    gpu_for_map(session.map())
+}
+
+/// A map's faces on the GPU.
+fn gpu_for_map(map: &quarry_map::LoadedMap) -> Result<GpuWorld, PlayError> {
+    let surfaces = map.surfaces().cloned().unwrap_or_default();
     Ok(GpuWorld::new(WorldMesh::build(&surfaces))?)
 }
 
@@ -550,8 +555,7 @@ impl App {
             None => return Err(PlayError::MapFetch("the server changed to a map it did not name".to_owned())),
         };
         let map = file.load(&map_options())?;
-        let surfaces = map.surfaces().cloned().unwrap_or_default();
-        self.gpu = GpuWorld::new(WorldMesh::build(&surfaces))?;
+        self.gpu = gpu_for_map(&map)?;
         self.session.set_map(map);
         self.session.client_mut().confirm_map_loaded()?;
         self.loading = false;

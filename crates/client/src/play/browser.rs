@@ -147,8 +147,9 @@ struct Layout {
     columns: [f32; 5],
 }
 
-/// The columns' titles and the order each sorts by.
-const COLUMNS: [(&str, SortKey); 5] = [("Name", SortKey::Name), ("Map", SortKey::Map), ("Type", SortKey::Name), ("Players", SortKey::Players), ("Ping", SortKey::Ping)];
+/// The columns' titles and the order each sorts by (the game type none).
+const COLUMNS: [(&str, Option<SortKey>); 5] =
+    [("Name", Some(SortKey::Name)), ("Map", Some(SortKey::Map)), ("Type", None), ("Players", Some(SortKey::Players)), ("Ping", Some(SortKey::Ping))];
 
 fn layout() -> Layout {
     let (width, height) = (screen_width(), screen_height());
@@ -373,10 +374,8 @@ impl Browser {
         let l = layout();
         if (l.header_y - 26.0..=l.header_y + 8.0).contains(&y) {
             // The column whose title is left of the click; "Type" has no order of its own.
-            if let Some(i) = l.columns.iter().rposition(|&left| x >= left)
-                && i != 2
-            {
-                self.list.set_sort(COLUMNS[i].1);
+            if let Some(key) = l.columns.iter().rposition(|&left| x >= left).and_then(|i| COLUMNS[i].1) {
+                self.list.set_sort(key);
             }
             return;
         }
@@ -553,7 +552,7 @@ impl Browser {
         let size = measure_text(&masters, None, 20, 1.0);
         draw_text(&masters, (l.width - 40.0 - size.width).max(360.0), 52.0, 20.0, GREY);
         for (i, (title, key)) in COLUMNS.iter().enumerate() {
-            let sorted = i != 2 && *key == self.list.sort();
+            let sorted = *key == Some(self.list.sort());
             let text = if sorted { format!("{title} v") } else { (*title).to_owned() };
             draw_text(&text, l.columns[i], l.header_y, 24.0, if sorted { YELLOW } else { GREY });
         }

@@ -99,8 +99,9 @@ impl Way<'_, '_> {
         if closed.is_empty() {
             return None;
         }
+        // Routes with every gate taken as open (links not checked live).
+        let open_ways = RouteOptions { validate: false, ..RouteOptions::default() };
         let route = if shut.is_empty() {
-            let open_ways = RouteOptions { validate: false, ..RouteOptions::default() };
             mesh.route(world, scratch, from, to, &open_ways).ok()?
         } else {
             let others = gates.iter().filter(|g| !g.openings.is_empty() && !shut.contains(&g.entity)).map(|g| g.entity);
@@ -115,6 +116,8 @@ impl Way<'_, '_> {
         })?;
         let carrying = RouteOptions { keys: keys.held, ..RouteOptions::default() };
         let reachable = |scratch: &mut SearchScratch, p: Vec3| mesh.route(world, scratch, from, p, &carrying).is_ok();
+        // The first of `spots` a route reaches with every gate open.
+        let first_routed = |scratch: &mut SearchScratch, spots: &[Vec3]| spots.iter().copied().find(|p| mesh.route(world, scratch, from, *p, &open_ways).is_ok());
         for opening in &gate.openings {
             let plan = match *opening {
                 Opening::Touch { bounds: (lo, hi), .. } => {
@@ -124,11 +127,7 @@ impl Way<'_, '_> {
                     // of these a route reaches with every gate open.
                     let centre = Vec3::new((lo.x + hi.x) * 0.5, (lo.y + hi.y) * 0.5, lo.z - mins.z);
                     let [a, b, c, d] = beside(lo, hi, centre.z, mesh.agent().half_width + 1.0);
-                    let open_ways = RouteOptions { validate: false, ..RouteOptions::default() };
-                    [centre, a, b, c, d]
-                        .into_iter()
-                        .find(|p| mesh.route(world, scratch, from, *p, &open_ways).is_ok())
-                        .map(|target| OpeningPlan { target, shoot_at: None, gate: gate.entity, key: None })
+                    first_routed(scratch, &[centre, a, b, c, d]).map(|target| OpeningPlan { target, shoot_at: None, gate: gate.entity, key: None })
                 }
                 Opening::Shoot { entity, bounds: (lo, hi) } => {
                     let aim = (lo + hi) * 0.5;
@@ -139,9 +138,7 @@ impl Way<'_, '_> {
                     } else {
                         // In front of it, back from the wall it sits on (a
                         // point above the floor routes from the floor below).
-                        let r = mesh.agent().half_width + SHOOT_STEP_BACK;
-                        let open_ways = RouteOptions { validate: false, ..RouteOptions::default() };
-                        beside(lo, hi, aim.z, r).into_iter().find(|p| mesh.route(world, scratch, from, *p, &open_ways).is_ok())
+                        first_routed(scratch, &beside(lo, hi, aim.z, mesh.agent().half_width + SHOOT_STEP_BACK))
                     };
                     stand.map(|target| OpeningPlan { target, shoot_at: Some(aim), gate: gate.entity, key: None })
                 }
