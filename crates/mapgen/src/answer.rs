@@ -43,6 +43,10 @@ pub enum Mechanism {
     JumpUp,
     /// Swims, or walks under water.
     Swim,
+    /// Is thrown by a jump pad.
+    JumpPad,
+    /// Drops off a ledge too high to climb back.
+    Drop,
 }
 
 /// One goal of a map.

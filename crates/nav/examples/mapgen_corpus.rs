@@ -9,13 +9,17 @@
 //! (`NAME.map`, `NAME.answer.json`) there, for `scripts/corpus_figures.py`.
 //!
 //! Columns: goals the answer says are reachable, of those the navmesh
-//! routes from every spawn point; goals it says are not, of those the
+//! routes from every spawn point, of those whose mechanism chain from the
+//! first spawn point is the answer's; goals it says are not, of those the
 //! navmesh finds unreachable and explains; the build time. Exit status 1
 //! when any goal disagrees with its answer (each is listed).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+
+#[path = "../tests/support/mechanisms.rs"]
+mod mechanisms;
 
 use quarry_map::LoadOptions;
 use quarry_mapgen::{Expect, corpus};
@@ -37,7 +41,7 @@ fn main() -> ExitCode {
     }
     let (seed, per_kind) = (numbers.first().copied().unwrap_or(1), numbers.get(1).copied().unwrap_or(2));
     let maps = corpus(seed, per_kind);
-    println!("{:<32} {:>9} {:>7} {:>11} {:>9} {:>9}", "map", "reachable", "routed", "unreachable", "explained", "build ms");
+    println!("{:<32} {:>9} {:>7} {:>7} {:>11} {:>9} {:>9}", "map", "reachable", "routed", "chain", "unreachable", "explained", "build ms");
     let mut wrong = Vec::new();
     for m in &maps {
         if let Some(dir) = &write {
@@ -69,7 +73,7 @@ fn main() -> ExitCode {
         let build_ms = start.elapsed().as_secs_f64() * 1000.0;
         let report = reachability_report_in(&world, &map, &mesh);
         let explained = explain_unreachable(&world, &map, &mesh, &report);
-        let (mut reachable, mut routed, mut unreachable, mut said) = (0, 0, 0, 0);
+        let (mut reachable, mut routed, mut chained, mut unreachable, mut said) = (0, 0, 0, 0, 0);
         for g in &m.answer.goals {
             let at = glam::Vec3::new(g.origin[0] as f32, g.origin[1] as f32, g.origin[2] as f32);
             let entity = map.entities().iter().find(|e| e.classname == g.class && e.origin.is_some_and(|o| o.distance(at) < 1.0));
@@ -79,6 +83,12 @@ fn main() -> ExitCode {
                 (Expect::Reachable, Some(_), None) => {
                     reachable += 1;
                     routed += 1;
+                    let via = mechanisms::on_the_way(&mesh, &world, &map, at);
+                    if via == g.via {
+                        chained += 1;
+                    } else {
+                        wrong.push(format!("{}: {} at {:?} is reached by {via:?}, the answer says {:?}", m.name, g.class, g.origin, g.via));
+                    }
                 }
                 (Expect::Reachable, Some(_), Some(why)) => {
                     reachable += 1;
@@ -94,7 +104,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        println!("{:<32} {reachable:>9} {routed:>7} {unreachable:>11} {said:>9} {build_ms:>9.1}", m.name);
+        println!("{:<32} {reachable:>9} {routed:>7} {chained:>7} {unreachable:>11} {said:>9} {build_ms:>9.1}", m.name);
     }
     println!("{} maps; {} goals disagree with their answers", maps.len(), wrong.len());
     for w in &wrong {

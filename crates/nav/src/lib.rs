@@ -110,8 +110,8 @@ pub use explain::{UnreachableGoal, explain_unreachable};
 pub use graph::{Link, LinkKind, Node, NodeId};
 pub use mesh::NavMesh;
 pub use report::{
-    HeuristicComparison, NAV_INFO_QUERIES, NAV_INFO_SEED, NavInfoReport, ReachabilityReport,
-    UnreachablePair, heuristic_comparison, nav_info, reachability_report, reachability_report_in,
+    HeuristicComparison, ItemChain, NAV_INFO_QUERIES, NAV_INFO_SEED, NavInfoReport, ReachabilityReport,
+    UnreachablePair, heuristic_comparison, item_chains, nav_info, reachability_report, reachability_report_in,
 };
 pub use regions::quality::{CoarseQuality, coarse_quality};
 pub use route::astar::SearchScratch;

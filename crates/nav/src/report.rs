@@ -330,6 +330,41 @@ pub struct NavInfoReport {
     /// Each gate (a door touching does not open) and what opens it: goals
     /// behind a gate something opens count as reachable (bots open it).
     pub gates: Vec<String>,
+    /// Each item whose way from the first spawn point takes more than a
+    /// walk, with the steps in order ([`crate::gates::chain`]).
+    pub chains: Vec<ItemChain>,
+}
+
+/// The way to one item: what a player does on it, in order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ItemChain {
+    /// The item.
+    pub item: EntityId,
+    /// Its class name.
+    pub class: String,
+    /// Where it rests.
+    pub position: Vec3,
+    /// The steps from the first spawn point that fits.
+    pub steps: Vec<crate::gates::Step>,
+}
+
+/// The way from `map`'s first fitting spawn point to each item reached by
+/// more than a walk (items no way leads to are left to
+/// [`explain_unreachable`]).
+pub fn item_chains(world: &CollisionWorld, map: &LoadedMap, mesh: &NavMesh) -> Vec<ItemChain> {
+    let Some((_, spawn)) = map.spawn_points().find(|(_, s)| s.fits) else { return Vec::new() };
+    let open = doors_open_world(world, map);
+    map.entities()
+        .iter()
+        .filter_map(|e| {
+            if !matches!(e.kind, EntityKind::Item(_)) {
+                return None;
+            }
+            let position = item_spot(&open, e)?;
+            let steps = crate::gates::chain(mesh, world, map, spawn.spawn_origin, position)?;
+            (!steps.is_empty()).then(|| ItemChain { item: e.id, class: e.classname.clone(), position, steps })
+        })
+        .collect()
 }
 
 /// Builds `map`'s navmesh on its match-start world and reports on it: the
@@ -352,6 +387,7 @@ pub fn nav_info(
         heuristics,
         unreachable_goals,
         gates: crate::gates::describe_gates(map),
+        chains: item_chains(&world, map, &mesh),
     };
     Ok((mesh, report))
 }
@@ -388,6 +424,13 @@ impl fmt::Display for NavInfoReport {
             writeln!(f, "gates (doors touching does not open; goals behind one bots open count as reachable): {}", self.gates.len())?;
             for g in &self.gates {
                 writeln!(f, "  {g}")?;
+            }
+        }
+        if !self.chains.is_empty() {
+            writeln!(f, "items reached by more than a walk (from the first spawn point): {}", self.chains.len())?;
+            for c in &self.chains {
+                let p = c.position;
+                writeln!(f, "  {} {} ({:.0} {:.0} {:.0}): {}", c.class, c.item.0, p.x, p.y, p.z, crate::gates::describe_steps(&c.steps))?;
             }
         }
         let h = &self.heuristics;

@@ -11,7 +11,7 @@
 //! barred by a closed gate can look up here how to open it: walk into a
 //! trigger, shoot, or fetch the key.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use glam::Vec3;
 use quarry_map::entities::items::KeyKind;
@@ -22,7 +22,9 @@ use serde::Serialize;
 
 use crate::generate::input::is_touch_door;
 
+mod chain;
 mod opening;
+pub use chain::{Fired, MIN_CLIMB, OpenBy, Step, chain, describe_steps};
 pub use opening::{KeyKnowledge, OpeningPlan, is_closed, is_closed_entity, plan};
 
 /// How deep a chain of relays is followed from a trigger to a door.
@@ -148,33 +150,49 @@ pub fn describe_gates(map: &LoadedMap) -> Vec<String> {
 /// pressing its buttons, or one of them again and again, opens the door;
 /// once).
 fn reaches(map: &LoadedMap, from: EntityId, door: EntityId, counters: bool) -> bool {
+    path_to(map, from, door, counters).is_some()
+}
+
+/// The relays (and counters, when `counters`) firing `from` passes through
+/// on its way to `door`, in order, by the shortest chain; `None` when it
+/// does not reach the door within [`MAX_CHAIN`] links.
+pub(crate) fn path_to(map: &LoadedMap, from: EntityId, door: EntityId, counters: bool) -> Option<Vec<EntityId>> {
     let entities = map.entities();
+    // Each entity reached, with the one that fired it.
+    let mut came_from: BTreeMap<EntityId, EntityId> = BTreeMap::new();
     let mut frontier = vec![from];
-    let mut seen = BTreeSet::new();
     for _ in 0..MAX_CHAIN {
         let mut next = Vec::new();
         for id in frontier {
             let Some(e) = entities.get(id.index()) else { continue };
             for &t in &e.targets {
                 if t == door {
-                    return true;
+                    let mut path = Vec::new();
+                    let mut at = id;
+                    while at != from {
+                        path.push(at);
+                        at = *came_from.get(&at)?;
+                    }
+                    path.reverse();
+                    return Some(path);
                 }
                 let relay = match entities.get(t.index()).map(|x| &x.kind) {
                     Some(EntityKind::Trigger(Trigger { kind: TriggerKind::Relay, .. })) => true,
                     Some(EntityKind::Trigger(Trigger { kind: TriggerKind::Counter, .. })) => counters,
                     _ => false,
                 };
-                if relay && seen.insert(t) {
+                if relay && t != from && !came_from.contains_key(&t) {
+                    came_from.insert(t, id);
                     next.push(t);
                 }
             }
         }
         if next.is_empty() {
-            return false;
+            return None;
         }
         frontier = next;
     }
-    false
+    None
 }
 
 #[cfg(test)]

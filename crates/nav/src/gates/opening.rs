@@ -45,12 +45,12 @@ const SAMPLE_STEP: f32 = 16.0;
 const SHOOT_BACK: f32 = 96.0;
 /// How far back from a shootable button (beyond touching it) a bot stands
 /// to shoot it, units.
-const SHOOT_STEP_BACK: f32 = 48.0;
+pub(super) const SHOOT_STEP_BACK: f32 = 48.0;
 /// Keys tried (nearest first) when looking for one that routes.
 const MAX_KEY_CANDIDATES: usize = 4;
 /// Closed gates looked through in a row (a trigger behind a key door
 /// behind another trigger's door...).
-const MAX_NESTED_GATES: u32 = 4;
+pub(super) const MAX_NESTED_GATES: u32 = 4;
 
 /// Whether `g` is closed in the live `world` (at the offset the map drew it).
 pub fn is_closed(world: &CollisionWorld, g: &Gate) -> bool {
@@ -172,7 +172,7 @@ impl Way<'_, '_> {
 
 /// Points `r` out from the middle of each side of the box `lo..hi`, at
 /// height `z`.
-fn beside(lo: Vec3, hi: Vec3, z: f32, r: f32) -> [Vec3; 4] {
+pub(super) fn beside(lo: Vec3, hi: Vec3, z: f32, r: f32) -> [Vec3; 4] {
     let (cx, cy) = ((lo.x + hi.x) * 0.5, (lo.y + hi.y) * 0.5);
     [Vec3::new(lo.x - r, cy, z), Vec3::new(hi.x + r, cy, z), Vec3::new(cx, lo.y - r, z), Vec3::new(cx, hi.y + r, z)]
 }
