@@ -39,8 +39,8 @@ pub enum Mechanism {
     Teleporter,
     /// Climbs a flight of stairs.
     Stairs,
-    /// Jumps up onto a ledge higher than a step.
-    JumpUp,
+    /// Jumps: up onto a ledge higher than a step, or across a gap.
+    Jump,
     /// Swims, or walks under water.
     Swim,
     /// Is thrown by a jump pad.

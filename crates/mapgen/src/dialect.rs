@@ -52,6 +52,7 @@ impl Dialect {
             Surface::Metal => if q3 { "mapgen/metal" } else { "mgen_metal" },
             Surface::Trigger => if q3 { "common/trigger" } else { "trigger" },
             Surface::Water => if q3 { "liquids/water" } else { "*water1" },
+            Surface::Lava => if q3 { "liquids/lavahell" } else { "*lava1" },
         }
     }
 

@@ -132,6 +132,13 @@ impl Chain {
         }
     }
 
+    /// Sets room `i`'s length (x), for parts that need the room.
+    pub fn set_length(&mut self, i: usize, length: i32) {
+        if let Some(l) = self.lengths.get_mut(i) {
+            *l = length.max(64);
+        }
+    }
+
     /// Reshapes the partition after room `i`: its thickness and doorway.
     pub fn set_partition(&mut self, i: usize, thickness: i32, doorway: Option<Doorway>) {
         if let Some(p) = self.partitions.get_mut(i) {

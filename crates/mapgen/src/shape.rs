@@ -20,6 +20,8 @@ pub enum Surface {
     Trigger,
     /// Water (not solid, swum through).
     Water,
+    /// Lava (not solid, hurts whoever stands in it).
+    Lava,
 }
 
 /// An axis-aligned box from `min` to `max` (whole units).

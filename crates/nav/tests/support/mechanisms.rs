@@ -36,7 +36,7 @@ pub(crate) fn on_the_way(mesh: &NavMesh, world: &CollisionWorld, map: &LoadedMap
             Step::Move(LinkKind::Lift) => out.push(Mechanism::Lift),
             Step::Move(LinkKind::Teleport) => out.push(Mechanism::Teleporter),
             Step::Move(LinkKind::Crouch) => out.push(Mechanism::Crouch),
-            Step::Move(LinkKind::Jump) => out.push(Mechanism::JumpUp),
+            Step::Move(LinkKind::Jump) => out.push(Mechanism::Jump),
             Step::Move(LinkKind::JumpPad) => out.push(Mechanism::JumpPad),
             Step::Move(LinkKind::Drop) => out.push(Mechanism::Drop),
             Step::Move(LinkKind::Swim) | Step::Dive => out.push(Mechanism::Swim),

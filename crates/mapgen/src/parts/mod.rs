@@ -9,6 +9,9 @@ use crate::layout::{Chain, Doorway, RoomBox};
 use crate::rng::Rng;
 use crate::shape::{Cuboid, Entity, Surface};
 
+mod locks;
+mod terrain;
+
 /// What a map is built around.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum PartKind {
@@ -50,13 +53,26 @@ pub enum PartKind {
     JumpLedge,
     /// A room flooded to above head height, the prize on its floor.
     Flooded,
+    /// A ledge too high to jump, with a jump pad up to it.
+    JumpPad,
+    /// Stairs up to a ledge, and off it a drop into the next room too
+    /// high to climb back (a teleporter leads home).
+    Drop,
+    /// A raised walkway broken by a gap a running jump clears.
+    Gap,
+    /// A bridge a step high over a band of lava.
+    LavaBridge,
+    /// A secret door shot open (Quake 1; a shootable door in Quake 3).
+    SecretDoor,
+    /// A key door whose key lies behind a button door (Quake 1 dialects).
+    KeyBehindGate,
 }
 
 impl PartKind {
     /// Every kind a dialect has, one of each (the button chain at depths
-    /// 1 to 4; no key door in Quake 3, which has no keys).
+    /// 1 to 4; no key doors in Quake 3, which has no keys).
     pub fn all_for(dialect: Dialect) -> Vec<PartKind> {
-        Self::all().into_iter().filter(|k| !(dialect.is_quake3() && *k == Self::KeyDoor)).collect()
+        Self::all().into_iter().filter(|k| !(dialect.is_quake3() && matches!(k, Self::KeyDoor | Self::KeyBehindGate))).collect()
     }
 
     /// Every kind, one of each (the button chain at depths 1 to 4).
@@ -79,6 +95,12 @@ impl PartKind {
             Self::Stairs,
             Self::JumpLedge,
             Self::Flooded,
+            Self::JumpPad,
+            Self::Drop,
+            Self::Gap,
+            Self::LavaBridge,
+            Self::SecretDoor,
+            Self::KeyBehindGate,
         ]);
         kinds
     }
@@ -103,6 +125,12 @@ impl PartKind {
             Self::Stairs => "stairs".into(),
             Self::JumpLedge => "jumpledge".into(),
             Self::Flooded => "flooded".into(),
+            Self::JumpPad => "jumppad".into(),
+            Self::Drop => "drop".into(),
+            Self::Gap => "gap".into(),
+            Self::LavaBridge => "lava".into(),
+            Self::SecretDoor => "secretdoor".into(),
+            Self::KeyBehindGate => "keybehindgate".into(),
         }
     }
 }
@@ -265,14 +293,20 @@ pub(crate) fn build(kind: PartKind, b: &mut Build<'_>) {
             b.prize_in(r, Expect::Reachable, vec![Mechanism::ShootDoor]);
         }
         PartKind::KeyDoor if !b.dialect.is_quake3() => {
-            // Quake 1 doors: spawnflag 8 wants the gold key.
-            b.door(0, &[("spawnflags", "8".to_owned())]);
+            let (key, flags) = locks::pick_key(b);
+            b.door(0, &[("spawnflags", flags.to_owned())]);
             let r = b.chain.room(0);
-            b.item("item_key2", [r.max[0] - 64, r.max[1] - 64, 16], Expect::Reachable, Vec::new());
+            b.item(key, [r.max[0] - 64, r.max[1] - 64, 16], Expect::Reachable, Vec::new());
             let r = b.chain.room(last);
             b.prize_in(r, Expect::Reachable, vec![Mechanism::Key]);
         }
-        PartKind::KeyDoor => {
+        PartKind::JumpPad => terrain::jump_pad(b),
+        PartKind::Drop => terrain::drop(b),
+        PartKind::Gap => terrain::gap(b),
+        PartKind::LavaBridge => terrain::lava_bridge(b),
+        PartKind::SecretDoor => locks::secret_door(b),
+        PartKind::KeyBehindGate if !b.dialect.is_quake3() => locks::key_behind_gate(b),
+        PartKind::KeyDoor | PartKind::KeyBehindGate => {
             // Quake 3 has no keys: a button door stands in.
             let name = b.gate_name();
             b.door(0, &[("targetname", name.clone())]);
@@ -329,7 +363,7 @@ pub(crate) fn build(kind: PartKind, b: &mut Build<'_>) {
             b.chain.solids.push(Cuboid::new([ledge_x, r.min[1], 0], [r.max[0], r.max[1], h], Surface::Metal));
             let class = b.prize();
             let yc = (r.min[1] + r.max[1]) / 2;
-            b.item(class, [ledge_x + depth / 2, yc, h + 16], Expect::Reachable, vec![Mechanism::JumpUp]);
+            b.item(class, [ledge_x + depth / 2, yc, h + 16], Expect::Reachable, vec![Mechanism::Jump]);
         }
         PartKind::Flooded => {
             let r = b.chain.room(last);
@@ -369,6 +403,7 @@ pub(crate) fn rooms_for(kind: PartKind) -> usize {
         PartKind::ButtonChain(n) => usize::from(n) + 1,
         PartKind::NestedGates(n) => usize::from(n.max(2)),
         PartKind::Teleporter | PartKind::Sealed => 1,
+        PartKind::Drop | PartKind::KeyBehindGate => 3,
         _ => 2,
     }
 }
