@@ -30,14 +30,17 @@ pub(super) fn flight_length(h: i32) -> i32 {
 /// with a jump pad on the floor before it aimed at a point above it.
 pub(super) fn jump_pad(b: &mut Build<'_>) {
     let last = b.chain.rooms() - 1;
-    let r = b.chain.room(last);
     let h = b.rng.step(128, 192.min(b.chain.height - 96), 32);
     let depth = b.rng.step(128, 192, 32);
+    // The pad a little way out from the ledge's face, with room to walk
+    // onto it from the doorway.
+    let back = b.rng.step(96, 160, 32);
+    let length = b.chain.room(last).max[0] - b.chain.room(last).min[0];
+    b.chain.set_length(last, length.max(depth + back + 64 + 96));
+    let r = b.chain.room(last);
     let ledge_x = r.max[0] - depth;
     b.chain.solids.push(Cuboid::new([ledge_x, r.min[1], 0], [r.max[0], r.max[1], h], Surface::Metal));
     let yc = b.rng.step(r.min[1] + 96, r.max[1] - 96, 16);
-    // The pad a little way out from the ledge's face.
-    let back = b.rng.step(96, 160, 32);
     let pad_x = ledge_x - back - 64;
     b.chain.push(Entity::brush("trigger_push", vec![Cuboid::new([pad_x, yc - 32, 0], [pad_x + 64, yc + 32, 16], Surface::Trigger)]).with("target", "padtarget"));
     let mark = if b.dialect.is_quake3() { "target_position" } else { "info_notnull" };
