@@ -62,6 +62,8 @@ pub enum PartKind {
     Gap,
     /// A bridge a step high over a band of lava.
     LavaBridge,
+    /// A pool left by swimming up and climbing out onto a raised room.
+    WaterJump,
     /// A secret door shot open (Quake 1; a shootable door in Quake 3).
     SecretDoor,
     /// A key door whose key lies behind a button door (Quake 1 dialects).
@@ -99,6 +101,7 @@ impl PartKind {
             Self::Drop,
             Self::Gap,
             Self::LavaBridge,
+            Self::WaterJump,
             Self::SecretDoor,
             Self::KeyBehindGate,
         ]);
@@ -129,6 +132,7 @@ impl PartKind {
             Self::Drop => "drop".into(),
             Self::Gap => "gap".into(),
             Self::LavaBridge => "lava".into(),
+            Self::WaterJump => "waterjump".into(),
             Self::SecretDoor => "secretdoor".into(),
             Self::KeyBehindGate => "keybehindgate".into(),
         }
@@ -304,6 +308,7 @@ pub(crate) fn build(kind: PartKind, b: &mut Build<'_>) {
         PartKind::Drop => terrain::drop(b),
         PartKind::Gap => terrain::gap(b),
         PartKind::LavaBridge => terrain::lava_bridge(b),
+        PartKind::WaterJump => terrain::water_jump(b),
         PartKind::SecretDoor => locks::secret_door(b),
         PartKind::KeyBehindGate if !b.dialect.is_quake3() => locks::key_behind_gate(b),
         PartKind::KeyDoor | PartKind::KeyBehindGate => {
@@ -403,7 +408,7 @@ pub(crate) fn rooms_for(kind: PartKind) -> usize {
         PartKind::ButtonChain(n) => usize::from(n) + 1,
         PartKind::NestedGates(n) => usize::from(n.max(2)),
         PartKind::Teleporter | PartKind::Sealed => 1,
-        PartKind::Drop | PartKind::KeyBehindGate => 3,
+        PartKind::Drop | PartKind::KeyBehindGate | PartKind::WaterJump => 3,
         _ => 2,
     }
 }

@@ -1,5 +1,6 @@
 //! Parts that test movement rather than mechanisms: a jump pad up to a
-//! ledge, a one-way drop, a gap to jump across, a bridge over lava.
+//! ledge, a one-way drop, a gap to jump across, a bridge over lava, a pool
+//! left by a water jump.
 
 use super::Build;
 use crate::answer::{Expect, Mechanism};
@@ -116,4 +117,24 @@ pub(super) fn lava_bridge(b: &mut Build<'_>) {
     }
     let class = b.prize();
     b.item(class, [(x1 + r.max[0]) / 2, y + width / 2, 16], Expect::Reachable, Vec::new());
+}
+
+/// Room 1 a pool deeper than a player is tall; its far doorway's sill is
+/// flush with the surface, the floor of room 2 raised to it: the way on is
+/// to swim up and climb out (Quake's water jump, which wants the ledge
+/// between 4 and 20 units above the player's waist while the eyes are out:
+/// a sill at the surface leaves the widest band to do it from). The way
+/// back drops into the pool and walks out of it.
+pub(super) fn water_jump(b: &mut Build<'_>) {
+    let depth = b.rng.step(80, 96.min(b.chain.height - 128), 16);
+    let sill = depth;
+    let pool = b.chain.room(1);
+    b.chain.solids.push(Cuboid::new([pool.min[0], pool.min[1], 0], [pool.max[0], pool.max[1], depth], Surface::Water));
+    let d = b.chain.doorway(1).unwrap_or(Doorway { y: (64, 160), z: (0, 112) });
+    b.chain.set_partition(1, 16, Some(Doorway { y: d.y, z: (sill, sill + (d.z.1 - d.z.0)) }));
+    let r = b.chain.room(2);
+    b.chain.solids.push(Cuboid::new([r.min[0], r.min[1], 0], [r.max[0], r.max[1], sill], Surface::Floor));
+    let c = r.floor_centre();
+    let class = b.prize();
+    b.item(class, [c[0], c[1], sill + 16], Expect::Reachable, vec![Mechanism::Swim]);
 }

@@ -39,7 +39,12 @@ pub(crate) fn on_the_way(mesh: &NavMesh, world: &CollisionWorld, map: &LoadedMap
             Step::Move(LinkKind::Jump) => out.push(Mechanism::Jump),
             Step::Move(LinkKind::JumpPad) => out.push(Mechanism::JumpPad),
             Step::Move(LinkKind::Drop) => out.push(Mechanism::Drop),
-            Step::Move(LinkKind::Swim) | Step::Dive => out.push(Mechanism::Swim),
+            // Diving in and swimming out are one swim.
+            Step::Move(LinkKind::Swim) | Step::Dive => {
+                if out.last() != Some(&Mechanism::Swim) {
+                    out.push(Mechanism::Swim);
+                }
+            }
             Step::Climb => out.push(Mechanism::Stairs),
             // Walking is no mechanism.
             Step::Move(LinkKind::Walk) => {}
