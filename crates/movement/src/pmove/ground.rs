@@ -169,7 +169,13 @@ impl Move<'_> {
         self.state.origin = tr.end;
         self.state.water_jump_time = 0.0;
         self.out.touch(tr.entity);
-        if self.state.velocity.dot(tr.normal) != 0.0 {
+        let into = self.state.velocity.dot(tr.normal);
+        // Swimming up off the bottom gathers speed a little a tick (water
+        // acceleration against the speed already along the wish): kept, as
+        // Quake 3 keeps it, until it passes the kick-off speed and the
+        // swimmer leaves the bottom.
+        let rising_in_water = into > 0.0 && self.state.water_level > 1;
+        if into != 0.0 && !rising_in_water {
             // Move along the ground exactly. Quake 3 keeps a speed into ground
             // found by the probe (which its walk move turns into a bounce that
             // never settles) and the overclip's slight lift off it.

@@ -188,6 +188,37 @@ mod tests {
         assert_eq!(s.liquid, Contents::WATER);
     }
 
+    #[test]
+    fn up_swims_up_from_the_bottom_even_running_in() {
+        let p = MoveParams::default();
+        let w = pool(Contents::WATER);
+        let mut s = MoveState::new(Vec3::new(0.0, 0.0, 60.0));
+        // Settle onto the bottom.
+        for _ in 0..120 {
+            pmove(&mut s, &UserCmd::default(), &w, &p, 1.0 / 60.0);
+        }
+        let bottom = s.origin.z;
+        let up = UserCmd { up: 127, ..UserCmd::default() };
+        for _ in 0..30 {
+            pmove(&mut s, &up, &w, &p, 1.0 / 60.0);
+        }
+        assert!(s.origin.z > bottom + 20.0, "rose from {bottom} to {}", s.origin.z);
+        // Running in along the bottom, then up as well: the water adds a
+        // little upward speed a tick against the speed already along the
+        // wish, which the bottom must not take away again.
+        let mut s = MoveState::new(Vec3::new(0.0, 0.0, 60.0));
+        for _ in 0..120 {
+            pmove(&mut s, &UserCmd::default(), &w, &p, 1.0 / 60.0);
+        }
+        let bottom = s.origin.z;
+        s.velocity = Vec3::new(180.0, 0.0, 0.0);
+        let up = UserCmd { up: 127, forward: 127, ..UserCmd::default() };
+        for _ in 0..30 {
+            pmove(&mut s, &up, &w, &p, 1.0 / 60.0);
+        }
+        assert!(s.origin.z > bottom + 20.0, "running in, rose from {bottom} to {}", s.origin.z);
+    }
+
     /// Water friction and the sink speed keep the descent below this.
     const SINK_LIMIT: f32 = 100.0;
 }
