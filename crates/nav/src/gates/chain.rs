@@ -291,3 +291,19 @@ fn fired_through(map: &LoadedMap, from: EntityId, door: EntityId) -> Vec<Fired> 
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_of_one_move_is_told_once_with_its_count() {
+        let open = Step::Open { gate: EntityId(4), by: OpenBy::TouchButton, with: Some(EntityId(6)), through: vec![Fired::Relay, Fired::Counter(2)] };
+        let steps = [Step::Move(LinkKind::Jump), Step::Move(LinkKind::Jump), Step::Move(LinkKind::Jump), Step::Climb, open, Step::Dive];
+        assert_eq!(
+            describe_steps(&steps),
+            "jump x3, climb, open door 4 (press button 6 via a relay via a counter of 2), dive"
+        );
+        assert_eq!(describe_steps(&[]), "");
+    }
+}

@@ -233,4 +233,20 @@ mod tests {
         assert_eq!(kinds, vec!["touch", "touch"], "the trigger (via the relay) and the button");
         assert!(matches!(g[1].openings[..], [Opening::Shoot { .. }]));
     }
+
+    #[test]
+    fn the_chain_from_a_trigger_to_its_door_names_what_fires_between() {
+        let door = brush_ent("func_door", "\"targetname\" \"gate\"\n\"wait\" \"-1\"\n", Vec3::new(100.0, -64.0, 0.0), Vec3::new(116.0, 64.0, 128.0), "quarry/wall");
+        let button = brush_ent("func_button", "\"target\" \"relay\"\n", Vec3::new(0.0, 200.0, 16.0), Vec3::new(8.0, 232.0, 48.0), "quarry/wall");
+        let direct = brush_ent("func_button", "\"target\" \"gate\"\n", Vec3::new(0.0, -232.0, 16.0), Vec3::new(8.0, -200.0, 48.0), "quarry/wall");
+        let relay = "{\n\"classname\" \"trigger_relay\"\n\"origin\" \"0 0 64\"\n\"targetname\" \"relay\"\n\"target\" \"count\"\n}\n";
+        let counter = "{\n\"classname\" \"trigger_counter\"\n\"origin\" \"0 0 96\"\n\"targetname\" \"count\"\n\"count\" \"3\"\n\"target\" \"gate\"\n}\n";
+        let map = load(&[door, button, direct, relay.to_owned(), counter.to_owned()].concat());
+        let id = |class: &str, n: usize| map.entities().iter().filter(|e| e.classname == class).nth(n).map(|e| e.id).expect(class);
+        let (gate, button, direct) = (id("func_door", 0), id("func_button", 0), id("func_button", 1));
+        let path = path_to(&map, button, gate, true).expect("reaches");
+        assert_eq!(path, vec![id("trigger_relay", 0), id("trigger_counter", 0)]);
+        assert_eq!(path_to(&map, direct, gate, true), Some(Vec::new()), "a button aimed at the door");
+        assert_eq!(path_to(&map, button, gate, false), None, "not through a counter when counters are out");
+    }
 }
