@@ -195,12 +195,12 @@ mod tests {
         let mut s = MoveState::new(Vec3::new(0.0, 0.0, 60.0));
         // Settle onto the bottom.
         for _ in 0..120 {
-            pmove(&mut s, &UserCmd::default(), &w, &p, 1.0 / 60.0);
+            let _ = pmove(&mut s, &UserCmd::default(), &w, &p, 1.0 / 60.0);
         }
         let bottom = s.origin.z;
         let up = UserCmd { up: 127, ..UserCmd::default() };
         for _ in 0..30 {
-            pmove(&mut s, &up, &w, &p, 1.0 / 60.0);
+            let _ = pmove(&mut s, &up, &w, &p, 1.0 / 60.0);
         }
         assert!(s.origin.z > bottom + 20.0, "rose from {bottom} to {}", s.origin.z);
         // Running in along the bottom, then up as well: the water adds a
@@ -208,13 +208,13 @@ mod tests {
         // wish, which the bottom must not take away again.
         let mut s = MoveState::new(Vec3::new(0.0, 0.0, 60.0));
         for _ in 0..120 {
-            pmove(&mut s, &UserCmd::default(), &w, &p, 1.0 / 60.0);
+            let _ = pmove(&mut s, &UserCmd::default(), &w, &p, 1.0 / 60.0);
         }
         let bottom = s.origin.z;
         s.velocity = Vec3::new(180.0, 0.0, 0.0);
         let up = UserCmd { up: 127, forward: 127, ..UserCmd::default() };
         for _ in 0..30 {
-            pmove(&mut s, &up, &w, &p, 1.0 / 60.0);
+            let _ = pmove(&mut s, &up, &w, &p, 1.0 / 60.0);
         }
         assert!(s.origin.z > bottom + 20.0, "running in, rose from {bottom} to {}", s.origin.z);
     }
