@@ -74,7 +74,8 @@ pub enum Step {
     /// Travel a link that is not a walk: a drop, jump, jump pad,
     /// teleporter, lift, swim or crouch.
     Move(LinkKind),
-    /// Walk up more than [`MIN_CLIMB`] (stairs, a ramp).
+    /// Walk up more than [`MIN_CLIMB`] (stairs, a ramp), once between
+    /// other steps.
     Climb,
     /// Go under water (or slime or lava) deeper than the eyes.
     Dive,
@@ -170,16 +171,13 @@ impl Chain<'_> {
         let mut climbed = false;
         let mut under = false;
         let graph = &self.mesh.graph;
-        let mut last: Option<Vec3> = None;
         for pair in route.nodes.windows(2) {
             let (Some(a), Some(b)) = (graph.nodes.get(pair[0].index()), graph.nodes.get(pair[1].index())) else { continue };
             let (a, b) = (a.origin, b.origin);
-            let p0 = last.unwrap_or(a);
-            last = Some(b);
             // Gates this stretch passes through, in order.
-            let samples = (p0.distance(b) / SAMPLE_STEP).ceil().max(1.0) as usize;
+            let samples = (a.distance(b) / SAMPLE_STEP).ceil().max(1.0) as usize;
             for i in 0..=samples {
-                let p = p0.lerp(b, i as f32 / samples as f32);
+                let p = a.lerp(b, i as f32 / samples as f32);
                 let (lo, hi) = (p + mins, p + maxs);
                 for g in &closed {
                     if opened.contains(&g.entity) || !(lo.cmple(g.closed.1).all() && g.closed.0.cmple(hi).all()) {
@@ -188,7 +186,7 @@ impl Chain<'_> {
                     opened.push(g.entity);
                     let deeper: Vec<EntityId> = shut.iter().copied().chain([g.entity]).collect();
                     steps.extend(self.open(scratch, opened, g, &deeper, depth)?);
-                    rise = 0.0;
+                    (rise, climbed) = (0.0, false);
                 }
             }
             let kind = graph.links_from(pair[0].0).1.iter().filter(|l| l.to == pair[1]).min_by(|x, y| x.cost.total_cmp(&y.cost)).map(|l| l.kind);
@@ -202,7 +200,7 @@ impl Chain<'_> {
                 }
                 Some(k) => {
                     steps.push(Step::Move(k));
-                    rise = 0.0;
+                    (rise, climbed) = (0.0, false);
                 }
             }
             let wet = self.world.point_contents(b + Vec3::Z * EYE_HEIGHT).intersects(Contents::MASK_LIQUID);
