@@ -246,6 +246,10 @@ fn log_lines_are_cut_and_a_few_a_second_get_through_with_the_rest_counted() {
 #[test]
 fn errors_the_engine_raises_without_a_place_carry_a_line_and_column() {
     let mut lib = ScriptLibrary::new(quarry_bots::script::DEFAULT_MAX_OPS);
+    // The engine's own limits are under test, not the clock: on a busy
+    // machine (CI) a debug build's 2,000 pushes can take over the default
+    // 2 ms of CPU and stop on time first.
+    lib.set_max_call_ms(60_000.0);
     // A stack overflow in a library helper that calls the bot API.
     let deep = Source { name: "brains/lib/deep.rhai".into(), text: "// recursion\nfn deeper(n) {\n    let me = me();\n    deeper(n + 1)\n}\n".into() };
     let (result, _) = call_once(&mut lib, "diver", "fn on_tick(dt) {\n    deeper(0);\n}\n", &[deep]);
