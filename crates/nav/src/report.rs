@@ -354,6 +354,7 @@ pub struct ItemChain {
 pub fn item_chains(world: &CollisionWorld, map: &LoadedMap, mesh: &NavMesh) -> Vec<ItemChain> {
     let Some((_, spawn)) = map.spawn_points().find(|(_, s)| s.fits) else { return Vec::new() };
     let open = doors_open_world(world, map);
+    let planner = crate::gates::ChainPlanner::new(mesh, world, map);
     map.entities()
         .iter()
         .filter_map(|e| {
@@ -361,7 +362,7 @@ pub fn item_chains(world: &CollisionWorld, map: &LoadedMap, mesh: &NavMesh) -> V
                 return None;
             }
             let position = item_spot(&open, e)?;
-            let steps = crate::gates::chain(mesh, world, map, spawn.spawn_origin, position)?;
+            let steps = planner.chain(spawn.spawn_origin, position)?;
             (!steps.is_empty()).then(|| ItemChain { item: e.id, class: e.classname.clone(), position, steps })
         })
         .collect()

@@ -124,20 +124,42 @@ pub fn describe_steps(steps: &[Step]) -> String {
 }
 
 /// The steps from `from` to `to` with the gates as `world` has them, or
-/// `None` when no way (through gates bots open) leads there.
+/// `None` when no way (through gates bots open) leads there. For many
+/// goals on one map, build a [`ChainPlanner`] once.
 pub fn chain(mesh: &NavMesh, world: &CollisionWorld, map: &LoadedMap, from: Vec3, to: Vec3) -> Option<Vec<Step>> {
-    let gates = super::gates(map);
-    let open = crate::generate::input::doors_open_world(world, map);
-    let keys: Vec<(EntityId, KeyKind, Vec3)> = map
-        .entities()
-        .iter()
-        .filter_map(|e| match e.kind {
-            EntityKind::Item(Item { kind: ItemKind::Key(k), .. }) => Some((e.id, k, item_spot(&open, e)?)),
-            _ => None,
-        })
-        .collect();
-    let way = Chain { mesh, world, map, gates: &gates, from, keys: &keys };
-    way.steps(&mut SearchScratch::new(), &mut Vec::new(), to, &[], MAX_NESTED_GATES + 1)
+    ChainPlanner::new(mesh, world, map).chain(from, to)
+}
+
+/// What every chain on one map reads, gathered once: the gates and the
+/// keys lying where they come to rest.
+pub struct ChainPlanner<'a> {
+    mesh: &'a NavMesh,
+    world: &'a CollisionWorld,
+    map: &'a LoadedMap,
+    gates: Vec<Gate>,
+    keys: Vec<(EntityId, KeyKind, Vec3)>,
+}
+
+impl<'a> ChainPlanner<'a> {
+    /// The gates and keys of `map`, for chains on `mesh` in `world`.
+    pub fn new(mesh: &'a NavMesh, world: &'a CollisionWorld, map: &'a LoadedMap) -> Self {
+        let open = crate::generate::input::doors_open_world(world, map);
+        let keys = map
+            .entities()
+            .iter()
+            .filter_map(|e| match e.kind {
+                EntityKind::Item(Item { kind: ItemKind::Key(k), .. }) => Some((e.id, k, item_spot(&open, e)?)),
+                _ => None,
+            })
+            .collect();
+        Self { mesh, world, map, gates: super::gates(map), keys }
+    }
+
+    /// [`chain`] from `from` to `to`.
+    pub fn chain(&self, from: Vec3, to: Vec3) -> Option<Vec<Step>> {
+        let way = Chain { mesh: self.mesh, world: self.world, map: self.map, gates: &self.gates, from, keys: &self.keys };
+        way.steps(&mut SearchScratch::new(), &mut Vec::new(), to, &[], MAX_NESTED_GATES + 1)
+    }
 }
 
 /// One chain question.

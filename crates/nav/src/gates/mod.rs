@@ -24,7 +24,7 @@ use crate::generate::input::is_touch_door;
 
 mod chain;
 mod opening;
-pub use chain::{Fired, MIN_CLIMB, OpenBy, Step, chain, describe_steps};
+pub use chain::{ChainPlanner, Fired, MIN_CLIMB, OpenBy, Step, chain, describe_steps};
 pub use opening::{KeyKnowledge, OpeningPlan, is_closed, is_closed_entity, plan};
 
 /// How deep a chain of relays is followed from a trigger to a door.
