@@ -3,8 +3,10 @@
 //! and full routes through the region layer (the default).
 //!
 //! Before the criterion groups it prints a table per map: nodes, links,
-//! the median build time, the median wait after a build until the region
-//! distance table is full (it fills in the background), and p50/p99 (of
+//! the median build time (until bots can move), the median time the
+//! exposure pass takes on its thread after the build, the median wait
+//! after a build until the region distance table is full (both fill in the
+//! background), and p50/p99 (of
 //! each query's median over five sweeps) microseconds and mean expansions of
 //! 500 seeded random route queries: the cell search itself (node to node,
 //! no string pulling) with each heuristic, full cell routes (snapping,
@@ -162,11 +164,12 @@ fn figures_path() -> PathBuf {
 
 fn print_table(cases: &[Case]) {
     println!(
-        "{:<14} {:>6} {:>7} {:>9} {:>9} | {:>17} {:>6} | {:>17} {:>6} | {:>17} | {:>17} {:>5} | {:>17}",
+        "{:<14} {:>6} {:>7} {:>9} {:>9} {:>9} | {:>17} {:>6} | {:>17} {:>6} | {:>17} | {:>17} {:>5} | {:>17}",
         "map",
         "nodes",
         "links",
         "build ms",
+        "expo ms",
         "table ms",
         "alt p50/p99 us",
         "exp",
@@ -183,9 +186,11 @@ fn print_table(cases: &[Case]) {
     };
     let mut rows = Vec::new();
     for c in cases {
-        // Each build, then the wait until its distance table is full (its
-        // rows fill in the background after the build; this thread helps).
-        let (builds, fills): (Vec<f64>, Vec<f64>) = (0..5)
+        // Each build, then the exposure's own time (measured on a thread
+        // of its own after the build) and the wait until its distance
+        // table is full (its rows fill in the background after the build;
+        // this thread helps).
+        let (builds, rest): (Vec<f64>, Vec<(f64, f64)>) = (0..5)
             .filter_map(|_| {
                 NavMesh::build_for_map(
                     &c.map,
@@ -199,10 +204,15 @@ fn print_table(cases: &[Case]) {
             .map(|m| {
                 let t = Instant::now();
                 m.fill_region_table();
-                (m.build_times().total_ms, t.elapsed().as_secs_f64() * 1e3)
+                let fill_ms = t.elapsed().as_secs_f64() * 1e3;
+                // Waits for the exposure's thread.
+                m.exposure_stats();
+                (m.build_times().total_ms, (m.exposure_ms().unwrap_or(0.0), fill_ms))
             })
             .unzip();
+        let (exposures, fills): (Vec<f64>, Vec<f64>) = rest.into_iter().unzip();
         let (build, _) = percentiles(builds);
+        let (exposure, _) = percentiles(exposures);
         let (fill, _) = percentiles(fills);
         let (a50, a99, ax, _) = time_queries(c, &search(Heuristic::Alt));
         let (e50, e99, ex, _) = time_queries(c, &search(Heuristic::Euclid));
@@ -211,6 +221,7 @@ fn print_table(cases: &[Case]) {
         let command = "cargo bench -p quarry-nav --bench navmesh";
         for (what, value, unit) in [
             ("build", build, "ms"),
+            ("exposure_background", exposure, "ms"),
             ("route_coarse_p50", c50, "us"),
             ("route_coarse_p99", c99, "us"),
             ("route_coarse_first_sweep_p50", k50, "us"),
@@ -219,11 +230,12 @@ fn print_table(cases: &[Case]) {
             rows.push(format!("navmesh/{}/{what}\t{value:.1}\t{unit}\t{command}\n", c.name));
         }
         println!(
-            "{:<14} {:>6} {:>7} {:>9.1} {:>9.1} | {:>8.1}/{:<8.1} {:>6.0} | {:>8.1}/{:<8.1} {:>6.0} | {:>8.1}/{:<8.1} | {:>8.1}/{:<8.1} {:>5.0} | {:>8.1}/{:<8.1}",
+            "{:<14} {:>6} {:>7} {:>9.1} {:>9.1} {:>9.1} | {:>8.1}/{:<8.1} {:>6.0} | {:>8.1}/{:<8.1} {:>6.0} | {:>8.1}/{:<8.1} | {:>8.1}/{:<8.1} {:>5.0} | {:>8.1}/{:<8.1}",
             c.name,
             c.mesh.node_count(),
             c.mesh.link_count(),
             build,
+            exposure,
             fill,
             a50,
             a99,

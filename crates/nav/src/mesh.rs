@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use crate::generate::landmarks::Landmarks;
 use crate::generate::offmesh::OffMeshLink;
-use crate::generate::exposure::ExposureStats;
+use crate::generate::exposure::{ExposureStats, LazyExposure};
 use crate::generate::{BuildOptions, BuildTimes};
 use crate::cells::CellGrid;
 use crate::graph::{Graph, Link, Node, NodeId};
@@ -45,12 +45,10 @@ pub struct NavMesh {
     pub(crate) regions: crate::regions::Regions,
     pub(crate) cells: CellGrid,
     pub(crate) area_sizes: Vec<u32>,
-    /// Per node, how much of the map sees it, 0 to 1 ([`crate::generate::exposure`]).
-    pub(crate) exposure: Vec<f32>,
-    /// Per region, the mean exposure of its nodes (the coarse router's term).
-    pub(crate) region_exposure: Vec<f32>,
-    /// What the exposure pass found.
-    pub(crate) exposure_stats: ExposureStats,
+    /// Per node, how much of the map sees it, 0 to 1, and per region the
+    /// mean (the coarse router's term); measured after the build
+    /// ([`crate::generate::exposure`]).
+    pub(crate) exposure: std::sync::Arc<LazyExposure>,
     /// The ALT landmarks, chosen on first use: only the exact cell router
     /// (`RouteOptions::coarse = false`) and the mesh's reports need them.
     pub(crate) landmarks: OnceLock<LandmarkSet>,
@@ -192,13 +190,16 @@ impl NavMesh {
     /// chest standing there, from 0 (covered) to 1 (seen from everywhere
     /// sampled). Measured at build time per coarse group of nodes (see
     /// [`ExposureStats`]); 0 for a node not in the mesh.
+    ///
+    /// The figures are measured on a thread of their own after a map's
+    /// build; the first call before it is done waits for them.
     pub fn exposure(&self, node: NodeId) -> f32 {
-        self.exposure.get(node.index()).copied().unwrap_or(0.0)
+        self.exposures().get(node.index()).copied().unwrap_or(0.0)
     }
 
     /// Every node's [`NavMesh::exposure`], indexed by [`NodeId`].
     pub fn exposures(&self) -> &[f32] {
-        &self.exposure
+        &self.exposure.get().nodes
     }
 
     /// The exposure where a player stands at `point` (an origin): that of
@@ -231,14 +232,20 @@ impl NavMesh {
     /// What the build's exposure pass found: groups, sight lines traced,
     /// and the spread of the figure over the nodes.
     pub fn exposure_stats(&self) -> &ExposureStats {
-        &self.exposure_stats
+        &self.exposure.get().stats
+    }
+
+    /// How long measuring the exposure took, ms, once it is done (`None`
+    /// while its thread is still at it).
+    pub fn exposure_ms(&self) -> Option<f64> {
+        self.exposure.ready().map(|m| m.ms)
     }
 
     /// The exposure of region `r` (the mean of its nodes'), for the
     /// coarse router's cost term.
     #[inline]
     pub(crate) fn region_exposure(&self, r: u32) -> f32 {
-        self.region_exposure.get(r as usize).copied().unwrap_or(0.0)
+        self.exposure.get().regions.get(r as usize).copied().unwrap_or(0.0)
     }
 
     /// The landmark nodes of the ALT heuristic.
@@ -290,8 +297,7 @@ impl NavMesh {
             + self.cells.memory_bytes()
             + self.landmarks.get().map_or(0, |l| l.landmarks.memory_bytes())
             + self.area_sizes.capacity() * 4
-            + self.exposure.capacity() * 4
-            + self.region_exposure.capacity() * 4
+            + self.exposure.ready().map_or(0, |m| m.nodes.capacity() * 4 + m.regions.capacity() * 4)
             + self
                 .off_mesh
                 .iter()

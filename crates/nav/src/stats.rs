@@ -95,7 +95,8 @@ pub struct NavInfo {
     /// (0 without a table): the rows fill in the background after the
     /// build, and a route computes one it needs first.
     pub table_rows: (usize, usize),
-    /// Build time in milliseconds.
+    /// Build time in milliseconds: until bots can move (the exposure and
+    /// the region table's rows follow in the background).
     pub build_ms: f64,
     /// Build time by phase.
     pub build_times: BuildTimes,
@@ -141,8 +142,8 @@ impl NavMesh {
             region_edges: self.regions.edges.len(),
             table_rows: self.regions.table.filled(),
             build_ms: self.times.total_ms,
-            build_times: BuildTimes { landmarks_ms: self.landmark_set().ms, ..self.times },
-            exposure: self.exposure_stats,
+            build_times: BuildTimes { landmarks_ms: self.landmark_set().ms, exposure_ms: self.exposure.get().ms, ..self.times },
+            exposure: *self.exposure_stats(),
             cell_size: self.cell_size(),
             floor_area: self.node_count() as f64 * cs * cs,
             landmarks: self.alt().count(),
@@ -178,8 +179,8 @@ impl fmt::Display for NavInfo {
         let t = &self.build_times;
         writeln!(
             f,
-            "build: {:.1} ms (flood {:.1}, links {:.1}, areas {:.1}, exposure {:.1}, regions {:.1}); landmarks on first use {:.1} ms",
-            self.build_ms, t.flood_ms, t.links_ms, t.areas_ms, t.exposure_ms, t.regions_ms, t.landmarks_ms
+            "build: {:.1} ms until bots can move (flood {:.1}, links {:.1}, areas {:.1}, regions {:.1}); in the background: exposure {:.1} ms; landmarks on first use {:.1} ms",
+            self.build_ms, t.flood_ms, t.links_ms, t.areas_ms, t.regions_ms, t.exposure_ms, t.landmarks_ms
         )?;
         let e = &self.exposure;
         writeln!(

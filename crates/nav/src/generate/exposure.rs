@@ -22,15 +22,23 @@
 //! the build's pool returns results in item order, so the figures do not
 //! depend on the thread count.
 //!
+//! Not needed for a bot's first move (only routes with an exposure weight
+//! read it), so a map's build ([`NavMesh::build_for_map`](crate::NavMesh::build_for_map))
+//! leaves it to a thread of its own ([`LazyExposure`]); whoever needs it
+//! first waits for that thread or measures it itself. Either way the
+//! figures are the same, so routes do not depend on the timing.
+//!
 //! What this pass must not do: change the mesh's nodes, links or regions
 //! (it only reads them), or cost anything at route time with a zero weight.
+
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
 
 use glam::Vec3;
 use quarry_map::{Contents, Trace};
 use serde::Serialize;
 
 use crate::cells::floor_i32;
-use crate::graph::Node;
 
 /// Height of a standing player's eye above the origin, units: Quake 3's
 /// `DEFAULT_VIEWHEIGHT`, the sim's default `view_height` and what the bots
@@ -92,8 +100,101 @@ struct Group {
     members: Vec<u32>,
 }
 
-/// Measures every node's exposure in `world` on `threads` threads.
-pub(crate) fn measure(world: &(dyn Trace + Sync), nodes: &[Node], threads: usize) -> Exposure {
+/// Every node's exposure, each region's mean and what the pass found.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Measured {
+    /// Per node, 0 (covered) to 1 (seen by every observer in range).
+    pub(crate) nodes: Vec<f32>,
+    /// Per region, the mean of its nodes' (the coarse router's term).
+    pub(crate) regions: Vec<f32>,
+    pub(crate) stats: ExposureStats,
+    /// How long measuring took, ms.
+    pub(crate) ms: f64,
+}
+
+/// What measuring needs: the build's world, the nodes' origins and their
+/// regions.
+struct Inputs {
+    world: Arc<dyn Trace + Send + Sync>,
+    origins: Vec<Vec3>,
+    region_of: Vec<u32>,
+    regions: usize,
+    threads: usize,
+}
+
+/// A mesh's exposure, measured once: at the build, on a thread of its own
+/// after it, or by the first caller of [`LazyExposure::get`] (which waits
+/// for the thread when it has started).
+#[derive(Default)]
+pub(crate) struct LazyExposure {
+    measured: OnceLock<Measured>,
+    /// Taken by whoever measures (the world is dropped once done).
+    inputs: Mutex<Option<Inputs>>,
+}
+
+impl std::fmt::Debug for LazyExposure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyExposure").field("measured", &self.measured.get().map(|m| m.stats)).finish()
+    }
+}
+
+impl LazyExposure {
+    /// Measured now, in `world` (borrowed for the call only).
+    pub(crate) fn now(world: &(dyn Trace + Sync), origins: &[Vec3], region_of: &[u32], regions: usize, threads: usize) -> Self {
+        let measured = OnceLock::new();
+        let _ = measured.set(measure_all(world, origins, region_of, regions, threads));
+        Self { measured, inputs: Mutex::new(None) }
+    }
+
+    /// Measured on a thread of its own, started now; [`LazyExposure::get`]
+    /// before it is done waits for it (or, without a thread, measures).
+    pub(crate) fn in_background(
+        world: Arc<dyn Trace + Send + Sync>,
+        origins: Vec<Vec3>,
+        region_of: Vec<u32>,
+        regions: usize,
+        threads: usize,
+    ) -> Arc<Self> {
+        let lazy = Arc::new(Self { measured: OnceLock::new(), inputs: Mutex::new(Some(Inputs { world, origins, region_of, regions, threads })) });
+        let shared = Arc::clone(&lazy);
+        let spawned = std::thread::Builder::new().name("nav-exposure".into()).spawn(move || {
+            // Nobody holds the mesh any more: nothing to measure for.
+            if Arc::strong_count(&shared) > 1 {
+                shared.get();
+            }
+        });
+        drop(spawned);
+        lazy
+    }
+
+    /// The figures, measured first if no one has yet.
+    pub(crate) fn get(&self) -> &Measured {
+        self.measured.get_or_init(|| {
+            let inputs = self.inputs.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+            match inputs {
+                Some(i) => measure_all(&*i.world, &i.origins, &i.region_of, i.regions, i.threads),
+                None => Measured::default(),
+            }
+        })
+    }
+
+    /// The figures if they are measured already.
+    pub(crate) fn ready(&self) -> Option<&Measured> {
+        self.measured.get()
+    }
+}
+
+/// Measures every node's exposure and the regions' means, timed.
+fn measure_all(world: &(dyn Trace + Sync), origins: &[Vec3], region_of: &[u32], regions: usize, threads: usize) -> Measured {
+    let started = Instant::now();
+    let e = measure(world, origins, threads);
+    let regions = region_means(&e.nodes, region_of, regions);
+    Measured { nodes: e.nodes, regions, stats: e.stats, ms: started.elapsed().as_secs_f64() * 1000.0 }
+}
+
+/// Measures every node's exposure in `world` on `threads` threads; `nodes`
+/// are the nodes' origins.
+pub(crate) fn measure(world: &(dyn Trace + Sync), nodes: &[Vec3], threads: usize) -> Exposure {
     if nodes.is_empty() {
         return Exposure::default();
     }
@@ -160,12 +261,12 @@ fn sees(world: &dyn Trace, eye: Vec3, aim: Vec3) -> bool {
 /// The nodes grouped by cells of [`GROUP_SIZE`] units (doubled until there
 /// are at most `MAX_LINES / MIN_OBSERVERS` groups), in sorted cell order,
 /// each with its representative; and the cell side used.
-fn group(nodes: &[Node]) -> (Vec<Group>, f32) {
+fn group(nodes: &[Vec3]) -> (Vec<Group>, f32) {
     let most = MAX_LINES / MIN_OBSERVERS;
     let mut size = GROUP_SIZE;
     loop {
         let key = |p: Vec3| [floor_i32(p.x / size), floor_i32(p.y / size), floor_i32(p.z / size)];
-        let mut keyed: Vec<([i32; 3], u32)> = nodes.iter().zip(0u32..).map(|(n, i)| (key(n.origin), i)).collect();
+        let mut keyed: Vec<([i32; 3], u32)> = nodes.iter().zip(0u32..).map(|(n, i)| (key(*n), i)).collect();
         keyed.sort_unstable();
         let count = keyed.chunk_by(|a, b| a.0 == b.0).count();
         // Past 2^20 units a cell holds any map: stop doubling there.
@@ -173,7 +274,7 @@ fn group(nodes: &[Node]) -> (Vec<Group>, f32) {
             size *= 2.0;
             continue;
         }
-        let origin_of = |i: u32| nodes.get(i as usize).map_or(Vec3::ZERO, |n| n.origin);
+        let origin_of = |i: u32| nodes.get(i as usize).copied().unwrap_or(Vec3::ZERO);
         let groups = keyed
             .chunk_by(|a, b| a.0 == b.0)
             .map(|run| {

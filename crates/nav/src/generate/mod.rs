@@ -110,9 +110,13 @@ pub struct BuildTimes {
     pub landmarks_ms: f64,
     /// The region layer.
     pub regions_ms: f64,
-    /// Each node's exposure (sight lines from sampled observers).
+    /// Each node's exposure (sight lines from sampled observers): at the
+    /// build, the time to start it (a map's build measures it on a thread
+    /// of its own); [`NavMesh::info`](crate::NavMesh::info) reports the
+    /// time measuring took once it is done.
     pub exposure_ms: f64,
-    /// The whole build.
+    /// The whole build: what a bot needs before it can move (the region
+    /// table's rows and the exposure follow in the background).
     pub total_ms: f64,
 }
 
@@ -123,6 +127,18 @@ impl NavMesh {
     /// arranges that for a loaded map).
     pub fn build(
         world: &(dyn Trace + Sync),
+        input: &NavInput,
+        agent: &Agent,
+        options: &BuildOptions,
+    ) -> Result<NavMesh, NavError> {
+        Self::build_with(world, None, input, agent, options)
+    }
+
+    /// [`NavMesh::build`]; with `shared` (the same world, held), the
+    /// exposure is measured in the background.
+    fn build_with(
+        world: &(dyn Trace + Sync),
+        shared: Option<std::sync::Arc<dyn Trace + Send + Sync>>,
         input: &NavInput,
         agent: &Agent,
         options: &BuildOptions,
@@ -165,24 +181,28 @@ impl NavMesh {
         let cells = CellGrid::new(&graph.nodes);
         // Landmarks are chosen on first use (the exact cell router only).
         let t3 = Instant::now();
-        // Before the region table starts filling in the background, so
-        // the two do not share the cores.
-        let exposure = exposure::measure(world, &graph.nodes, options.threads);
-        let t4 = Instant::now();
         let regions = crate::regions::build::build(&graph, agent.step_height, options.cell_size);
-        let region_exposure = exposure::region_means(&exposure.nodes, &regions.region_of, regions.regions.len());
+        let t4 = Instant::now();
+        // Not needed for a first move: with a world to keep, measured on a
+        // thread of its own (a route that needs it first waits for it).
+        let origins: Vec<Vec3> = graph.nodes.iter().map(|n| n.origin).collect();
+        let region_count = regions.regions.len();
+        let exposure = match shared {
+            Some(world) => exposure::LazyExposure::in_background(world, origins, regions.region_of.clone(), region_count, options.threads),
+            None => std::sync::Arc::new(exposure::LazyExposure::now(world, &origins, &regions.region_of, region_count, options.threads)),
+        };
+        let t5 = Instant::now();
         // The table's rows are filled after the build; a route that comes
         // first computes the rows it needs itself, with the same result.
         regions.table.fill_in_background();
-        let t5 = Instant::now();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
         let times = BuildTimes {
             flood_ms: ms(t0, t1),
             links_ms: ms(t1, t2),
             areas_ms: ms(t2, t3),
             landmarks_ms: 0.0,
-            regions_ms: ms(t4, t5),
-            exposure_ms: ms(t3, t4),
+            regions_ms: ms(t3, t4),
+            exposure_ms: ms(t4, t5),
             total_ms: ms(t0, t5),
         };
         for w in &warnings[usize::from(flood.capped)..] {
@@ -198,9 +218,7 @@ impl NavMesh {
             regions,
             cells,
             area_sizes,
-            exposure: exposure.nodes,
-            region_exposure,
-            exposure_stats: exposure.stats,
+            exposure,
             landmarks: std::sync::OnceLock::new(),
             heuristic_scale,
             passable_doors: std::array::from_fn(|keys| input.passable_doors(quarry_map::entities::items::KeySet(keys as u8))),
@@ -228,8 +246,9 @@ impl NavMesh {
     ) -> Result<NavMesh, NavError> {
         let mut input = NavInput::from_map(map);
         input.add_players(players.iter().copied());
-        let open = input::doors_open_world(world, map);
-        NavMesh::build(&open, &input, agent, options)
+        let open = std::sync::Arc::new(input::doors_open_world(world, map));
+        let shared: std::sync::Arc<dyn Trace + Send + Sync> = open.clone();
+        NavMesh::build_with(&*open, Some(shared), &input, agent, options)
     }
 }
 

@@ -125,6 +125,8 @@ pub(crate) fn astar_weighted(
     exposure_weight: f32,
 ) -> Search {
     let weighted = exposure_weight > 0.0;
+    // Only a weighted search reads (and may wait for) the exposure.
+    let exposure: &[f32] = if weighted { mesh.exposures() } else { &[] };
     let graph = &mesh.graph;
     let serial = s.begin(graph.nodes.len());
     let (open, closed) = (serial * 2, serial * 2 + 1);
@@ -175,7 +177,7 @@ pub(crate) fn astar_weighted(
                 continue;
             }
             let ng = if weighted {
-                g + cost * (1.0 + exposure_weight * mesh.exposure.get(to as usize).copied().unwrap_or(0.0))
+                g + cost * (1.0 + exposure_weight * exposure.get(to as usize).copied().unwrap_or(0.0))
             } else {
                 g + cost
             };
