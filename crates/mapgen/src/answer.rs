@@ -37,8 +37,8 @@ pub enum Mechanism {
     Lift,
     /// Takes a teleporter.
     Teleporter,
-    /// Climbs a flight of stairs.
-    Stairs,
+    /// Walks up more than a jump: a flight of stairs or a ramp.
+    Climb,
     /// Jumps: up onto a ledge higher than a step, or across a gap.
     Jump,
     /// Swims, or walks under water.

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::shape::{Cuboid, Entity, Surface};
+use crate::shape::{Cuboid, Entity, Surface, Top};
 
 /// A `.map` dialect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -110,9 +110,10 @@ impl Dialect {
     }
 }
 
-/// The six faces of a box as three points each, `(p2 - p0) × (p1 - p0)`
+/// The faces of a box (six) or a ramp's wedge (five: the ramp in place of
+/// the top, no -x face) as three points each, `(p2 - p0) × (p1 - p0)`
 /// pointing out.
-fn faces(c: &Cuboid) -> [([i32; 3], [i32; 3], [i32; 3]); 6] {
+fn faces(c: &Cuboid) -> Vec<([i32; 3], [i32; 3], [i32; 3])> {
     let (a, b) = (c.min, c.max);
     // For an outward normal n, axes u and v with u × v = n: p1 = p0 + v, p2 = p0 + u.
     let face = |p0: [i32; 3], u: [i32; 3], v: [i32; 3]| {
@@ -120,14 +121,22 @@ fn faces(c: &Cuboid) -> [([i32; 3], [i32; 3], [i32; 3]); 6] {
         (p0, add(p0, v), add(p0, u))
     };
     let (x, y, z) = ([64, 0, 0], [0, 64, 0], [0, 0, 64]);
-    [
-        face([b[0], a[1], a[2]], y, z),  // +X
-        face([a[0], a[1], a[2]], z, y),  // -X
-        face([a[0], b[1], a[2]], z, x),  // +Y
-        face([a[0], a[1], a[2]], x, z),  // -Y
-        face([a[0], a[1], b[2]], x, y),  // +Z
-        face([a[0], a[1], a[2]], y, x),  // -Z
-    ]
+    let sides = [
+        face([b[0], a[1], a[2]], y, z), // +X
+        face([a[0], b[1], a[2]], z, x), // +Y
+        face([a[0], a[1], a[2]], x, z), // -Y
+        face([a[0], a[1], a[2]], y, x), // -Z
+    ];
+    let mut out = sides.to_vec();
+    match c.top {
+        Top::Flat => {
+            out.insert(1, face([a[0], a[1], a[2]], z, y)); // -X
+            out.insert(4, face([a[0], a[1], b[2]], x, y)); // +Z
+        }
+        // Up the slope (u) and across it (v): u × v points up and back.
+        Top::RampX => out.push(face([a[0], a[1], a[2]], [b[0] - a[0], 0, b[2] - a[2]], y)),
+    }
+    out
 }
 
 /// TrenchBroom's default texture axes for a face through these points.
@@ -163,6 +172,23 @@ mod tests {
             assert!(n[0] * out[0] + n[1] * out[1] + n[2] * out[2] > 0, "{p0:?} {p1:?} {p2:?}");
             assert_eq!(n.iter().filter(|v| **v != 0).count(), 1, "axis-aligned");
         }
+    }
+
+    #[test]
+    fn a_ramp_is_a_wedge_of_five_faces_pointing_out() {
+        let c = Cuboid::ramp([0, 0, 0], [30, 20, 30], Surface::Floor);
+        // Inside the wedge: its centroid.
+        let centre = [20, 10, 10];
+        let f = faces(&c);
+        assert_eq!(f.len(), 5);
+        for (p0, p1, p2) in f {
+            let n = cross([p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]], [p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]]);
+            let out = [p0[0] - centre[0], p0[1] - centre[1], p0[2] - centre[2]];
+            assert!(n[0] * out[0] + n[1] * out[1] + n[2] * out[2] > 0, "{p0:?} {p1:?} {p2:?}");
+        }
+        // A box keeps its six faces in their order (maps written before
+        // ramps keep their bytes).
+        assert_eq!(faces(&Cuboid::new([0, 0, 0], [1, 1, 1], Surface::Wall)).len(), 6);
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! button door, a crawlway, a lift, a jump pad, a teleporter, stairs, a
 //! ledge to jump onto, a gap to jump across, a drop too high to climb
 //! back, a bridge over lava, a pool left by a water jump, a flooded room, a sealed room, a ledge with
-//! no way up), from a seed that varies every size and
+//! no way up, a ramp either side of the walkable limit, a niche either
+//! side of the player's width), from a seed that varies every size and
 //! place, in any of the three dialects the loader reads
 //! ([`Dialect`]), and comes with its [`Answer`]: each goal, whether bots
 //! should reach it, and through which mechanisms. The maps are ordinary

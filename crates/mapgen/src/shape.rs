@@ -1,5 +1,6 @@
-//! What a generated map is made of: axis-aligned boxes with a surface,
-//! and entities (a class, keys, and brushes for brush entities).
+//! What a generated map is made of: axis-aligned boxes with a surface
+//! (some with a ramp for a top), and entities (a class, keys, and brushes
+//! for brush entities).
 
 /// What a box's faces are, so each dialect can name a texture for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,7 +25,18 @@ pub enum Surface {
     Lava,
 }
 
-/// An axis-aligned box from `min` to `max` (whole units).
+/// The top of a [`Cuboid`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Top {
+    /// Flat, at the box's top.
+    Flat,
+    /// A ramp rising along +x from the box's bottom at its low x edge to
+    /// its top at its high x edge (a wedge: the box has no -x face).
+    RampX,
+}
+
+/// An axis-aligned box from `min` to `max` (whole units), or the wedge
+/// under a ramp within those bounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cuboid {
     /// The lower corner.
@@ -33,12 +45,20 @@ pub struct Cuboid {
     pub max: [i32; 3],
     /// What its faces are.
     pub surface: Surface,
+    /// Its top: flat, or a ramp.
+    pub top: Top,
 }
 
 impl Cuboid {
     /// The box between two corners (given in any order).
     pub fn new(a: [i32; 3], b: [i32; 3], surface: Surface) -> Self {
-        Self { min: [a[0].min(b[0]), a[1].min(b[1]), a[2].min(b[2])], max: [a[0].max(b[0]), a[1].max(b[1]), a[2].max(b[2])], surface }
+        Self { min: [a[0].min(b[0]), a[1].min(b[1]), a[2].min(b[2])], max: [a[0].max(b[0]), a[1].max(b[1]), a[2].max(b[2])], surface, top: Top::Flat }
+    }
+
+    /// The wedge between two corners whose top is a ramp rising along +x
+    /// ([`Top::RampX`]).
+    pub fn ramp(a: [i32; 3], b: [i32; 3], surface: Surface) -> Self {
+        Self { top: Top::RampX, ..Self::new(a, b, surface) }
     }
 
     /// Whether it has room inside on every axis (a brush needs it).

@@ -68,6 +68,14 @@ pub enum PartKind {
     SecretDoor,
     /// A key door whose key lies behind a button door (Quake 1 dialects).
     KeyBehindGate,
+    /// A ledge reached by a ramp just under the walkable limit.
+    Ramp,
+    /// A ledge whose ramp is just over the walkable limit: unreachable.
+    SteepRamp,
+    /// A prize in a niche the player's box barely fits.
+    Niche,
+    /// A prize in a niche narrower than the player's box: unreachable.
+    TightNiche,
 }
 
 impl PartKind {
@@ -104,6 +112,10 @@ impl PartKind {
             Self::WaterJump,
             Self::SecretDoor,
             Self::KeyBehindGate,
+            Self::Ramp,
+            Self::SteepRamp,
+            Self::Niche,
+            Self::TightNiche,
         ]);
         kinds
     }
@@ -135,6 +147,10 @@ impl PartKind {
             Self::WaterJump => "waterjump".into(),
             Self::SecretDoor => "secretdoor".into(),
             Self::KeyBehindGate => "keybehindgate".into(),
+            Self::Ramp => "ramp".into(),
+            Self::SteepRamp => "steepramp".into(),
+            Self::Niche => "niche".into(),
+            Self::TightNiche => "tightniche".into(),
         }
     }
 }
@@ -310,6 +326,8 @@ pub(crate) fn build(kind: PartKind, b: &mut Build<'_>) {
         PartKind::LavaBridge => terrain::lava_bridge(b),
         PartKind::WaterJump => terrain::water_jump(b),
         PartKind::SecretDoor => locks::secret_door(b),
+        PartKind::Ramp | PartKind::SteepRamp => terrain::ramp(b, kind == PartKind::SteepRamp),
+        PartKind::Niche | PartKind::TightNiche => terrain::niche(b, kind == PartKind::TightNiche),
         PartKind::KeyBehindGate if !b.dialect.is_quake3() => locks::key_behind_gate(b),
         PartKind::KeyDoor | PartKind::KeyBehindGate => {
             // Quake 3 has no keys: a button door stands in.
@@ -357,7 +375,7 @@ pub(crate) fn build(kind: PartKind, b: &mut Build<'_>) {
                 b.chain.solids.push(Cuboid::new([x0, y, 0], [x0 + 32, y + 96, (k + 1) * 16], Surface::Floor));
             }
             let class = b.prize();
-            b.item(class, [ledge_x + depth / 2, y + 48, h + 16], Expect::Reachable, vec![Mechanism::Stairs]);
+            b.item(class, [ledge_x + depth / 2, y + 48, h + 16], Expect::Reachable, vec![Mechanism::Climb]);
         }
         PartKind::JumpLedge => {
             // Quake 3's jump lifts the feet about 45 units; a step is 18.

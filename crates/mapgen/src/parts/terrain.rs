@@ -1,6 +1,7 @@
 //! Parts that test movement rather than mechanisms: a jump pad up to a
 //! ledge, a one-way drop, a gap to jump across, a bridge over lava, a pool
-//! left by a water jump.
+//! left by a water jump, ramps either side of the walkable limit, niches
+//! either side of the player's width.
 
 use super::Build;
 use crate::answer::{Expect, Mechanism};
@@ -74,7 +75,7 @@ pub(super) fn drop(b: &mut Build<'_>) {
     b.chain.push(Entity::point(dest, [home.min[0] + 160, home.max[1] - 64, 24]).with("targetname", "home").with("angle", 270));
     let c = r2.floor_centre();
     let class = b.prize();
-    b.item(class, [c[0] - 32, c[1], 16], Expect::Reachable, vec![Mechanism::Stairs, Mechanism::Drop]);
+    b.item(class, [c[0] - 32, c[1], 16], Expect::Reachable, vec![Mechanism::Climb, Mechanism::Drop]);
 }
 
 /// A walkway raised too high to climb, up a flight of stairs, broken by a
@@ -96,7 +97,7 @@ pub(super) fn gap(b: &mut Build<'_>) {
     let far_x = near_x + near + gap;
     b.chain.solids.push(Cuboid::new([far_x, y, 0], [r.max[0], y + width, h], Surface::Metal));
     let class = b.prize();
-    b.item(class, [(far_x + r.max[0]) / 2, y + width / 2, h + 16], Expect::Reachable, vec![Mechanism::Stairs, Mechanism::Jump]);
+    b.item(class, [(far_x + r.max[0]) / 2, y + width / 2, h + 16], Expect::Reachable, vec![Mechanism::Climb, Mechanism::Jump]);
 }
 
 /// A band of lava across the last room, a bridge a step high over it; the
@@ -137,4 +138,59 @@ pub(super) fn water_jump(b: &mut Build<'_>) {
     let c = r.floor_centre();
     let class = b.prize();
     b.item(class, [c[0], c[1], sill + 16], Expect::Reachable, vec![Mechanism::Swim]);
+}
+
+/// A ledge too high to jump at the far end of the last room, a ramp up to
+/// it between two walls. The ramp is tilted near the walkable limit (a
+/// floor's normal at least 0.7 up, Quake 3's `MIN_WALK_NORMAL`: about
+/// 45.6 degrees): 40 to 45 degrees, walked up; with `steep`, 48 to 55
+/// degrees, which a player slides down, so nothing leads up.
+pub(super) fn ramp(b: &mut Build<'_>, steep: bool) {
+    let last = b.chain.rooms() - 1;
+    let h = b.rng.step(96, 160.min(b.chain.height - 96), 16);
+    // Run over rise, in tenths: 1.0 to 1.2 (45 to 39.8 degrees) or 0.7
+    // to 0.9 (55 to 48 degrees).
+    let tenths = if steep { b.rng.step(7, 9, 1) } else { b.rng.step(10, 12, 1) };
+    let run = h * tenths / 10;
+    let depth = b.rng.step(128, 192, 32);
+    let length = b.chain.room(last).max[0] - b.chain.room(last).min[0];
+    b.chain.set_length(last, length.max(96 + run + depth));
+    let r = b.chain.room(last);
+    let ledge_x = r.max[0] - depth;
+    b.chain.solids.push(Cuboid::new([ledge_x, r.min[1], 0], [r.max[0], r.max[1], h], Surface::Metal));
+    let width = b.rng.step(96, 128, 32);
+    let y = b.rng.step(r.min[1] + 32, r.max[1] - 32 - width, 16);
+    b.chain.solids.push(Cuboid::ramp([ledge_x - run, y, 0], [ledge_x, y + width, h], Surface::Floor));
+    // Walls to the ceiling on each side: the ramp is climbed from its foot.
+    let top = b.chain.height;
+    b.chain.solids.push(Cuboid::new([ledge_x - run, y - 16, 0], [ledge_x, y, top], Surface::Wall));
+    b.chain.solids.push(Cuboid::new([ledge_x - run, y + width, 0], [ledge_x, y + width + 16, top], Surface::Wall));
+    let class = b.prize();
+    let (expect, via) = if steep { (Expect::Unreachable, Vec::new()) } else { (Expect::Reachable, vec![Mechanism::Climb]) };
+    b.item(class, [ledge_x + depth / 2, y + width / 2, h + 16], expect, via);
+}
+
+/// The prize at the back of a niche in the far end of the last room, 72
+/// units high and 96 to 128 deep: 44 to 48 units wide, which the player's
+/// 32-unit box walks into; with `tight`, 20 to 28, which it does not, so
+/// nothing reaches the prize. (A 40-unit niche, 4 units to spare on each
+/// side, can fall between the navmesh's cell centres and the spots a
+/// third of a cell either side it tries; finding it costs the build more
+/// than it has to spare.)
+pub(super) fn niche(b: &mut Build<'_>, tight: bool) {
+    let last = b.chain.rooms() - 1;
+    let r = b.chain.room(last);
+    let depth = b.rng.step(96, 128, 32);
+    let width = if tight { b.rng.step(20, 28, 4) } else { b.rng.step(44, 48, 4) };
+    let yc = b.rng.step(r.min[1] + 64, r.max[1] - 64, 16);
+    let x0 = r.max[0] - depth;
+    let (y0, y1) = (yc - width / 2, yc + width / 2);
+    let top = b.chain.height;
+    b.chain.solids.push(Cuboid::new([x0, r.min[1], 0], [r.max[0], y0, top], Surface::Wall));
+    b.chain.solids.push(Cuboid::new([x0, y1, 0], [r.max[0], r.max[1], top], Surface::Wall));
+    b.chain.solids.push(Cuboid::new([x0, y0, 72], [r.max[0], y1, top], Surface::Wall));
+    let class = b.prize();
+    let (expect, via) = if tight { (Expect::Unreachable, Vec::new()) } else { (Expect::Reachable, Vec::new()) };
+    // Far enough in that no box outside the niche touches it.
+    b.item(class, [r.max[0] - 40, yc, 16], expect, via);
 }

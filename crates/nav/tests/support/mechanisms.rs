@@ -45,7 +45,7 @@ pub(crate) fn on_the_way(mesh: &NavMesh, world: &CollisionWorld, map: &LoadedMap
                     out.push(Mechanism::Swim);
                 }
             }
-            Step::Climb => out.push(Mechanism::Stairs),
+            Step::Climb => out.push(Mechanism::Climb),
             // Walking is no mechanism.
             Step::Move(LinkKind::Walk) => {}
         }
