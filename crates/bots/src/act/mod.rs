@@ -16,9 +16,11 @@
 use glam::Vec3;
 use quarry_sim::{Buttons, UserCmd};
 
+pub mod give_way;
 mod movement;
 mod near_world;
 
+pub use give_way::GiveWay;
 pub use movement::{Fight, WIDE_HOLD, compose_movement};
 pub use near_world::NearWorld;
 

@@ -1,6 +1,7 @@
 //! The movement of a command: route steering with combat movement mixed
 //! in (range keeping, strafing, dodges of hits and incoming projectiles),
-//! separation from nearby players, and standing still on a tight hold.
+//! giving way to players met head-on ([`super::give_way`]), separation
+//! from nearby players, and standing still on a tight hold.
 //!
 //! In: this tick's [`Steer`] and [`Fight`] (what the other layers decided);
 //! out: a world-space direction (length at most 1) and whether to jump.
@@ -9,6 +10,7 @@ use glam::Vec3;
 use quarry_sim::weapons::WeaponDef;
 
 use crate::combat_move::{CombatMove, SAFETY_PROBE, floor_ahead_is_safe, floor_below_flight, incoming_threat, jump_landing_is_safe, preferred_range, safe_heading, separation};
+use super::give_way::{GiveWay, Giving};
 use crate::content::Traits;
 use crate::navigate::{PathFollower, Steer};
 use crate::rng::BotRng;
@@ -52,6 +54,7 @@ pub fn compose_movement(
     steer: &Steer,
     fight: &Fight<'_>,
     combat: &mut CombatMove,
+    give_way: &mut GiveWay,
     follower: &mut PathFollower,
     t: &Traits,
     clock: &BotClock,
@@ -115,6 +118,18 @@ pub fn compose_movement(
             }
             // A dodge's hop only where it comes down on floor.
             jump |= cv.jump && jump_landing_is_safe(world, me, dir);
+        }
+        // Someone in the way: keep right to pass, or back off to let
+        // them through a narrow way, or face the target standing there.
+        match give_way.decide(view, me, steer.dir, fight.foe_seen, world, clock) {
+            Giving::Nothing => {}
+            Giving::KeepRight(step) => dir += step,
+            Giving::BackOff(back) => {
+                dir = back;
+                jump = false;
+                follower.hold(clock);
+            }
+            Giving::FaceOff => follower.hold(clock),
         }
         dir += separation(view, me);
         // The sum of the route, the range keeping, the strafe and the

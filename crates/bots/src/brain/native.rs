@@ -26,7 +26,7 @@ use quarry_map::entities::items::KeySet;
 use quarry_sim::UserCmd;
 
 use super::{BotProfile, Brain, BrainInput, BrainOutput, BrainSettings, BrainStatus, SIGHT_BUDGET};
-use crate::act::{Fight, Intent, compose, compose_movement};
+use crate::act::{Fight, GiveWay, Intent, compose, compose_movement};
 use crate::aim::{AimState, AimTarget, Gunner, MistakeKind, enemy_aim_target};
 use crate::combat_move::{CombatMove, preferred_range};
 use crate::content::{BotIdentity, TraitSource};
@@ -70,6 +70,8 @@ pub struct NativeBrain {
     course: Course,
     /// Strafing rhythm and dodges.
     combat: CombatMove,
+    /// Giving way to players met head-on.
+    give_way: GiveWay,
     /// Aim, trigger, mistakes, weapon choice.
     gunner: Gunner,
     last_cmd: UserCmd,
@@ -109,6 +111,7 @@ impl NativeBrain {
             planner: GoalPlanner::default(),
             course: Course::default(),
             combat: CombatMove::default(),
+            give_way: GiveWay::default(),
             gunner: Gunner::new(slot.0),
             last_cmd: UserCmd::default(),
             plan_pending: false,
@@ -134,6 +137,7 @@ impl NativeBrain {
         self.course.reset_life();
         self.gunner.reset_life();
         self.combat.reset();
+        self.give_way.reset();
         self.plan_pending = false;
         self.perceive_pending = false;
         self.investigation = None;
@@ -202,7 +206,7 @@ impl NativeBrain {
             late_dodge: self.gunner.mistakes.active(MistakeKind::LateDodge, &clock),
             range: self.matchup_range(),
         };
-        let (dir, jump) = compose_movement(view, me, &steer, &fight, &mut self.combat, &mut self.course.follower, &t, &clock, &mut self.rng);
+        let (dir, jump) = compose_movement(view, me, &steer, &fight, &mut self.combat, &mut self.give_way, &mut self.course.follower, &t, &clock, &mut self.rng);
         let (pitch, yaw) = self.aim(view, me, target, gate_shot, &steer, level.anticipates(), &clock);
         // Trigger.
         self.gunner.mistakes.update(target.is_some(), &t, &clock, &mut self.rng);

@@ -13,6 +13,14 @@ mod takeoff;
 
 use reach::{Reach, off_leg, under_walk_leg};
 
+/// In a crawl, how far off the line between its ends a bot may be before
+/// it steps back onto it, units: a low passage may be only a few units
+/// wider than the box.
+pub(super) const CRAWL_LINE: f32 = 2.0;
+/// How far along a crawl's line, past the bot's own point on it, it steers
+/// while stepping back onto it, units (short: nearly straight across).
+pub(super) const CRAWL_LOOK: f32 = 8.0;
+
 /// Horizontal radius within which a walk corner counts as reached.
 pub const CORNER_RADIUS: f32 = 28.0;
 /// The tighter radius for the last walk corner before an action (a precise takeoff).
@@ -156,6 +164,26 @@ impl Steer {
 /// How far above or below a corner a swimming bot may be before it dives
 /// or rises toward it, units (within the height a corner counts as reached).
 pub const SWIM_MARGIN: f32 = CORNER_HEIGHT * 0.5;
+
+/// Where a bot at `at` off the line from a crawl's `entry` to its far
+/// `end` (more than [`CRAWL_LINE`] aside) steers to get back onto it: the
+/// point [`CRAWL_LOOK`] along the line past its own; `None` on the line,
+/// or past the far end.
+fn crawl_line_spot(entry: Vec3, end: Vec3, at: Vec3) -> Option<Vec3> {
+    let line = Vec3::new(end.x - entry.x, end.y - entry.y, 0.0);
+    let length = line.length();
+    if length < 1.0 {
+        return None;
+    }
+    let along = line / length;
+    let rel = Vec3::new(at.x - entry.x, at.y - entry.y, 0.0);
+    let t = rel.dot(along);
+    let aside = (rel - along * t).length();
+    if aside <= CRAWL_LINE || t >= length {
+        return None;
+    }
+    Some(entry + along * (t.max(0.0) + CRAWL_LOOK).min(length))
+}
 
 /// Which way to swim for a corner at `to`: a bot in water at least to its
 /// waist dives toward a corner well below it (a route along a pool's floor
@@ -359,6 +387,17 @@ impl PathFollower {
         }
         let next = corners.get(self.index + 1);
         let mut dir = flat.normalize_or_zero();
+        // Into a crawl along its line: a low passage may be little wider
+        // than the box, and a bot pushed off the line before it (a fight,
+        // a neighbour, a corner reached off-centre) heading straight for
+        // the far end wedges against the mouth's edge. Off the line, it
+        // steps back onto it first, a little way along.
+        if corner.link == LinkKind::Crouch
+            && let Some(entry) = self.index.checked_sub(1).and_then(|i| corners.get(i))
+            && let Some(on_line) = crawl_line_spot(entry.pos, corner.pos, me.origin)
+        {
+            dir = Vec3::new(on_line.x - me.origin.x, on_line.y - me.origin.y, 0.0).normalize_or_zero();
+        }
         // Over a pad's landing, coming down: the landing node may stand on
         // the very edge of its ledge, so head on toward the next corner
         // (onto the ledge) rather than hover over the edge and fall past it.

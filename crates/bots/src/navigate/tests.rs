@@ -536,3 +536,25 @@ fn a_short_jump_down_waits_for_its_speed() {
     let slow = f.follow(&moving(Vec3::new(200.0, 0.0, 0.0), Vec3::X * 100.0), &clock, &mut rng);
     assert!(slow.jump, "slow enough: it leaps");
 }
+
+#[test]
+fn a_bot_off_a_crawls_line_steps_back_onto_it_before_going_in() {
+    let mut f = PathFollower::default();
+    let mut rng = BotRng::from_seed(1);
+    let clock = BotClock { tick: 1, hz: 60 };
+    // The crawl runs along y = 0 from x 0 to x -150.
+    let crawl = Corner { link: LinkKind::Crouch, ..walk(-150.0, 0.0) };
+    f.set_route(Route { corners: vec![walk(0.0, 0.0), crawl], cost: 150.0 }, &clock);
+    // The entry reached 9 units aside: toward the line, not straight at
+    // the far end (which runs along the mouth's edge).
+    let s = f.follow(&me(Vec3::new(3.0, -9.0, 0.0), true), &clock, &mut rng);
+    assert_eq!(f.index(), 1, "the entry corner is reached within its radius");
+    assert!(s.crouch);
+    assert!(s.dir.y > 0.5, "toward the line: {:?}", s.dir);
+    // Pushed further off inside: back onto the line, nearly straight across.
+    let s = f.follow(&me(Vec3::new(-30.0, -20.0, 0.0), true), &clock, &mut rng);
+    assert!(s.dir.y > 0.9, "across to the line: {:?}", s.dir);
+    // On the line: straight along it.
+    let s = f.follow(&me(Vec3::new(-10.0, 1.0, 0.0), true), &clock, &mut rng);
+    assert!(s.dir.x < -0.99, "along the crawl: {:?}", s.dir);
+}
