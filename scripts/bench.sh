@@ -37,8 +37,9 @@ fi
 rm -f "$target/navmesh_figures.tsv" "$target/script_figures.tsv" "$target/wire_figures.tsv"
 cargo bench "$@" --bench '*' -- --noplot >&2
 extra=()
-# The navmesh bench's own table: build ms, route p50/p99 with snapping and
-# string pulling, route cost over the optimal cell route, per map.
+# The navmesh bench's own table: build ms (until bots can move), the
+# exposure's background ms, route p50/p99 with snapping and string
+# pulling, route cost over the optimal cell route, per map.
 [ -f "$target/navmesh_figures.tsv" ] && extra+=(--extra "$target/navmesh_figures.tsv")
 # The bot bench's scripted-brain figures: 64 companion bots at 10 and 60 Hz,
 # the mean script call and the p99 ticks.

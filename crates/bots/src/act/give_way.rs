@@ -20,7 +20,9 @@
 //!   backing off a bot presses on for [`YIELD_COOLDOWN_MS`] before it gives
 //!   way again, so two never back off from each other for ever.
 //! - A bot whose combat target is the blocker does not give way: the
-//!   fight decides who comes through.
+//!   fight decides who comes through. Nor does one going to the blocker
+//!   (its route ends within [`GOING_TO`] of it: a teammate it follows, a
+//!   player it meets).
 //! - While it backs off, or faces its target in its way, no route progress
 //!   is owed (the follower's stuck sampling starts over): it is waiting
 //!   on purpose, for a while that has an end.
@@ -62,6 +64,8 @@ pub const PATIENCE_MS: f32 = 1500.0;
 /// After backing off, a bot presses on this long before it gives way
 /// again, ms.
 pub const YIELD_COOLDOWN_MS: f32 = 2000.0;
+/// A route ending within this of a player goes to that player, units.
+pub const GOING_TO: f32 = 96.0;
 /// The combat target within this of the blocker is the blocker, units.
 const SAME_PLAYER: f32 = 24.0;
 
@@ -100,13 +104,16 @@ impl GiveWay {
     }
 
     /// What to do about players in the way of `heading` (the route's
-    /// direction this tick; zero without one). `target` is the combat
-    /// target's position when it is seen; `world` the map near the bot.
+    /// direction this tick; zero without one) on a route ending at
+    /// `route_end`. `target` is the combat target's position when it is
+    /// seen; `world` the map near the bot.
+    #[expect(clippy::too_many_arguments, reason = "the tick's inputs, each read")]
     pub fn decide(
         &mut self,
         view: &BotView<'_>,
         me: &PlayerSnap,
         heading: Vec3,
+        route_end: Option<Vec3>,
         target: Option<Vec3>,
         world: &dyn Trace,
         clock: &BotClock,
@@ -136,6 +143,10 @@ impl GiveWay {
         };
         if target.is_some_and(|t| t.distance(other.origin) <= SAME_PLAYER) {
             return Giving::FaceOff;
+        }
+        if route_end.is_some_and(|end| end.distance(other.origin) <= GOING_TO) {
+            self.blocked_since = None;
+            return Giving::Nothing;
         }
         let since = *self.blocked_since.get_or_insert(clock.tick);
         if !narrow(world, me, heading) {
@@ -227,14 +238,17 @@ mod tests {
         let view = kit.view(GameType::Ffa, vec![a, b]);
         let w = kit.map.world();
         let (mut ga, mut gb) = (GiveWay::default(), GiveWay::default());
-        assert_eq!(ga.decide(&view, &a, Vec3::X, None, w, &clock(100)), Giving::Nothing, "slot 1 presses on");
-        assert_eq!(gb.decide(&view, &b, Vec3::NEG_X, None, w, &clock(100)), Giving::BackOff(Vec3::X), "slot 2 backs the way it came");
+        assert_eq!(ga.decide(&view, &a, Vec3::X, None, None, w, &clock(100)), Giving::Nothing, "slot 1 presses on");
+        assert_eq!(gb.decide(&view, &b, Vec3::NEG_X, None, None, w, &clock(100)), Giving::BackOff(Vec3::X), "slot 2 backs the way it came");
         assert!(gb.backing_off());
         // Still in the way a moment later: still backing off.
-        assert_eq!(gb.decide(&view, &b, Vec3::NEG_X, None, w, &clock(110)), Giving::BackOff(Vec3::X));
+        assert_eq!(gb.decide(&view, &b, Vec3::NEG_X, None, None, w, &clock(110)), Giving::BackOff(Vec3::X));
         // Its target in the way: a face-off, not giving way.
         let mut g = GiveWay::default();
-        assert_eq!(g.decide(&view, &b, Vec3::NEG_X, Some(a.origin), w, &clock(100)), Giving::FaceOff);
+        assert_eq!(g.decide(&view, &b, Vec3::NEG_X, None, Some(a.origin), w, &clock(100)), Giving::FaceOff);
+        // Going to the player in its way (following it): no giving way.
+        let mut g = GiveWay::default();
+        assert_eq!(g.decide(&view, &b, Vec3::NEG_X, Some(a.origin), None, w, &clock(100)), Giving::Nothing);
     }
 
     #[test]
@@ -243,7 +257,7 @@ mod tests {
         let (a, b) = (at(1, 0.0), at(2, 60.0));
         let view = wide.view(GameType::Ffa, vec![a, b]);
         let mut g = GiveWay::default();
-        match g.decide(&view, &a, Vec3::X, None, wide.map.world(), &clock(100)) {
+        match g.decide(&view, &a, Vec3::X, None, None, wide.map.world(), &clock(100)) {
             Giving::KeepRight(d) => assert!(d.y < 0.0 && d.x.abs() < 1e-6, "right of +x is -y: {d:?}"),
             other => panic!("expected keep right, got {other:?}"),
         }
@@ -254,9 +268,9 @@ mod tests {
         let view = kit.view(GameType::Ffa, vec![a, b]);
         let w = kit.map.world();
         let mut g = GiveWay::default();
-        assert_eq!(g.decide(&view, &a, Vec3::X, None, w, &clock(100)), Giving::Nothing);
-        assert_eq!(g.decide(&view, &a, Vec3::X, None, w, &clock(195)), Giving::BackOff(Vec3::NEG_X), "1.58 s blocked");
-        assert_eq!(g.decide(&view, &a, Vec3::X, None, w, &clock(385)), Giving::Nothing, "past the longest back-off, cooling down");
+        assert_eq!(g.decide(&view, &a, Vec3::X, None, None, w, &clock(100)), Giving::Nothing);
+        assert_eq!(g.decide(&view, &a, Vec3::X, None, None, w, &clock(195)), Giving::BackOff(Vec3::NEG_X), "1.58 s blocked");
+        assert_eq!(g.decide(&view, &a, Vec3::X, None, None, w, &clock(385)), Giving::Nothing, "past the longest back-off, cooling down");
         assert!(!g.backing_off());
     }
 
@@ -272,6 +286,6 @@ mod tests {
         walking_ahead.velocity = Vec3::X * 200.0;
         let view = kit.view(GameType::Ffa, vec![a, beside, above, behind, walking_ahead]);
         let mut g = GiveWay::default();
-        assert_eq!(g.decide(&view, &a, Vec3::X, None, kit.map.world(), &clock(100)), Giving::Nothing);
+        assert_eq!(g.decide(&view, &a, Vec3::X, None, None, kit.map.world(), &clock(100)), Giving::Nothing);
     }
 }

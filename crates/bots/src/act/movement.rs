@@ -121,7 +121,8 @@ pub fn compose_movement(
         }
         // Someone in the way: keep right to pass, or back off to let
         // them through a narrow way, or face the target standing there.
-        match give_way.decide(view, me, steer.dir, fight.foe_seen, world, clock) {
+        let route_end = follower.route().and_then(|r| r.corners.last()).map(|c| c.pos);
+        match give_way.decide(view, me, steer.dir, route_end, fight.foe_seen, world, clock) {
             Giving::Nothing => {}
             Giving::KeepRight(step) => dir += step,
             Giving::BackOff(back) => {
