@@ -1,5 +1,6 @@
 //! Off-mesh links: one-way JUMPPAD links from every node standing in a
-//! jump pad's volume to where the pad's arc lands, and TELEPORT links from
+//! jump pad's volume to where the pad's arc lands (never back onto the pad,
+//! which would throw the player again), and TELEPORT links from
 //! every node in a teleporter's volume to the node at its destination.
 //!
 //! A node whose box is inside such a volume cannot walk on (touching the
@@ -82,6 +83,11 @@ pub(crate) fn add_off_mesh(
         {
             exits.push(t);
         }
+        // A player standing there would touch the pad and be thrown
+        // again (a pad aimed straight up has its target's floor, and
+        // sometimes its arc's landing, on the pad itself): no way off.
+        let (mins, maxs) = (prober.agent.mins(), prober.agent.maxs());
+        exits.retain(|&id| graph.nodes.get(id as usize).is_none_or(|n| !boxes_touch((n.origin + mins, n.origin + maxs), pad.bounds)));
         let trigger = Trigger {
             bounds: pad.bounds,
             kind: LinkKind::JumpPad,
@@ -94,7 +100,7 @@ pub(crate) fn add_off_mesh(
                 out.push(l);
             }
             None => warnings.push(format!(
-                "jump pad entity {} gets no link (no node at its volume or landing)",
+                "jump pad entity {} gets no link (no node at its volume, or it lands nowhere but back on itself)",
                 pad.entity.0
             )),
         }
@@ -214,6 +220,11 @@ fn snap_exit(graph: &GraphBuilder, prober: &Prober<'_>, grid: &Grid, point: Vec3
         .or_else(|| nearest(graph, grid, point, EXIT_FALLBACK))
 }
 
+/// Whether two boxes overlap or touch.
+fn boxes_touch(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
+    a.0.cmple(b.1).all() && b.0.cmple(a.1).all()
+}
+
 /// The node nearest `point` within `radius` (3-D distance).
 fn nearest(graph: &GraphBuilder, grid: &Grid, point: Vec3, radius: f32) -> Option<u32> {
     let r = Vec3::new(radius, radius, 0.0);
@@ -276,6 +287,17 @@ fn fly(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_box_touching_or_overlapping_a_pad_touches_it() {
+        let pad = (Vec3::new(0.0, 0.0, 0.0), Vec3::new(64.0, 64.0, 16.0));
+        let on = (Vec3::new(20.0, 20.0, 0.0), Vec3::new(50.0, 50.0, 56.0));
+        let edge = (Vec3::new(64.0, 0.0, 0.0), Vec3::new(94.0, 30.0, 56.0));
+        let beside = (Vec3::new(65.0, 0.0, 0.0), Vec3::new(95.0, 30.0, 56.0));
+        let above = (Vec3::new(20.0, 20.0, 300.0), Vec3::new(50.0, 50.0, 356.0));
+        assert!(boxes_touch(on, pad) && boxes_touch(edge, pad));
+        assert!(!boxes_touch(beside, pad) && !boxes_touch(above, pad));
+    }
 
     #[test]
     fn pad_velocity_peaks_at_a_target_above_and_passes_one_below() {
