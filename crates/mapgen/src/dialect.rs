@@ -121,22 +121,19 @@ fn faces(c: &Cuboid) -> Vec<([i32; 3], [i32; 3], [i32; 3])> {
         (p0, add(p0, v), add(p0, u))
     };
     let (x, y, z) = ([64, 0, 0], [0, 64, 0], [0, 0, 64]);
-    let sides = [
-        face([b[0], a[1], a[2]], y, z), // +X
-        face([a[0], b[1], a[2]], z, x), // +Y
-        face([a[0], a[1], a[2]], x, z), // -Y
-        face([a[0], a[1], a[2]], y, x), // -Z
-    ];
-    let mut out = sides.to_vec();
+    let plus_x = face([b[0], a[1], a[2]], y, z);
+    let plus_y = face([a[0], b[1], a[2]], z, x);
+    let minus_y = face([a[0], a[1], a[2]], x, z);
+    let minus_z = face([a[0], a[1], a[2]], y, x);
     match c.top {
         Top::Flat => {
-            out.insert(1, face([a[0], a[1], a[2]], z, y)); // -X
-            out.insert(4, face([a[0], a[1], b[2]], x, y)); // +Z
+            let minus_x = face([a[0], a[1], a[2]], z, y);
+            let plus_z = face([a[0], a[1], b[2]], x, y);
+            vec![plus_x, minus_x, plus_y, minus_y, plus_z, minus_z]
         }
         // Up the slope (u) and across it (v): u × v points up and back.
-        Top::RampX => out.push(face([a[0], a[1], a[2]], [b[0] - a[0], 0, b[2] - a[2]], y)),
+        Top::RampX => vec![plus_x, plus_y, minus_y, minus_z, face([a[0], a[1], a[2]], [b[0] - a[0], 0, b[2] - a[2]], y)],
     }
-    out
 }
 
 /// TrenchBroom's default texture axes for a face through these points.

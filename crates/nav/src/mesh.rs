@@ -188,7 +188,7 @@ impl NavMesh {
     /// How exposed `node` is: the share of sampled observers within
     /// [`EXPOSURE_RANGE`](crate::EXPOSURE_RANGE) whose eye sees a player's
     /// chest standing there, from 0 (covered) to 1 (seen from everywhere
-    /// sampled). Measured at build time per coarse group of nodes (see
+    /// sampled). Measured once per coarse group of nodes (see
     /// [`ExposureStats`]); 0 for a node not in the mesh.
     ///
     /// The figures are measured on a thread of their own after a map's
@@ -241,11 +241,11 @@ impl NavMesh {
         self.exposure.ready().map(|m| m.ms)
     }
 
-    /// The exposure of region `r` (the mean of its nodes'), for the
-    /// coarse router's cost term.
-    #[inline]
-    pub(crate) fn region_exposure(&self, r: u32) -> f32 {
-        self.exposure.get().regions.get(r as usize).copied().unwrap_or(0.0)
+    /// Every region's exposure (the mean of its nodes'), for the coarse
+    /// router's cost term; waits for the figures like
+    /// [`NavMesh::exposures`].
+    pub(crate) fn region_exposures(&self) -> &[f32] {
+        &self.exposure.get().regions
     }
 
     /// The landmark nodes of the ALT heuristic.

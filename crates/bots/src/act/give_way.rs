@@ -1,7 +1,8 @@
 //! Giving way where two players meet head-on, as people do in a corridor:
 //! where there is room to pass, both keep to their right; in a passage too
-//! narrow for two (a crawlway, a doorway, a pool's exit), one backs out
-//! and the other comes through.
+//! narrow for two (a doorway, a ledge, the way to a crawl's mouth), one
+//! backs out and the other comes through. Only on walking legs: on a
+//! committed action (a crawl, a jump, a ride) the route alone steers.
 //!
 //! - A **blocker** is a living player in the way: ahead along the route's
 //!   heading within [`BLOCK_RANGE`], its box overlapping the bot's path
@@ -126,8 +127,7 @@ impl GiveWay {
             }
             let done = clock.ms_since(since) >= YIELD_MAX_MS || clock.ms_since(self.last_blocked) >= CLEAR_MS;
             if !done {
-                let safe = me.on_ground && floor_ahead_is_safe(world, me, back);
-                return Giving::BackOff(if safe { back } else { Vec3::ZERO });
+                return back_off(world, me, back);
             }
             self.backing = None;
             self.blocked_since = None;
@@ -156,8 +156,7 @@ impl GiveWay {
         if my_turn && clock.tick >= self.cooldown_until {
             self.backing = Some((clock.tick, -heading));
             self.last_blocked = clock.tick;
-            let safe = me.on_ground && floor_ahead_is_safe(world, me, -heading);
-            return Giving::BackOff(if safe { -heading } else { Vec3::ZERO });
+            return back_off(world, me, -heading);
         }
         Giving::Nothing
     }
@@ -166,6 +165,12 @@ impl GiveWay {
     pub fn backing_off(&self) -> bool {
         self.backing.is_some()
     }
+}
+
+/// Backing off `back`, where the floor that way is safe; else waiting.
+fn back_off(world: &dyn Trace, me: &PlayerSnap, back: Vec3) -> Giving {
+    let safe = me.on_ground && floor_ahead_is_safe(world, me, back);
+    Giving::BackOff(if safe { back } else { Vec3::ZERO })
 }
 
 /// The nearest living player in the way of `heading` from `me`.

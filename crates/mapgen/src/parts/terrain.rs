@@ -172,7 +172,7 @@ pub(super) fn ramp(b: &mut Build<'_>, steep: bool) {
 
 /// The prize at the back of a niche in the far end of the last room, 72
 /// units high and 96 to 128 deep: 44 to 48 units wide, which the player's
-/// 32-unit box walks into; with `tight`, 20 to 28, which it does not, so
+/// box (30 units in Quake 3, 32 in Quake 1) walks into; with `tight`, 20 to 28, which it does not, so
 /// nothing reaches the prize. (A 40-unit niche, 4 units to spare on each
 /// side, can fall between the navmesh's cell centres and the spots a
 /// third of a cell either side it tries; finding it costs the build more

@@ -95,6 +95,8 @@ pub(crate) fn search(
     expansions: &mut u32,
 ) -> Option<Vec<u32>> {
     let weighted = exposure_weight > 0.0;
+    // Only a weighted search reads (and may wait for) the exposure.
+    let region_exposure: &[f32] = if weighted { mesh.region_exposures() } else { &[] };
     let serial = s.begin(regions.regions.len());
     let (open, closed) = (serial * 2, serial * 2 + 1);
     let row = regions.table.row(goal.region);
@@ -141,7 +143,7 @@ pub(crate) fn search(
             }
             let (step, npos) = crossing_step(e.crossing, pos, goal.pos);
             // (× 1.0 when unweighted: the same sums, bit for bit.)
-            let factor = if weighted { 1.0 + exposure_weight * mesh.region_exposure(e.to) } else { 1.0 };
+            let factor = if weighted { 1.0 + exposure_weight * region_exposure.get(e.to as usize).copied().unwrap_or(0.0) } else { 1.0 };
             let mut ng = g + step * factor;
             // The region's table estimate, looked up once per search.
             let bound = if seen { next.h } else { region_h(e.to) };
